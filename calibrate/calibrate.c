@@ -1,0 +1,254 @@
+#define _GNU_SOURCE
+#include <errno.h>
+#include <limits.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+#include "calibrate/calibrate.h"
+#include "core/timeutil.h"
+
+#define WARMUP_NS (200 * NS_PER_MS)
+#define SAMPLE_NS (5 * NS_PER_MS)
+#define SAMPLES_PER_ESTIMATE 20
+#define AGREE_PCT 1.0
+#define MAX_ESTIMATES 30
+
+void burn_loops(uint64_t n)
+{
+	for (uint64_t i = 0; i < n; i++)
+		__asm__ __volatile__("" : : : "memory");
+}
+
+bool burn_us(uint64_t loops_per_ms, uint64_t work_us, const atomic_bool *stop)
+{
+	uint64_t loops = loops_per_ms * work_us / 1000;
+	uint64_t chunk = loops_per_ms / 10 ? loops_per_ms / 10 : 1; /* ~100 us */
+
+	while (loops > 0) {
+		if (stop && atomic_load(stop))
+			return false;
+		uint64_t n = loops < chunk ? loops : chunk;
+		burn_loops(n);
+		loops -= n;
+	}
+	return true;
+}
+
+static void read_cpu_model(char *buf, size_t len)
+{
+	snprintf(buf, len, "unknown");
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	if (!f)
+		return;
+	char line[512];
+	while (fgets(line, sizeof(line), f)) {
+		if (strncmp(line, "model name", 10) != 0)
+			continue;
+		char *colon = strchr(line, ':');
+		if (!colon)
+			break;
+		colon++;
+		while (*colon == ' ' || *colon == '\t')
+			colon++;
+		colon[strcspn(colon, "\n")] = '\0';
+		snprintf(buf, len, "%s", colon);
+		break;
+	}
+	fclose(f);
+}
+
+void calib_key_current(struct calib_key *key)
+{
+	struct utsname u;
+	memset(key, 0, sizeof(*key));
+	read_cpu_model(key->cpu_model, sizeof(key->cpu_model));
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	key->online_cpus = n > 0 ? (unsigned)n : 0;
+	if (uname(&u) == 0)
+		snprintf(key->kernel_release, sizeof(key->kernel_release), "%s", u.release);
+	else
+		snprintf(key->kernel_release, sizeof(key->kernel_release), "unknown");
+}
+
+/* Loops per ms from the fastest of SAMPLES_PER_ESTIMATE timed runs of `loops` loops. */
+static double estimate(uint64_t loops)
+{
+	uint64_t best_ns = UINT64_MAX;
+	for (int i = 0; i < SAMPLES_PER_ESTIMATE; i++) {
+		uint64_t t0 = now_ns();
+		burn_loops(loops);
+		uint64_t dt = now_ns() - t0;
+		if (dt > 0 && dt < best_ns)
+			best_ns = dt;
+	}
+	return (double)loops * (double)NS_PER_MS / (double)best_ns;
+}
+
+static bool agree(const double *e, int n)
+{
+	double lo = e[0], hi = e[0];
+	for (int i = 1; i < n; i++) {
+		if (e[i] < lo)
+			lo = e[i];
+		if (e[i] > hi)
+			hi = e[i];
+	}
+	return (hi - lo) * 100.0 <= lo * AGREE_PCT;
+}
+
+uint64_t calib_measure(void)
+{
+	cpu_set_t old_set, one;
+	int old_policy;
+	struct sched_param old_sp, sp = { .sched_priority = sched_get_priority_max(SCHED_FIFO) };
+	pthread_t self = pthread_self();
+	bool have_set = pthread_getaffinity_np(self, sizeof(old_set), &old_set) == 0;
+	pthread_getschedparam(self, &old_policy, &old_sp);
+
+	int cpu = sched_getcpu();
+	CPU_ZERO(&one);
+	CPU_SET(cpu >= 0 ? cpu : 0, &one);
+	pthread_setaffinity_np(self, sizeof(one), &one);
+	pthread_setschedparam(self, SCHED_FIFO, &sp);
+
+	/* Warm up (frequency ramp, caches) while sizing a ~5 ms sample. */
+	uint64_t loops = 1000;
+	uint64_t t_end = now_ns() + WARMUP_NS;
+	while (now_ns() < t_end) {
+		uint64_t t0 = now_ns();
+		burn_loops(loops);
+		uint64_t dt = now_ns() - t0;
+		if (dt < SAMPLE_NS)
+			loops = dt ? loops * SAMPLE_NS / dt + 1 : loops * 2;
+	}
+
+	double est[3];
+	int n = 0;
+	for (int i = 0; i < MAX_ESTIMATES; i++) {
+		est[n % 3] = estimate(loops);
+		n++;
+		if (n >= 3 && agree(est, 3))
+			break;
+	}
+	double best = est[0];
+	for (int i = 1; i < 3 && i < n; i++)
+		if (est[i] > best)
+			best = est[i];
+
+	pthread_setschedparam(self, old_policy, &old_sp);
+	if (have_set)
+		pthread_setaffinity_np(self, sizeof(old_set), &old_set);
+	return best >= 1.0 ? (uint64_t)best : 1;
+}
+
+int calib_default_path(char *buf, size_t len)
+{
+	const char *xdg = getenv("XDG_CACHE_HOME");
+	const char *home = getenv("HOME");
+	int n;
+	if (xdg && xdg[0] == '/')
+		n = snprintf(buf, len, "%s/interbench/loops_per_ms", xdg);
+	else if (home && home[0] == '/')
+		n = snprintf(buf, len, "%s/.cache/interbench/loops_per_ms", home);
+	else
+		return -1;
+	return n > 0 && (size_t)n < len ? 0 : -1;
+}
+
+/* Parses "key=value" lines; every key must appear once and loops_per_ms must be a positive
+ * decimal number. */
+uint64_t calib_load(const char *path, const struct calib_key *want, char *why, size_t whylen)
+{
+	char line[512], model[sizeof(want->cpu_model)] = "", release[sizeof(want->kernel_release)] = "";
+	unsigned long long lpms = 0, cpus = 0;
+	int seen = 0;
+	FILE *f = fopen(path, "r");
+
+	if (!f) {
+		if (why)
+			snprintf(why, whylen, "%s", strerror(errno));
+		return 0;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		char *eq = strchr(line, '=');
+		if (!eq || !strchr(line, '\n'))
+			goto corrupt;
+		*eq++ = '\0';
+		eq[strcspn(eq, "\n")] = '\0';
+		char *end;
+		if (strcmp(line, "loops_per_ms") == 0 || strcmp(line, "online_cpus") == 0) {
+			errno = 0;
+			unsigned long long v = strtoull(eq, &end, 10);
+			if (errno || end == eq || *end || eq[0] == '-' || v == 0 || v > UINT32_MAX * 1000ULL)
+				goto corrupt;
+			*(line[0] == 'l' ? &lpms : &cpus) = v;
+			seen |= line[0] == 'l' ? 1 : 2;
+		} else if (strcmp(line, "cpu_model") == 0) {
+			snprintf(model, sizeof(model), "%s", eq);
+			seen |= 4;
+		} else if (strcmp(line, "kernel_release") == 0) {
+			snprintf(release, sizeof(release), "%s", eq);
+			seen |= 8;
+		} else {
+			goto corrupt;
+		}
+	}
+	fclose(f);
+	if (seen != 15) {
+		if (why)
+			snprintf(why, whylen, "incomplete");
+		return 0;
+	}
+	if (strcmp(model, want->cpu_model) || cpus != want->online_cpus ||
+	    strcmp(release, want->kernel_release)) {
+		if (why)
+			snprintf(why, whylen, "saved for another CPU, CPU count or kernel");
+		return 0;
+	}
+	return lpms;
+corrupt:
+	fclose(f);
+	if (why)
+		snprintf(why, whylen, "corrupt");
+	return 0;
+}
+
+static int mkdir_parents(char *path)
+{
+	for (char *p = path + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		int rc = mkdir(path, 0755);
+		*p = '/';
+		if (rc != 0 && errno != EEXIST)
+			return -1;
+	}
+	return 0;
+}
+
+int calib_save(const char *path, const struct calib_key *key, uint64_t loops_per_ms)
+{
+	char dir[PATH_MAX], tmp[PATH_MAX + 16];
+	snprintf(dir, sizeof(dir), "%s", path);
+	if (mkdir_parents(dir) != 0)
+		return -1;
+	snprintf(tmp, sizeof(tmp), "%s.tmp%d", path, (int)getpid());
+	FILE *f = fopen(tmp, "w");
+	if (!f)
+		return -1;
+	fprintf(f, "loops_per_ms=%llu\ncpu_model=%s\nonline_cpus=%u\nkernel_release=%s\n",
+		(unsigned long long)loops_per_ms, key->cpu_model, key->online_cpus, key->kernel_release);
+	if (fclose(f) != 0 || rename(tmp, path) != 0) {
+		int saved = errno;
+		unlink(tmp);
+		errno = saved;
+		return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,47 @@
+/* loops_per_ms: how many iterations of the fixed burn loop one CPU runs per millisecond.
+ * Simulated tasks and CPU loads do their work as a count of loops (fixed work), so a task
+ * that is preempted still has to finish all of it, as a real decoder would. */
+#ifndef IB_CALIBRATE_H
+#define IB_CALIBRATE_H
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* What a saved loops_per_ms depends on; a saved value is reused only while all match. */
+struct calib_key {
+	char cpu_model[128];     /* "model name" from /proc/cpuinfo, or "unknown" */
+	unsigned online_cpus;    /* sysconf(_SC_NPROCESSORS_ONLN) */
+	char kernel_release[65]; /* uname -r */
+};
+
+/* Runs n iterations of the burn loop; the loop body cannot be optimised away. */
+void burn_loops(uint64_t n);
+
+/* Burns work_us microseconds worth of calibrated loops in chunks of about 100 us, checking
+ * *stop between chunks.  Returns true when all the work was done, false when stopped. */
+bool burn_us(uint64_t loops_per_ms, uint64_t work_us, const atomic_bool *stop);
+
+/* Fills key for this machine.  Never fails; unreadable fields become "unknown" / 0. */
+void calib_key_current(struct calib_key *key);
+
+/* Measures loops_per_ms on the calling thread: pins it to its current CPU and raises it to
+ * SCHED_FIFO when permitted (otherwise measures at normal priority), warms up for ~200 ms,
+ * then takes the fastest of repeated ~5 ms samples until three successive estimates agree
+ * within 1%.  Restores the thread's affinity and policy.  Returns loops_per_ms (> 0). */
+uint64_t calib_measure(void);
+
+/* Default calibration file: $XDG_CACHE_HOME/interbench/loops_per_ms, falling back to
+ * $HOME/.cache/...; writes the path into buf.  Returns 0, or -1 if no home is known. */
+int calib_default_path(char *buf, size_t len);
+
+/* Reads a calibration file.  Returns the saved loops_per_ms when the file is well formed and
+ * its key equals *want; returns 0 when missing, corrupt, or stale (the caller recalibrates).
+ * why (may be NULL) gets a short reason when 0 is returned. */
+uint64_t calib_load(const char *path, const struct calib_key *want, char *why, size_t whylen);
+
+/* Saves loops_per_ms with key to path (creating the directory), atomically via rename.
+ * Returns 0, or -1 with errno set. */
+int calib_save(const char *path, const struct calib_key *key, uint64_t loops_per_ms);
+
+#endif

@@ -1,0 +1,176 @@
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "core/child.h"
+#include "core/timeutil.h"
+
+static void close_others(int keep_a, int keep_b)
+{
+	int lo = keep_a < keep_b ? keep_a : keep_b, hi = keep_a < keep_b ? keep_b : keep_a;
+	if (lo > 3)
+		close_range(3, (unsigned)lo - 1, 0);
+	if (hi > lo + 1)
+		close_range((unsigned)lo + 1, (unsigned)hi - 1, 0);
+	close_range((unsigned)hi + 1, ~0U, 0);
+}
+
+static void child_setup(pid_t parent)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGCHLD };
+	prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+	if (getppid() != parent) /* main died before the line above took effect */
+		_exit(1);
+	for (unsigned i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		signal(sigs[i], sigs[i] == SIGPIPE ? SIG_IGN : SIG_DFL);
+	/* A terminal Ctrl-C reaches the whole process group; children stop only when main
+	 * asks, so main can collect what they measured. */
+	signal(SIGINT, SIG_IGN);
+	sigset_t none;
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+}
+
+int child_spawn(struct child *c, child_body body, void *arg)
+{
+	int ctl[2], res[2];
+	memset(c, 0, sizeof(*c));
+	c->ctl_fd = c->res_fd = -1;
+	if (pipe2(ctl, O_CLOEXEC) != 0)
+		return -1;
+	if (pipe2(res, O_CLOEXEC) != 0) {
+		int e = errno;
+		close(ctl[0]);
+		close(ctl[1]);
+		errno = e;
+		return -1;
+	}
+	pid_t parent = getpid();
+	fflush(NULL); /* nothing buffered may be written twice */
+	pid_t pid = fork();
+	if (pid < 0) {
+		int e = errno;
+		close(ctl[0]); close(ctl[1]); close(res[0]); close(res[1]);
+		errno = e;
+		return -1;
+	}
+	if (pid == 0) {
+		child_setup(parent);
+		close_others(ctl[0], res[1]);
+		_exit(body(arg, ctl[0], res[1]));
+	}
+	close(ctl[0]);
+	close(res[1]);
+	c->pid = pid;
+	c->ctl_fd = ctl[1];
+	c->res_fd = res[0];
+	return 0;
+}
+
+void child_wait_stop(int ctl_fd)
+{
+	char b;
+	while (read(ctl_fd, &b, 1) < 0 && errno == EINTR)
+		;
+}
+
+int fd_write_all(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+	while (len > 0) {
+		ssize_t n = write(fd, p, len);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+int fd_read_all(int fd, void *buf, size_t len, int timeout_ms)
+{
+	char *p = buf;
+	uint64_t end_ns = now_ns() + (uint64_t)timeout_ms * NS_PER_MS;
+	while (len > 0) {
+		uint64_t t = now_ns();
+		if (t >= end_ns) {
+			errno = ETIMEDOUT;
+			return -1;
+		}
+		struct pollfd pfd = { .fd = fd, .events = POLLIN };
+		int rc = poll(&pfd, 1, (int)((end_ns - t + NS_PER_MS - 1) / NS_PER_MS));
+		if (rc < 0 && errno == EINTR)
+			continue;
+		if (rc < 0)
+			return -1;
+		if (rc == 0)
+			continue;
+		ssize_t n = read(fd, p, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		if (n == 0) {
+			errno = EPIPE;
+			return -1;
+		}
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+void child_request_stop(struct child *c)
+{
+	if (c->ctl_fd >= 0) {
+		close(c->ctl_fd);
+		c->ctl_fd = -1;
+	}
+}
+
+int child_reap(struct child *c, int timeout_ms)
+{
+	int killed = 0;
+	child_request_stop(c);
+	if (c->pid > 0 && !c->reaped) {
+		uint64_t end_ns = now_ns() + (uint64_t)timeout_ms * NS_PER_MS;
+		for (;;) {
+			pid_t r = waitpid(c->pid, &c->status, WNOHANG);
+			if (r == c->pid || (r < 0 && errno != EINTR))
+				break;
+			if (now_ns() >= end_ns) {
+				kill(c->pid, SIGKILL);
+				while (waitpid(c->pid, &c->status, 0) < 0 && errno == EINTR)
+					;
+				killed = 1;
+				break;
+			}
+			sleep_for_ns(5 * NS_PER_MS);
+		}
+		c->reaped = true;
+	}
+	if (c->res_fd >= 0) {
+		close(c->res_fd);
+		c->res_fd = -1;
+	}
+	return killed;
+}
+
+void child_describe_status(int status, char *buf, size_t len)
+{
+	if (WIFSIGNALED(status))
+		snprintf(buf, len, "killed by signal %d (%s)", WTERMSIG(status), strsignal(WTERMSIG(status)));
+	else if (WIFEXITED(status))
+		snprintf(buf, len, "exit status %d", WEXITSTATUS(status));
+	else
+		snprintf(buf, len, "status 0x%x", status);
+}

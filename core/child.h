@@ -1,0 +1,48 @@
+/* Child processes of the main process: each runs one body (a benchmarked task or a load),
+ * stops when main closes its control pipe (or main dies), and sends one result struct back
+ * over its result pipe.  Children never print results or touch the logfile. */
+#ifndef IB_CHILD_H
+#define IB_CHILD_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+struct child {
+	pid_t pid;       /* 0 when not running */
+	int ctl_fd;      /* main's write end of the control pipe: closing it asks for a stop */
+	int res_fd;      /* main's read end of the result pipe */
+	int status;      /* waitpid status once reaped */
+	bool reaped;
+};
+
+/* Runs in the child: ctl_fd is its read end of the control pipe, res_fd its write end of the
+ * result pipe.  The return value becomes the exit status. */
+typedef int (*child_body)(void *arg, int ctl_fd, int res_fd);
+
+/* Forks a child running body(arg).  In the child: every other inherited descriptor above 2
+ * is closed, signal handlers are reset, and PR_SET_PDEATHSIG makes it die with main.
+ * Returns 0, or -1 with errno set (pipe or fork failed). */
+int child_spawn(struct child *c, child_body body, void *arg);
+
+/* In the child: blocks until main closes the control pipe or writes to it. */
+void child_wait_stop(int ctl_fd);
+
+/* Writes all len bytes.  Returns 0, or -1 with errno set. */
+int fd_write_all(int fd, const void *buf, size_t len);
+
+/* Reads exactly len bytes, waiting at most timeout_ms in all.  Returns 0; -1 with errno
+ * ETIMEDOUT, EPIPE (the child closed the pipe early: it died or sent nothing), or the error of
+ * poll/read.  EINTR is retried. */
+int fd_read_all(int fd, void *buf, size_t len, int timeout_ms);
+
+/* Asks the child to stop (closes ctl_fd; idempotent). */
+void child_request_stop(struct child *c);
+
+/* Waits up to timeout_ms for the child to exit, then SIGKILLs and reaps it.  Closes both
+ * pipes.  Returns 0 when it exited by itself within the time, 1 when it had to be killed. */
+int child_reap(struct child *c, int timeout_ms);
+
+/* Describes how a reaped child ended ("exit status 3", "killed by signal 9 (Killed)"). */
+void child_describe_status(int status, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,33 @@
+/* Monotonic time helpers.  All times are uint64_t nanoseconds on CLOCK_MONOTONIC. */
+#ifndef IB_TIMEUTIL_H
+#define IB_TIMEUTIL_H
+#include <stdint.h>
+#include <time.h>
+
+#define NS_PER_US 1000ULL
+#define NS_PER_MS 1000000ULL
+#define NS_PER_S  1000000000ULL
+
+/* Current CLOCK_MONOTONIC time in nanoseconds.  Never fails on Linux. */
+static inline uint64_t now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * NS_PER_S + (uint64_t)ts.tv_nsec;
+}
+
+static inline struct timespec ns_to_timespec(uint64_t ns)
+{
+	struct timespec ts = { .tv_sec = (time_t)(ns / NS_PER_S), .tv_nsec = (long)(ns % NS_PER_S) };
+	return ts;
+}
+
+/* Sleeps until the absolute CLOCK_MONOTONIC time deadline_ns (TIMER_ABSTIME, so no drift
+ * accumulates).  Returns 0 when the deadline passed, or EINTR if a signal interrupted the
+ * sleep (the caller decides whether to sleep again). */
+int sleep_until_ns(uint64_t deadline_ns);
+
+/* Sleeps for duration_ns, resuming after signals.  Returns 0. */
+int sleep_for_ns(uint64_t duration_ns);
+
+#endif

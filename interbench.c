@@ -1,0 +1,330 @@
+/* interbench: the Linux interactivity benchmark.  Command line and orchestration: parse the
+ * options, get loops_per_ms, then run every (simulated task, load) pair in its own pair of
+ * processes and report each as a row of the classic interbench table, on the console and in
+ * the kernel-stamped logfile. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include "calibrate/calibrate.h"
+#include "core/options.h"
+#include "core/pair.h"
+#include "core/timeutil.h"
+#include "loads/load.h"
+#include "results/logfile.h"
+#include "results/summary.h"
+#include "sims/sim.h"
+
+#define RAMP_UP_NS (1 * NS_PER_S)   /* head start of the load before the bench */
+
+/* Set by the signal handler; a handler can only reach a global. */
+static volatile sig_atomic_t g_signal;
+
+static void on_signal(int sig) { g_signal = sig; }
+
+/* What the run needs besides the options. */
+struct run {
+	struct options opt;
+	bool rt_ok;                /* SCHED_FIFO available to us */
+	int prio_max;              /* sched_get_priority_max(SCHED_FIFO) */
+	struct run_info info;
+	struct load_config load_cfg;
+	struct load_ctx *loads;    /* one per load_table entry */
+	FILE *log;                 /* NULL with -c */
+	char log_path[128];
+};
+
+static void install_signals(void)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+}
+
+/* Raises main to the top SCHED_FIFO priority (children start as SCHED_OTHER through
+ * SCHED_RESET_ON_FORK) and locks its memory.  Returns whether SCHED_FIFO is available. */
+static bool become_realtime(struct run *r)
+{
+	r->prio_max = sched_get_priority_max(SCHED_FIFO);
+	struct sched_param sp = { .sched_priority = r->prio_max };
+	if (sched_setscheduler(0, SCHED_FIFO | SCHED_RESET_ON_FORK, &sp) != 0)
+		return false;
+	if (mlockall(MCL_CURRENT | MCL_FUTURE) != 0)
+		fprintf(stderr, "interbench: warning: mlockall: %s; main may be paged out\n", strerror(errno));
+	return true;
+}
+
+static int pin_to_cpu0(void)
+{
+	cpu_set_t set;
+	CPU_ZERO(&set);
+	CPU_SET(0, &set);
+	if (sched_setaffinity(0, sizeof(set), &set) != 0) {
+		fprintf(stderr, "interbench: -u: sched_setaffinity: %s\n", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static uint64_t get_loops_per_ms(const struct options *o, const char **source)
+{
+	char path[4096], why[128] = "";
+	struct calib_key key;
+	if (o->loops_per_ms) {
+		*source = "-l";
+		return o->loops_per_ms;
+	}
+	calib_key_current(&key);
+	bool have_path = calib_default_path(path, sizeof(path)) == 0;
+	if (have_path && !o->recalibrate) {
+		uint64_t saved = calib_load(path, &key, why, sizeof(why));
+		if (saved) {
+			*source = "saved";
+			return saved;
+		}
+	}
+	printf("Measuring loops_per_ms%s%s%s...\n", why[0] ? " (saved value: " : "", why, why[0] ? ")" : "");
+	fflush(stdout);
+	uint64_t lpms = calib_measure();
+	*source = "measured";
+	if (have_path && calib_save(path, &key, lpms) != 0)
+		fprintf(stderr, "interbench: warning: cannot save %s: %s\n", path, strerror(errno));
+	return lpms;
+}
+
+static bool sim_selected(const struct run *r, unsigned i)
+{
+	const struct sim_desc *d = sim_table[i];
+	const struct options *o = &r->opt;
+	if (o->sim_include && !(o->sim_include & (1u << i)))
+		return false;
+	if (o->sim_exclude & (1u << i))
+		return false;
+	if ((d->flags & SIM_CUSTOM) && !o->custom_cpu_pct)
+		return false;
+	return (d->flags & (o->realtime ? SIM_BENCH_RT : SIM_BENCH_NORMAL)) != 0;
+}
+
+static bool load_selected(const struct run *r, unsigned i, const struct sim_desc *sim)
+{
+	const struct load_desc *d = load_table[i];
+	const struct options *o = &r->opt;
+	if (o->load_include && !(o->load_include & (1u << i)))
+		return false;
+	if (o->load_exclude & (1u << i))
+		return false;
+	if ((d->flags & LOAD_CUSTOM) && !o->custom_cpu_pct)
+		return false;
+	if (strcmp(d->name, sim->name) == 0) /* a task is not its own load */
+		return false;
+	return (d->flags & (o->realtime ? LOAD_RT : LOAD_NORMAL)) != 0;
+}
+
+static void mode_words(const struct options *o, char *buf, size_t len)
+{
+	if (o->realtime)
+		snprintf(buf, len, "real time");
+	else if (o->bench_nice)
+		snprintf(buf, len, "nice %d", o->bench_nice);
+	else
+		buf[0] = '\0';
+}
+
+/* Writes to the console and, unless -c, the logfile. */
+static void emit_header(struct run *r, const struct sim_desc *sim, const struct table_style *st)
+{
+	char mode[32];
+	mode_words(&r->opt, mode, sizeof(mode));
+	printf("\n");
+	table_header(stdout, sim->name, mode, st);
+	if (r->log) {
+		fprintf(r->log, "\n");
+		table_header(r->log, sim->name, mode, st);
+	}
+}
+
+static void emit_row(struct run *r, const struct load_desc *load, const struct pair_outcome *po,
+		     const struct table_style *st)
+{
+	FILE *outs[2] = { stdout, r->log };
+	struct pair_summary s;
+	if (po->ok)
+		pair_summarize(&po->sim, &s);
+	for (int i = 0; i < 2; i++) {
+		if (!outs[i])
+			continue;
+		if (po->ok)
+			table_row(outs[i], load->name, &s, st);
+		else
+			table_row_failed(outs[i], load->name, po->why);
+		fflush(outs[i]);
+	}
+}
+
+static void run_pair(struct run *r, const struct sim_spec *spec, struct load_ctx *lctx,
+		     const struct table_style *st, struct pair_outcome *po)
+{
+	struct pair_params p = {
+		.spec = *spec,
+		.run_cfg = {
+			.loops_per_ms = r->load_cfg.loops_per_ms,
+			.realtime = r->opt.realtime,
+			.sim_prio = r->prio_max - 2,
+			.nice = r->opt.bench_nice,
+			.timer_prio = r->rt_ok ? r->prio_max - 1 : 0,
+		},
+		.load = lctx,
+		.load_nice = r->opt.load_nice,
+		.ramp_ns = RAMP_UP_NS,
+		.duration_ns = (uint64_t)r->opt.duration_s * NS_PER_S,
+		.interrupted = &g_signal,
+	};
+	if (lctx->desc->prepare && !lctx->prepared) {
+		if (lctx->desc->prepare(lctx) != 0) {
+			memset(po, 0, sizeof(*po));
+			snprintf(po->why, sizeof(po->why), "%s", lctx->counters.errmsg);
+			emit_row(r, lctx->desc, po, st);
+			return;
+		}
+		lctx->prepared = true;
+	}
+	pair_run(&p, po);
+	emit_row(r, lctx->desc, po, st);
+}
+
+/* Runs every selected pair.  Returns the signal that interrupted the run, or 0. */
+static int run_matrix(struct run *r)
+{
+	struct pair_outcome *po = malloc(sizeof(*po));
+	if (!po) {
+		fprintf(stderr, "interbench: malloc: %s\n", strerror(errno));
+		return 0;
+	}
+	for (unsigned si = 0; si < sim_count && !g_signal; si++) {
+		if (!sim_selected(r, si))
+			continue;
+		const struct sim_desc *sim = sim_table[si];
+		struct sim_spec spec;
+		sim_spec_init(&spec, sim, r->opt.custom_interval_us, r->opt.custom_cpu_pct);
+		struct table_style st = { .has_deadlines = sim->has_deadlines,
+					  .microseconds = r->opt.realtime, .verbose = r->opt.verbose };
+		bool header = false;
+		for (unsigned li = 0; li < load_count && !g_signal; li++) {
+			if (!load_selected(r, li, sim))
+				continue;
+			if (!header) {
+				emit_header(r, sim, &st);
+				header = true;
+			}
+			run_pair(r, &spec, &r->loads[li], &st, po);
+		}
+	}
+	free(po);
+	return g_signal;
+}
+
+static void cleanup_loads(struct run *r)
+{
+	for (unsigned i = 0; i < load_count; i++)
+		if (r->loads[i].desc->cleanup)
+			r->loads[i].desc->cleanup(&r->loads[i]);
+}
+
+static void notes_before_run(const struct run *r)
+{
+	const struct options *o = &r->opt;
+	unsigned x = (unsigned)sim_find("X");
+	if (sim_selected(r, x) && (uint64_t)o->duration_s * 1000000 < (uint64_t)X_STEPS * X_FRAME_US)
+		printf("Note: X sweeps 0-100%% CPU over %.1f s; with -t %u each X run covers only part of the sweep.\n",
+		       X_STEPS * X_FRAME_US / 1e6, o->duration_s);
+	if (o->realtime)
+		printf("Note: Gaming is not benchmarked in real time runs (a SCHED_FIFO task burning flat out).\n");
+}
+
+int main(int argc, char **argv)
+{
+	static struct run r; /* large (load contexts); static storage, passed explicitly */
+	char err[512];
+	options_init(&r.opt);
+	enum opt_status st = options_parse(&r.opt, argc, argv, err, sizeof(err));
+	if (st == OPT_HELP) {
+		options_usage(stdout, "interbench");
+		return 0;
+	}
+	if (st == OPT_ERROR) {
+		fprintf(stderr, "interbench: %s\n", err);
+		return 2;
+	}
+	install_signals();
+	r.rt_ok = become_realtime(&r);
+	if (!r.rt_ok && r.opt.realtime) {
+		fprintf(stderr, "interbench: -r: SCHED_FIFO is not permitted (needs CAP_SYS_NICE or an "
+			"RLIMIT_RTPRIO of at least %d): run as root, or use setcap cap_sys_nice+ep\n", r.prio_max);
+		return 2;
+	}
+	if (!r.rt_ok)
+		fprintf(stderr, "interbench: warning: no SCHED_FIFO privilege (CAP_SYS_NICE); the timing "
+			"thread runs at normal priority and results are less reliable\n");
+	if (r.opt.uniprocessor && pin_to_cpu0() != 0)
+		return 1;
+
+	run_info_init(&r.info);
+	r.info.loops_per_ms = get_loops_per_ms(&r.opt, &r.info.loops_source);
+	r.info.duration_s = r.opt.duration_s;
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	r.info.cpus = cpus > 0 ? (unsigned)cpus : 1;
+	r.info.load_threads = r.opt.load_threads ? r.opt.load_threads : r.info.cpus;
+	r.info.comment = r.opt.comment;
+
+	r.load_cfg = (struct load_config){
+		.threads = r.info.load_threads,
+		.loops_per_ms = r.info.loops_per_ms,
+		.custom_interval_us = r.opt.custom_interval_us,
+		.custom_cpu_pct = r.opt.custom_cpu_pct,
+		.workdir = r.opt.workdir,
+		.file_size_bytes = r.opt.file_size_bytes,
+		.mem_size_bytes = r.opt.mem_size_bytes,
+	};
+	r.loads = calloc(load_count, sizeof(*r.loads));
+	if (!r.loads) {
+		fprintf(stderr, "interbench: calloc: %s\n", strerror(errno));
+		return 1;
+	}
+	for (unsigned i = 0; i < load_count; i++) {
+		r.loads[i].desc = load_table[i];
+		r.loads[i].cfg = &r.load_cfg;
+	}
+
+	if (!r.opt.console_only) {
+		r.log = logfile_open(&r.info, r.log_path, sizeof(r.log_path));
+		if (!r.log)
+			fprintf(stderr, "interbench: open %s: %s; console only\n", r.log_path, strerror(errno));
+		else
+			logfile_header(r.log, &r.info);
+	}
+	logfile_header(stdout, &r.info);
+	notes_before_run(&r);
+
+	int sig = run_matrix(&r);
+	cleanup_loads(&r);
+	if (sig) {
+		const char *msg = "*** interrupted: the results above are what was measured before the signal";
+		printf("\n%s (%s)\n", msg, strsignal(sig));
+		if (r.log)
+			fprintf(r.log, "\n%s (%s)\n", msg, strsignal(sig));
+	}
+	if (r.log)
+		fclose(r.log);
+	free(r.loads);
+	return sig ? 128 + sig : 0;
+}

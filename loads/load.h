@@ -1,0 +1,98 @@
+/* Background loads.  Each file in loads/ exports one struct load_desc; loads/loads.c lists
+ * them.  A load is prepared in the main process (before any timed window: scratch files and
+ * the like), started and stopped in its own child process, and cleaned up by main at the end
+ * of the run. */
+#ifndef IB_LOAD_H
+#define IB_LOAD_H
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include "sims/sim.h"
+
+#define LOAD_NORMAL 0x1u  /* valid as a load in normal runs */
+#define LOAD_RT     0x2u  /* valid as a load in -r runs */
+#define LOAD_CUSTOM 0x4u  /* needs -C / -I; skipped unless given */
+#define LOAD_MAX_THREADS 1024
+
+/* Settings every load may read; filled by main from the options. */
+struct load_config {
+	unsigned threads;          /* -L: worker count for Burn, Ring, Hack (>= 1) */
+	uint64_t loops_per_ms;
+	uint64_t custom_interval_us, custom_cpu_pct; /* -I / -C for the Custom load */
+	const char *workdir;       /* scratch directory for disk loads */
+	uint64_t file_size_bytes;  /* disk load file size, 0 = default policy */
+	uint64_t mem_size_bytes;   /* Memload size, 0 = default policy */
+};
+
+/* Work a load did in one pair, sent back to main from the load process. */
+struct load_counters {
+	uint64_t elapsed_ns;       /* from start to stop */
+	uint64_t loops;            /* burn loops run (CPU loads), in units of 1000 */
+	uint64_t wakeups;          /* wake-ups passed (Ring) */
+	uint64_t bytes_written;
+	uint64_t bytes_read;
+	uint64_t mib_touched;
+	uint64_t messages;         /* messages passed (Hack) */
+	int error;                 /* 0, or the errno of a failure that stopped the load */
+	char errmsg[200];          /* names the call (and file) that failed */
+};
+
+struct load_ctx;
+/* Argument of each worker thread started by load_threads_start. */
+struct load_worker {
+	struct load_ctx *ctx;
+	unsigned index;   /* 0 .. n-1 */
+};
+
+/* One load's state for a whole run; lives in main and is copied into each load process. */
+struct load_ctx {
+	const struct load_desc *desc;
+	const struct load_config *cfg;
+	atomic_bool stop;                 /* set by load_stop(); workers poll it */
+	struct load_counters counters;    /* updated by workers with __atomic builtins */
+	pthread_t tids[LOAD_MAX_THREADS];
+	struct load_worker workers[LOAD_MAX_THREADS];
+	unsigned nthreads;
+	struct sim_engine *engine;        /* simulated tasks used as loads */
+	struct sim_result sim_result;
+	void *priv;                       /* the load's own state (scratch file names...) */
+	bool prepared;
+};
+
+struct load_desc {
+	const char *name;
+	const char *help;                 /* one line for -h */
+	unsigned flags;                   /* LOAD_* */
+	/* In main before the pair's timed window; idempotent for the run.  Returns 0, or -1 with
+	 * counters.errmsg set (the pair is then reported failed).  NULL: nothing to prepare. */
+	int (*prepare)(struct load_ctx *ctx);
+	/* In the load process: start the work (threads) and return.  Returns 0, or -1 with
+	 * counters.error / errmsg set. */
+	int (*start)(struct load_ctx *ctx);
+	/* In the load process: stop the work within 1 s and join it. */
+	void (*stop)(struct load_ctx *ctx);
+	/* In main at the end of the run (and on error or signal): remove scratch files.  Must be
+	 * safe to call more than once and without prepare.  NULL: nothing to clean. */
+	void (*cleanup)(struct load_ctx *ctx);
+};
+
+/* The table of loads, in benchmark order, and lookup by case-insensitive name (-1 if none). */
+extern const struct load_desc *const load_table[];
+extern const unsigned load_count;
+int load_find(const char *name);
+
+/* Helpers for loads built from worker threads: start n workers running fn(ctx, index) until
+ * ctx->stop; stop sets the flag and joins them.  Start returns 0, or -1 with counters set
+ * (workers already started are stopped). */
+int load_threads_start(struct load_ctx *ctx, unsigned n, void *(*fn)(void *));
+void load_threads_stop(struct load_ctx *ctx);
+
+/* Start/stop hooks for loads that run a simulated task (Video, X, Custom). */
+int load_sim_start(struct load_ctx *ctx, const struct sim_desc *desc);
+void load_sim_stop(struct load_ctx *ctx);
+
+/* Adds n to a counter field from any worker thread. */
+#define LOAD_COUNT(ctx, field, n) __atomic_fetch_add(&(ctx)->counters.field, (n), __ATOMIC_RELAXED)
+
+#endif

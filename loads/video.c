@@ -1,0 +1,15 @@
+/* Video as a load: the simulated Video task running in the background (interbench 0.20 uses its
+ * simulated tasks as loads too). */
+#include "loads/load.h"
+
+extern const struct sim_desc sim_video;
+
+static int video_load_start(struct load_ctx *ctx) { return load_sim_start(ctx, &sim_video); }
+
+const struct load_desc load_video = {
+	.name = "Video",
+	.help = "the simulated Video task as a background load",
+	.flags = LOAD_NORMAL | LOAD_RT,
+	.start = video_load_start,
+	.stop = load_sim_stop,
+};

@@ -1,0 +1,15 @@
+/* X as a load: the simulated X task running in the background (interbench 0.20 uses its
+ * simulated tasks as loads too). */
+#include "loads/load.h"
+
+extern const struct sim_desc sim_x;
+
+static int x_load_start(struct load_ctx *ctx) { return load_sim_start(ctx, &sim_x); }
+
+const struct load_desc load_x = {
+	.name = "X",
+	.help = "the simulated X task as a background load",
+	.flags = LOAD_NORMAL,
+	.start = x_load_start,
+	.stop = load_sim_stop,
+};

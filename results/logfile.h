@@ -1,0 +1,32 @@
+/* The classic interbench logfile: "<kernel release>.log" in the current directory, appended
+ * to by every run, each run starting with a header that stamps the date and the set-up. */
+#ifndef IB_LOGFILE_H
+#define IB_LOGFILE_H
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+struct run_info {
+	char kernel_release[65];   /* uname -r */
+	char kernel_version[65];   /* uname -v */
+	char datestamp[16];        /* local time, YYYYMMDDHHMM as interbench stamps it */
+	uint64_t loops_per_ms;
+	const char *loops_source;  /* "measured", "saved", "-l" */
+	unsigned duration_s;
+	unsigned cpus;             /* online CPUs */
+	unsigned load_threads;     /* -L */
+	const char *comment;       /* -m, or NULL */
+};
+
+/* Fills the kernel and date fields of info (the rest is the caller's). */
+void run_info_init(struct run_info *info);
+
+/* Opens (appending, creating 0644) "<release>.log" in the current directory; path receives
+ * the name.  Returns the stream, or NULL with errno set. */
+FILE *logfile_open(const struct run_info *info, char *path, size_t len);
+
+/* Writes the run header: loops_per_ms and duration, kernel release and datestamp (the
+ * interbench 0.31 lines), then CPUs, load threads and the comment. */
+void logfile_header(FILE *f, const struct run_info *info);
+
+#endif

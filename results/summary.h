@@ -1,0 +1,51 @@
+/* Figures of one (simulation, load) pair derived from a struct sim_result, in the units the
+ * reports need, and the classic interbench table built from them. */
+#ifndef IB_SUMMARY_H
+#define IB_SUMMARY_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "sims/sim.h"
+
+struct pair_summary {
+	uint64_t samples;            /* scheduling latency samples */
+	double latency_mean_ns;      /* scheduling latency mean */
+	double latency_sd_ns;        /* its population standard deviation (jitter) */
+	uint64_t latency_max_ns;
+	double desired_cpu_pct;      /* work done / work wanted * 100 */
+	double deadlines_met_pct;    /* met / periods * 100 */
+	uint64_t periods, deadlines_met, deadlines_missed, periods_skipped;
+	uint64_t sched_p50_ns, sched_p90_ns, sched_p99_ns, sched_p999_ns;
+	uint64_t timer_samples;
+	double timer_mean_ns;
+	uint64_t timer_max_ns;
+	uint64_t timer_p50_ns, timer_p90_ns, timer_p99_ns, timer_p999_ns;
+};
+
+/* Computes the summary of r. */
+void pair_summarize(const struct sim_result *r, struct pair_summary *s);
+
+/* Formats v with three significant digits and no exponent, trailing zeros dropped:
+ * 0.000518 -> "0.000518", 0.5 -> "0.5", 27.94 -> "27.9", 1815.2 -> "1815", 0 -> "0".
+ * Values of 1000 and more are printed whole.  Negative values keep their sign. */
+void fmt_sig3(double v, char *buf, size_t len);
+
+/* Table layout: classic columns; verbose adds p50/p99/p99.9 scheduling latency columns. */
+struct table_style {
+	bool has_deadlines;   /* print "% Deadlines Met" (not for Gaming) */
+	bool microseconds;    /* latency columns in us (-r runs) instead of ms */
+	bool verbose;
+};
+
+/* Writes the "--- Benchmarking simulated cpu of NAME[ MODE] in the presence of simulated ---"
+ * line and the column header.  mode is "real time", "nice N" or "" (interbench's words). */
+void table_header(FILE *f, const char *sim_name, const char *mode, const struct table_style *st);
+
+/* Writes one row for load `load`. */
+void table_row(FILE *f, const char *load, const struct pair_summary *s, const struct table_style *st);
+
+/* Writes a row for a pair that could not be measured, with the reason. */
+void table_row_failed(FILE *f, const char *load, const char *why);
+
+#endif

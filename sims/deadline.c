@@ -1,0 +1,50 @@
+#include "sims/deadline.h"
+
+struct deadline_verdict deadline_check(uint64_t wake_ns, uint64_t interval_ns, uint64_t finish_ns)
+{
+	struct deadline_verdict v = { .met = true, .skipped = 0, .next_wake_ns = wake_ns + interval_ns };
+	uint64_t deadline_ns = wake_ns + interval_ns;
+
+	if (finish_ns <= deadline_ns)
+		return v;
+	v.met = false;
+	/* Periods j >= 1 after this one have deadline wake + (j + 1) * interval.  The next one to
+	 * run is the first whose deadline is after finish: j = floor((finish - wake) / interval). */
+	uint64_t j = (finish_ns - wake_ns) / interval_ns;
+	v.skipped = j - 1;
+	v.next_wake_ns = wake_ns + j * interval_ns;
+	return v;
+}
+
+void deadline_acct_period(struct deadline_acct *a, const struct deadline_verdict *v, uint64_t work_us)
+{
+	a->periods++;
+	if (v->met)
+		a->met++;
+	else
+		a->missed++;
+	a->work_wanted_us += work_us;
+	a->work_done_us += work_us;
+}
+
+void deadline_acct_skip(struct deadline_acct *a, uint64_t work_us)
+{
+	a->periods++;
+	a->missed++;
+	a->skipped++;
+	a->work_wanted_us += work_us;
+}
+
+double deadline_desired_cpu_pct(const struct deadline_acct *a)
+{
+	if (a->work_wanted_us == 0)
+		return 100.0;
+	return 100.0 * (double)a->work_done_us / (double)a->work_wanted_us;
+}
+
+double deadline_met_pct(const struct deadline_acct *a)
+{
+	if (a->periods == 0)
+		return 100.0;
+	return 100.0 * (double)a->met / (double)a->periods;
+}

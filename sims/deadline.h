@@ -1,0 +1,47 @@
+/* Deadline accounting for periodic simulated tasks, as a pure function of timestamps.
+ *
+ * Period k is woken at wake_k = t0 + k * interval and must finish its work by the next wake,
+ * wake_k + interval (its deadline).  Finishing on or before the deadline meets it; finishing
+ * later misses it.  When the task is so late that whole periods have gone by (their deadlines
+ * passed before it could even start them), those periods are skipped: each counts as a missed
+ * deadline and its work as CPU not received (a dropped frame, an audio skip), as the
+ * interbench 0.20 announcement describes ("some redraws were dropped entirely to catch up"). */
+#ifndef IB_DEADLINE_H
+#define IB_DEADLINE_H
+#include <stdbool.h>
+#include <stdint.h>
+
+struct deadline_verdict {
+	bool met;              /* finished by wake_ns + interval_ns */
+	uint64_t skipped;      /* whole periods dropped after this one */
+	uint64_t next_wake_ns; /* wake time of the next period to run (may already be past) */
+};
+
+/* Judges the period woken at wake_ns (interval_ns > 0) that finished at finish_ns.
+ * The next period to run is the first whose deadline is still after finish_ns. */
+struct deadline_verdict deadline_check(uint64_t wake_ns, uint64_t interval_ns, uint64_t finish_ns);
+
+/* Totals for one run of a simulated task. */
+struct deadline_acct {
+	uint64_t periods;        /* periods run plus periods skipped */
+	uint64_t met;            /* deadlines met */
+	uint64_t missed;         /* deadlines missed, skipped periods included */
+	uint64_t skipped;        /* periods dropped entirely */
+	uint64_t work_wanted_us; /* CPU work the periods asked for */
+	uint64_t work_done_us;   /* CPU work actually done */
+};
+
+/* Accounts a period that ran and did work_us of work with verdict v.  The skipped periods are
+ * accounted separately by deadline_acct_skip, since their work can differ (X's sweep). */
+void deadline_acct_period(struct deadline_acct *a, const struct deadline_verdict *v, uint64_t work_us);
+
+/* Accounts one skipped period that wanted work_us: a missed deadline, no work done. */
+void deadline_acct_skip(struct deadline_acct *a, uint64_t work_us);
+
+/* % desired CPU (work done / work wanted * 100); 100 when nothing was wanted. */
+double deadline_desired_cpu_pct(const struct deadline_acct *a);
+
+/* % deadlines met (met / periods * 100); 100 when there were no periods. */
+double deadline_met_pct(const struct deadline_acct *a);
+
+#endif

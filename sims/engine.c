@@ -1,0 +1,219 @@
+/* The periodic engine: a timing thread that sleeps to each absolute deadline and wakes the
+ * simulated thread, which records latencies, burns the period's work and accounts the
+ * deadline.  Free-running tasks (Gaming) have only the simulated thread. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <semaphore.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <unistd.h>
+#include "calibrate/calibrate.h"
+#include "core/timeutil.h"
+#include "sims/sim.h"
+
+/* Longest single sleep of the timing thread, so a stop request is seen within 100 ms. */
+#define SLEEP_SLICE_NS (100 * NS_PER_MS)
+
+struct sim_engine {
+	struct sim_spec spec;
+	struct sim_run_cfg cfg;
+	struct sim_result *out;
+	atomic_bool stop;
+	sem_t wake;              /* timing thread -> simulated thread */
+	sem_t done;              /* simulated thread -> timing thread */
+	uint64_t start_ns;       /* wake time of period 0 */
+	uint64_t wake_ns;        /* wake time (deadline) of the current period */
+	uint64_t timer_ns;       /* when the timing thread woke for it */
+	uint64_t next_wake_ns;   /* set by the simulated thread before posting done */
+	pthread_t timer_tid, sim_tid;
+	bool timer_started, sim_started;
+};
+
+static void sem_wait_intr(sem_t *s)
+{
+	while (sem_wait(s) != 0 && errno == EINTR)
+		;
+}
+
+/* Sleeps until deadline_ns in slices, returning early when stopped.  True if it slept. */
+static bool sleep_until_or_stop(struct sim_engine *e, uint64_t deadline_ns)
+{
+	uint64_t t = now_ns();
+	if (deadline_ns <= t)
+		return false;
+	while (!atomic_load(&e->stop)) {
+		t = now_ns();
+		if (deadline_ns <= t)
+			break;
+		uint64_t until = deadline_ns - t > SLEEP_SLICE_NS ? t + SLEEP_SLICE_NS : deadline_ns;
+		sleep_until_ns(until);
+	}
+	return true;
+}
+
+static void *timing_thread(void *arg)
+{
+	struct sim_engine *e = arg;
+	uint64_t next_ns = e->start_ns;
+
+	prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
+	while (!atomic_load(&e->stop)) {
+		bool slept = sleep_until_or_stop(e, next_ns);
+		uint64_t t = now_ns();
+		if (atomic_load(&e->stop))
+			break;
+		/* A deadline already past when we got here is lateness of the task, not the timer. */
+		if (slept) {
+			lat_stats_add(&e->out->timer, t - next_ns);
+			hist_add(&e->out->timer_hist, t - next_ns);
+		}
+		e->wake_ns = next_ns;
+		e->timer_ns = t;
+		sem_post(&e->wake);
+		sem_wait_intr(&e->done);
+		next_ns = e->next_wake_ns;
+	}
+	return NULL;
+}
+
+static void set_sim_priority(struct sim_engine *e)
+{
+	if (e->cfg.realtime) {
+		struct sched_param sp = { .sched_priority = e->cfg.sim_prio };
+		pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp);
+	} else if (e->cfg.nice != 0) {
+		setpriority(PRIO_PROCESS, (id_t)gettid(), e->cfg.nice);
+	}
+}
+
+static void *periodic_thread(void *arg)
+{
+	struct sim_engine *e = arg;
+	struct sim_result *r = e->out;
+	uint64_t interval_ns = e->spec.interval_us * NS_PER_US;
+	uint64_t period = 0;
+
+	set_sim_priority(e);
+	for (;;) {
+		sem_wait_intr(&e->wake);
+		if (atomic_load(&e->stop))
+			break;
+		uint64_t latency_ns = now_ns() - e->timer_ns;
+		lat_stats_add(&r->sched, latency_ns);
+		hist_add(&r->sched_hist, latency_ns);
+		uint64_t work_us = sim_work_us(&e->spec, period);
+		if (!burn_us(e->cfg.loops_per_ms, work_us, &e->stop))
+			break;
+		struct deadline_verdict v = deadline_check(e->wake_ns, interval_ns, now_ns());
+		deadline_acct_period(&r->acct, &v, work_us);
+		for (uint64_t k = 1; k <= v.skipped; k++)
+			deadline_acct_skip(&r->acct, sim_work_us(&e->spec, period + k));
+		period += 1 + v.skipped;
+		e->next_wake_ns = v.next_wake_ns;
+		sem_post(&e->done);
+	}
+	sem_post(&e->done);
+	return NULL;
+}
+
+/* Gaming: frames of interval_us of pure CPU back to back; latency is each frame's overrun. */
+static void *free_running_thread(void *arg)
+{
+	struct sim_engine *e = arg;
+	struct sim_result *r = e->out;
+	uint64_t frame_us = e->spec.interval_us;
+
+	set_sim_priority(e);
+	while (!atomic_load(&e->stop)) {
+		uint64_t t0 = now_ns();
+		if (!burn_us(e->cfg.loops_per_ms, frame_us, &e->stop))
+			break;
+		uint64_t wall_ns = now_ns() - t0;
+		uint64_t late_ns = wall_ns > frame_us * NS_PER_US ? wall_ns - frame_us * NS_PER_US : 0;
+		lat_stats_add(&r->sched, late_ns);
+		hist_add(&r->sched_hist, late_ns);
+		r->acct.periods++;
+		r->acct.work_done_us += frame_us;
+		r->acct.work_wanted_us += wall_ns / NS_PER_US; /* CPU it would have had alone */
+	}
+	return NULL;
+}
+
+static int start_timing_thread(struct sim_engine *e)
+{
+	pthread_attr_t attr;
+	pthread_attr_init(&attr);
+	if (e->cfg.timer_prio > 0) {
+		struct sched_param sp = { .sched_priority = e->cfg.timer_prio };
+		pthread_attr_setinheritsched(&attr, PTHREAD_EXPLICIT_SCHED);
+		pthread_attr_setschedpolicy(&attr, SCHED_FIFO);
+		pthread_attr_setschedparam(&attr, &sp);
+	}
+	int rc = pthread_create(&e->timer_tid, &attr, timing_thread, e);
+	if (rc == EPERM && e->cfg.timer_prio > 0) {
+		/* No privilege for SCHED_FIFO: run the timing thread at normal priority. */
+		pthread_attr_setinheritsched(&attr, PTHREAD_INHERIT_SCHED);
+		rc = pthread_create(&e->timer_tid, &attr, timing_thread, e);
+	} else if (rc == 0 && e->cfg.timer_prio > 0) {
+		e->out->timer_rt = true;
+	}
+	pthread_attr_destroy(&attr);
+	return rc;
+}
+
+struct sim_engine *sim_start(const struct sim_spec *spec, const struct sim_run_cfg *cfg,
+			     struct sim_result *out)
+{
+	memset(out, 0, sizeof(*out));
+	struct sim_engine *e = calloc(1, sizeof(*e));
+	if (!e) {
+		out->error = ENOMEM;
+		snprintf(out->errmsg, sizeof(out->errmsg), "calloc: %s", strerror(ENOMEM));
+		return NULL;
+	}
+	e->spec = *spec;
+	e->cfg = *cfg;
+	e->out = out;
+	atomic_init(&e->stop, false);
+	sem_init(&e->wake, 0, 0);
+	sem_init(&e->done, 0, 0);
+	e->start_ns = now_ns() + e->spec.interval_us * NS_PER_US;
+
+	bool periodic = spec->desc->has_deadlines;
+	int rc = pthread_create(&e->sim_tid, NULL, periodic ? periodic_thread : free_running_thread, e);
+	if (rc == 0) {
+		e->sim_started = true;
+		if (periodic) {
+			rc = start_timing_thread(e);
+			e->timer_started = rc == 0;
+		}
+	}
+	if (rc != 0) {
+		out->error = rc;
+		snprintf(out->errmsg, sizeof(out->errmsg), "pthread_create: %s", strerror(rc));
+		sim_stop(e);
+		return NULL;
+	}
+	return e;
+}
+
+void sim_stop(struct sim_engine *e)
+{
+	if (!e)
+		return;
+	atomic_store(&e->stop, true);
+	sem_post(&e->wake);
+	sem_post(&e->done);
+	if (e->timer_started)
+		pthread_join(e->timer_tid, NULL);
+	if (e->sim_started)
+		pthread_join(e->sim_tid, NULL);
+	sem_destroy(&e->wake);
+	sem_destroy(&e->done);
+	free(e);
+}

@@ -1,0 +1,12 @@
+/* Gaming: burns CPU flat out in 100 ms frames of pure CPU work; no deadlines.  Its latency is
+ * how much later than 100 ms each frame finishes. */
+#include "sims/sim.h"
+
+const struct sim_desc sim_gaming = {
+	.name = "Gaming",
+	.help = "flat-out CPU in 100 ms frames, no deadlines",
+	.interval_us = 100000,
+	.cpu_pct = 100,
+	.has_deadlines = false,
+	.flags = SIM_BENCH_NORMAL,
+};

@@ -1,0 +1,21 @@
+/* X: an idle desktop where a window is grabbed and dragged.  CPU demand sweeps from 0% to
+ * 100% in 1% steps, one step per 100 ms frame: in step i the task does i ms of work within
+ * its frame and sleeps the rest.  The step follows the frame number, so skipped frames skip
+ * their steps, as a real redraw would be dropped. */
+#include "sims/sim.h"
+
+static uint64_t x_work_us(const struct sim_spec *spec, uint64_t period)
+{
+	uint64_t step_pct = period % X_STEPS;
+	return spec->interval_us * step_pct / 100;
+}
+
+const struct sim_desc sim_x = {
+	.name = "X",
+	.help = "100 ms frames sweeping 0-100% CPU in 1% steps",
+	.interval_us = X_FRAME_US,
+	.cpu_pct = 50,
+	.work_us = x_work_us,
+	.has_deadlines = true,
+	.flags = SIM_BENCH_NORMAL | SIM_BENCH_RT,
+};
