@@ -1,0 +1,104 @@
+/* Calibration file: reuse only while the key matches; a corrupt file is never trusted. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "calibrate/calibrate.h"
+
+static char dir[64], path[128];
+
+static void setup(void)
+{
+	snprintf(dir, sizeof(dir), "/tmp/ib-calib-XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/sub", dir);
+	ck_assert_int_eq(mkdir(path, 0755), 0);
+	snprintf(path, sizeof(path), "%s/sub/loops_per_ms", dir);
+}
+
+static void teardown(void)
+{
+	unlink(path);
+	char sub[128];
+	snprintf(sub, sizeof(sub), "%s/sub", dir);
+	rmdir(sub);
+	rmdir(dir);
+}
+
+static void write_file(const char *text)
+{
+	FILE *f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+START_TEST(round_trip)
+{
+	struct calib_key k;
+	calib_key_current(&k);
+	ck_assert_int_eq(calib_save(path, &k, 123456), 0);
+	ck_assert_uint_eq(calib_load(path, &k, NULL, 0), 123456);
+}
+END_TEST
+
+START_TEST(stale_key)
+{
+	struct calib_key k, other;
+	char why[64];
+	calib_key_current(&k);
+	ck_assert_int_eq(calib_save(path, &k, 1000), 0);
+	other = k;
+	other.online_cpus++;
+	ck_assert_uint_eq(calib_load(path, &other, why, sizeof(why)), 0);
+	other = k;
+	snprintf(other.kernel_release, sizeof(other.kernel_release), "0.0.0-other");
+	ck_assert_uint_eq(calib_load(path, &other, why, sizeof(why)), 0);
+	ck_assert(strstr(why, "another"));
+}
+END_TEST
+
+START_TEST(corrupt_files)
+{
+	static const char *bad[] = {
+		"", "garbage\n", "loops_per_ms=abc\n", "loops_per_ms=-5\n", "loops_per_ms=0\n",
+		"loops_per_ms=99999999999999999999999\n", "loops_per_ms=12",
+		"loops_per_ms=1000\nunknown_key=1\n",
+	};
+	struct calib_key k;
+	calib_key_current(&k);
+	for (unsigned i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		write_file(bad[i]);
+		ck_assert_msg(calib_load(path, &k, NULL, 0) == 0, "trusted: '%s'", bad[i]);
+	}
+}
+END_TEST
+
+START_TEST(burn_stops)
+{
+	atomic_bool stop;
+	atomic_init(&stop, true);
+	ck_assert(!burn_us(1000, 1000000, &stop));   /* a second of work, stopped at once */
+	atomic_store(&stop, false);
+	ck_assert(burn_us(1000, 10, &stop));
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("calibrate");
+	TCase *tc = tcase_create("file");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, round_trip);
+	tcase_add_test(tc, stale_key);
+	tcase_add_test(tc, corrupt_files);
+	tcase_add_test(tc, burn_stops);
+	suite_add_tcase(s, tc);
+	SRunner *sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

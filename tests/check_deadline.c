@@ -1,0 +1,159 @@
+/* Deadline accounting on synthetic timestamp sequences. */
+#include <check.h>
+#include <stdlib.h>
+#include "sims/deadline.h"
+#include "sims/sim.h"
+
+#define MS 1000000ULL
+
+START_TEST(met_on_time)
+{
+	struct deadline_verdict v = deadline_check(100 * MS, 50 * MS, 120 * MS);
+	ck_assert(v.met);
+	ck_assert_uint_eq(v.skipped, 0);
+	ck_assert_uint_eq(v.next_wake_ns, 150 * MS);
+}
+END_TEST
+
+START_TEST(met_exactly_at_deadline)
+{
+	struct deadline_verdict v = deadline_check(0, 50 * MS, 50 * MS);
+	ck_assert(v.met);
+	ck_assert_uint_eq(v.next_wake_ns, 50 * MS);
+}
+END_TEST
+
+START_TEST(late_within_next_period)
+{
+	/* Finished 10 ms into the next period: missed, nothing skipped, next runs at once. */
+	struct deadline_verdict v = deadline_check(0, 50 * MS, 60 * MS);
+	ck_assert(!v.met);
+	ck_assert_uint_eq(v.skipped, 0);
+	ck_assert_uint_eq(v.next_wake_ns, 50 * MS);
+}
+END_TEST
+
+START_TEST(late_one_ns)
+{
+	struct deadline_verdict v = deadline_check(0, 50 * MS, 50 * MS + 1);
+	ck_assert(!v.met);
+	ck_assert_uint_eq(v.skipped, 0);
+}
+END_TEST
+
+START_TEST(multi_period_skip)
+{
+	/* Finished at 230 ms with 50 ms periods woken at 0: periods at 50, 100 and 150 ms had
+	 * their deadlines (100, 150, 200 ms) pass; the one at 200 ms (deadline 250) still runs. */
+	struct deadline_verdict v = deadline_check(0, 50 * MS, 230 * MS);
+	ck_assert(!v.met);
+	ck_assert_uint_eq(v.skipped, 3);
+	ck_assert_uint_eq(v.next_wake_ns, 200 * MS);
+}
+END_TEST
+
+START_TEST(skip_boundary_exact_deadline)
+{
+	/* Finished exactly at 150 ms = the deadline of the period woken at 100 ms: that period
+	 * has no time left and is skipped; next is the one at 150 ms. */
+	struct deadline_verdict v = deadline_check(0, 50 * MS, 150 * MS);
+	ck_assert(!v.met);
+	ck_assert_uint_eq(v.skipped, 2);
+	ck_assert_uint_eq(v.next_wake_ns, 150 * MS);
+}
+END_TEST
+
+START_TEST(accounting_sequence)
+{
+	/* Audio-like: 50 ms period, 2.5 ms work.  Three met, one late with two skips. */
+	struct deadline_acct a = { 0 };
+	uint64_t work_us = 2500;
+	for (int i = 0; i < 3; i++) {
+		struct deadline_verdict v = deadline_check((uint64_t)i * 50 * MS, 50 * MS, (uint64_t)i * 50 * MS + 3 * MS);
+		deadline_acct_period(&a, &v, work_us);
+	}
+	struct deadline_verdict v = deadline_check(150 * MS, 50 * MS, 310 * MS);
+	deadline_acct_period(&a, &v, work_us);
+	ck_assert_uint_eq(v.skipped, 2);
+	for (uint64_t k = 0; k < v.skipped; k++)
+		deadline_acct_skip(&a, work_us);
+	ck_assert_uint_eq(a.periods, 6);
+	ck_assert_uint_eq(a.met, 3);
+	ck_assert_uint_eq(a.missed, 3);
+	ck_assert_uint_eq(a.skipped, 2);
+	ck_assert_double_eq_tol(deadline_met_pct(&a), 50.0, 1e-9);
+	ck_assert_double_eq_tol(deadline_desired_cpu_pct(&a), 400.0 / 6.0, 1e-9);
+}
+END_TEST
+
+START_TEST(empty_is_perfect)
+{
+	struct deadline_acct a = { 0 };
+	ck_assert_double_eq(deadline_met_pct(&a), 100.0);
+	ck_assert_double_eq(deadline_desired_cpu_pct(&a), 100.0);
+}
+END_TEST
+
+START_TEST(x_sweep_work)
+{
+	extern const struct sim_desc sim_x;
+	struct sim_spec spec;
+	sim_spec_init(&spec, &sim_x, 0, 0);
+	ck_assert_uint_eq(sim_work_us(&spec, 0), 0);          /* 0%: no work at all */
+	ck_assert_uint_eq(sim_work_us(&spec, 1), 1000);       /* 1% of 100 ms */
+	ck_assert_uint_eq(sim_work_us(&spec, 100), 100000);   /* 100%: zero sleep */
+	ck_assert_uint_eq(sim_work_us(&spec, X_STEPS), 0);    /* the sweep starts over */
+}
+END_TEST
+
+START_TEST(x_zero_sleep_steps)
+{
+	/* At 100% the work fills the frame: finishing on the deadline meets it; a zero-work
+	 * step finishes at its wake time and meets it too. */
+	struct deadline_acct a = { 0 };
+	struct deadline_verdict v = deadline_check(0, 100 * MS, 100 * MS);
+	deadline_acct_period(&a, &v, 100000);
+	v = deadline_check(100 * MS, 100 * MS, 100 * MS);
+	deadline_acct_period(&a, &v, 0);
+	ck_assert_uint_eq(a.met, 2);
+	ck_assert_double_eq(deadline_desired_cpu_pct(&a), 100.0);
+	/* A 100% step preempted for 1 ms misses, and the next frame starts late but runs. */
+	v = deadline_check(200 * MS, 100 * MS, 301 * MS);
+	ck_assert(!v.met);
+	ck_assert_uint_eq(v.skipped, 0);
+	ck_assert_uint_eq(v.next_wake_ns, 300 * MS);
+}
+END_TEST
+
+START_TEST(custom_spec)
+{
+	extern const struct sim_desc sim_custom;
+	struct sim_spec spec;
+	sim_spec_init(&spec, &sim_custom, 2000, 25);
+	ck_assert_uint_eq(spec.interval_us, 2000);
+	ck_assert_uint_eq(sim_work_us(&spec, 7), 500);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("deadline");
+	TCase *tc = tcase_create("core");
+	tcase_add_test(tc, met_on_time);
+	tcase_add_test(tc, met_exactly_at_deadline);
+	tcase_add_test(tc, late_within_next_period);
+	tcase_add_test(tc, late_one_ns);
+	tcase_add_test(tc, multi_period_skip);
+	tcase_add_test(tc, skip_boundary_exact_deadline);
+	tcase_add_test(tc, accounting_sequence);
+	tcase_add_test(tc, empty_is_perfect);
+	tcase_add_test(tc, x_sweep_work);
+	tcase_add_test(tc, x_zero_sleep_steps);
+	tcase_add_test(tc, custom_spec);
+	suite_add_tcase(s, tc);
+	SRunner *sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,0 +1,197 @@
+/* Option parsing, good and bad, including every rejection the issue lists. */
+#include <check.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include "core/options.h"
+#include "loads/load.h"
+#include "sims/sim.h"
+
+static char err[512];
+
+/* Parses a NULL-terminated list of arguments (after the program name). */
+static enum opt_status parse(struct options *o, const char *first, ...)
+{
+	char *argv[32];
+	int argc = 0;
+	va_list ap;
+	argv[argc++] = "interbench";
+	va_start(ap, first);
+	for (const char *a = first; a && argc < 31; a = va_arg(ap, const char *))
+		argv[argc++] = (char *)a;
+	va_end(ap);
+	argv[argc] = NULL;
+	options_init(o);
+	err[0] = '\0';
+	return options_parse(o, argc, argv, err, sizeof(err));
+}
+
+START_TEST(defaults)
+{
+	struct options o;
+	ck_assert_int_eq(parse(&o, NULL), OPT_OK);
+	ck_assert_uint_eq(o.duration_s, 30);
+	ck_assert_uint_eq(o.load_threads, 0);
+	ck_assert_int_eq(o.bench_nice, 0);
+	ck_assert(!o.realtime && !o.console_only);
+	ck_assert_str_eq(o.workdir, ".");
+}
+END_TEST
+
+START_TEST(good_values)
+{
+	struct options o;
+	ck_assert_int_eq(parse(&o, "-t", "5", "-L", "3", "-B", "-5", "-N", "19", "-l", "12345",
+			       "-C", "25", "-I", "2000", "-m", "hello world", "-u", "-b", "-c", "-r", NULL), OPT_OK);
+	ck_assert_uint_eq(o.duration_s, 5);
+	ck_assert_uint_eq(o.load_threads, 3);
+	ck_assert_int_eq(o.bench_nice, -5);
+	ck_assert_int_eq(o.load_nice, 19);
+	ck_assert_uint_eq(o.loops_per_ms, 12345);
+	ck_assert_uint_eq(o.custom_cpu_pct, 25);
+	ck_assert_uint_eq(o.custom_interval_us, 2000);
+	ck_assert_str_eq(o.comment, "hello world");
+	ck_assert(o.uniprocessor && o.recalibrate && o.console_only && o.realtime);
+}
+END_TEST
+
+START_TEST(long_forms)
+{
+	struct options o;
+	ck_assert_int_eq(parse(&o, "--time=7", "--load-threads", "2", "--bench-nice=3", "--load-nice", "4",
+			       "--console", "--realtime", "--sim", "audio", "--exclude-load", "BURN",
+			       "--file-size", "64M", "--mem-size", "1g", "--workdir", "/tmp", NULL), OPT_OK);
+	ck_assert_uint_eq(o.duration_s, 7);
+	ck_assert_uint_eq(o.load_threads, 2);
+	ck_assert_int_eq(o.bench_nice, 3);
+	ck_assert_int_eq(o.load_nice, 4);
+	ck_assert_uint_eq(o.sim_include, 1u << sim_find("Audio"));
+	ck_assert_uint_eq(o.load_exclude, 1u << load_find("Burn"));
+	ck_assert_uint_eq(o.file_size_bytes, 64ULL << 20);
+	ck_assert_uint_eq(o.mem_size_bytes, 1ULL << 30);
+	ck_assert_str_eq(o.workdir, "/tmp");
+}
+END_TEST
+
+START_TEST(case_insensitive_names)
+{
+	struct options o;
+	ck_assert_int_eq(parse(&o, "-W", "vIdEo", "-W", "x", "-w", "none", "-w", "Ring", "-X", "GAMING", NULL), OPT_OK);
+	ck_assert_uint_eq(o.sim_include, (1u << sim_find("Video")) | (1u << sim_find("X")));
+	ck_assert_uint_eq(o.load_include, (1u << load_find("None")) | (1u << load_find("Ring")));
+	ck_assert_uint_eq(o.sim_exclude, 1u << sim_find("Gaming"));
+}
+END_TEST
+
+START_TEST(help)
+{
+	struct options o;
+	ck_assert_int_eq(parse(&o, "-h", NULL), OPT_HELP);
+	ck_assert_int_eq(parse(&o, "--help", NULL), OPT_HELP);
+}
+END_TEST
+
+/* Each bad input must be rejected with a message naming the option and the value. */
+struct bad { const char *args[4]; const char *opt; const char *value; };
+static const struct bad bads[] = {
+	{ { "-t", "abc" }, "-t", "abc" },
+	{ { "-t", "0" }, "-t", "0" },
+	{ { "-t", "-5" }, "-t", "-5" },
+	{ { "-t", "5x" }, "-t", "5x" },
+	{ { "-t", "" }, "-t", "''" },
+	{ { "-t", "99999999999999999999" }, "-t", "99999999999999999999" },
+	{ { "-B", "40" }, "-B", "40" },
+	{ { "-N", "-21" }, "-N", "-21" },
+	{ { "-L", "0" }, "-L", "0" },
+	{ { "-C", "150" }, "-C", "150" },
+	{ { "-C", "0" }, "-C", "0" },
+	{ { "-I", "abc" }, "-I", "abc" },
+	{ { "-l", "0" }, "-l", "0" },
+	{ { "-w", "Nosuch" }, "-w", "Nosuch" },
+	{ { "-W", "Nosuch" }, "-W", "Nosuch" },
+	{ { "--file-size", "12Q" }, "--file-size", "12Q" },
+	{ { "--mem-size", "0" }, "--mem-size", "0" },
+};
+
+START_TEST(bad_values)
+{
+	struct options o;
+	const struct bad *b = &bads[_i];
+	ck_assert_int_eq(parse(&o, b->args[0], b->args[1], NULL), OPT_ERROR);
+	ck_assert_msg(strstr(err, b->opt) != NULL, "'%s' does not name %s", err, b->opt);
+	if (strcmp(b->value, "''") != 0)
+		ck_assert_msg(strstr(err, b->value) != NULL, "'%s' does not name %s", err, b->value);
+	ck_assert_msg(strstr(err, "accepted") != NULL, "'%s' does not say what is accepted", err);
+	ck_assert_msg(strchr(err, '\n') == NULL, "message is not one line");
+}
+END_TEST
+
+START_TEST(custom_needs_both)
+{
+	struct options o;
+	ck_assert_int_eq(parse(&o, "-C", "10", NULL), OPT_ERROR);
+	ck_assert(strstr(err, "-C") && strstr(err, "-I"));
+	ck_assert_int_eq(parse(&o, "-I", "10000", NULL), OPT_ERROR);
+	ck_assert(strstr(err, "-I") && strstr(err, "-C"));
+}
+END_TEST
+
+START_TEST(unknown_and_missing)
+{
+	struct options o;
+	ck_assert_int_eq(parse(&o, "-Z", NULL), OPT_ERROR);
+	ck_assert(strstr(err, "-Z"));
+	ck_assert_int_eq(parse(&o, "--bogus", NULL), OPT_ERROR);
+	ck_assert(strstr(err, "--bogus"));
+	ck_assert_int_eq(parse(&o, "-t", NULL), OPT_ERROR);
+	ck_assert(strstr(err, "-t") && strstr(err, "missing"));
+	ck_assert_int_eq(parse(&o, "stray", NULL), OPT_ERROR);
+	ck_assert(strstr(err, "stray"));
+}
+END_TEST
+
+START_TEST(reparse_resets)
+{
+	struct options o;
+	ck_assert_int_eq(parse(&o, "-t", "abc", NULL), OPT_ERROR);
+	ck_assert_int_eq(parse(&o, "-t", "3", NULL), OPT_OK);
+	ck_assert_uint_eq(o.duration_s, 3);
+}
+END_TEST
+
+START_TEST(size_parser)
+{
+	uint64_t b;
+	ck_assert_int_eq(parse_size("64M", &b), 0);
+	ck_assert_uint_eq(b, 64ULL << 20);
+	ck_assert_int_eq(parse_size("2GiB", &b), 0);
+	ck_assert_uint_eq(b, 2ULL << 30);
+	ck_assert_int_eq(parse_size("4096", &b), 0);
+	ck_assert_uint_eq(b, 4096);
+	ck_assert_int_eq(parse_size("-1M", &b), -1);
+	ck_assert_int_eq(parse_size("M", &b), -1);
+	ck_assert_int_eq(parse_size("99999999999T", &b), -1);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("options");
+	TCase *tc = tcase_create("parse");
+	tcase_add_test(tc, defaults);
+	tcase_add_test(tc, good_values);
+	tcase_add_test(tc, long_forms);
+	tcase_add_test(tc, case_insensitive_names);
+	tcase_add_test(tc, help);
+	tcase_add_loop_test(tc, bad_values, 0, (int)(sizeof(bads) / sizeof(bads[0])));
+	tcase_add_test(tc, custom_needs_both);
+	tcase_add_test(tc, unknown_and_missing);
+	tcase_add_test(tc, reparse_resets);
+	tcase_add_test(tc, size_parser);
+	suite_add_tcase(s, tc);
+	SRunner *sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

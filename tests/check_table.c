@@ -1,0 +1,127 @@
+/* Output formatting: three significant digits, and the classic table's shape. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "results/summary.h"
+
+static const char *sig3(double v)
+{
+	static char buf[64];
+	fmt_sig3(v, buf, sizeof(buf));
+	return buf;
+}
+
+START_TEST(three_significant_digits)
+{
+	ck_assert_str_eq(sig3(0), "0");
+	ck_assert_str_eq(sig3(0.000518), "0.000518");
+	ck_assert_str_eq(sig3(0.0051789), "0.00518");
+	ck_assert_str_eq(sig3(0.003), "0.003");
+	ck_assert_str_eq(sig3(0.5), "0.5");
+	ck_assert_str_eq(sig3(27.94), "27.9");
+	ck_assert_str_eq(sig3(100), "100");
+	ck_assert_str_eq(sig3(99.96), "100");
+	ck_assert_str_eq(sig3(9.996), "10");
+	ck_assert_str_eq(sig3(1815.2), "1815");
+	ck_assert_str_eq(sig3(306004), "306004");
+	ck_assert_str_eq(sig3(-1.234), "-1.23");
+	/* Sub-millisecond latencies never print as 0. */
+	ck_assert_str_ne(sig3(0.0000012), "0");
+}
+END_TEST
+
+/* Renders through a memory stream. */
+static char *render(void (*fn)(FILE *, const void *), const void *arg)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	fn(f, arg);
+	fclose(f);
+	return buf;
+}
+
+static void header_audio(FILE *f, const void *st) { table_header(f, "Audio", "", st); }
+static void header_rt(FILE *f, const void *st) { table_header(f, "Video", "real time", st); }
+
+START_TEST(header_words)
+{
+	struct table_style st = { .has_deadlines = true };
+	char *h = render(header_audio, &st);
+	ck_assert(strncmp(h, "--- Benchmarking simulated cpu of Audio in the presence of simulated ---\n", 73) == 0);
+	ck_assert(strstr(h, "Latency +/- SD (ms)") && strstr(h, "Max Latency") &&
+		  strstr(h, "% Desired CPU") && strstr(h, "% Deadlines Met"));
+	free(h);
+	st.microseconds = true;
+	h = render(header_rt, &st);
+	ck_assert(strstr(h, "of Video real time in the presence"));
+	ck_assert(strstr(h, "Latency +/- SD (us)"));
+	free(h);
+	st.has_deadlines = false;
+	h = render(header_audio, &st);
+	ck_assert(strstr(h, "Deadlines") == NULL);
+	free(h);
+}
+END_TEST
+
+static void row_burn(FILE *f, const void *arg)
+{
+	static const struct table_style st = { .has_deadlines = true };
+	table_row(f, "Burn", arg, &st);
+}
+
+START_TEST(row_fields)
+{
+	struct pair_summary s = { .latency_mean_ns = 518000, .latency_sd_ns = 1730, .latency_max_ns = 52000000,
+				  .desired_cpu_pct = 100, .deadlines_met_pct = 99.04 };
+	char *row = render(row_burn, &s);
+	char load[16], pm[8], mean[16], sd[16], max[16], cpu[16], met[16];
+	ck_assert_int_eq(sscanf(row, "%15s %15s %7s %15s %15s %15s %15s", load, mean, pm, sd, max, cpu, met), 7);
+	ck_assert_str_eq(load, "Burn");
+	ck_assert_str_eq(mean, "0.518");
+	ck_assert_str_eq(pm, "+/-");
+	ck_assert_str_eq(sd, "0.00173");
+	ck_assert_str_eq(max, "52");
+	ck_assert_str_eq(cpu, "100");
+	ck_assert_str_eq(met, "99");
+	free(row);
+}
+END_TEST
+
+START_TEST(summary_from_result)
+{
+	static struct sim_result r;
+	memset(&r, 0, sizeof(r));
+	uint64_t samples[] = { 1000, 2000, 3000, 4000 };
+	for (unsigned i = 0; i < 4; i++) {
+		lat_stats_add(&r.sched, samples[i]);
+		hist_add(&r.sched_hist, samples[i]);
+	}
+	r.acct = (struct deadline_acct){ .periods = 4, .met = 3, .missed = 1, .work_wanted_us = 200, .work_done_us = 150 };
+	struct pair_summary s;
+	pair_summarize(&r, &s);
+	ck_assert_double_eq_tol(s.latency_mean_ns, 2500, 1e-9);
+	ck_assert_double_eq_tol(s.latency_sd_ns, 1118.0339887, 1e-6); /* population SD of 1..4 us */
+	ck_assert_uint_eq(s.latency_max_ns, 4000);
+	ck_assert_double_eq_tol(s.deadlines_met_pct, 75, 1e-9);
+	ck_assert_double_eq_tol(s.desired_cpu_pct, 75, 1e-9);
+	ck_assert_uint_eq(s.sched_p999_ns, 4000);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("table");
+	TCase *tc = tcase_create("format");
+	tcase_add_test(tc, three_significant_digits);
+	tcase_add_test(tc, header_words);
+	tcase_add_test(tc, row_fields);
+	tcase_add_test(tc, summary_from_result);
+	suite_add_tcase(s, tc);
+	SRunner *sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

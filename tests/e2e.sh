@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# End-to-end tests of the interbench binary with short runs (-t 1).
+# Usage: tests/e2e.sh ./interbench
+set -u
+BIN=$(realpath "${1:-./interbench}")
+TMP=$(mktemp -d /tmp/interbench-e2e.XXXXXX)
+trap 'rm -rf "$TMP"' EXIT
+export XDG_CACHE_HOME="$TMP/cache"   # calibrate once, into the temp dir
+pass=0 fail=0
+
+ok()   { pass=$((pass + 1)); echo "ok   - $1"; }
+bad()  { fail=$((fail + 1)); echo "FAIL - $1"; [ -n "${2:-}" ] && sed 's/^/       /' "$2" | head -40; }
+
+# row FILE SIM LOAD: prints the row of LOAD in SIM's table.
+row() {
+	awk -v sim="$2" -v load="$3" '
+		/^--- Benchmarking simulated cpu of / { insim = ($6 == sim) }
+		insim && $1 == load { print; exit }' "$1"
+}
+
+# sane_row ROW: mean +/- sd, max, cpu, deadlines are numbers with 0 <= mean <= max,
+# 0 <= cpu, deadlines <= 100.
+sane_row() {
+	echo "$1" | awk '{
+		if ($3 != "+/-") exit 1
+		for (i = 2; i <= NF; i++) if (i != 3 && $i !~ /^[0-9]+(\.[0-9]+)?$/) exit 1
+		if ($2 + 0 > $5 + 0) exit 1
+		if ($6 + 0 > 100 || $6 + 0 <= 0) exit 1
+		if (NF >= 7 && ($7 + 0 > 100)) exit 1
+	}'
+}
+
+cd "$TMP" || exit 1
+
+# 1. The basic run of the issue.
+out="$TMP/basic.out"
+if "$BIN" -t 1 -c -W Audio -w None -w Burn >"$out" 2>&1; then ok "basic run exits 0"; else bad "basic run exits 0" "$out"; fi
+if grep -q '^--- Benchmarking simulated cpu of Audio in the presence of simulated ---$' "$out"; then
+	ok "Audio table header"; else bad "Audio table header" "$out"; fi
+if grep -q 'Load .*Latency +/- SD (ms) .*Max Latency .*% Desired CPU .*% Deadlines Met' "$out"; then
+	ok "column header"; else bad "column header" "$out"; fi
+none=$(row "$out" Audio None); burn=$(row "$out" Audio Burn)
+if sane_row "$none" && sane_row "$burn"; then ok "rows are sane numbers"; else bad "rows are sane numbers ($none / $burn)" "$out"; fi
+if [ "$(echo "$none" | awk '{print $6}')" = 100 ]; then ok "Audio with no load gets 100% desired CPU"
+else bad "Audio with no load gets 100% desired CPU ($none)"; fi
+if [ "$(grep -c '^--- Benchmarking' "$out")" = 1 ] && ! grep -q '^Video\|^Ring' "$out"; then
+	ok "-W/-w select only what was asked"; else bad "-W/-w select only what was asked" "$out"; fi
+if ! ls "$TMP"/*.log >/dev/null 2>&1; then ok "-c writes no logfile"; else bad "-c writes no logfile"; fi
+
+# 2. Logfile named after the kernel release, holding the same table and the header.
+out="$TMP/log.out"
+if "$BIN" -t 1 -W Video -w None -m "e2e comment" >"$out" 2>&1; then ok "logged run exits 0"; else bad "logged run exits 0" "$out"; fi
+log="$TMP/$(uname -r).log"
+if [ -f "$log" ] && grep -q "Benchmarking kernel $(uname -r) at datestamp [0-9]\{12\}" "$log" &&
+   grep -q '^Comment: e2e comment$' "$log" && grep -q 'loops per ms' "$log" &&
+   [ -n "$(row "$log" Video None)" ]; then ok "logfile has header and table"; else bad "logfile has header and table" "$log"; fi
+
+# 3. Gaming has no deadlines column; X notes a partial sweep.
+out="$TMP/gx.out"
+"$BIN" -t 1 -c -W Gaming -W X -w None >"$out" 2>&1
+g=$(row "$out" Gaming None)
+if [ "$(echo "$g" | awk '{print NF}')" = 6 ] && sane_row "$g"; then ok "Gaming row has no deadlines"; else bad "Gaming row has no deadlines ($g)" "$out"; fi
+if grep -q 'Note: X sweeps' "$out"; then ok "partial X sweep noted"; else bad "partial X sweep noted" "$out"; fi
+
+# 4. Custom task and Custom load.
+out="$TMP/custom.out"
+"$BIN" -t 1 -c -C 20 -I 10000 -W Custom -w None -w Custom >"$out" 2>&1
+c=$(row "$out" Custom None)
+if sane_row "$c"; then ok "Custom task runs"; else bad "Custom task runs" "$out"; fi
+
+# 5. Real time run, where SCHED_FIFO is available.
+if chrt -f 1 true 2>/dev/null; then
+	out="$TMP/rt.out"
+	if "$BIN" -t 1 -c -r -W Audio -w None >"$out" 2>&1 &&
+	   grep -q 'of Audio real time in the presence' "$out" && grep -q 'Latency +/- SD (us)' "$out" &&
+	   sane_row "$(row "$out" Audio None)"; then ok "-r run (microseconds)"; else bad "-r run (microseconds)" "$out"; fi
+else
+	echo "skip - -r run: SCHED_FIFO not permitted here"
+fi
+
+# 6. Bad input: one line naming option and value, exit 2.
+check_bad() {
+	local args=("$@") err="$TMP/bad.err"
+	"$BIN" "${args[@]}" >/dev/null 2>"$err"
+	local rc=$?
+	if [ $rc = 2 ] && [ "$(wc -l <"$err")" = 1 ] && grep -q -- "${args[0]}" "$err"; then
+		ok "rejects ${args[*]}"; else bad "rejects ${args[*]} (exit $rc)" "$err"; fi
+}
+check_bad -t abc
+check_bad -t 0
+check_bad -t -5
+check_bad -B 40
+check_bad -L 0
+check_bad -C 150
+check_bad -C 10
+check_bad -w Nosuch
+if "$BIN" -h >"$TMP/help" 2>&1 && grep -q -- '--loops-per-ms' "$TMP/help"; then ok "-h exits 0 with usage"; else bad "-h exits 0 with usage" "$TMP/help"; fi
+
+# 7. A saved calibration is reused; -l overrides.
+if "$BIN" -t 1 -c -W Audio -w None 2>&1 | grep -q 'loops per ms (saved)'; then ok "calibration reused"; else bad "calibration reused"; fi
+if "$BIN" -t 1 -c -l 1000 -W Audio -w None 2>&1 | grep -q 'Using 1000 loops per ms (-l)'; then ok "-l sets loops_per_ms"; else bad "-l sets loops_per_ms"; fi
+
+# 8. No process of ours is left behind.
+sleep 0.2
+if ! pgrep -f "$BIN" >/dev/null; then ok "no interbench process left"; else bad "no interbench process left"; fi
+
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]
