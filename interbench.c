@@ -14,6 +14,7 @@
 #include "calibrate/calibrate.h"
 #include "core/options.h"
 #include "core/pair.h"
+#include "core/privs.h"
 #include "core/timeutil.h"
 #include "loads/load.h"
 #include "results/logfile.h"
@@ -25,13 +26,24 @@
 /* Set by the signal handler; a handler can only reach a global. */
 static volatile sig_atomic_t g_signal;
 
-static void on_signal(int sig) { g_signal = sig; }
+/* The first signal asks for an orderly stop (results so far kept, children reaped, scratch
+ * files removed).  A second one exits at once; the children die with us (PR_SET_PDEATHSIG). */
+static void on_signal(int sig)
+{
+	if (g_signal)
+		_exit(128 + g_signal);
+	g_signal = sig;
+}
+
+/* SCHED_FIFO priorities: main at the top, the timing thread below it, the simulated task
+ * (-r) below that.  Needs at least 3 levels. */
+#define FIFO_LEVELS 3
 
 /* What the run needs besides the options. */
 struct run {
 	struct options opt;
 	bool rt_ok;                /* SCHED_FIFO available to us */
-	int prio_max;              /* sched_get_priority_max(SCHED_FIFO) */
+	int prio_max;              /* highest SCHED_FIFO priority we may use (main runs at it) */
 	struct run_info info;
 	struct load_config load_cfg;
 	struct load_ctx *loads;    /* one per load_table entry */
@@ -51,16 +63,20 @@ static void install_signals(void)
 	signal(SIGPIPE, SIG_IGN);
 }
 
-/* Raises main to the top SCHED_FIFO priority (children start as SCHED_OTHER through
- * SCHED_RESET_ON_FORK) and locks its memory.  Returns whether SCHED_FIFO is available. */
-static bool become_realtime(struct run *r)
+/* Raises main to the highest SCHED_FIFO priority it may use (children start as SCHED_OTHER
+ * through SCHED_RESET_ON_FORK) and locks its memory.  Returns whether SCHED_FIFO is in use. */
+static bool become_realtime(struct run *r, const struct privs *pv)
 {
-	r->prio_max = sched_get_priority_max(SCHED_FIFO);
-	struct sched_param sp = { .sched_priority = r->prio_max };
-	if (sched_setscheduler(0, SCHED_FIFO | SCHED_RESET_ON_FORK, &sp) != 0)
+	int max = sched_get_priority_max(SCHED_FIFO);
+	r->prio_max = pv->cap_sys_nice || pv->rlimit_rtprio >= (uint64_t)max ? max : (int)pv->rlimit_rtprio;
+	if (r->prio_max < FIFO_LEVELS)
 		return false;
-	if (mlockall(MCL_CURRENT | MCL_FUTURE) != 0)
-		fprintf(stderr, "interbench: warning: mlockall: %s; main may be paged out\n", strerror(errno));
+	struct sched_param sp = { .sched_priority = r->prio_max };
+	if (sched_setscheduler(0, SCHED_FIFO | SCHED_RESET_ON_FORK, &sp) != 0) {
+		fprintf(stderr, "interbench: warning: sched_setscheduler(SCHED_FIFO): %s\n", strerror(errno));
+		return false;
+	}
+	mlockall(MCL_CURRENT | MCL_FUTURE); /* failure already warned about by privs_warn */
 	return true;
 }
 
@@ -95,8 +111,10 @@ static uint64_t get_loops_per_ms(const struct options *o, const char **source)
 	}
 	printf("Measuring loops_per_ms%s%s%s...\n", why[0] ? " (saved value: " : "", why, why[0] ? ")" : "");
 	fflush(stdout);
-	uint64_t lpms = calib_measure();
+	uint64_t lpms = calib_measure(&g_signal);
 	*source = "measured";
+	if (!lpms)
+		return 0;
 	if (have_path && calib_save(path, &key, lpms) != 0)
 		fprintf(stderr, "interbench: warning: cannot save %s: %s\n", path, strerror(errno));
 	return lpms;
@@ -265,21 +283,24 @@ int main(int argc, char **argv)
 		fprintf(stderr, "interbench: %s\n", err);
 		return 2;
 	}
-	install_signals();
-	r.rt_ok = become_realtime(&r);
-	if (!r.rt_ok && r.opt.realtime) {
-		fprintf(stderr, "interbench: -r: SCHED_FIFO is not permitted (needs CAP_SYS_NICE or an "
-			"RLIMIT_RTPRIO of at least %d): run as root, or use setcap cap_sys_nice+ep\n", r.prio_max);
+	struct privs pv;
+	privs_probe(&pv);
+	if (privs_check_options(&pv, &r.opt, FIFO_LEVELS, err, sizeof(err)) != 0) {
+		fprintf(stderr, "interbench: %s\n", err);
 		return 2;
 	}
-	if (!r.rt_ok)
-		fprintf(stderr, "interbench: warning: no SCHED_FIFO privilege (CAP_SYS_NICE); the timing "
-			"thread runs at normal priority and results are less reliable\n");
+	privs_warn(&pv, &r.opt, FIFO_LEVELS, stderr);
+	install_signals();
+	r.rt_ok = become_realtime(&r, &pv);
 	if (r.opt.uniprocessor && pin_to_cpu0() != 0)
 		return 1;
 
 	run_info_init(&r.info);
 	r.info.loops_per_ms = get_loops_per_ms(&r.opt, &r.info.loops_source);
+	if (!r.info.loops_per_ms) {
+		fprintf(stderr, "interbench: interrupted (%s) while measuring loops_per_ms\n", strsignal(g_signal));
+		return 128 + g_signal;
+	}
 	r.info.duration_s = r.opt.duration_s;
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	r.info.cpus = cpus > 0 ? (unsigned)cpus : 1;

@@ -101,49 +101,82 @@ static bool agree(const double *e, int n)
 	return (hi - lo) * 100.0 <= lo * AGREE_PCT;
 }
 
-uint64_t calib_measure(void)
-{
-	cpu_set_t old_set, one;
-	int old_policy;
-	struct sched_param old_sp, sp = { .sched_priority = sched_get_priority_max(SCHED_FIFO) };
-	pthread_t self = pthread_self();
-	bool have_set = pthread_getaffinity_np(self, sizeof(old_set), &old_set) == 0;
-	pthread_getschedparam(self, &old_policy, &old_sp);
+/* The calling thread's affinity and policy, saved while it is pinned for measuring. */
+struct thread_sched {
+	cpu_set_t cpus;
+	bool have_cpus;
+	int policy;
+	struct sched_param param;
+};
 
+static void pin_to_current_cpu_fifo(struct thread_sched *saved)
+{
+	pthread_t self = pthread_self();
+	struct sched_param sp = { .sched_priority = sched_get_priority_max(SCHED_FIFO) };
+	cpu_set_t one;
+	saved->have_cpus = pthread_getaffinity_np(self, sizeof(saved->cpus), &saved->cpus) == 0;
+	pthread_getschedparam(self, &saved->policy, &saved->param);
 	int cpu = sched_getcpu();
 	CPU_ZERO(&one);
 	CPU_SET(cpu >= 0 ? cpu : 0, &one);
 	pthread_setaffinity_np(self, sizeof(one), &one);
-	pthread_setschedparam(self, SCHED_FIFO, &sp);
+	pthread_setschedparam(self, SCHED_FIFO, &sp); /* without privilege: normal priority */
+}
 
-	/* Warm up (frequency ramp, caches) while sizing a ~5 ms sample. */
+static void restore_sched(const struct thread_sched *saved)
+{
+	pthread_setschedparam(pthread_self(), saved->policy, &saved->param);
+	if (saved->have_cpus)
+		pthread_setaffinity_np(pthread_self(), sizeof(saved->cpus), &saved->cpus);
+}
+
+static bool stopped(const volatile sig_atomic_t *interrupted)
+{
+	return interrupted && *interrupted;
+}
+
+/* Warms up (frequency ramp, caches) while sizing a ~5 ms sample; returns its loop count. */
+static uint64_t warm_up(const volatile sig_atomic_t *interrupted)
+{
 	uint64_t loops = 1000;
 	uint64_t t_end = now_ns() + WARMUP_NS;
-	while (now_ns() < t_end) {
+	while (now_ns() < t_end && !stopped(interrupted)) {
 		uint64_t t0 = now_ns();
 		burn_loops(loops);
 		uint64_t dt = now_ns() - t0;
 		if (dt < SAMPLE_NS)
 			loops = dt ? loops * SAMPLE_NS / dt + 1 : loops * 2;
 	}
+	return loops;
+}
 
-	double est[3];
+/* Estimates until three in a row agree within AGREE_PCT; the fastest of those three. */
+static uint64_t settle(uint64_t loops, const volatile sig_atomic_t *interrupted)
+{
+	double est[3] = { 0, 0, 0 };
 	int n = 0;
-	for (int i = 0; i < MAX_ESTIMATES; i++) {
+	for (int i = 0; i < MAX_ESTIMATES && !stopped(interrupted); i++) {
 		est[n % 3] = estimate(loops);
 		n++;
 		if (n >= 3 && agree(est, 3))
 			break;
 	}
+	if (n == 0 || stopped(interrupted))
+		return 0;
 	double best = est[0];
-	for (int i = 1; i < 3 && i < n; i++)
+	for (int i = 1; i < 3; i++)
 		if (est[i] > best)
 			best = est[i];
-
-	pthread_setschedparam(self, old_policy, &old_sp);
-	if (have_set)
-		pthread_setaffinity_np(self, sizeof(old_set), &old_set);
 	return best >= 1.0 ? (uint64_t)best : 1;
+}
+
+uint64_t calib_measure(const volatile sig_atomic_t *interrupted)
+{
+	struct thread_sched saved;
+	pin_to_current_cpu_fifo(&saved);
+	uint64_t lpms = settle(warm_up(interrupted), interrupted);
+	restore_sched(&saved);
+	return lpms;
 }
 
 int calib_default_path(char *buf, size_t len)

@@ -3,6 +3,7 @@
  * that is preempted still has to finish all of it, as a real decoder would. */
 #ifndef IB_CALIBRATE_H
 #define IB_CALIBRATE_H
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -28,8 +29,9 @@ void calib_key_current(struct calib_key *key);
 /* Measures loops_per_ms on the calling thread: pins it to its current CPU and raises it to
  * SCHED_FIFO when permitted (otherwise measures at normal priority), warms up for ~200 ms,
  * then takes the fastest of repeated ~5 ms samples until three successive estimates agree
- * within 1%.  Restores the thread's affinity and policy.  Returns loops_per_ms (> 0). */
-uint64_t calib_measure(void);
+ * within 1%.  Restores the thread's affinity and policy.  Returns loops_per_ms (> 0), or 0
+ * when *interrupted (may be NULL) became non-zero before the measurement settled. */
+uint64_t calib_measure(const volatile sig_atomic_t *interrupted);
 
 /* Default calibration file: $XDG_CACHE_HOME/interbench/loops_per_ms, falling back to
  * $HOME/.cache/...; writes the path into buf.  Returns 0, or -1 if no home is known. */

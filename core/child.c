@@ -28,10 +28,12 @@ static void child_setup(pid_t parent)
 	if (getppid() != parent) /* main died before the line above took effect */
 		_exit(1);
 	for (unsigned i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
-		signal(sigs[i], sigs[i] == SIGPIPE ? SIG_IGN : SIG_DFL);
+		signal(sigs[i], SIG_DFL);
 	/* A terminal Ctrl-C reaches the whole process group; children stop only when main
 	 * asks, so main can collect what they measured. */
 	signal(SIGINT, SIG_IGN);
+	signal(SIGHUP, SIG_IGN);
+	signal(SIGPIPE, SIG_IGN);
 	sigset_t none;
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);

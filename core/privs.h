@@ -1,0 +1,43 @@
+/* What this process may do that a benchmark needs: SCHED_FIFO, negative nice, locking its
+ * memory.  Probed with libcap and getrlimit, so a refusal can name exactly what is missing
+ * and how to grant it. */
+#ifndef IB_PRIVS_H
+#define IB_PRIVS_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "core/options.h"
+
+struct privs {
+	bool cap_sys_nice;          /* CAP_SYS_NICE effective: SCHED_FIFO, negative nice, affinity */
+	bool cap_ipc_lock;          /* CAP_IPC_LOCK effective: mlockall without limit */
+	uint64_t rlimit_rtprio;     /* RLIMIT_RTPRIO soft limit (highest FIFO priority allowed) */
+	uint64_t rlimit_nice;       /* RLIMIT_NICE soft limit: nice may go down to 20 - this */
+	uint64_t rlimit_memlock_bytes; /* RLIMIT_MEMLOCK soft limit (UINT64_MAX = unlimited) */
+	bool cpu0_allowed;          /* CPU 0 is in our affinity mask (for -u) */
+	int rt_runtime_us;          /* /proc/sys/kernel/sched_rt_runtime_us; -1 = throttling off,
+	                               INT32_MIN when unreadable */
+};
+
+/* Fills p for the calling process.  Never fails: what cannot be read counts as not held. */
+void privs_probe(struct privs *p);
+
+/* True when SCHED_FIFO at priority prio is permitted. */
+bool privs_can_fifo(const struct privs *p, int prio);
+
+/* True when nice may be set to the value nice. */
+bool privs_can_nice(const struct privs *p, int nice);
+
+/* Checks the options against p before anything starts: -r without SCHED_FIFO, a negative -B
+ * or -N without the right to lower nice, -u when CPU 0 is not ours.  Returns 0, or -1 with
+ * err set to one line naming the option, what is missing and the fix. */
+int privs_check_options(const struct privs *p, const struct options *o, int fifo_prio,
+			char *err, size_t errlen);
+
+/* Writes one warning line per missing privilege that makes a normal run less reliable
+ * (no SCHED_FIFO for the timing thread, no memory locking), and a warning when -r is asked
+ * with RT throttling disabled.  Returns the number of lines written. */
+int privs_warn(const struct privs *p, const struct options *o, int fifo_prio, FILE *f);
+
+#endif
