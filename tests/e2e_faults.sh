@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# Fault injection: signals at any moment, a load killed mid-run, main SIGKILLed, and runs
+# without privileges.  Usage: tests/e2e_faults.sh ./interbench
+set -u
+SRC=$(realpath "${1:-./interbench}")
+TMP=$(mktemp -d /tmp/interbench-faults.XXXXXX)
+chmod 755 "$TMP"
+BIN="$TMP/ib-under-test"          # a private copy, so pgrep finds only our processes
+cp "$SRC" "$BIN"
+export XDG_CACHE_HOME="$TMP/cache"
+cleanup() { pkill -KILL -f "$BIN" 2>/dev/null; rm -rf "$TMP"; }
+trap cleanup EXIT
+pass=0 fail=0
+ok()  { pass=$((pass + 1)); echo "ok   - $1"; }
+bad() { fail=$((fail + 1)); echo "FAIL - $1"; [ -n "${2:-}" ] && sed 's/^/       /' "$2" | head -30; }
+cd "$TMP" || exit 1
+"$BIN" -t 1 -c -W Audio -w None >/dev/null 2>&1   # calibrate once
+
+now_ms() { date +%s%3N; }
+procs_left() { sleep 0.3; pgrep -f "$BIN" >/dev/null; }
+
+# interrupt SIG EXPECTED_STATUS: a logged run killed after 2 s mid-pair.
+interrupt() {
+	local sig=$1 want=$2 out="$TMP/int-$1.out" log
+	log="$TMP/$(uname -r).log"
+	rm -f "$log"
+	"$BIN" -t 3 -W Audio -w None -w Burn -m "interrupt $sig" >"$out" 2>&1 &
+	local pid=$!
+	sleep 2.5   # 1 s ramp-up + 1.5 s into the first window
+	local t0; t0=$(now_ms)
+	kill -"$sig" "$pid"
+	wait "$pid"
+	local rc=$? dt=$(( $(now_ms) - t0 ))
+	if [ "$rc" = "$want" ]; then ok "SIG$sig: exit status $want"; else bad "SIG$sig: exit status $rc, wanted $want" "$out"; fi
+	if [ "$dt" -lt 2000 ]; then ok "SIG$sig: exited in $dt ms"; else bad "SIG$sig: exited in $dt ms (limit 2000)"; fi
+	if ! procs_left; then ok "SIG$sig: no process left"; else bad "SIG$sig: processes left"; pgrep -af "$BIN"; fi
+	if grep -q '^None ' "$log" && grep -q 'interrupted' "$log"; then ok "SIG$sig: logfile keeps the partial result"
+	else bad "SIG$sig: logfile keeps the partial result" "$log"; fi
+}
+interrupt INT 130
+interrupt TERM 143
+
+# A second Ctrl-C exits at once, leaving no child.
+"$BIN" -t 5 -c -W Audio -w Burn >/dev/null 2>&1 &
+pid=$!
+sleep 1.5
+kill -INT "$pid"; kill -INT "$pid"
+wait "$pid"; rc=$?
+if [ "$rc" -ge 128 ] && ! procs_left; then ok "double SIGINT: exit $rc, no child left"; else bad "double SIGINT (exit $rc)"; fi
+
+# SIGINT during calibration.
+"$BIN" -b -t 1 -c -W Audio -w None >"$TMP/cal.out" 2>&1 &
+pid=$!
+sleep 0.1
+t0=$(now_ms); kill -INT "$pid"; wait "$pid"; rc=$?; dt=$(( $(now_ms) - t0 ))
+if [ "$rc" = 130 ] && [ "$dt" -lt 2000 ]; then ok "SIGINT while calibrating: 130 in $dt ms"
+else bad "SIGINT while calibrating: exit $rc in $dt ms" "$TMP/cal.out"; fi
+
+# main SIGKILLed: its children die with it (PR_SET_PDEATHSIG).
+"$BIN" -t 5 -c -W Audio -w Burn >/dev/null 2>&1 &
+pid=$!
+sleep 2
+kill -KILL "$pid"; wait "$pid" 2>/dev/null
+if ! procs_left; then ok "SIGKILL of main takes the children along"; else bad "children outlived a SIGKILLed main"; pgrep -af "$BIN"; fi
+
+# A load killed mid-run: that pair is reported failed, the next pair runs (loads run in
+# table order: Ring after Burn).
+out="$TMP/killload.out"
+"$BIN" -t 2 -c -W Audio -w Burn -w Ring >"$out" 2>&1 &
+pid=$!
+sleep 1.5   # inside the window: the oldest child is the load, the other the bench
+load=$(pgrep -o -P "$pid")
+[ -n "$load" ] && kill -KILL "$load"
+wait "$pid"; rc=$?
+if [ "$rc" = 0 ] && grep -q '^Burn .*failed: .*load process .*killed by signal 9' "$out" && grep -q '^Ring .*+/-' "$out"
+then ok "killed load: pair failed, next pair ran"; else bad "killed load: pair failed, next pair ran (exit $rc)" "$out"; fi
+
+# Without privileges: warnings for a normal run, refusals (exit 2) before anything starts.
+if command -v setpriv >/dev/null && [ "$(id -u)" = 0 ]; then
+	mkdir -p "$TMP/user" && chmod 777 "$TMP/user" "$TMP/cache" 2>/dev/null
+	asuser() { (cd "$TMP/user" && XDG_CACHE_HOME="$TMP/user" setpriv --reuid 65534 --regid 65534 --clear-groups \
+		--inh-caps=-all --bounding-set=-all "$BIN" "$@"); }
+	out="$TMP/user.out"
+	if asuser -t 1 -c -W Audio -w None >"$out" 2>&1 && grep -q 'warning: no SCHED_FIFO' "$out" &&
+	   grep -q 'CAP_IPC_LOCK' "$out" && grep -q '^None .*+/-' "$out"
+	then ok "unprivileged normal run: warns and runs"; else bad "unprivileged normal run" "$out"; fi
+	for args in "-r" "-B -1" "-N -5"; do
+		# shellcheck disable=SC2086
+		asuser $args -t 1 -c >"$out" 2>&1; rc=$?
+		if [ "$rc" = 2 ] && grep -q "interbench: ${args%% *}: .*not permitted.*setcap" "$out" && ! grep -q Benchmarking "$out"
+		then ok "unprivileged $args refused (exit 2)"; else bad "unprivileged $args refused (exit $rc)" "$out"; fi
+	done
+else
+	echo "skip - unprivileged runs need root and setpriv"
+fi
+
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]
