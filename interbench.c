@@ -21,6 +21,17 @@
 #include "results/summary.h"
 #include "sims/sim.h"
 
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define SANITIZED 1
+#endif
+#endif
+#ifndef SANITIZED
+#define SANITIZED 0
+#endif
+
 #define RAMP_UP_NS (1 * NS_PER_S)   /* head start of the load before the bench */
 
 /* Set by the signal handler; a handler can only reach a global. */
@@ -76,7 +87,8 @@ static bool become_realtime(struct run *r, const struct privs *pv)
 		fprintf(stderr, "interbench: warning: sched_setscheduler(SCHED_FIFO): %s\n", strerror(errno));
 		return false;
 	}
-	mlockall(MCL_CURRENT | MCL_FUTURE); /* failure already warned about by privs_warn */
+	if (!SANITIZED) /* a sanitizer's shadow memory is terabytes of reserved address space */
+		mlockall(MCL_CURRENT | MCL_FUTURE); /* failure already warned about by privs_warn */
 	return true;
 }
 

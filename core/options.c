@@ -196,7 +196,25 @@ static void opt_name(char *buf, size_t len, int optopt_val, char *const argv_at)
 		snprintf(buf, len, "%s", argv_at ? argv_at : "?");
 }
 
+/* Keeps a message on one printable line whatever the user typed into a value. */
+static void printable_line(char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			*s = '?';
+}
+
+static enum opt_status parse_argv(struct options *o, int argc, char **argv, char *err, size_t errlen);
+
 enum opt_status options_parse(struct options *o, int argc, char **argv, char *err, size_t errlen)
+{
+	enum opt_status st = parse_argv(o, argc, argv, err, errlen);
+	if (st == OPT_ERROR)
+		printable_line(err);
+	return st;
+}
+
+static enum opt_status parse_argv(struct options *o, int argc, char **argv, char *err, size_t errlen)
 {
 	int c;
 	optind = 0; /* full reset, so the parser can run more than once (tests) */

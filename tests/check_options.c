@@ -150,6 +150,17 @@ START_TEST(unknown_and_missing)
 }
 END_TEST
 
+START_TEST(control_characters_stay_out_of_messages)
+{
+	/* Found by fuzz_options: a value with a newline broke the one-line message. */
+	struct options o;
+	ck_assert_int_eq(parse(&o, "a\nb", NULL), OPT_ERROR);
+	ck_assert(strchr(err, '\n') == NULL);
+	ck_assert_int_eq(parse(&o, "-t", "1\033[2J", NULL), OPT_ERROR);
+	ck_assert(strchr(err, '\033') == NULL);
+}
+END_TEST
+
 START_TEST(reparse_resets)
 {
 	struct options o;
@@ -186,6 +197,7 @@ int main(void)
 	tcase_add_loop_test(tc, bad_values, 0, (int)(sizeof(bads) / sizeof(bads[0])));
 	tcase_add_test(tc, custom_needs_both);
 	tcase_add_test(tc, unknown_and_missing);
+	tcase_add_test(tc, control_characters_stay_out_of_messages);
 	tcase_add_test(tc, reparse_resets);
 	tcase_add_test(tc, size_parser);
 	suite_add_tcase(s, tc);

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Builds a copy of the tree with sanitizers and runs the test suite under each, failing on
+# any report: AddressSanitizer + UndefinedBehaviorSanitizer over everything (unit and
+# end-to-end), ThreadSanitizer over the threaded core (the engine, loads, pairs).
+# Usage: tests/sanitize.sh [asan|tsan]...  (default: both)
+set -euo pipefail
+src=$(cd "$(dirname "$0")/.." && pwd)
+kinds=("${@:-asan}")
+[ $# -eq 0 ] && kinds=(asan tsan)
+for kind in "${kinds[@]}"; do
+	dir=$(mktemp -d /tmp/interbench-$kind.XXXXXX)
+	trap 'rm -rf "$dir"' EXIT
+	tar -C "$src" --exclude=.git --exclude='*.o' --exclude='*.a' --exclude='*.d' --exclude=tests/bin \
+		--exclude=interbench -cf - . | tar -C "$dir" -xf -
+	case $kind in
+	asan)
+		flags="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all"
+		export ASAN_OPTIONS=abort_on_error=1:detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+		targets="unit e2e" ;;
+	tsan)
+		flags="-O1 -g -fsanitize=thread"
+		export TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1
+		targets="unit e2e" ;;
+	*) echo "sanitize.sh: unknown kind '$kind' (accepted: asan, tsan)" >&2; exit 2 ;;
+	esac
+	echo "== $kind: building with $flags"
+	make -C "$dir" -s CC=clang CFLAGS="$flags" LDFLAGS="${flags#-O1 -g }" interbench >/dev/null
+	# TSan's shadow layout needs a fixed address space on kernels with high mmap entropy.
+	run=""
+	[ "$kind" = tsan ] && run="setarch $(uname -m) -R"
+	$run make -C "$dir" CC=clang CFLAGS="$flags" LDFLAGS="${flags#-O1 -g }" $targets
+	rm -rf "$dir"
+	trap - EXIT
+	echo "== $kind: clean"
+done
