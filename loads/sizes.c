@@ -17,10 +17,11 @@ int disk_size_decide(const struct disk_size_in *in, uint64_t *size_bytes, char *
 {
 	char sz[32], ram[32], fr[32], need[32];
 	unsigned nfiles = in->nfiles ? in->nfiles : 1;
-	uint64_t share = in->free_bytes / 100 * DISK_FREE_SHARE_PCT;
+	uint64_t share = in->free_bytes * DISK_FREE_SHARE_PCT / 100;
 	uint64_t size = in->override_bytes ? in->override_bytes
 		: round_mib(min_u64(min_u64(in->ram_bytes, DISK_DEFAULT_MAX_BYTES), share));
-	uint64_t needed = size / 100 * (100 + DISK_MARGIN_PCT) * nfiles;
+	uint64_t needed = size > UINT64_MAX / 1000 ? UINT64_MAX /* absurd override: cannot fit */
+		: size * (100 + DISK_MARGIN_PCT) / 100 * nfiles;
 
 	*size_bytes = size;
 	size_human(size, sz, sizeof(sz));
@@ -42,7 +43,7 @@ int disk_size_decide(const struct disk_size_in *in, uint64_t *size_bytes, char *
 
 uint64_t mem_reserve_bytes(uint64_t ram_bytes)
 {
-	uint64_t pct = ram_bytes / 100 * MEM_RESERVE_RAM_PCT;
+	uint64_t pct = ram_bytes * MEM_RESERVE_RAM_PCT / 100;
 	return pct > MEM_RESERVE_MIN_BYTES ? pct : MEM_RESERVE_MIN_BYTES;
 }
 
@@ -71,7 +72,7 @@ int mem_size_decide(const struct mem_size_in *in, uint64_t *size_bytes, char *re
 	}
 	uint64_t cap = base > reserve ? base - reserve : 0;
 	uint64_t want = in->override_bytes ? in->override_bytes
-		: swap ? in->ram_bytes / 100 * MEM_SWAP_TARGET_PCT : cap;
+		: swap ? in->ram_bytes * MEM_SWAP_TARGET_PCT / 100 : cap;
 	uint64_t size = round_mib(min_u64(want, cap));
 
 	*size_bytes = size;
