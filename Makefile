@@ -48,6 +48,7 @@ unit: $(TEST_BINS)
 
 e2e: interbench
 	bash tests/e2e.sh ./interbench
+	bash tests/e2e_loads.sh ./interbench
 	bash tests/e2e_faults.sh ./interbench
 
 # The man page must be clean above style level.

@@ -188,8 +188,11 @@ static void emit_row(struct run *r, const struct load_desc *load, const struct p
 {
 	FILE *outs[2] = { stdout, r->log };
 	struct pair_summary s;
+	char work[200] = "";
 	if (po->ok)
 		pair_summarize(&po->sim, &s);
+	if (po->load.elapsed_ns)
+		load_throughput_format(load, &po->load, work, sizeof(work));
 	for (int i = 0; i < 2; i++) {
 		if (!outs[i])
 			continue;
@@ -197,6 +200,8 @@ static void emit_row(struct run *r, const struct load_desc *load, const struct p
 			table_row(outs[i], load->name, &s, st);
 		else
 			table_row_failed(outs[i], load->name, po->why);
+		if (work[0] && (outs[i] == r->log || r->opt.verbose))
+			fprintf(outs[i], "          load: %s\n", work);
 		fflush(outs[i]);
 	}
 }
@@ -261,6 +266,15 @@ static int run_matrix(struct run *r)
 	}
 	free(po);
 	return g_signal;
+}
+
+/* Whether load li runs against at least one selected task. */
+static bool load_in_run(const struct run *r, int li)
+{
+	for (unsigned si = 0; li >= 0 && si < sim_count; si++)
+		if (sim_selected(r, si) && load_selected(r, (unsigned)li, sim_table[si]))
+			return true;
+	return false;
 }
 
 static void cleanup_loads(struct run *r)
@@ -346,6 +360,13 @@ int main(int argc, char **argv)
 			logfile_header(r.log, &r.info);
 	}
 	logfile_header(stdout, &r.info);
+	if (load_in_run(&r, load_find("Memload"))) {
+		char line[256];
+		memload_policy_line(&r.load_cfg, line, sizeof(line));
+		printf("%s\n", line);
+		if (r.log)
+			fprintf(r.log, "%s\n", line);
+	}
 	notes_before_run(&r);
 
 	int sig = run_matrix(&r);

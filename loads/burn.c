@@ -3,7 +3,7 @@
 #include "calibrate/calibrate.h"
 #include "loads/load.h"
 
-static void *burn_worker(void *arg)
+void *burn_worker(void *arg)
 {
 	struct load_ctx *ctx = ((struct load_worker *)arg)->ctx;
 	uint64_t chunk = ctx->cfg->loops_per_ms; /* 1 ms of work between stop checks */
@@ -24,6 +24,7 @@ const struct load_desc load_burn = {
 	.name = "Burn",
 	.help = "-L threads burning CPU flat out",
 	.flags = LOAD_NORMAL | LOAD_RT,
+	.reports = LOAD_REPORT_LOOPS,
 	.start = burn_start,
 	.stop = load_threads_stop,
 };

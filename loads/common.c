@@ -1,4 +1,5 @@
 /* Shared plumbing for loads: worker threads and simulated tasks run as loads. */
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include "loads/load.h"
@@ -52,4 +53,58 @@ void load_sim_stop(struct load_ctx *ctx)
 	ctx->engine = NULL;
 	ctx->counters.wakeups += ctx->sim_result.acct.periods;
 	ctx->counters.loops += ctx->sim_result.acct.work_done_us * ctx->cfg->loops_per_ms / 1000 / 1000;
+}
+
+void load_fail(struct load_ctx *ctx, int err, const char *fmt, ...)
+{
+	int none = 0;
+	if (!__atomic_compare_exchange_n(&ctx->counters.error, &none, err ? err : -1, false,
+					 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(ctx->counters.errmsg, sizeof(ctx->counters.errmsg), fmt, ap);
+	va_end(ap);
+}
+
+/* Formats a rate with three significant figures ("12.3", "512", "2048"), with a K/M/G suffix
+ * when si ("1.23M", "456K"). */
+static void rate_human(double v, bool si, char *buf, size_t len)
+{
+	static const char sfx[] = " KMG";
+	unsigned i = 0;
+	while (si && v >= 999.5 && i < 3) {
+		v /= 1000;
+		i++;
+	}
+	int prec = v < 9.995 ? 2 : v < 99.95 ? 1 : 0;
+	snprintf(buf, len, "%.*f%.*s", prec, v, i ? 1 : 0, &sfx[i]);
+}
+
+void load_throughput_format(const struct load_desc *d, const struct load_counters *c, char *buf, size_t len)
+{
+	static const struct { unsigned bit; double scale; bool si; const char *unit; } parts[] = {
+		{ LOAD_REPORT_WRITTEN, 1e-6, false, "MB/s written" },
+		{ LOAD_REPORT_READ, 1e-6, false, "MB/s read" },
+		{ LOAD_REPORT_TOUCHED, 1, false, "MiB/s touched" },
+		{ LOAD_REPORT_MESSAGES, 1, true, "messages/s" },
+		{ LOAD_REPORT_LOOPS, 1000, true, "loops/s" },
+		{ LOAD_REPORT_WAKEUPS, 1, true, "wakeups/s" },
+	};
+	const uint64_t counts[] = { c->bytes_written, c->bytes_read, c->mib_touched, c->messages,
+				    c->loops, c->wakeups };
+	double secs = (double)c->elapsed_ns / 1e9;
+	size_t pos = 0;
+	buf[0] = '\0';
+	if (!d->reports || len == 0)
+		return;
+	pos += (size_t)snprintf(buf, len, "%s", d->name);
+	for (unsigned i = 0; i < sizeof(parts) / sizeof(parts[0]) && pos < len; i++) {
+		if (!(d->reports & parts[i].bit))
+			continue;
+		char num[32];
+		rate_human(secs > 0 ? (double)counts[i] * parts[i].scale / secs : 0, parts[i].si, num, sizeof(num));
+		pos += (size_t)snprintf(buf + pos, len - pos, "%s %s %s", pos > strlen(d->name) ? "," : "",
+					num, parts[i].unit);
+	}
 }

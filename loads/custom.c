@@ -10,6 +10,7 @@ const struct load_desc load_custom = {
 	.name = "Custom",
 	.help = "the simulated Custom task as a background load",
 	.flags = LOAD_NORMAL | LOAD_RT | LOAD_CUSTOM,
+	.reports = LOAD_REPORT_WAKEUPS | LOAD_REPORT_LOOPS,
 	.start = custom_load_start,
 	.stop = load_sim_stop,
 };

@@ -7,6 +7,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include "sims/sim.h"
 
@@ -14,6 +15,14 @@
 #define LOAD_RT     0x2u  /* valid as a load in -r runs */
 #define LOAD_CUSTOM 0x4u  /* needs -C / -I; skipped unless given */
 #define LOAD_MAX_THREADS 1024
+
+/* Counters a load fills, printed as its throughput (load_desc.reports). */
+#define LOAD_REPORT_LOOPS    0x01u /* loops: burn loops, in thousands */
+#define LOAD_REPORT_WAKEUPS  0x02u /* wakeups */
+#define LOAD_REPORT_WRITTEN  0x04u /* bytes_written */
+#define LOAD_REPORT_READ     0x08u /* bytes_read */
+#define LOAD_REPORT_TOUCHED  0x10u /* mib_touched */
+#define LOAD_REPORT_MESSAGES 0x20u /* messages */
 
 /* Settings every load may read; filled by main from the options. */
 struct load_config {
@@ -64,6 +73,7 @@ struct load_desc {
 	const char *name;
 	const char *help;                 /* one line for -h */
 	unsigned flags;                   /* LOAD_* */
+	unsigned reports;                 /* LOAD_REPORT_*: the counters it fills (0: none) */
 	/* In main before the pair's timed window; idempotent for the run.  Returns 0, or -1 with
 	 * counters.errmsg set (the pair is then reported failed).  NULL: nothing to prepare. */
 	int (*prepare)(struct load_ctx *ctx);
@@ -91,6 +101,23 @@ void load_threads_stop(struct load_ctx *ctx);
 /* Start/stop hooks for loads that run a simulated task (Video, X, Custom). */
 int load_sim_start(struct load_ctx *ctx, const struct sim_desc *desc);
 void load_sim_stop(struct load_ctx *ctx);
+
+/* Records the first failure of a load from any worker thread: sets counters.error to err and
+ * errmsg from the printf-style format; later failures are dropped (reported once). */
+void load_fail(struct load_ctx *ctx, int err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* Formats a load's throughput over counters->elapsed_ns from the counters its descriptor
+ * reports, e.g. "Write 512 MB/s written" (MB = 10^6 bytes), "Hack 1.2M messages/s",
+ * "Memload 3100 MiB/s touched".  buf is empty for a load that counts nothing (None). */
+void load_throughput_format(const struct load_desc *d, const struct load_counters *c, char *buf, size_t len);
+
+/* The worker of the Burn load (argument: struct load_worker), reused by Compile. */
+void *burn_worker(void *arg);
+
+/* Formats the Memload size policy for the run header as one line, e.g. "Memload: 22.1 GiB =
+ * MemAvailable 23.3 GiB - reserve 1.2 GiB (no swap)", from the memory free now.  Returns 0,
+ * or -1 when Memload could not run (the line then says why). */
+int memload_policy_line(const struct load_config *cfg, char *buf, size_t len);
 
 /* Adds n to a counter field from any worker thread. */
 #define LOAD_COUNT(ctx, field, n) __atomic_fetch_add(&(ctx)->counters.field, (n), __ATOMIC_RELAXED)

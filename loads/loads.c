@@ -2,10 +2,12 @@
 #include <strings.h>
 #include "loads/load.h"
 
-extern const struct load_desc load_none, load_video, load_x, load_burn, load_ring, load_custom;
+extern const struct load_desc load_none, load_video, load_x, load_burn, load_write, load_read,
+	load_compile, load_memload, load_hack, load_ring, load_custom;
 
 const struct load_desc *const load_table[] = {
-	&load_none, &load_video, &load_x, &load_burn, &load_ring, &load_custom,
+	&load_none, &load_video, &load_x, &load_burn, &load_write, &load_read,
+	&load_compile, &load_memload, &load_hack, &load_ring, &load_custom,
 };
 const unsigned load_count = sizeof(load_table) / sizeof(load_table[0]);
 

@@ -96,6 +96,7 @@ const struct load_desc load_ring = {
 	.name = "Ring",
 	.help = "-L threads (at least 2) waking each other in a circle",
 	.flags = LOAD_NORMAL | LOAD_RT,
+	.reports = LOAD_REPORT_WAKEUPS,
 	.start = ring_start,
 	.stop = ring_stop,
 };

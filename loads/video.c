@@ -10,6 +10,7 @@ const struct load_desc load_video = {
 	.name = "Video",
 	.help = "the simulated Video task as a background load",
 	.flags = LOAD_NORMAL | LOAD_RT,
+	.reports = LOAD_REPORT_WAKEUPS | LOAD_REPORT_LOOPS,
 	.start = video_load_start,
 	.stop = load_sim_stop,
 };

@@ -10,6 +10,7 @@ const struct load_desc load_x = {
 	.name = "X",
 	.help = "the simulated X task as a background load",
 	.flags = LOAD_NORMAL,
+	.reports = LOAD_REPORT_WAKEUPS | LOAD_REPORT_LOOPS,
 	.start = x_load_start,
 	.stop = load_sim_stop,
 };

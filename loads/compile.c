@@ -1,0 +1,31 @@
+/* Compile: Burn, Write and Read at once, as a heavy "make -j" would load the machine
+ * (interbench 0.20).  Worker 0 writes, worker 1 reads, the other -L burn; each runs the very
+ * worker of its own load. */
+#include "loads/disk.h"
+
+static void *compile_worker(void *arg)
+{
+	switch (((struct load_worker *)arg)->index) {
+	case 0: return disk_writer(arg);
+	case 1: return disk_reader(arg);
+	default: return burn_worker(arg);
+	}
+}
+
+static int compile_prepare(struct load_ctx *ctx) { return disk_prepare(ctx, "compile-write", "compile-read"); }
+
+static int compile_start(struct load_ctx *ctx)
+{
+	return load_threads_start(ctx, 2 + ctx->cfg->threads, compile_worker);
+}
+
+const struct load_desc load_compile = {
+	.name = "Compile",
+	.help = "Burn, Write and Read at once, like a heavy make -j",
+	.flags = LOAD_NORMAL | LOAD_RT,
+	.reports = LOAD_REPORT_WRITTEN | LOAD_REPORT_READ | LOAD_REPORT_LOOPS,
+	.prepare = compile_prepare,
+	.start = compile_start,
+	.stop = load_threads_stop,
+	.cleanup = disk_cleanup,
+};

@@ -1,0 +1,201 @@
+/* Disk load machinery (see disk.h). */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "loads/disk.h"
+#include "loads/probe.h"
+#include "loads/sizes.h"
+
+/* A chunk of bytes that compressing or deduplicating filesystems cannot shrink. */
+static char *chunk_alloc(struct load_ctx *ctx)
+{
+	uint64_t x = 0x9e3779b97f4a7c15ull ^ (uint64_t)getpid();
+	uint64_t *buf = malloc(DISK_CHUNK_BYTES);
+	if (!buf) {
+		load_fail(ctx, ENOMEM, "malloc %u bytes: %s", DISK_CHUNK_BYTES, strerror(ENOMEM));
+		return NULL;
+	}
+	for (size_t i = 0; i < DISK_CHUNK_BYTES / sizeof(*buf); i++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		buf[i] = x;
+	}
+	return (char *)buf;
+}
+
+/* Writes size bytes to fd from its current offset in chunks.  Returns 0 when done or stopped,
+ * -1 after recording a failure. */
+static int write_whole(struct load_ctx *ctx, int fd, const char *path, uint64_t size, const char *buf)
+{
+	for (uint64_t off = 0; off < size && !atomic_load(&ctx->stop);) {
+		size_t n = size - off < DISK_CHUNK_BYTES ? (size_t)(size - off) : DISK_CHUNK_BYTES;
+		ssize_t w = write(fd, buf, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			int e = w < 0 ? errno : EIO;
+			load_fail(ctx, e, "write %s: %s", path, strerror(e));
+			return -1;
+		}
+		off += (uint64_t)w;
+		LOAD_COUNT(ctx, bytes_written, (uint64_t)w);
+	}
+	return 0;
+}
+
+/* Opens path with flags, recording a failure.  Returns the descriptor or -1. */
+static int open_file(struct load_ctx *ctx, const char *path, int flags)
+{
+	int fd = open(path, flags | O_CLOEXEC, 0600);
+	if (fd < 0)
+		load_fail(ctx, errno, "open %s: %s", path, strerror(errno));
+	return fd;
+}
+
+/* Drops path's pages from the page cache (syncing them first so they can be dropped). */
+static int drop_cache(struct load_ctx *ctx, int fd, const char *path)
+{
+	if (fdatasync(fd) != 0) {
+		load_fail(ctx, errno, "fdatasync %s: %s", path, strerror(errno));
+		return -1;
+	}
+	int rc = posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+	if (rc != 0) {
+		load_fail(ctx, rc, "posix_fadvise(DONTNEED) %s: %s", path, strerror(rc));
+		return -1;
+	}
+	return 0;
+}
+
+/* Creates the read file in main: written whole, synced and out of the page cache. */
+static int create_read_file(struct load_ctx *ctx, const char *path, uint64_t size)
+{
+	char *buf = chunk_alloc(ctx);
+	if (!buf)
+		return -1;
+	int fd = open_file(ctx, path, O_WRONLY | O_CREAT | O_TRUNC);
+	int rc = fd < 0 ? -1 : write_whole(ctx, fd, path, size, buf);
+	if (rc == 0)
+		rc = drop_cache(ctx, fd, path);
+	if (fd >= 0 && close(fd) != 0 && rc == 0) {
+		load_fail(ctx, errno, "close %s: %s", path, strerror(errno));
+		rc = -1;
+	}
+	free(buf);
+	return rc;
+}
+
+int disk_prepare(struct load_ctx *ctx, const char *write_tag, const char *read_tag)
+{
+	struct disk_state *ds = ctx->priv;
+	struct load_counters *c = &ctx->counters;
+	if (!ds) {
+		ds = calloc(1, sizeof(*ds));
+		if (!ds) {
+			load_fail(ctx, ENOMEM, "calloc: %s", strerror(ENOMEM));
+			return -1;
+		}
+		ds->write_idx = ds->read_idx = -1;
+		ctx->priv = ds;
+	}
+	c->error = 0;
+	if (write_tag && (ds->write_idx = scratch_add(&ds->scratch, ctx->cfg->workdir, write_tag,
+						      c->errmsg, sizeof(c->errmsg))) < 0)
+		goto fail;
+	if (read_tag && (ds->read_idx = scratch_add(&ds->scratch, ctx->cfg->workdir, read_tag,
+						    c->errmsg, sizeof(c->errmsg))) < 0)
+		goto fail;
+	scratch_remove_all(&ds->scratch); /* a failed earlier attempt's files hold no space now */
+
+	struct mem_facts mem;
+	struct disk_size_in in = { .override_bytes = ctx->cfg->file_size_bytes,
+				   .nfiles = (write_tag != NULL) + (read_tag != NULL) };
+	char reason[160];
+	if (probe_memory(&mem, c->errmsg, sizeof(c->errmsg)) != 0 ||
+	    probe_free_bytes(ctx->cfg->workdir, &in.free_bytes, c->errmsg, sizeof(c->errmsg)) != 0)
+		goto fail;
+	in.ram_bytes = mem.ram_bytes;
+	if (disk_size_decide(&in, &ds->size_bytes, reason, sizeof(reason)) != 0) {
+		load_fail(ctx, ENOSPC, "not enough space in %s: %s", ctx->cfg->workdir, reason);
+		return -1;
+	}
+	if (read_tag && create_read_file(ctx, ds->scratch.paths[ds->read_idx], ds->size_bytes) != 0) {
+		scratch_remove_all(&ds->scratch);
+		return -1;
+	}
+	return 0;
+fail:
+	if (!c->error)
+		c->error = EINVAL;
+	return -1;
+}
+
+void disk_cleanup(struct load_ctx *ctx)
+{
+	struct disk_state *ds = ctx->priv;
+	if (!ds)
+		return;
+	scratch_remove_all(&ds->scratch);
+	free(ds);
+	ctx->priv = NULL;
+}
+
+void *disk_writer(void *arg)
+{
+	struct load_ctx *ctx = ((struct load_worker *)arg)->ctx;
+	struct disk_state *ds = ctx->priv;
+	const char *path = ds->scratch.paths[ds->write_idx];
+	char *buf = chunk_alloc(ctx);
+	int fd = buf ? open_file(ctx, path, O_WRONLY | O_CREAT | O_TRUNC) : -1;
+
+	while (fd >= 0 && !atomic_load(&ctx->stop)) {
+		if (ftruncate(fd, 0) != 0 || lseek(fd, 0, SEEK_SET) != 0) {
+			load_fail(ctx, errno, "truncate %s: %s", path, strerror(errno));
+			break;
+		}
+		if (write_whole(ctx, fd, path, ds->size_bytes, buf) != 0)
+			break;
+	}
+	if (fd >= 0)
+		close(fd);
+	free(buf);
+	return NULL;
+}
+
+void *disk_reader(void *arg)
+{
+	struct load_ctx *ctx = ((struct load_worker *)arg)->ctx;
+	struct disk_state *ds = ctx->priv;
+	const char *path = ds->scratch.paths[ds->read_idx];
+	char *buf = chunk_alloc(ctx);
+	int fd = buf ? open_file(ctx, path, O_RDONLY) : -1;
+
+	while (fd >= 0 && !atomic_load(&ctx->stop) && drop_cache(ctx, fd, path) == 0) {
+		uint64_t off = 0;
+		ssize_t r = 1;
+		while (r != 0 && !atomic_load(&ctx->stop)) {
+			r = pread(fd, buf, DISK_CHUNK_BYTES, (off_t)off);
+			if (r < 0 && errno == EINTR)
+				continue;
+			if (r < 0) {
+				load_fail(ctx, errno, "read %s: %s", path, strerror(errno));
+				goto out;
+			}
+			off += (uint64_t)r;
+			LOAD_COUNT(ctx, bytes_read, (uint64_t)r);
+		}
+		if (off == 0 && !atomic_load(&ctx->stop)) {
+			load_fail(ctx, EIO, "read %s: the file is empty", path);
+			break;
+		}
+	}
+out:
+	if (fd >= 0)
+		close(fd);
+	free(buf);
+	return NULL;
+}

@@ -1,0 +1,37 @@
+/* The disk loads' shared machinery (Write, Read, and Compile which runs both): scratch files
+ * sized by the policy in sizes.h, a streaming writer and a cache-defeating reader.  A disk
+ * load's ctx->priv is a struct disk_state made by disk_prepare in main; the load process gets
+ * a copy when it forks. */
+#ifndef IB_DISK_H
+#define IB_DISK_H
+#include <stdint.h>
+#include "loads/load.h"
+#include "loads/scratch.h"
+
+#define DISK_CHUNK_BYTES (1u << 20)  /* each write(2) / read(2); stop is checked between */
+
+struct disk_state {
+	struct scratch_set scratch;  /* the load's files, removed by disk_cleanup */
+	uint64_t size_bytes;         /* size of each file */
+	int write_idx, read_idx;     /* index in scratch of the written / read file, or -1 */
+};
+
+/* prepare hook body, in main: registers the files of the given tags (NULL: none; the write
+ * file is created by the load process, the read file here, filled and synced), decides their
+ * size and refuses when they would not fit with a 10% margin.  Idempotent.  Returns 0, or -1
+ * with counters.error / errmsg set (and any partial read file removed). */
+int disk_prepare(struct load_ctx *ctx, const char *write_tag, const char *read_tag);
+
+/* cleanup hook: removes the load's scratch files and frees its state; safe without prepare
+ * and more than once. */
+void disk_cleanup(struct load_ctx *ctx);
+
+/* Worker threads (argument: struct load_worker) for load_threads_start.  disk_writer streams
+ * the write file over and over (truncate, write it whole in 1 MiB chunks, repeat);
+ * disk_reader reads the read file over and over, dropping it from the page cache before each
+ * pass so every pass reaches the device.  Both count bytes, stop within a chunk of ctx->stop,
+ * and on the first failure (ENOSPC, EIO...) record it once with the file name and return. */
+void *disk_writer(void *arg);
+void *disk_reader(void *arg);
+
+#endif

@@ -1,0 +1,148 @@
+/* Memload: memory pressure as interbench 0.20 made it ("repeatedly accessing 110% of available
+ * ram and moving it around and freeing it"): map 1 MiB blocks up to the size the policy in
+ * sizes.h allows, write every page, copy blocks over each other, unmap them all, repeat.  The
+ * size is decided again from MemAvailable at start and checked while allocating, so the load
+ * never brings in the OOM killer. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include "loads/load.h"
+#include "loads/probe.h"
+#include "loads/sizes.h"
+
+#define MEMLOAD_BLOCK_BYTES SIZE_MIB
+#define MEMLOAD_RECHECK_BLOCKS 64   /* MemAvailable is read again after this many blocks */
+
+struct memload_state {
+	char **blocks;        /* mapped blocks of the current pass */
+	size_t nblocks;       /* the size the policy allowed at start, in blocks */
+	uint64_t reserve_bytes;
+};
+
+/* Decides the size from the memory free now: 0, or -1 with reason saying why not. */
+static int memload_decide(const struct load_config *cfg, uint64_t *size_bytes, uint64_t *reserve_bytes,
+			  char *reason, size_t len)
+{
+	struct mem_facts m;
+	if (probe_memory(&m, reason, len) != 0)
+		return -1;
+	struct mem_size_in in = { .ram_bytes = m.ram_bytes, .mem_available_bytes = m.mem_available_bytes,
+				  .swap_total_bytes = m.swap_total_bytes, .swap_free_bytes = m.swap_free_bytes,
+				  .override_bytes = cfg->mem_size_bytes };
+	*reserve_bytes = mem_reserve_bytes(m.ram_bytes);
+	return mem_size_decide(&in, size_bytes, reason, len);
+}
+
+int memload_policy_line(const struct load_config *cfg, char *buf, size_t len)
+{
+	char reason[200];
+	uint64_t size, reserve;
+	int rc = memload_decide(cfg, &size, &reserve, reason, sizeof(reason));
+	snprintf(buf, len, "Memload: %s", reason);
+	return rc;
+}
+
+/* Whether the machine is nearly out of memory: MemAvailable below half the reserve (another
+ * program grew since start).  An unreadable /proc/meminfo counts as yes. */
+static bool memory_short(const struct memload_state *ms)
+{
+	struct mem_facts m;
+	char err[128];
+	return probe_memory(&m, err, sizeof(err)) != 0 || m.mem_available_bytes < ms->reserve_bytes / 2;
+}
+
+static void *memload_worker(void *arg)
+{
+	struct load_ctx *ctx = ((struct load_worker *)arg)->ctx;
+	struct memload_state *ms = ctx->priv;
+	uint64_t x = 88172645463325252ull;
+
+	while (!atomic_load(&ctx->stop)) {
+		size_t n = 0;
+		for (; n < ms->nblocks && !atomic_load(&ctx->stop); n++) {
+			if (n % MEMLOAD_RECHECK_BLOCKS == MEMLOAD_RECHECK_BLOCKS - 1 && memory_short(ms))
+				break;
+			void *b = mmap(NULL, MEMLOAD_BLOCK_BYTES, PROT_READ | PROT_WRITE,
+				       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+			if (b == MAP_FAILED)
+				break; /* out of address space or memory: work with what we have */
+			memset(b, (int)n, MEMLOAD_BLOCK_BYTES);
+			ms->blocks[n] = b;
+			LOAD_COUNT(ctx, mib_touched, 1);
+		}
+		for (size_t i = 0; i < n && !atomic_load(&ctx->stop); i++) {
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			memcpy(ms->blocks[i], ms->blocks[x % n], MEMLOAD_BLOCK_BYTES);
+			LOAD_COUNT(ctx, mib_touched, 1);
+		}
+		if (atomic_load(&ctx->stop))
+			break; /* the blocks go with the load process, which exits right after stop */
+		for (size_t i = 0; i < n; i++)
+			munmap(ms->blocks[i], MEMLOAD_BLOCK_BYTES);
+	}
+	return NULL;
+}
+
+static int memload_start(struct load_ctx *ctx)
+{
+	struct memload_state *ms = calloc(1, sizeof(*ms));
+	uint64_t size;
+	char reason[200];
+	if (!ms) {
+		load_fail(ctx, ENOMEM, "calloc: %s", strerror(ENOMEM));
+		return -1;
+	}
+	if (memload_decide(ctx->cfg, &size, &ms->reserve_bytes, reason, sizeof(reason)) != 0) {
+		load_fail(ctx, ENOMEM, "%s", reason);
+		free(ms);
+		return -1;
+	}
+	ms->nblocks = size / MEMLOAD_BLOCK_BYTES;
+	ms->blocks = calloc(ms->nblocks, sizeof(*ms->blocks));
+	if (!ms->blocks) {
+		load_fail(ctx, ENOMEM, "calloc: %s", strerror(ENOMEM));
+		free(ms);
+		return -1;
+	}
+	ctx->priv = ms;
+	return load_threads_start(ctx, 1, memload_worker);
+}
+
+static void memload_stop(struct load_ctx *ctx)
+{
+	load_threads_stop(ctx);
+	/* Blocks still mapped are left to the exit of the load process: unmapping many GiB here
+	 * could hold the counters back past main's grace time. */
+	struct memload_state *ms = ctx->priv;
+	if (ms)
+		free(ms->blocks);
+	free(ms);
+	ctx->priv = NULL;
+}
+
+static int memload_prepare(struct load_ctx *ctx)
+{
+	uint64_t size, reserve;
+	char reason[200];
+	ctx->counters.error = 0; /* an earlier attempt's failure */
+	if (memload_decide(ctx->cfg, &size, &reserve, reason, sizeof(reason)) != 0) {
+		load_fail(ctx, ENOMEM, "%s", reason);
+		return -1;
+	}
+	return 0;
+}
+
+const struct load_desc load_memload = {
+	.name = "Memload",
+	.help = "maps, touches, copies and frees 1 MiB blocks up to --mem-size (default: all it safely can)",
+	.flags = LOAD_NORMAL | LOAD_RT,
+	.reports = LOAD_REPORT_TOUCHED,
+	.prepare = memload_prepare,
+	.start = memload_start,
+	.stop = memload_stop,
+	.cleanup = NULL,
+};

@@ -1,0 +1,94 @@
+/* Size policy of the disk loads and of Memload (see sizes.h).  Pure: no system calls. */
+#include <stdio.h>
+#include "loads/sizes.h"
+
+static uint64_t min_u64(uint64_t a, uint64_t b) { return a < b ? a : b; }
+static uint64_t round_mib(uint64_t bytes) { return bytes / SIZE_MIB * SIZE_MIB; }
+
+void size_human(uint64_t bytes, char *buf, size_t len)
+{
+	if (bytes >= SIZE_GIB)
+		snprintf(buf, len, "%.1f GiB", (double)bytes / (double)SIZE_GIB);
+	else
+		snprintf(buf, len, "%.1f MiB", (double)bytes / (double)SIZE_MIB);
+}
+
+int disk_size_decide(const struct disk_size_in *in, uint64_t *size_bytes, char *reason, size_t len)
+{
+	char sz[32], ram[32], fr[32], need[32];
+	unsigned nfiles = in->nfiles ? in->nfiles : 1;
+	uint64_t share = in->free_bytes * DISK_FREE_SHARE_PCT / 100;
+	uint64_t size = in->override_bytes ? in->override_bytes
+		: round_mib(min_u64(min_u64(in->ram_bytes, DISK_DEFAULT_MAX_BYTES), share));
+	uint64_t needed = size > UINT64_MAX / 1000 ? UINT64_MAX /* absurd override: cannot fit */
+		: size * (100 + DISK_MARGIN_PCT) / 100 * nfiles;
+
+	*size_bytes = size;
+	size_human(size, sz, sizeof(sz));
+	size_human(in->free_bytes, fr, sizeof(fr));
+	size_human(needed, need, sizeof(need));
+	if (size < SIZE_MIB || needed > in->free_bytes) {
+		snprintf(reason, len, "%u file%s of %s need%s %s with a %u%% margin; %s free",
+			 nfiles, nfiles > 1 ? "s" : "", sz, nfiles > 1 ? "" : "s", need, DISK_MARGIN_PCT, fr);
+		return -1;
+	}
+	size_human(in->ram_bytes, ram, sizeof(ram));
+	if (in->override_bytes)
+		snprintf(reason, len, "%s (--file-size)", sz);
+	else
+		snprintf(reason, len, "%s = smallest of RAM %s, 1 GiB and %u%% of %s free",
+			 sz, ram, DISK_FREE_SHARE_PCT, fr);
+	return 0;
+}
+
+uint64_t mem_reserve_bytes(uint64_t ram_bytes)
+{
+	uint64_t pct = ram_bytes * MEM_RESERVE_RAM_PCT / 100;
+	return pct > MEM_RESERVE_MIN_BYTES ? pct : MEM_RESERVE_MIN_BYTES;
+}
+
+int mem_size_decide(const struct mem_size_in *in, uint64_t *size_bytes, char *reason, size_t len)
+{
+	char sz[32], a[32], b[32], res[32], capdesc[160], want_s[32];
+	int swap = in->swap_total_bytes > 0;
+	uint64_t reserve = mem_reserve_bytes(in->ram_bytes);
+	uint64_t base;
+
+	size_human(reserve, res, sizeof(res));
+	if (!swap) {
+		base = in->mem_available_bytes;
+		size_human(base, a, sizeof(a));
+		snprintf(capdesc, sizeof(capdesc), "MemAvailable %s - reserve %s (no swap)", a, res);
+	} else if (in->ram_bytes + in->swap_total_bytes <= in->mem_available_bytes + in->swap_free_bytes) {
+		base = in->ram_bytes + in->swap_total_bytes;
+		size_human(in->ram_bytes, a, sizeof(a));
+		size_human(in->swap_total_bytes, b, sizeof(b));
+		snprintf(capdesc, sizeof(capdesc), "RAM %s + swap %s - reserve %s", a, b, res);
+	} else {
+		base = in->mem_available_bytes + in->swap_free_bytes;
+		size_human(in->mem_available_bytes, a, sizeof(a));
+		size_human(in->swap_free_bytes, b, sizeof(b));
+		snprintf(capdesc, sizeof(capdesc), "MemAvailable %s + SwapFree %s - reserve %s", a, b, res);
+	}
+	uint64_t cap = base > reserve ? base - reserve : 0;
+	uint64_t want = in->override_bytes ? in->override_bytes
+		: swap ? in->ram_bytes * MEM_SWAP_TARGET_PCT / 100 : cap;
+	uint64_t size = round_mib(min_u64(want, cap));
+
+	*size_bytes = size;
+	size_human(size, sz, sizeof(sz));
+	size_human(want, want_s, sizeof(want_s));
+	size_human(in->ram_bytes, a, sizeof(a));
+	if (size < SIZE_MIB)
+		snprintf(reason, len, "no memory to spare: %s", capdesc);
+	else if (want <= cap && in->override_bytes)
+		snprintf(reason, len, "%s (--mem-size)", sz);
+	else if (want <= cap && swap)
+		snprintf(reason, len, "%s = %u%% of RAM %s (with swap)", sz, MEM_SWAP_TARGET_PCT, a);
+	else if (want <= cap)
+		snprintf(reason, len, "%s = %s", sz, capdesc);
+	else
+		snprintf(reason, len, "%s = %s %s capped at %s", sz,
+			 in->override_bytes ? "--mem-size" : "110% of RAM", want_s, capdesc);
+	return size < SIZE_MIB ? -1 : 0;
+}

@@ -1,0 +1,183 @@
+/* The size policy of the disk loads and of Memload, on synthetic machines. */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+#include "loads/sizes.h"
+
+#define MiB SIZE_MIB
+#define GiB SIZE_GIB
+
+static char why[256];
+
+static int disk(uint64_t ram, uint64_t free_bytes, uint64_t override, unsigned nfiles, uint64_t *size)
+{
+	struct disk_size_in in = { .ram_bytes = ram, .free_bytes = free_bytes,
+				   .override_bytes = override, .nfiles = nfiles };
+	why[0] = '\0';
+	return disk_size_decide(&in, size, why, sizeof(why));
+}
+
+static int mem(uint64_t ram, uint64_t avail, uint64_t swap, uint64_t swap_free, uint64_t override, uint64_t *size)
+{
+	struct mem_size_in in = { .ram_bytes = ram, .mem_available_bytes = avail, .swap_total_bytes = swap,
+				  .swap_free_bytes = swap_free, .override_bytes = override };
+	why[0] = '\0';
+	return mem_size_decide(&in, size, why, sizeof(why));
+}
+
+START_TEST(disk_one_gib_limit)
+{
+	uint64_t s;
+	ck_assert_int_eq(disk(24 * GiB, 80 * GiB, 0, 1, &s), 0);
+	ck_assert_uint_eq(s, GiB);
+	ck_assert_ptr_nonnull(strstr(why, "1.0 GiB = smallest of RAM 24.0 GiB"));
+}
+END_TEST
+
+START_TEST(disk_ram_below_one_gib)
+{
+	uint64_t s;
+	ck_assert_int_eq(disk(512 * MiB + 12345, 80 * GiB, 0, 1, &s), 0);
+	ck_assert_uint_eq(s, 512 * MiB); /* rounded down to whole MiB */
+}
+END_TEST
+
+START_TEST(disk_free_space_limited)
+{
+	uint64_t s;
+	ck_assert_int_eq(disk(24 * GiB, 2 * GiB, 0, 2, &s), 0);
+	ck_assert_uint_eq(s, 512 * MiB); /* 25% of 2 GiB; two such files fit with the margin */
+	ck_assert_int_eq(disk(24 * GiB, 3 * MiB, 0, 1, &s), -1); /* 25% is less than 1 MiB */
+	ck_assert_ptr_nonnull(strstr(why, "free"));
+}
+END_TEST
+
+START_TEST(disk_override)
+{
+	uint64_t s;
+	ck_assert_int_eq(disk(24 * GiB, 80 * GiB, 64 * MiB, 1, &s), 0);
+	ck_assert_uint_eq(s, 64 * MiB);
+	ck_assert_str_eq(why, "64.0 MiB (--file-size)");
+	ck_assert_int_eq(disk(512 * MiB, 80 * GiB, 4 * GiB, 1, &s), 0); /* may exceed RAM and 1 GiB */
+	ck_assert_uint_eq(s, 4 * GiB);
+	ck_assert_int_eq(disk(512 * MiB, 80 * GiB, UINT64_MAX, 1, &s), -1); /* no overflow */
+}
+END_TEST
+
+START_TEST(disk_override_does_not_fit)
+{
+	uint64_t s;
+	/* 10 GiB + 10% needs 11 GiB: refused with 10.5 GiB free, accepted with 11 GiB */
+	ck_assert_int_eq(disk(24 * GiB, 10 * GiB + 512 * MiB, 10 * GiB, 1, &s), -1);
+	ck_assert_ptr_nonnull(strstr(why, "1 file of 10.0 GiB needs 11.0 GiB with a 10% margin"));
+	ck_assert_int_eq(disk(24 * GiB, 11 * GiB, 10 * GiB, 1, &s), 0);
+	/* Compile keeps two files */
+	ck_assert_int_eq(disk(24 * GiB, 11 * GiB, 10 * GiB, 2, &s), -1);
+	ck_assert_ptr_nonnull(strstr(why, "2 files of 10.0 GiB need 22.0 GiB"));
+}
+END_TEST
+
+START_TEST(mem_reserve_floor)
+{
+	ck_assert_uint_eq(mem_reserve_bytes(2 * GiB), 256 * MiB);    /* 5% is only 102 MiB */
+	ck_assert_uint_eq(mem_reserve_bytes(5 * GiB + 1 * GiB), 6 * GiB * 5 / 100);
+	ck_assert_uint_eq(mem_reserve_bytes(100 * GiB), 5 * GiB);
+}
+END_TEST
+
+START_TEST(mem_no_swap)
+{
+	uint64_t s;
+	uint64_t ram = 24 * GiB, reserve = 24 * GiB * 5 / 100;
+	ck_assert_int_eq(mem(ram, 23 * GiB, 0, 0, 0, &s), 0);
+	ck_assert_uint_eq(s, (23 * GiB - reserve) / MiB * MiB);
+	ck_assert_str_eq(why, "21.8 GiB = MemAvailable 23.0 GiB - reserve 1.2 GiB (no swap)");
+}
+END_TEST
+
+START_TEST(mem_no_swap_small_machine_floor)
+{
+	uint64_t s;
+	ck_assert_int_eq(mem(2 * GiB, 1 * GiB, 0, 0, 0, &s), 0);
+	ck_assert_uint_eq(s, 768 * MiB); /* 1 GiB - 256 MiB floor */
+	ck_assert_int_eq(mem(2 * GiB, 200 * MiB, 0, 0, 0, &s), -1);
+	ck_assert_ptr_nonnull(strstr(why, "no memory to spare"));
+}
+END_TEST
+
+START_TEST(mem_swap_110_pct)
+{
+	uint64_t s;
+	/* 10 GiB RAM, 8 GiB swap, all free: 110% of RAM = 11 GiB fits under 18 GiB - reserve */
+	ck_assert_int_eq(mem(10 * GiB, 9 * GiB, 8 * GiB, 8 * GiB, 0, &s), 0);
+	ck_assert_uint_eq(s, 10 * GiB * 110 / 100 / MiB * MiB);
+	ck_assert_ptr_nonnull(strstr(why, "110% of RAM 10.0 GiB"));
+}
+END_TEST
+
+START_TEST(mem_swap_capped)
+{
+	uint64_t s;
+	/* 10 GiB RAM, 512 MiB swap: RAM + swap - 512 MiB reserve = 10 GiB < 11 GiB */
+	ck_assert_int_eq(mem(10 * GiB, 10 * GiB, 512 * MiB, 512 * MiB, 0, &s), 0);
+	ck_assert_uint_eq(s, 10 * GiB);
+	ck_assert_ptr_nonnull(strstr(why, "capped at RAM 10.0 GiB + swap 512.0 MiB - reserve 512.0 MiB"));
+	/* busy machine: MemAvailable + SwapFree is the tighter cap */
+	ck_assert_int_eq(mem(10 * GiB, 4 * GiB, 8 * GiB, 2 * GiB, 0, &s), 0);
+	ck_assert_uint_eq(s, 6 * GiB - 512 * MiB);
+	ck_assert_ptr_nonnull(strstr(why, "MemAvailable 4.0 GiB + SwapFree 2.0 GiB"));
+}
+END_TEST
+
+START_TEST(mem_override)
+{
+	uint64_t s;
+	ck_assert_int_eq(mem(24 * GiB, 23 * GiB, 0, 0, 256 * MiB, &s), 0);
+	ck_assert_uint_eq(s, 256 * MiB);
+	ck_assert_str_eq(why, "256.0 MiB (--mem-size)");
+}
+END_TEST
+
+START_TEST(mem_override_above_cap)
+{
+	uint64_t s;
+	ck_assert_int_eq(mem(24 * GiB, 23 * GiB, 0, 0, 64 * GiB, &s), 0);
+	ck_assert_uint_eq(s, (23 * GiB - 24 * GiB * 5 / 100) / MiB * MiB);
+	ck_assert_ptr_nonnull(strstr(why, "--mem-size 64.0 GiB capped at MemAvailable 23.0 GiB"));
+}
+END_TEST
+
+START_TEST(human_sizes)
+{
+	char b[32];
+	size_human(512 * MiB, b, sizeof(b));
+	ck_assert_str_eq(b, "512.0 MiB");
+	size_human(GiB + GiB / 10, b, sizeof(b));
+	ck_assert_str_eq(b, "1.1 GiB");
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("sizes");
+	TCase *tc = tcase_create("policy");
+	tcase_add_test(tc, disk_one_gib_limit);
+	tcase_add_test(tc, disk_ram_below_one_gib);
+	tcase_add_test(tc, disk_free_space_limited);
+	tcase_add_test(tc, disk_override);
+	tcase_add_test(tc, disk_override_does_not_fit);
+	tcase_add_test(tc, mem_reserve_floor);
+	tcase_add_test(tc, mem_no_swap);
+	tcase_add_test(tc, mem_no_swap_small_machine_floor);
+	tcase_add_test(tc, mem_swap_110_pct);
+	tcase_add_test(tc, mem_swap_capped);
+	tcase_add_test(tc, mem_override);
+	tcase_add_test(tc, mem_override_above_cap);
+	tcase_add_test(tc, human_sizes);
+	suite_add_tcase(s, tc);
+	SRunner *sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,0 +1,66 @@
+#!/bin/bash
+# End-to-end runs of the disk and memory loads: each load does its work (a non-zero throughput
+# line), leaves no scratch file, and an interrupted run cleans up and exits 130.
+# Usage: tests/e2e_loads.sh ./interbench
+set -u
+BIN=$(realpath "${1:?usage: $0 path/to/interbench}")
+WORK=$(mktemp -d /tmp/ib-e2e-loads.XXXXXX)
+trap 'rm -rf "$WORK"' EXIT
+COMMON=(--workdir "$WORK" --file-size 64M --mem-size 256M -c -v -W Audio)
+pass=0 fail=0
+
+ok() { echo "ok   $*"; pass=$((pass + 1)); }
+bad() { echo "FAIL $*"; fail=$((fail + 1)); }
+
+# no_scratch WHAT: no interbench- file may remain in the work directory.
+no_scratch() {
+	local left
+	left=$(find "$WORK" -maxdepth 1 -name 'interbench-*' -printf '%f ')
+	if [ -z "$left" ]; then ok "$1: no scratch file left"; else bad "$1: left $left"; fi
+}
+
+for load in Write Read Compile Memload Hack; do
+	out=$(cd "$WORK" && timeout 30 "$BIN" "${COMMON[@]}" -t 1 -w "$load" 2>&1)
+	rc=$?
+	line=$(grep -E "^ +load: $load " <<<"$out")
+	if [ $rc -eq 0 ] && grep -qE '[1-9]' <<<"$line" && ! grep -q "failed" <<<"$out"; then
+		ok "$load: $(sed 's/^ *load: //' <<<"$line")"
+	else
+		bad "$load: exit $rc, throughput line '${line}'"
+		printf '%s\n' "$out" | sed 's/^/    /'
+	fi
+	no_scratch "$load"
+done
+
+# The policy line is in the header whenever Memload runs.
+out=$(cd "$WORK" && timeout 30 "$BIN" "${COMMON[@]}" -t 1 -w Memload 2>&1)
+if grep -q '^Memload: 256.0 MiB (--mem-size)$' <<<"$out"; then ok "Memload policy line"; else bad "Memload policy line missing"; fi
+
+# A stale file of a dead process is replaced, a live process's file is left alone.
+touch "$WORK/interbench-write-999999999.tmp" "$WORK/interbench-write-1.tmp"
+(cd "$WORK" && timeout 30 "$BIN" "${COMMON[@]}" -t 1 -w Write >/dev/null 2>&1)
+if [ ! -e "$WORK/interbench-write-999999999.tmp" ] && [ -e "$WORK/interbench-write-1.tmp" ]; then
+	ok "stale scratch file removed, live one kept"
+else
+	bad "stale scratch handling: $(ls "$WORK")"
+fi
+rm -f "$WORK/interbench-write-1.tmp"
+
+# A file that cannot fit is refused before the window with a failed row.
+out=$(cd "$WORK" && timeout 30 "$BIN" "${COMMON[@]}" --file-size 1000T -t 1 -w Read 2>&1)
+if grep -qE '^Read .*failed.*not enough space' <<<"$out"; then ok "oversized file refused"; else bad "oversized file: $out"; fi
+no_scratch "refused Read"
+
+# SIGINT in the middle of a Write run: exit status 130 and the scratch file removed.
+(cd "$WORK" && exec "$BIN" "${COMMON[@]}" -t 5 -w Write >"$WORK/int.out" 2>&1) &
+pid=$!
+sleep 2
+kill -INT "$pid"
+wait "$pid"
+rc=$?
+if [ $rc -eq 130 ]; then ok "SIGINT: exit status 130"; else bad "SIGINT: exit status $rc"; fi
+rm -f "$WORK/int.out"
+no_scratch "SIGINT"
+
+echo "$pass passed, $fail failed"
+[ $fail -eq 0 ]
