@@ -31,7 +31,7 @@ static char *chunk_alloc(struct load_ctx *ctx)
  * -1 after recording a failure. */
 static int write_whole(struct load_ctx *ctx, int fd, const char *path, uint64_t size, const char *buf)
 {
-	for (uint64_t off = 0; off < size && !atomic_load(&ctx->stop);) {
+	for (uint64_t off = 0; off < size && !load_should_stop(ctx);) {
 		size_t n = size - off < DISK_CHUNK_BYTES ? (size_t)(size - off) : DISK_CHUNK_BYTES;
 		ssize_t w = write(fd, buf, n);
 		if (w < 0 && errno == EINTR)
@@ -79,7 +79,7 @@ static int create_read_file(struct load_ctx *ctx, const char *path, uint64_t siz
 		return -1;
 	int fd = open_file(ctx, path, O_WRONLY | O_CREAT | O_TRUNC);
 	int rc = fd < 0 ? -1 : write_whole(ctx, fd, path, size, buf);
-	if (rc == 0)
+	if (rc == 0 && !load_should_stop(ctx)) /* an interrupted file is removed unsynced */
 		rc = drop_cache(ctx, fd, path);
 	if (fd >= 0 && close(fd) != 0 && rc == 0) {
 		load_fail(ctx, errno, "close %s: %s", path, strerror(errno));
@@ -123,7 +123,10 @@ int disk_prepare(struct load_ctx *ctx, const char *write_tag, const char *read_t
 		load_fail(ctx, ENOSPC, "not enough space in %s: %s", ctx->cfg->workdir, reason);
 		return -1;
 	}
-	if (read_tag && create_read_file(ctx, ds->scratch.paths[ds->read_idx], ds->size_bytes) != 0) {
+	if (read_tag && (create_read_file(ctx, ds->scratch.paths[ds->read_idx], ds->size_bytes) != 0 ||
+			 load_should_stop(ctx))) {
+		if (!c->error)
+			load_fail(ctx, EINTR, "creating the read file: interrupted");
 		scratch_remove_all(&ds->scratch);
 		return -1;
 	}

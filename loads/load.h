@@ -5,6 +5,7 @@
 #ifndef IB_LOAD_H
 #define IB_LOAD_H
 #include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -32,6 +33,7 @@ struct load_config {
 	const char *workdir;       /* scratch directory for disk loads */
 	uint64_t file_size_bytes;  /* disk load file size, 0 = default policy */
 	uint64_t mem_size_bytes;   /* Memload size, 0 = default policy */
+	const volatile sig_atomic_t *interrupted; /* main's signal flag, polled by prepare hooks */
 };
 
 /* Work a load did in one pair, sent back to main from the load process. */
@@ -118,6 +120,13 @@ void *burn_worker(void *arg);
  * MemAvailable 23.3 GiB - reserve 1.2 GiB (no swap)", from the memory free now.  Returns 0,
  * or -1 when Memload could not run (the line then says why). */
 int memload_policy_line(const struct load_config *cfg, char *buf, size_t len);
+
+/* True when the load must stop: load_stop() was called, or (in main, during prepare) a
+ * signal asked the run to end. */
+static inline bool load_should_stop(struct load_ctx *ctx)
+{
+	return atomic_load(&ctx->stop) || (ctx->cfg->interrupted && *ctx->cfg->interrupted);
+}
 
 /* Adds n to a counter field from any worker thread. */
 #define LOAD_COUNT(ctx, field, n) __atomic_fetch_add(&(ctx)->counters.field, (n), __ATOMIC_RELAXED)

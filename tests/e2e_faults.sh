@@ -19,14 +19,16 @@ cd "$TMP" || exit 1
 now_ms() { date +%s%3N; }
 procs_left() { sleep 0.3; pgrep -f "$BIN" >/dev/null; }
 
-# interrupt SIG EXPECTED_STATUS: a logged run killed after 2 s mid-pair.
+# interrupt SIG EXPECTED_STATUS: a logged run with Burn and Write loads, killed in the
+# middle of the Write pair (Burn runs first: 1 s ramp-up + 2 s, then Write).
 interrupt() {
 	local sig=$1 want=$2 out="$TMP/int-$1.out" log
 	log="$TMP/$(uname -r).log"
 	rm -f "$log"
-	"$BIN" -t 3 -W Audio -w None -w Burn -m "interrupt $sig" >"$out" 2>&1 &
+	mkdir -p "$TMP/wd"
+	"$BIN" -t 2 -W Audio -w Write -w Burn --workdir "$TMP/wd" --file-size 64M -m "interrupt $sig" >"$out" 2>&1 &
 	local pid=$!
-	sleep 2.5   # 1 s ramp-up + 1.5 s into the first window
+	sleep 4.5
 	local t0; t0=$(now_ms)
 	kill -"$sig" "$pid"
 	wait "$pid"
@@ -34,7 +36,8 @@ interrupt() {
 	if [ "$rc" = "$want" ]; then ok "SIG$sig: exit status $want"; else bad "SIG$sig: exit status $rc, wanted $want" "$out"; fi
 	if [ "$dt" -lt 2000 ]; then ok "SIG$sig: exited in $dt ms"; else bad "SIG$sig: exited in $dt ms (limit 2000)"; fi
 	if ! procs_left; then ok "SIG$sig: no process left"; else bad "SIG$sig: processes left"; pgrep -af "$BIN"; fi
-	if grep -q '^None ' "$log" && grep -q 'interrupted' "$log"; then ok "SIG$sig: logfile keeps the partial result"
+	if [ -z "$(ls -A "$TMP/wd")" ]; then ok "SIG$sig: no scratch file left"; else bad "SIG$sig: scratch files left: $(ls "$TMP/wd")"; fi
+	if grep -q '^Burn .*+/-' "$log" && grep -q '^Write .*+/-' "$log" && grep -q 'interrupted' "$log"; then ok "SIG$sig: logfile keeps the partial result"
 	else bad "SIG$sig: logfile keeps the partial result" "$log"; fi
 }
 interrupt INT 130
@@ -55,6 +58,15 @@ sleep 0.1
 t0=$(now_ms); kill -INT "$pid"; wait "$pid"; rc=$?; dt=$(( $(now_ms) - t0 ))
 if [ "$rc" = 130 ] && [ "$dt" -lt 2000 ]; then ok "SIGINT while calibrating: 130 in $dt ms"
 else bad "SIGINT while calibrating: exit $rc in $dt ms" "$TMP/cal.out"; fi
+
+# SIGINT while the Read load's file is being created (before any timed window).
+mkdir -p "$TMP/rd"
+"$BIN" -t 1 -c -W Audio -w Read --workdir "$TMP/rd" --file-size 1G >"$TMP/rd.out" 2>&1 &
+pid=$!
+sleep 0.3
+t0=$(now_ms); kill -INT "$pid"; wait "$pid"; rc=$?; dt=$(( $(now_ms) - t0 ))
+if [ "$rc" = 130 ] && [ "$dt" -lt 2000 ] && [ -z "$(ls -A "$TMP/rd")" ]; then ok "SIGINT while creating the read file: 130 in $dt ms, no file left"
+else bad "SIGINT while creating the read file: exit $rc in $dt ms, left: $(ls "$TMP/rd")" "$TMP/rd.out"; fi
 
 # main SIGKILLed: its children die with it (PR_SET_PDEATHSIG).
 "$BIN" -t 5 -c -W Audio -w Burn >/dev/null 2>&1 &
