@@ -1,6 +1,7 @@
 /* Log-linear histogram: bucket boundaries, and percentiles against exact nearest-rank values
  * computed from sorted copies of the same samples. */
 #include <check.h>
+#include "tests/ck_run.h"
 #include <stdlib.h>
 #include <string.h>
 #include "results/histogram.h"
@@ -172,9 +173,5 @@ int main(void)
 	tcase_add_test(tc, single_and_equal);
 	tcase_add_test(tc, empty_and_merge);
 	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return ck_run(s);
 }

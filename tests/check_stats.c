@@ -1,6 +1,7 @@
 /* Welford running statistics against a two-pass reference (mean first, then the sum of squared
  * deviations from it), on random data with and without a large offset. */
 #include <check.h>
+#include "tests/ck_run.h"
 #include <math.h>
 #include <stdlib.h>
 #include "results/stats.h"
@@ -112,9 +113,5 @@ int main(void)
 	tcase_add_test(tc, merge_equals_one_pass);
 	tcase_add_test(tc, small_counts);
 	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return ck_run(s);
 }
