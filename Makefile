@@ -22,7 +22,7 @@ LIB_OBJS := $(LIB_SRCS:.c=.o)
 TEST_SRCS := $(sort $(wildcard tests/check_*.c))
 TEST_BINS := $(patsubst tests/%.c,tests/bin/%,$(TEST_SRCS))
 
-DEBIAN_PKGS := build-essential pkg-config check libjansson-dev libcap-dev mandoc rt-tests util-linux
+DEBIAN_PKGS := build-essential pkg-config check libjansson-dev libcap-dev mandoc rt-tests util-linux python3-jsonschema
 
 .PHONY: all check unit e2e install uninstall clean deps run lint
 all: interbench
@@ -49,6 +49,7 @@ unit: $(TEST_BINS)
 e2e: interbench
 	bash tests/e2e.sh ./interbench
 	bash tests/e2e_loads.sh ./interbench
+	bash tests/e2e_results.sh ./interbench
 	bash tests/e2e_faults.sh ./interbench
 
 # The man page must be clean above style level.

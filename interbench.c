@@ -13,11 +13,14 @@
 #include <unistd.h>
 #include "calibrate/calibrate.h"
 #include "core/options.h"
+#include "results/compare.h"
 #include "core/pair.h"
 #include "core/privs.h"
 #include "core/timeutil.h"
 #include "loads/load.h"
+#include "results/json_report.h"
 #include "results/logfile.h"
+#include "results/machine.h"
 #include "results/summary.h"
 #include "sims/sim.h"
 
@@ -50,6 +53,26 @@ static void on_signal(int sig)
  * (-r) below that.  Needs at least 3 levels. */
 #define FIFO_LEVELS 3
 
+/* One (simulation, load) pair of the plan. */
+struct plan_item {
+	struct sim_spec spec;
+	struct load_ctx *load;
+};
+
+struct plan {
+	struct plan_item *items;
+	size_t n;
+};
+
+/* What one run of a pair left for the tables. */
+struct rep_result {
+	bool ran;                  /* this repeat was attempted */
+	bool ok;
+	char why[320];             /* reason when !ok */
+	struct pair_summary s;     /* valid when ok */
+	char load_work[200];       /* the load's throughput ("Write 512 MB/s written"), or "" */
+};
+
 /* What the run needs besides the options. */
 struct run {
 	struct options opt;
@@ -60,6 +83,12 @@ struct run {
 	struct load_ctx *loads;    /* one per load_table entry */
 	FILE *log;                 /* NULL with -c */
 	char log_path[128];
+	FILE *con;                 /* console: stdout, or stderr with --json - */
+	json_t *doc;               /* JSON results, or NULL (-c without --json) */
+	struct machine_info machine;
+	struct plan plan;
+	struct rep_result *reps;   /* plan.n x opt.repeat, item-major */
+	const struct sim_desc *last_header; /* simulation of the last table header printed */
 };
 
 static void install_signals(void)
@@ -104,7 +133,7 @@ static int pin_to_cpu0(void)
 	return 0;
 }
 
-static uint64_t get_loops_per_ms(const struct options *o, const char **source)
+static uint64_t get_loops_per_ms(const struct options *o, FILE *con, const char **source)
 {
 	char path[4096], why[128] = "";
 	struct calib_key key;
@@ -121,12 +150,10 @@ static uint64_t get_loops_per_ms(const struct options *o, const char **source)
 			return saved;
 		}
 	}
-	printf("Measuring loops_per_ms%s%s%s...\n", why[0] ? " (saved value: " : "", why, why[0] ? ")" : "");
-	fflush(stdout);
+	fprintf(con, "Measuring loops_per_ms%s%s%s...\n", why[0] ? " (saved value: " : "", why, why[0] ? ")" : "");
+	fflush(con);
 	uint64_t lpms = calib_measure(&g_signal);
 	*source = "measured";
-	if (!lpms)
-		return 0;
 	if (have_path && calib_save(path, &key, lpms) != 0)
 		fprintf(stderr, "interbench: warning: cannot save %s: %s\n", path, strerror(errno));
 	return lpms;
@@ -173,37 +200,61 @@ static void mode_words(const struct options *o, char *buf, size_t len)
 /* Writes to the console and, unless -c, the logfile. */
 static void emit_header(struct run *r, const struct sim_desc *sim, const struct table_style *st)
 {
+	FILE *outs[2] = { r->con, r->log };
 	char mode[32];
 	mode_words(&r->opt, mode, sizeof(mode));
-	printf("\n");
-	table_header(stdout, sim->name, mode, st);
-	if (r->log) {
-		fprintf(r->log, "\n");
-		table_header(r->log, sim->name, mode, st);
-	}
+	for (int i = 0; i < 2; i++)
+		if (outs[i]) {
+			fprintf(outs[i], "\n");
+			table_header(outs[i], sim->name, mode, st);
+		}
 }
 
-static void emit_row(struct run *r, const struct load_desc *load, const struct pair_outcome *po,
+/* One row: a single run (reps == 1) or the medians of several. */
+static void emit_row(struct run *r, const struct plan_item *it, const struct rep_result *reps, unsigned n,
 		     const struct table_style *st)
 {
-	FILE *outs[2] = { stdout, r->log };
-	struct pair_summary s;
-	char work[200] = "";
-	if (po->ok)
-		pair_summarize(&po->sim, &s);
-	if (po->load.elapsed_ns)
-		load_throughput_format(load, &po->load, work, sizeof(work));
+	FILE *outs[2] = { r->con, r->log };
+	struct pair_summary ok[n], med;
+	unsigned nok = 0;
+	double lo = 0, hi = 0;
+	for (unsigned k = 0; k < n; k++)
+		if (reps[k].ok)
+			ok[nok++] = reps[k].s;
+	if (nok > 1 || (nok == 1 && n > 1))
+		summary_median(ok, nok, &med, &lo, &hi);
 	for (int i = 0; i < 2; i++) {
 		if (!outs[i])
 			continue;
-		if (po->ok)
-			table_row(outs[i], load->name, &s, st);
+		if (nok == 0)
+			table_row_failed(outs[i], it->load->desc->name, reps[0].why);
+		else if (n == 1)
+			table_row(outs[i], it->load->desc->name, &ok[0], st);
 		else
-			table_row_failed(outs[i], load->name, po->why);
-		if (work[0] && (outs[i] == r->log || r->opt.verbose))
-			fprintf(outs[i], "          load: %s\n", work);
+			table_row_repeats(outs[i], it->load->desc->name, &med, st, lo, hi, n - nok);
+		/* The load's throughput: always in the logfile, on the console with -v. */
+		for (unsigned k = 0; k < n; k++)
+			if (reps[k].load_work[0] && (outs[i] == r->log || r->opt.verbose))
+				fprintf(outs[i], "          load%s: %s\n", n > 1 ? " (one repeat)" : "", reps[k].load_work);
 		fflush(outs[i]);
 	}
+}
+
+static struct table_style style_of(const struct run *r, const struct sim_desc *sim)
+{
+	return (struct table_style){ .has_deadlines = sim->has_deadlines, .microseconds = r->opt.realtime,
+				     .verbose = r->opt.verbose, .repeats = r->opt.repeat };
+}
+
+/* Prints plan item i's row (and its table's header before the first row of a simulation). */
+static void emit_item(struct run *r, size_t i, const struct rep_result *reps, unsigned n)
+{
+	const struct plan_item *it = &r->plan.items[i];
+	struct table_style st = style_of(r, it->spec.desc);
+	if (r->last_header != it->spec.desc)
+		emit_header(r, it->spec.desc, &st);
+	r->last_header = it->spec.desc;
+	emit_row(r, it, reps, n, &st);
 }
 
 /* Runs a load's prepare hook (scratch files: up to a GiB of writing) at normal priority, so
@@ -219,11 +270,11 @@ static int prepare_load(struct run *r, struct load_ctx *lctx)
 	return rc;
 }
 
-static void run_pair(struct run *r, const struct sim_spec *spec, struct load_ctx *lctx,
-		     const struct table_style *st, struct pair_outcome *po)
+static void run_pair(struct run *r, const struct plan_item *it, struct pair_outcome *po)
 {
+	struct load_ctx *lctx = it->load;
 	struct pair_params p = {
-		.spec = *spec,
+		.spec = it->spec,
 		.run_cfg = {
 			.loops_per_ms = r->load_cfg.loops_per_ms,
 			.realtime = r->opt.realtime,
@@ -241,41 +292,97 @@ static void run_pair(struct run *r, const struct sim_spec *spec, struct load_ctx
 		if (prepare_load(r, lctx) != 0) {
 			memset(po, 0, sizeof(*po));
 			snprintf(po->why, sizeof(po->why), "%s", lctx->counters.errmsg);
-			emit_row(r, lctx->desc, po, st);
 			return;
 		}
 		lctx->prepared = true;
 	}
 	pair_run(&p, po);
-	emit_row(r, lctx->desc, po, st);
 }
 
-/* Runs every selected pair.  Returns the signal that interrupted the run, or 0. */
+/* Records run `repeat` (0-based) of plan item i: its summary, and its entry in the JSON. */
+static void record(struct run *r, size_t i, unsigned repeat, const struct pair_outcome *po)
+{
+	const struct plan_item *it = &r->plan.items[i];
+	struct rep_result *rep = &r->reps[i * r->opt.repeat + repeat];
+	rep->ran = true;
+	rep->ok = po->ok;
+	snprintf(rep->why, sizeof(rep->why), "%s", po->why);
+	if (po->ok)
+		pair_summarize(&po->sim, &rep->s);
+	rep->load_work[0] = '\0';
+	if (po->load.elapsed_ns)
+		load_throughput_format(it->load->desc, &po->load, rep->load_work, sizeof(rep->load_work));
+	if (!r->doc)
+		return;
+	char mode[32];
+	mode_words(&r->opt, mode, sizeof(mode));
+	struct report_entry e = {
+		.simulation = it->spec.desc->name, .load = it->load->desc->name, .mode = mode,
+		.repeat = repeat + 1, .has_deadlines = it->spec.desc->has_deadlines,
+		.failed = po->ok ? NULL : po->why, .interrupted = po->interrupted,
+		.window_ns = po->window_ns, .sim = &po->sim,
+	};
+	if (report_add(r->doc, &e) != 0)
+		fprintf(stderr, "interbench: warning: out of memory for the JSON results\n");
+}
+
+/* Lists the selected (simulation, load) pairs in benchmark order.  Returns 0, or -1. */
+static int build_plan(struct run *r)
+{
+	r->plan.items = calloc((size_t)sim_count * load_count, sizeof(*r->plan.items));
+	if (!r->plan.items)
+		return -1;
+	for (unsigned si = 0; si < sim_count; si++) {
+		if (!sim_selected(r, si))
+			continue;
+		for (unsigned li = 0; li < load_count; li++) {
+			if (!load_selected(r, li, sim_table[si]))
+				continue;
+			struct plan_item *it = &r->plan.items[r->plan.n++];
+			sim_spec_init(&it->spec, sim_table[si], r->opt.custom_interval_us, r->opt.custom_cpu_pct);
+			it->load = &r->loads[li];
+		}
+	}
+	r->reps = calloc(r->plan.n ? r->plan.n * r->opt.repeat : 1, sizeof(*r->reps));
+	return r->reps ? 0 : -1;
+}
+
+/* Runs every pair of the plan once (round `round`, 0-based); single runs print each row as
+ * its pair finishes. */
+static void run_round(struct run *r, unsigned round, struct pair_outcome *po)
+{
+	for (size_t i = 0; i < r->plan.n && !g_signal; i++) {
+		run_pair(r, &r->plan.items[i], po);
+		record(r, i, round, po);
+		if (r->opt.repeat == 1)
+			emit_item(r, i, &r->reps[i], 1);
+	}
+	if (r->opt.repeat > 1)
+		fprintf(r->con, "Round %u/%u done (%zu pairs)%s\n", round + 1, r->opt.repeat, r->plan.n,
+			g_signal ? ", interrupted" : "");
+	fflush(r->con);
+}
+
+/* Runs the plan round by round.  Returns the signal that interrupted the run, or 0. */
 static int run_matrix(struct run *r)
 {
 	struct pair_outcome *po = malloc(sizeof(*po));
-	if (!po) {
+	if (!po || build_plan(r) != 0) {
 		fprintf(stderr, "interbench: malloc: %s\n", strerror(errno));
+		free(po);
 		return 0;
 	}
-	for (unsigned si = 0; si < sim_count && !g_signal; si++) {
-		if (!sim_selected(r, si))
-			continue;
-		const struct sim_desc *sim = sim_table[si];
-		struct sim_spec spec;
-		sim_spec_init(&spec, sim, r->opt.custom_interval_us, r->opt.custom_cpu_pct);
-		struct table_style st = { .has_deadlines = sim->has_deadlines,
-					  .microseconds = r->opt.realtime, .verbose = r->opt.verbose };
-		bool header = false;
-		for (unsigned li = 0; li < load_count && !g_signal; li++) {
-			if (!load_selected(r, li, sim))
-				continue;
-			if (!header) {
-				emit_header(r, sim, &st);
-				header = true;
-			}
-			run_pair(r, &spec, &r->loads[li], &st, po);
-		}
+	unsigned done = 0;
+	while (done < r->opt.repeat && !g_signal)
+		run_round(r, done++, po);
+	/* With repeats, the tables come after the last round, from every repeat that ran. */
+	for (size_t i = 0; i < r->plan.n && r->opt.repeat > 1; i++) {
+		const struct rep_result *reps = &r->reps[i * r->opt.repeat];
+		unsigned ran = 0;
+		while (ran < r->opt.repeat && reps[ran].ran)
+			ran++;
+		if (ran)
+			emit_item(r, i, reps, ran);
 	}
 	free(po);
 	return g_signal;
@@ -302,16 +409,127 @@ static void notes_before_run(const struct run *r)
 	const struct options *o = &r->opt;
 	unsigned x = (unsigned)sim_find("X");
 	if (sim_selected(r, x) && (uint64_t)o->duration_s * 1000000 < (uint64_t)X_STEPS * X_FRAME_US)
-		printf("Note: X sweeps 0-100%% CPU over %.1f s; with -t %u each X run covers only part of the sweep.\n",
-		       X_STEPS * X_FRAME_US / 1e6, o->duration_s);
+		fprintf(r->con, "Note: X sweeps 0-100%% CPU over %.1f s; with -t %u each X run covers only part of the sweep.\n",
+			X_STEPS * X_FRAME_US / 1e6, o->duration_s);
 	if (o->realtime)
-		printf("Note: Gaming is not benchmarked in real time runs (a SCHED_FIFO task burning flat out).\n");
+		fprintf(r->con, "Note: Gaming is not benchmarked in real time runs (a SCHED_FIFO task burning flat out).\n");
+}
+
+/* Checks privileges (refusing what cannot be done before anything starts), raises main to
+ * SCHED_FIFO and pins CPUs.  Returns 0, or the exit status. */
+static int prepare_process(struct run *r)
+{
+	struct privs pv;
+	char err[512];
+	privs_probe(&pv);
+	if (privs_check_options(&pv, &r->opt, FIFO_LEVELS, err, sizeof(err)) != 0) {
+		fprintf(stderr, "interbench: %s\n", err);
+		return 2;
+	}
+	privs_warn(&pv, &r->opt, FIFO_LEVELS, stderr);
+	install_signals();
+	r->rt_ok = become_realtime(r, &pv);
+	if (r->opt.uniprocessor && pin_to_cpu0() != 0)
+		return 1;
+	return 0;
+}
+
+/* Fills the run info and the load contexts.  Returns 0, -1 on failure, or 128 + signal when
+ * interrupted while measuring loops_per_ms. */
+static int setup_run(struct run *r)
+{
+	run_info_init(&r->info);
+	machine_info_collect(&r->machine);
+	r->info.loops_per_ms = get_loops_per_ms(&r->opt, r->con, &r->info.loops_source);
+	if (!r->info.loops_per_ms) {
+		fprintf(stderr, "interbench: interrupted (%s) while measuring loops_per_ms\n", strsignal(g_signal));
+		return 128 + g_signal;
+	}
+	r->info.duration_s = r->opt.duration_s;
+	r->info.cpus = r->machine.online_cpus;
+	r->info.load_threads = r->opt.load_threads ? r->opt.load_threads : r->info.cpus;
+	r->info.comment = r->opt.comment;
+	r->load_cfg = (struct load_config){
+		.threads = r->info.load_threads,
+		.loops_per_ms = r->info.loops_per_ms,
+		.custom_interval_us = r->opt.custom_interval_us,
+		.custom_cpu_pct = r->opt.custom_cpu_pct,
+		.workdir = r->opt.workdir,
+		.file_size_bytes = r->opt.file_size_bytes,
+		.mem_size_bytes = r->opt.mem_size_bytes,
+		.interrupted = &g_signal,
+	};
+	r->loads = calloc(load_count, sizeof(*r->loads));
+	if (!r->loads) {
+		fprintf(stderr, "interbench: calloc: %s\n", strerror(errno));
+		return -1;
+	}
+	for (unsigned i = 0; i < load_count; i++) {
+		r->loads[i].desc = load_table[i];
+		r->loads[i].cfg = &r->load_cfg;
+	}
+	return 0;
+}
+
+/* Opens the logfile (unless -c) and starts the JSON document (when one will be written). */
+static void open_outputs(struct run *r)
+{
+	if (!r->opt.console_only) {
+		r->log = logfile_open(&r->info, r->log_path, sizeof(r->log_path));
+		if (!r->log)
+			fprintf(stderr, "interbench: open %s: %s; console only\n", r->log_path, strerror(errno));
+		else
+			logfile_header(r->log, &r->info);
+	}
+	if (r->opt.json_path || !r->opt.console_only) {
+		r->doc = report_new(&r->machine, &r->info, &r->opt);
+		if (!r->doc)
+			fprintf(stderr, "interbench: warning: out of memory for the JSON results\n");
+	}
+	logfile_header(r->con, &r->info);
+	if (load_in_run(r, load_find("Memload"))) {
+		char line[256];
+		memload_policy_line(&r->load_cfg, line, sizeof(line));
+		fprintf(r->con, "%s\n", line);
+		if (r->log)
+			fprintf(r->log, "%s\n", line);
+	}
+}
+
+/* Writes the JSON document to --json and, unless -c, to "<release>-<datestamp>.json".
+ * Returns 0, or -1 when a write failed (reported). */
+static int write_json(struct run *r)
+{
+	char err[512], path[128];
+	int rc = 0;
+	if (!r->doc)
+		return 0;
+	if (r->opt.json_path && report_write(r->doc, r->opt.json_path, err, sizeof(err)) != 0) {
+		fprintf(stderr, "interbench: --json: %s\n", err);
+		rc = -1;
+	}
+	snprintf(path, sizeof(path), "%s-%s.json", r->info.kernel_release, r->info.datestamp);
+	if (!r->opt.console_only && report_write(r->doc, path, err, sizeof(err)) != 0) {
+		fprintf(stderr, "interbench: %s\n", err);
+		rc = -1;
+	}
+	return rc;
+}
+
+static void note_interrupt(struct run *r, int sig)
+{
+	const char *msg = "*** interrupted: the results above are what was measured before the signal";
+	fprintf(r->con, "\n%s (%s)\n", msg, strsignal(sig));
+	if (r->log)
+		fprintf(r->log, "\n%s (%s)\n", msg, strsignal(sig));
 }
 
 int main(int argc, char **argv)
 {
 	static struct run r; /* large (load contexts); static storage, passed explicitly */
 	char err[512];
+	if (argc > 1 && strcmp(argv[1], "compare") == 0)
+		return compare_main(argc - 1, argv + 1, stdout, stderr);
 	options_init(&r.opt);
 	enum opt_status st = options_parse(&r.opt, argc, argv, err, sizeof(err));
 	if (st == OPT_HELP) {
@@ -322,77 +540,25 @@ int main(int argc, char **argv)
 		fprintf(stderr, "interbench: %s\n", err);
 		return 2;
 	}
-	struct privs pv;
-	privs_probe(&pv);
-	if (privs_check_options(&pv, &r.opt, FIFO_LEVELS, err, sizeof(err)) != 0) {
-		fprintf(stderr, "interbench: %s\n", err);
-		return 2;
-	}
-	privs_warn(&pv, &r.opt, FIFO_LEVELS, stderr);
-	install_signals();
-	r.rt_ok = become_realtime(&r, &pv);
-	if (r.opt.uniprocessor && pin_to_cpu0() != 0)
-		return 1;
-
-	run_info_init(&r.info);
-	r.info.loops_per_ms = get_loops_per_ms(&r.opt, &r.info.loops_source);
-	if (!r.info.loops_per_ms) {
-		fprintf(stderr, "interbench: interrupted (%s) while measuring loops_per_ms\n", strsignal(g_signal));
-		return 128 + g_signal;
-	}
-	r.info.duration_s = r.opt.duration_s;
-	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	r.info.cpus = cpus > 0 ? (unsigned)cpus : 1;
-	r.info.load_threads = r.opt.load_threads ? r.opt.load_threads : r.info.cpus;
-	r.info.comment = r.opt.comment;
-
-	r.load_cfg = (struct load_config){
-		.threads = r.info.load_threads,
-		.loops_per_ms = r.info.loops_per_ms,
-		.custom_interval_us = r.opt.custom_interval_us,
-		.custom_cpu_pct = r.opt.custom_cpu_pct,
-		.workdir = r.opt.workdir,
-		.file_size_bytes = r.opt.file_size_bytes,
-		.mem_size_bytes = r.opt.mem_size_bytes,
-		.interrupted = &g_signal,
-	};
-	r.loads = calloc(load_count, sizeof(*r.loads));
-	if (!r.loads) {
-		fprintf(stderr, "interbench: calloc: %s\n", strerror(errno));
-		return 1;
-	}
-	for (unsigned i = 0; i < load_count; i++) {
-		r.loads[i].desc = load_table[i];
-		r.loads[i].cfg = &r.load_cfg;
-	}
-
-	if (!r.opt.console_only) {
-		r.log = logfile_open(&r.info, r.log_path, sizeof(r.log_path));
-		if (!r.log)
-			fprintf(stderr, "interbench: open %s: %s; console only\n", r.log_path, strerror(errno));
-		else
-			logfile_header(r.log, &r.info);
-	}
-	logfile_header(stdout, &r.info);
-	if (load_in_run(&r, load_find("Memload"))) {
-		char line[256];
-		memload_policy_line(&r.load_cfg, line, sizeof(line));
-		printf("%s\n", line);
-		if (r.log)
-			fprintf(r.log, "%s\n", line);
-	}
+	r.con = r.opt.json_path && strcmp(r.opt.json_path, "-") == 0 ? stderr : stdout;
+	int rc = prepare_process(&r);
+	if (rc == 0)
+		rc = setup_run(&r);
+	if (rc != 0)
+		return rc < 0 ? 1 : rc;
+	open_outputs(&r);
 	notes_before_run(&r);
 
 	int sig = run_matrix(&r);
 	cleanup_loads(&r);
-	if (sig) {
-		const char *msg = "*** interrupted: the results above are what was measured before the signal";
-		printf("\n%s (%s)\n", msg, strsignal(sig));
-		if (r.log)
-			fprintf(r.log, "\n%s (%s)\n", msg, strsignal(sig));
-	}
+	if (sig)
+		note_interrupt(&r, sig);
 	if (r.log)
 		fclose(r.log);
+	rc = write_json(&r);
+	json_decref(r.doc);
 	free(r.loads);
-	return sig ? 128 + sig : 0;
+	free(r.plan.items);
+	free(r.reps);
+	return sig ? 128 + sig : rc ? 1 : 0;
 }

@@ -9,7 +9,7 @@
 #include "loads/load.h"
 #include "sims/sim.h"
 
-enum { OPT_WORKDIR = 256, OPT_FILE_SIZE, OPT_MEM_SIZE };
+enum { OPT_WORKDIR = 256, OPT_FILE_SIZE, OPT_MEM_SIZE, OPT_REPEAT, OPT_JSON };
 
 static const struct option long_opts[] = {
 	{ "loops-per-ms",    required_argument, NULL, 'l' },
@@ -32,6 +32,8 @@ static const struct option long_opts[] = {
 	{ "workdir",         required_argument, NULL, OPT_WORKDIR },
 	{ "file-size",       required_argument, NULL, OPT_FILE_SIZE },
 	{ "mem-size",        required_argument, NULL, OPT_MEM_SIZE },
+	{ "repeat",          required_argument, NULL, OPT_REPEAT },
+	{ "json",            required_argument, NULL, OPT_JSON },
 	{ "help",            no_argument,       NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -42,6 +44,7 @@ void options_init(struct options *o)
 	memset(o, 0, sizeof(*o));
 	o->duration_s = 30;
 	o->workdir = ".";
+	o->repeat = 1;
 }
 
 int parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)
@@ -181,6 +184,16 @@ static enum opt_status parse_one(struct options *o, int c, const char *arg, char
 			BAD("--%s: invalid size '%s' (accepted: at least 1M, with an optional K, M, G or T suffix)",
 			    c == OPT_FILE_SIZE ? "file-size" : "mem-size", arg);
 		break;
+	case OPT_REPEAT:
+		if (parse_u64(arg, 1, OPT_MAX_REPEAT, &v))
+			BAD("--repeat: invalid repeat count '%s' (accepted: an integer from 1 to %u)", arg, OPT_MAX_REPEAT);
+		o->repeat = (unsigned)v;
+		break;
+	case OPT_JSON:
+		if (!*arg)
+			BAD("--json: empty file name (accepted: a file name, or - for stdout)");
+		o->json_path = arg;
+		break;
 	case 'h': return OPT_HELP;
 	default: BAD("internal: unhandled option %d", c);
 	}
@@ -248,6 +261,7 @@ void options_usage(FILE *f, const char *prog)
 {
 	fprintf(f,
 		"Usage: %s [options]\n"
+		"       %s compare [--threshold SPEC] OLD NEW   (see %s compare --help)\n"
 		"Linux interactivity benchmark: simulated interactive tasks against background loads.\n\n"
 		"  -l, --loops-per-ms N     use N loops per ms (default: saved or measured)\n"
 		"  -L, --load-threads N     threads for Burn, Ring and Hack (default: online CPUs)\n"
@@ -269,8 +283,11 @@ void options_usage(FILE *f, const char *prog)
 		"      --workdir DIR        directory for disk load scratch files (default: .)\n"
 		"      --file-size SIZE     disk load file size (K/M/G suffixes)\n"
 		"      --mem-size SIZE      Memload size (K/M/G suffixes)\n"
+		"      --repeat N           run every pair N times, in rounds; tables show medians\n"
+		"      --json FILE          also write the results as JSON to FILE (- for stdout,\n"
+		"                           the tables then go to stderr); see doc/json.md\n"
 		"  -h, --help               this help\n\n"
-		"Simulated tasks:\n", prog);
+		"Simulated tasks:\n", prog, prog, prog);
 	for (unsigned i = 0; i < sim_count; i++)
 		fprintf(f, "  %-8s %s\n", sim_table[i]->name, sim_table[i]->help);
 	fprintf(f, "Loads:\n");

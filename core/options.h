@@ -7,6 +7,7 @@
 
 #define OPT_MAX_DURATION_S 86400u     /* -t upper bound: one day per benchmark */
 #define OPT_MAX_INTERVAL_US 10000000u /* -I upper bound: 10 s */
+#define OPT_MAX_REPEAT 1000u          /* --repeat upper bound */
 
 struct options {
 	uint64_t loops_per_ms;      /* -l; 0 = saved or measured */
@@ -27,6 +28,8 @@ struct options {
 	const char *workdir;        /* --workdir (default ".") */
 	uint64_t file_size_bytes;   /* --file-size, 0 = default policy */
 	uint64_t mem_size_bytes;    /* --mem-size, 0 = default policy */
+	unsigned repeat;            /* --repeat: runs of every pair, in rounds (default 1) */
+	const char *json_path;      /* --json FILE ("-" = stdout), or NULL */
 };
 
 /* Parse results. */

@@ -61,6 +61,10 @@ uint64_t hist_percentile_ns(const struct lat_hist *h, double pct, uint64_t max_n
 		seen += h->counts[i];
 		if (seen >= rank) {
 			uint64_t v = hist_bucket_high_ns(i);
+			/* The last bucket also holds every value above HIST_MAX_NS: its only known
+			 * upper bound is the exact max. */
+			if (i == HIST_BUCKETS - 1 && max_ns > v)
+				return max_ns;
 			return max_ns > 0 && v > max_ns ? max_ns : v;
 		}
 	}

@@ -34,7 +34,9 @@ void hist_merge(struct lat_hist *a, const struct lat_hist *b);
 
 /* The pct-th percentile (0 < pct <= 100) by the nearest-rank method: the upper bound of the
  * bucket holding the ceil(pct/100 * total)-th smallest sample, clamped to max_ns when
- * max_ns > 0 (so p100 equals the exact max).  Returns 0 for an empty histogram. */
+ * max_ns > 0 (so p100 equals the exact max).  When the rank falls in the last bucket, which
+ * also holds the values above HIST_MAX_NS, max_ns is returned if larger, so the result is never
+ * below the exact value when max_ns is the true max.  Returns 0 for an empty histogram. */
 uint64_t hist_percentile_ns(const struct lat_hist *h, double pct, uint64_t max_ns);
 
 #endif

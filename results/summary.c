@@ -1,4 +1,6 @@
 #include <math.h>
+#include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 #include "results/summary.h"
 
@@ -21,6 +23,7 @@ void pair_summarize(const struct sim_result *r, struct pair_summary *s)
 	s->sched_p999_ns = hist_percentile_ns(&r->sched_hist, 99.9, r->sched.max_ns);
 	s->timer_samples = r->timer.count;
 	s->timer_mean_ns = r->timer.mean_ns;
+	s->timer_sd_ns = lat_stats_sd_ns(&r->timer);
 	s->timer_max_ns = r->timer.max_ns;
 	s->timer_p50_ns = hist_percentile_ns(&r->timer_hist, 50, r->timer.max_ns);
 	s->timer_p90_ns = hist_percentile_ns(&r->timer_hist, 90, r->timer.max_ns);
@@ -75,11 +78,14 @@ void table_header(FILE *f, const char *sim_name, const char *mode, const struct 
 	if (st->has_deadlines)
 		fprintf(f, "  %% Deadlines Met");
 	if (st->verbose)
-		fprintf(f, "        p50        p99      p99.9");
+		fprintf(f, "        p50        p90        p99      p99.9  timer p99  timer max");
+	if (st->repeats > 1)
+		fprintf(f, "   Mean range of %u", st->repeats);
 	fprintf(f, "\n");
 }
 
-void table_row(FILE *f, const char *load, const struct pair_summary *s, const struct table_style *st)
+/* The row without its line end. */
+static void row_body(FILE *f, const char *load, const struct pair_summary *s, const struct table_style *st)
 {
 	char mean[32], sd[32], max[32], cpu[32], met[32];
 	fmt_sig3(to_unit(s->latency_mean_ns, st), mean, sizeof(mean));
@@ -91,13 +97,81 @@ void table_row(FILE *f, const char *load, const struct pair_summary *s, const st
 	if (st->has_deadlines)
 		fprintf(f, " %16s", met);
 	if (st->verbose) {
-		char p50[32], p99[32], p999[32];
-		fmt_sig3(to_unit((double)s->sched_p50_ns, st), p50, sizeof(p50));
-		fmt_sig3(to_unit((double)s->sched_p99_ns, st), p99, sizeof(p99));
-		fmt_sig3(to_unit((double)s->sched_p999_ns, st), p999, sizeof(p999));
-		fprintf(f, " %10s %10s %10s", p50, p99, p999);
+		const uint64_t cols[] = { s->sched_p50_ns, s->sched_p90_ns, s->sched_p99_ns, s->sched_p999_ns,
+					  s->timer_p99_ns, s->timer_max_ns };
+		for (size_t i = 0; i < sizeof(cols) / sizeof(cols[0]); i++) {
+			char v[32];
+			fmt_sig3(to_unit((double)cols[i], st), v, sizeof(v));
+			fprintf(f, " %10s", v);
+		}
 	}
+}
+
+void table_row(FILE *f, const char *load, const struct pair_summary *s, const struct table_style *st)
+{
+	row_body(f, load, s, st);
 	fprintf(f, "\n");
+}
+
+void table_row_repeats(FILE *f, const char *load, const struct pair_summary *s, const struct table_style *st,
+		       double mean_lo_ns, double mean_hi_ns, unsigned failed)
+{
+	char lo[32], hi[32];
+	fmt_sig3(to_unit(mean_lo_ns, st), lo, sizeof(lo));
+	fmt_sig3(to_unit(mean_hi_ns, st), hi, sizeof(hi));
+	row_body(f, load, s, st);
+	fprintf(f, "   %s-%s", lo, hi);
+	if (failed)
+		fprintf(f, " (%u failed)", failed);
+	fprintf(f, "\n");
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+double median_of(double *v, unsigned n)
+{
+	qsort(v, n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+#define PS_D(field) { offsetof(struct pair_summary, field), true }
+#define PS_U(field) { offsetof(struct pair_summary, field), false }
+
+void summary_median(const struct pair_summary *reps, unsigned n, struct pair_summary *out,
+		    double *mean_lo_ns, double *mean_hi_ns)
+{
+	static const struct { size_t off; bool is_double; } fields[] = {
+		PS_U(samples), PS_D(latency_mean_ns), PS_D(latency_sd_ns), PS_U(latency_max_ns),
+		PS_D(desired_cpu_pct), PS_D(deadlines_met_pct), PS_U(periods), PS_U(deadlines_met),
+		PS_U(deadlines_missed), PS_U(periods_skipped), PS_U(sched_p50_ns), PS_U(sched_p90_ns),
+		PS_U(sched_p99_ns), PS_U(sched_p999_ns), PS_U(timer_samples), PS_D(timer_mean_ns),
+		PS_D(timer_sd_ns), PS_U(timer_max_ns), PS_U(timer_p50_ns), PS_U(timer_p90_ns),
+		PS_U(timer_p99_ns), PS_U(timer_p999_ns),
+	};
+	double *v = calloc(n, sizeof(*v));
+	memset(out, 0, sizeof(*out));
+	*mean_lo_ns = *mean_hi_ns = reps[0].latency_mean_ns;
+	for (unsigned i = 0; i < n; i++) {
+		*mean_lo_ns = fmin(*mean_lo_ns, reps[i].latency_mean_ns);
+		*mean_hi_ns = fmax(*mean_hi_ns, reps[i].latency_mean_ns);
+	}
+	for (size_t k = 0; v && k < sizeof(fields) / sizeof(fields[0]); k++) {
+		for (unsigned i = 0; i < n; i++) {
+			const char *p = (const char *)&reps[i] + fields[k].off;
+			v[i] = fields[k].is_double ? *(const double *)p : (double)*(const uint64_t *)p;
+		}
+		double m = median_of(v, n);
+		char *q = (char *)out + fields[k].off;
+		if (fields[k].is_double)
+			*(double *)q = m;
+		else
+			*(uint64_t *)q = (uint64_t)llround(m);
+	}
+	free(v);
 }
 
 void table_row_failed(FILE *f, const char *load, const char *why)

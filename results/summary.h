@@ -19,6 +19,7 @@ struct pair_summary {
 	uint64_t sched_p50_ns, sched_p90_ns, sched_p99_ns, sched_p999_ns;
 	uint64_t timer_samples;
 	double timer_mean_ns;
+	double timer_sd_ns;          /* timer latency population standard deviation */
 	uint64_t timer_max_ns;
 	uint64_t timer_p50_ns, timer_p90_ns, timer_p99_ns, timer_p999_ns;
 };
@@ -31,11 +32,13 @@ void pair_summarize(const struct sim_result *r, struct pair_summary *s);
  * Values of 1000 and more are printed whole.  Negative values keep their sign. */
 void fmt_sig3(double v, char *buf, size_t len);
 
-/* Table layout: classic columns; verbose adds p50/p99/p99.9 scheduling latency columns. */
+/* Table layout: classic columns; verbose adds p50/p90/p99/p99.9 scheduling latency and the
+ * timer latency's p99 and max; repeats > 1 adds the range of the mean latency last. */
 struct table_style {
 	bool has_deadlines;   /* print "% Deadlines Met" (not for Gaming) */
 	bool microseconds;    /* latency columns in us (-r runs) instead of ms */
 	bool verbose;
+	unsigned repeats;     /* rows are medians of this many repeats (0 or 1: single runs) */
 };
 
 /* Writes the "--- Benchmarking simulated cpu of NAME[ MODE] in the presence of simulated ---"
@@ -44,6 +47,21 @@ void table_header(FILE *f, const char *sim_name, const char *mode, const struct 
 
 /* Writes one row for load `load`. */
 void table_row(FILE *f, const char *load, const struct pair_summary *s, const struct table_style *st);
+
+/* Writes the row of a pair measured several times: s holds the medians (summary_median) and
+ * the last column the range mean_lo_ns-mean_hi_ns of the mean latency over the repeats, with
+ * "(N failed)" when some repeats could not be measured. */
+void table_row_repeats(FILE *f, const char *load, const struct pair_summary *s, const struct table_style *st,
+		       double mean_lo_ns, double mean_hi_ns, unsigned failed);
+
+/* Median across reps[0..n) (n >= 1) of every figure, field by field, into *out (the middle
+ * value, or the mean of the two middle ones); *mean_lo_ns / *mean_hi_ns receive the smallest
+ * and largest latency_mean_ns. */
+void summary_median(const struct pair_summary *reps, unsigned n, struct pair_summary *out,
+		    double *mean_lo_ns, double *mean_hi_ns);
+
+/* Median of v[0..n) (n >= 1), sorting v in place. */
+double median_of(double *v, unsigned n);
 
 /* Writes a row for a pair that could not be measured, with the reason. */
 void table_row_failed(FILE *f, const char *load, const char *why);

@@ -1,0 +1,270 @@
+#define _GNU_SOURCE
+#include <getopt.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include "results/compare.h"
+#include "results/mwu.h"
+#include "results/summary.h"
+
+static const char *const metric_keys[RS_METRICS] = {
+	[RS_MEAN] = "mean", [RS_P99] = "p99", [RS_MAX] = "max", [RS_CPU] = "cpu", [RS_MET] = "deadlines",
+};
+
+static bool is_latency(enum rs_metric m) { return m == RS_MEAN || m == RS_P99 || m == RS_MAX; }
+
+void cmp_default_thresholds(struct cmp_thresholds *t)
+{
+	for (int m = 0; m < RS_METRICS; m++)
+		t->limit[m] = NAN;
+	t->limit[RS_P99] = 10;
+	t->limit[RS_MET] = 1;
+}
+
+/* One KEY=VALUE item (item is NUL-terminated).  Returns 0, or -1 with err set. */
+static int threshold_item(char *item, struct cmp_thresholds *t, char *err, size_t errlen)
+{
+	char *eq = strchr(item, '=');
+	int m = 0;
+	if (eq)
+		*eq = '\0';
+	while (m < RS_METRICS && strcmp(item, metric_keys[m]) != 0)
+		m++;
+	if (!eq || m == RS_METRICS) {
+		snprintf(err, errlen, "--threshold: invalid item '%s' (accepted: mean=, p99=, max= a percentage; "
+			 "cpu=, deadlines= points; or KEY=off)", item);
+		return -1;
+	}
+	const char *val = eq + 1;
+	if (strcmp(val, "off") == 0) {
+		t->limit[m] = NAN;
+		return 0;
+	}
+	char *end;
+	double v = strtod(val, &end);
+	if (is_latency(m) && *end == '%')
+		end++;
+	if (end == val || *end || !isfinite(v) || v < 0 || v > 1e6 || *val == '-' || *val == ' ') {
+		snprintf(err, errlen, "--threshold: invalid value '%s' for %s (accepted: a number from 0 to 1000000%s, or off)",
+			 val, item, is_latency(m) ? ", optionally followed by %" : "");
+		return -1;
+	}
+	t->limit[m] = v;
+	return 0;
+}
+
+int cmp_parse_thresholds(const char *spec, struct cmp_thresholds *t, char *err, size_t errlen)
+{
+	char *copy = strdup(spec), *save = NULL;
+	int rc = copy && *copy ? 0 : -1;
+	if (rc)
+		snprintf(err, errlen, "--threshold: empty (accepted: e.g. p99=10%%,deadlines=1)");
+	for (char *it = rc ? NULL : strtok_r(copy, ",", &save); it && rc == 0; it = strtok_r(NULL, ",", &save))
+		rc = threshold_item(it, t, err, errlen);
+	free(copy);
+	return rc;
+}
+
+/* The comparison of one metric of one pair. */
+struct metric_cmp {
+	double old, new;       /* medians over the repeats */
+	double change;         /* % of old (latencies) or points (percentages) */
+	bool tested;           /* Mann-Whitney applied */
+	double p;
+	bool regression;
+};
+
+/* Values of metric m over p's repeats into v (n of them, NaN skipped).  Returns the count. */
+static size_t collect(const struct rs_pair *p, enum rs_metric m, double *v)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < p->n; i++)
+		if (!isnan(p->v[i].m[m]))
+			v[n++] = p->v[i].m[m];
+	return n;
+}
+
+/* Whether Mann-Whitney at CMP_ALPHA can ever be significant with na and nb repeats. */
+static bool testable(size_t na, size_t nb)
+{
+	return na >= 1 && nb >= 1 && mwu_min_p(na, nb) < CMP_ALPHA;
+}
+
+/* Compares metric m of a and b.  Returns false when either side lacks the figure. */
+static bool compare_metric(const struct rs_pair *a, const struct rs_pair *b, enum rs_metric m,
+			   const struct cmp_thresholds *t, struct metric_cmp *mc)
+{
+	double *va = malloc((a->n + 1) * sizeof(double)), *vb = malloc((b->n + 1) * sizeof(double));
+	size_t na = va ? collect(a, m, va) : 0, nb = vb ? collect(b, m, vb) : 0;
+	bool have = na > 0 && nb > 0;
+	memset(mc, 0, sizeof(*mc));
+	if (have) {
+		struct mwu_result r;
+		mc->tested = testable(na, nb) && mwu_test(va, na, vb, nb, &r) == 0;
+		mc->p = mc->tested ? r.p : NAN;
+		mc->old = median_of(va, (unsigned)na);
+		mc->new = median_of(vb, (unsigned)nb);
+		if (!is_latency(m))
+			mc->change = mc->new - mc->old;
+		else
+			mc->change = mc->old > 0 ? (mc->new - mc->old) / mc->old * 100 : (mc->new > 0 ? INFINITY : 0);
+		double worse = is_latency(m) ? mc->change : -mc->change;
+		mc->regression = !isnan(t->limit[m]) && worse > t->limit[m] && (!mc->tested || mc->p < CMP_ALPHA);
+	}
+	free(va);
+	free(vb);
+	return have;
+}
+
+static void fmt_value(enum rs_metric m, double v, char *buf, size_t len)
+{
+	fmt_sig3(is_latency(m) ? v / 1e6 : v, buf, len);
+}
+
+static void print_metric(FILE *out, const char *sim, const char *load, enum rs_metric m, const struct metric_cmp *mc)
+{
+	char o[32], n[32], ch[32], p[16];
+	fmt_value(m, mc->old, o, sizeof(o));
+	fmt_value(m, mc->new, n, sizeof(n));
+	snprintf(ch, sizeof(ch), is_latency(m) ? "%+.1f%%" : "%+.2f pt", mc->change);
+	snprintf(p, sizeof(p), mc->tested ? "%.3f" : "-", mc->p);
+	const char *verdict = mc->regression ? "REGRESSION" :
+		mc->tested && mc->p < CMP_ALPHA ? "significant" : "";
+	fprintf(out, "%-16s %-8s %-18s %10s %10s %10s %6s%s%s\n", sim, load, rs_metric_name(m), o, n, ch, p,
+		*verdict ? "  " : "", verdict);
+}
+
+/* Compares one pair in both sets; returns the number of regressions. */
+static unsigned compare_pair(const struct rs_pair *a, const struct rs_pair *b, const struct cmp_thresholds *t,
+			     FILE *out, bool *untested)
+{
+	if (a->n == 0 || b->n == 0) {
+		bool regressed = a->n > 0;
+		fprintf(out, "%-16s %-8s failed in %s: %s%s\n", a->sim, a->load, a->n == 0 ? "OLD" : "NEW",
+			a->n == 0 ? a->why : b->why, regressed ? "  REGRESSION" : " (not compared)");
+		return regressed;
+	}
+	unsigned regressions = 0;
+	for (int m = 0; m < RS_METRICS; m++) {
+		struct metric_cmp mc;
+		if (!compare_metric(a, b, (enum rs_metric)m, t, &mc))
+			continue;
+		print_metric(out, a->sim, a->load, (enum rs_metric)m, &mc);
+		regressions += mc.regression;
+		*untested |= !mc.tested;
+	}
+	return regressions;
+}
+
+static size_t max_repeats(const struct result_set *s)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < s->n; i++)
+		n = s->pairs[i].n > n ? s->pairs[i].n : n;
+	return n;
+}
+
+static void print_notes(FILE *out, const struct result_set *old, const struct result_set *new,
+			const struct cmp_thresholds *t)
+{
+	fprintf(out, "Thresholds:");
+	bool any = false;
+	for (int m = 0; m < RS_METRICS; m++)
+		if (!isnan(t->limit[m])) {
+			fprintf(out, "%s %s %s%g%s", any ? "," : "", rs_metric_name(m), is_latency(m) ? "+" : "-",
+				t->limit[m], is_latency(m) ? "%" : " pt");
+			any = true;
+		}
+	fprintf(out, "%s\n", any ? "" : " none (report only)");
+	for (int m = 0; m < RS_METRICS; m++)
+		if (!old->has[m] || !new->has[m])
+			fprintf(out, "Not compared: %s (not in %s: %s)%s\n", rs_metric_name(m), !old->has[m] ? "OLD" : "NEW",
+				!old->has[m] ? old->format : new->format,
+				isnan(t->limit[m]) ? "" : "; its threshold is not applied");
+}
+
+int compare_sets(const char *old_name, const struct result_set *old, const char *new_name,
+		 const struct result_set *new, const struct cmp_thresholds *t, FILE *out, FILE *err)
+{
+	unsigned common = 0, regressions = 0;
+	bool untested = false;
+	for (size_t i = 0; i < old->n; i++)
+		common += result_set_find(new, old->pairs[i].sim, old->pairs[i].load) != NULL;
+	if (common == 0) {
+		fprintf(err, "interbench compare: %s and %s have no (simulation, load) pair in common\n", old_name, new_name);
+		return CMP_BAD_INPUT;
+	}
+	fprintf(out, "OLD %s (%s, up to %zu repeats)\nNEW %s (%s, up to %zu repeats)\n", old_name, old->format,
+		max_repeats(old), new_name, new->format, max_repeats(new));
+	print_notes(out, old, new, t);
+	fprintf(out, "\n%-16s %-8s %-18s %10s %10s %10s %6s  %s\n", "Simulation", "Load", "Figure (ms, %)",
+		"Old", "New", "Change", "p", "Verdict");
+	for (size_t i = 0; i < old->n; i++) {
+		const struct rs_pair *b = result_set_find(new, old->pairs[i].sim, old->pairs[i].load);
+		if (b)
+			regressions += compare_pair(&old->pairs[i], b, t, out, &untested);
+	}
+	if (untested)
+		fprintf(out, "\nSignificance: threshold only where p is '-': the Mann-Whitney U test (two-sided, 5%%) "
+			"cannot reach significance with so few repeats (it needs e.g. 4 on each side; use --repeat).\n");
+	else
+		fprintf(out, "\nSignificance: Mann-Whitney U test on the per-repeat values, two-sided, 5%%.\n");
+	fprintf(out, "%u pairs compared: %u regression%s beyond the thresholds\n", common, regressions,
+		regressions == 1 ? "" : "s");
+	return regressions ? CMP_REGRESSION : CMP_OK;
+}
+
+static void compare_usage(FILE *f)
+{
+	fprintf(f, "Usage: interbench compare [--threshold SPEC] OLD NEW\n"
+		"Compares two interbench results (JSON from --json, or classic logfiles; the last run of a\n"
+		"logfile) pair by pair.  Exit status: 0 no regression, 1 regression, 2 bad input.\n"
+		"  -T, --threshold SPEC  limits, KEY=VALUE[,...]: mean, p99, max as %% worse; cpu, deadlines as\n"
+		"                        points lower; VALUE off drops one (default: p99=10%%,deadlines=1)\n"
+		"  -h, --help            this help\n");
+}
+
+int compare_main(int argc, char **argv, FILE *out, FILE *err)
+{
+	static const struct option longs[] = {
+		{ "threshold", required_argument, NULL, 'T' }, { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
+	};
+	struct cmp_thresholds t;
+	char msg[512];
+	int c;
+	cmp_default_thresholds(&t);
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+:T:h", longs, NULL)) != -1) {
+		if (c == 'h') {
+			compare_usage(out);
+			return CMP_OK;
+		}
+		if (c != 'T') {
+			fprintf(err, "interbench compare: %s: %s (see --help)\n", argv[optind - 1],
+				c == ':' ? "missing value" : "unknown option");
+			return CMP_BAD_INPUT;
+		}
+		if (cmp_parse_thresholds(optarg, &t, msg, sizeof(msg)) != 0) {
+			fprintf(err, "interbench compare: %s\n", msg);
+			return CMP_BAD_INPUT;
+		}
+	}
+	if (argc - optind != 2) {
+		fprintf(err, "interbench compare: expected two files, OLD and NEW (see --help)\n");
+		return CMP_BAD_INPUT;
+	}
+	struct result_set sets[2];
+	for (int i = 0; i < 2; i++)
+		if (result_set_load(argv[optind + i], &sets[i], msg, sizeof(msg)) != 0) {
+			fprintf(err, "interbench compare: %s: %s\n", argv[optind + i], msg);
+			if (i == 1)
+				result_set_free(&sets[0]);
+			return CMP_BAD_INPUT;
+		}
+	int rc = compare_sets(argv[optind], &sets[0], argv[optind + 1], &sets[1], &t, out, err);
+	result_set_free(&sets[0]);
+	result_set_free(&sets[1]);
+	return rc;
+}

@@ -1,0 +1,37 @@
+/* `interbench compare OLD NEW`: compares two results (JSON documents or classic logfiles, see
+ * results/resultset.h) pair by pair: old and new values of mean, p99 and max latency, % desired
+ * CPU and % deadlines met, with the change, a Mann-Whitney U test on the per-repeat values where
+ * the repeats allow it, and a verdict against thresholds.  Syntax in doc/json.md. */
+#ifndef IB_COMPARE_H
+#define IB_COMPARE_H
+#include <stdio.h>
+#include "results/resultset.h"
+
+#define CMP_ALPHA 0.05 /* two-sided significance level */
+
+/* Exit statuses. */
+enum { CMP_OK = 0, CMP_REGRESSION = 1, CMP_BAD_INPUT = 2 };
+
+/* How much worse a metric may get: latencies in % of the old value, percentages in points.
+ * NaN: the metric is reported but never a regression. */
+struct cmp_thresholds {
+	double limit[RS_METRICS];
+};
+
+/* The defaults: p99 latency 10 % worse, % deadlines met 1 point lower. */
+void cmp_default_thresholds(struct cmp_thresholds *t);
+
+/* Applies spec, "KEY=VALUE[,KEY=VALUE...]" with KEY one of mean, p99, max (VALUE a percentage,
+ * the '%' optional), cpu, deadlines (VALUE in points), and VALUE "off" to drop a limit; keys not
+ * named keep their current limit.  Returns 0, or -1 with a one-line reason in err. */
+int cmp_parse_thresholds(const char *spec, struct cmp_thresholds *t, char *err, size_t errlen);
+
+/* Compares the pairs present in both sets and writes the report to out.  Returns CMP_OK,
+ * CMP_REGRESSION, or CMP_BAD_INPUT (with a line on err) when no pair is in common. */
+int compare_sets(const char *old_name, const struct result_set *old, const char *new_name,
+		 const struct result_set *new, const struct cmp_thresholds *t, FILE *out, FILE *err);
+
+/* The subcommand: argv[0] is "compare".  Returns the exit status (CMP_*). */
+int compare_main(int argc, char **argv, FILE *out, FILE *err);
+
+#endif

@@ -1,0 +1,43 @@
+/* The JSON result document of a run (schema in doc/json.md and
+ * doc/interbench-result.schema.json), built with jansson while the run goes on and written at
+ * the end.  Every figure is an integer whose key names its unit: *_ns for times, *_ppm for
+ * fractions in parts per million (100 % = 1000000). */
+#ifndef IB_JSON_REPORT_H
+#define IB_JSON_REPORT_H
+#include <jansson.h>
+#include <stdbool.h>
+#include "core/options.h"
+#include "results/logfile.h"
+#include "results/machine.h"
+#include "sims/sim.h"
+
+#define REPORT_SCHEMA_VERSION 1
+
+/* One measured (simulation, load, repeat). */
+struct report_entry {
+	const char *simulation;
+	const char *load;
+	const char *mode;              /* table header words: "", "real time", "nice N" */
+	unsigned repeat;               /* 1-based */
+	bool has_deadlines;
+	const char *failed;            /* reason, or NULL when measured */
+	bool interrupted;              /* the window was cut short by a signal */
+	uint64_t window_ns;            /* how long the bench ran */
+	const struct sim_result *sim;  /* measurements (ignored when failed) */
+};
+
+/* Starts a document: schema_version, generator, machine, run and options.  Returns NULL only
+ * when jansson cannot allocate. */
+json_t *report_new(const struct machine_info *m, const struct run_info *info, const struct options *o);
+
+/* Appends e to the document's "results".  Returns 0, or -1 when out of memory. */
+int report_add(json_t *doc, const struct report_entry *e);
+
+/* Writes doc (compact, keys in insertion order) to path, or to stdout (plus a newline) when path is "-".
+ * Returns 0, or -1 with a one-line reason in err. */
+int report_write(const json_t *doc, const char *path, char *err, size_t errlen);
+
+/* The histogram's non-empty buckets as [[low_ns, count], ...]; NULL when out of memory. */
+json_t *report_histogram(const struct lat_hist *h);
+
+#endif

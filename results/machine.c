@@ -1,0 +1,139 @@
+#define _GNU_SOURCE
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/sysinfo.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+#include "results/machine.h"
+
+#define SMALL_FILE_MAX (1u << 20) /* kernel configs are ~300 KiB */
+
+/* Reads at most SMALL_FILE_MAX bytes of path into a NUL-terminated malloc'd buffer, or NULL. */
+static char *read_small(const char *path)
+{
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return NULL;
+	char *buf = malloc(SMALL_FILE_MAX + 1);
+	size_t n = buf ? fread(buf, 1, SMALL_FILE_MAX, f) : 0;
+	fclose(f);
+	if (!buf || n == 0) {
+		free(buf);
+		return NULL;
+	}
+	buf[n] = '\0';
+	return buf;
+}
+
+static void copy_trimmed(char *dst, size_t len, const char *src)
+{
+	while (*src == ' ' || *src == '\t')
+		src++;
+	size_t n = strcspn(src, "\n");
+	while (n > 0 && (src[n - 1] == ' ' || src[n - 1] == '\t'))
+		n--;
+	snprintf(dst, len, "%.*s", (int)n, src);
+}
+
+/* Whether the space-separated words of s include word. */
+static bool has_word(const char *s, const char *word)
+{
+	size_t wl = strlen(word);
+	for (const char *p = s; (p = strstr(p, word)) != NULL; p += wl) {
+		bool start = p == s || p[-1] == ' ';
+		bool end = p[wl] == '\0' || p[wl] == ' ' || p[wl] == '\n';
+		if (start && end)
+			return true;
+	}
+	return false;
+}
+
+static void set_model(struct machine_info *m, const char *model, const char *source)
+{
+	snprintf(m->preempt_model, sizeof(m->preempt_model), "%s", model);
+	snprintf(m->preempt_source, sizeof(m->preempt_source), "%s", source);
+}
+
+void machine_preempt_model(struct machine_info *m, const char *realtime_flag, const char *uname_v,
+			   const char *dyn_preempt, const char *kconfig)
+{
+	m->preempt_mode[0] = '\0';
+	if (realtime_flag && realtime_flag[0] == '1')
+		return set_model(m, "PREEMPT_RT", "/sys/kernel/realtime");
+	if (has_word(uname_v, "PREEMPT_RT"))
+		return set_model(m, "PREEMPT_RT", "uname -v");
+	if (has_word(uname_v, "PREEMPT_DYNAMIC")) {
+		const char *open = dyn_preempt ? strchr(dyn_preempt, '(') : NULL;
+		const char *close = open ? strchr(open, ')') : NULL;
+		if (close)
+			snprintf(m->preempt_mode, sizeof(m->preempt_mode), "%.*s", (int)(close - open - 1), open + 1);
+		return set_model(m, "PREEMPT_DYNAMIC", close ? "/sys/kernel/debug/sched/preempt" : "uname -v");
+	}
+	if (has_word(uname_v, "PREEMPT"))
+		return set_model(m, "PREEMPT", "uname -v");
+	if (kconfig && strstr(kconfig, "\nCONFIG_PREEMPT_VOLUNTARY=y"))
+		return set_model(m, "voluntary", "kernel config");
+	if (kconfig && strstr(kconfig, "\nCONFIG_PREEMPT_NONE=y"))
+		return set_model(m, "none", "kernel config");
+	set_model(m, "unknown", "uname -v");
+}
+
+static void read_cpu_model(struct machine_info *m)
+{
+	static const char *const keys[] = { "model name", "Processor", "cpu model", "cpu" };
+	char *info = read_small("/proc/cpuinfo");
+	snprintf(m->cpu_model, sizeof(m->cpu_model), "unknown");
+	for (size_t k = 0; info && k < sizeof(keys) / sizeof(keys[0]); k++) {
+		for (char *line = info; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+			size_t kl = strlen(keys[k]);
+			const char *rest = line + kl;
+			if (strncmp(line, keys[k], kl) != 0)
+				continue;
+			rest += strspn(rest, " \t");
+			if (*rest != ':')
+				continue;
+			copy_trimmed(m->cpu_model, sizeof(m->cpu_model), rest + 1);
+			free(info);
+			return;
+		}
+	}
+	free(info);
+}
+
+static void read_preempt(struct machine_info *m)
+{
+	char path[128];
+	snprintf(path, sizeof(path), "/boot/config-%s", m->kernel_release);
+	char *rt = read_small("/sys/kernel/realtime");
+	char *dyn = read_small("/sys/kernel/debug/sched/preempt");
+	char *cfg = read_small(path);
+	machine_preempt_model(m, rt, m->kernel_version, dyn, cfg);
+	free(rt);
+	free(dyn);
+	free(cfg);
+}
+
+void machine_info_collect(struct machine_info *m)
+{
+	struct utsname u;
+	struct sysinfo si;
+	memset(m, 0, sizeof(*m));
+	if (uname(&u) == 0) {
+		snprintf(m->kernel_release, sizeof(m->kernel_release), "%s", u.release);
+		snprintf(m->kernel_version, sizeof(m->kernel_version), "%s", u.version);
+		snprintf(m->machine, sizeof(m->machine), "%s", u.machine);
+	}
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	m->online_cpus = cpus > 0 ? (unsigned)cpus : 1;
+	if (sysinfo(&si) == 0) {
+		m->ram_bytes = (uint64_t)si.totalram * si.mem_unit;
+		m->swap_bytes = (uint64_t)si.totalswap * si.mem_unit;
+	}
+	read_cpu_model(m);
+	read_preempt(m);
+	char *cs = read_small("/sys/devices/system/clocksource/clocksource0/current_clocksource");
+	copy_trimmed(m->clocksource, sizeof(m->clocksource), cs ? cs : "unknown");
+	free(cs);
+}

@@ -1,0 +1,33 @@
+/* The machine a run measured: kernel, CPU, memory, preemption model and clocksource, read from
+ * uname(2), sysinfo(2), /proc and /sys.  Every field has a fallback ("unknown", 0), so
+ * collecting never fails. */
+#ifndef IB_MACHINE_H
+#define IB_MACHINE_H
+#include <stdint.h>
+
+struct machine_info {
+	char kernel_release[65];   /* uname -r */
+	char kernel_version[65];   /* uname -v */
+	char machine[65];          /* uname -m */
+	char cpu_model[128];       /* /proc/cpuinfo "model name" (or "Processor", "cpu model") */
+	unsigned online_cpus;      /* sysconf(_SC_NPROCESSORS_ONLN) */
+	uint64_t ram_bytes;        /* sysinfo totalram * mem_unit */
+	uint64_t swap_bytes;       /* sysinfo totalswap * mem_unit */
+	char preempt_model[32];    /* "PREEMPT_RT", "PREEMPT_DYNAMIC", "PREEMPT", "voluntary", "none", "unknown" */
+	char preempt_mode[16];     /* PREEMPT_DYNAMIC's current mode ("full", "lazy"...), or "" if unreadable */
+	char preempt_source[64];   /* the file or string the model was read from */
+	char clocksource[32];      /* current_clocksource, or "unknown" */
+};
+
+/* Fills *m from the running system. */
+void machine_info_collect(struct machine_info *m);
+
+/* Derives the preemption model from its inputs (pure, for tests): realtime_flag is the content
+ * of /sys/kernel/realtime (NULL if absent), uname_v the kernel version string, dyn_preempt the
+ * content of /sys/kernel/debug/sched/preempt (NULL if unreadable; the current mode is the word
+ * in parentheses, e.g. "none voluntary (full) lazy"), kconfig the kernel config (NULL if
+ * unreadable) used to tell voluntary from none. */
+void machine_preempt_model(struct machine_info *m, const char *realtime_flag, const char *uname_v,
+			   const char *dyn_preempt, const char *kconfig);
+
+#endif

@@ -1,0 +1,424 @@
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "results/json_report.h"
+#include "results/resultset.h"
+
+#define RS_MAX_PAIRS 100000
+#define RS_MAX_REPEATS 100000
+
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+const char *rs_metric_name(enum rs_metric m)
+{
+	static const char *const names[RS_METRICS] = {
+		[RS_MEAN] = "mean latency", [RS_P99] = "p99 latency", [RS_MAX] = "max latency",
+		[RS_CPU] = "% desired CPU", [RS_MET] = "% deadlines met",
+	};
+	return m < RS_METRICS ? names[m] : "?";
+}
+
+void result_set_free(struct result_set *rs)
+{
+	for (size_t i = 0; i < rs->n; i++)
+		free(rs->pairs[i].v);
+	free(rs->pairs);
+	rs->pairs = NULL;
+	rs->n = rs->cap = 0;
+}
+
+const struct rs_pair *result_set_find(const struct result_set *rs, const char *sim, const char *load)
+{
+	for (size_t i = 0; i < rs->n; i++)
+		if (strcmp(rs->pairs[i].sim, sim) == 0 && strcmp(rs->pairs[i].load, load) == 0)
+			return &rs->pairs[i];
+	return NULL;
+}
+
+/* The pair (sim, load), created when new.  NULL with err set on a too long name or too many. */
+static struct rs_pair *pair_get(struct result_set *rs, const char *sim, const char *load, char *err, size_t errlen)
+{
+	struct rs_pair *p = (struct rs_pair *)result_set_find(rs, sim, load);
+	if (p)
+		return p;
+	if (strlen(sim) >= sizeof(p->sim) || strlen(load) >= sizeof(p->load) || !*sim || !*load) {
+		fail(err, errlen, "simulation or load name empty or too long");
+		return NULL;
+	}
+	if (rs->n == rs->cap) {
+		size_t cap = rs->cap ? rs->cap * 2 : 16;
+		void *np = rs->n >= RS_MAX_PAIRS ? NULL : realloc(rs->pairs, cap * sizeof(*rs->pairs));
+		if (!np) {
+			fail(err, errlen, "too many pairs");
+			return NULL;
+		}
+		rs->pairs = np;
+		rs->cap = cap;
+	}
+	p = &rs->pairs[rs->n++];
+	memset(p, 0, sizeof(*p));
+	snprintf(p->sim, sizeof(p->sim), "%s", sim);
+	snprintf(p->load, sizeof(p->load), "%s", load);
+	return p;
+}
+
+static int pair_add(struct result_set *rs, struct rs_pair *p, const struct rs_values *v, char *err, size_t errlen)
+{
+	if (p->n == p->cap) {
+		size_t cap = p->cap ? p->cap * 2 : 4;
+		void *nv = p->n >= RS_MAX_REPEATS ? NULL : realloc(p->v, cap * sizeof(*p->v));
+		if (!nv)
+			return fail(err, errlen, "too many repeats of %s/%s", p->sim, p->load);
+		p->v = nv;
+		p->cap = cap;
+	}
+	p->v[p->n++] = *v;
+	for (int m = 0; m < RS_METRICS; m++)
+		if (!isnan(v->m[m]))
+			rs->has[m] = true;
+	return 0;
+}
+
+static void pair_failed(struct rs_pair *p, const char *why)
+{
+	if (p->failed++ == 0)
+		snprintf(p->why, sizeof(p->why), "%s", why);
+}
+
+/* ---- JSON ---- */
+
+/* Integer member key of result object o (results[idx]) within [0, max]. */
+static int json_uint(const json_t *o, const char *key, size_t idx, json_int_t max, double *out,
+		     char *err, size_t errlen)
+{
+	const json_t *v = json_object_get(o, key);
+	if (!v)
+		return fail(err, errlen, "results[%zu]: missing \"%s\"", idx, key);
+	if (!json_is_integer(v))
+		return fail(err, errlen, "results[%zu].%s: not an integer", idx, key);
+	json_int_t i = json_integer_value(v);
+	if (i < 0 || i > max)
+		return fail(err, errlen, "results[%zu].%s: %lld out of range 0..%lld", idx, key,
+			    (long long)i, (long long)max);
+	*out = (double)i;
+	return 0;
+}
+
+static const char *json_str(const json_t *o, const char *key)
+{
+	const json_t *v = json_object_get(o, key);
+	return json_is_string(v) ? json_string_value(v) : NULL;
+}
+
+static int json_values(const json_t *r, size_t idx, struct rs_values *v, char *err, size_t errlen)
+{
+	static const struct { enum rs_metric m; const char *key; json_int_t max; double scale; } f[] = {
+		{ RS_MEAN, "latency_mean_ns", INT64_MAX, 1 }, { RS_P99, "latency_p99_ns", INT64_MAX, 1 },
+		{ RS_MAX, "latency_max_ns", INT64_MAX, 1 }, { RS_CPU, "desired_cpu_ppm", 1000000, 1e-4 },
+		{ RS_MET, "deadlines_met_ppm", 1000000, 1e-4 },
+	};
+	for (size_t k = 0; k < sizeof(f) / sizeof(f[0]); k++) {
+		if (json_uint(r, f[k].key, idx, f[k].max, &v->m[f[k].m], err, errlen) != 0)
+			return -1;
+		v->m[f[k].m] *= f[k].scale;
+	}
+	if (!json_is_true(json_object_get(r, "has_deadlines")))
+		v->m[RS_MET] = NAN;
+	return 0;
+}
+
+static int json_result(struct result_set *rs, const json_t *r, size_t idx, char *err, size_t errlen)
+{
+	const char *sim = json_str(r, "simulation"), *load = json_str(r, "load"), *mode = json_str(r, "mode");
+	char key[128];
+	if (!json_is_object(r) || !sim || !load)
+		return fail(err, errlen, "results[%zu]: not an object with string \"simulation\" and \"load\"", idx);
+	snprintf(key, sizeof(key), "%s%s%s", sim, mode && *mode ? " " : "", mode ? mode : "");
+	struct rs_pair *p = pair_get(rs, key, load, err, errlen);
+	if (!p)
+		return -1;
+	const json_t *failed = json_object_get(r, "failed");
+	if (failed) {
+		if (!json_is_string(failed))
+			return fail(err, errlen, "results[%zu].failed: not a string", idx);
+		pair_failed(p, json_string_value(failed));
+		return 0;
+	}
+	struct rs_values v;
+	if (json_values(r, idx, &v, err, errlen) != 0)
+		return -1;
+	return pair_add(rs, p, &v, err, errlen);
+}
+
+static int parse_json(const char *buf, size_t len, struct result_set *rs, char *err, size_t errlen)
+{
+	json_error_t je;
+	json_t *doc = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &je);
+	int rc = -1;
+	rs->format = "json";
+	if (!doc)
+		return fail(err, errlen, "invalid JSON at line %d column %d: %s", je.line, je.column, je.text);
+	const json_t *ver = json_object_get(doc, "schema_version"), *results = json_object_get(doc, "results");
+	const char *gen = json_str(doc, "generator");
+	if (!json_is_object(doc) || !gen || strcmp(gen, "interbench") != 0)
+		fail(err, errlen, "not an interbench result (no \"generator\": \"interbench\")");
+	else if (!json_is_integer(ver))
+		fail(err, errlen, "\"schema_version\" missing or not an integer");
+	else if (json_integer_value(ver) != REPORT_SCHEMA_VERSION)
+		fail(err, errlen, "schema version %lld is not supported (this interbench reads version %d)",
+		     (long long)json_integer_value(ver), REPORT_SCHEMA_VERSION);
+	else if (!json_is_array(results))
+		fail(err, errlen, "\"results\" missing or not an array");
+	else
+		rc = 0;
+	for (size_t i = 0; rc == 0 && i < json_array_size(results); i++)
+		rc = json_result(rs, json_array_get(results, i), i, err, errlen);
+	json_decref(doc);
+	return rc;
+}
+
+/* ---- logfiles ---- */
+
+/* Table state while reading a logfile. */
+struct table_cols {
+	char sim[96];         /* current table's simulation, "" outside a table */
+	bool header;          /* the column header has been read */
+	double unit_ns;       /* 1e6 for (ms), 1e3 for (us) */
+	bool deadlines;       /* "% Deadlines Met" column */
+	int extra;            /* verbose columns after the classic ones */
+	int p99_col;          /* index of "p99" among them, or -1 */
+};
+
+/* Splits line (modified) into at most max whitespace-separated tokens; returns the count, or
+ * max + 1 when there are more. */
+static int tokenize(char *line, char **tok, int max)
+{
+	int n = 0;
+	for (char *save = NULL, *t = strtok_r(line, " \t\r", &save); t; t = strtok_r(NULL, " \t\r", &save)) {
+		if (n == max)
+			return max + 1;
+		tok[n++] = t;
+	}
+	return n;
+}
+
+/* A non-negative finite number, the whole token, at most max. */
+static int number(const char *s, double max, double *out)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(s, &end);
+	if (end == s || *end || errno || !isfinite(v) || v < 0 || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+/* "--- Benchmarking [simulated cpu of ]NAME[ MODE] in the presence of ..." */
+static int table_title(struct table_cols *c, const char *line, size_t lineno, char *err, size_t errlen)
+{
+	const char *s = line + strlen("--- Benchmarking ");
+	if (strncmp(s, "simulated cpu of ", 17) == 0)
+		s += 17;
+	const char *end = strstr(s, " in the presence of");
+	if (!end || end == s || (size_t)(end - s) >= sizeof(c->sim))
+		return fail(err, errlen, "line %zu: malformed table title", lineno);
+	memset(c, 0, sizeof(*c));
+	snprintf(c->sim, sizeof(c->sim), "%.*s", (int)(end - s), s);
+	return 0;
+}
+
+static int table_header_line(struct table_cols *c, char *line, size_t lineno, char *err, size_t errlen)
+{
+	const char *unit = strstr(line, "Latency +/- SD (");
+	if (!unit)
+		return fail(err, errlen, "line %zu: expected the column header", lineno);
+	unit += strlen("Latency +/- SD (");
+	c->unit_ns = strncmp(unit, "ms)", 3) == 0 ? 1e6 : strncmp(unit, "us)", 3) == 0 ? 1e3 : 0;
+	if (c->unit_ns == 0)
+		return fail(err, errlen, "line %zu: unknown latency unit", lineno);
+	c->deadlines = strstr(line, "Deadlines Met") != NULL;
+	c->p99_col = -1;
+	const char *last = c->deadlines ? "Deadlines Met" : "Desired CPU";
+	const char *tail = strstr(line, last);
+	if (!tail)
+		return fail(err, errlen, "line %zu: expected a %% Desired CPU column", lineno);
+	char buf[512], *tok[32];
+	snprintf(buf, sizeof(buf), "%s", tail + strlen(last));
+	int n = tokenize(buf, tok, 31);
+	for (int i = 0; i < n && i < 31 && strcmp(tok[i], "Mean") != 0; i++) {
+		if (strcmp(tok[i], "timer") == 0 && i + 1 < n)
+			i++; /* "timer p99", "timer max": one column */
+		else if (strcmp(tok[i], "p99") == 0)
+			c->p99_col = c->extra;
+		c->extra++;
+	}
+	c->header = true;
+	return 0;
+}
+
+static int table_row_line(struct result_set *rs, const struct table_cols *c, char *line, size_t lineno,
+			  char *err, size_t errlen)
+{
+	char *tok[48];
+	int n = tokenize(line, tok, 47);
+	struct rs_pair *p = n > 0 ? pair_get(rs, c->sim, tok[0], err, errlen) : NULL;
+	if (!p)
+		return n > 0 ? -1 : 0;
+	if (n >= 2 && strcmp(tok[1], "failed:") == 0) {
+		pair_failed(p, n > 2 ? tok[2] : "failed");
+		return 0;
+	}
+	int classic = c->deadlines ? 7 : 6; /* load mean +/- sd max cpu [met] */
+	struct rs_values v = { { NAN, NAN, NAN, NAN, NAN } };
+	double sd;
+	if (n < classic + c->extra || strcmp(tok[2], "+/-") != 0 || number(tok[1], 1e15, &v.m[RS_MEAN]) ||
+	    number(tok[3], 1e15, &sd) || number(tok[4], 1e15, &v.m[RS_MAX]) ||
+	    number(tok[5], 100, &v.m[RS_CPU]) || (c->deadlines && number(tok[6], 100, &v.m[RS_MET])) ||
+	    (c->p99_col >= 0 && number(tok[classic + c->p99_col], 1e15, &v.m[RS_P99])))
+		return fail(err, errlen, "line %zu: malformed or truncated row for %s", lineno, c->sim);
+	v.m[RS_MEAN] *= c->unit_ns;
+	v.m[RS_MAX] *= c->unit_ns;
+	v.m[RS_P99] *= c->unit_ns;
+	return pair_add(rs, p, &v, err, errlen);
+}
+
+/* One line of a logfile (without its newline; modified). */
+static int log_line(struct result_set *rs, struct table_cols *c, char *line, size_t lineno, char *err, size_t errlen)
+{
+	line += strspn(line, " \t");
+	if (strncmp(line, "Benchmarking kernel ", 20) == 0) { /* a new run: keep only the last */
+		result_set_free(rs);
+		memset(rs->has, 0, sizeof(rs->has));
+		c->sim[0] = '\0';
+		return 0;
+	}
+	if (strncmp(line, "--- Benchmarking ", 17) == 0)
+		return table_title(c, line, lineno, err, errlen);
+	if (!*line || *line == '\r' || !c->sim[0]) {
+		c->sim[0] = '\0'; /* a blank line ends a table; prose outside tables is skipped */
+		return 0;
+	}
+	if (!c->header)
+		return table_header_line(c, line, lineno, err, errlen);
+	return table_row_line(rs, c, line, lineno, err, errlen);
+}
+
+static int parse_logfile(const char *buf, size_t len, struct result_set *rs, char *err, size_t errlen)
+{
+	struct table_cols c = { .sim = "" };
+	char *copy = malloc(len + 1);
+	rs->format = "logfile";
+	if (!copy)
+		return fail(err, errlen, "out of memory");
+	memcpy(copy, buf, len);
+	copy[len] = '\0';
+	int rc = 0;
+	size_t lineno = 1;
+	for (char *line = copy, *nl; rc == 0 && line; line = nl ? nl + 1 : NULL, lineno++) {
+		nl = strchr(line, '\n');
+		if (nl)
+			*nl = '\0';
+		rc = log_line(rs, &c, line, lineno, err, errlen);
+	}
+	free(copy);
+	if (rc == 0 && rs->n == 0)
+		rc = fail(err, errlen, "not an interbench result (no benchmark table found)");
+	return rc;
+}
+
+int result_set_parse(const char *buf, size_t len, struct result_set *rs, char *err, size_t errlen)
+{
+	memset(rs, 0, sizeof(*rs));
+	size_t skip = 0;
+	while (skip < len && strchr(" \t\r\n", buf[skip]) && buf[skip])
+		skip++;
+	int rc;
+	if (skip == len)
+		rc = fail(err, errlen, "empty file");
+	else if (memchr(buf, '\0', len))
+		rc = fail(err, errlen, "binary data (NUL bytes): not an interbench result");
+	else if (buf[skip] == '{')
+		rc = parse_json(buf, len, rs, err, errlen);
+	else
+		rc = parse_logfile(buf, len, rs, err, errlen);
+	if (rc == 0 && rs->n == 0)
+		rc = fail(err, errlen, "no results in the file");
+	if (rc != 0)
+		result_set_free(rs);
+	return rc;
+}
+
+/* Reads at most RS_MAX_BYTES + 1 bytes of fd. */
+static char *read_capped(int fd, size_t *len, char *err, size_t errlen)
+{
+	size_t cap = 1 << 16, n = 0;
+	char *buf = malloc(cap);
+	while (buf) {
+		if (n == cap) {
+			cap = cap * 2 > RS_MAX_BYTES + 1 ? RS_MAX_BYTES + 1 : cap * 2;
+			char *nb = n > RS_MAX_BYTES ? NULL : realloc(buf, cap);
+			if (!nb)
+				break;
+			buf = nb;
+		}
+		ssize_t r = read(fd, buf + n, cap - n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			fail(err, errlen, "read: %s", strerror(errno));
+			free(buf);
+			return NULL;
+		}
+		if (r == 0) {
+			*len = n;
+			return buf;
+		}
+		n += (size_t)r;
+	}
+	if (n > RS_MAX_BYTES)
+		fail(err, errlen, "larger than %u MiB: not an interbench result", RS_MAX_BYTES >> 20);
+	else
+		fail(err, errlen, "out of memory");
+	free(buf);
+	return NULL;
+}
+
+int result_set_load(const char *path, struct result_set *rs, char *err, size_t errlen)
+{
+	struct stat st;
+	memset(rs, 0, sizeof(*rs));
+	/* O_NONBLOCK: opening a FIFO without a writer must not hang. */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return fail(err, errlen, "%s", strerror(errno));
+	if (fstat(fd, &st) != 0 || S_ISDIR(st.st_mode) || !(S_ISREG(st.st_mode) || S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode))) {
+		close(fd);
+		return fail(err, errlen, S_ISDIR(st.st_mode) ? "is a directory" : "not a regular file");
+	}
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	size_t len = 0;
+	char *buf = read_capped(fd, &len, err, errlen);
+	close(fd);
+	if (!buf)
+		return -1;
+	int rc = result_set_parse(buf, len, rs, err, errlen);
+	free(buf);
+	return rc;
+}

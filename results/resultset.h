@@ -1,0 +1,54 @@
+/* Reading results back for `interbench compare`: our JSON documents (doc/json.md), our classic
+ * logfiles and interbench 0.31's (and 0.20's) logfiles, into one form.  Input is untrusted:
+ * every problem is reported as one line naming what is wrong, never a crash; reading stops at
+ * RS_MAX_BYTES. */
+#ifndef IB_RESULTSET_H
+#define IB_RESULTSET_H
+#include <stdbool.h>
+#include <stddef.h>
+
+#define RS_MAX_BYTES (64u << 20)  /* larger input is refused */
+
+/* The figures compare looks at.  Latencies in ns, percentages in % (0..100). */
+enum rs_metric { RS_MEAN, RS_P99, RS_MAX, RS_CPU, RS_MET, RS_METRICS };
+
+/* Per-repeat values of one metric set; NaN where the source does not carry the figure. */
+struct rs_values {
+	double m[RS_METRICS];
+};
+
+/* One (simulation, load) pair and its measured repeats. */
+struct rs_pair {
+	char sim[96];              /* simulation name and mode words: "Audio", "Video real time" */
+	char load[32];
+	size_t n, cap;             /* measured repeats in v */
+	struct rs_values *v;
+	unsigned failed;           /* repeats that failed */
+	char why[160];             /* the first failure's reason */
+};
+
+struct result_set {
+	const char *format;        /* "json" or "logfile" */
+	bool has[RS_METRICS];      /* some pair carries the figure */
+	struct rs_pair *pairs;
+	size_t n, cap;
+};
+
+/* Reads path (a regular file, pipe or character device; at most RS_MAX_BYTES) into *rs.
+ * Returns 0, or -1 with a one-line reason in err (not naming the file). */
+int result_set_load(const char *path, struct result_set *rs, char *err, size_t errlen);
+
+/* Parses buf[0..len) (JSON when its first non-blank byte is '{', else a logfile).  When a
+ * logfile holds several runs, the last one is kept.  Returns 0, or -1 with err set. */
+int result_set_parse(const char *buf, size_t len, struct result_set *rs, char *err, size_t errlen);
+
+/* The pair (sim, load), or NULL. */
+const struct rs_pair *result_set_find(const struct result_set *rs, const char *sim, const char *load);
+
+/* Frees what the set holds; safe on a zeroed or failed set. */
+void result_set_free(struct result_set *rs);
+
+/* Display name and unit of metric m ("p99 latency", "ns" or "%"). */
+const char *rs_metric_name(enum rs_metric m);
+
+#endif

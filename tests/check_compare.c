@@ -1,0 +1,271 @@
+/* compare: Mann-Whitney U against reference values, thresholds, verdicts and exit statuses on
+ * constructed results, and the logfile reader on interbench 0.20/0.31 tables and ours. */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "results/compare.h"
+#include "results/mwu.h"
+#include "tests/ck_run.h"
+
+START_TEST(mann_whitney_reference)
+{
+	struct mwu_result r;
+	/* scipy.stats.mannwhitneyu documentation example: U = 17, exact p = 0.1111 (1/9), and
+	 * 0.11134688653314041 by the normal approximation with continuity correction. */
+	const double males[] = { 19, 22, 16, 29, 24 }, females[] = { 20, 11, 17, 12 };
+	ck_assert_int_eq(mwu_test(males, 5, females, 4, &r), 0);
+	ck_assert(r.exact);
+	ck_assert_double_eq(r.u, 17);
+	ck_assert_double_eq_tol(r.p, 1.0 / 9, 1e-12);
+	/* R's wilcox.test documentation (Hollander & Wolfe): W = 35, one-sided p = 0.1272, so
+	 * two-sided 0.2544 (0.2544122544 by enumeration of all C(15, 5) arrangements). */
+	const double x[] = { 0.80, 0.83, 1.89, 1.04, 1.45, 1.38, 1.91, 1.64, 0.73, 1.46 };
+	const double y[] = { 1.15, 0.88, 0.90, 0.74, 1.21 };
+	ck_assert_int_eq(mwu_test(x, 10, y, 5, &r), 0);
+	ck_assert_double_eq(r.u, 35);
+	ck_assert_double_eq_tol(r.p, 0.2544122544, 1e-9);
+	/* Complete separation, 4 vs 4: p = 2 / C(8, 4) = 0.0285714. */
+	const double lo[] = { 1, 2, 3, 4 }, hi[] = { 5, 6, 7, 8 };
+	ck_assert_int_eq(mwu_test(lo, 4, hi, 4, &r), 0);
+	ck_assert_double_eq(r.u, 0);
+	ck_assert_double_eq_tol(r.p, 2.0 / 70, 1e-12);
+	ck_assert_double_eq_tol(mwu_min_p(4, 4), 2.0 / 70, 1e-12);
+	ck_assert_double_eq_tol(mwu_min_p(3, 3), 0.1, 1e-12);
+	ck_assert(mwu_min_p(3, 3) > CMP_ALPHA && mwu_min_p(1, 20) > CMP_ALPHA && mwu_min_p(4, 4) < CMP_ALPHA);
+}
+END_TEST
+
+START_TEST(mann_whitney_ties)
+{
+	struct mwu_result r;
+	/* Ties: normal approximation.  U = 1 (the two x = 3 tie with y = 3: 2 x 1/2), mu = 15; tie
+	 * groups of 2 (value 2), 3 (value 3), 2 (value 4) and 2 (value 5): sum(t^3 - t) = 42;
+	 * sigma^2 = 30 / 12 * (12 - 42 / 110) = 29.0454545; z = (14 - 0.5) / 5.389383 = 2.504925;
+	 * p = erfc(z / sqrt 2) = 0.0122477 (worked by hand and in a separate Python script). */
+	const double x[] = { 1, 2, 2, 3, 3 }, y[] = { 3, 4, 4, 5, 5, 6 };
+	ck_assert_int_eq(mwu_test(x, 5, y, 6, &r), 0);
+	ck_assert(!r.exact);
+	ck_assert_double_eq(r.u, 1);
+	ck_assert_double_eq_tol(r.p, 0.0122477, 1e-6);
+	/* All equal: no evidence at all. */
+	const double same[] = { 7, 7, 7, 7 };
+	ck_assert_int_eq(mwu_test(same, 4, same, 4, &r), 0);
+	ck_assert_double_eq(r.p, 1);
+	ck_assert_int_eq(mwu_test(same, 0, same, 4, &r), -1);
+}
+END_TEST
+
+START_TEST(threshold_syntax)
+{
+	struct cmp_thresholds t;
+	char err[256];
+	cmp_default_thresholds(&t);
+	ck_assert_double_eq(t.limit[RS_P99], 10);
+	ck_assert_double_eq(t.limit[RS_MET], 1);
+	ck_assert(isnan(t.limit[RS_MEAN]));
+	ck_assert_int_eq(cmp_parse_thresholds("p99=5%,mean=20,deadlines=off,cpu=0.5", &t, err, sizeof(err)), 0);
+	ck_assert_double_eq(t.limit[RS_P99], 5);
+	ck_assert_double_eq(t.limit[RS_MEAN], 20);
+	ck_assert(isnan(t.limit[RS_MET]));
+	ck_assert_double_eq(t.limit[RS_CPU], 0.5);
+	const char *bad[] = { "", "p99", "p98=1", "p99=-1", "p99=abc", "cpu=5%", "p99=1e400", "p99=nan", "max=5%%" };
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		ck_assert_msg(cmp_parse_thresholds(bad[i], &t, err, sizeof(err)) == -1, "accepted '%s'", bad[i]);
+}
+END_TEST
+
+/* A JSON document with Audio/None repeated n times: p99 = p99_ns + i * step_ns, deadlines
+ * met met_pct (mean and max fixed). */
+static void make_set(struct result_set *rs, unsigned n, long p99_ns, long step_ns, double met_pct)
+{
+	char *buf = NULL, err[256];
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	fprintf(f, "{\"schema_version\":1,\"generator\":\"interbench\",\"results\":[");
+	for (unsigned i = 0; i < n; i++)
+		fprintf(f, "%s{\"simulation\":\"Audio\",\"load\":\"None\",\"mode\":\"\",\"repeat\":%u,\"has_deadlines\":true,"
+			"\"latency_mean_ns\":5000,\"latency_p99_ns\":%ld,\"latency_max_ns\":900000,"
+			"\"desired_cpu_ppm\":1000000,\"deadlines_met_ppm\":%ld}", i ? "," : "", i + 1,
+			p99_ns + (long)i * step_ns, lround(met_pct * 1e4));
+	fprintf(f, "]}");
+	fclose(f);
+	ck_assert_msg(result_set_parse(buf, len, rs, err, sizeof(err)) == 0, "%s", err);
+	free(buf);
+}
+
+/* compare_sets' status for old vs new under the default thresholds, output discarded. */
+static int verdict(const struct result_set *a, const struct result_set *b)
+{
+	struct cmp_thresholds t;
+	cmp_default_thresholds(&t);
+	FILE *null = fopen("/dev/null", "w");
+	int rc = compare_sets("old", a, "new", b, &t, null, null);
+	fclose(null);
+	return rc;
+}
+
+START_TEST(verdicts)
+{
+	struct result_set a, b;
+	/* Single runs: threshold only. */
+	make_set(&a, 1, 100000, 0, 100);
+	make_set(&b, 1, 130000, 0, 100); /* p99 +30 % */
+	ck_assert_int_eq(verdict(&a, &b), CMP_REGRESSION);
+	ck_assert_int_eq(verdict(&b, &a), CMP_OK); /* an improvement */
+	result_set_free(&b);
+	make_set(&b, 1, 105000, 0, 99.5); /* noise within both thresholds */
+	ck_assert_int_eq(verdict(&a, &b), CMP_OK);
+	result_set_free(&b);
+	make_set(&b, 1, 100000, 0, 98); /* deadlines 2 points lower */
+	ck_assert_int_eq(verdict(&a, &b), CMP_REGRESSION);
+	result_set_free(&a);
+	result_set_free(&b);
+	/* Five repeats a side: +20 % and clearly separated is significant, a regression. */
+	make_set(&a, 5, 100000, 1000, 100);
+	make_set(&b, 5, 120000, 1000, 100);
+	ck_assert_int_eq(verdict(&a, &b), CMP_REGRESSION);
+	result_set_free(&b);
+	/* Median +12 % but the spreads overlap (p > 5 %): not a regression. */
+	make_set(&b, 5, 92000, 10000, 100);
+	ck_assert_int_eq(verdict(&a, &b), CMP_OK);
+	result_set_free(&a);
+	result_set_free(&b);
+}
+END_TEST
+
+static const char seed_tables[] =
+	"    --- Benchmarking X in the presence of loads ---\n"
+	"    Latency +/- SD (ms) Max Latency % Desired CPU % Deadlines Met\n"
+	"    None 0.495 +/- 0.495 45 100 96\n"
+	"\n"
+	"    Benchmarking kernel 2.6.13-rc1 with datestamp 200507121411\n"
+	"\n"
+	"    --- Benchmarking Audio in the presence of loads ---\n"
+	"    Latency +/- SD (ms) Max Latency % Desired CPU % Deadlines Met\n"
+	"    None 0.003 +/- 0 0.005 100 100\n"
+	"    Compile 4.59 +/- 5.74 426 96.5 94\n"
+	"\n"
+	"    Benchmarking kernel 2.6.12-rc6-ck1 with datestamp 200507121345\n"
+	"\n"
+	"    --- Benchmarking Audio in the presence of loads ---\n"
+	"    Latency +/- SD (ms) Max Latency % Desired CPU % Deadlines Met\n"
+	"    None 0.003 +/- 0 0.005 100 100\n"
+	"    Video 0.003 +/- 0 0.004 100 100\n"
+	"    X 2.53 +/- 3.01 11 100 100\n"
+	"\n"
+	"    --- Benchmarking Video in the presence of loads ---\n"
+	"    Latency +/- SD (ms) Max Latency % Desired CPU % Deadlines Met\n"
+	"    Burn 0.837 +/- 2.49 50 97.7 95.5\n"
+	"\n"
+	"    The full logs are available here (including niced runs and real time runs):\n";
+
+START_TEST(seed_logfile)
+{
+	struct result_set rs;
+	char err[256];
+	ck_assert_msg(result_set_parse(seed_tables, sizeof(seed_tables) - 1, &rs, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_str_eq(rs.format, "logfile");
+	ck_assert_uint_eq(rs.n, 4); /* the last run only */
+	ck_assert(!rs.has[RS_P99]);
+	ck_assert_ptr_null(result_set_find(&rs, "Audio", "Compile"));
+	const struct rs_pair *p = result_set_find(&rs, "Audio", "X");
+	ck_assert_ptr_nonnull(p);
+	ck_assert_double_eq_tol(p->v[0].m[RS_MEAN], 2.53e6, 1e-3);
+	ck_assert_double_eq_tol(p->v[0].m[RS_MAX], 11e6, 1e-3);
+	p = result_set_find(&rs, "Video", "Burn");
+	ck_assert_double_eq(p->v[0].m[RS_CPU], 97.7);
+	ck_assert_double_eq(p->v[0].m[RS_MET], 95.5);
+	result_set_free(&rs);
+}
+END_TEST
+
+START_TEST(v031_and_own_logfiles)
+{
+	static const char v031[] =
+		"Benchmarking kernel 2.6.20 at datestamp 200702211200\n\n"
+		"--- Benchmarking simulated cpu of Audio in the presence of simulated ---\n"
+		"Load\tLatency +/- SD (ms)  Max Latency   % Desired CPU  % Deadlines Met\n"
+		"None\t  0.003 +/- 0.000    0.005\t\t 100\t        100\n"
+		"Burn\t  0.018 +/- 0.021    0.119\t\t 100\t        100\n\n"
+		"--- Benchmarking simulated cpu of Gaming in the presence of simulated ---\n"
+		"Load\tLatency +/- SD (ms)  Max Latency   % Desired CPU\n"
+		"None\t     0 +/- 0         0\t\t 100\n";
+	static const char ours[] =
+		"Benchmarking kernel 6.1.0 at datestamp 202601010000\n\n"
+		"--- Benchmarking simulated cpu of Video real time in the presence of simulated ---\n"
+		"Load      Latency +/- SD (us)    Max Latency   % Desired CPU  % Deadlines Met        p50        p90"
+		"        p99      p99.9  timer p99  timer max   Mean range of 2\n"
+		"None          3.2 +/- 1.1               12             100              100        3.1        4.2"
+		"        7.5         12         20         25   3.1-3.3\n"
+		"Burn      failed: load: cannot start\n";
+	struct result_set rs;
+	char err[256];
+	ck_assert_msg(result_set_parse(v031, sizeof(v031) - 1, &rs, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_uint_eq(rs.n, 3);
+	ck_assert_double_eq_tol(result_set_find(&rs, "Audio", "Burn")->v[0].m[RS_MAX], 119000, 1e-6);
+	ck_assert(isnan(result_set_find(&rs, "Gaming", "None")->v[0].m[RS_MET]));
+	result_set_free(&rs);
+	ck_assert_msg(result_set_parse(ours, sizeof(ours) - 1, &rs, err, sizeof(err)) == 0, "%s", err);
+	const struct rs_pair *p = result_set_find(&rs, "Video real time", "None");
+	ck_assert_ptr_nonnull(p);
+	ck_assert_double_eq_tol(p->v[0].m[RS_P99], 7500, 1e-6);
+	ck_assert_double_eq_tol(p->v[0].m[RS_MEAN], 3200, 1e-6);
+	ck_assert_uint_eq(result_set_find(&rs, "Video real time", "Burn")->failed, 1);
+	result_set_free(&rs);
+	/* Every truncation is either read or refused with one line; never a crash. */
+	for (size_t cut = 0; cut < sizeof(ours) - 1; cut++) {
+		err[0] = '\0';
+		if (result_set_parse(ours, cut, &rs, err, sizeof(err)) == 0)
+			result_set_free(&rs);
+		else
+			ck_assert(err[0] && !strchr(err, '\n'));
+	}
+	const char *bad[] = { "--- Benchmarking Audio in the presence of x ---\nLatency +/- SD (s) Max\n",
+			      "--- Benchmarking Audio in the presence of x ---\nLatency +/- SD (ms) % Desired CPU\nNone 1 +/- x 1 1\n",
+			      "--- Benchmarking Audio in the presence of x ---\nLatency +/- SD (ms) % Desired CPU\nNone -1 +/- 1 1 1\n",
+			      "--- Benchmarking Audio in the presence of x ---\nLatency +/- SD (ms) % Desired CPU\nNone 1 +/- 1 1 101\n",
+			      "--- Benchmarking Audio in the presence of x ---\nLatency +/- SD (ms) % Desired CPU\nNone nan +/- 1 1 1\n",
+			      "--- Benchmarking in the presence of x ---\n", "just some text\n" };
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		ck_assert_msg(result_set_parse(bad[i], strlen(bad[i]), &rs, err, sizeof(err)) == -1, "accepted %s", bad[i]);
+}
+END_TEST
+
+START_TEST(exit_statuses)
+{
+	struct result_set a, b;
+	char *none[] = { "compare", "/nonexistent.json", "/nonexistent2.json", NULL };
+	char *one[] = { "compare", "x", NULL };
+	char *badt[] = { "compare", "--threshold", "p99=x", "a", "b", NULL };
+	FILE *null = fopen("/dev/null", "w");
+	ck_assert_int_eq(compare_main(3, none, null, null), CMP_BAD_INPUT);
+	ck_assert_int_eq(compare_main(2, one, null, null), CMP_BAD_INPUT);
+	ck_assert_int_eq(compare_main(5, badt, null, null), CMP_BAD_INPUT);
+	/* No pair in common. */
+	make_set(&a, 1, 100000, 0, 100);
+	static const char other[] = "--- Benchmarking X in the presence of loads ---\n"
+		"Latency +/- SD (ms) Max Latency % Desired CPU % Deadlines Met\nBurn 1 +/- 1 2 100 100\n";
+	ck_assert_int_eq(result_set_parse(other, sizeof(other) - 1, &b, (char[64]){ 0 }, 64), 0);
+	ck_assert_int_eq(verdict(&a, &b), CMP_BAD_INPUT);
+	result_set_free(&a);
+	result_set_free(&b);
+	fclose(null);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("compare");
+	TCase *tc = tcase_create("core");
+	tcase_add_test(tc, mann_whitney_reference);
+	tcase_add_test(tc, mann_whitney_ties);
+	tcase_add_test(tc, threshold_syntax);
+	tcase_add_test(tc, verdicts);
+	tcase_add_test(tc, seed_logfile);
+	tcase_add_test(tc, v031_and_own_logfiles);
+	tcase_add_test(tc, exit_statuses);
+	suite_add_tcase(s, tc);
+	return ck_run(s);
+}

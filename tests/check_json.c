@@ -1,0 +1,184 @@
+/* JSON results: a document written by the report writer reads back through compare's reader
+ * with the same numbers; malformed, truncated and hostile input is refused with one line. */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "results/json_report.h"
+#include "results/resultset.h"
+#include "results/summary.h"
+#include "tests/ck_run.h"
+
+/* A measured result with known figures: latencies 1000, 2000, ... 100000 ns. */
+static void fake_result(struct sim_result *r)
+{
+	memset(r, 0, sizeof(*r));
+	for (uint64_t i = 1; i <= 100; i++) {
+		lat_stats_add(&r->sched, i * 1000);
+		hist_add(&r->sched_hist, i * 1000);
+		lat_stats_add(&r->timer, i * 10);
+		hist_add(&r->timer_hist, i * 10);
+	}
+	r->acct = (struct deadline_acct){ .periods = 100, .met = 97, .missed = 3, .skipped = 1,
+					  .work_wanted_us = 300000, .work_done_us = 299000 };
+}
+
+/* Writes a document with Audio/None measured (repeats 1 and 2) and Audio/Burn failed; returns
+ * the document text (malloc'd). */
+static char *write_doc(const struct sim_result *r, char *path)
+{
+	struct machine_info m;
+	struct run_info info = { .kernel_release = "6.1.0", .datestamp = "202601010000", .loops_per_ms = 1000,
+				 .loops_source = "-l", .duration_s = 1, .cpus = 2, .load_threads = 2 };
+	struct options o;
+	options_init(&o);
+	machine_info_collect(&m);
+	json_t *doc = report_new(&m, &info, &o);
+	ck_assert_ptr_nonnull(doc);
+	struct report_entry e = { .simulation = "Audio", .load = "None", .mode = "", .repeat = 1,
+				  .has_deadlines = true, .window_ns = 1000000000, .sim = r };
+	ck_assert_int_eq(report_add(doc, &e), 0);
+	e.repeat = 2;
+	ck_assert_int_eq(report_add(doc, &e), 0);
+	e.load = "Burn";
+	e.failed = "load: cannot start";
+	ck_assert_int_eq(report_add(doc, &e), 0);
+	char err[256];
+	int fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	ck_assert_int_eq(report_write(doc, path, err, sizeof(err)), 0);
+	char *text = json_dumps(doc, JSON_COMPACT | JSON_PRESERVE_ORDER);
+	json_decref(doc);
+	return text;
+}
+
+START_TEST(round_trip)
+{
+	static struct sim_result r;
+	struct pair_summary s;
+	struct result_set rs;
+	char path[] = "/tmp/check_json_XXXXXX", err[256] = "";
+	fake_result(&r);
+	pair_summarize(&r, &s);
+	free(write_doc(&r, path));
+	ck_assert_msg(result_set_load(path, &rs, err, sizeof(err)) == 0, "%s", err);
+	unlink(path);
+	ck_assert_str_eq(rs.format, "json");
+	const struct rs_pair *p = result_set_find(&rs, "Audio", "None");
+	ck_assert_ptr_nonnull(p);
+	ck_assert_uint_eq(p->n, 2);
+	ck_assert_double_eq(p->v[1].m[RS_MEAN], (double)llround(s.latency_mean_ns));
+	ck_assert_double_eq(p->v[1].m[RS_MEAN], 50500);
+	ck_assert_double_eq(p->v[1].m[RS_P99], (double)s.sched_p99_ns);
+	ck_assert_double_eq(p->v[1].m[RS_MAX], 100000);
+	ck_assert_double_eq_tol(p->v[1].m[RS_CPU], s.desired_cpu_pct, 1e-4);
+	ck_assert_double_eq(p->v[1].m[RS_MET], 97);
+	const struct rs_pair *f = result_set_find(&rs, "Audio", "Burn");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_uint_eq(f->n, 0);
+	ck_assert_uint_eq(f->failed, 1);
+	ck_assert_str_eq(f->why, "load: cannot start");
+	result_set_free(&rs);
+}
+END_TEST
+
+/* Parses text; asserts it is refused with a single-line reason. */
+static void refused(const char *text, size_t len, const char *what)
+{
+	struct result_set rs;
+	char err[256] = "";
+	ck_assert_msg(result_set_parse(text, len, &rs, err, sizeof(err)) == -1, "%s: accepted", what);
+	ck_assert_msg(err[0] && !strchr(err, '\n'), "%s: reason '%s'", what, err);
+	ck_assert_ptr_null(rs.pairs);
+}
+
+START_TEST(truncated_documents)
+{
+	static struct sim_result r;
+	char path[] = "/tmp/check_json_XXXXXX";
+	fake_result(&r);
+	char *text = write_doc(&r, path);
+	unlink(path);
+	size_t len = strlen(text);
+	for (size_t cut = 0; cut < len; cut += 3)
+		refused(text, cut, "truncated document");
+	free(text);
+}
+END_TEST
+
+static const char *const bad_docs[] = {
+	"{}",
+	"[]",
+	"{\"generator\":\"interbench\",\"schema_version\":2,\"results\":[]}",
+	"{\"generator\":\"interbench\",\"schema_version\":\"1\",\"results\":[]}",
+	"{\"generator\":\"other\",\"schema_version\":1,\"results\":[]}",
+	"{\"generator\":\"interbench\",\"schema_version\":1}",
+	"{\"generator\":\"interbench\",\"schema_version\":1,\"results\":{}}",
+	"{\"generator\":\"interbench\",\"schema_version\":1,\"results\":[]}",
+	"{\"generator\":\"interbench\",\"schema_version\":1,\"results\":[42]}",
+	"{\"generator\":\"interbench\",\"schema_version\":1,\"results\":[{\"simulation\":\"Audio\",\"load\":\"None\"}]}",
+	"{\"generator\":\"interbench\",\"schema_version\":1,\"results\":[{\"simulation\":\"Audio\",\"load\":\"None\","
+	"\"latency_mean_ns\":-5,\"latency_p99_ns\":1,\"latency_max_ns\":1,\"desired_cpu_ppm\":1,\"deadlines_met_ppm\":1}]}",
+	"{\"generator\":\"interbench\",\"schema_version\":1,\"results\":[{\"simulation\":\"Audio\",\"load\":\"None\","
+	"\"latency_mean_ns\":1.5,\"latency_p99_ns\":1,\"latency_max_ns\":1,\"desired_cpu_ppm\":1,\"deadlines_met_ppm\":1}]}",
+	"{\"generator\":\"interbench\",\"schema_version\":1,\"results\":[{\"simulation\":\"Audio\",\"load\":\"None\","
+	"\"latency_mean_ns\":99999999999999999999999,\"latency_p99_ns\":1,\"latency_max_ns\":1}]}",
+	"{\"generator\":\"interbench\",\"schema_version\":1,\"results\":[{\"simulation\":\"Audio\",\"load\":\"None\","
+	"\"latency_mean_ns\":NaN}]}",
+	"{\"generator\":\"interbench\",\"schema_version\":1,\"results\":[{\"simulation\":\"Audio\",\"load\":\"None\","
+	"\"latency_mean_ns\":1,\"latency_p99_ns\":1,\"latency_max_ns\":1,\"desired_cpu_ppm\":2000000,\"deadlines_met_ppm\":1}]}",
+	"{\"generator\":\"interbench\",\"schema_version\":1,\"results\":[{\"simulation\":\"Audio\",\"load\":\"None\",\"failed\":7}]}",
+	"{\"generator\":\"interbench\",\"schema_version\":1,\"schema_version\":1,\"results\":[]}",
+	"{\"generator\":\"interbench\",\"schema_version\":1,\"results\":[{\"simulation\":\"\",\"load\":\"None\",\"failed\":\"x\"}]}",
+	"",
+	"   \n\t ",
+	"garbage",
+	"{\"a\":",
+};
+
+START_TEST(malformed_documents)
+{
+	for (size_t i = 0; i < sizeof(bad_docs) / sizeof(bad_docs[0]); i++)
+		refused(bad_docs[i], strlen(bad_docs[i]), bad_docs[i]);
+	static const char nul[] = "{\"generator\":\"interbench\"\0}";
+	refused(nul, sizeof(nul) - 1, "NUL byte");
+	/* Deeply nested arrays: jansson limits the depth. */
+	size_t depth = 100000;
+	char *deep = malloc(depth + 1);
+	memset(deep, '[', depth);
+	deep[depth] = '\0';
+	deep[0] = '{';
+	refused(deep, depth, "deep nesting");
+	free(deep);
+}
+END_TEST
+
+START_TEST(hostile_files)
+{
+	struct result_set rs;
+	char err[256] = "";
+	ck_assert_int_eq(result_set_load("/nonexistent/x.json", &rs, err, sizeof(err)), -1);
+	ck_assert_int_eq(result_set_load("/tmp", &rs, err, sizeof(err)), -1);
+	ck_assert_str_eq(err, "is a directory");
+	ck_assert_int_eq(result_set_load("/dev/zero", &rs, err, sizeof(err)), -1);
+	ck_assert_ptr_nonnull(strstr(err, "64 MiB"));
+	ck_assert_int_eq(result_set_load("/dev/null", &rs, err, sizeof(err)), -1);
+	ck_assert_str_eq(err, "empty file");
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("json");
+	TCase *tc = tcase_create("core");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, round_trip);
+	tcase_add_test(tc, truncated_documents);
+	tcase_add_test(tc, malformed_documents);
+	tcase_add_test(tc, hostile_files);
+	suite_add_tcase(s, tc);
+	return ck_run(s);
+}

@@ -1,0 +1,47 @@
+#!/bin/bash
+# End to end: a short real run with --repeat and --json, the document validated against
+# doc/interbench-result.schema.json, then compare's exit statuses.  Usage: e2e_results.sh BINARY
+set -u
+bin=$(realpath "${1:?usage: $0 path/to/interbench}")
+schema=$(realpath "$(dirname "$0")/../doc/interbench-result.schema.json")
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+mkdir "$tmp/run" && cd "$tmp/run" || exit 1
+pass=0 fail=0
+check() { # check NAME EXPECTED_STATUS COMMAND...
+	local name=$1 want=$2; shift 2
+	"$@" >"$tmp/out.txt" 2>&1
+	local got=$?
+	if [ "$got" = "$want" ]; then pass=$((pass + 1)); echo "ok   $name"
+	else fail=$((fail + 1)); echo "FAIL $name: exit $got, expected $want"; sed 's/^/     /' "$tmp/out.txt"; fi
+}
+
+check "short run with --repeat 2 --json" 0 "$bin" -t 1 -c -W Audio -w None -w Burn --repeat 2 --json out.json
+check "schema validation" 0 python3 -c '
+import json, sys, jsonschema
+doc = json.load(open("out.json"))
+jsonschema.Draft202012Validator(json.load(open(sys.argv[1]))).validate(doc)
+assert len(doc["results"]) == 4, "expected 2 pairs x 2 repeats"
+' "$schema"
+check "no files besides out.json with -c" 0 test "$(ls)" = "out.json"
+check "compare with itself" 0 "$bin" compare out.json out.json
+python3 - <<'PY'
+import json
+doc = json.load(open("out.json"))
+for r in doc["results"]:
+    if "latency_p99_ns" in r:
+        r["latency_p99_ns"] = r["latency_p99_ns"] * 3 + 1000000
+json.dump(doc, open("worse.json", "w"))
+PY
+check "compare with a doctored copy" 1 "$bin" compare out.json worse.json
+head -c 300 out.json > truncated.json
+printf 'not an interbench result\n' > garbage.txt
+check "compare with garbage" 2 "$bin" compare out.json garbage.txt
+check "compare with a truncated file" 2 "$bin" compare truncated.json out.json
+check "compare with a missing file" 2 "$bin" compare out.json missing.json
+check "compare with a directory" 2 "$bin" compare . out.json
+check "--repeat 0 refused" 2 "$bin" --repeat 0
+check "--repeat abc refused" 2 "$bin" --repeat abc
+
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]
