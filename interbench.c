@@ -551,8 +551,11 @@ int main(int argc, char **argv)
 
 	int sig = run_matrix(&r);
 	cleanup_loads(&r);
-	if (sig)
+	if (sig) {
 		note_interrupt(&r, sig);
+		if (r.doc)
+			report_mark_interrupted(r.doc, sig);
+	}
 	if (r.log)
 		fclose(r.log);
 	rc = write_json(&r);

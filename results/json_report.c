@@ -1,3 +1,4 @@
+#define _GNU_SOURCE
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -63,6 +64,14 @@ json_t *report_new(const struct machine_info *m, const struct run_info *info, co
 			 "loops_per_ms_source", info->loops_source ? info->loops_source : "unknown",
 			 "load_threads", (int)info->load_threads, "duration_s", (int)info->duration_s,
 			 "options", options_json(o), "results");
+}
+
+int report_mark_interrupted(json_t *doc, int sig)
+{
+	const char *abbrev = sigabbrev_np(sig);
+	char name[32];
+	snprintf(name, sizeof(name), "SIG%s", abbrev ? abbrev : "?");
+	return json_object_set_new(json_object_get(doc, "run"), "interrupted_by", json_string(name));
 }
 
 json_t *report_histogram(const struct lat_hist *h)

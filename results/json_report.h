@@ -33,6 +33,10 @@ json_t *report_new(const struct machine_info *m, const struct run_info *info, co
 /* Appends e to the document's "results".  Returns 0, or -1 when out of memory. */
 int report_add(json_t *doc, const struct report_entry *e);
 
+/* Marks the run as cut short by signal sig: run.interrupted_by = "SIGINT" etc.  Returns 0,
+ * or -1 when out of memory. */
+int report_mark_interrupted(json_t *doc, int sig);
+
 /* Writes doc (compact, keys in insertion order) to path, or to stdout (plus a newline) when path is "-".
  * Returns 0, or -1 with a one-line reason in err. */
 int report_write(const json_t *doc, const char *path, char *err, size_t errlen);

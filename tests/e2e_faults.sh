@@ -24,7 +24,7 @@ procs_left() { sleep 0.3; pgrep -f "$BIN" >/dev/null; }
 interrupt() {
 	local sig=$1 want=$2 out="$TMP/int-$1.out" log
 	log="$TMP/$(uname -r).log"
-	rm -f "$log"
+	rm -f "$log" "$TMP"/*.json
 	mkdir -p "$TMP/wd"
 	"$BIN" -t 2 -W Audio -w Write -w Burn --workdir "$TMP/wd" --file-size 64M -m "interrupt $sig" >"$out" 2>&1 &
 	local pid=$!
@@ -39,6 +39,14 @@ interrupt() {
 	if [ -z "$(ls -A "$TMP/wd")" ]; then ok "SIG$sig: no scratch file left"; else bad "SIG$sig: scratch files left: $(ls "$TMP/wd")"; fi
 	if grep -q '^Burn .*+/-' "$log" && grep -q '^Write .*+/-' "$log" && grep -q 'interrupted' "$log"; then ok "SIG$sig: logfile keeps the partial result"
 	else bad "SIG$sig: logfile keeps the partial result" "$log"; fi
+	if python3 - "$sig" "$TMP"/"$(uname -r)"-*.json <<'PY'
+import json, sys
+d = json.load(open(sys.argv[2]))
+assert d["run"]["interrupted_by"] == "SIG" + sys.argv[1], d["run"]
+write = [r for r in d["results"] if r["load"] == "Write"]
+assert write and write[0]["interrupted"] and "failed" not in write[0], write
+PY
+	then ok "SIG$sig: JSON marks the run interrupted and keeps the partial pair"; else bad "SIG$sig: JSON marks the interruption"; fi
 }
 interrupt INT 130
 interrupt TERM 143
