@@ -77,6 +77,7 @@ uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/interbench $(DESTDIR)$(MANDIR)/man8/interbench.8
 
 clean:
+	rm -f crash-* leak-* timeout-* oom-*
 	rm -f interbench interbench.o libinterbench.a $(LIB_OBJS) $(LIB_OBJS:.o=.d) interbench.d
 	rm -rf tests/bin
 

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <strings.h>
 #include "core/options.h"
+#include "core/text.h"
 #include "loads/load.h"
 #include "sims/sim.h"
 
@@ -209,21 +210,13 @@ static void opt_name(char *buf, size_t len, int optopt_val, char *const argv_at)
 		snprintf(buf, len, "%s", argv_at ? argv_at : "?");
 }
 
-/* Keeps a message on one printable line whatever the user typed into a value. */
-static void printable_line(char *s)
-{
-	for (; *s; s++)
-		if ((unsigned char)*s < 0x20 || *s == 0x7f)
-			*s = '?';
-}
-
 static enum opt_status parse_argv(struct options *o, int argc, char **argv, char *err, size_t errlen);
 
 enum opt_status options_parse(struct options *o, int argc, char **argv, char *err, size_t errlen)
 {
 	enum opt_status st = parse_argv(o, argc, argv, err, errlen);
 	if (st == OPT_ERROR)
-		printable_line(err);
+		text_printable_line(err);
 	return st;
 }
 

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "results/compare.h"
+#include "core/text.h"
 #include "results/mwu.h"
 #include "results/summary.h"
 
@@ -54,7 +55,17 @@ static int threshold_item(char *item, struct cmp_thresholds *t, char *err, size_
 	return 0;
 }
 
+static int parse_thresholds(const char *spec, struct cmp_thresholds *t, char *err, size_t errlen);
+
 int cmp_parse_thresholds(const char *spec, struct cmp_thresholds *t, char *err, size_t errlen)
+{
+	int rc = parse_thresholds(spec, t, err, errlen);
+	if (rc != 0)
+		text_printable_line(err);
+	return rc;
+}
+
+static int parse_thresholds(const char *spec, struct cmp_thresholds *t, char *err, size_t errlen)
 {
 	char *copy = strdup(spec), *save = NULL;
 	int rc = copy && *copy ? 0 : -1;

@@ -159,7 +159,7 @@ static const char seed_tables[] =
 	"    Latency +/- SD (ms) Max Latency % Desired CPU % Deadlines Met\n"
 	"    Burn 0.837 +/- 2.49 50 97.7 95.5\n"
 	"\n"
-	"    The full logs are available here (including niced runs and real time runs):\n";
+	"    (any trailing text that is not a table)\n";
 
 START_TEST(seed_logfile)
 {
