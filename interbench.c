@@ -320,7 +320,7 @@ static void record(struct run *r, size_t i, unsigned repeat, const struct pair_o
 		.simulation = it->spec.desc->name, .load = it->load->desc->name, .mode = mode,
 		.repeat = repeat + 1, .has_deadlines = it->spec.desc->has_deadlines,
 		.failed = po->ok ? NULL : po->why, .interrupted = po->interrupted,
-		.window_ns = po->window_ns, .sim = &po->sim,
+		.window_ns = po->window_ns, .sim = &po->sim, .load_work = &po->load,
 	};
 	if (report_add(r->doc, &e) != 0)
 		fprintf(stderr, "interbench: warning: out of memory for the JSON results\n");

@@ -125,6 +125,15 @@ static int add_figures(json_t *r, const struct report_entry *e)
 	return rc;
 }
 
+/* The load's own work counters, so a reader can see the load really loaded the machine. */
+static json_t *load_work_json(const struct load_counters *c)
+{
+	return json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "elapsed_ns", (json_int_t)c->elapsed_ns,
+			 "burn_loops_thousands", (json_int_t)c->loops, "wakeups", (json_int_t)c->wakeups,
+			 "bytes_written", (json_int_t)c->bytes_written, "bytes_read", (json_int_t)c->bytes_read,
+			 "mib_touched", (json_int_t)c->mib_touched, "messages", (json_int_t)c->messages);
+}
+
 int report_add(json_t *doc, const struct report_entry *e)
 {
 	json_t *r = json_pack("{s:s, s:s, s:s, s:i, s:b, s:b, s:I}", "simulation", e->simulation,
@@ -134,6 +143,8 @@ int report_add(json_t *doc, const struct report_entry *e)
 	if (!r)
 		return -1;
 	int rc = e->failed ? json_object_set_new(r, "failed", json_string(e->failed)) : add_figures(r, e);
+	if (rc == 0 && e->load_work && e->load_work->elapsed_ns)
+		rc = json_object_set_new(r, "load_work", load_work_json(e->load_work));
 	if (rc != 0) {
 		json_decref(r);
 		return -1;

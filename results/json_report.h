@@ -9,6 +9,7 @@
 #include "core/options.h"
 #include "results/logfile.h"
 #include "results/machine.h"
+#include "loads/load.h"
 #include "sims/sim.h"
 
 #define REPORT_SCHEMA_VERSION 1
@@ -24,6 +25,7 @@ struct report_entry {
 	bool interrupted;              /* the window was cut short by a signal */
 	uint64_t window_ns;            /* how long the bench ran */
 	const struct sim_result *sim;  /* measurements (ignored when failed) */
+	const struct load_counters *load_work; /* the load's counters, or NULL when it never reported */
 };
 
 /* Starts a document: schema_version, generator, machine, run and options.  Returns NULL only

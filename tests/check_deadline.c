@@ -1,5 +1,6 @@
 /* Deadline accounting on synthetic timestamp sequences. */
 #include <check.h>
+#include "tests/ck_run.h"
 #include <stdlib.h>
 #include "sims/deadline.h"
 #include "sims/sim.h"
@@ -151,9 +152,5 @@ int main(void)
 	tcase_add_test(tc, x_zero_sleep_steps);
 	tcase_add_test(tc, custom_spec);
 	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return ck_run(s);
 }

@@ -1,5 +1,6 @@
 /* Option parsing, good and bad, including every rejection the issue lists. */
 #include <check.h>
+#include "tests/ck_run.h"
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -201,9 +202,5 @@ int main(void)
 	tcase_add_test(tc, reparse_resets);
 	tcase_add_test(tc, size_parser);
 	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return ck_run(s);
 }

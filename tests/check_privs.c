@@ -1,5 +1,6 @@
 /* Privilege checks on synthetic capability and limit sets. */
 #include <check.h>
+#include "tests/ck_run.h"
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -96,9 +97,5 @@ int main(void)
 	tcase_add_test(tc, cpu0_for_uniprocessor);
 	tcase_add_test(tc, warnings_counted);
 	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return ck_run(s);
 }

@@ -1,5 +1,6 @@
 /* The size policy of the disk loads and of Memload, on synthetic machines. */
 #include <check.h>
+#include "tests/ck_run.h"
 #include <stdlib.h>
 #include <string.h>
 #include "loads/sizes.h"
@@ -175,9 +176,5 @@ int main(void)
 	tcase_add_test(tc, mem_override_above_cap);
 	tcase_add_test(tc, human_sizes);
 	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return ck_run(s);
 }

@@ -1,5 +1,6 @@
 /* Output formatting: three significant digits, and the classic table's shape. */
 #include <check.h>
+#include "tests/ck_run.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -119,9 +120,5 @@ int main(void)
 	tcase_add_test(tc, row_fields);
 	tcase_add_test(tc, summary_from_result);
 	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return ck_run(s);
 }
