@@ -28,8 +28,8 @@ void calib_key_current(struct calib_key *key);
 
 /* Measures loops_per_ms on the calling thread: pins it to its current CPU and raises it to
  * SCHED_FIFO when permitted (otherwise measures at normal priority), warms up for ~200 ms,
- * then takes the fastest of repeated ~5 ms samples until three successive estimates agree
- * within 1%.  Restores the thread's affinity and policy.  Returns loops_per_ms (> 0), or 0
+ * then estimates from the fastest of 15 samples of ~20 ms each until three successive estimates
+ * agree within 1% (at most 10 estimates, about 3 s), and returns the middle of the last three.  Restores the thread's affinity and policy.  Returns loops_per_ms (> 0), or 0
  * when *interrupted (may be NULL) became non-zero before the measurement settled. */
 uint64_t calib_measure(const volatile sig_atomic_t *interrupted);
 
