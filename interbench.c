@@ -4,6 +4,7 @@
  * the kernel-stamped logfile. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -257,17 +258,36 @@ static void emit_item(struct run *r, size_t i, const struct rep_result *reps, un
 	emit_row(r, it, reps, n, &st);
 }
 
-/* Runs a load's prepare hook (scratch files: up to a GiB of writing) at normal priority, so
- * main's top SCHED_FIFO priority does not starve the machine meanwhile. */
+/* Drops main to SCHED_OTHER for slow work between pairs (scratch files, writeback), so its top
+ * SCHED_FIFO priority does not starve the machine meanwhile; back to SCHED_FIFO when !normal. */
+static void main_priority_normal(const struct run *r, bool normal)
+{
+	struct sched_param sp = { .sched_priority = normal ? 0 : r->prio_max };
+	if (r->rt_ok)
+		sched_setscheduler(0, (normal ? SCHED_OTHER : SCHED_FIFO) | SCHED_RESET_ON_FORK, &sp);
+}
+
+/* Runs a load's prepare hook (scratch files: up to a GiB of writing) at normal priority. */
 static int prepare_load(struct run *r, struct load_ctx *lctx)
 {
-	struct sched_param normal = { 0 }, top = { .sched_priority = r->prio_max };
-	if (r->rt_ok)
-		sched_setscheduler(0, SCHED_OTHER | SCHED_RESET_ON_FORK, &normal);
+	main_priority_normal(r, true);
 	int rc = lctx->desc->prepare(lctx);
-	if (r->rt_ok)
-		sched_setscheduler(0, SCHED_FIFO | SCHED_RESET_ON_FORK, &top);
+	main_priority_normal(r, false);
 	return rc;
+}
+
+/* Writes back what a disk load left dirty (up to its file size) before the next pair starts,
+ * so the next pair's window does not pay for this one's writeback.  Outside every window. */
+static void settle_writeback(struct run *r)
+{
+	int fd = open(r->opt.workdir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	main_priority_normal(r, true);
+	if (syncfs(fd) != 0)
+		fprintf(stderr, "interbench: warning: syncfs %s: %s\n", r->opt.workdir, strerror(errno));
+	main_priority_normal(r, false);
+	close(fd);
 }
 
 static void run_pair(struct run *r, const struct plan_item *it, struct pair_outcome *po)
@@ -297,6 +317,8 @@ static void run_pair(struct run *r, const struct plan_item *it, struct pair_outc
 		lctx->prepared = true;
 	}
 	pair_run(&p, po);
+	if (po->load.bytes_written && !g_signal)
+		settle_writeback(r);
 }
 
 /* Records run `repeat` (0-based) of plan item i: its summary, and its entry in the JSON. */
