@@ -4,6 +4,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #define OPT_MAX_DURATION_S 86400u     /* -t upper bound: one day per benchmark */
 #define OPT_MAX_INTERVAL_US 10000000u /* -I upper bound: 10 s */
@@ -44,7 +45,6 @@ void options_init(struct options *o);
 enum opt_status options_parse(struct options *o, int argc, char **argv, char *err, size_t errlen);
 
 /* Writes the usage text (every option, every sim and load) to f. */
-#include <stdio.h>
 void options_usage(FILE *f, const char *prog);
 
 /* Strict number parsers: the whole string must be a decimal integer within [min, max].

@@ -18,7 +18,7 @@ struct sim_desc {
 	const char *name;
 	const char *help;         /* one line for -h */
 	uint64_t interval_us;     /* period (0 for Custom: from -I) */
-	unsigned cpu_pct;         /* CPU per period, % (0 for Custom: from -C) */
+	unsigned cpu_pct;         /* CPU per period, % (0 for Custom: from -C; unused with work_us) */
 	/* CPU work of period number `period` in microseconds; NULL means interval * cpu_pct. */
 	uint64_t (*work_us)(const struct sim_spec *spec, uint64_t period);
 	bool has_deadlines;       /* false: free-running frames (Gaming) */

@@ -14,7 +14,6 @@ const struct sim_desc sim_x = {
 	.name = "X",
 	.help = "100 ms frames sweeping 0-100% CPU in 1% steps",
 	.interval_us = X_FRAME_US,
-	.cpu_pct = 50,
 	.work_us = x_work_us,
 	.has_deadlines = true,
 	.flags = SIM_BENCH_NORMAL | SIM_BENCH_RT,
