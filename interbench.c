@@ -155,6 +155,8 @@ static uint64_t get_loops_per_ms(const struct options *o, FILE *con, const char 
 	fflush(con);
 	uint64_t lpms = calib_measure(&g_signal);
 	*source = "measured";
+	if (lpms == 0)          /* interrupted: nothing measured, nothing saved */
+		return 0;
 	if (have_path && calib_save(path, &key, lpms) != 0)
 		fprintf(stderr, "interbench: warning: cannot save %s: %s\n", path, strerror(errno));
 	return lpms;

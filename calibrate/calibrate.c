@@ -276,6 +276,10 @@ static int mkdir_parents(char *path)
 int calib_save(const char *path, const struct calib_key *key, uint64_t loops_per_ms)
 {
 	char dir[PATH_MAX], tmp[PATH_MAX + 16];
+	if (loops_per_ms == 0 || loops_per_ms > UINT32_MAX * 1000ULL) {
+		errno = EINVAL;     /* calib_load would call it corrupt */
+		return -1;
+	}
 	snprintf(dir, sizeof(dir), "%s", path);
 	if (mkdir_parents(dir) != 0)
 		return -1;

@@ -43,7 +43,7 @@ int calib_default_path(char *buf, size_t len);
 uint64_t calib_load(const char *path, const struct calib_key *want, char *why, size_t whylen);
 
 /* Saves loops_per_ms with key to path (creating the directory), atomically via rename.
- * Returns 0, or -1 with errno set. */
+ * Returns 0, or -1 with errno set (EINVAL for 0 or a value calib_load would reject). */
 int calib_save(const char *path, const struct calib_key *key, uint64_t loops_per_ms);
 
 #endif

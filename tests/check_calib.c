@@ -1,5 +1,6 @@
 /* Calibration file: reuse only while the key matches; a corrupt file is never trusted. */
 #include <check.h>
+#include <errno.h>
 #include "tests/ck_run.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,6 +43,20 @@ START_TEST(round_trip)
 	calib_key_current(&k);
 	ck_assert_int_eq(calib_save(path, &k, 123456), 0);
 	ck_assert_uint_eq(calib_load(path, &k, NULL, 0), 123456);
+}
+END_TEST
+
+/* An interrupted measurement returns 0; saving it must fail and keep the old value. */
+START_TEST(save_refuses_unloadable_values)
+{
+	struct calib_key k;
+	calib_key_current(&k);
+	ck_assert_int_eq(calib_save(path, &k, 5000), 0);
+	errno = 0;
+	ck_assert_int_eq(calib_save(path, &k, 0), -1);
+	ck_assert_int_eq(errno, EINVAL);
+	ck_assert_int_eq(calib_save(path, &k, UINT32_MAX * 1000ULL + 1), -1);
+	ck_assert_uint_eq(calib_load(path, &k, NULL, 0), 5000);
 }
 END_TEST
 
@@ -93,6 +108,7 @@ int main(void)
 	TCase *tc = tcase_create("file");
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, round_trip);
+	tcase_add_test(tc, save_refuses_unloadable_values);
 	tcase_add_test(tc, stale_key);
 	tcase_add_test(tc, corrupt_files);
 	tcase_add_test(tc, burn_stops);

@@ -18,6 +18,15 @@ cd "$TMP" || exit 1
 
 now_ms() { date +%s%3N; }
 procs_left() { sleep 0.3; pgrep -f "$BIN" >/dev/null; }
+# wait_children PID N: until PID has N children (load, then bench once the ramp-up is over);
+# bounded at 60 s so a slow (sanitized) build waits for the state instead of guessing a time.
+wait_children() {
+	for _ in $(seq 600); do
+		[ "$(pgrep -c -P "$1")" -ge "$2" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
 
 # interrupt SIG EXPECTED_STATUS: a logged run with Burn and Write loads, killed in the
 # middle of the Write pair (Burn runs first: 1 s ramp-up + 2 s, then Write).
@@ -28,7 +37,10 @@ interrupt() {
 	mkdir -p "$TMP/wd"
 	"$BIN" -t 2 -W Audio -w Write -w Burn --workdir "$TMP/wd" --file-size 64M -m "interrupt $sig" >"$out" 2>&1 &
 	local pid=$!
-	sleep 4.5
+	# Burn's pair first; the Write pair has begun once its scratch file exists.
+	for _ in $(seq 600); do [ -n "$(ls -A "$TMP/wd")" ] && break; sleep 0.1; done
+	wait_children "$pid" 2
+	sleep 0.5
 	local t0; t0=$(now_ms)
 	kill -"$sig" "$pid"
 	wait "$pid"
@@ -59,12 +71,14 @@ kill -INT "$pid"; kill -INT "$pid"
 wait "$pid"; rc=$?
 if [ "$rc" -ge 128 ] && ! procs_left; then ok "double SIGINT: exit $rc, no child left"; else bad "double SIGINT (exit $rc)"; fi
 
-# SIGINT during calibration.
+# SIGINT during calibration: exits at once and keeps the saved value (never saves a 0).
+cp "$XDG_CACHE_HOME/interbench/loops_per_ms" "$TMP/cal.saved"
 "$BIN" -b -t 1 -c -W Audio -w None >"$TMP/cal.out" 2>&1 &
 pid=$!
 sleep 0.1
 t0=$(now_ms); kill -INT "$pid"; wait "$pid"; rc=$?; dt=$(( $(now_ms) - t0 ))
-if [ "$rc" = 130 ] && [ "$dt" -lt 2000 ]; then ok "SIGINT while calibrating: 130 in $dt ms"
+if [ "$rc" = 130 ] && [ "$dt" -lt 2000 ] && cmp -s "$TMP/cal.saved" "$XDG_CACHE_HOME/interbench/loops_per_ms"
+then ok "SIGINT while calibrating: 130 in $dt ms, saved value kept"
 else bad "SIGINT while calibrating: exit $rc in $dt ms" "$TMP/cal.out"; fi
 
 # SIGINT while the Read load's file is being created (before any timed window).
@@ -88,7 +102,7 @@ if ! procs_left; then ok "SIGKILL of main takes the children along"; else bad "c
 out="$TMP/killload.out"
 "$BIN" -t 2 -c -W Audio -w Burn -w Ring >"$out" 2>&1 &
 pid=$!
-sleep 1.5   # inside the window: the oldest child is the load, the other the bench
+wait_children "$pid" 2   # inside the window: the oldest child is the load, the other the bench
 load=$(pgrep -o -P "$pid")
 [ -n "$load" ] && kill -KILL "$load"
 wait "$pid"; rc=$?
