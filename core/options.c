@@ -114,100 +114,124 @@ static void list_names(char *buf, size_t len, bool sims)
 	}
 }
 
-/* Adds a -w/-x/-W/-X name to mask; returns -1 with err set on an unknown name. */
-static int add_name(uint32_t *mask, bool sims, int opt, const char *name, char *err, size_t errlen)
+/* The option's canonical name for messages: "-t" for those with a short form, "--workdir"
+ * for long-only ones, "?" for an unknown value. */
+static const char *opt_display(int c, char *buf, size_t len)
 {
-	int idx = sims ? sim_find(name) : load_find(name);
-	if (idx < 0) {
-		char names[256];
-		list_names(names, sizeof(names), sims);
-		snprintf(err, errlen, "-%c: unknown %s '%s' (accepted: %s)", opt,
-			 sims ? "simulation" : "load", name, names);
-		return -1;
+	if (c > 0 && c < 256) {
+		snprintf(buf, len, "-%c", c);
+		return buf;
 	}
-	*mask |= 1u << idx;
-	return 0;
+	for (const struct option *lo = long_opts; lo->name; lo++)
+		if (lo->val == c) {
+			snprintf(buf, len, "--%s", lo->name);
+			return buf;
+		}
+	return "?";
 }
 
-#define BAD(...) do { snprintf(err, errlen, __VA_ARGS__); return OPT_ERROR; } while (0)
+/* What option c accepts as its value, for every message about a bad or missing value. */
+static const char *opt_accepted(int c, char *buf, size_t len)
+{
+	char names[256];
+	switch (c) {
+	case 'l': snprintf(buf, len, "an integer from 1 to %u", UINT32_MAX); break;
+	case 'L': snprintf(buf, len, "an integer from 1 to %u", LOAD_MAX_THREADS); break;
+	case 't': snprintf(buf, len, "whole seconds from 1 to %u", OPT_MAX_DURATION_S); break;
+	case 'B': case 'N': snprintf(buf, len, "an integer from -20 to 19"); break;
+	case 'C': snprintf(buf, len, "an integer from 1 to 100"); break;
+	case 'I': snprintf(buf, len, "microseconds from 100 to %u", OPT_MAX_INTERVAL_US); break;
+	case 'm': snprintf(buf, len, "a line of text"); break;
+	case 'w': case 'x': case 'W': case 'X':
+		list_names(names, sizeof(names), c == 'W' || c == 'X');
+		snprintf(buf, len, "%s", names);
+		break;
+	case OPT_WORKDIR: snprintf(buf, len, "an existing directory"); break;
+	case OPT_FILE_SIZE: case OPT_MEM_SIZE:
+		snprintf(buf, len, "at least 1M, with an optional K, M, G or T suffix");
+		break;
+	case OPT_REPEAT: snprintf(buf, len, "an integer from 1 to %u", OPT_MAX_REPEAT); break;
+	case OPT_JSON: snprintf(buf, len, "a file name, or - for stdout"); break;
+	default: snprintf(buf, len, "see -h"); break;
+	}
+	return buf;
+}
 
-static enum opt_status parse_one(struct options *o, int c, const char *arg, char *err, size_t errlen)
+/* Sets err to "<option>: <what> '<value>' (accepted: ...)" and returns OPT_ERROR. */
+static enum opt_status bad_value(int c, const char *what, const char *arg, char *err, size_t errlen)
+{
+	char name[64], acc[320];
+	snprintf(err, errlen, "%s: %s '%s' (accepted: %s)", opt_display(c, name, sizeof(name)), what,
+		 arg, opt_accepted(c, acc, sizeof(acc)));
+	return OPT_ERROR;
+}
+
+/* Adds a -w/-x/-W/-X name to mask; returns OPT_ERROR with err set on an unknown name. */
+static enum opt_status add_name(uint32_t *mask, int c, const char *name, char *err, size_t errlen)
+{
+	bool sims = c == 'W' || c == 'X';
+	int idx = sims ? sim_find(name) : load_find(name);
+	if (idx < 0)
+		return bad_value(c, sims ? "unknown simulation" : "unknown load", name, err, errlen);
+	*mask |= 1u << idx;
+	return OPT_OK;
+}
+
+/* Options whose value is a bounded unsigned integer: where it goes and its range. */
+static bool parse_number_opt(struct options *o, int c, const char *arg, bool *bad)
 {
 	uint64_t v;
 	switch (c) {
-	case 'l':
-		if (parse_u64(arg, 1, UINT32_MAX, &o->loops_per_ms))
-			BAD("-l: invalid loops_per_ms '%s' (accepted: an integer from 1 to %u)", arg, UINT32_MAX);
-		break;
-	case 'L':
-		if (parse_u64(arg, 1, LOAD_MAX_THREADS, &v))
-			BAD("-L: invalid load thread count '%s' (accepted: an integer from 1 to %u)", arg, LOAD_MAX_THREADS);
-		o->load_threads = (unsigned)v;
-		break;
-	case 't':
-		if (parse_u64(arg, 1, OPT_MAX_DURATION_S, &v))
-			BAD("-t: invalid duration '%s' (accepted: whole seconds from 1 to %u)", arg, OPT_MAX_DURATION_S);
-		o->duration_s = (unsigned)v;
-		break;
-	case 'B':
-	case 'N':
-		if (parse_int(arg, -20, 19, c == 'B' ? &o->bench_nice : &o->load_nice))
-			BAD("-%c: invalid nice value '%s' (accepted: an integer from -20 to 19)", c, arg);
-		break;
+	case 'l': *bad = parse_u64(arg, 1, UINT32_MAX, &o->loops_per_ms) != 0; return true;
+	case 'I': *bad = parse_u64(arg, 100, OPT_MAX_INTERVAL_US, &o->custom_interval_us) != 0; return true;
+	case 'L': *bad = parse_u64(arg, 1, LOAD_MAX_THREADS, &v) != 0; o->load_threads = (unsigned)v; return true;
+	case 't': *bad = parse_u64(arg, 1, OPT_MAX_DURATION_S, &v) != 0; o->duration_s = (unsigned)v; return true;
+	case 'C': *bad = parse_u64(arg, 1, 100, &v) != 0; o->custom_cpu_pct = (unsigned)v; return true;
+	case OPT_REPEAT: *bad = parse_u64(arg, 1, OPT_MAX_REPEAT, &v) != 0; o->repeat = (unsigned)v; return true;
+	case 'B': case 'N': *bad = parse_int(arg, -20, 19, c == 'B' ? &o->bench_nice : &o->load_nice) != 0; return true;
+	}
+	return false;
+}
+
+static enum opt_status parse_one(struct options *o, int c, const char *arg, char *err, size_t errlen)
+{
+	bool bad = false;
+	if (parse_number_opt(o, c, arg, &bad))
+		return bad ? bad_value(c, "invalid value", arg, err, errlen) : OPT_OK;
+	switch (c) {
 	case 'u': o->uniprocessor = true; break;
 	case 'b': o->recalibrate = true; break;
 	case 'c': o->console_only = true; break;
 	case 'r': o->realtime = true; break;
 	case 'v': o->verbose = true; break;
-	case 'C':
-		if (parse_u64(arg, 1, 100, &v))
-			BAD("-C: invalid CPU percentage '%s' (accepted: an integer from 1 to 100)", arg);
-		o->custom_cpu_pct = (unsigned)v;
-		break;
-	case 'I':
-		if (parse_u64(arg, 100, OPT_MAX_INTERVAL_US, &o->custom_interval_us))
-			BAD("-I: invalid interval '%s' (accepted: microseconds from 100 to %u)", arg, OPT_MAX_INTERVAL_US);
-		break;
 	case 'm': o->comment = arg; break;
-	case 'w': return add_name(&o->load_include, false, c, arg, err, errlen) ? OPT_ERROR : OPT_OK;
-	case 'x': return add_name(&o->load_exclude, false, c, arg, err, errlen) ? OPT_ERROR : OPT_OK;
-	case 'W': return add_name(&o->sim_include, true, c, arg, err, errlen) ? OPT_ERROR : OPT_OK;
-	case 'X': return add_name(&o->sim_exclude, true, c, arg, err, errlen) ? OPT_ERROR : OPT_OK;
+	case 'w': return add_name(&o->load_include, c, arg, err, errlen);
+	case 'x': return add_name(&o->load_exclude, c, arg, err, errlen);
+	case 'W': return add_name(&o->sim_include, c, arg, err, errlen);
+	case 'X': return add_name(&o->sim_exclude, c, arg, err, errlen);
 	case OPT_WORKDIR:
 		if (!*arg)
-			BAD("--workdir: empty directory name (accepted: an existing directory)");
+			return bad_value(c, "empty directory name", arg, err, errlen);
 		o->workdir = arg;
 		break;
 	case OPT_FILE_SIZE:
-	case OPT_MEM_SIZE:
-		if (parse_size(arg, c == OPT_FILE_SIZE ? &o->file_size_bytes : &o->mem_size_bytes) ||
-		    (c == OPT_FILE_SIZE ? o->file_size_bytes : o->mem_size_bytes) < (1u << 20))
-			BAD("--%s: invalid size '%s' (accepted: at least 1M, with an optional K, M, G or T suffix)",
-			    c == OPT_FILE_SIZE ? "file-size" : "mem-size", arg);
+	case OPT_MEM_SIZE: {
+		uint64_t *bytes = c == OPT_FILE_SIZE ? &o->file_size_bytes : &o->mem_size_bytes;
+		if (parse_size(arg, bytes) || *bytes < (1u << 20))
+			return bad_value(c, "invalid size", arg, err, errlen);
 		break;
-	case OPT_REPEAT:
-		if (parse_u64(arg, 1, OPT_MAX_REPEAT, &v))
-			BAD("--repeat: invalid repeat count '%s' (accepted: an integer from 1 to %u)", arg, OPT_MAX_REPEAT);
-		o->repeat = (unsigned)v;
-		break;
+	}
 	case OPT_JSON:
 		if (!*arg)
-			BAD("--json: empty file name (accepted: a file name, or - for stdout)");
+			return bad_value(c, "empty file name", arg, err, errlen);
 		o->json_path = arg;
 		break;
 	case 'h': return OPT_HELP;
-	default: BAD("internal: unhandled option %d", c);
+	default:
+		snprintf(err, errlen, "internal: unhandled option %d", c);
+		return OPT_ERROR;
 	}
 	return OPT_OK;
-}
-
-/* Name of the option getopt stopped at, for messages about missing arguments. */
-static void opt_name(char *buf, size_t len, int optopt_val, char *const argv_at)
-{
-	if (optopt_val)
-		snprintf(buf, len, "-%c", optopt_val);
-	else
-		snprintf(buf, len, "%s", argv_at ? argv_at : "?");
 }
 
 static enum opt_status parse_argv(struct options *o, int argc, char **argv, char *err, size_t errlen);
@@ -227,10 +251,15 @@ static enum opt_status parse_argv(struct options *o, int argc, char **argv, char
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, short_opts, long_opts, NULL)) != -1) {
 		char name[64];
-		if (c == '?' || c == ':') {
-			opt_name(name, sizeof(name), optopt, argv[optind - 1]);
-			snprintf(err, errlen, c == ':' ? "%s: missing value (see -h)" :
-				 "%s: unknown option (see -h for the accepted ones)", name);
+		if (c == ':') {
+			char acc[320];
+			snprintf(err, errlen, "%s: missing value (accepted: %s)",
+				 opt_display(optopt, name, sizeof(name)), opt_accepted(optopt, acc, sizeof(acc)));
+			return OPT_ERROR;
+		}
+		if (c == '?') {
+			snprintf(err, errlen, "%s: unknown option (see -h for the accepted ones)",
+				 optopt > 0 && optopt < 256 ? opt_display(optopt, name, sizeof(name)) : argv[optind - 1]);
 			return OPT_ERROR;
 		}
 		enum opt_status st = parse_one(o, c, optarg, err, errlen);

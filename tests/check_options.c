@@ -145,7 +145,16 @@ START_TEST(unknown_and_missing)
 	ck_assert_int_eq(parse(&o, "--bogus", NULL), OPT_ERROR);
 	ck_assert(strstr(err, "--bogus"));
 	ck_assert_int_eq(parse(&o, "-t", NULL), OPT_ERROR);
-	ck_assert(strstr(err, "-t") && strstr(err, "missing"));
+	ck_assert(strstr(err, "-t") && strstr(err, "missing") && strstr(err, "accepted: whole seconds"));
+	ck_assert_int_eq(parse(&o, "--time", NULL), OPT_ERROR);
+	ck_assert_msg(strncmp(err, "-t: missing", 11) == 0, "%s", err);
+	/* long-only options: getopt reports them by their value (>= 256), not a character */
+	static const char *long_only[] = { "--json", "--workdir", "--repeat", "--file-size", "--mem-size" };
+	for (unsigned i = 0; i < sizeof(long_only) / sizeof(long_only[0]); i++) {
+		ck_assert_int_eq(parse(&o, long_only[i], NULL), OPT_ERROR);
+		ck_assert_msg(strncmp(err, long_only[i], strlen(long_only[i])) == 0 && strstr(err, "missing value (accepted: "),
+			      "'%s' does not name %s", err, long_only[i]);
+	}
 	ck_assert_int_eq(parse(&o, "stray", NULL), OPT_ERROR);
 	ck_assert(strstr(err, "stray"));
 }
