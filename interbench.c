@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/mman.h>
 #include <unistd.h>
 #include "calibrate/calibrate.h"
@@ -104,6 +106,31 @@ static void install_signals(void)
 	signal(SIGPIPE, SIG_IGN);
 }
 
+/* Locks main's memory so a page fault never delays it.  MCL_FUTURE only when the lock is
+ * unbounded (CAP_IPC_LOCK or an unlimited RLIMIT_MEMLOCK): under a finite limit it would make
+ * later allocations (results, JSON) fail once the limit is reached. */
+static void lock_memory(const struct privs *pv)
+{
+	if (SANITIZED) /* a sanitizer's shadow memory is terabytes of reserved address space */
+		return;
+	bool unbounded = pv->cap_ipc_lock || pv->rlimit_memlock_bytes == UINT64_MAX;
+	if (mlockall(MCL_CURRENT | (unbounded ? MCL_FUTURE : 0)) != 0 && unbounded)
+		fprintf(stderr, "interbench: warning: mlockall: %s\n", strerror(errno));
+	/* with a finite limit privs_warn has already said memory may not be locked */
+}
+
+/* Raises the soft RLIMIT_NOFILE to the hard limit (inherited by the loads): Hack and Ring at a
+ * large -L need more descriptors than the usual soft limit of 1024. */
+static void raise_fd_limit(void)
+{
+	struct rlimit rl;
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		if (setrlimit(RLIMIT_NOFILE, &rl) != 0)
+			fprintf(stderr, "interbench: warning: setrlimit(RLIMIT_NOFILE): %s\n", strerror(errno));
+	}
+}
+
 /* Raises main to the highest SCHED_FIFO priority it may use (children start as SCHED_OTHER
  * through SCHED_RESET_ON_FORK) and locks its memory.  Returns whether SCHED_FIFO is in use. */
 static bool become_realtime(struct run *r, const struct privs *pv)
@@ -117,8 +144,7 @@ static bool become_realtime(struct run *r, const struct privs *pv)
 		fprintf(stderr, "interbench: warning: sched_setscheduler(SCHED_FIFO): %s\n", strerror(errno));
 		return false;
 	}
-	if (!SANITIZED) /* a sanitizer's shadow memory is terabytes of reserved address space */
-		mlockall(MCL_CURRENT | MCL_FUTURE); /* failure already warned about by privs_warn */
+	lock_memory(pv);
 	return true;
 }
 
@@ -265,8 +291,9 @@ static void emit_item(struct run *r, size_t i, const struct rep_result *reps, un
 static void main_priority_normal(const struct run *r, bool normal)
 {
 	struct sched_param sp = { .sched_priority = normal ? 0 : r->prio_max };
-	if (r->rt_ok)
-		sched_setscheduler(0, (normal ? SCHED_OTHER : SCHED_FIFO) | SCHED_RESET_ON_FORK, &sp);
+	if (r->rt_ok && sched_setscheduler(0, (normal ? SCHED_OTHER : SCHED_FIFO) | SCHED_RESET_ON_FORK, &sp) != 0)
+		fprintf(stderr, "interbench: warning: sched_setscheduler(%s): %s\n",
+			normal ? "SCHED_OTHER" : "SCHED_FIFO", strerror(errno));
 }
 
 /* Runs a load's prepare hook (scratch files: up to a GiB of writing) at normal priority. */
@@ -310,13 +337,16 @@ static void run_pair(struct run *r, const struct plan_item *it, struct pair_outc
 		.duration_ns = (uint64_t)r->opt.duration_s * NS_PER_S,
 		.interrupted = &g_signal,
 	};
+	if (lctx->desc->prepare && !lctx->prepared && !lctx->prepare_failed) {
+		if (prepare_load(r, lctx) == 0)
+			lctx->prepared = true;
+		else  /* not retried for every later pair: the reason stays in counters.errmsg */
+			lctx->prepare_failed = !g_signal;
+	}
 	if (lctx->desc->prepare && !lctx->prepared) {
-		if (prepare_load(r, lctx) != 0) {
-			memset(po, 0, sizeof(*po));
-			snprintf(po->why, sizeof(po->why), "%s", lctx->counters.errmsg);
-			return;
-		}
-		lctx->prepared = true;
+		memset(po, 0, sizeof(*po));
+		snprintf(po->why, sizeof(po->why), "%s", lctx->counters.errmsg);
+		return;
 	}
 	pair_run(&p, po);
 	if (po->load.bytes_written && !g_signal)
@@ -387,14 +417,15 @@ static void run_round(struct run *r, unsigned round, struct pair_outcome *po)
 	fflush(r->con);
 }
 
-/* Runs the plan round by round.  Returns the signal that interrupted the run, or 0. */
+/* Runs the plan round by round.  Returns 0 (g_signal says whether a signal cut it short),
+ * or -1 when memory for the plan could not be allocated (reported). */
 static int run_matrix(struct run *r)
 {
 	struct pair_outcome *po = malloc(sizeof(*po));
 	if (!po || build_plan(r) != 0) {
-		fprintf(stderr, "interbench: malloc: %s\n", strerror(errno));
+		fprintf(stderr, "interbench: %s: %s\n", po ? "calloc" : "malloc", strerror(errno));
 		free(po);
-		return 0;
+		return -1;
 	}
 	unsigned done = 0;
 	while (done < r->opt.repeat && !g_signal)
@@ -409,7 +440,16 @@ static int run_matrix(struct run *r)
 			emit_item(r, i, reps, ran);
 	}
 	free(po);
-	return g_signal;
+	return 0;
+}
+
+/* How many (pair, repeat) results were measured successfully. */
+static size_t measured_count(const struct run *r)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < r->plan.n * r->opt.repeat; i++)
+		n += r->reps[i].ran && r->reps[i].ok;
+	return n;
 }
 
 /* Whether load li runs against at least one selected task. */
@@ -419,6 +459,35 @@ static bool load_in_run(const struct run *r, int li)
 		if (sim_selected(r, si) && load_selected(r, (unsigned)li, sim_table[si]))
 			return true;
 	return false;
+}
+
+/* Refuses, before anything starts, a selection that leaves no pair to run or a --workdir the
+ * selected disk loads cannot use.  Returns 0, or 2 with one line printed. */
+static int check_selection(const struct run *r)
+{
+	bool any = false, workdir = false;
+	for (unsigned si = 0; si < sim_count; si++)
+		for (unsigned li = 0; li < load_count && sim_selected(r, si); li++)
+			if (load_selected(r, li, sim_table[si])) {
+				any = true;
+				workdir |= (load_table[li]->flags & LOAD_WORKDIR) != 0;
+			}
+	if (!any) {
+		fprintf(stderr, "interbench: -W/-X/-w/-x: no (simulation, load) pair left to run (accepted: a selection "
+			"with at least one pair; a task is never its own load, Custom needs -C and -I, -r runs "
+			"neither Gaming nor X as a load)\n");
+		return 2;
+	}
+	struct stat st;
+	const char *dir = r->opt.workdir, *why = NULL;
+	if (!workdir)
+		return 0;
+	if (stat(dir, &st) != 0 || (!S_ISDIR(st.st_mode) && (errno = ENOTDIR)) || access(dir, W_OK | X_OK) != 0)
+		why = strerror(errno);
+	if (why)
+		fprintf(stderr, "interbench: --workdir: '%s' is not usable: %s (accepted: an existing directory "
+			"you may write to)\n", dir, why);
+	return why ? 2 : 0;
 }
 
 static void cleanup_loads(struct run *r)
@@ -452,6 +521,7 @@ static int prepare_process(struct run *r)
 	}
 	privs_warn(&pv, &r->opt, FIFO_LEVELS, stderr);
 	install_signals();
+	raise_fd_limit();
 	r->rt_ok = become_realtime(r, &pv);
 	if (r->opt.uniprocessor && pin_to_cpu0() != 0)
 		return 1;
@@ -540,6 +610,29 @@ static int write_json(struct run *r)
 	return rc;
 }
 
+/* Closes the logfile and writes the JSON; a write error (a full disk) is reported, naming
+ * the file, never silently truncating the results.  Returns 0, or -1. */
+static int close_outputs(struct run *r)
+{
+	int rc = 0;
+	if (r->log) {
+		bool failed = ferror(r->log) != 0;
+		errno = failed ? EIO : 0;
+		if (fclose(r->log) != 0 || failed) {
+			fprintf(stderr, "interbench: write %s: %s\n", r->log_path, strerror(errno));
+			rc = -1;
+		}
+		r->log = NULL;
+	}
+	if (write_json(r) != 0)
+		rc = -1;
+	if (fflush(r->con) != 0 || ferror(r->con)) {
+		fprintf(stderr, "interbench: write to the console: %s\n", strerror(errno ? errno : EIO));
+		rc = -1;
+	}
+	return rc;
+}
+
 static void note_interrupt(struct run *r, int sig)
 {
 	const char *msg = "*** interrupted: the results above are what was measured before the signal";
@@ -565,7 +658,9 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	r.con = r.opt.json_path && strcmp(r.opt.json_path, "-") == 0 ? stderr : stdout;
-	int rc = prepare_process(&r);
+	int rc = check_selection(&r);
+	if (rc == 0)
+		rc = prepare_process(&r);
 	if (rc == 0)
 		rc = setup_run(&r);
 	if (rc != 0)
@@ -573,16 +668,19 @@ int main(int argc, char **argv)
 	open_outputs(&r);
 	notes_before_run(&r);
 
-	int sig = run_matrix(&r);
+	rc = run_matrix(&r);
 	cleanup_loads(&r);
+	int sig = g_signal;
 	if (sig) {
 		note_interrupt(&r, sig);
 		if (r.doc)
 			report_mark_interrupted(r.doc, sig);
+	} else if (rc == 0 && r.plan.n && measured_count(&r) == 0) {
+		fprintf(stderr, "interbench: no pair could be measured (every one failed; see the reasons above)\n");
+		rc = -1;
 	}
-	if (r.log)
-		fclose(r.log);
-	rc = write_json(&r);
+	if (close_outputs(&r) != 0)
+		rc = -1;
 	json_decref(r.doc);
 	free(r.loads);
 	free(r.plan.items);

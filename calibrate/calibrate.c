@@ -225,7 +225,7 @@ uint64_t calib_load(const char *path, const struct calib_key *want, char *why, s
 		if (strcmp(line, "loops_per_ms") == 0 || strcmp(line, "online_cpus") == 0) {
 			errno = 0;
 			unsigned long long v = strtoull(eq, &end, 10);
-			if (errno || end == eq || *end || eq[0] == '-' || v == 0 || v > UINT32_MAX * 1000ULL)
+			if (errno || end == eq || *end || eq[0] == '-' || v == 0 || v > UINT32_MAX)
 				goto corrupt;
 			*(line[0] == 'l' ? &lpms : &cpus) = v;
 			seen |= line[0] == 'l' ? 1 : 2;
@@ -276,7 +276,7 @@ static int mkdir_parents(char *path)
 int calib_save(const char *path, const struct calib_key *key, uint64_t loops_per_ms)
 {
 	char dir[PATH_MAX], tmp[PATH_MAX + 16];
-	if (loops_per_ms == 0 || loops_per_ms > UINT32_MAX * 1000ULL) {
+	if (loops_per_ms == 0 || loops_per_ms > UINT32_MAX) { /* -l's bound; burn_us multiplies it by microseconds */
 		errno = EINVAL;     /* calib_load would call it corrupt */
 		return -1;
 	}

@@ -37,8 +37,8 @@ uint64_t calib_measure(const volatile sig_atomic_t *interrupted);
  * $HOME/.cache/...; writes the path into buf.  Returns 0, or -1 if no home is known. */
 int calib_default_path(char *buf, size_t len);
 
-/* Reads a calibration file.  Returns the saved loops_per_ms when the file is well formed and
- * its key equals *want; returns 0 when missing, corrupt, or stale (the caller recalibrates).
+/* Reads a calibration file.  Returns the saved loops_per_ms when the file is well formed (a
+ * value from 1 to UINT32_MAX, the range of -l) and its key equals *want; returns 0 when missing, corrupt, or stale (the caller recalibrates).
  * why (may be NULL) gets a short reason when 0 is returned. */
 uint64_t calib_load(const char *path, const struct calib_key *want, char *why, size_t whylen);
 

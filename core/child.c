@@ -11,29 +11,48 @@
 #include "core/child.h"
 #include "core/timeutil.h"
 
+/* Closes descriptors first..last; close_range, or a close() loop on kernels before 5.9. */
+static void close_fds(unsigned first, unsigned last)
+{
+	if (close_range(first, last, 0) == 0 || errno != ENOSYS)
+		return;
+	long max = sysconf(_SC_OPEN_MAX);
+	if (max < 0 || max > 65536)
+		max = 65536;
+	for (unsigned fd = first; fd <= last && fd < (unsigned)max; fd++)
+		close((int)fd);
+}
+
+/* Closes every descriptor above 2 except keep_a and keep_b, so no child holds another
+ * child's pipe end (which would hide that child's death from main). */
 static void close_others(int keep_a, int keep_b)
 {
 	int lo = keep_a < keep_b ? keep_a : keep_b, hi = keep_a < keep_b ? keep_b : keep_a;
 	if (lo > 3)
-		close_range(3, (unsigned)lo - 1, 0);
+		close_fds(3, (unsigned)lo - 1);
 	if (hi > lo + 1)
-		close_range((unsigned)lo + 1, (unsigned)hi - 1, 0);
-	close_range((unsigned)hi + 1, ~0U, 0);
+		close_fds((unsigned)lo + 1, (unsigned)hi - 1);
+	close_fds((unsigned)hi + 1, ~0U);
 }
 
+/* Runs first in a new child, with main's stop signals still blocked (see child_spawn), so
+ * main's handler never runs in the child. */
 static void child_setup(pid_t parent)
 {
-	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGCHLD };
-	prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) != 0) {
+		fprintf(stderr, "interbench: prctl(PR_SET_PDEATHSIG): %s\n", strerror(errno));
+		_exit(1);
+	}
 	if (getppid() != parent) /* main died before the line above took effect */
 		_exit(1);
-	for (unsigned i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
-		signal(sigs[i], SIG_DFL);
-	/* A terminal Ctrl-C reaches the whole process group; children stop only when main
-	 * asks, so main can collect what they measured. */
+	/* A terminal Ctrl-C, a hangup or a service manager's SIGTERM reaches the whole process
+	 * group; children stop only when main asks, so main can collect what they measured.
+	 * If main itself dies, PDEATHSIG ends them. */
 	signal(SIGINT, SIG_IGN);
+	signal(SIGTERM, SIG_IGN);
 	signal(SIGHUP, SIG_IGN);
 	signal(SIGPIPE, SIG_IGN);
+	signal(SIGCHLD, SIG_DFL);
 	sigset_t none;
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
@@ -54,8 +73,16 @@ int child_spawn(struct child *c, child_body body, void *arg)
 		return -1;
 	}
 	pid_t parent = getpid();
+	sigset_t stop_sigs, old;
+	sigemptyset(&stop_sigs);
+	sigaddset(&stop_sigs, SIGINT);
+	sigaddset(&stop_sigs, SIGTERM);
+	sigaddset(&stop_sigs, SIGHUP);
 	fflush(NULL); /* nothing buffered may be written twice */
+	sigprocmask(SIG_BLOCK, &stop_sigs, &old); /* held until the child ignores them */
 	pid_t pid = fork();
+	if (pid != 0)
+		sigprocmask(SIG_SETMASK, &old, NULL);
 	if (pid < 0) {
 		int e = errno;
 		close(ctl[0]); close(ctl[1]); close(res[0]); close(res[1]);

@@ -20,11 +20,14 @@ struct child {
 typedef int (*child_body)(void *arg, int ctl_fd, int res_fd);
 
 /* Forks a child running body(arg).  In the child: every other inherited descriptor above 2
- * is closed, signal handlers are reset, and PR_SET_PDEATHSIG makes it die with main.
- * Returns 0, or -1 with errno set (pipe or fork failed). */
+ * is closed, SIGINT/SIGTERM/SIGHUP/SIGPIPE are ignored (main stops children over the
+ * control pipe; SIGINT..SIGHUP stay blocked across fork so main's handler never runs in the
+ * child), and PR_SET_PDEATHSIG makes it die with main (it exits 1 if that fails or main is
+ * already gone).  Returns 0, or -1 with errno set (pipe or fork failed). */
 int child_spawn(struct child *c, child_body body, void *arg);
 
-/* In the child: blocks until main closes the control pipe or writes to it. */
+/* In the child: blocks until main closes the control pipe or writes to it; a read error
+ * other than EINTR also counts as a stop (main is unreachable). */
 void child_wait_stop(int ctl_fd);
 
 /* Writes all len bytes.  Returns 0, or -1 with errno set. */

@@ -51,7 +51,7 @@ void load_sim_stop(struct load_ctx *ctx)
 {
 	sim_stop(ctx->engine);
 	ctx->engine = NULL;
-	ctx->counters.wakeups += ctx->sim_result.acct.periods;
+	ctx->counters.wakeups += ctx->sim_result.acct.periods - ctx->sim_result.acct.skipped; /* woken only */
 	ctx->counters.loops += ctx->sim_result.acct.work_done_us * ctx->cfg->loops_per_ms / 1000 / 1000;
 }
 

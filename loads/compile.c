@@ -22,7 +22,7 @@ static int compile_start(struct load_ctx *ctx)
 const struct load_desc load_compile = {
 	.name = "Compile",
 	.help = "Burn, Write and Read at once, like a heavy make -j",
-	.flags = LOAD_NORMAL | LOAD_RT,
+	.flags = LOAD_NORMAL | LOAD_RT | LOAD_WORKDIR,
 	.reports = LOAD_REPORT_WRITTEN | LOAD_REPORT_READ | LOAD_REPORT_LOOPS,
 	.prepare = compile_prepare,
 	.start = compile_start,

@@ -15,6 +15,9 @@
 #define LOAD_NORMAL 0x1u  /* valid as a load in normal runs */
 #define LOAD_RT     0x2u  /* valid as a load in -r runs */
 #define LOAD_CUSTOM 0x4u  /* needs -C / -I; skipped unless given */
+#define LOAD_WORKDIR 0x8u /* keeps scratch files in --workdir (checked before the run starts) */
+/* Upper bound for -L: thread counts and socketpairs stay far below RLIMIT_NOFILE's usual
+ * hard limit (Hack uses 2 descriptors per sender/receiver pair, capped separately). */
 #define LOAD_MAX_THREADS 1024
 
 /* Counters a load fills, printed as its throughput (load_desc.reports). */
@@ -68,7 +71,9 @@ struct load_ctx {
 	struct sim_engine *engine;        /* simulated tasks used as loads */
 	struct sim_result sim_result;
 	void *priv;                       /* the load's own state (scratch file names...) */
-	bool prepared;
+	bool prepared;                    /* main: prepare succeeded (not run again) */
+	bool prepare_failed;              /* main: prepare failed; counters.errmsg says why and
+	                                     every pair with this load is reported failed */
 };
 
 struct load_desc {

@@ -9,7 +9,7 @@ static int read_start(struct load_ctx *ctx) { return load_threads_start(ctx, 1, 
 const struct load_desc load_read = {
 	.name = "Read",
 	.help = "reads a file in --workdir over and over, past the page cache",
-	.flags = LOAD_NORMAL | LOAD_RT,
+	.flags = LOAD_NORMAL | LOAD_RT | LOAD_WORKDIR,
 	.reports = LOAD_REPORT_READ,
 	.prepare = read_prepare,
 	.start = read_start,

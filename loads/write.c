@@ -9,7 +9,7 @@ static int write_start(struct load_ctx *ctx) { return load_threads_start(ctx, 1,
 const struct load_desc load_write = {
 	.name = "Write",
 	.help = "streams a file to --workdir over and over",
-	.flags = LOAD_NORMAL | LOAD_RT,
+	.flags = LOAD_NORMAL | LOAD_RT | LOAD_WORKDIR,
 	.reports = LOAD_REPORT_WRITTEN,
 	.prepare = write_prepare,
 	.start = write_start,

@@ -76,18 +76,30 @@ static void *timing_thread(void *arg)
 		e->timer_ns = t;
 		sem_post(&e->wake);
 		sem_wait_intr(&e->done);
+		if (atomic_load(&e->stop)) /* that post may be sim_stop's, not the task's */
+			break;
 		next_ns = e->next_wake_ns;
 	}
 	return NULL;
 }
 
+/* Gives the simulated thread its policy (-r) or nice (-B).  A failure is recorded in out,
+ * which fails the pair: its figures would be labelled with a priority it never had.  The
+ * task still runs, so the engine's hand-offs stay as they are. */
 static void set_sim_priority(struct sim_engine *e)
 {
+	struct sim_result *r = e->out;
 	if (e->cfg.realtime) {
 		struct sched_param sp = { .sched_priority = e->cfg.sim_prio };
-		pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp);
-	} else if (e->cfg.nice != 0) {
-		setpriority(PRIO_PROCESS, (id_t)gettid(), e->cfg.nice);
+		int rc = pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp);
+		if (rc != 0) {
+			r->error = rc;
+			snprintf(r->errmsg, sizeof(r->errmsg), "pthread_setschedparam(SCHED_FIFO %d): %s",
+				 e->cfg.sim_prio, strerror(rc));
+		}
+	} else if (e->cfg.nice != 0 && setpriority(PRIO_PROCESS, (id_t)gettid(), e->cfg.nice) != 0) {
+		r->error = errno;
+		snprintf(r->errmsg, sizeof(r->errmsg), "setpriority(%d): %s", e->cfg.nice, strerror(errno));
 	}
 }
 
@@ -180,7 +192,7 @@ struct sim_engine *sim_start(const struct sim_spec *spec, const struct sim_run_c
 	e->cfg = *cfg;
 	e->out = out;
 	atomic_init(&e->stop, false);
-	sem_init(&e->wake, 0, 0);
+	sem_init(&e->wake, 0, 0); /* cannot fail: unshared, initial value 0 */
 	sem_init(&e->done, 0, 0);
 	e->start_ns = now_ns() + e->spec.interval_us * NS_PER_US;
 
