@@ -4,14 +4,12 @@
 int sleep_until_ns(uint64_t deadline_ns)
 {
 	struct timespec ts = ns_to_timespec(deadline_ns);
-	int rc = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
-	return rc == EINTR ? EINTR : 0;
+	return clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
 }
 
-int sleep_for_ns(uint64_t duration_ns)
+void sleep_for_ns(uint64_t duration_ns)
 {
 	uint64_t deadline_ns = now_ns() + duration_ns;
 	while (sleep_until_ns(deadline_ns) == EINTR)
 		;
-	return 0;
 }

@@ -16,6 +16,7 @@ static inline uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * NS_PER_S + (uint64_t)ts.tv_nsec;
 }
 
+/* Converts nanoseconds (a CLOCK_MONOTONIC time or a duration) to a timespec. */
 static inline struct timespec ns_to_timespec(uint64_t ns)
 {
 	struct timespec ts = { .tv_sec = (time_t)(ns / NS_PER_S), .tv_nsec = (long)(ns % NS_PER_S) };
@@ -23,11 +24,12 @@ static inline struct timespec ns_to_timespec(uint64_t ns)
 }
 
 /* Sleeps until the absolute CLOCK_MONOTONIC time deadline_ns (TIMER_ABSTIME, so no drift
- * accumulates).  Returns 0 when the deadline passed, or EINTR if a signal interrupted the
- * sleep (the caller decides whether to sleep again). */
+ * accumulates).  Returns clock_nanosleep's result: 0 when the deadline passed, EINTR if a
+ * signal interrupted the sleep (the caller decides whether to sleep again), EINVAL for a
+ * deadline beyond the range of time_t. */
 int sleep_until_ns(uint64_t deadline_ns);
 
-/* Sleeps for duration_ns, resuming after signals.  Returns 0. */
-int sleep_for_ns(uint64_t duration_ns);
+/* Sleeps for duration_ns, resuming after signals. */
+void sleep_for_ns(uint64_t duration_ns);
 
 #endif

@@ -87,7 +87,9 @@ struct load_desc {
 	/* In the load process: start the work (threads) and return.  Returns 0, or -1 with
 	 * counters.error / errmsg set. */
 	int (*start)(struct load_ctx *ctx);
-	/* In the load process: stop the work within 1 s and join it. */
+	/* In the load process: stop the work within 1 s (issue 3) and join it.  Main waits
+	 * STOP_GRACE_MS (2 s, core/pair.c) for the result before it kills the process and
+	 * reports the pair failed. */
 	void (*stop)(struct load_ctx *ctx);
 	/* In main at the end of the run (and on error or signal): remove scratch files.  Must be
 	 * safe to call more than once and without prepare.  NULL: nothing to clean. */
@@ -100,8 +102,9 @@ extern const unsigned load_count;
 int load_find(const char *name);
 
 /* Helpers for loads built from worker threads: start n workers running fn(ctx, index) until
- * ctx->stop; stop sets the flag and joins them.  Start returns 0, or -1 with counters set
- * (workers already started are stopped). */
+ * ctx->stop; stop sets the flag and joins them (it cannot fail: workers poll the flag).
+ * Start returns 0, or -1 with counters set naming pthread_create and its error (workers
+ * already started are stopped). */
 int load_threads_start(struct load_ctx *ctx, unsigned n, void *(*fn)(void *));
 void load_threads_stop(struct load_ctx *ctx);
 

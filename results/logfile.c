@@ -24,7 +24,11 @@ void run_info_init(struct run_info *info)
 
 FILE *logfile_open(const struct run_info *info, char *path, size_t len)
 {
-	snprintf(path, len, "%s.log", info->kernel_release);
+	int n = snprintf(path, len, "%s.log", info->kernel_release);
+	if (n < 0 || (size_t)n >= len) {
+		errno = ENAMETOOLONG;
+		return NULL;
+	}
 	int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return NULL;
