@@ -18,6 +18,7 @@
 #include "core/options.h"
 #include "results/compare.h"
 #include "core/pair.h"
+#include "core/pmqos.h"
 #include "core/privs.h"
 #include "core/timeutil.h"
 #include "loads/load.h"
@@ -81,6 +82,7 @@ struct run {
 	struct options opt;
 	bool rt_ok;                /* SCHED_FIFO available to us */
 	int prio_max;              /* highest SCHED_FIFO priority we may use (main runs at it) */
+	int dma_fd;                /* /dev/cpu_dma_latency held open (--dma-latency), else unused */
 	struct run_info info;
 	struct load_config load_cfg;
 	struct load_ctx *loads;    /* one per load_table entry */
@@ -520,6 +522,14 @@ static int prepare_process(struct run *r)
 		return 2;
 	}
 	privs_warn(&pv, &r->opt, FIFO_LEVELS, stderr);
+	if (r->opt.dma_latency_us >= 0) {
+		char why[256];
+		r->dma_fd = pmqos_hold((uint32_t)r->opt.dma_latency_us, why, sizeof(why));
+		if (r->dma_fd < 0) {
+			fprintf(stderr, "interbench: --dma-latency: %s (accepted: a run as root, on a kernel with PM QoS)\n", why);
+			return 2;
+		}
+	}
 	install_signals();
 	raise_fd_limit();
 	r->rt_ok = become_realtime(r, &pv);
@@ -543,6 +553,7 @@ static int setup_run(struct run *r)
 	r->info.cpus = r->machine.online_cpus;
 	r->info.load_threads = r->opt.load_threads ? r->opt.load_threads : r->info.cpus;
 	r->info.comment = r->opt.comment;
+	r->info.dma_latency_us = r->opt.dma_latency_us;
 	r->load_cfg = (struct load_config){
 		.threads = r->info.load_threads,
 		.loops_per_ms = r->info.loops_per_ms,
@@ -681,6 +692,8 @@ int main(int argc, char **argv)
 	}
 	if (close_outputs(&r) != 0)
 		rc = -1;
+	if (r.opt.dma_latency_us >= 0)
+		close(r.dma_fd); /* releases the latency limit */
 	json_decref(r.doc);
 	free(r.loads);
 	free(r.plan.items);

@@ -6,11 +6,12 @@
 #include <string.h>
 #include <strings.h>
 #include "core/options.h"
+#include "core/pmqos.h"
 #include "core/text.h"
 #include "loads/load.h"
 #include "sims/sim.h"
 
-enum { OPT_WORKDIR = 256, OPT_FILE_SIZE, OPT_MEM_SIZE, OPT_REPEAT, OPT_JSON };
+enum { OPT_WORKDIR = 256, OPT_FILE_SIZE, OPT_MEM_SIZE, OPT_REPEAT, OPT_JSON, OPT_DMA_LATENCY };
 
 static const struct option long_opts[] = {
 	{ "loops-per-ms",    required_argument, NULL, 'l' },
@@ -35,6 +36,7 @@ static const struct option long_opts[] = {
 	{ "mem-size",        required_argument, NULL, OPT_MEM_SIZE },
 	{ "repeat",          required_argument, NULL, OPT_REPEAT },
 	{ "json",            required_argument, NULL, OPT_JSON },
+	{ "dma-latency",     required_argument, NULL, OPT_DMA_LATENCY },
 	{ "help",            no_argument,       NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -46,6 +48,7 @@ void options_init(struct options *o)
 	o->duration_s = 30;
 	o->workdir = ".";
 	o->repeat = 1;
+	o->dma_latency_us = -1;
 }
 
 int parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)
@@ -152,6 +155,7 @@ static const char *opt_accepted(int c, char *buf, size_t len)
 		break;
 	case OPT_REPEAT: snprintf(buf, len, "an integer from 1 to %u", OPT_MAX_REPEAT); break;
 	case OPT_JSON: snprintf(buf, len, "a file name, or - for stdout"); break;
+	case OPT_DMA_LATENCY: snprintf(buf, len, "microseconds from 0 to %u", PMQOS_MAX_LATENCY_US); break;
 	default: snprintf(buf, len, "see -h"); break;
 	}
 	return buf;
@@ -180,7 +184,7 @@ static enum opt_status add_name(uint32_t *mask, int c, const char *name, char *e
 /* Options whose value is a bounded unsigned integer: where it goes and its range. */
 static bool parse_number_opt(struct options *o, int c, const char *arg, bool *bad)
 {
-	uint64_t v;
+	uint64_t v = 0;
 	switch (c) {
 	case 'l': *bad = parse_u64(arg, 1, UINT32_MAX, &o->loops_per_ms) != 0; return true;
 	case 'I': *bad = parse_u64(arg, 100, OPT_MAX_INTERVAL_US, &o->custom_interval_us) != 0; return true;
@@ -188,6 +192,10 @@ static bool parse_number_opt(struct options *o, int c, const char *arg, bool *ba
 	case 't': *bad = parse_u64(arg, 1, OPT_MAX_DURATION_S, &v) != 0; o->duration_s = (unsigned)v; return true;
 	case 'C': *bad = parse_u64(arg, 1, 100, &v) != 0; o->custom_cpu_pct = (unsigned)v; return true;
 	case OPT_REPEAT: *bad = parse_u64(arg, 1, OPT_MAX_REPEAT, &v) != 0; o->repeat = (unsigned)v; return true;
+	case OPT_DMA_LATENCY:
+		*bad = parse_u64(arg, 0, PMQOS_MAX_LATENCY_US, &v) != 0;
+		o->dma_latency_us = *bad ? -1 : (int64_t)v;
+		return true;
 	case 'B': case 'N': *bad = parse_int(arg, -20, 19, c == 'B' ? &o->bench_nice : &o->load_nice) != 0; return true;
 	}
 	return false;
@@ -308,6 +316,9 @@ void options_usage(FILE *f, const char *prog)
 		"      --repeat N           run every pair N times, in rounds; tables show medians\n"
 		"      --json FILE          also write the results as JSON to FILE (- for stdout,\n"
 		"                           the tables then go to stderr); see doc/json.md\n"
+		"      --dma-latency US     hold a CPU wakeup latency limit of US microseconds via\n"
+		"                           /dev/cpu_dma_latency during the run (as cyclictest does;\n"
+		"                           0 keeps CPUs out of deep idle states; needs root)\n"
 		"  -h, --help               this help\n\n"
 		"Simulated tasks:\n", prog, prog, prog);
 	for (unsigned i = 0; i < sim_count; i++)

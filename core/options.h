@@ -31,6 +31,8 @@ struct options {
 	uint64_t mem_size_bytes;    /* --mem-size, 0 = default policy */
 	unsigned repeat;            /* --repeat: runs of every pair, in rounds (default 1) */
 	const char *json_path;      /* --json FILE ("-" = stdout), or NULL */
+	int64_t dma_latency_us;     /* --dma-latency: CPU wakeup latency limit held during the
+	                               run, microseconds; -1 = none (the default) */
 };
 
 /* Parse results. */

@@ -12,6 +12,7 @@ void run_info_init(struct run_info *info)
 	time_t t = time(NULL);
 	struct tm tm;
 	memset(info, 0, sizeof(*info));
+	info->dma_latency_us = -1;
 	if (uname(&u) == 0) {
 		snprintf(info->kernel_release, sizeof(info->kernel_release), "%s", u.release);
 		snprintf(info->kernel_version, sizeof(info->kernel_version), "%s", u.version);
@@ -48,6 +49,9 @@ void logfile_header(FILE *f, const struct run_info *info)
 	fprintf(f, "Benchmarking kernel %s at datestamp %s\n", info->kernel_release, info->datestamp);
 	fprintf(f, "Kernel version %s, %u CPUs online, %u load threads\n", info->kernel_version,
 		info->cpus, info->load_threads);
+	if (info->dma_latency_us >= 0)
+		fprintf(f, "CPU wakeup latency limit held at %lld us (/dev/cpu_dma_latency)\n",
+			(long long)info->dma_latency_us);
 	if (info->comment)
 		fprintf(f, "Comment: %s\n", info->comment);
 	fprintf(f, "\n");

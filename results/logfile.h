@@ -16,6 +16,7 @@ struct run_info {
 	unsigned cpus;             /* online CPUs */
 	unsigned load_threads;     /* -L */
 	const char *comment;       /* -m, or NULL */
+	int64_t dma_latency_us;    /* --dma-latency limit held, microseconds; -1 = none */
 };
 
 /* Fills the kernel and date fields of info (the rest is the caller's). */
@@ -26,7 +27,7 @@ void run_info_init(struct run_info *info);
 FILE *logfile_open(const struct run_info *info, char *path, size_t len);
 
 /* Writes the run header: loops_per_ms and duration, kernel release and datestamp (the
- * interbench 0.31 lines), then CPUs, load threads and the comment. */
+ * interbench 0.31 lines), then CPUs, load threads, the --dma-latency hold and the comment. */
 void logfile_header(FILE *f, const struct run_info *info);
 
 #endif

@@ -36,6 +36,7 @@ START_TEST(defaults)
 	ck_assert_int_eq(o.bench_nice, 0);
 	ck_assert(!o.realtime && !o.console_only);
 	ck_assert_str_eq(o.workdir, ".");
+	ck_assert_int_eq(o.dma_latency_us, -1); /* no PM QoS hold unless asked */
 }
 END_TEST
 
@@ -61,7 +62,8 @@ START_TEST(long_forms)
 	struct options o;
 	ck_assert_int_eq(parse(&o, "--time=7", "--load-threads", "2", "--bench-nice=3", "--load-nice", "4",
 			       "--console", "--realtime", "--sim", "audio", "--exclude-load", "BURN",
-			       "--file-size", "64M", "--mem-size", "1g", "--workdir", "/tmp", NULL), OPT_OK);
+			       "--file-size", "64M", "--mem-size", "1g", "--workdir", "/tmp", "--dma-latency", "0", NULL), OPT_OK);
+	ck_assert_int_eq(o.dma_latency_us, 0);
 	ck_assert_uint_eq(o.duration_s, 7);
 	ck_assert_uint_eq(o.load_threads, 2);
 	ck_assert_int_eq(o.bench_nice, 3);
@@ -96,6 +98,8 @@ END_TEST
 struct bad { const char *args[4]; const char *opt; const char *value; };
 static const struct bad bads[] = {
 	{ { "-t", "abc" }, "-t", "abc" },
+	{ { "--dma-latency", "-1" }, "--dma-latency", "-1" },
+	{ { "--dma-latency", "1000001" }, "--dma-latency", "1000001" },
 	{ { "-t", "0" }, "-t", "0" },
 	{ { "-t", "-5" }, "-t", "-5" },
 	{ { "-t", "5x" }, "-t", "5x" },
