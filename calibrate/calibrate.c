@@ -201,62 +201,71 @@ int calib_default_path(char *buf, size_t len)
 	return n > 0 && (size_t)n < len ? 0 : -1;
 }
 
-/* Parses "key=value" lines; every key must appear once and loops_per_ms must be a positive
- * decimal number. */
+/* The fields of a calibration file as read so far. */
+struct calib_file {
+	char cpu_model[sizeof(((struct calib_key *)0)->cpu_model)];
+	char kernel_release[sizeof(((struct calib_key *)0)->kernel_release)];
+	unsigned long long loops_per_ms, online_cpus;
+	unsigned seen;   /* bit per key read: 1 loops_per_ms, 2 online_cpus, 4 cpu_model, 8 release */
+};
+
+/* Parses one "key=value\n" line into cf.  Returns 0, or -1 for a malformed line, an unknown
+ * key, or a number that is not a decimal from 1 to UINT32_MAX (the range of -l). */
+static int calib_parse_line(char *line, struct calib_file *cf)
+{
+	char *eq = strchr(line, '='), *end;
+	if (!eq || !strchr(line, '\n'))
+		return -1;
+	*eq++ = '\0';
+	eq[strcspn(eq, "\n")] = '\0';
+	bool lpms = strcmp(line, "loops_per_ms") == 0;
+	if (lpms || strcmp(line, "online_cpus") == 0) {
+		errno = 0;
+		unsigned long long v = strtoull(eq, &end, 10);
+		if (errno || end == eq || *end || eq[0] == '-' || v == 0 || v > UINT32_MAX)
+			return -1;
+		*(lpms ? &cf->loops_per_ms : &cf->online_cpus) = v;
+		cf->seen |= lpms ? 1 : 2;
+	} else if (strcmp(line, "cpu_model") == 0) {
+		snprintf(cf->cpu_model, sizeof(cf->cpu_model), "%s", eq);
+		cf->seen |= 4;
+	} else if (strcmp(line, "kernel_release") == 0) {
+		snprintf(cf->kernel_release, sizeof(cf->kernel_release), "%s", eq);
+		cf->seen |= 8;
+	} else {
+		return -1;
+	}
+	return 0;
+}
+
+/* Every key must appear; the key must match want. */
 uint64_t calib_load(const char *path, const struct calib_key *want, char *why, size_t whylen)
 {
-	char line[512], model[sizeof(want->cpu_model)] = "", release[sizeof(want->kernel_release)] = "";
-	unsigned long long lpms = 0, cpus = 0;
-	int seen = 0;
+	char line[512], dummy[8];
+	struct calib_file cf = { .seen = 0 };
+	const char *verdict = NULL;
 	FILE *f = fopen(path, "r");
 
+	if (!why)
+		why = dummy, whylen = sizeof(dummy);
 	if (!f) {
-		if (why)
-			snprintf(why, whylen, "%s", strerror(errno));
+		snprintf(why, whylen, "%s", strerror(errno));
 		return 0;
 	}
-	while (fgets(line, sizeof(line), f)) {
-		char *eq = strchr(line, '=');
-		if (!eq || !strchr(line, '\n'))
-			goto corrupt;
-		*eq++ = '\0';
-		eq[strcspn(eq, "\n")] = '\0';
-		char *end;
-		if (strcmp(line, "loops_per_ms") == 0 || strcmp(line, "online_cpus") == 0) {
-			errno = 0;
-			unsigned long long v = strtoull(eq, &end, 10);
-			if (errno || end == eq || *end || eq[0] == '-' || v == 0 || v > UINT32_MAX)
-				goto corrupt;
-			*(line[0] == 'l' ? &lpms : &cpus) = v;
-			seen |= line[0] == 'l' ? 1 : 2;
-		} else if (strcmp(line, "cpu_model") == 0) {
-			snprintf(model, sizeof(model), "%s", eq);
-			seen |= 4;
-		} else if (strcmp(line, "kernel_release") == 0) {
-			snprintf(release, sizeof(release), "%s", eq);
-			seen |= 8;
-		} else {
-			goto corrupt;
-		}
-	}
+	while (!verdict && fgets(line, sizeof(line), f))
+		if (calib_parse_line(line, &cf) != 0)
+			verdict = "corrupt";
 	fclose(f);
-	if (seen != 15) {
-		if (why)
-			snprintf(why, whylen, "incomplete");
+	if (!verdict && cf.seen != 15)
+		verdict = "incomplete";
+	if (!verdict && (strcmp(cf.cpu_model, want->cpu_model) || cf.online_cpus != want->online_cpus ||
+			 strcmp(cf.kernel_release, want->kernel_release)))
+		verdict = "saved for another CPU, CPU count or kernel";
+	if (verdict) {
+		snprintf(why, whylen, "%s", verdict);
 		return 0;
 	}
-	if (strcmp(model, want->cpu_model) || cpus != want->online_cpus ||
-	    strcmp(release, want->kernel_release)) {
-		if (why)
-			snprintf(why, whylen, "saved for another CPU, CPU count or kernel");
-		return 0;
-	}
-	return lpms;
-corrupt:
-	fclose(f);
-	if (why)
-		snprintf(why, whylen, "corrupt");
-	return 0;
+	return cf.loops_per_ms;
 }
 
 static int mkdir_parents(char *path)
