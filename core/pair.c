@@ -91,10 +91,51 @@ static bool collect(struct child *c, void *buf, size_t len, const char *what, ch
 	return false;
 }
 
+/* Starts the bench beside the running load and watches the timed window, then collects the
+ * bench's result into out.  Returns watch_window's verdict, or -3 when the bench could not be
+ * forked (out->why says so). */
+static int bench_window(const struct pair_params *p, struct child *kids[2], struct child *bench,
+			struct pair_outcome *out)
+{
+	struct bench_arg barg = { .p = p, .res = &out->sim };
+	if (child_spawn(bench, bench_body, &barg) != 0) {
+		snprintf(out->why, sizeof(out->why), "fork (bench): %s", strerror(errno));
+		return -3;
+	}
+	kids[1] = bench;
+	uint64_t t0_ns = now_ns();
+	int spoke = watch_window(p, kids, t0_ns + p->duration_ns);
+	out->window_ns = now_ns() - t0_ns;
+	out->ok = collect(bench, &out->sim, sizeof(out->sim), "bench", out->why, sizeof(out->why));
+	if (out->ok && out->sim.error) {
+		out->ok = false;
+		snprintf(out->why, sizeof(out->why), "bench: %s", out->sim.errmsg);
+	}
+	return spoke;
+}
+
+/* The pair's verdict once the bench succeeded (or never started): the load must have
+ * reported, without error, and run through the whole window. */
+static void load_verdict(const struct pair_params *p, struct pair_outcome *out, bool load_ok,
+			 const char *load_why, int spoke, bool bench_started)
+{
+	out->ok = false;
+	if (!load_ok)
+		snprintf(out->why, sizeof(out->why), "%s", load_why);
+	else if (out->load.error)
+		snprintf(out->why, sizeof(out->why), "load %s: %s", p->load->desc->name, out->load.errmsg);
+	else if (spoke == 0)
+		snprintf(out->why, sizeof(out->why), "load %s stopped before the end of the window",
+			 p->load->desc->name);
+	else if (!bench_started)
+		snprintf(out->why, sizeof(out->why), "interrupted before the bench started");
+	else
+		out->ok = true;
+}
+
 int pair_run(const struct pair_params *p, struct pair_outcome *out)
 {
 	struct child load, bench;
-	struct bench_arg barg = { .p = p, .res = &out->sim };
 	memset(out, 0, sizeof(*out));
 
 	if (child_spawn(&load, load_body, (void *)p) != 0) {
@@ -103,39 +144,17 @@ int pair_run(const struct pair_params *p, struct pair_outcome *out)
 	}
 	struct child *kids[2] = { &load, NULL };
 	int spoke = watch_window(p, kids, now_ns() + p->ramp_ns);
-	uint64_t t0 = now_ns();
-	if (spoke == -1) {
-		if (child_spawn(&bench, bench_body, &barg) != 0) {
-			snprintf(out->why, sizeof(out->why), "fork (bench): %s", strerror(errno));
-			child_reap(&load, STOP_GRACE_MS);
-			return -1;
-		}
-		kids[1] = &bench;
-		spoke = watch_window(p, kids, now_ns() + p->duration_ns);
-		out->window_ns = now_ns() - t0;
-		bool bench_ok = collect(&bench, &out->sim, sizeof(out->sim), "bench", out->why, sizeof(out->why));
-		out->ok = bench_ok;
-		if (bench_ok && out->sim.error) {
-			out->ok = false;
-			snprintf(out->why, sizeof(out->why), "bench: %s", out->sim.errmsg);
-		}
+	if (spoke == -1)
+		spoke = bench_window(p, kids, &bench, out);
+	if (spoke == -3) {
+		child_reap(&load, STOP_GRACE_MS);
+		return -1;
 	}
 	out->interrupted = spoke == -2;
-	char lwhy[200] = "";
-	bool load_ok = collect(&load, &out->load, sizeof(out->load), "load", lwhy, sizeof(lwhy));
-	if (!out->ok && kids[1])
+	char load_why[200] = "";
+	bool load_ok = collect(&load, &out->load, sizeof(out->load), "load", load_why, sizeof(load_why));
+	if (kids[1] && !out->ok)
 		return 0; /* the bench's failure is the reason */
-	out->ok = false;
-	if (!load_ok)
-		snprintf(out->why, sizeof(out->why), "%s", lwhy);
-	else if (out->load.error)
-		snprintf(out->why, sizeof(out->why), "load %s: %s", p->load->desc->name, out->load.errmsg);
-	else if (spoke == 0)
-		snprintf(out->why, sizeof(out->why), "load %s stopped before the end of the window",
-			 p->load->desc->name);
-	else if (!kids[1])
-		snprintf(out->why, sizeof(out->why), "interrupted before the bench started");
-	else
-		out->ok = true;
+	load_verdict(p, out, load_ok, load_why, spoke, kids[1] != NULL);
 	return 0;
 }
