@@ -1,8 +1,12 @@
 #define _GNU_SOURCE
 #include <errno.h>
+#include <locale.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <wchar.h>
 #include "loads/load.h"
 #include "results/json_report.h"
 #include "results/summary.h"
@@ -18,6 +22,45 @@ static json_t *jround(double v)
 	return json_integer(isfinite(v) && v > 0 ? llround(v) : 0);
 }
 
+json_t *report_text(const char *s)
+{
+	static const char replacement[] = "\xef\xbf\xbd"; /* U+FFFD in UTF-8 */
+	if (!s)
+		return NULL;
+	size_t len = strlen(s), n = 0;
+	char *out = len <= (SIZE_MAX - 1) / 3 ? malloc(3 * len + 1) : NULL; /* all replaced: 3x */
+	if (!out)
+		return NULL;
+	locale_t utf8 = newlocale(LC_CTYPE_MASK, "C.UTF-8", (locale_t)0);
+	locale_t prev = utf8 ? uselocale(utf8) : (locale_t)0;
+	for (size_t i = 0; i < len;) {
+		mbstate_t st;
+		wchar_t wc = 0;
+		size_t k = 1;
+		memset(&st, 0, sizeof(st));
+		if (utf8)
+			k = mbrtowc(&wc, s + i, len - i, &st);
+		else if ((unsigned char)s[i] > 0x7f)
+			k = (size_t)-1;
+		if (k == (size_t)-1 || k == (size_t)-2 || (uint32_t)wc > 0x10FFFF) {
+			memcpy(out + n, replacement, 3);
+			n += 3;
+			i++;
+		} else {
+			memcpy(out + n, s + i, k);
+			n += k;
+			i += k;
+		}
+	}
+	if (utf8) {
+		uselocale(prev);
+		freelocale(utf8);
+	}
+	json_t *j = json_stringn(out, n);
+	free(out);
+	return j;
+}
+
 static json_t *names_of(uint32_t mask, bool sims)
 {
 	json_t *a = json_array();
@@ -30,25 +73,27 @@ static json_t *names_of(uint32_t mask, bool sims)
 
 static json_t *machine_json(const struct machine_info *m)
 {
-	return json_pack("{s:s, s:s, s:s, s:s, s:i, s:I, s:I, s:s, s:s?, s:s, s:s}",
-			 "kernel_release", m->kernel_release, "kernel_version", m->kernel_version,
-			 "machine", m->machine, "cpu_model", m->cpu_model,
+	return json_pack("{s:o, s:o, s:o, s:o, s:i, s:I, s:I, s:o, s:o?, s:o, s:o}",
+			 "kernel_release", report_text(m->kernel_release),
+			 "kernel_version", report_text(m->kernel_version),
+			 "machine", report_text(m->machine), "cpu_model", report_text(m->cpu_model),
 			 "online_cpus", (int)m->online_cpus,
 			 "ram_bytes", (json_int_t)m->ram_bytes, "swap_bytes", (json_int_t)m->swap_bytes,
-			 "preempt_model", m->preempt_model,
-			 "preempt_mode", m->preempt_mode[0] ? m->preempt_mode : NULL,
-			 "preempt_source", m->preempt_source, "clocksource", m->clocksource);
+			 "preempt_model", report_text(m->preempt_model),
+			 "preempt_mode", report_text(m->preempt_mode[0] ? m->preempt_mode : NULL),
+			 "preempt_source", report_text(m->preempt_source),
+			 "clocksource", report_text(m->clocksource));
 }
 
 static json_t *options_json(const struct options *o)
 {
-	return json_pack("{s:i, s:i, s:i, s:i, s:b, s:b, s:b, s:b, s:i, s:I, s:s?, s:o, s:o, s:o, s:o, s:i}",
+	return json_pack("{s:i, s:i, s:i, s:i, s:b, s:b, s:b, s:b, s:i, s:I, s:o?, s:o, s:o, s:o, s:o, s:i}",
 			 "duration_s", (int)o->duration_s, "load_threads", (int)o->load_threads,
 			 "bench_nice", o->bench_nice, "load_nice", o->load_nice,
 			 "uniprocessor", o->uniprocessor, "realtime", o->realtime,
 			 "recalibrate", o->recalibrate, "console_only", o->console_only,
 			 "custom_cpu_pct", (int)o->custom_cpu_pct,
-			 "custom_interval_us", (json_int_t)o->custom_interval_us, "comment", o->comment,
+			 "custom_interval_us", (json_int_t)o->custom_interval_us, "comment", report_text(o->comment),
 			 "sims", names_of(o->sim_include, true), "exclude_sims", names_of(o->sim_exclude, true),
 			 "loads", names_of(o->load_include, false),
 			 "exclude_loads", names_of(o->load_exclude, false), "repeat", (int)o->repeat);
@@ -56,10 +101,10 @@ static json_t *options_json(const struct options *o)
 
 json_t *report_new(const struct machine_info *m, const struct run_info *info, const struct options *o)
 {
-	return json_pack("{s:i, s:s, s:o, s:{s:s, s:I, s:s, s:i, s:i}, s:o, s:[]}",
+	return json_pack("{s:i, s:s, s:o, s:{s:o, s:I, s:s, s:i, s:i}, s:o, s:[]}",
 			 "schema_version", REPORT_SCHEMA_VERSION, "generator", "interbench",
 			 "machine", machine_json(m),
-			 "run", "datestamp", info->datestamp,
+			 "run", "datestamp", report_text(info->datestamp),
 			 "loops_per_ms", (json_int_t)info->loops_per_ms,
 			 "loops_per_ms_source", info->loops_source ? info->loops_source : "unknown",
 			 "load_threads", (int)info->load_threads, "duration_s", (int)info->duration_s,
@@ -136,13 +181,14 @@ static json_t *load_work_json(const struct load_counters *c)
 
 int report_add(json_t *doc, const struct report_entry *e)
 {
-	json_t *r = json_pack("{s:s, s:s, s:s, s:i, s:b, s:b, s:I}", "simulation", e->simulation,
-			      "load", e->load, "mode", e->mode ? e->mode : "", "repeat", (int)e->repeat,
+	json_t *r = json_pack("{s:o, s:o, s:o, s:i, s:b, s:b, s:I}", "simulation", report_text(e->simulation),
+			      "load", report_text(e->load), "mode", report_text(e->mode ? e->mode : ""),
+			      "repeat", (int)e->repeat,
 			      "has_deadlines", e->has_deadlines, "interrupted", e->interrupted,
 			      "window_ns", (json_int_t)e->window_ns);
 	if (!r)
 		return -1;
-	int rc = e->failed ? json_object_set_new(r, "failed", json_string(e->failed)) : add_figures(r, e);
+	int rc = e->failed ? json_object_set_new(r, "failed", report_text(e->failed)) : add_figures(r, e);
 	if (rc == 0 && e->load_work && e->load_work->elapsed_ns)
 		rc = json_object_set_new(r, "load_work", load_work_json(e->load_work));
 	if (rc != 0) {

@@ -43,6 +43,16 @@ int report_mark_interrupted(json_t *doc, int sig);
  * Returns 0, or -1 with a one-line reason in err. */
 int report_write(const json_t *doc, const char *path, char *err, size_t errlen);
 
+/* A JSON string holding text s made valid UTF-8: every byte that does not begin a valid
+ * sequence (a stray continuation byte, a truncated or overlong sequence, a surrogate, a code
+ * point above U+10FFFF) becomes U+FFFD, the rest is kept as is.  jansson refuses invalid
+ * UTF-8, so every string from the user or the system (the -m comment, a path in a failure
+ * reason, the CPU model, uname) goes through this before it enters a document.  Decoding is
+ * libc's: mbrtowc under a "C.UTF-8" locale (glibc rejects overlongs and surrogates; the
+ * U+10FFFF bound is checked here); should that locale be missing, every byte above 0x7f is
+ * replaced.  Returns a new reference; NULL when s is NULL or out of memory. */
+json_t *report_text(const char *s);
+
 /* The histogram's non-empty buckets as [[low_ns, count], ...]; NULL when out of memory. */
 json_t *report_histogram(const struct lat_hist *h);
 

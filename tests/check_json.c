@@ -170,6 +170,79 @@ START_TEST(hostile_files)
 }
 END_TEST
 
+/* report_text(in)'s string equals want. */
+static void text_is(const char *in, const char *want)
+{
+	json_t *j = report_text(in);
+	ck_assert_ptr_nonnull(j);
+	ck_assert_msg(strcmp(json_string_value(j), want) == 0, "'%s' gave '%s', wanted '%s'", in,
+		      json_string_value(j), want);
+	json_decref(j);
+}
+
+#define FFFD "\xef\xbf\xbd"
+
+START_TEST(utf8_repair)
+{
+	const char *valid[] = { "", "plain ASCII: -m \"x\" \\ /tmp/wd", "Gr\xc3\xbc\xc3\x9f""e",
+				"\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e", "\xf0\x9f\x98\x80 U+1F600",
+				"\xf4\x8f\xbf\xbf (U+10FFFF)", FFFD " itself", "\xed\x9f\xbf (U+D7FF)" };
+	for (size_t i = 0; i < sizeof(valid) / sizeof(valid[0]); i++)
+		text_is(valid[i], valid[i]);
+	text_is("\xff", FFFD);
+	text_is("a\x80z", "a" FFFD "z");                       /* stray continuation byte */
+	text_is("end \xc3", "end " FFFD);                      /* truncated at the end */
+	text_is("\xe2\x82x", FFFD FFFD "x");                    /* truncated in the middle */
+	text_is("\xf0\x9f\x98", FFFD FFFD FFFD);
+	text_is("\xc0\xaf", FFFD FFFD);                         /* overlong '/' */
+	text_is("\xe0\x80\xaf", FFFD FFFD FFFD);
+	text_is("\xf0\x80\x80\xaf", FFFD FFFD FFFD FFFD);
+	text_is("\xed\xa0\x80", FFFD FFFD FFFD);                 /* surrogate U+D800 */
+	text_is("\xed\xbf\xbf", FFFD FFFD FFFD);                 /* surrogate U+DFFF */
+	text_is("\xf4\x90\x80\x80", FFFD FFFD FFFD FFFD);         /* U+110000 */
+	text_is("\xf8\x88\x80\x80\x80", FFFD FFFD FFFD FFFD FFFD); /* 5-byte form */
+	text_is("/tmp/\xfe\xff" "dir: \xc3\xa9t\xc3", "/tmp/" FFFD FFFD "dir: \xc3\xa9t" FFFD);
+	ck_assert_ptr_null(report_text(NULL));
+}
+END_TEST
+
+/* A report whose comment, machine and failure reason carry invalid UTF-8 still serialises, and
+ * reads back with U+FFFD in their place. */
+START_TEST(invalid_text_serialises)
+{
+	static struct sim_result r;
+	struct machine_info m;
+	struct run_info info = { .kernel_release = "6.1.0", .datestamp = "202601010000", .loops_per_ms = 1000,
+				 .loops_source = "-l", .duration_s = 1, .cpus = 2, .load_threads = 2 };
+	struct options o;
+	fake_result(&r);
+	options_init(&o);
+	o.comment = "bad \xff comment";
+	machine_info_collect(&m);
+	snprintf(m.cpu_model, sizeof(m.cpu_model), "CPU \xc0\xaf");
+	json_t *doc = report_new(&m, &info, &o);
+	ck_assert_ptr_nonnull(doc);
+	struct report_entry e = { .simulation = "Audio", .load = "Write", .mode = "", .repeat = 1,
+				  .has_deadlines = true, .failed = "open /tmp/\xfe/interbench-x.tmp: Permission denied" };
+	ck_assert_int_eq(report_add(doc, &e), 0);
+	char *text = json_dumps(doc, JSON_COMPACT | JSON_PRESERVE_ORDER);
+	json_decref(doc);
+	ck_assert_ptr_nonnull(text);
+	json_error_t je;
+	json_t *back = json_loads(text, 0, &je);
+	free(text);
+	ck_assert_msg(back != NULL, "%s", je.text);
+	const char *comment = json_string_value(json_object_get(json_object_get(back, "options"), "comment"));
+	ck_assert_str_eq(comment, "bad " FFFD " comment");
+	ck_assert_str_eq(json_string_value(json_object_get(json_object_get(back, "machine"), "cpu_model")),
+			 "CPU " FFFD FFFD);
+	json_t *res = json_array_get(json_object_get(back, "results"), 0);
+	ck_assert_str_eq(json_string_value(json_object_get(res, "failed")),
+			 "open /tmp/" FFFD "/interbench-x.tmp: Permission denied");
+	json_decref(back);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("json");
@@ -179,6 +252,8 @@ int main(void)
 	tcase_add_test(tc, truncated_documents);
 	tcase_add_test(tc, malformed_documents);
 	tcase_add_test(tc, hostile_files);
+	tcase_add_test(tc, utf8_repair);
+	tcase_add_test(tc, invalid_text_serialises);
 	suite_add_tcase(s, tc);
 	return ck_run(s);
 }
