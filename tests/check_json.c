@@ -25,18 +25,29 @@ static void fake_result(struct sim_result *r)
 					  .work_wanted_us = 300000, .work_done_us = 299000 };
 }
 
-/* Writes a document with Audio/None measured (repeats 1 and 2) and Audio/Burn failed; returns
- * the document text (malloc'd). */
-static char *write_doc(const struct sim_result *r, char *path)
+/* A new document for this machine with the default options, -m comment (or NULL) and, unless
+ * NULL, cpu_model in place of the real one. */
+static json_t *new_doc(const char *comment, const char *cpu_model)
 {
 	struct machine_info m;
 	struct run_info info = { .kernel_release = "6.1.0", .datestamp = "202601010000", .loops_per_ms = 1000,
 				 .loops_source = "-l", .duration_s = 1, .cpus = 2, .load_threads = 2 };
 	struct options o;
 	options_init(&o);
+	o.comment = comment;
 	machine_info_collect(&m);
+	if (cpu_model)
+		snprintf(m.cpu_model, sizeof(m.cpu_model), "%s", cpu_model);
 	json_t *doc = report_new(&m, &info, &o);
 	ck_assert_ptr_nonnull(doc);
+	return doc;
+}
+
+/* Writes a document with Audio/None measured (repeats 1 and 2) and Audio/Burn failed; returns
+ * the document text (malloc'd). */
+static char *write_doc(const struct sim_result *r, char *path)
+{
+	json_t *doc = new_doc(NULL, NULL);
 	struct report_entry e = { .simulation = "Audio", .load = "None", .mode = "", .repeat = 1,
 				  .has_deadlines = true, .window_ns = 1000000000, .sim = r };
 	ck_assert_int_eq(report_add(doc, &e), 0);
@@ -210,18 +221,7 @@ END_TEST
  * reads back with U+FFFD in their place. */
 START_TEST(invalid_text_serialises)
 {
-	static struct sim_result r;
-	struct machine_info m;
-	struct run_info info = { .kernel_release = "6.1.0", .datestamp = "202601010000", .loops_per_ms = 1000,
-				 .loops_source = "-l", .duration_s = 1, .cpus = 2, .load_threads = 2 };
-	struct options o;
-	fake_result(&r);
-	options_init(&o);
-	o.comment = "bad \xff comment";
-	machine_info_collect(&m);
-	snprintf(m.cpu_model, sizeof(m.cpu_model), "CPU \xc0\xaf");
-	json_t *doc = report_new(&m, &info, &o);
-	ck_assert_ptr_nonnull(doc);
+	json_t *doc = new_doc("bad \xff comment", "CPU \xc0\xaf");
 	struct report_entry e = { .simulation = "Audio", .load = "Write", .mode = "", .repeat = 1,
 				  .has_deadlines = true, .failed = "open /tmp/\xfe/interbench-x.tmp: Permission denied" };
 	ck_assert_int_eq(report_add(doc, &e), 0);
