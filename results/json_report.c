@@ -1,11 +1,13 @@
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <locale.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <wchar.h>
 #include "loads/load.h"
 #include "results/json_report.h"
@@ -198,19 +200,85 @@ int report_add(json_t *doc, const struct report_entry *e)
 	return json_array_append_new(json_object_get(doc, "results"), r) != 0 ? -1 : 0;
 }
 
-int report_write(const json_t *doc, const char *path, char *err, size_t errlen)
+#define REPORT_DUMP_FLAGS (JSON_COMPACT | JSON_PRESERVE_ORDER)
+
+/* doc's text (malloc'd), or NULL with err set. */
+static char *dump_text(const json_t *doc, char *err, size_t errlen)
 {
-	const size_t flags = JSON_COMPACT | JSON_PRESERVE_ORDER;
-	if (strcmp(path, "-") == 0) {
-		if (json_dumpf(doc, stdout, flags) != 0 || fputc('\n', stdout) == EOF || fflush(stdout) != 0) {
-			snprintf(err, errlen, "cannot write the JSON document to stdout: %s", strerror(errno));
+	char *text = json_dumps(doc, REPORT_DUMP_FLAGS);
+	if (!text)
+		snprintf(err, errlen, "cannot serialise the JSON document (out of memory)");
+	return text;
+}
+
+/* Writes text to fd and closes it.  Returns 0, or -1 with err naming the call and name. */
+static int write_close(int fd, const char *name, const char *text, char *err, size_t errlen)
+{
+	size_t len = strlen(text), done = 0;
+	while (done < len) {
+		ssize_t w = write(fd, text + done, len - done);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0) {
+			snprintf(err, errlen, "write %s: %s", name, strerror(errno));
+			close(fd);
 			return -1;
 		}
-		return 0;
+		done += (size_t)w;
 	}
-	if (json_dump_file(doc, path, flags) != 0) {
-		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+	if (close(fd) != 0) {
+		snprintf(err, errlen, "close %s: %s", name, strerror(errno));
 		return -1;
 	}
 	return 0;
+}
+
+int report_write(const json_t *doc, const char *path, char *err, size_t errlen)
+{
+	char *text = dump_text(doc, err, errlen);
+	int rc = -1;
+	if (!text)
+		return -1;
+	if (strcmp(path, "-") == 0) {
+		if (fputs(text, stdout) == EOF || fputc('\n', stdout) == EOF || fflush(stdout) != 0)
+			snprintf(err, errlen, "write stdout: %s", strerror(errno));
+		else
+			rc = 0;
+	} else {
+		int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+		if (fd < 0)
+			snprintf(err, errlen, "open %s: %s", path, strerror(errno));
+		else
+			rc = write_close(fd, path, text, err, errlen);
+	}
+	free(text);
+	return rc;
+}
+
+int report_create(const json_t *doc, const char *stem, char *name, size_t namelen, char *err, size_t errlen)
+{
+	char *text = dump_text(doc, err, errlen);
+	int fd = -1;
+	if (!text)
+		return -1;
+	for (unsigned i = 1; fd < 0 && i <= REPORT_CREATE_TRIES; i++) {
+		int n = i == 1 ? snprintf(name, namelen, "%s.json", stem) : snprintf(name, namelen, "%s-%u.json", stem, i);
+		if (n < 0 || (size_t)n >= namelen) {
+			snprintf(err, errlen, "%s.json: file name too long", stem);
+			break;
+		}
+		fd = open(name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+		if (fd < 0 && (errno != EEXIST || i == REPORT_CREATE_TRIES)) {
+			snprintf(err, errlen, "open %s: %s", name, strerror(errno));
+			break;
+		}
+	}
+	int rc = -1;
+	if (fd >= 0) {
+		rc = write_close(fd, name, text, err, errlen);
+		if (rc != 0)
+			unlink(name);
+	}
+	free(text);
+	return rc;
 }

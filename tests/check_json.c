@@ -243,6 +243,71 @@ START_TEST(invalid_text_serialises)
 }
 END_TEST
 
+/* The whole content of path (malloc'd). */
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	ck_assert_msg(f != NULL, "%s", path);
+	char *buf = NULL;
+	size_t cap = 0;
+	ssize_t n = getdelim(&buf, &cap, '\0', f);
+	fclose(f);
+	ck_assert_int_gt(n, 0);
+	return buf;
+}
+
+START_TEST(create_never_overwrites)
+{
+	static struct sim_result r;
+	char dir[] = "/tmp/check_json_XXXXXX", stem[64], name[3][96], err[256] = "";
+	fake_result(&r);
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(stem, sizeof(stem), "%s/6.1.0-202601010000", dir);
+	json_t *doc = new_doc("same minute", NULL);
+	struct report_entry e = { .simulation = "Audio", .load = "None", .mode = "", .repeat = 1,
+				  .has_deadlines = true, .window_ns = 1000000000, .sim = &r };
+	ck_assert_int_eq(report_add(doc, &e), 0);
+	for (int i = 0; i < 3; i++)
+		ck_assert_msg(report_create(doc, stem, name[i], sizeof(name[i]), err, sizeof(err)) == 0, "%s", err);
+	char want[96];
+	snprintf(want, sizeof(want), "%s.json", stem);
+	ck_assert_str_eq(name[0], want);
+	snprintf(want, sizeof(want), "%s-2.json", stem);
+	ck_assert_str_eq(name[1], want);
+	snprintf(want, sizeof(want), "%s-3.json", stem);
+	ck_assert_str_eq(name[2], want);
+	char *a = slurp(name[0]), *b = slurp(name[1]), *dumped = json_dumps(doc, JSON_COMPACT | JSON_PRESERVE_ORDER);
+	ck_assert_str_eq(a, b);
+	ck_assert_str_eq(a, dumped);
+	free(a);
+	free(b);
+	free(dumped);
+	/* Bounded: once every name up to -100 is taken, the next refuses to overwrite. */
+	for (int i = 4; i <= REPORT_CREATE_TRIES; i++)
+		ck_assert_msg(report_create(doc, stem, name[0], sizeof(name[0]), err, sizeof(err)) == 0, "%s", err);
+	ck_assert_int_eq(report_create(doc, stem, name[0], sizeof(name[0]), err, sizeof(err)), -1);
+	snprintf(want, sizeof(want), "open %s-%d.json: File exists", stem, REPORT_CREATE_TRIES);
+	ck_assert_str_eq(err, want);
+	for (int i = 1; i <= REPORT_CREATE_TRIES; i++) {
+		char path[96];
+		if (i == 1)
+			snprintf(path, sizeof(path), "%s.json", stem);
+		else
+			snprintf(path, sizeof(path), "%s-%d.json", stem, i);
+		ck_assert_int_eq(unlink(path), 0);
+	}
+	/* Errors name the system call and the file. */
+	ck_assert_int_eq(report_create(doc, "/nonexistent/x", name[0], sizeof(name[0]), err, sizeof(err)), -1);
+	ck_assert_str_eq(err, "open /nonexistent/x.json: No such file or directory");
+	ck_assert_int_eq(report_write(doc, "/nonexistent/y.json", err, sizeof(err)), -1);
+	ck_assert_str_eq(err, "open /nonexistent/y.json: No such file or directory");
+	ck_assert_int_eq(report_create(doc, stem, name[0], 8, err, sizeof(err)), -1);
+	ck_assert_ptr_nonnull(strstr(err, "file name too long"));
+	json_decref(doc);
+	rmdir(dir);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("json");
@@ -254,6 +319,7 @@ int main(void)
 	tcase_add_test(tc, hostile_files);
 	tcase_add_test(tc, utf8_repair);
 	tcase_add_test(tc, invalid_text_serialises);
+	tcase_add_test(tc, create_never_overwrites);
 	suite_add_tcase(s, tc);
 	return ck_run(s);
 }

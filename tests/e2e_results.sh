@@ -49,6 +49,7 @@ mv "$log" old.log
 check "second logged run" 0 "$bin" -t 1 -W Audio -w None -w Burn
 mv "$log" new.log
 check "the logfile carries the load's throughput" 0 grep -q '^ *load: Burn ' new.log
+check "each run kept its own JSON beside the logfile" 0 test "$(ls -- *.json | wc -l)" = 2
 "$bin" compare old.log new.log >"$tmp/cmp.txt" 2>&1
 rc=$?
 if [ "$rc" = 0 ] || [ "$rc" = 1 ]; then pass=$((pass + 1)); echo "ok   compare of two logfiles exits $rc"
