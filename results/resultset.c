@@ -431,12 +431,22 @@ int result_set_load(const char *path, struct result_set *rs, char *err, size_t e
 	/* O_NONBLOCK: opening a FIFO without a writer must not hang. */
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0)
-		return fail(err, errlen, "%s", strerror(errno));
-	if (fstat(fd, &st) != 0 || S_ISDIR(st.st_mode) || !(S_ISREG(st.st_mode) || S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode))) {
+		return fail(err, errlen, "open: %s", strerror(errno));
+	if (fstat(fd, &st) != 0) {
+		fail(err, errlen, "fstat: %s", strerror(errno));
+		close(fd);
+		return -1;
+	}
+	if (S_ISDIR(st.st_mode) || !(S_ISREG(st.st_mode) || S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode))) {
 		close(fd);
 		return fail(err, errlen, S_ISDIR(st.st_mode) ? "is a directory" : "not a regular file");
 	}
-	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	int fl = fcntl(fd, F_GETFL);
+	if (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) != 0) {
+		fail(err, errlen, "fcntl: %s", strerror(errno));
+		close(fd);
+		return -1;
+	}
 	size_t len = 0;
 	char *buf = read_capped(fd, &len, err, errlen);
 	close(fd);

@@ -172,6 +172,7 @@ START_TEST(hostile_files)
 	struct result_set rs;
 	char err[256] = "";
 	ck_assert_int_eq(result_set_load("/nonexistent/x.json", &rs, err, sizeof(err)), -1);
+	ck_assert_str_eq(err, "open: No such file or directory");
 	ck_assert_int_eq(result_set_load("/tmp", &rs, err, sizeof(err)), -1);
 	ck_assert_str_eq(err, "is a directory");
 	ck_assert_int_eq(result_set_load("/dev/zero", &rs, err, sizeof(err)), -1);
