@@ -601,11 +601,12 @@ static void open_outputs(struct run *r)
 	}
 }
 
-/* Writes the JSON document to --json and, unless -c, to "<release>-<datestamp>.json".
+/* Writes the JSON document to --json and, unless -c, to a new "<release>-<datestamp>.json"
+ * (or -2, -3... when an earlier run of the same minute has that name).
  * Returns 0, or -1 when a write failed (reported). */
 static int write_json(struct run *r)
 {
-	char err[512], path[128];
+	char err[512], stem[96], path[128];
 	int rc = 0;
 	if (!r->doc)
 		return 0;
@@ -613,8 +614,8 @@ static int write_json(struct run *r)
 		fprintf(stderr, "interbench: --json: %s\n", err);
 		rc = -1;
 	}
-	snprintf(path, sizeof(path), "%s-%s.json", r->info.kernel_release, r->info.datestamp);
-	if (!r->opt.console_only && report_write(r->doc, path, err, sizeof(err)) != 0) {
+	snprintf(stem, sizeof(stem), "%s-%s", r->info.kernel_release, r->info.datestamp);
+	if (!r->opt.console_only && report_create(r->doc, stem, path, sizeof(path), err, sizeof(err)) != 0) {
 		fprintf(stderr, "interbench: %s\n", err);
 		rc = -1;
 	}

@@ -1,8 +1,14 @@
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
+#include <locale.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <wchar.h>
 #include "loads/load.h"
 #include "results/json_report.h"
 #include "results/summary.h"
@@ -18,6 +24,45 @@ static json_t *jround(double v)
 	return json_integer(isfinite(v) && v > 0 ? llround(v) : 0);
 }
 
+json_t *report_text(const char *s)
+{
+	static const char replacement[] = "\xef\xbf\xbd"; /* U+FFFD in UTF-8 */
+	if (!s)
+		return NULL;
+	size_t len = strlen(s), n = 0;
+	char *out = len <= (SIZE_MAX - 1) / 3 ? malloc(3 * len + 1) : NULL; /* all replaced: 3x */
+	if (!out)
+		return NULL;
+	locale_t utf8 = newlocale(LC_CTYPE_MASK, "C.UTF-8", (locale_t)0);
+	locale_t prev = utf8 ? uselocale(utf8) : (locale_t)0;
+	for (size_t i = 0; i < len;) {
+		mbstate_t st;
+		wchar_t wc = 0;
+		size_t k = 1;
+		memset(&st, 0, sizeof(st));
+		if (utf8)
+			k = mbrtowc(&wc, s + i, len - i, &st);
+		else if ((unsigned char)s[i] > 0x7f)
+			k = (size_t)-1;
+		if (k == (size_t)-1 || k == (size_t)-2 || (uint32_t)wc > 0x10FFFF) {
+			memcpy(out + n, replacement, 3);
+			n += 3;
+			i++;
+		} else {
+			memcpy(out + n, s + i, k);
+			n += k;
+			i += k;
+		}
+	}
+	if (utf8) {
+		uselocale(prev);
+		freelocale(utf8);
+	}
+	json_t *j = json_stringn(out, n);
+	free(out);
+	return j;
+}
+
 static json_t *names_of(uint32_t mask, bool sims)
 {
 	json_t *a = json_array();
@@ -30,25 +75,27 @@ static json_t *names_of(uint32_t mask, bool sims)
 
 static json_t *machine_json(const struct machine_info *m)
 {
-	return json_pack("{s:s, s:s, s:s, s:s, s:i, s:I, s:I, s:s, s:s?, s:s, s:s}",
-			 "kernel_release", m->kernel_release, "kernel_version", m->kernel_version,
-			 "machine", m->machine, "cpu_model", m->cpu_model,
+	return json_pack("{s:o, s:o, s:o, s:o, s:i, s:I, s:I, s:o, s:o?, s:o, s:o}",
+			 "kernel_release", report_text(m->kernel_release),
+			 "kernel_version", report_text(m->kernel_version),
+			 "machine", report_text(m->machine), "cpu_model", report_text(m->cpu_model),
 			 "online_cpus", (int)m->online_cpus,
 			 "ram_bytes", (json_int_t)m->ram_bytes, "swap_bytes", (json_int_t)m->swap_bytes,
-			 "preempt_model", m->preempt_model,
-			 "preempt_mode", m->preempt_mode[0] ? m->preempt_mode : NULL,
-			 "preempt_source", m->preempt_source, "clocksource", m->clocksource);
+			 "preempt_model", report_text(m->preempt_model),
+			 "preempt_mode", report_text(m->preempt_mode[0] ? m->preempt_mode : NULL),
+			 "preempt_source", report_text(m->preempt_source),
+			 "clocksource", report_text(m->clocksource));
 }
 
 static json_t *options_json(const struct options *o)
 {
-	return json_pack("{s:i, s:i, s:i, s:i, s:b, s:b, s:b, s:b, s:i, s:I, s:s?, s:o, s:o, s:o, s:o, s:i}",
+	return json_pack("{s:i, s:i, s:i, s:i, s:b, s:b, s:b, s:b, s:i, s:I, s:o?, s:o, s:o, s:o, s:o, s:i}",
 			 "duration_s", (int)o->duration_s, "load_threads", (int)o->load_threads,
 			 "bench_nice", o->bench_nice, "load_nice", o->load_nice,
 			 "uniprocessor", o->uniprocessor, "realtime", o->realtime,
 			 "recalibrate", o->recalibrate, "console_only", o->console_only,
 			 "custom_cpu_pct", (int)o->custom_cpu_pct,
-			 "custom_interval_us", (json_int_t)o->custom_interval_us, "comment", o->comment,
+			 "custom_interval_us", (json_int_t)o->custom_interval_us, "comment", report_text(o->comment),
 			 "sims", names_of(o->sim_include, true), "exclude_sims", names_of(o->sim_exclude, true),
 			 "loads", names_of(o->load_include, false),
 			 "exclude_loads", names_of(o->load_exclude, false), "repeat", (int)o->repeat);
@@ -56,10 +103,10 @@ static json_t *options_json(const struct options *o)
 
 json_t *report_new(const struct machine_info *m, const struct run_info *info, const struct options *o)
 {
-	return json_pack("{s:i, s:s, s:o, s:{s:s, s:I, s:s, s:i, s:i}, s:o, s:[]}",
+	return json_pack("{s:i, s:s, s:o, s:{s:o, s:I, s:s, s:i, s:i}, s:o, s:[]}",
 			 "schema_version", REPORT_SCHEMA_VERSION, "generator", "interbench",
 			 "machine", machine_json(m),
-			 "run", "datestamp", info->datestamp,
+			 "run", "datestamp", report_text(info->datestamp),
 			 "loops_per_ms", (json_int_t)info->loops_per_ms,
 			 "loops_per_ms_source", info->loops_source ? info->loops_source : "unknown",
 			 "load_threads", (int)info->load_threads, "duration_s", (int)info->duration_s,
@@ -136,13 +183,14 @@ static json_t *load_work_json(const struct load_counters *c)
 
 int report_add(json_t *doc, const struct report_entry *e)
 {
-	json_t *r = json_pack("{s:s, s:s, s:s, s:i, s:b, s:b, s:I}", "simulation", e->simulation,
-			      "load", e->load, "mode", e->mode ? e->mode : "", "repeat", (int)e->repeat,
+	json_t *r = json_pack("{s:o, s:o, s:o, s:i, s:b, s:b, s:I}", "simulation", report_text(e->simulation),
+			      "load", report_text(e->load), "mode", report_text(e->mode ? e->mode : ""),
+			      "repeat", (int)e->repeat,
 			      "has_deadlines", e->has_deadlines, "interrupted", e->interrupted,
 			      "window_ns", (json_int_t)e->window_ns);
 	if (!r)
 		return -1;
-	int rc = e->failed ? json_object_set_new(r, "failed", json_string(e->failed)) : add_figures(r, e);
+	int rc = e->failed ? json_object_set_new(r, "failed", report_text(e->failed)) : add_figures(r, e);
 	if (rc == 0 && e->load_work && e->load_work->elapsed_ns)
 		rc = json_object_set_new(r, "load_work", load_work_json(e->load_work));
 	if (rc != 0) {
@@ -152,19 +200,85 @@ int report_add(json_t *doc, const struct report_entry *e)
 	return json_array_append_new(json_object_get(doc, "results"), r) != 0 ? -1 : 0;
 }
 
-int report_write(const json_t *doc, const char *path, char *err, size_t errlen)
+#define REPORT_DUMP_FLAGS (JSON_COMPACT | JSON_PRESERVE_ORDER)
+
+/* doc's text (malloc'd), or NULL with err set. */
+static char *dump_text(const json_t *doc, char *err, size_t errlen)
 {
-	const size_t flags = JSON_COMPACT | JSON_PRESERVE_ORDER;
-	if (strcmp(path, "-") == 0) {
-		if (json_dumpf(doc, stdout, flags) != 0 || fputc('\n', stdout) == EOF || fflush(stdout) != 0) {
-			snprintf(err, errlen, "cannot write the JSON document to stdout: %s", strerror(errno));
+	char *text = json_dumps(doc, REPORT_DUMP_FLAGS);
+	if (!text)
+		snprintf(err, errlen, "cannot serialise the JSON document (out of memory)");
+	return text;
+}
+
+/* Writes text to fd and closes it.  Returns 0, or -1 with err naming the call and name. */
+static int write_close(int fd, const char *name, const char *text, char *err, size_t errlen)
+{
+	size_t len = strlen(text), done = 0;
+	while (done < len) {
+		ssize_t w = write(fd, text + done, len - done);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0) {
+			snprintf(err, errlen, "write %s: %s", name, strerror(errno));
+			close(fd);
 			return -1;
 		}
-		return 0;
+		done += (size_t)w;
 	}
-	if (json_dump_file(doc, path, flags) != 0) {
-		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+	if (close(fd) != 0) {
+		snprintf(err, errlen, "close %s: %s", name, strerror(errno));
 		return -1;
 	}
 	return 0;
+}
+
+int report_write(const json_t *doc, const char *path, char *err, size_t errlen)
+{
+	char *text = dump_text(doc, err, errlen);
+	int rc = -1;
+	if (!text)
+		return -1;
+	if (strcmp(path, "-") == 0) {
+		if (fputs(text, stdout) == EOF || fputc('\n', stdout) == EOF || fflush(stdout) != 0)
+			snprintf(err, errlen, "write stdout: %s", strerror(errno));
+		else
+			rc = 0;
+	} else {
+		int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+		if (fd < 0)
+			snprintf(err, errlen, "open %s: %s", path, strerror(errno));
+		else
+			rc = write_close(fd, path, text, err, errlen);
+	}
+	free(text);
+	return rc;
+}
+
+int report_create(const json_t *doc, const char *stem, char *name, size_t namelen, char *err, size_t errlen)
+{
+	char *text = dump_text(doc, err, errlen);
+	int fd = -1;
+	if (!text)
+		return -1;
+	for (unsigned i = 1; fd < 0 && i <= REPORT_CREATE_TRIES; i++) {
+		int n = i == 1 ? snprintf(name, namelen, "%s.json", stem) : snprintf(name, namelen, "%s-%u.json", stem, i);
+		if (n < 0 || (size_t)n >= namelen) {
+			snprintf(err, errlen, "%s.json: file name too long", stem);
+			break;
+		}
+		fd = open(name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+		if (fd < 0 && (errno != EEXIST || i == REPORT_CREATE_TRIES)) {
+			snprintf(err, errlen, "open %s: %s", name, strerror(errno));
+			break;
+		}
+	}
+	int rc = -1;
+	if (fd >= 0) {
+		rc = write_close(fd, name, text, err, errlen);
+		if (rc != 0)
+			unlink(name);
+	}
+	free(text);
+	return rc;
 }

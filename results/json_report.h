@@ -39,9 +39,29 @@ int report_add(json_t *doc, const struct report_entry *e);
  * or -1 when out of memory. */
 int report_mark_interrupted(json_t *doc, int sig);
 
-/* Writes doc (compact, keys in insertion order) to path, or to stdout (plus a newline) when path is "-".
- * Returns 0, or -1 with a one-line reason in err. */
+/* Writes doc (compact, keys in insertion order) to path, replacing what it held (--json: the
+ * user named it), or to stdout (plus a newline) when path is "-".  Returns 0, or -1 with a
+ * one-line reason in err naming the failed call and file ("open out.json: Permission denied"). */
 int report_write(const json_t *doc, const char *path, char *err, size_t errlen);
+
+#define REPORT_CREATE_TRIES 100  /* "<stem>.json", then "<stem>-2.json" ... "<stem>-100.json" */
+
+/* Writes doc (as report_write) to a new file, never overwriting one: "<stem>.json" is created
+ * exclusively (O_CREAT | O_EXCL), or when it exists "<stem>-2.json", "<stem>-3.json" ... up to
+ * REPORT_CREATE_TRIES names.  name (namelen bytes) receives the name used.  Returns 0, or -1
+ * with a one-line reason in err naming the failed call and file; a file left incomplete by a
+ * failed write is removed. */
+int report_create(const json_t *doc, const char *stem, char *name, size_t namelen, char *err, size_t errlen);
+
+/* A JSON string holding text s made valid UTF-8: every byte that does not begin a valid
+ * sequence (a stray continuation byte, a truncated or overlong sequence, a surrogate, a code
+ * point above U+10FFFF) becomes U+FFFD, the rest is kept as is.  jansson refuses invalid
+ * UTF-8, so every string from the user or the system (the -m comment, a path in a failure
+ * reason, the CPU model, uname) goes through this before it enters a document.  Decoding is
+ * libc's: mbrtowc under a "C.UTF-8" locale (glibc rejects overlongs and surrogates; the
+ * U+10FFFF bound is checked here); should that locale be missing, every byte above 0x7f is
+ * replaced.  Returns a new reference; NULL when s is NULL or out of memory. */
+json_t *report_text(const char *s);
 
 /* The histogram's non-empty buckets as [[low_ns, count], ...]; NULL when out of memory. */
 json_t *report_histogram(const struct lat_hist *h);

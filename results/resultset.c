@@ -276,13 +276,22 @@ static int table_header_line(struct table_cols *c, char *line, size_t lineno, ch
 static int table_row_line(struct result_set *rs, const struct table_cols *c, char *line, size_t lineno,
 			  char *err, size_t errlen)
 {
+	/* "LOAD failed: REASON": the reason is the rest of the line, spaces and all. */
+	char why[sizeof(((struct rs_pair *)0)->why)] = "";
+	const char *after = line + strcspn(line, " \t");
+	after += strspn(after, " \t");
+	bool failed = strncmp(after, "failed:", 7) == 0;
+	if (failed) {
+		after += 7 + strspn(after + 7, " \t");
+		snprintf(why, sizeof(why), "%.*s", (int)strcspn(after, "\r"), after);
+	}
 	char *tok[48];
 	int n = tokenize(line, tok, 47);
 	struct rs_pair *p = n > 0 ? pair_get(rs, c->sim, tok[0], err, errlen) : NULL;
 	if (!p)
 		return n > 0 ? -1 : 0;
-	if (n >= 2 && strcmp(tok[1], "failed:") == 0) {
-		pair_failed(p, n > 2 ? tok[2] : "failed");
+	if (failed) {
+		pair_failed(p, why[0] ? why : "failed");
 		return 0;
 	}
 	int classic = c->deadlines ? 7 : 6; /* load mean +/- sd max cpu [met] */
@@ -299,10 +308,23 @@ static int table_row_line(struct result_set *rs, const struct table_cols *c, cha
 	return pair_add(rs, p, &v, err, errlen);
 }
 
+/* A line our logfile puts under a row: the load's throughput ("load: Burn 5.80G loops/s",
+ * "load (one repeat): ..."), which compare does not read. */
+static bool load_work_line(const char *line)
+{
+	return strncmp(line, "load:", 5) == 0 || strncmp(line, "load (", 6) == 0;
+}
+
 /* One line of a logfile (without its newline; modified). */
 static int log_line(struct result_set *rs, struct table_cols *c, char *line, size_t lineno, char *err, size_t errlen)
 {
 	line += strspn(line, " \t");
+	/* "*** interrupted: ..." and the next run's "Using N loops per ms" (appended right after
+	 * the last row) end any table. */
+	if (strncmp(line, "*** ", 4) == 0 || (strncmp(line, "Using ", 6) == 0 && strstr(line, " loops per ms"))) {
+		c->sim[0] = '\0';
+		return 0;
+	}
 	if (strncmp(line, "Benchmarking kernel ", 20) == 0) { /* a new run: keep only the last */
 		result_set_free(rs);
 		memset(rs->has, 0, sizeof(rs->has));
@@ -317,6 +339,8 @@ static int log_line(struct result_set *rs, struct table_cols *c, char *line, siz
 	}
 	if (!c->header)
 		return table_header_line(c, line, lineno, err, errlen);
+	if (load_work_line(line))
+		return 0;
 	return table_row_line(rs, c, line, lineno, err, errlen);
 }
 
@@ -407,12 +431,22 @@ int result_set_load(const char *path, struct result_set *rs, char *err, size_t e
 	/* O_NONBLOCK: opening a FIFO without a writer must not hang. */
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0)
-		return fail(err, errlen, "%s", strerror(errno));
-	if (fstat(fd, &st) != 0 || S_ISDIR(st.st_mode) || !(S_ISREG(st.st_mode) || S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode))) {
+		return fail(err, errlen, "open: %s", strerror(errno));
+	if (fstat(fd, &st) != 0) {
+		fail(err, errlen, "fstat: %s", strerror(errno));
+		close(fd);
+		return -1;
+	}
+	if (S_ISDIR(st.st_mode) || !(S_ISREG(st.st_mode) || S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode))) {
 		close(fd);
 		return fail(err, errlen, S_ISDIR(st.st_mode) ? "is a directory" : "not a regular file");
 	}
-	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	int fl = fcntl(fd, F_GETFL);
+	if (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) != 0) {
+		fail(err, errlen, "fcntl: %s", strerror(errno));
+		close(fd);
+		return -1;
+	}
 	size_t len = 0;
 	char *buf = read_capped(fd, &len, err, errlen);
 	close(fd);

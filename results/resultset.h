@@ -35,7 +35,8 @@ struct result_set {
 };
 
 /* Reads path (a regular file, pipe or character device; at most RS_MAX_BYTES) into *rs.
- * Returns 0, or -1 with a one-line reason in err (not naming the file). */
+ * Returns 0, or -1 with a one-line reason in err, not naming the file (the caller does): a
+ * failed system call as "open: No such file or directory", "read: ...". */
 int result_set_load(const char *path, struct result_set *rs, char *err, size_t errlen);
 
 /* Parses buf[0..len) (JSON when its first non-blank byte is '{', else a logfile).  When a

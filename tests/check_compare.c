@@ -192,14 +192,62 @@ START_TEST(v031_and_own_logfiles)
 		"--- Benchmarking simulated cpu of Gaming in the presence of simulated ---\n"
 		"Load\tLatency +/- SD (ms)  Max Latency   % Desired CPU\n"
 		"None\t     0 +/- 0         0\t\t 100\n";
+	/* Our own logfile, verbatim from real runs (interbench.c writes it): a plain run, then a
+	 * -v run appended to the same file in which Audio/Burn's load was SIGKILLed and the run was
+	 * interrupted by SIGINT during Video/Ring; the loads' throughput lines under the rows. */
 	static const char ours[] =
-		"Benchmarking kernel 6.1.0 at datestamp 202601010000\n\n"
+		"Using 3691921 loops per ms (saved), running every load for 1 seconds\n"
+		"Benchmarking kernel 6.18.44-fc-v657 at datestamp 202611220144\n"
+		"Kernel version #1 SMP PREEMPT_DYNAMIC @0, 2 CPUs online, 2 load threads\n"
+		"Comment: test\n"
+		"\n"
+		"\n"
+		"--- Benchmarking simulated cpu of Audio in the presence of simulated ---\n"
+		"Load      Latency +/- SD (ms)    Max Latency   % Desired CPU  % Deadlines Met\n"
+		"None         0.132 +/- 0.0316            0.21             100              100\n"
+		"Burn        0.0193 +/- 0.0376           0.178             100              100\n"
+		"          load: Burn 6.98G loops/s\n"
+		"Using 3691921 loops per ms (saved), running every load for 2 seconds\n"
+		"Benchmarking kernel 6.18.44-fc-v657 at datestamp 202611220144\n"
+		"Kernel version #1 SMP PREEMPT_DYNAMIC @0, 2 CPUs online, 2 load threads\n"
+		"Comment: verbose, failed, interrupted\n"
+		"\n"
+		"\n"
+		"--- Benchmarking simulated cpu of Audio in the presence of simulated ---\n"
+		"Load      Latency +/- SD (ms)    Max Latency   % Desired CPU  % Deadlines Met        p50        p90"
+		"        p99      p99.9  timer p99  timer max\n"
+		"Burn      failed: load process ended without a result (killed by signal 9 (Killed))\n"
+		"Ring        0.0378 +/- 0.0152           0.101             100              100     0.0358     0.0486"
+		"      0.101      0.101      0.082      0.082\n"
+		"          load: Ring 58.0K wakeups/s\n"
+		"\n"
+		"--- Benchmarking simulated cpu of Video in the presence of simulated ---\n"
+		"Load      Latency +/- SD (ms)    Max Latency   % Desired CPU  % Deadlines Met        p50        p90"
+		"        p99      p99.9  timer p99  timer max\n"
+		"Burn         0.849 +/- 1.75              8.98            96.6             71.4     0.0089       3.62"
+		"       5.57       8.98       1.54       1.54\n"
+		"          load: Burn 5.47G loops/s\n"
+		"Ring      failed: interrupted before the bench started\n"
+		"          load: Ring 36.8K wakeups/s\n"
+		"\n"
+		"*** interrupted: the results above are what was measured before the signal (Interrupt)\n";
+	/* A real -r -v --repeat 2 run: microseconds, medians with the range of the means, one
+	 * throughput line per repeat. */
+	static const char ours_repeats[] =
+		"Using 3691921 loops per ms (saved), running every load for 1 seconds\n"
+		"Benchmarking kernel 6.18.44-fc-v657 at datestamp 202611220144\n"
+		"Kernel version #1 SMP PREEMPT_DYNAMIC @0, 2 CPUs online, 2 load threads\n"
+		"\n"
+		"\n"
 		"--- Benchmarking simulated cpu of Video real time in the presence of simulated ---\n"
 		"Load      Latency +/- SD (us)    Max Latency   % Desired CPU  % Deadlines Met        p50        p90"
 		"        p99      p99.9  timer p99  timer max   Mean range of 2\n"
-		"None          3.2 +/- 1.1               12             100              100        3.1        4.2"
-		"        7.5         12         20         25   3.1-3.3\n"
-		"Burn      failed: load: cannot start\n";
+		"None          29.8 +/- 8.12                52             100              100       27.8       40.1"
+		"         52         52        208        208   25.7-34\n"
+		"Burn           135 +/- 204                891             100              100       57.6        458"
+		"        891        891        523        523   30.5-240\n"
+		"          load (one repeat): Burn 3.33G loops/s\n"
+		"          load (one repeat): Burn 3.22G loops/s\n";
 	struct result_set rs;
 	char err[256];
 	ck_assert_msg(result_set_parse(v031, sizeof(v031) - 1, &rs, err, sizeof(err)) == 0, "%s", err);
@@ -208,20 +256,48 @@ START_TEST(v031_and_own_logfiles)
 	ck_assert(isnan(result_set_find(&rs, "Gaming", "None")->v[0].m[RS_MET]));
 	result_set_free(&rs);
 	ck_assert_msg(result_set_parse(ours, sizeof(ours) - 1, &rs, err, sizeof(err)) == 0, "%s", err);
-	const struct rs_pair *p = result_set_find(&rs, "Video real time", "None");
+	ck_assert_uint_eq(rs.n, 4); /* the last run only: no Audio/None */
+	ck_assert_ptr_null(result_set_find(&rs, "Audio", "None"));
+	ck_assert(rs.has[RS_P99]);
+	const struct rs_pair *p = result_set_find(&rs, "Audio", "Burn");
 	ck_assert_ptr_nonnull(p);
-	ck_assert_double_eq_tol(p->v[0].m[RS_P99], 7500, 1e-6);
-	ck_assert_double_eq_tol(p->v[0].m[RS_MEAN], 3200, 1e-6);
-	ck_assert_uint_eq(result_set_find(&rs, "Video real time", "Burn")->failed, 1);
+	ck_assert_uint_eq(p->n, 0);
+	ck_assert_uint_eq(p->failed, 1);
+	ck_assert_str_eq(p->why, "load process ended without a result (killed by signal 9 (Killed))");
+	p = result_set_find(&rs, "Audio", "Ring");
+	ck_assert_ptr_nonnull(p);
+	ck_assert_uint_eq(p->n, 1);
+	ck_assert_double_eq_tol(p->v[0].m[RS_MEAN], 37800, 1e-6);
+	ck_assert_double_eq_tol(p->v[0].m[RS_P99], 101000, 1e-6);
+	ck_assert_double_eq_tol(p->v[0].m[RS_MET], 100, 1e-9);
+	p = result_set_find(&rs, "Video", "Burn");
+	ck_assert_ptr_nonnull(p);
+	ck_assert_double_eq_tol(p->v[0].m[RS_P99], 5.57e6, 1e-3);
+	ck_assert_double_eq_tol(p->v[0].m[RS_CPU], 96.6, 1e-9);
+	ck_assert_double_eq_tol(p->v[0].m[RS_MET], 71.4, 1e-9);
+	p = result_set_find(&rs, "Video", "Ring");
+	ck_assert_ptr_nonnull(p);
+	ck_assert_uint_eq(p->n, 0);
+	ck_assert_str_eq(p->why, "interrupted before the bench started");
+	result_set_free(&rs);
+	ck_assert_msg(result_set_parse(ours_repeats, sizeof(ours_repeats) - 1, &rs, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_uint_eq(rs.n, 2);
+	p = result_set_find(&rs, "Video real time", "Burn");
+	ck_assert_ptr_nonnull(p);
+	ck_assert_uint_eq(p->n, 1);
+	ck_assert_double_eq_tol(p->v[0].m[RS_MEAN], 135000, 1e-6);
+	ck_assert_double_eq_tol(p->v[0].m[RS_P99], 891000, 1e-6);
 	result_set_free(&rs);
 	/* Every truncation is either read or refused with one line; never a crash. */
-	for (size_t cut = 0; cut < sizeof(ours) - 1; cut++) {
-		err[0] = '\0';
-		if (result_set_parse(ours, cut, &rs, err, sizeof(err)) == 0)
-			result_set_free(&rs);
-		else
-			ck_assert(err[0] && !strchr(err, '\n'));
-	}
+	const char *const texts[] = { ours, ours_repeats };
+	for (size_t t = 0; t < 2; t++)
+		for (size_t cut = 0; cut < strlen(texts[t]); cut++) {
+			err[0] = '\0';
+			if (result_set_parse(texts[t], cut, &rs, err, sizeof(err)) == 0)
+				result_set_free(&rs);
+			else
+				ck_assert(err[0] && !strchr(err, '\n'));
+		}
 	const char *bad[] = { "--- Benchmarking Audio in the presence of x ---\nLatency +/- SD (s) Max\n",
 			      "--- Benchmarking Audio in the presence of x ---\nLatency +/- SD (ms) % Desired CPU\nNone 1 +/- x 1 1\n",
 			      "--- Benchmarking Audio in the presence of x ---\nLatency +/- SD (ms) % Desired CPU\nNone -1 +/- 1 1 1\n",

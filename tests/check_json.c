@@ -25,18 +25,29 @@ static void fake_result(struct sim_result *r)
 					  .work_wanted_us = 300000, .work_done_us = 299000 };
 }
 
-/* Writes a document with Audio/None measured (repeats 1 and 2) and Audio/Burn failed; returns
- * the document text (malloc'd). */
-static char *write_doc(const struct sim_result *r, char *path)
+/* A new document for this machine with the default options, -m comment (or NULL) and, unless
+ * NULL, cpu_model in place of the real one. */
+static json_t *new_doc(const char *comment, const char *cpu_model)
 {
 	struct machine_info m;
 	struct run_info info = { .kernel_release = "6.1.0", .datestamp = "202601010000", .loops_per_ms = 1000,
 				 .loops_source = "-l", .duration_s = 1, .cpus = 2, .load_threads = 2 };
 	struct options o;
 	options_init(&o);
+	o.comment = comment;
 	machine_info_collect(&m);
+	if (cpu_model)
+		snprintf(m.cpu_model, sizeof(m.cpu_model), "%s", cpu_model);
 	json_t *doc = report_new(&m, &info, &o);
 	ck_assert_ptr_nonnull(doc);
+	return doc;
+}
+
+/* Writes a document with Audio/None measured (repeats 1 and 2) and Audio/Burn failed; returns
+ * the document text (malloc'd). */
+static char *write_doc(const struct sim_result *r, char *path)
+{
+	json_t *doc = new_doc(NULL, NULL);
 	struct report_entry e = { .simulation = "Audio", .load = "None", .mode = "", .repeat = 1,
 				  .has_deadlines = true, .window_ns = 1000000000, .sim = r };
 	ck_assert_int_eq(report_add(doc, &e), 0);
@@ -161,12 +172,140 @@ START_TEST(hostile_files)
 	struct result_set rs;
 	char err[256] = "";
 	ck_assert_int_eq(result_set_load("/nonexistent/x.json", &rs, err, sizeof(err)), -1);
+	ck_assert_str_eq(err, "open: No such file or directory");
 	ck_assert_int_eq(result_set_load("/tmp", &rs, err, sizeof(err)), -1);
 	ck_assert_str_eq(err, "is a directory");
 	ck_assert_int_eq(result_set_load("/dev/zero", &rs, err, sizeof(err)), -1);
 	ck_assert_ptr_nonnull(strstr(err, "64 MiB"));
 	ck_assert_int_eq(result_set_load("/dev/null", &rs, err, sizeof(err)), -1);
 	ck_assert_str_eq(err, "empty file");
+}
+END_TEST
+
+/* report_text(in)'s string equals want. */
+static void text_is(const char *in, const char *want)
+{
+	json_t *j = report_text(in);
+	ck_assert_ptr_nonnull(j);
+	ck_assert_msg(strcmp(json_string_value(j), want) == 0, "'%s' gave '%s', wanted '%s'", in,
+		      json_string_value(j), want);
+	json_decref(j);
+}
+
+#define FFFD "\xef\xbf\xbd"
+
+START_TEST(utf8_repair)
+{
+	const char *valid[] = { "", "plain ASCII: -m \"x\" \\ /tmp/wd", "Gr\xc3\xbc\xc3\x9f""e",
+				"\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e", "\xf0\x9f\x98\x80 U+1F600",
+				"\xf4\x8f\xbf\xbf (U+10FFFF)", FFFD " itself", "\xed\x9f\xbf (U+D7FF)" };
+	for (size_t i = 0; i < sizeof(valid) / sizeof(valid[0]); i++)
+		text_is(valid[i], valid[i]);
+	text_is("\xff", FFFD);
+	text_is("a\x80z", "a" FFFD "z");                       /* stray continuation byte */
+	text_is("end \xc3", "end " FFFD);                      /* truncated at the end */
+	text_is("\xe2\x82x", FFFD FFFD "x");                    /* truncated in the middle */
+	text_is("\xf0\x9f\x98", FFFD FFFD FFFD);
+	text_is("\xc0\xaf", FFFD FFFD);                         /* overlong '/' */
+	text_is("\xe0\x80\xaf", FFFD FFFD FFFD);
+	text_is("\xf0\x80\x80\xaf", FFFD FFFD FFFD FFFD);
+	text_is("\xed\xa0\x80", FFFD FFFD FFFD);                 /* surrogate U+D800 */
+	text_is("\xed\xbf\xbf", FFFD FFFD FFFD);                 /* surrogate U+DFFF */
+	text_is("\xf4\x90\x80\x80", FFFD FFFD FFFD FFFD);         /* U+110000 */
+	text_is("\xf8\x88\x80\x80\x80", FFFD FFFD FFFD FFFD FFFD); /* 5-byte form */
+	text_is("/tmp/\xfe\xff" "dir: \xc3\xa9t\xc3", "/tmp/" FFFD FFFD "dir: \xc3\xa9t" FFFD);
+	ck_assert_ptr_null(report_text(NULL));
+}
+END_TEST
+
+/* A report whose comment, machine and failure reason carry invalid UTF-8 still serialises, and
+ * reads back with U+FFFD in their place. */
+START_TEST(invalid_text_serialises)
+{
+	json_t *doc = new_doc("bad \xff comment", "CPU \xc0\xaf");
+	struct report_entry e = { .simulation = "Audio", .load = "Write", .mode = "", .repeat = 1,
+				  .has_deadlines = true, .failed = "open /tmp/\xfe/interbench-x.tmp: Permission denied" };
+	ck_assert_int_eq(report_add(doc, &e), 0);
+	char *text = json_dumps(doc, JSON_COMPACT | JSON_PRESERVE_ORDER);
+	json_decref(doc);
+	ck_assert_ptr_nonnull(text);
+	json_error_t je;
+	json_t *back = json_loads(text, 0, &je);
+	free(text);
+	ck_assert_msg(back != NULL, "%s", je.text);
+	const char *comment = json_string_value(json_object_get(json_object_get(back, "options"), "comment"));
+	ck_assert_str_eq(comment, "bad " FFFD " comment");
+	ck_assert_str_eq(json_string_value(json_object_get(json_object_get(back, "machine"), "cpu_model")),
+			 "CPU " FFFD FFFD);
+	json_t *res = json_array_get(json_object_get(back, "results"), 0);
+	ck_assert_str_eq(json_string_value(json_object_get(res, "failed")),
+			 "open /tmp/" FFFD "/interbench-x.tmp: Permission denied");
+	json_decref(back);
+}
+END_TEST
+
+/* The whole content of path (malloc'd). */
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	ck_assert_msg(f != NULL, "%s", path);
+	char *buf = NULL;
+	size_t cap = 0;
+	ssize_t n = getdelim(&buf, &cap, '\0', f);
+	fclose(f);
+	ck_assert_int_gt(n, 0);
+	return buf;
+}
+
+START_TEST(create_never_overwrites)
+{
+	static struct sim_result r;
+	char dir[] = "/tmp/check_json_XXXXXX", stem[64], name[3][96], err[256] = "";
+	fake_result(&r);
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(stem, sizeof(stem), "%s/6.1.0-202601010000", dir);
+	json_t *doc = new_doc("same minute", NULL);
+	struct report_entry e = { .simulation = "Audio", .load = "None", .mode = "", .repeat = 1,
+				  .has_deadlines = true, .window_ns = 1000000000, .sim = &r };
+	ck_assert_int_eq(report_add(doc, &e), 0);
+	for (int i = 0; i < 3; i++)
+		ck_assert_msg(report_create(doc, stem, name[i], sizeof(name[i]), err, sizeof(err)) == 0, "%s", err);
+	char want[96];
+	snprintf(want, sizeof(want), "%s.json", stem);
+	ck_assert_str_eq(name[0], want);
+	snprintf(want, sizeof(want), "%s-2.json", stem);
+	ck_assert_str_eq(name[1], want);
+	snprintf(want, sizeof(want), "%s-3.json", stem);
+	ck_assert_str_eq(name[2], want);
+	char *a = slurp(name[0]), *b = slurp(name[1]), *dumped = json_dumps(doc, JSON_COMPACT | JSON_PRESERVE_ORDER);
+	ck_assert_str_eq(a, b);
+	ck_assert_str_eq(a, dumped);
+	free(a);
+	free(b);
+	free(dumped);
+	/* Bounded: once every name up to -100 is taken, the next refuses to overwrite. */
+	for (int i = 4; i <= REPORT_CREATE_TRIES; i++)
+		ck_assert_msg(report_create(doc, stem, name[0], sizeof(name[0]), err, sizeof(err)) == 0, "%s", err);
+	ck_assert_int_eq(report_create(doc, stem, name[0], sizeof(name[0]), err, sizeof(err)), -1);
+	snprintf(want, sizeof(want), "open %s-%d.json: File exists", stem, REPORT_CREATE_TRIES);
+	ck_assert_str_eq(err, want);
+	for (int i = 1; i <= REPORT_CREATE_TRIES; i++) {
+		char path[96];
+		if (i == 1)
+			snprintf(path, sizeof(path), "%s.json", stem);
+		else
+			snprintf(path, sizeof(path), "%s-%d.json", stem, i);
+		ck_assert_int_eq(unlink(path), 0);
+	}
+	/* Errors name the system call and the file. */
+	ck_assert_int_eq(report_create(doc, "/nonexistent/x", name[0], sizeof(name[0]), err, sizeof(err)), -1);
+	ck_assert_str_eq(err, "open /nonexistent/x.json: No such file or directory");
+	ck_assert_int_eq(report_write(doc, "/nonexistent/y.json", err, sizeof(err)), -1);
+	ck_assert_str_eq(err, "open /nonexistent/y.json: No such file or directory");
+	ck_assert_int_eq(report_create(doc, stem, name[0], 8, err, sizeof(err)), -1);
+	ck_assert_ptr_nonnull(strstr(err, "file name too long"));
+	json_decref(doc);
+	rmdir(dir);
 }
 END_TEST
 
@@ -179,6 +318,9 @@ int main(void)
 	tcase_add_test(tc, truncated_documents);
 	tcase_add_test(tc, malformed_documents);
 	tcase_add_test(tc, hostile_files);
+	tcase_add_test(tc, utf8_repair);
+	tcase_add_test(tc, invalid_text_serialises);
+	tcase_add_test(tc, create_never_overwrites);
 	suite_add_tcase(s, tc);
 	return ck_run(s);
 }

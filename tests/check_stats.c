@@ -1,5 +1,5 @@
 /* Welford running statistics against a two-pass reference (mean first, then the sum of squared
- * deviations from it), on random data with and without a large offset. */
+ * deviations from it), on random data with and without a large offset, and a known answer. */
 #include <check.h>
 #include "tests/ck_run.h"
 #include <math.h>
@@ -31,41 +31,49 @@ static void fill(uint64_t *v, size_t n, uint64_t offset, unsigned noise_bits, ui
 		v[i] = offset + (rnd(seed) >> (64 - noise_bits));
 }
 
+/* At offsets of 1e9 and 1e12 ns the naive sqrt(E[x^2] - E[x]^2) cancels catastrophically (x^2
+ * near 1e18..1e24 against a variance near 1e5); Welford must still match the reference.  The
+ * reference is the two-pass SD of the noise alone: the SD does not depend on the offset, and
+ * the noise (0..1023) is small enough for the reference to be exact to double precision. */
 START_TEST(welford_matches_two_pass)
 {
 	enum { N = 100000 };
-	uint64_t *v = malloc(N * sizeof(*v)), seed = 88172645463325252ULL;
+	uint64_t *v = malloc(N * sizeof(*v)), *noise = malloc(N * sizeof(*noise)), seed = 88172645463325252ULL;
 	const uint64_t offsets[] = { 0, 1000000, 1000000000ULL, 1000000000000ULL };
+	ck_assert(v && noise);
 	for (size_t k = 0; k < 4; k++) {
-		fill(v, N, offsets[k], 10, &seed); /* noise 0..1023 ns */
+		fill(noise, N, 0, 10, &seed); /* noise 0..1023 ns */
 		struct lat_stats s = { 0 };
 		uint64_t lo = UINT64_MAX, hi = 0;
 		for (size_t i = 0; i < N; i++) {
+			v[i] = offsets[k] + noise[i];
 			lat_stats_add(&s, v[i]);
 			lo = v[i] < lo ? v[i] : lo;
 			hi = v[i] > hi ? v[i] : hi;
 		}
 		double mean, sd;
-		two_pass(v, N, &mean, &sd);
+		two_pass(noise, N, &mean, &sd);
+		mean += (double)offsets[k];
 		ck_assert_uint_eq(s.count, N);
 		ck_assert_double_eq_tol(s.mean_ns, mean, 1e-9 * (mean + 1));
-		ck_assert_double_eq_tol(lat_stats_sd_ns(&s), sd, 1e-6 * sd);
+		ck_assert_msg(fabs(lat_stats_sd_ns(&s) - sd) <= 1e-6 * sd, "offset %llu: SD %.9g, reference %.9g",
+			      (unsigned long long)offsets[k], lat_stats_sd_ns(&s), sd);
 		ck_assert_uint_eq(s.min_ns, lo);
 		ck_assert_uint_eq(s.max_ns, hi);
-		/* The naive formula sqrt(E[x^2] - E[x]^2) is lost at the 1e9 and 1e12 offsets
-		 * (catastrophic cancellation); Welford is not. */
-		if (offsets[k] >= 1000000000ULL) {
-			double sum = 0, sq = 0;
-			for (size_t i = 0; i < N; i++) {
-				sum += (double)v[i];
-				sq += (double)v[i] * (double)v[i];
-			}
-			double var = sq / N - (sum / N) * (sum / N);
-			double naive = var > 0 ? sqrt(var) : 0;
-			ck_assert_msg(fabs(naive - sd) > 1e-3 * sd, "naive formula unexpectedly fine");
-		}
 	}
 	free(v);
+	free(noise);
+}
+END_TEST
+
+/* A known answer far from zero: 1e12 and 1e12 + 2 alternating have SD exactly 1 ns. */
+START_TEST(large_offset_known_sd)
+{
+	struct lat_stats s = { 0 };
+	for (int i = 0; i < 100000; i++)
+		lat_stats_add(&s, 1000000000000ULL + (uint64_t)(i % 2) * 2);
+	ck_assert_double_eq_tol(s.mean_ns, 1000000000001.0, 1e-3);
+	ck_assert_double_eq_tol(lat_stats_sd_ns(&s), 1.0, 1e-9);
 }
 END_TEST
 
@@ -110,6 +118,7 @@ int main(void)
 	Suite *s = suite_create("stats");
 	TCase *tc = tcase_create("core");
 	tcase_add_test(tc, welford_matches_two_pass);
+	tcase_add_test(tc, large_offset_known_sd);
 	tcase_add_test(tc, merge_equals_one_pass);
 	tcase_add_test(tc, small_counts);
 	suite_add_tcase(s, tc);

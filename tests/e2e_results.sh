@@ -6,6 +6,7 @@ bin=$(realpath "${1:?usage: $0 path/to/interbench}")
 schema=$(realpath "$(dirname "$0")/../doc/interbench-result.schema.json")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+export XDG_CACHE_HOME="$tmp/cache"   # calibrate into the temp dir, never the user's ~/.cache
 mkdir "$tmp/run" && cd "$tmp/run" || exit 1
 pass=0 fail=0
 check() { # check NAME EXPECTED_STATUS COMMAND...
@@ -40,6 +41,22 @@ check "compare with garbage" 2 "$bin" compare out.json garbage.txt
 check "compare with a truncated file" 2 "$bin" compare truncated.json out.json
 check "compare with a missing file" 2 "$bin" compare out.json missing.json
 check "compare with a directory" 2 "$bin" compare . out.json
+# Two real runs with logfiles (the load's throughput line under the Burn row), compared.
+mkdir "$tmp/logs" && cd "$tmp/logs" || exit 1
+log="$(uname -r).log"
+check "first logged run" 0 "$bin" -t 1 -W Audio -w None -w Burn
+mv "$log" old.log
+check "second logged run" 0 "$bin" -t 1 -W Audio -w None -w Burn
+mv "$log" new.log
+check "the logfile carries the load's throughput" 0 grep -q '^ *load: Burn ' new.log
+check "each run kept its own JSON beside the logfile" 0 test "$(ls -- *.json | wc -l)" = 2
+"$bin" compare old.log new.log >"$tmp/cmp.txt" 2>&1
+rc=$?
+if [ "$rc" = 0 ] || [ "$rc" = 1 ]; then pass=$((pass + 1)); echo "ok   compare of two logfiles exits $rc"
+else fail=$((fail + 1)); echo "FAIL compare of two logfiles: exit $rc, expected 0 or 1"; sed 's/^/     /' "$tmp/cmp.txt"; fi
+check "compare prints the Audio/Burn pair" 0 grep -q '^Audio  *Burn ' "$tmp/cmp.txt"
+cd "$tmp/run" || exit 1
+
 check "--repeat 0 refused" 2 "$bin" --repeat 0
 check "--repeat abc refused" 2 "$bin" --repeat abc
 
