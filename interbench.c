@@ -75,6 +75,8 @@ struct rep_result {
 	char why[320];             /* reason when !ok */
 	struct pair_summary s;     /* valid when ok */
 	char load_work[200];       /* the load's throughput ("Write 512 MB/s written"), or "" */
+	bool interrupted;          /* a signal cut the window short: a partial measurement */
+	uint64_t window_ns;        /* how long the bench was measured */
 };
 
 /* What the run needs besides the options. */
@@ -249,8 +251,8 @@ static void emit_row(struct run *r, const struct plan_item *it, const struct rep
 	struct pair_summary ok[n], med;
 	unsigned nok = 0;
 	double lo = 0, hi = 0;
-	for (unsigned k = 0; k < n; k++)
-		if (reps[k].ok)
+	for (unsigned k = 0; k < n; k++)  /* a partial repeat stays out of the medians */
+		if (reps[k].ok && !(reps[k].interrupted && n > 1))
 			ok[nok++] = reps[k].s;
 	if (nok > 1 || (nok == 1 && n > 1))
 		summary_median(ok, nok, &med, &lo, &hi);
@@ -258,7 +260,8 @@ static void emit_row(struct run *r, const struct plan_item *it, const struct rep
 		if (!outs[i])
 			continue;
 		if (nok == 0)
-			table_row_failed(outs[i], it->load->desc->name, reps[0].why);
+			table_row_failed(outs[i], it->load->desc->name,
+					 reps[0].ok ? "interrupted before a whole repeat" : reps[0].why);
 		else if (n == 1)
 			table_row(outs[i], it->load->desc->name, &ok[0], st);
 		else
@@ -267,6 +270,11 @@ static void emit_row(struct run *r, const struct plan_item *it, const struct rep
 		for (unsigned k = 0; k < n; k++)
 			if (reps[k].load_work[0] && (outs[i] == r->log || r->opt.verbose))
 				fprintf(outs[i], "          load%s: %s\n", n > 1 ? " (one repeat)" : "", reps[k].load_work);
+		/* Marks a partial window under its row (compare leaves such a row out). */
+		for (unsigned k = 0; k < n; k++)
+			if (reps[k].ok && reps[k].interrupted)
+				fprintf(outs[i], "          interrupted: measured for %.1f of %u s%s\n",
+					reps[k].window_ns / 1e9, r->opt.duration_s, n > 1 ? ", left out of the medians" : "");
 		fflush(outs[i]);
 	}
 }
@@ -362,6 +370,8 @@ static void record(struct run *r, size_t i, unsigned repeat, const struct pair_o
 	struct rep_result *rep = &r->reps[i * r->opt.repeat + repeat];
 	rep->ran = true;
 	rep->ok = po->ok;
+	rep->interrupted = po->interrupted;
+	rep->window_ns = po->window_ns;
 	snprintf(rep->why, sizeof(rep->why), "%s", po->why);
 	if (po->ok)
 		pair_summarize(&po->sim, &rep->s);

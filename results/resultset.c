@@ -160,6 +160,10 @@ static int json_result(struct result_set *rs, const json_t *r, size_t idx, char 
 		pair_failed(p, json_string_value(failed));
 		return 0;
 	}
+	if (json_is_true(json_object_get(r, "interrupted"))) {
+		pair_failed(p, RS_INTERRUPTED_WHY);
+		return 0;
+	}
 	struct rs_values v;
 	if (json_values(r, idx, &v, err, errlen) != 0)
 		return -1;
@@ -203,6 +207,7 @@ struct table_cols {
 	bool deadlines;       /* "% Deadlines Met" column */
 	int extra;            /* verbose columns after the classic ones */
 	int p99_col;          /* index of "p99" among them, or -1 */
+	long last_row;        /* index in rs->pairs of the pair the last row added to, or -1 */
 };
 
 /* Splits line (modified) into at most max whitespace-separated tokens; returns the count, or
@@ -240,6 +245,7 @@ static int table_title(struct table_cols *c, const char *line, size_t lineno, ch
 	if (!end || end == s || (size_t)(end - s) >= sizeof(c->sim))
 		return fail(err, errlen, "line %zu: malformed table title", lineno);
 	memset(c, 0, sizeof(*c));
+	c->last_row = -1;
 	snprintf(c->sim, sizeof(c->sim), "%.*s", (int)(end - s), s);
 	return 0;
 }
@@ -273,7 +279,7 @@ static int table_header_line(struct table_cols *c, char *line, size_t lineno, ch
 	return 0;
 }
 
-static int table_row_line(struct result_set *rs, const struct table_cols *c, char *line, size_t lineno,
+static int table_row_line(struct result_set *rs, struct table_cols *c, char *line, size_t lineno,
 			  char *err, size_t errlen)
 {
 	/* "LOAD failed: REASON": the reason is the rest of the line, spaces and all. */
@@ -305,7 +311,21 @@ static int table_row_line(struct result_set *rs, const struct table_cols *c, cha
 	v.m[RS_MEAN] *= c->unit_ns;
 	v.m[RS_MAX] *= c->unit_ns;
 	v.m[RS_P99] *= c->unit_ns;
+	c->last_row = p - rs->pairs;
 	return pair_add(rs, p, &v, err, errlen);
+}
+
+/* "interrupted: measured for X of Y s" under a row: that row is a partial window, so it is
+ * taken back and the pair counted as failed, as its JSON entry ("interrupted": true) is. */
+static void interrupted_row(struct result_set *rs, struct table_cols *c)
+{
+	if (c->last_row < 0)
+		return;
+	struct rs_pair *p = &rs->pairs[c->last_row];
+	if (p->n > 0)
+		p->n--;
+	pair_failed(p, RS_INTERRUPTED_WHY);
+	c->last_row = -1;
 }
 
 /* A line our logfile puts under a row: the load's throughput ("load: Burn 5.80G loops/s",
@@ -329,6 +349,7 @@ static int log_line(struct result_set *rs, struct table_cols *c, char *line, siz
 		result_set_free(rs);
 		memset(rs->has, 0, sizeof(rs->has));
 		c->sim[0] = '\0';
+		c->last_row = -1;
 		return 0;
 	}
 	if (strncmp(line, "--- Benchmarking ", 17) == 0)
@@ -341,12 +362,16 @@ static int log_line(struct result_set *rs, struct table_cols *c, char *line, siz
 		return table_header_line(c, line, lineno, err, errlen);
 	if (load_work_line(line))
 		return 0;
+	if (strncmp(line, "interrupted:", 12) == 0) {
+		interrupted_row(rs, c);
+		return 0;
+	}
 	return table_row_line(rs, c, line, lineno, err, errlen);
 }
 
 static int parse_logfile(const char *buf, size_t len, struct result_set *rs, char *err, size_t errlen)
 {
-	struct table_cols c = { .sim = "" };
+	struct table_cols c = { .sim = "", .last_row = -1 };
 	char *copy = malloc(len + 1);
 	rs->format = "logfile";
 	if (!copy)

@@ -27,6 +27,10 @@ struct rs_pair {
 	char why[160];             /* the first failure's reason */
 };
 
+/* The reason recorded for a result measured over a window a signal cut short: compare
+ * treats it like a failed pair rather than comparing a partial measurement. */
+#define RS_INTERRUPTED_WHY "interrupted: partial window"
+
 struct result_set {
 	const char *format;        /* "json" or "logfile" */
 	bool has[RS_METRICS];      /* some pair carries the figure */

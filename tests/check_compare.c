@@ -309,6 +309,48 @@ START_TEST(v031_and_own_logfiles)
 }
 END_TEST
 
+/* A window cut short by a signal is a partial measurement: compare must not weigh it against a
+ * whole one.  The logfile marks it under its row, the JSON with "interrupted": true; both read
+ * as a failed pair with RS_INTERRUPTED_WHY.  The logfile text is a real run, SIGINT mid-Burn. */
+START_TEST(interrupted_windows_left_out)
+{
+	static const char log[] =
+		"Using 3610277 loops per ms (saved), running every load for 3 seconds\n"
+		"Benchmarking kernel 6.18.44-fc-v657 at datestamp 202611220154\n"
+		"Kernel version #1 SMP PREEMPT_DYNAMIC @0, 2 CPUs online, 2 load threads\n"
+		"Comment: interrupted mid-pair\n"
+		"\n"
+		"\n"
+		"--- Benchmarking simulated cpu of Audio in the presence of simulated ---\n"
+		"Load      Latency +/- SD (ms)    Max Latency   % Desired CPU  % Deadlines Met\n"
+		"None        0.0171 +/- 0.00495         0.0415             100              100\n"
+		"Burn          37.7 +/- 96.9               446              70               50\n"
+		"          load: Burn 2.15G loops/s\n"
+		"          interrupted: measured for 1.5 of 3 s\n"
+		"\n"
+		"*** interrupted: the results above are what was measured before the signal (Interrupt)\n";
+	static const char json[] =
+		"{\"schema_version\":1,\"generator\":\"interbench\",\"results\":["
+		"{\"simulation\":\"Audio\",\"load\":\"Burn\",\"mode\":\"\",\"interrupted\":true,"
+		"\"has_deadlines\":true,\"latency_mean_ns\":1,\"latency_p99_ns\":1,\"latency_max_ns\":1,"
+		"\"desired_cpu_ppm\":1,\"deadlines_met_ppm\":1}]}";
+	const char *const texts[] = { log, json };
+	for (size_t t = 0; t < 2; t++) {
+		struct result_set rs;
+		char err[256];
+		ck_assert_msg(result_set_parse(texts[t], strlen(texts[t]), &rs, err, sizeof(err)) == 0, "%s", err);
+		const struct rs_pair *p = result_set_find(&rs, "Audio", "Burn");
+		ck_assert_ptr_nonnull(p);
+		ck_assert_uint_eq(p->n, 0);
+		ck_assert_uint_eq(p->failed, 1);
+		ck_assert_str_eq(p->why, RS_INTERRUPTED_WHY);
+		if (t == 0)
+			ck_assert_uint_eq(result_set_find(&rs, "Audio", "None")->n, 1);
+		result_set_free(&rs);
+	}
+}
+END_TEST
+
 START_TEST(exit_statuses)
 {
 	struct result_set a, b;
@@ -341,6 +383,7 @@ int main(void)
 	tcase_add_test(tc, verdicts);
 	tcase_add_test(tc, seed_logfile);
 	tcase_add_test(tc, v031_and_own_logfiles);
+	tcase_add_test(tc, interrupted_windows_left_out);
 	tcase_add_test(tc, exit_statuses);
 	suite_add_tcase(s, tc);
 	return ck_run(s);
