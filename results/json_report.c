@@ -89,7 +89,7 @@ static json_t *machine_json(const struct machine_info *m)
 
 static json_t *options_json(const struct options *o)
 {
-	return json_pack("{s:i, s:i, s:i, s:i, s:b, s:b, s:b, s:b, s:i, s:I, s:o?, s:o, s:o, s:o, s:o, s:i}",
+	return json_pack("{s:i, s:i, s:i, s:i, s:b, s:b, s:b, s:b, s:i, s:I, s:o?, s:o, s:o, s:o, s:o, s:i, s:o?}",
 			 "duration_s", (int)o->duration_s, "load_threads", (int)o->load_threads,
 			 "bench_nice", o->bench_nice, "load_nice", o->load_nice,
 			 "uniprocessor", o->uniprocessor, "realtime", o->realtime,
@@ -98,7 +98,8 @@ static json_t *options_json(const struct options *o)
 			 "custom_interval_us", (json_int_t)o->custom_interval_us, "comment", report_text(o->comment),
 			 "sims", names_of(o->sim_include, true), "exclude_sims", names_of(o->sim_exclude, true),
 			 "loads", names_of(o->load_include, false),
-			 "exclude_loads", names_of(o->load_exclude, false), "repeat", (int)o->repeat);
+			 "exclude_loads", names_of(o->load_exclude, false), "repeat", (int)o->repeat,
+			 "dma_latency_us", o->dma_latency_us >= 0 ? json_integer(o->dma_latency_us) : NULL);
 }
 
 json_t *report_new(const struct machine_info *m, const struct run_info *info, const struct options *o)
