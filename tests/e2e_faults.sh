@@ -27,6 +27,15 @@ wait_children() {
 	done
 	return 1
 }
+# wait_for CMD...: until CMD succeeds, in 0.01 s steps (a state that may last well under a
+# second must not be missed), bounded at 60 s.
+wait_for() {
+	for _ in $(seq 6000); do
+		"$@" && return 0
+		sleep 0.01
+	done
+	return 1
+}
 
 # interrupt SIG EXPECTED_STATUS: a logged run with Burn and Write loads, killed in the
 # middle of the Write pair (Burn runs first: 1 s ramp-up + 2 s, then Write).
@@ -75,9 +84,12 @@ if [ "$rc" -ge 128 ] && ! procs_left; then ok "double SIGINT: exit $rc, no child
 cp "$XDG_CACHE_HOME/interbench/loops_per_ms" "$TMP/cal.saved"
 "$BIN" -b -t 1 -c -W Audio -w None >"$TMP/cal.out" 2>&1 &
 pid=$!
-sleep 0.1
+# The measurement (over a second: warm-up, then at least three estimates) has begun, after
+# the handlers were installed, once its line is out.
+wait_for grep -q '^Measuring loops_per_ms' "$TMP/cal.out"
 t0=$(now_ms); kill -INT "$pid"; wait "$pid"; rc=$?; dt=$(( $(now_ms) - t0 ))
-if [ "$rc" = 130 ] && [ "$dt" -lt 2000 ] && cmp -s "$TMP/cal.saved" "$XDG_CACHE_HOME/interbench/loops_per_ms"
+if [ "$rc" = 130 ] && [ "$dt" -lt 2000 ] && cmp -s "$TMP/cal.saved" "$XDG_CACHE_HOME/interbench/loops_per_ms" &&
+   grep -q 'interrupted (.*) while measuring loops_per_ms' "$TMP/cal.out"
 then ok "SIGINT while calibrating: 130 in $dt ms, saved value kept"
 else bad "SIGINT while calibrating: exit $rc in $dt ms" "$TMP/cal.out"; fi
 
@@ -85,9 +97,13 @@ else bad "SIGINT while calibrating: exit $rc in $dt ms" "$TMP/cal.out"; fi
 mkdir -p "$TMP/rd"
 "$BIN" -t 1 -c -W Audio -w Read --workdir "$TMP/rd" --file-size 1G >"$TMP/rd.out" 2>&1 &
 pid=$!
-sleep 0.3
+# Creating 1 GiB (written, synced, dropped from the cache) has begun once the file exists; the
+# failed row below shows the signal landed before the file was done.
+wait_for compgen -G "$TMP/rd/interbench-read-*.tmp" >/dev/null
 t0=$(now_ms); kill -INT "$pid"; wait "$pid"; rc=$?; dt=$(( $(now_ms) - t0 ))
-if [ "$rc" = 130 ] && [ "$dt" -lt 2000 ] && [ -z "$(ls -A "$TMP/rd")" ]; then ok "SIGINT while creating the read file: 130 in $dt ms, no file left"
+if [ "$rc" = 130 ] && [ "$dt" -lt 2000 ] && [ -z "$(ls -A "$TMP/rd")" ] &&
+   grep -q '^Read .*failed: creating the read file: interrupted' "$TMP/rd.out"
+then ok "SIGINT while creating the read file: 130 in $dt ms, no file left"
 else bad "SIGINT while creating the read file: exit $rc in $dt ms, left: $(ls "$TMP/rd")" "$TMP/rd.out"; fi
 
 # main SIGKILLed: its children die with it (PR_SET_PDEATHSIG).
