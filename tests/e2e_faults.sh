@@ -17,7 +17,15 @@ cd "$TMP" || exit 1
 "$BIN" -t 1 -c -W Audio -w None >/dev/null 2>&1   # calibrate once
 
 now_ms() { date +%s%3N; }
-procs_left() { sleep 0.3; pgrep -f "$BIN" >/dev/null; }
+# procs_left: whether a process of ours is still there once its exit (children die with main
+# through PR_SET_PDEATHSIG, asynchronously) had up to 60 s to happen.
+procs_left() {
+	for _ in $(seq 600); do
+		pgrep -f "$BIN" >/dev/null || return 1
+		sleep 0.1
+	done
+	return 0
+}
 # wait_children PID N: until PID has N children (load, then bench once the ramp-up is over);
 # bounded at 60 s so a slow (sanitized) build waits for the state instead of guessing a time.
 wait_children() {
@@ -75,7 +83,7 @@ interrupt TERM 143
 # A second Ctrl-C exits at once, leaving no child.
 "$BIN" -t 5 -c -W Audio -w Burn >/dev/null 2>&1 &
 pid=$!
-sleep 1.5
+wait_children "$pid" 2   # inside the window: load and bench running
 kill -INT "$pid"; kill -INT "$pid"
 wait "$pid"; rc=$?
 if [ "$rc" -ge 128 ] && ! procs_left; then ok "double SIGINT: exit $rc, no child left"; else bad "double SIGINT (exit $rc)"; fi
@@ -109,9 +117,10 @@ else bad "SIGINT while creating the read file: exit $rc in $dt ms, left: $(ls "$
 # main SIGKILLed: its children die with it (PR_SET_PDEATHSIG).
 "$BIN" -t 5 -c -W Audio -w Burn >/dev/null 2>&1 &
 pid=$!
-sleep 2
+wait_children "$pid" 2   # there are children to take along
+kids=$(pgrep -c -P "$pid")
 kill -KILL "$pid"; wait "$pid" 2>/dev/null
-if ! procs_left; then ok "SIGKILL of main takes the children along"; else bad "children outlived a SIGKILLed main"; pgrep -af "$BIN"; fi
+if [ "$kids" -ge 2 ] && ! procs_left; then ok "SIGKILL of main takes the children along"; else bad "SIGKILL of main: $kids children before it, left after it: $(pgrep -af "$BIN")"; fi
 
 # A load killed mid-run: that pair is reported failed, the next pair runs (loads run in
 # table order: Ring after Burn).
