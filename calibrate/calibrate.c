@@ -145,7 +145,7 @@ static bool stopped(const volatile sig_atomic_t *interrupted)
 	return interrupted && *interrupted;
 }
 
-/* Warms up (frequency ramp, caches) while sizing a ~5 ms sample; returns its loop count. */
+/* Warms up (frequency ramp, caches) while sizing a SAMPLE_NS (20 ms) sample; returns its loop count. */
 static uint64_t warm_up(const volatile sig_atomic_t *interrupted)
 {
 	uint64_t loops = 1000;

@@ -2,9 +2,11 @@
 # End-to-end tests of the interbench binary with short runs (-t 1).
 # Usage: tests/e2e.sh ./interbench
 set -u
-BIN=$(realpath "${1:-./interbench}")
+SRC=$(realpath "${1:-./interbench}")
 TMP=$(mktemp -d /tmp/interbench-e2e.XXXXXX)
 trap 'rm -rf "$TMP"' EXIT
+BIN="$TMP/ib-under-test"          # a private copy, so pgrep finds only our processes
+cp "$SRC" "$BIN" || exit 1
 export XDG_CACHE_HOME="$TMP/cache"   # calibrate once, into the temp dir
 pass=0 fail=0
 
@@ -41,8 +43,10 @@ if grep -q 'Load .*Latency +/- SD (ms) .*Max Latency .*% Desired CPU .*% Deadlin
 	ok "column header"; else bad "column header" "$out"; fi
 none=$(row "$out" Audio None); burn=$(row "$out" Audio Burn)
 if sane_row "$none" && sane_row "$burn"; then ok "rows are sane numbers"; else bad "rows are sane numbers ($none / $burn)" "$out"; fi
-if [ "$(echo "$none" | awk '{print $6}')" = 100 ]; then ok "Audio with no load gets 100% desired CPU"
-else bad "Audio with no load gets 100% desired CPU ($none)"; fi
+# A 1 s run has 20 Audio periods: one dropped on a busy machine costs 5 points, so allow 90.
+if echo "$none" | awk '$6 !~ /^[0-9]+(\.[0-9]+)?$/ || $6 + 0 < 90 || $6 + 0 > 100 { exit 1 }'
+then ok "Audio with no load gets >= 90% desired CPU"
+else bad "Audio with no load gets >= 90% desired CPU ($none)" "$out"; fi
 if [ "$(grep -c '^--- Benchmarking' "$out")" = 1 ] && ! grep -q '^Video\|^Ring' "$out"; then
 	ok "-W/-w select only what was asked"; else bad "-W/-w select only what was asked" "$out"; fi
 if ! ls "$TMP"/*.log >/dev/null 2>&1; then ok "-c writes no logfile"; else bad "-c writes no logfile"; fi
@@ -100,9 +104,10 @@ if "$BIN" -h >"$TMP/help" 2>&1 && grep -q -- '--loops-per-ms' "$TMP/help"; then 
 if "$BIN" -t 1 -c -W Audio -w None 2>&1 | grep -q 'loops per ms (saved)'; then ok "calibration reused"; else bad "calibration reused"; fi
 if "$BIN" -t 1 -c -l 1000 -W Audio -w None 2>&1 | grep -q 'Using 1000 loops per ms (-l)'; then ok "-l sets loops_per_ms"; else bad "-l sets loops_per_ms"; fi
 
-# 8. No process of ours is left behind.
-sleep 0.2
-if ! pgrep -f "$BIN" >/dev/null; then ok "no interbench process left"; else bad "no interbench process left"; fi
+# 8. No process of ours is left behind (the private copy's name matches only this script's runs).
+left=1
+for _ in $(seq 600); do pgrep -f "$BIN" >/dev/null || { left=0; break; }; sleep 0.1; done
+if [ "$left" = 0 ]; then ok "no interbench process left"; else bad "no interbench process left: $(pgrep -af "$BIN")"; fi
 
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

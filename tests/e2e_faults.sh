@@ -17,13 +17,30 @@ cd "$TMP" || exit 1
 "$BIN" -t 1 -c -W Audio -w None >/dev/null 2>&1   # calibrate once
 
 now_ms() { date +%s%3N; }
-procs_left() { sleep 0.3; pgrep -f "$BIN" >/dev/null; }
+# procs_left: whether a process of ours is still there once its exit (children die with main
+# through PR_SET_PDEATHSIG, asynchronously) had up to 60 s to happen.
+procs_left() {
+	for _ in $(seq 600); do
+		pgrep -f "$BIN" >/dev/null || return 1
+		sleep 0.1
+	done
+	return 0
+}
 # wait_children PID N: until PID has N children (load, then bench once the ramp-up is over);
 # bounded at 60 s so a slow (sanitized) build waits for the state instead of guessing a time.
 wait_children() {
 	for _ in $(seq 600); do
 		[ "$(pgrep -c -P "$1")" -ge "$2" ] && return 0
 		sleep 0.1
+	done
+	return 1
+}
+# wait_for CMD...: until CMD succeeds, in 0.01 s steps (a state that may last well under a
+# second must not be missed), bounded at 60 s.
+wait_for() {
+	for _ in $(seq 6000); do
+		"$@" && return 0
+		sleep 0.01
 	done
 	return 1
 }
@@ -66,7 +83,7 @@ interrupt TERM 143
 # A second Ctrl-C exits at once, leaving no child.
 "$BIN" -t 5 -c -W Audio -w Burn >/dev/null 2>&1 &
 pid=$!
-sleep 1.5
+wait_children "$pid" 2   # inside the window: load and bench running
 kill -INT "$pid"; kill -INT "$pid"
 wait "$pid"; rc=$?
 if [ "$rc" -ge 128 ] && ! procs_left; then ok "double SIGINT: exit $rc, no child left"; else bad "double SIGINT (exit $rc)"; fi
@@ -75,9 +92,12 @@ if [ "$rc" -ge 128 ] && ! procs_left; then ok "double SIGINT: exit $rc, no child
 cp "$XDG_CACHE_HOME/interbench/loops_per_ms" "$TMP/cal.saved"
 "$BIN" -b -t 1 -c -W Audio -w None >"$TMP/cal.out" 2>&1 &
 pid=$!
-sleep 0.1
+# The measurement (over a second: warm-up, then at least three estimates) has begun, after
+# the handlers were installed, once its line is out.
+wait_for grep -q '^Measuring loops_per_ms' "$TMP/cal.out"
 t0=$(now_ms); kill -INT "$pid"; wait "$pid"; rc=$?; dt=$(( $(now_ms) - t0 ))
-if [ "$rc" = 130 ] && [ "$dt" -lt 2000 ] && cmp -s "$TMP/cal.saved" "$XDG_CACHE_HOME/interbench/loops_per_ms"
+if [ "$rc" = 130 ] && [ "$dt" -lt 2000 ] && cmp -s "$TMP/cal.saved" "$XDG_CACHE_HOME/interbench/loops_per_ms" &&
+   grep -q 'interrupted (.*) while measuring loops_per_ms' "$TMP/cal.out"
 then ok "SIGINT while calibrating: 130 in $dt ms, saved value kept"
 else bad "SIGINT while calibrating: exit $rc in $dt ms" "$TMP/cal.out"; fi
 
@@ -85,17 +105,22 @@ else bad "SIGINT while calibrating: exit $rc in $dt ms" "$TMP/cal.out"; fi
 mkdir -p "$TMP/rd"
 "$BIN" -t 1 -c -W Audio -w Read --workdir "$TMP/rd" --file-size 1G >"$TMP/rd.out" 2>&1 &
 pid=$!
-sleep 0.3
+# Creating 1 GiB (written, synced, dropped from the cache) has begun once the file exists; the
+# failed row below shows the signal landed before the file was done.
+wait_for compgen -G "$TMP/rd/interbench-read-*.tmp" >/dev/null
 t0=$(now_ms); kill -INT "$pid"; wait "$pid"; rc=$?; dt=$(( $(now_ms) - t0 ))
-if [ "$rc" = 130 ] && [ "$dt" -lt 2000 ] && [ -z "$(ls -A "$TMP/rd")" ]; then ok "SIGINT while creating the read file: 130 in $dt ms, no file left"
+if [ "$rc" = 130 ] && [ "$dt" -lt 2000 ] && [ -z "$(ls -A "$TMP/rd")" ] &&
+   grep -q '^Read .*failed: creating the read file: interrupted' "$TMP/rd.out"
+then ok "SIGINT while creating the read file: 130 in $dt ms, no file left"
 else bad "SIGINT while creating the read file: exit $rc in $dt ms, left: $(ls "$TMP/rd")" "$TMP/rd.out"; fi
 
 # main SIGKILLed: its children die with it (PR_SET_PDEATHSIG).
 "$BIN" -t 5 -c -W Audio -w Burn >/dev/null 2>&1 &
 pid=$!
-sleep 2
+wait_children "$pid" 2   # there are children to take along
+kids=$(pgrep -c -P "$pid")
 kill -KILL "$pid"; wait "$pid" 2>/dev/null
-if ! procs_left; then ok "SIGKILL of main takes the children along"; else bad "children outlived a SIGKILLed main"; pgrep -af "$BIN"; fi
+if [ "$kids" -ge 2 ] && ! procs_left; then ok "SIGKILL of main takes the children along"; else bad "SIGKILL of main: $kids children before it, left after it: $(pgrep -af "$BIN")"; fi
 
 # A load killed mid-run: that pair is reported failed, the next pair runs (loads run in
 # table order: Ring after Burn).

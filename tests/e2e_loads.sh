@@ -6,11 +6,14 @@ set -u
 BIN=$(realpath "${1:?usage: $0 path/to/interbench}")
 WORK=$(mktemp -d /tmp/ib-e2e-loads.XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
+export XDG_CACHE_HOME="$WORK/cache"   # never the user's ~/.cache/interbench/loops_per_ms
 COMMON=(--workdir "$WORK" --file-size 64M --mem-size 256M -c -v -W Audio)
 pass=0 fail=0
 
 ok() { echo "ok   $*"; pass=$((pass + 1)); }
 bad() { echo "FAIL $*"; fail=$((fail + 1)); }
+
+(cd "$WORK" && "$BIN" -t 1 -c -W Audio -w None >/dev/null 2>&1)   # calibrate once, into $WORK/cache
 
 # no_scratch WHAT: no interbench- file may remain in the work directory.
 no_scratch() {
@@ -54,11 +57,21 @@ no_scratch "refused Read"
 # SIGINT in the middle of a Write run: exit status 130 and the scratch file removed.
 (cd "$WORK" && exec "$BIN" "${COMMON[@]}" -t 5 -w Write >"$WORK/int.out" 2>&1) &
 pid=$!
-sleep 2
+# In the timed window: the Write file exists and main has both children, the load and the
+# bench (bounded at 60 s, for the slow sanitizer builds).
+inside=0
+for _ in $(seq 600); do
+	if compgen -G "$WORK/interbench-write-*.tmp" >/dev/null && [ "$(pgrep -c -P "$pid")" -ge 2 ]; then
+		inside=1
+		break
+	fi
+	sleep 0.1
+done
+if [ $inside -eq 1 ]; then ok "SIGINT: Write file and both children there"; else bad "SIGINT: the Write pair never started"; fi
 kill -INT "$pid"
 wait "$pid"
 rc=$?
-if [ $rc -eq 130 ]; then ok "SIGINT: exit status 130"; else bad "SIGINT: exit status $rc"; fi
+if [ $rc -eq 130 ]; then ok "SIGINT: exit status 130"; else bad "SIGINT: exit status $rc"; sed 's/^/    /' "$WORK/int.out"; fi
 rm -f "$WORK/int.out"
 no_scratch "SIGINT"
 
