@@ -531,7 +531,6 @@ static int prepare_process(struct run *r)
 		fprintf(stderr, "interbench: %s\n", err);
 		return 2;
 	}
-	privs_warn(&pv, &r->opt, FIFO_LEVELS, stderr);
 	if (r->opt.dma_latency_us >= 0) {
 		char why[256];
 		r->dma_fd = pmqos_hold((uint32_t)r->opt.dma_latency_us, why, sizeof(why));
@@ -540,6 +539,7 @@ static int prepare_process(struct run *r)
 			return 2;
 		}
 	}
+	privs_warn(&pv, &r->opt, FIFO_LEVELS, stderr);
 	install_signals();
 	raise_fd_limit();
 	r->rt_ok = become_realtime(r, &pv);

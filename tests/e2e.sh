@@ -98,6 +98,21 @@ check_bad -L 0
 check_bad -C 150
 check_bad -C 10
 check_bad -w Nosuch
+check_bad --json            # a long-only option without its value names itself
+check_bad --dma-latency -1
+check_bad -W Custom         # no pair left: Custom needs -C and -I
+check_bad -W Video -w Video # a task is never its own load
+check_bad --workdir "$TMP/no-such-dir" -w Write
+# A selection whose every pair fails measures nothing: exit 1, with the reason.
+out="$TMP/allfail.out"
+"$BIN" -t 1 -c -W Audio -w Read --workdir "$TMP" --file-size 1000T >"$out" 2>&1; rc=$?
+if [ $rc = 1 ] && grep -q '^Read .*failed: .*not enough space' "$out" && grep -q 'no pair could be measured' "$out"
+then ok "every pair failed: exit 1"; else bad "every pair failed: exit $rc, wanted 1" "$out"; fi
+if [ -e /dev/cpu_dma_latency ] && [ "$(id -u)" = 0 ]; then
+	out="$TMP/dma.out"
+	if "$BIN" -t 1 -c --dma-latency 0 -W Audio -w None >"$out" 2>&1 && grep -q 'latency limit held at 0 us' "$out" &&
+	   sane_row "$(row "$out" Audio None)"; then ok "--dma-latency 0 held and recorded"; else bad "--dma-latency 0" "$out"; fi
+fi
 if "$BIN" -h >"$TMP/help" 2>&1 && grep -q -- '--loops-per-ms' "$TMP/help"; then ok "-h exits 0 with usage"; else bad "-h exits 0 with usage" "$TMP/help"; fi
 
 # 7. A saved calibration is reused; -l overrides.

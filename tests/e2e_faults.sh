@@ -149,6 +149,11 @@ if command -v setpriv >/dev/null && [ "$(id -u)" = 0 ]; then
 		if [ "$rc" = 2 ] && grep -q "interbench: ${args%% *}: .*not permitted.*setcap" "$out" && ! grep -q Benchmarking "$out"
 		then ok "unprivileged $args refused (exit 2)"; else bad "unprivileged $args refused (exit $rc)" "$out"; fi
 	done
+	if [ -e /dev/cpu_dma_latency ]; then
+		asuser --dma-latency 0 -t 1 -c -W Audio -w None >"$out" 2>&1; rc=$?
+		if [ "$rc" = 2 ] && [ "$(wc -l <"$out")" = 1 ] && grep -q "interbench: --dma-latency: open /dev/cpu_dma_latency: Permission denied" "$out"
+		then ok "unprivileged --dma-latency refused (exit 2)"; else bad "unprivileged --dma-latency refused (exit $rc)" "$out"; fi
+	fi
 else
 	echo "skip - unprivileged runs need root and setpriv"
 fi
