@@ -28,19 +28,24 @@ void burn_loops(uint64_t n)
 		__asm__ __volatile__("" : : : "memory");
 }
 
-bool burn_us(uint64_t loops_per_ms, uint64_t work_us, const atomic_bool *stop)
+uint64_t burn_us_done(uint64_t loops_per_ms, uint64_t work_us, const atomic_bool *stop)
 {
-	uint64_t loops = loops_per_ms * work_us / 1000;
+	uint64_t total = loops_per_ms * work_us / 1000, loops = total;
 	uint64_t chunk = loops_per_ms / 10 ? loops_per_ms / 10 : 1; /* ~100 us */
 
 	while (loops > 0) {
 		if (stop && atomic_load(stop))
-			return false;
+			return (total - loops) * 1000 / loops_per_ms;
 		uint64_t n = loops < chunk ? loops : chunk;
 		burn_loops(n);
 		loops -= n;
 	}
-	return true;
+	return work_us;
+}
+
+bool burn_us(uint64_t loops_per_ms, uint64_t work_us, const atomic_bool *stop)
+{
+	return burn_us_done(loops_per_ms, work_us, stop) == work_us;
 }
 
 static void read_cpu_model(char *buf, size_t len)

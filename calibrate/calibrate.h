@@ -20,7 +20,11 @@ struct calib_key {
 void burn_loops(uint64_t n);
 
 /* Burns work_us microseconds worth of calibrated loops in chunks of about 100 us, checking
- * *stop between chunks.  Returns true when all the work was done, false when stopped. */
+ * *stop between chunks.  Returns the work done in microseconds: work_us when all of it was
+ * done, less when stopped. */
+uint64_t burn_us_done(uint64_t loops_per_ms, uint64_t work_us, const atomic_bool *stop);
+
+/* burn_us_done, returning true when all the work was done, false when stopped. */
 bool burn_us(uint64_t loops_per_ms, uint64_t work_us, const atomic_bool *stop);
 
 /* Fills key for this machine.  Never fails; unreadable fields become "unknown" / 0. */

@@ -2,6 +2,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -100,6 +102,13 @@ int child_spawn(struct child *c, child_body body, void *arg)
 	c->ctl_fd = ctl[1];
 	c->res_fd = res[0];
 	return 0;
+}
+
+void child_control_priority(int prio)
+{
+	struct sched_param sp = { .sched_priority = prio };
+	if (prio > 0)
+		pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp); /* refused: stays as it is */
 }
 
 void child_wait_stop(int ctl_fd)

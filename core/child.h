@@ -26,6 +26,12 @@ typedef int (*child_body)(void *arg, int ctl_fd, int res_fd);
  * already gone).  Returns 0, or -1 with errno set (pipe or fork failed). */
 int child_spawn(struct child *c, child_body body, void *arg);
 
+/* In a child, once its worker threads exist (new threads inherit the policy): raises the
+ * calling control thread to SCHED_FIFO at prio, so that a stop request is acted on at once
+ * however many threads load the CPUs.  That thread only sleeps until the stop, so nothing
+ * measured changes.  Best effort: prio <= 0 or a refusal (no privilege) leaves it as it is. */
+void child_control_priority(int prio);
+
 /* In the child: blocks until main closes the control pipe or writes to it; a read error
  * other than EINTR also counts as a stop (main is unreachable). */
 void child_wait_stop(int ctl_fd);

@@ -19,6 +19,7 @@ static int bench_body(void *arg, int ctl_fd, int res_fd)
 	struct bench_arg *b = arg;
 	struct sim_engine *e = sim_start(&b->p->spec, &b->p->run_cfg, b->res);
 	if (e) {
+		child_control_priority(b->p->run_cfg.timer_prio);
 		child_wait_stop(ctl_fd);
 		sim_stop(e);
 	}
@@ -37,6 +38,7 @@ static int load_body(void *arg, int ctl_fd, int res_fd)
 	} else {
 		uint64_t t0 = now_ns();
 		if (ctx->desc->start(ctx) == 0) {
+			child_control_priority(p->run_cfg.timer_prio);
 			child_wait_stop(ctl_fd);
 			ctx->desc->stop(ctx);
 		}

@@ -4,15 +4,39 @@
 #include <string.h>
 #include "loads/load.h"
 
+/* Every worker's body: wait at the gate, then run the load's function. */
+static void *gated_worker(void *arg)
+{
+	struct load_ctx *ctx = ((struct load_worker *)arg)->ctx;
+	pthread_mutex_lock(&ctx->gate_lock);
+	while (!ctx->gate_open)
+		pthread_cond_wait(&ctx->gate, &ctx->gate_lock);
+	pthread_mutex_unlock(&ctx->gate_lock);
+	return ctx->worker_fn(arg);
+}
+
+static void open_gate(struct load_ctx *ctx)
+{
+	pthread_mutex_lock(&ctx->gate_lock);
+	ctx->gate_open = true;
+	pthread_cond_broadcast(&ctx->gate);
+	pthread_mutex_unlock(&ctx->gate_lock);
+}
+
 int load_threads_start(struct load_ctx *ctx, unsigned n, void *(*fn)(void *))
 {
 	if (n > LOAD_MAX_THREADS)
 		n = LOAD_MAX_THREADS;
 	atomic_store(&ctx->stop, false);
 	ctx->nthreads = 0;
+	ctx->worker_fn = fn;
+	ctx->gate_open = false;
+	pthread_mutex_init(&ctx->gate_lock, NULL); /* default attributes: cannot fail on Linux */
+	pthread_cond_init(&ctx->gate, NULL);
+	ctx->gate_ready = true;
 	for (unsigned i = 0; i < n; i++) {
 		ctx->workers[i] = (struct load_worker){ .ctx = ctx, .index = i };
-		int rc = pthread_create(&ctx->tids[i], NULL, fn, &ctx->workers[i]);
+		int rc = pthread_create(&ctx->tids[i], NULL, gated_worker, &ctx->workers[i]);
 		if (rc != 0) {
 			ctx->counters.error = rc;
 			snprintf(ctx->counters.errmsg, sizeof(ctx->counters.errmsg),
@@ -22,15 +46,22 @@ int load_threads_start(struct load_ctx *ctx, unsigned n, void *(*fn)(void *))
 		}
 		ctx->nthreads++;
 	}
+	open_gate(ctx);
 	return 0;
 }
 
 void load_threads_stop(struct load_ctx *ctx)
 {
 	atomic_store(&ctx->stop, true);
+	if (!ctx->gate_ready) /* never started, or already stopped */
+		return;
+	open_gate(ctx); /* workers still at the gate see the stop at once */
 	for (unsigned i = 0; i < ctx->nthreads; i++)
 		pthread_join(ctx->tids[i], NULL);
 	ctx->nthreads = 0;
+	pthread_cond_destroy(&ctx->gate);
+	pthread_mutex_destroy(&ctx->gate_lock);
+	ctx->gate_ready = false;
 }
 
 int load_sim_start(struct load_ctx *ctx, const struct sim_desc *desc)

@@ -68,6 +68,13 @@ struct load_ctx {
 	pthread_t tids[LOAD_MAX_THREADS];
 	struct load_worker workers[LOAD_MAX_THREADS];
 	unsigned nthreads;
+	/* load_threads_start's gate: workers wait until every one exists, so creating many
+	 * threads is not starved by the ones already running. */
+	pthread_mutex_t gate_lock;
+	pthread_cond_t gate;
+	bool gate_open;
+	bool gate_ready;                  /* gate_lock and gate are initialised */
+	void *(*worker_fn)(void *);       /* what each worker runs once the gate opens */
 	struct sim_engine *engine;        /* simulated tasks used as loads */
 	struct sim_result sim_result;
 	void *priv;                       /* the load's own state (scratch file names...) */
@@ -103,8 +110,9 @@ int load_find(const char *name);
 
 /* Helpers for loads built from worker threads: start n workers running fn(ctx, index) until
  * ctx->stop; stop sets the flag and joins them (it cannot fail: workers poll the flag).
- * Start returns 0, or -1 with counters set naming pthread_create and its error (workers
- * already started are stopped). */
+ * The workers begin together once all n exist (with -L in the hundreds, creating threads
+ * while the first ones burn took seconds).  Start returns 0, or -1 with counters set naming
+ * pthread_create and its error (workers already started are stopped). */
 int load_threads_start(struct load_ctx *ctx, unsigned n, void *(*fn)(void *));
 void load_threads_stop(struct load_ctx *ctx);
 

@@ -35,6 +35,13 @@ void deadline_acct_skip(struct deadline_acct *a, uint64_t work_us)
 	a->work_wanted_us += work_us;
 }
 
+uint64_t deadline_unfinished_periods(uint64_t wake_ns, uint64_t interval_ns, uint64_t end_ns)
+{
+	/* deadlines wake + (k+1) * interval strictly before end_ns: one exactly at end_ns could
+	 * still have been met */
+	return end_ns > wake_ns && interval_ns ? (end_ns - wake_ns - 1) / interval_ns : 0;
+}
+
 double deadline_desired_cpu_pct(const struct deadline_acct *a)
 {
 	if (a->work_wanted_us == 0)

@@ -5,7 +5,7 @@
  * later misses it.  When the task is so late that whole periods have gone by (their deadlines
  * passed before it could even start them), those periods are skipped: each counts as a missed
  * deadline and its work as CPU not received (a dropped frame, an audio skip), as the
- * interbench 0.20 announcement describes ("some redraws were dropped entirely to catch up"). */
+ * interbench 0.20 announcement (shared/seeds) describes for redraws dropped to catch up. */
 #ifndef IB_DEADLINE_H
 #define IB_DEADLINE_H
 #include <stdbool.h>
@@ -37,6 +37,13 @@ void deadline_acct_period(struct deadline_acct *a, const struct deadline_verdict
 
 /* Accounts one skipped period that wanted work_us: a missed deadline, no work done. */
 void deadline_acct_skip(struct deadline_acct *a, uint64_t work_us);
+
+/* At the end of a run: how many periods, counting from the unfinished one woken at wake_ns,
+ * had their deadline (wake + interval_ns) pass before end_ns while the task had not finished
+ * them.  Each is a missed deadline with its work not done (deadline_acct_skip); periods whose
+ * deadline is still ahead were cut off by the end of the run and count for nothing.  Without
+ * this, a task starved for the whole window would report no periods, hence 100%. */
+uint64_t deadline_unfinished_periods(uint64_t wake_ns, uint64_t interval_ns, uint64_t end_ns);
 
 /* % desired CPU (work done / work wanted * 100); 100 when nothing was wanted. */
 double deadline_desired_cpu_pct(const struct deadline_acct *a);

@@ -29,7 +29,10 @@ struct sim_engine {
 	uint64_t start_ns;       /* wake time of period 0 */
 	uint64_t wake_ns;        /* wake time (deadline) of the current period */
 	uint64_t timer_ns;       /* when the timing thread woke for it */
-	uint64_t next_wake_ns;   /* set by the simulated thread before posting done */
+	uint64_t next_wake_ns;   /* wake time of the first unfinished period (the simulated thread
+	                            sets it before posting done; start_ns at first) */
+	uint64_t period;         /* index of that period (simulated thread; read after join) */
+	uint64_t created_ns;     /* when sim_start ran: the first Gaming frame starts here */
 	pthread_t timer_tid, sim_tid;
 	bool timer_started, sim_started;
 };
@@ -111,6 +114,7 @@ static void *periodic_thread(void *arg)
 	uint64_t period = 0;
 
 	set_sim_priority(e);
+	/* e->period and e->next_wake_ns always name the first unfinished period. */
 	for (;;) {
 		sem_wait_intr(&e->wake);
 		if (atomic_load(&e->stop))
@@ -126,6 +130,7 @@ static void *periodic_thread(void *arg)
 		for (uint64_t k = 1; k <= v.skipped; k++)
 			deadline_acct_skip(&r->acct, sim_work_us(&e->spec, period + k));
 		period += 1 + v.skipped;
+		e->period = period;
 		e->next_wake_ns = v.next_wake_ns;
 		sem_post(&e->done);
 	}
@@ -141,16 +146,18 @@ static void *free_running_thread(void *arg)
 	uint64_t frame_us = e->spec.interval_us;
 
 	set_sim_priority(e);
-	while (!atomic_load(&e->stop)) {
-		uint64_t t0 = now_ns();
-		if (!burn_us(e->cfg.loops_per_ms, frame_us, &e->stop))
-			break;
-		uint64_t wall_ns = now_ns() - t0;
+	for (uint64_t t0_ns = e->created_ns; !atomic_load(&e->stop); t0_ns = now_ns()) {
+		uint64_t done_us = burn_us_done(e->cfg.loops_per_ms, frame_us, &e->stop);
+		uint64_t wall_ns = now_ns() - t0_ns;
 		uint64_t late_ns = wall_ns > frame_us * NS_PER_US ? wall_ns - frame_us * NS_PER_US : 0;
+		/* A frame cut off by the stop counts only once it has overrun: it is late by at least
+		 * late_ns, and a task starved for the whole window must not look unharmed. */
+		if (done_us < frame_us && late_ns == 0)
+			break;
 		lat_stats_add(&r->sched, late_ns);
 		hist_add(&r->sched_hist, late_ns);
 		r->acct.periods++;
-		r->acct.work_done_us += frame_us;
+		r->acct.work_done_us += done_us;
 		r->acct.work_wanted_us += wall_ns / NS_PER_US; /* CPU it would have had alone */
 	}
 	return NULL;
@@ -194,7 +201,9 @@ struct sim_engine *sim_start(const struct sim_spec *spec, const struct sim_run_c
 	atomic_init(&e->stop, false);
 	sem_init(&e->wake, 0, 0); /* cannot fail: unshared, initial value 0 */
 	sem_init(&e->done, 0, 0);
-	e->start_ns = now_ns() + e->spec.interval_us * NS_PER_US;
+	e->created_ns = now_ns();
+	e->start_ns = e->created_ns + e->spec.interval_us * NS_PER_US;
+	e->next_wake_ns = e->start_ns;
 
 	bool periodic = spec->desc->has_deadlines;
 	int rc = pthread_create(&e->sim_tid, NULL, periodic ? periodic_thread : free_running_thread, e);
@@ -214,17 +223,36 @@ struct sim_engine *sim_start(const struct sim_spec *spec, const struct sim_run_c
 	return e;
 }
 
+/* After both threads are joined: the periods whose deadline passed before the stop at end_ns
+ * while the task had not finished them are missed, their work not done. */
+static void account_unfinished(struct sim_engine *e, uint64_t end_ns)
+{
+	if (!e->spec.desc->has_deadlines || !e->sim_started)
+		return;
+	uint64_t n = deadline_unfinished_periods(e->next_wake_ns, e->spec.interval_us * NS_PER_US, end_ns);
+	for (uint64_t k = 0; k < n; k++)
+		deadline_acct_skip(&e->out->acct, sim_work_us(&e->spec, e->period + k));
+}
+
 void sim_stop(struct sim_engine *e)
 {
 	if (!e)
 		return;
+	uint64_t end_ns = now_ns();
 	atomic_store(&e->stop, true);
+	if (e->sim_started && e->cfg.timer_prio > 0) {
+		/* The measurement is over: let the task see the stop now, not after a fair share
+		 * among however many load threads (best effort; refused without privilege). */
+		struct sched_param sp = { .sched_priority = e->cfg.timer_prio };
+		pthread_setschedparam(e->sim_tid, SCHED_FIFO, &sp);
+	}
 	sem_post(&e->wake);
 	sem_post(&e->done);
 	if (e->timer_started)
 		pthread_join(e->timer_tid, NULL);
 	if (e->sim_started)
 		pthread_join(e->sim_tid, NULL);
+	account_unfinished(e, end_ns);
 	sem_destroy(&e->wake);
 	sem_destroy(&e->done);
 	free(e);

@@ -75,7 +75,9 @@ struct sim_engine *sim_start(const struct sim_spec *spec, const struct sim_run_c
 			     struct sim_result *out);
 
 /* Stops the task within one burn chunk (~100 us of work) or one 100 ms sleep slice, joins
- * both threads and frees the engine; the period in progress is not accounted. */
+ * both threads and frees the engine; the period in progress is not accounted.  With a
+ * SCHED_FIFO timing thread (cfg.timer_prio > 0) the simulated thread is raised to that
+ * priority first, so it sees the stop at once even on CPUs saturated by load threads. */
 void sim_stop(struct sim_engine *e);
 
 /* The table of simulated tasks, in benchmark order, and lookups in it. */

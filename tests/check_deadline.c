@@ -95,6 +95,25 @@ START_TEST(empty_is_perfect)
 }
 END_TEST
 
+/* The end of a run: only deadlines strictly before it count against an unfinished task. */
+START_TEST(unfinished_at_end)
+{
+	const uint64_t wake = 1000000, iv = 50000000; /* 50 ms */
+	ck_assert_uint_eq(deadline_unfinished_periods(wake, iv, wake - 1), 0);      /* not yet woken */
+	ck_assert_uint_eq(deadline_unfinished_periods(wake, iv, wake + iv / 2), 0); /* deadline ahead */
+	ck_assert_uint_eq(deadline_unfinished_periods(wake, iv, wake + iv), 0);     /* exactly at it */
+	ck_assert_uint_eq(deadline_unfinished_periods(wake, iv, wake + iv + 1), 1);
+	ck_assert_uint_eq(deadline_unfinished_periods(wake, iv, wake + 20 * iv + 1), 20); /* starved 1 s */
+	ck_assert_uint_eq(deadline_unfinished_periods(wake, 0, wake + iv), 0);
+	/* A task starved for a whole second of Audio: 20 missed periods, no CPU, not 100%. */
+	struct deadline_acct a = { 0 };
+	for (uint64_t k = 0; k < deadline_unfinished_periods(wake, iv, wake + 20 * iv + 1); k++)
+		deadline_acct_skip(&a, 2500);
+	ck_assert_double_eq(deadline_met_pct(&a), 0);
+	ck_assert_double_eq(deadline_desired_cpu_pct(&a), 0);
+}
+END_TEST
+
 START_TEST(x_sweep_work)
 {
 	extern const struct sim_desc sim_x;
@@ -148,6 +167,7 @@ int main(void)
 	tcase_add_test(tc, skip_boundary_exact_deadline);
 	tcase_add_test(tc, accounting_sequence);
 	tcase_add_test(tc, empty_is_perfect);
+	tcase_add_test(tc, unfinished_at_end);
 	tcase_add_test(tc, x_sweep_work);
 	tcase_add_test(tc, x_zero_sleep_steps);
 	tcase_add_test(tc, custom_spec);
