@@ -252,9 +252,13 @@ int compare_main(int argc, char **argv, FILE *out, FILE *err)
 			compare_usage(out);
 			return CMP_OK;
 		}
+		if (c == ':') {
+			fprintf(err, "interbench compare: %s: missing value (accepted: comma-separated "
+				"metric=limit items, e.g. p99=10%%,deadlines=1)\n", argv[optind - 1]);
+			return CMP_BAD_INPUT;
+		}
 		if (c != 'T') {
-			fprintf(err, "interbench compare: %s: %s (see --help)\n", argv[optind - 1],
-				c == ':' ? "missing value" : "unknown option");
+			fprintf(err, "interbench compare: %s: unknown option (see --help)\n", argv[optind - 1]);
 			return CMP_BAD_INPUT;
 		}
 		if (cmp_parse_thresholds(optarg, &t, msg, sizeof(msg)) != 0) {

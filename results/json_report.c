@@ -268,7 +268,7 @@ int report_create(const json_t *doc, const char *stem, char *name, size_t namele
 			snprintf(err, errlen, "%s.json: file name too long", stem);
 			break;
 		}
-		fd = open(name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+		fd = open(name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644); /* as the logfile */
 		if (fd < 0 && (errno != EEXIST || i == REPORT_CREATE_TRIES)) {
 			snprintf(err, errlen, "open %s: %s", name, strerror(errno));
 			break;
