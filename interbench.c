@@ -43,13 +43,19 @@
 
 /* Set by the signal handler; a handler can only reach a global. */
 static volatile sig_atomic_t g_signal;
+/* The run's scratch registry, for the handler's last act (set once, before any load runs). */
+static const struct scratch_set *g_scratch;
 
 /* The first signal asks for an orderly stop (results so far kept, children reaped, scratch
- * files removed).  A second one exits at once; the children die with us (PR_SET_PDEATHSIG). */
+ * files removed).  A second one exits at once, unlinking the scratch files first; the
+ * children die with us (PR_SET_PDEATHSIG). */
 static void on_signal(int sig)
 {
-	if (g_signal)
+	if (g_signal) {
+		if (g_scratch)
+			scratch_unlink_signal_safe(g_scratch);
 		_exit(128 + g_signal);
+	}
 	g_signal = sig;
 }
 
@@ -85,6 +91,7 @@ struct run {
 	bool rt_ok;                /* SCHED_FIFO available to us */
 	int prio_max;              /* highest SCHED_FIFO priority we may use (main runs at it) */
 	int dma_fd;                /* /dev/cpu_dma_latency held open (--dma-latency), else unused */
+	struct scratch_set scratch; /* every scratch file of the run (loads/scratch.h) */
 	struct run_info info;
 	struct load_config load_cfg;
 	struct load_ctx *loads;    /* one per load_table entry */
@@ -573,7 +580,9 @@ static int setup_run(struct run *r)
 		.file_size_bytes = r->opt.file_size_bytes,
 		.mem_size_bytes = r->opt.mem_size_bytes,
 		.interrupted = &g_signal,
+		.scratch = &r->scratch,
 	};
+	g_scratch = &r->scratch;
 	r->loads = calloc(load_count, sizeof(*r->loads));
 	if (!r->loads) {
 		fprintf(stderr, "interbench: calloc: %s\n", strerror(errno));

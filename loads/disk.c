@@ -89,6 +89,12 @@ static int create_read_file(struct load_ctx *ctx, const char *path, uint64_t siz
 	return rc;
 }
 
+static void disk_remove_files(const struct scratch_set *sc, const struct disk_state *ds)
+{
+	scratch_remove(sc, ds->write_idx);
+	scratch_remove(sc, ds->read_idx);
+}
+
 int disk_prepare(struct load_ctx *ctx, const char *write_tag, const char *read_tag)
 {
 	struct disk_state *ds = ctx->priv;
@@ -103,13 +109,14 @@ int disk_prepare(struct load_ctx *ctx, const char *write_tag, const char *read_t
 		ctx->priv = ds;
 	}
 	c->error = 0;
-	if (write_tag && (ds->write_idx = scratch_add(&ds->scratch, ctx->cfg->workdir, write_tag,
+	struct scratch_set *sc = ctx->cfg->scratch;
+	if (write_tag && (ds->write_idx = scratch_add(sc, ctx->cfg->workdir, write_tag,
 						      c->errmsg, sizeof(c->errmsg))) < 0)
 		goto fail;
-	if (read_tag && (ds->read_idx = scratch_add(&ds->scratch, ctx->cfg->workdir, read_tag,
+	if (read_tag && (ds->read_idx = scratch_add(sc, ctx->cfg->workdir, read_tag,
 						    c->errmsg, sizeof(c->errmsg))) < 0)
 		goto fail;
-	scratch_remove_all(&ds->scratch); /* a failed earlier attempt's files hold no space now */
+	disk_remove_files(sc, ds); /* a failed earlier attempt's files hold no space now */
 
 	struct mem_facts mem;
 	struct disk_size_in in = { .override_bytes = ctx->cfg->file_size_bytes,
@@ -123,11 +130,11 @@ int disk_prepare(struct load_ctx *ctx, const char *write_tag, const char *read_t
 		load_fail(ctx, ENOSPC, "not enough space in %s: %s", ctx->cfg->workdir, reason);
 		return -1;
 	}
-	if (read_tag && (create_read_file(ctx, ds->scratch.paths[ds->read_idx], ds->size_bytes) != 0 ||
+	if (read_tag && (create_read_file(ctx, sc->paths[ds->read_idx], ds->size_bytes) != 0 ||
 			 load_should_stop(ctx))) {
 		if (!c->error)
 			load_fail(ctx, EINTR, "creating the read file: interrupted");
-		scratch_remove_all(&ds->scratch);
+		disk_remove_files(sc, ds);
 		return -1;
 	}
 	return 0;
@@ -142,7 +149,7 @@ void disk_cleanup(struct load_ctx *ctx)
 	struct disk_state *ds = ctx->priv;
 	if (!ds)
 		return;
-	scratch_remove_all(&ds->scratch);
+	disk_remove_files(ctx->cfg->scratch, ds);
 	free(ds);
 	ctx->priv = NULL;
 }
@@ -151,7 +158,7 @@ void *disk_writer(void *arg)
 {
 	struct load_ctx *ctx = ((struct load_worker *)arg)->ctx;
 	struct disk_state *ds = ctx->priv;
-	const char *path = ds->scratch.paths[ds->write_idx];
+	const char *path = ctx->cfg->scratch->paths[ds->write_idx];
 	char *buf = chunk_alloc(ctx);
 	int fd = buf ? open_file(ctx, path, O_WRONLY | O_CREAT | O_TRUNC) : -1;
 
@@ -173,7 +180,7 @@ void *disk_reader(void *arg)
 {
 	struct load_ctx *ctx = ((struct load_worker *)arg)->ctx;
 	struct disk_state *ds = ctx->priv;
-	const char *path = ds->scratch.paths[ds->read_idx];
+	const char *path = ctx->cfg->scratch->paths[ds->read_idx];
 	char *buf = chunk_alloc(ctx);
 	int fd = buf ? open_file(ctx, path, O_RDONLY) : -1;
 

@@ -11,9 +11,9 @@
 #define DISK_CHUNK_BYTES (1u << 20)  /* each write(2) / read(2); stop is checked between */
 
 struct disk_state {
-	struct scratch_set scratch;  /* the load's files, removed by disk_cleanup */
 	uint64_t size_bytes;         /* size of each file */
-	int write_idx, read_idx;     /* index in scratch of the written / read file, or -1 */
+	int write_idx, read_idx;     /* index in cfg->scratch of the written / read file, or -1;
+	                                disk_cleanup removes them */
 };
 
 /* prepare hook body, in main: registers the files of the given tags (NULL: none; the write

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "loads/scratch.h"
 #include "sims/sim.h"
 
 #define LOAD_NORMAL 0x1u  /* valid as a load in normal runs */
@@ -37,6 +38,7 @@ struct load_config {
 	uint64_t file_size_bytes;  /* disk load file size, 0 = default policy */
 	uint64_t mem_size_bytes;   /* Memload size, 0 = default policy */
 	const volatile sig_atomic_t *interrupted; /* main's signal flag, polled by prepare hooks */
+	struct scratch_set *scratch; /* the run's scratch file registry (main's; loads/scratch.h) */
 };
 
 /* Work a load did in one pair, sent back to main from the load process. */

@@ -61,12 +61,21 @@ int scratch_add(struct scratch_set *s, const char *dir, const char *tag, char *e
 		return -1;
 	}
 	memcpy(s->paths[s->n], path, (size_t)n + 1);
-	return (int)s->n++;
+	__atomic_store_n(&s->n, s->n + 1, __ATOMIC_RELEASE); /* the path first: see scratch.h */
+	return (int)s->n - 1;
 }
 
-void scratch_remove_all(struct scratch_set *s)
+void scratch_remove(const struct scratch_set *s, int idx)
 {
-	for (unsigned i = 0; i < s->n; i++)
-		if (unlink(s->paths[i]) != 0 && errno != ENOENT)
-			fprintf(stderr, "interbench: warning: unlink %s: %s\n", s->paths[i], strerror(errno));
+	if (idx < 0 || (unsigned)idx >= s->n)
+		return;
+	if (unlink(s->paths[idx]) != 0 && errno != ENOENT)
+		fprintf(stderr, "interbench: warning: unlink %s: %s\n", s->paths[idx], strerror(errno));
+}
+
+void scratch_unlink_signal_safe(const struct scratch_set *s)
+{
+	unsigned n = __atomic_load_n(&s->n, __ATOMIC_ACQUIRE);
+	for (unsigned i = 0; i < n && i < SCRATCH_MAX; i++)
+		unlink(s->paths[i]);
 }

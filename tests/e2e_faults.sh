@@ -80,13 +80,19 @@ PY
 interrupt INT 130
 interrupt TERM 143
 
-# A second Ctrl-C exits at once, leaving no child.
-"$BIN" -t 5 -c -W Audio -w Burn >/dev/null 2>&1 &
+# A second signal exits at once, leaving no child and no scratch file (the handler unlinks
+# the run's registered files before _exit; the Write load is mid-file here).  Two SIGINTs
+# sent back to back can merge into one pending signal, which would only test the orderly
+# path; so main is stopped, given SIGINT and SIGTERM (distinct signals never merge) and
+# continued: the second handler then runs before main can clean up in order.
+mkdir -p "$TMP/wd2"
+"$BIN" -t 5 -c -W Audio -w Write --workdir "$TMP/wd2" --file-size 64M >/dev/null 2>&1 &
 pid=$!
 wait_children "$pid" 2   # inside the window: load and bench running
-kill -INT "$pid"; kill -INT "$pid"
+kill -STOP "$pid"; kill -INT "$pid"; kill -TERM "$pid"; kill -CONT "$pid"
 wait "$pid"; rc=$?
-if [ "$rc" -ge 128 ] && ! procs_left; then ok "double SIGINT: exit $rc, no child left"; else bad "double SIGINT (exit $rc)"; fi
+if [ "$rc" -ge 128 ] && ! procs_left && [ -z "$(ls -A "$TMP/wd2")" ]; then ok "second signal: exit $rc at once, no child, no scratch file left"
+else bad "second signal (exit $rc), left: $(ls "$TMP/wd2")"; fi
 
 # SIGINT during calibration: exits at once and keeps the saved value (never saves a 0).
 cp "$XDG_CACHE_HOME/interbench/loops_per_ms" "$TMP/cal.saved"
