@@ -221,8 +221,8 @@ int compare_sets(const char *old_name, const struct result_set *old, const char 
 			"cannot reach significance with so few repeats (it needs e.g. 4 on each side; use --repeat).\n");
 	else
 		fprintf(out, "\nSignificance: Mann-Whitney U test on the per-repeat values, two-sided, 5%%.\n");
-	fprintf(out, "%u pairs compared: %u regression%s beyond the thresholds\n", common, regressions,
-		regressions == 1 ? "" : "s");
+	fprintf(out, "%u pair%s compared: %u regression%s beyond the thresholds\n", common,
+		common == 1 ? "" : "s", regressions, regressions == 1 ? "" : "s");
 	return regressions ? CMP_REGRESSION : CMP_OK;
 }
 
