@@ -485,12 +485,11 @@ static bool load_in_run(const struct run *r, int li)
 static int check_selection(const struct run *r)
 {
 	bool any = false, workdir = false;
-	for (unsigned si = 0; si < sim_count; si++)
-		for (unsigned li = 0; li < load_count && sim_selected(r, si); li++)
-			if (load_selected(r, li, sim_table[si])) {
-				any = true;
-				workdir |= (load_table[li]->flags & LOAD_WORKDIR) != 0;
-			}
+	for (unsigned li = 0; li < load_count; li++)
+		if (load_in_run(r, (int)li)) {
+			any = true;
+			workdir |= (load_table[li]->flags & LOAD_WORKDIR) != 0;
+		}
 	if (!any) {
 		fprintf(stderr, "interbench: -W/-X/-w/-x: no (simulation, load) pair left to run (accepted: a selection "
 			"with at least one pair; a task is never its own load, Custom needs -C and -I, -r runs "
