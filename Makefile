@@ -1,31 +1,54 @@
-# interbench - Linux interactivity benchmark.  GNU make.
+# interbench - Linux interactivity benchmark.  GNU make (4.2 or later: .SHELLSTATUS).
 CC      ?= cc
 PREFIX  ?= /usr/local
 DESTDIR ?=
 BINDIR  ?= $(PREFIX)/bin
 MANDIR  ?= $(PREFIX)/share/man
 PKG_CONFIG ?= pkg-config
+VERSION := 1.0.0
 
-PKGS       := jansson libcap
-PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS   := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
-CHECK_CFLAGS := $(shell $(PKG_CONFIG) --cflags check 2>/dev/null)
-CHECK_LIBS   := $(shell $(PKG_CONFIG) --libs check 2>/dev/null)
+# Debian packages: what the build links against (BUILD_PKGS: removed by tests/fresh-machine.sh
+# to prove `make deps` installs them), what the tests use, and the toolchain.
+BUILD_PKGS := pkg-config libjansson-dev libcap-dev check libsubunit-dev
+TEST_PKGS  := mandoc rt-tests python3-jsonschema
+DEBIAN_PKGS := build-essential util-linux $(BUILD_PKGS) $(TEST_PKGS)
+
+# $(call pkg_config,ARGS): pkg-config's output; when pkg-config fails (a package missing, or
+# pkg-config itself) make stops, below pkg-config's own message naming the package.
+pkg_config = $(shell $(PKG_CONFIG) $(1))$(if $(filter 0,$(.SHELLSTATUS)),,$(error $(PKG_CONFIG) $(1) failed; 'make deps' installs the packages))
+# Each is computed when a recipe first uses it (after `make deps` has run, in `make deps
+# check`), then kept for the rest of the invocation.
+PKGS = jansson libcap
+PKG_CFLAGS = $(eval PKG_CFLAGS := $(call pkg_config,--cflags $(PKGS)))$(PKG_CFLAGS)
+PKG_LIBS = $(eval PKG_LIBS := $(call pkg_config,--libs $(PKGS)))$(PKG_LIBS)
+PKG_STATIC_LIBS = $(eval PKG_STATIC_LIBS := $(call pkg_config,--static --libs $(PKGS)))$(PKG_STATIC_LIBS)
+CHECK_CFLAGS = $(eval CHECK_CFLAGS := $(call pkg_config,--cflags check))$(CHECK_CFLAGS)
+CHECK_LIBS = $(eval CHECK_LIBS := $(call pkg_config,--libs check))$(CHECK_LIBS)
+
+# The version the binary reports: `git describe` of a checkout of this tree (a tag v1.2.3
+# gives 1.2.3, else VERSION-g<commit>, -dirty with local changes), else VERSION.
+FULL_VERSION = $(eval FULL_VERSION := $(shell \
+	if [ "$$(git rev-parse --show-toplevel 2>/dev/null)" = "$(CURDIR)" ] && \
+	   d=$$(git describe --tags --always --dirty --match 'v[0-9]*' 2>/dev/null); then \
+		case $$d in (v[0-9]*) echo "$${d#v}" ;; (*) echo "$(VERSION)-g$$d" ;; esac; \
+	else echo "$(VERSION)"; fi))$(FULL_VERSION)
 
 CFLAGS  ?= -O2 -g
 WARN    := -Wall -Wextra
-ALL_CFLAGS := -std=gnu11 $(WARN) -pthread -I. -MMD -MP $(PKG_CFLAGS) $(CFLAGS)
-LIBS    := $(PKG_LIBS) -pthread -lrt -lm
+ALL_CFLAGS = -std=gnu11 $(WARN) -pthread -I. -MMD -MP $(PKG_CFLAGS) $(CFLAGS)
+SYS_LIBS := -pthread -lrt -lm
+LIBS     = $(PKG_LIBS) $(SYS_LIBS)
 
 LIB_SRCS := $(sort $(wildcard core/*.c sims/*.c loads/*.c calibrate/*.c results/*.c))
 LIB_OBJS := $(LIB_SRCS:.c=.o)
 TEST_SRCS := $(sort $(wildcard tests/check_*.c))
 TEST_BINS := $(patsubst tests/%.c,tests/bin/%,$(TEST_SRCS))
 
-DEBIAN_PKGS := build-essential pkg-config check libjansson-dev libcap-dev mandoc rt-tests util-linux python3-jsonschema
-
-.PHONY: all check unit e2e install uninstall clean deps run lint
+.PHONY: all check unit e2e install uninstall clean deps run demo static lint FORCE
 all: interbench
+
+# With `make deps <targets>`, even under -j, nothing is built or linted before deps has run.
+$(LIB_OBJS) interbench.o $(TEST_BINS) lint: | $(filter deps,$(MAKECMDGOALS))
 
 libinterbench.a: $(LIB_OBJS)
 	$(AR) rcs $@ $^
@@ -35,6 +58,17 @@ interbench: interbench.o libinterbench.a
 
 %.o: %.c
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+# The version is compiled into core/version.o alone, rebuilt only when it changes.
+.version: FORCE
+	@echo '$(FULL_VERSION)' | cmp -s - $@ || echo '$(FULL_VERSION)' > $@
+core/version.o: .version
+core/version.o: ALL_CFLAGS += -DIB_VERSION='"$(FULL_VERSION)"'
+
+# A statically linked binary, for a test box or an initramfs without the libraries.
+static: interbench-static
+interbench-static: interbench.o libinterbench.a
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -static -o $@ interbench.o libinterbench.a $(PKG_STATIC_LIBS) $(SYS_LIBS)
 
 tests/bin/%: tests/%.c libinterbench.a
 	@mkdir -p tests/bin
@@ -65,8 +99,17 @@ deps:
 	elif [ "$$(id -u)" = 0 ]; then apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y $$missing; \
 	else echo "deps: run as root: apt-get update && apt-get install -y$$missing"; exit 1; fi
 
+# The full default benchmark: every task against every load, about 21 minutes on 2 CPUs.
+# ARGS passes options: make run ARGS="-t 10 -W Audio".
 run: interbench
-	./interbench
+	./interbench $(ARGS)
+
+# A short tour: Audio and Video against every load, 2 s each (about a minute).
+demo: interbench
+	./interbench -t 2 -W Audio -W Video $(ARGS)
+
+print-%:
+	@echo '$($*)'
 
 install: interbench
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man8
@@ -78,7 +121,8 @@ uninstall:
 
 clean:
 	rm -f crash-* leak-* timeout-* oom-*
-	rm -f interbench interbench.o libinterbench.a $(LIB_OBJS) $(LIB_OBJS:.o=.d) interbench.d
+	rm -f interbench interbench-static .version interbench.o libinterbench.a $(LIB_OBJS) $(LIB_OBJS:.o=.d) interbench.d
 	rm -rf tests/bin
 
 -include $(LIB_OBJS:.o=.d) interbench.d
+FORCE:

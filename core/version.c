@@ -1,0 +1,10 @@
+#include "core/version.h"
+
+#ifndef IB_VERSION
+#define IB_VERSION "unknown" /* built without the Makefile */
+#endif
+
+const char *ib_version(void)
+{
+	return IB_VERSION;
+}
