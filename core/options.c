@@ -11,7 +11,7 @@
 #include "loads/load.h"
 #include "sims/sim.h"
 
-enum { OPT_WORKDIR = 256, OPT_FILE_SIZE, OPT_MEM_SIZE, OPT_REPEAT, OPT_JSON, OPT_DMA_LATENCY };
+enum { OPT_WORKDIR = 256, OPT_FILE_SIZE, OPT_MEM_SIZE, OPT_REPEAT, OPT_JSON, OPT_DMA_LATENCY, OPT_VERSION };
 
 static const struct option long_opts[] = {
 	{ "loops-per-ms",    required_argument, NULL, 'l' },
@@ -31,16 +31,18 @@ static const struct option long_opts[] = {
 	{ "sim",             required_argument, NULL, 'W' },
 	{ "exclude-sim",     required_argument, NULL, 'X' },
 	{ "verbose",         no_argument,       NULL, 'v' },
+	{ "quiet",           no_argument,       NULL, 'q' },
 	{ "workdir",         required_argument, NULL, OPT_WORKDIR },
 	{ "file-size",       required_argument, NULL, OPT_FILE_SIZE },
 	{ "mem-size",        required_argument, NULL, OPT_MEM_SIZE },
 	{ "repeat",          required_argument, NULL, OPT_REPEAT },
 	{ "json",            required_argument, NULL, OPT_JSON },
 	{ "dma-latency",     required_argument, NULL, OPT_DMA_LATENCY },
+	{ "version",         no_argument,       NULL, OPT_VERSION },
 	{ "help",            no_argument,       NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
-static const char short_opts[] = ":l:L:t:B:N:ubcrC:I:m:w:x:W:X:vh";
+static const char short_opts[] = ":l:L:t:B:N:ubcrC:I:m:w:x:W:X:vqh";
 
 void options_init(struct options *o)
 {
@@ -212,6 +214,7 @@ static enum opt_status parse_one(struct options *o, int c, const char *arg, char
 	case 'c': o->console_only = true; break;
 	case 'r': o->realtime = true; break;
 	case 'v': o->verbose = true; break;
+	case 'q': o->quiet = true; break;
 	case 'm': o->comment = arg; break;
 	case 'w': return add_name(&o->load_include, c, arg, err, errlen);
 	case 'x': return add_name(&o->load_exclude, c, arg, err, errlen);
@@ -235,6 +238,7 @@ static enum opt_status parse_one(struct options *o, int c, const char *arg, char
 		o->json_path = arg;
 		break;
 	case 'h': return OPT_HELP;
+	case OPT_VERSION: return OPT_SHOW_VERSION;
 	default:
 		snprintf(err, errlen, "internal: unhandled option %d", c);
 		return OPT_ERROR;
@@ -312,6 +316,8 @@ void options_usage(FILE *f, const char *prog)
 		"  -W, --sim NAME           benchmark only this simulated task (repeatable)\n"
 		"  -X, --exclude-sim NAME   skip this simulated task (repeatable)\n"
 		"  -v, --verbose            more detail on the console\n"
+		"  -q, --quiet              no progress line (it is shown on stderr only when\n"
+		"                           stderr is a terminal, and never in results)\n"
 		"      --workdir DIR        directory for disk load scratch files (default: .)\n"
 		"      --file-size SIZE     disk load file size, at least 1M (K/M/G/T suffixes)\n"
 		"      --mem-size SIZE      Memload size, at least 1M (K/M/G/T suffixes)\n"
@@ -321,6 +327,7 @@ void options_usage(FILE *f, const char *prog)
 		"      --dma-latency US     hold a CPU wakeup latency limit of US microseconds via\n"
 		"                           /dev/cpu_dma_latency during the run (as cyclictest does;\n"
 		"                           0 keeps CPUs out of deep idle states; needs root)\n"
+		"      --version            print the version and exit\n"
 		"  -h, --help               this help\n\n"
 		"Simulated tasks:\n", prog, prog, prog);
 	for (unsigned i = 0; i < sim_count; i++)

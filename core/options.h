@@ -21,6 +21,7 @@ struct options {
 	bool console_only;          /* -c */
 	bool realtime;              /* -r */
 	bool verbose;               /* -v */
+	bool quiet;                 /* -q: no progress line on stderr */
 	unsigned custom_cpu_pct;    /* -C, 1..100 */
 	uint64_t custom_interval_us;/* -I */
 	const char *comment;        /* -m */
@@ -36,7 +37,7 @@ struct options {
 };
 
 /* Parse results. */
-enum opt_status { OPT_OK = 0, OPT_HELP = 1, OPT_ERROR = 2 };
+enum opt_status { OPT_OK = 0, OPT_HELP = 1, OPT_ERROR = 2, OPT_SHOW_VERSION = 3 /* --version */ };
 
 /* Sets the defaults. */
 void options_init(struct options *o);

@@ -10,6 +10,7 @@
 #include <unistd.h>
 #include <wchar.h>
 #include "loads/load.h"
+#include "core/version.h"
 #include "results/json_report.h"
 #include "results/summary.h"
 
@@ -102,10 +103,19 @@ static json_t *options_json(const struct options *o)
 			 "dma_latency_us", o->dma_latency_us >= 0 ? json_integer(o->dma_latency_us) : NULL);
 }
 
+bool report_generator_is_ours(const char *generator)
+{
+	return strcmp(generator, REPORT_GENERATOR) == 0 ||
+	       (strncmp(generator, REPORT_GENERATOR " ", sizeof(REPORT_GENERATOR)) == 0 &&
+		generator[sizeof(REPORT_GENERATOR)] != '\0');
+}
+
 json_t *report_new(const struct machine_info *m, const struct run_info *info, const struct options *o)
 {
+	char generator[96];
+	snprintf(generator, sizeof(generator), "%s %s", REPORT_GENERATOR, ib_version());
 	return json_pack("{s:i, s:s, s:o, s:{s:o, s:I, s:s, s:i, s:i}, s:o, s:[]}",
-			 "schema_version", REPORT_SCHEMA_VERSION, "generator", "interbench",
+			 "schema_version", REPORT_SCHEMA_VERSION, "generator", generator,
 			 "machine", machine_json(m),
 			 "run", "datestamp", report_text(info->datestamp),
 			 "loops_per_ms", (json_int_t)info->loops_per_ms,

@@ -13,6 +13,11 @@
 #include "sims/sim.h"
 
 #define REPORT_SCHEMA_VERSION 1
+#define REPORT_GENERATOR "interbench" /* "generator" is this, a space and the version */
+
+/* Whether a document's "generator" names this program: "interbench VERSION", or the bare
+ * "interbench" of results written before the version was added. */
+bool report_generator_is_ours(const char *generator);
 
 /* One measured (simulation, load, repeat). */
 struct report_entry {

@@ -180,8 +180,8 @@ static int parse_json(const char *buf, size_t len, struct result_set *rs, char *
 		return fail(err, errlen, "invalid JSON at line %d column %d: %s", je.line, je.column, je.text);
 	const json_t *ver = json_object_get(doc, "schema_version"), *results = json_object_get(doc, "results");
 	const char *gen = json_str(doc, "generator");
-	if (!json_is_object(doc) || !gen || strcmp(gen, "interbench") != 0)
-		fail(err, errlen, "not an interbench result (no \"generator\": \"interbench\")");
+	if (!json_is_object(doc) || !gen || !report_generator_is_ours(gen))
+		fail(err, errlen, "not an interbench result (no \"generator\": \"interbench VERSION\")");
 	else if (!json_is_integer(ver))
 		fail(err, errlen, "\"schema_version\" missing or not an integer");
 	else if (json_integer_value(ver) != REPORT_SCHEMA_VERSION)

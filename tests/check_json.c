@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "core/version.h"
 #include "results/json_report.h"
 #include "results/resultset.h"
 #include "results/summary.h"
@@ -66,6 +67,17 @@ static char *write_doc(const struct sim_result *r, char *path)
 	return text;
 }
 
+/* The compact text of a document holding fake_result's pairs (the file it went through removed). */
+static char *fake_doc_text(void)
+{
+	static struct sim_result r;
+	char path[] = "/tmp/check_json_XXXXXX";
+	fake_result(&r);
+	char *text = write_doc(&r, path);
+	unlink(path);
+	return text;
+}
+
 START_TEST(round_trip)
 {
 	static struct sim_result r;
@@ -96,6 +108,26 @@ START_TEST(round_trip)
 }
 END_TEST
 
+/* The generator names this program with its version; results from before the version was
+ * added ("interbench" alone) stay readable, anything else is not ours. */
+START_TEST(generator_names_the_version)
+{
+	char *text = fake_doc_text();
+	json_t *doc = json_loads(text, 0, NULL);
+	free(text);
+	const char *gen = json_string_value(json_object_get(doc, "generator"));
+	char want[96];
+	snprintf(want, sizeof(want), "interbench %s", ib_version());
+	ck_assert_str_eq(gen, want);
+	json_decref(doc);
+	ck_assert(report_generator_is_ours("interbench"));
+	ck_assert(report_generator_is_ours("interbench 1.0.0-g64ec61c-dirty"));
+	ck_assert(!report_generator_is_ours("interbench "));
+	ck_assert(!report_generator_is_ours("interbenchX 1.0"));
+	ck_assert(!report_generator_is_ours("fio 3.33"));
+}
+END_TEST
+
 /* Parses text; asserts it is refused with a single-line reason. */
 static void refused(const char *text, size_t len, const char *what)
 {
@@ -108,11 +140,7 @@ static void refused(const char *text, size_t len, const char *what)
 
 START_TEST(truncated_documents)
 {
-	static struct sim_result r;
-	char path[] = "/tmp/check_json_XXXXXX";
-	fake_result(&r);
-	char *text = write_doc(&r, path);
-	unlink(path);
+	char *text = fake_doc_text();
 	size_t len = strlen(text);
 	for (size_t cut = 0; cut < len; cut += 3)
 		refused(text, cut, "truncated document");
@@ -315,6 +343,7 @@ int main(void)
 	TCase *tc = tcase_create("core");
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, round_trip);
+	tcase_add_test(tc, generator_names_the_version);
 	tcase_add_test(tc, truncated_documents);
 	tcase_add_test(tc, malformed_documents);
 	tcase_add_test(tc, hostile_files);

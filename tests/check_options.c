@@ -91,6 +91,19 @@ START_TEST(help)
 	struct options o;
 	ck_assert_int_eq(parse(&o, "-h", NULL), OPT_HELP);
 	ck_assert_int_eq(parse(&o, "--help", NULL), OPT_HELP);
+	ck_assert_int_eq(parse(&o, "--version", NULL), OPT_SHOW_VERSION);
+}
+END_TEST
+
+START_TEST(quiet)
+{
+	struct options o;
+	ck_assert_int_eq(parse(&o, "-t", "1", NULL), OPT_OK);
+	ck_assert(!o.quiet);
+	ck_assert_int_eq(parse(&o, "-q", NULL), OPT_OK);
+	ck_assert(o.quiet);
+	ck_assert_int_eq(parse(&o, "--quiet", NULL), OPT_OK);
+	ck_assert(o.quiet);
 }
 END_TEST
 
@@ -208,6 +221,7 @@ int main(void)
 	tcase_add_test(tc, long_forms);
 	tcase_add_test(tc, case_insensitive_names);
 	tcase_add_test(tc, help);
+	tcase_add_test(tc, quiet);
 	tcase_add_loop_test(tc, bad_values, 0, (int)(sizeof(bads) / sizeof(bads[0])));
 	tcase_add_test(tc, custom_needs_both);
 	tcase_add_test(tc, unknown_and_missing);
