@@ -20,7 +20,9 @@
 #include "core/pair.h"
 #include "core/pmqos.h"
 #include "core/privs.h"
+#include "core/progress.h"
 #include "core/timeutil.h"
+#include "core/version.h"
 #include "loads/load.h"
 #include "results/json_report.h"
 #include "results/logfile.h"
@@ -103,6 +105,7 @@ struct run {
 	struct plan plan;
 	struct rep_result *reps;   /* plan.n x opt.repeat, item-major */
 	const struct sim_desc *last_header; /* simulation of the last table header printed */
+	struct progress progress;  /* the status line on a terminal's stderr */
 };
 
 static void install_signals(void)
@@ -336,6 +339,11 @@ static void settle_writeback(struct run *r)
 	close(fd);
 }
 
+static void tick_progress(void *arg, uint64_t t_ns)
+{
+	progress_tick(arg, t_ns);
+}
+
 static void run_pair(struct run *r, const struct plan_item *it, struct pair_outcome *po)
 {
 	struct load_ctx *lctx = it->load;
@@ -353,6 +361,8 @@ static void run_pair(struct run *r, const struct plan_item *it, struct pair_outc
 		.ramp_ns = RAMP_UP_NS,
 		.duration_ns = (uint64_t)r->opt.duration_s * NS_PER_S,
 		.interrupted = &g_signal,
+		.tick = tick_progress,
+		.tick_arg = &r->progress,
 	};
 	if (lctx->desc->prepare && !lctx->prepared && !lctx->prepare_failed) {
 		if (prepare_load(r, lctx) == 0)
@@ -425,7 +435,11 @@ static int build_plan(struct run *r)
 static void run_round(struct run *r, unsigned round, struct pair_outcome *po)
 {
 	for (size_t i = 0; i < r->plan.n && !g_signal; i++) {
-		run_pair(r, &r->plan.items[i], po);
+		const struct plan_item *it = &r->plan.items[i];
+		progress_run_begin(&r->progress, it->spec.desc->name, it->load->desc->name, round + 1,
+				   r->opt.repeat, now_ns());
+		run_pair(r, it, po);
+		progress_run_end(&r->progress, now_ns());
 		record(r, i, round, po);
 		if (r->opt.repeat == 1)
 			emit_item(r, i, &r->reps[i], 1);
@@ -447,8 +461,11 @@ static int run_matrix(struct run *r)
 		return -1;
 	}
 	unsigned done = 0;
+	progress_open(&r->progress, r->opt.quiet, r->plan.n * r->opt.repeat,
+		      RAMP_UP_NS + (uint64_t)r->opt.duration_s * NS_PER_S);
 	while (done < r->opt.repeat && !g_signal)
 		run_round(r, done++, po);
+	progress_close(&r->progress);
 	/* With repeats, the tables come after the last round, from every repeat that ran. */
 	for (size_t i = 0; i < r->plan.n && r->opt.repeat > 1; i++) {
 		const struct rep_result *reps = &r->reps[i * r->opt.repeat];
@@ -682,6 +699,10 @@ int main(int argc, char **argv)
 	if (st == OPT_HELP) {
 		options_usage(stdout, "interbench");
 		return 0;
+	}
+	if (st == OPT_SHOW_VERSION) {
+		printf("interbench %s\n", ib_version());
+		return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
 	}
 	if (st == OPT_ERROR) {
 		fprintf(stderr, "interbench: %s\n", err);

@@ -56,6 +56,8 @@ static int watch_window(const struct pair_params *p, struct child *kids[2], uint
 		if (p->interrupted && *p->interrupted)
 			return -2;
 		uint64_t t = now_ns();
+		if (p->tick)
+			p->tick(p->tick_arg, t);
 		if (t >= end_ns)
 			return -1;
 		uint64_t left_ms = (end_ns - t + NS_PER_MS - 1) / NS_PER_MS;

@@ -17,6 +17,9 @@ struct pair_params {
 	uint64_t ramp_ns;                /* load head start before the bench */
 	uint64_t duration_ns;            /* timed window of the bench */
 	const volatile sig_atomic_t *interrupted; /* set by main's signal handler */
+	void (*tick)(void *arg, uint64_t now_ns); /* called at each of main's wake-ups while the
+	                                             pair runs (every POLL_SLICE_MS at most), or NULL */
+	void *tick_arg;
 };
 
 struct pair_outcome {

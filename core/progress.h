@@ -1,0 +1,59 @@
+/* The progress line of a long run: one status line on stderr, rewritten in place, naming the
+ * pair now running, pairs done / total, the elapsed time and the estimated time left.  Shown
+ * only when stderr is a terminal (and not with -q); it never reaches stdout, the logfile or
+ * the JSON.  Written through a private non-blocking descriptor on the terminal, so a stopped
+ * terminal (Ctrl-S) drops an update instead of blocking the SCHED_FIFO main process; at most
+ * one write a second while a pair runs. */
+#ifndef IB_PROGRESS_H
+#define IB_PROGRESS_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define PROGRESS_INTERVAL_NS 1000000000ULL /* one update a second */
+
+struct progress {
+	int fd;                    /* non-blocking descriptor on stderr's terminal; -1 = off */
+	size_t runs_total;         /* (pair, repeat) runs planned */
+	size_t runs_done;          /* runs finished (measured, failed or skipped) */
+	uint64_t planned_run_ns;   /* planned length of one run: ramp-up + timed window */
+	bool started;              /* a run has begun: start_ns is set */
+	uint64_t start_ns;         /* CLOCK_MONOTONIC start of the first run */
+	bool in_run;               /* a run is going on, since run_start_ns */
+	uint64_t run_start_ns;     /* start of the run now going on */
+	uint64_t done_elapsed_ns;  /* from start_ns to the end of the last finished run */
+	uint64_t next_draw_ns;     /* earliest time of the next redraw */
+	char current[128];         /* what runs now: "Audio vs Burn, repeat 1/3" */
+	size_t shown_cols;         /* columns of the line now on screen (0: none) */
+};
+
+/* Starts the progress line for runs_total runs of planned_run_ns each: on when stderr is a
+ * terminal, quiet is false and /proc/self/fd/2 can be reopened non-blocking (else p->fd is
+ * -1 and every other call does nothing).  Never fails. */
+void progress_open(struct progress *p, bool quiet, size_t runs_total, uint64_t planned_run_ns);
+
+/* A run begins at now_ns: names it ("Audio vs Burn", repeat, of repeats) and draws the line. */
+void progress_run_begin(struct progress *p, const char *sim, const char *load, unsigned repeat,
+			unsigned repeats, uint64_t now_ns);
+
+/* Called from the main process's existing wake-ups while a run goes on: redraws the line when
+ * PROGRESS_INTERVAL_NS has passed since the last draw, else does nothing. */
+void progress_tick(struct progress *p, uint64_t now_ns);
+
+/* A run ended at now_ns: counts it and erases the line, so the rows printed next stand alone. */
+void progress_run_end(struct progress *p, uint64_t now_ns);
+
+/* Erases the line and closes the descriptor. */
+void progress_close(struct progress *p);
+
+/* Estimated nanoseconds left at now_ns: the runs not yet finished at their planned length
+ * (minus what the current run has already used), plus the overhead measured so far (time
+ * beyond the planned lengths, per finished run) for each run left.  0 when nothing is left. */
+uint64_t progress_left_ns(const struct progress *p, uint64_t now_ns);
+
+/* Formats the status text at now_ns into buf (at most cols - 1 characters, so it never wraps;
+ * len bytes with the NUL), e.g. "[3/19] Audio vs Burn | elapsed 0:09 | left ~1:02".
+ * Returns the number of characters written. */
+size_t progress_format(const struct progress *p, uint64_t now_ns, size_t cols, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,76 @@
+/* The progress line's estimate of the time left and its text, on a made-up timeline (no
+ * clock, no terminal: every time is given). */
+#include <check.h>
+#include <string.h>
+#include "core/progress.h"
+#include "core/timeutil.h"
+#include "tests/ck_run.h"
+
+/* 4 runs of 31 s each (1 s ramp + 30 s), progress off (quiet). */
+static void four_runs(struct progress *p)
+{
+	progress_open(p, true, 4, 31 * NS_PER_S);
+	ck_assert_int_eq(p->fd, -1);
+}
+
+START_TEST(left_before_and_during_the_first_run)
+{
+	struct progress p;
+	four_runs(&p);
+	ck_assert_uint_eq(progress_left_ns(&p, 0), 4 * 31 * NS_PER_S);
+	progress_run_begin(&p, "Audio", "None", 1, 1, 100 * NS_PER_S);
+	ck_assert_uint_eq(progress_left_ns(&p, 110 * NS_PER_S), (4 * 31 - 10) * NS_PER_S);
+	/* a run over its planned length uses no more than its share */
+	ck_assert_uint_eq(progress_left_ns(&p, 200 * NS_PER_S), 3 * 31 * NS_PER_S);
+}
+END_TEST
+
+START_TEST(left_counts_the_measured_overhead)
+{
+	struct progress p;
+	four_runs(&p);
+	progress_run_begin(&p, "Audio", "Write", 1, 1, 0);
+	progress_run_end(&p, 35 * NS_PER_S);          /* 4 s more than planned (a file to write) */
+	progress_run_begin(&p, "Audio", "Burn", 1, 1, 35 * NS_PER_S);
+	progress_run_end(&p, 68 * NS_PER_S);          /* 2 s more: 3 s a run on average */
+	ck_assert_uint_eq(p.runs_done, 2);
+	ck_assert_uint_eq(progress_left_ns(&p, 68 * NS_PER_S), 2 * (31 + 3) * NS_PER_S);
+	progress_run_begin(&p, "Audio", "Read", 1, 1, 68 * NS_PER_S);
+	progress_run_end(&p, 99 * NS_PER_S);
+	progress_run_begin(&p, "Audio", "Ring", 1, 1, 99 * NS_PER_S);
+	progress_run_end(&p, 130 * NS_PER_S);
+	ck_assert_uint_eq(progress_left_ns(&p, 130 * NS_PER_S), 0);
+}
+END_TEST
+
+START_TEST(text_names_the_run_and_fits_the_terminal)
+{
+	struct progress p;
+	char buf[256];
+	four_runs(&p);
+	progress_run_begin(&p, "Audio", "None", 1, 1, 0);
+	progress_run_end(&p, 31 * NS_PER_S);
+	progress_run_begin(&p, "Video", "Burn", 2, 3, 31 * NS_PER_S);
+	size_t n = progress_format(&p, 40 * NS_PER_S, 200, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "[2/4] Video vs Burn, repeat 2/3 | elapsed 0:40 | left ~1:24");
+	ck_assert_uint_eq(n, strlen(buf));
+	n = progress_format(&p, 40 * NS_PER_S, 20, buf, sizeof(buf)); /* never wraps */
+	ck_assert_uint_eq(n, 19);
+	ck_assert_uint_eq(strlen(buf), 19);
+	progress_open(&p, true, 200, 3601 * NS_PER_S);
+	progress_run_begin(&p, "X", "Hack", 1, 1, NS_PER_S);
+	progress_format(&p, 2 * NS_PER_S, 200, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "[1/200] X vs Hack | elapsed 0:01 | left ~200:03:19");
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("progress");
+	TCase *tc = tcase_create("core");
+	tcase_add_test(tc, left_before_and_during_the_first_run);
+	tcase_add_test(tc, left_counts_the_measured_overhead);
+	tcase_add_test(tc, text_names_the_run_and_fits_the_terminal);
+	suite_add_tcase(s, tc);
+	return ck_run(s);
+}
