@@ -119,6 +119,30 @@ if "$BIN" -h >"$TMP/help" 2>&1 && grep -q -- '--loops-per-ms' "$TMP/help"; then 
 if "$BIN" -t 1 -c -W Audio -w None 2>&1 | grep -q 'loops per ms (saved)'; then ok "calibration reused"; else bad "calibration reused"; fi
 if "$BIN" -t 1 -c -l 1000 -W Audio -w None 2>&1 | grep -q 'Using 1000 loops per ms (-l)'; then ok "-l sets loops_per_ms"; else bad "-l sets loops_per_ms"; fi
 
+# 7b. The progress line: on a terminal's stderr only, never in stdout or the logfile; -q and a
+# stderr that is not a terminal turn it off.  `script` gives the run a pseudo-terminal.
+mkdir -p "$TMP/prog" && cd "$TMP/prog" || exit 1
+if command -v script >/dev/null; then
+	script -qec "'$BIN' -t 1 -W Audio -w None -w Burn >stdout.txt" tty.txt >/dev/null 2>&1
+	if grep -q $'\r\[1/2\] Audio vs None | elapsed 0:0[0-9] | left ~0:0[0-9]' tty.txt &&
+	   grep -q $'\r\[2/2\] Audio vs Burn' tty.txt; then ok "progress line on a terminal's stderr"
+	else bad "progress line on a terminal's stderr" tty.txt; fi
+	if grep -q '^None ' stdout.txt && ! grep -q '\[[12]/2\]' stdout.txt ./*.log ./*.json
+	then ok "progress line never in stdout, logfile or JSON"; else bad "progress line in stdout, logfile or JSON" stdout.txt; fi
+	script -qec "'$BIN' -q -t 1 -c -W Audio -w None >stdout.txt" tty-q.txt >/dev/null 2>&1
+	if grep -q '^None ' stdout.txt && ! grep -q '\[1/1\]' tty-q.txt; then ok "-q: no progress line"
+	else bad "-q: no progress line" tty-q.txt; fi
+fi
+"$BIN" -t 1 -c -W Audio -w None >stdout.txt 2>stderr.txt
+if [ -s stdout.txt ] && ! grep -q '\[1/1\]' stderr.txt stdout.txt; then ok "no progress line when stderr is not a terminal"
+else bad "progress line when stderr is not a terminal" stderr.txt; fi
+ver=$("$BIN" --version)
+if [[ $ver =~ ^interbench\ [0-9]+\.[0-9]+\.[0-9]+ ]] &&
+   "$BIN" -t 1 -c -W Audio -w None --json v.json >/dev/null 2>&1 &&
+   python3 -c 'import json,sys; assert json.load(open("v.json"))["generator"] == sys.argv[1]' "$ver"
+then ok "--version ($ver) and the JSON generator agree"; else bad "--version '$ver' and the JSON generator"; fi
+cd "$TMP" || exit 1
+
 # 8. No process of ours is left behind (the private copy's name matches only this script's runs).
 left=1
 for _ in $(seq 600); do pgrep -f "$BIN" >/dev/null || { left=0; break; }; sleep 0.1; done

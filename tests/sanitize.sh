@@ -5,13 +5,13 @@
 # Usage: tests/sanitize.sh [asan|tsan]...  (default: both)
 set -euo pipefail
 src=$(cd "$(dirname "$0")/.." && pwd)
+. "$src/tests/lib/copy-tree.sh"
 kinds=("${@:-asan}")
 [ $# -eq 0 ] && kinds=(asan tsan)
 for kind in "${kinds[@]}"; do
 	dir=$(mktemp -d /tmp/interbench-$kind.XXXXXX)
 	trap 'rm -rf "$dir"' EXIT
-	tar -C "$src" --exclude=.git --exclude='*.o' --exclude='*.a' --exclude='*.d' --exclude=tests/bin \
-		--exclude=interbench -cf - . | tar -C "$dir" -xf -
+	copy_tree "$src" "$dir"
 	case $kind in
 	asan)
 		flags="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all"
