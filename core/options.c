@@ -6,8 +6,8 @@
 #include <string.h>
 #include <strings.h>
 #include "core/options.h"
-#include "core/pmqos.h"
-#include "core/text.h"
+#include "lib/pmqos.h"
+#include "lib/text.h"
 #include "loads/load.h"
 #include "sims/sim.h"
 

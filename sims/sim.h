@@ -5,8 +5,8 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
-#include "results/histogram.h"
-#include "results/stats.h"
+#include "lib/histogram.h"
+#include "lib/stats.h"
 #include "sims/deadline.h"
 
 struct sim_spec;
