@@ -5,12 +5,20 @@
 static uint64_t min_u64(uint64_t a, uint64_t b) { return a < b ? a : b; }
 static uint64_t round_mib(uint64_t bytes) { return bytes / SIZE_MIB * SIZE_MIB; }
 
+/* size_human for any figure, also beyond uint64_t (a disk need computed in 128 bits). */
+static void human_of(double bytes, char *buf, size_t len)
+{
+	static const char *const units[] = { "MiB", "GiB", "TiB", "PiB", "EiB" };
+	double v = bytes / (double)SIZE_MIB;
+	unsigned u = 0;
+	for (; v >= 1024.0 && u + 1 < sizeof(units) / sizeof(units[0]); u++)
+		v /= 1024.0;
+	snprintf(buf, len, "%.1f %s", v, units[u]);
+}
+
 void size_human(uint64_t bytes, char *buf, size_t len)
 {
-	if (bytes >= SIZE_GIB)
-		snprintf(buf, len, "%.1f GiB", (double)bytes / (double)SIZE_GIB);
-	else
-		snprintf(buf, len, "%.1f MiB", (double)bytes / (double)SIZE_MIB);
+	human_of((double)bytes, buf, len);
 }
 
 int disk_size_decide(const struct disk_size_in *in, uint64_t *size_bytes, char *reason, size_t len)
@@ -20,13 +28,13 @@ int disk_size_decide(const struct disk_size_in *in, uint64_t *size_bytes, char *
 	uint64_t share = in->free_bytes * DISK_FREE_SHARE_PCT / 100;
 	uint64_t size = in->override_bytes ? in->override_bytes
 		: round_mib(min_u64(min_u64(in->ram_bytes, DISK_DEFAULT_MAX_BYTES), share));
-	uint64_t needed = size > UINT64_MAX / 1000 ? UINT64_MAX /* absurd override: cannot fit */
-		: size * (100 + DISK_MARGIN_PCT) / 100 * nfiles;
+	/* in 128 bits, so no override can overflow it: the message states the real need */
+	unsigned __int128 needed = (unsigned __int128)size * (100 + DISK_MARGIN_PCT) / 100 * nfiles;
 
 	*size_bytes = size;
 	size_human(size, sz, sizeof(sz));
 	size_human(in->free_bytes, fr, sizeof(fr));
-	size_human(needed, need, sizeof(need));
+	human_of((double)needed, need, sizeof(need));
 	if (size < SIZE_MIB || needed > in->free_bytes) {
 		snprintf(reason, len, "%u file%s of %s need%s %s with a %u%% margin; %s free",
 			 nfiles, nfiles > 1 ? "s" : "", sz, nfiles > 1 ? "" : "s", need, DISK_MARGIN_PCT, fr);

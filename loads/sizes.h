@@ -50,7 +50,7 @@ uint64_t mem_reserve_bytes(uint64_t ram_bytes);
  * 1.2 GiB (no swap)"). */
 int mem_size_decide(const struct mem_size_in *in, uint64_t *size_bytes, char *reason, size_t len);
 
-/* Formats a byte count for people: "512.0 MiB", "22.1 GiB". */
+/* Formats a byte count for people: "512.0 MiB", "22.1 GiB", up to "16.0 EiB". */
 void size_human(uint64_t bytes, char *buf, size_t len);
 
 #endif

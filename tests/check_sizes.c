@@ -78,6 +78,19 @@ START_TEST(disk_override_does_not_fit)
 }
 END_TEST
 
+START_TEST(disk_absurd_override_states_the_real_need)
+{
+	uint64_t s;
+	/* --file-size 16777215T, the largest the suffix allows: the need is past uint64_t */
+	ck_assert_int_eq(disk(24 * GiB, 80 * GiB, 16777215ull << 40, 1, &s), -1);
+	ck_assert_str_eq(why, "1 file of 16.0 EiB needs 17.6 EiB with a 10% margin; 80.0 GiB free");
+	ck_assert_int_eq(disk(24 * GiB, 80 * GiB, UINT64_MAX, 2, &s), -1);
+	ck_assert_str_eq(why, "2 files of 16.0 EiB need 35.2 EiB with a 10% margin; 80.0 GiB free");
+	ck_assert_int_eq(disk(24 * GiB, 80 * GiB, 1ull << 60, 1, &s), -1);
+	ck_assert_str_eq(why, "1 file of 1.0 EiB needs 1.1 EiB with a 10% margin; 80.0 GiB free");
+}
+END_TEST
+
 START_TEST(mem_reserve_floor)
 {
 	ck_assert_uint_eq(mem_reserve_bytes(2 * GiB), 256 * MiB);    /* 5% is only 102 MiB */
@@ -155,6 +168,10 @@ START_TEST(human_sizes)
 	ck_assert_str_eq(b, "512.0 MiB");
 	size_human(GiB + GiB / 10, b, sizeof(b));
 	ck_assert_str_eq(b, "1.1 GiB");
+	size_human(1536 * GiB, b, sizeof(b));
+	ck_assert_str_eq(b, "1.5 TiB");
+	size_human(UINT64_MAX, b, sizeof(b));
+	ck_assert_str_eq(b, "16.0 EiB");
 }
 END_TEST
 
@@ -167,6 +184,7 @@ int main(void)
 	tcase_add_test(tc, disk_free_space_limited);
 	tcase_add_test(tc, disk_override);
 	tcase_add_test(tc, disk_override_does_not_fit);
+	tcase_add_test(tc, disk_absurd_override_states_the_real_need);
 	tcase_add_test(tc, mem_reserve_floor);
 	tcase_add_test(tc, mem_no_swap);
 	tcase_add_test(tc, mem_no_swap_small_machine_floor);
