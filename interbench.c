@@ -611,7 +611,7 @@ static void open_outputs(struct run *r)
 	}
 	logfile_header(r->con, &r->info);
 	if (load_in_run(r, load_find("Memload"))) {
-		char line[256];
+		char line[PATH_MAX + 256]; /* the policy may name a cgroup directory */
 		memload_policy_line(&r->load_cfg, line, sizeof(line));
 		fprintf(r->con, "%s\n", line);
 		if (r->log)
