@@ -77,9 +77,12 @@ limit() {
 	else echo "${3/#max/-1}" >"$1/memory.limit_in_bytes"; fi
 }
 limit_file() { if [ "$MEMV" = 2 ]; then echo "memory.$1"; else echo memory.limit_in_bytes; fi; }
-# oom_kills DIR: the cgroup's OOM kill count.
+# oom_kills: the OOM kills counted in MEMCG and MEMCG/inner (v1 counts a kill in the victim's
+# cgroup only, v2's memory.events in every ancestor too: the sum grows with any kill).
 oom_kills() {
-	awk '$1 == "oom_kill" { print $2 }' "$1/$(if [ "$MEMV" = 2 ]; then echo memory.events; else echo memory.oom_control; fi)"
+	local f
+	f=$(if [ "$MEMV" = 2 ]; then echo memory.events; else echo memory.oom_control; fi)
+	awk '$1 == "oom_kill" { n += $2 } END { print n + 0 }' "$MEMCG/$f" "$MEMCG/inner/$f"
 }
 # peak_mib DIR: the most the cgroup ever held, where the kernel says.
 peak_mib() {
@@ -94,7 +97,7 @@ memload_in() {
 	local cg=$1 file=$2 mib=$3 what=$4 dir="$TMP/mem-$4" out log kills size rc
 	mkdir -p "$dir"
 	out="$dir/out" log="$dir/$(uname -r).log"
-	kills=$(oom_kills "$cg")
+	kills=$(oom_kills)
 	(cd "$dir" && in_cgroup "$MEMCG/inner" "$BIN" -t 1 -W Audio -w Memload) >"$out" 2>&1
 	rc=$?
 	wait_for cgroup_empty "$MEMCG/inner"
@@ -106,11 +109,15 @@ memload_in() {
 	if grep -q '^Memload .*+/-' "$out" && [ -n "$size" ] && [ "$size" -le $((mib - 64)) ] && [ "$size" -ge $((mib / 2)) ]
 	then ok "Memload $what: the pair was measured with $size MiB"
 	else bad "Memload $what: pair measured, size between $((mib / 2)) and $((mib - 64)) MiB (size '$size')" "$out"; fi
-	if [ "$(oom_kills "$cg")" = "$kills" ] && ! grep -q 'killed by signal' "$out"
+	if [ "$(oom_kills)" = "$kills" ] && ! grep -q 'killed by signal' "$out"
 	then ok "Memload $what: no OOM kill (oom_kill count still $kills; the cgroup's peak: $(peak_mib "$MEMCG") MiB)"
-	else bad "Memload $what: OOM kills $kills -> $(oom_kills "$cg")" "$out"; fi
+	else bad "Memload $what: OOM kills $kills -> $(oom_kills)" "$out"; fi
 }
-if make_mem_cgroup; then
+if grep -Eq '__(a|t)san_init' "$BIN"; then
+	# Measured: under TSan the shadow of the load's blocks (charged to the cgroup, unseen by
+	# the policy) brings the OOM killer; under ASan it leaves 5 MiB of 512.
+	skip "Memload in a memory cgroup: a sanitizer's shadow memory for the load's blocks is charged to the cgroup beyond the policy's figures"
+elif make_mem_cgroup; then
 	limit "$MEMCG/inner" max 512M && memload_in "$MEMCG/inner" "$(limit_file max)" 512 own-limit
 	limit "$MEMCG/inner" max max && limit "$MEMCG" max 512M &&
 		memload_in "$MEMCG" "$(limit_file max)" 512 parent-limit
