@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Limits of the environment: Memload inside a 512 MiB memory cgroup (and below one), -r in a cpu
-# cgroup without a realtime budget, and sizes beyond any disk.  Cgroups are created where this
+# Limits of the environment: Memload inside a 512 MiB memory cgroup (and below one), -r where
+# the kernel refuses SCHED_FIFO (a cpu cgroup without a realtime budget, a user namespace), and
+# sizes beyond any disk.  Cgroups are created where this
 # machine allows it (as root, a writable v2 or v1 hierarchy) and removed at the end; otherwise
 # the case prints a "skip" line.  Usage: tests/e2e_hardening_env.sh ./interbench
 set -u
@@ -128,6 +129,66 @@ elif make_mem_cgroup; then
 	fi
 else
 	skip "Memload in a 512 MiB memory cgroup: cannot create one here (needs root and a v2 hierarchy at /sys/fs/cgroup with the memory controller, or a v1 memory hierarchy)"
+fi
+
+### -r where the kernel refuses SCHED_FIFO although capabilities and limits allow it.
+# rt_refused WHAT WANT PREFIX...: under PREFIX (a command running the rest of the line) the
+# kernel refuses SCHED_FIFO: a logged -r run must be refused before anything starts (exit 2,
+# one line naming the cause WANT, a regex; no logfile, no JSON), a normal run must warn the
+# same way and complete.
+rt_refused() {
+	local what=$1 want=$2 dir="$TMP/rt-$1" out rc; shift 2
+	mkdir -p "$dir"
+	out="$TMP/rt-$what.out"
+	local head="the kernel refused SCHED_FIFO priority [0-9]+ on a test thread \(sched_setscheduler: Operation not permitted\): "
+	(cd "$dir" && "$@" "$BIN" -r -t 1 -W Audio -w None) >"$out" 2>&1; rc=$?
+	if [ "$rc" = 2 ] && [ "$(wc -l <"$out")" = 1 ] && grep -Eq "^interbench: -r: $head$want" "$out" && [ -z "$(ls -A "$dir")" ]
+	then ok "$what: -r refused before anything starts (exit 2), naming the cause"
+	else bad "$what: -r refused naming '$want' (exit $rc), files: $(ls -A "$dir")" "$out"; fi
+	(cd "$dir" && "$@" "$BIN" -t 1 -c -W Audio -w None) >"$out" 2>&1; rc=$?
+	if [ "$rc" = 0 ] && grep -Eq "^interbench: warning: no SCHED_FIFO: the timing thread runs at normal priority and results are less reliable; $head$want" "$out" &&
+	   grep -q '^None .*+/-' "$out"
+	then ok "$what: without -r a warning naming the cause, and the run completes"
+	else bad "$what: without -r, warning and a completed run (exit $rc)" "$out"; fi
+}
+# make_rt_cgroup: creates the cpu cgroup RTCG with cpu.rt_runtime_us 0.  Returns 1 where no
+# cpu cgroup can be created here, 2 when the kernel has no RT group scheduling.
+make_rt_cgroup() {
+	local root
+	[ "$(id -u)" = 0 ] || return 1
+	if root=$(v1_mount cpu) && [ -n "$root" ]; then :
+	elif root=$(v2_root) && grep -qw cpu "$root/cgroup.subtree_control" 2>/dev/null; then :
+	else return 1; fi
+	RTCG="$root/interbench-e2e-rt-$$"
+	mkdir "$RTCG" || return 1
+	CGROUPS+=("$RTCG")
+	[ -f "$RTCG/cpu.rt_runtime_us" ] || return 2
+	[ "$(cat "$RTCG/cpu.rt_runtime_us")" = 0 ] || echo 0 >"$RTCG/cpu.rt_runtime_us"
+}
+make_rt_cgroup; rc=$?
+if [ "$rc" = 0 ]; then
+	rt_refused rt-budget-0 "the cpu cgroup $RTCG has cpu.rt_runtime_us = 0, no realtime budget; give it one, e\.g\. echo 500000 > $RTCG/cpu\.rt_runtime_us" \
+		in_cgroup "$RTCG"
+	# the fix the message gives
+	if echo 500000 >"$RTCG/cpu.rt_runtime_us" 2>/dev/null; then
+		out="$TMP/rt-fixed.out"
+		in_cgroup "$RTCG" "$BIN" -r -t 1 -c -W Audio -w None >"$out" 2>&1; rc=$?
+		if [ "$rc" = 0 ] && grep -q '^None .*+/-' "$out" && ! grep -q warning "$out"
+		then ok "rt-budget-0: with the budget the message suggests, -r runs"; else bad "rt-budget-0: -r with a budget of 500000 (exit $rc)" "$out"; fi
+	else
+		skip "rt-budget-0: no budget of 500000 us left in the parent cgroup to try the fix"
+	fi
+	wait_for cgroup_empty "$RTCG"
+elif [ "$rc" = 2 ]; then
+	skip "-r in a cpu cgroup without realtime budget: this kernel has no RT group scheduling (no cpu.rt_runtime_us), so a cgroup cannot withhold SCHED_FIFO"
+else
+	skip "-r in a cpu cgroup without realtime budget: cannot create a cpu cgroup here (needs root and a v1 cpu hierarchy, or v2 with the cpu controller)"
+fi
+if [ "$(id -u)" = 0 ] && unshare --user --map-root-user true 2>/dev/null; then
+	rt_refused user-namespace "this process is in a user namespace, whose capabilities do not count for realtime scheduling" \
+		unshare --user --map-root-user
+else
+	skip "-r in a user namespace: needs root and unshare --user"
 fi
 
 ### Sizes beyond any disk: refused by the parser, or failing the pair with the real figures.
