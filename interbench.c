@@ -149,9 +149,8 @@ static void raise_fd_limit(void)
  * through SCHED_RESET_ON_FORK) and locks its memory.  Returns whether SCHED_FIFO is in use. */
 static bool become_realtime(struct run *r, const struct privs *pv)
 {
-	int max = sched_get_priority_max(SCHED_FIFO);
-	r->prio_max = pv->cap_sys_nice || pv->rlimit_rtprio >= (uint64_t)max ? max : (int)pv->rlimit_rtprio;
-	if (r->prio_max < FIFO_LEVELS)
+	r->prio_max = privs_fifo_max(pv);
+	if (r->prio_max < FIFO_LEVELS || pv->fifo_refused_errno) /* privs_warn said why */
 		return false;
 	struct sched_param sp = { .sched_priority = r->prio_max };
 	if (sched_setscheduler(0, SCHED_FIFO | SCHED_RESET_ON_FORK, &sp) != 0) {
@@ -548,8 +547,8 @@ static void notes_before_run(const struct run *r)
 static int prepare_process(struct run *r)
 {
 	struct privs pv;
-	char err[512];
-	privs_probe(&pv);
+	char err[2 * PATH_MAX + 1024]; /* a refusal may name a cgroup directory twice */
+	privs_probe(&pv, FIFO_LEVELS);
 	if (privs_check_options(&pv, &r->opt, FIFO_LEVELS, err, sizeof(err)) != 0) {
 		fprintf(stderr, "interbench: %s\n", err);
 		return 2;
@@ -628,7 +627,7 @@ static void open_outputs(struct run *r)
 	}
 	logfile_header(r->con, &r->info);
 	if (load_in_run(r, load_find("Memload"))) {
-		char line[256];
+		char line[PATH_MAX + 256]; /* the policy may name a cgroup directory */
 		memload_policy_line(&r->load_cfg, line, sizeof(line));
 		fprintf(r->con, "%s\n", line);
 		if (r->log)

@@ -135,7 +135,9 @@ void load_throughput_format(const struct load_desc *d, const struct load_counter
 void *burn_worker(void *arg);
 
 /* Formats the Memload size policy for the run header as one line, e.g. "Memload: 22.1 GiB =
- * MemAvailable 23.3 GiB - reserve 1.2 GiB (no swap)", from the memory free now.  Returns 0,
+ * MemAvailable 23.3 GiB - reserve 1.2 GiB (no swap)", or under a tighter memory cgroup limit
+ * "Memload: 383.0 MiB = cgroup /sys/fs/cgroup/ib memory.max 512.0 MiB - used 65.0 MiB -
+ * reserve 64.0 MiB", from the memory free now.  Returns 0,
  * or -1 when Memload could not run (the line then says why). */
 int memload_policy_line(const struct load_config *cfg, char *buf, size_t len);
 
