@@ -6,7 +6,7 @@
 #include <string.h>
 #include <sys/capability.h>
 #include <sys/resource.h>
-#include "core/cgroup.h"
+#include "lib/cgroup.h"
 #include "core/privs.h"
 
 #define FIX_CAPS "run as root, or grant it: setcap cap_sys_nice,cap_ipc_lock+ep ./interbench"

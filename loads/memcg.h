@@ -14,7 +14,7 @@
 #define IB_MEMCG_H
 #include <stdbool.h>
 #include <stdint.h>
-#include "core/cgroup.h"
+#include "lib/cgroup.h"
 
 /* v1 reports "no limit" as the largest page-aligned long (9223372036854771712 with 4 KiB
  * pages); any limit from this figure up counts as none. */

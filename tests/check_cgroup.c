@@ -7,7 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "core/cgroup.h"
+#include "lib/cgroup.h"
 #include "loads/memcg.h"
 
 #define MiB (1ull << 20)

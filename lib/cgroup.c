@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "core/cgroup.h"
+#include "lib/cgroup.h"
 
 #define CGROUP_TEXT_MAX_BYTES (4u << 20) /* mountinfo of a host with thousands of mounts fits */
 #define MOUNTINFO_FIELDS 16             /* the fields we look at come first; extra are ignored */
