@@ -182,4 +182,5 @@ const struct load_desc load_memload = {
 	.start = memload_start,
 	.stop = memload_stop,
 	.cleanup = NULL,
+	.describe = memload_policy_line,
 };
