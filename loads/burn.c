@@ -10,7 +10,7 @@ void *burn_worker(void *arg)
 
 	while (!atomic_load(&ctx->stop)) {
 		burn_loops(chunk);
-		LOAD_COUNT(ctx, loops, chunk / 1000);
+		LOAD_COUNT(ctx, LOAD_LOOPS, chunk / 1000);
 	}
 	return NULL;
 }
@@ -24,7 +24,7 @@ const struct load_desc load_burn = {
 	.name = "Burn",
 	.help = "-L threads burning CPU flat out",
 	.flags = LOAD_NORMAL | LOAD_RT,
-	.reports = LOAD_REPORT_LOOPS,
+	.reports = LOAD_REPORTS(LOAD_LOOPS),
 	.start = burn_start,
 	.stop = load_threads_stop,
 };

@@ -83,8 +83,8 @@ void load_sim_stop(struct load_ctx *ctx)
 {
 	sim_stop(ctx->engine);
 	ctx->engine = NULL;
-	ctx->counters.wakeups += ctx->sim_result.acct.periods - ctx->sim_result.acct.skipped; /* woken only */
-	ctx->counters.loops += ctx->sim_result.acct.work_done_us * ctx->cfg->loops_per_ms / 1000 / 1000;
+	ctx->counters.count[LOAD_WAKEUPS] += ctx->sim_result.acct.periods - ctx->sim_result.acct.skipped; /* woken only */
+	ctx->counters.count[LOAD_LOOPS] += ctx->sim_result.acct.work_done_us * ctx->cfg->loops_per_ms / 1000 / 1000;
 }
 
 void load_fail(struct load_ctx *ctx, int err, const char *fmt, ...)
@@ -98,6 +98,15 @@ void load_fail(struct load_ctx *ctx, int err, const char *fmt, ...)
 	vsnprintf(ctx->counters.errmsg, sizeof(ctx->counters.errmsg), fmt, ap);
 	va_end(ap);
 }
+
+const struct load_metric_info load_metrics[LOAD_METRICS] = {
+	[LOAD_WRITTEN]  = { "bytes_written", "MB/s written", 1e-6, false },
+	[LOAD_READ]     = { "bytes_read", "MB/s read", 1e-6, false },
+	[LOAD_TOUCHED]  = { "mib_touched", "MiB/s touched", 1, false },
+	[LOAD_MESSAGES] = { "messages", "messages/s", 1, true },
+	[LOAD_LOOPS]    = { "burn_loops_thousands", "loops/s", 1000, true },
+	[LOAD_WAKEUPS]  = { "wakeups", "wakeups/s", 1, true },
+};
 
 /* Formats a rate with three significant figures ("12.3", "512", "2048"), with a K/M/G suffix
  * when si ("1.23M", "456K"). */
@@ -115,28 +124,19 @@ static void rate_human(double v, bool si, char *buf, size_t len)
 
 void load_throughput_format(const struct load_desc *d, const struct load_counters *c, char *buf, size_t len)
 {
-	static const struct { unsigned bit; double scale; bool si; const char *unit; } parts[] = {
-		{ LOAD_REPORT_WRITTEN, 1e-6, false, "MB/s written" },
-		{ LOAD_REPORT_READ, 1e-6, false, "MB/s read" },
-		{ LOAD_REPORT_TOUCHED, 1, false, "MiB/s touched" },
-		{ LOAD_REPORT_MESSAGES, 1, true, "messages/s" },
-		{ LOAD_REPORT_LOOPS, 1000, true, "loops/s" },
-		{ LOAD_REPORT_WAKEUPS, 1, true, "wakeups/s" },
-	};
-	const uint64_t counts[] = { c->bytes_written, c->bytes_read, c->mib_touched, c->messages,
-				    c->loops, c->wakeups };
 	double secs = (double)c->elapsed_ns / 1e9;
 	size_t pos = 0;
 	buf[0] = '\0';
 	if (!d->reports || len == 0)
 		return;
 	pos += (size_t)snprintf(buf, len, "%s", d->name);
-	for (unsigned i = 0; i < sizeof(parts) / sizeof(parts[0]) && pos < len; i++) {
-		if (!(d->reports & parts[i].bit))
+	for (unsigned m = 0; m < LOAD_METRICS && pos < len; m++) {
+		const struct load_metric_info *mi = &load_metrics[m];
+		if (!(d->reports & LOAD_REPORTS(m)))
 			continue;
 		char num[32];
-		rate_human(secs > 0 ? (double)counts[i] * parts[i].scale / secs : 0, parts[i].si, num, sizeof(num));
+		rate_human(secs > 0 ? (double)c->count[m] * mi->rate_scale / secs : 0, mi->si, num, sizeof(num));
 		pos += (size_t)snprintf(buf + pos, len - pos, "%s %s %s", pos > strlen(d->name) ? "," : "",
-					num, parts[i].unit);
+					num, mi->rate_unit);
 	}
 }

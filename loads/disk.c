@@ -43,7 +43,7 @@ static int write_whole(struct load_ctx *ctx, int fd, const char *path, uint64_t 
 			return -1;
 		}
 		off += (uint64_t)w;
-		LOAD_COUNT(ctx, bytes_written, (uint64_t)w);
+		LOAD_COUNT(ctx, LOAD_WRITTEN, (uint64_t)w);
 	}
 	return 0;
 }
@@ -157,7 +157,7 @@ void disk_cleanup(struct load_ctx *ctx)
 
 void disk_after_pair(struct load_ctx *ctx, const struct load_counters *c)
 {
-	if (!c->bytes_written)
+	if (!c->count[LOAD_WRITTEN])
 		return;
 	int fd = open(ctx->cfg->workdir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
@@ -209,7 +209,7 @@ void *disk_reader(void *arg)
 				goto out;
 			}
 			off += (uint64_t)r;
-			LOAD_COUNT(ctx, bytes_read, (uint64_t)r);
+			LOAD_COUNT(ctx, LOAD_READ, (uint64_t)r);
 		}
 		if (off == 0 && !atomic_load(&ctx->stop)) {
 			load_fail(ctx, EIO, "read %s: the file is empty", path);

@@ -36,11 +36,11 @@ static void hack_receive(struct load_ctx *ctx, int fd)
 		if (n > 0)
 			bytes += (uint64_t)n;
 		if (bytes >= HACK_COUNT_EVERY * HACK_MSG_BYTES) {
-			LOAD_COUNT(ctx, messages, bytes / HACK_MSG_BYTES);
+			LOAD_COUNT(ctx, LOAD_MESSAGES, bytes / HACK_MSG_BYTES);
 			bytes %= HACK_MSG_BYTES;
 		}
 	}
-	LOAD_COUNT(ctx, messages, bytes / HACK_MSG_BYTES);
+	LOAD_COUNT(ctx, LOAD_MESSAGES, bytes / HACK_MSG_BYTES);
 }
 
 static void hack_send(struct load_ctx *ctx, int (*group)[2])
@@ -123,7 +123,7 @@ const struct load_desc load_hack = {
 	.name = "Hack",
 	.help = "hackbench-style messaging: -L groups of 10 senders and 10 receivers over socketpairs",
 	.flags = LOAD_NORMAL | LOAD_RT,
-	.reports = LOAD_REPORT_MESSAGES,
+	.reports = LOAD_REPORTS(LOAD_MESSAGES),
 	.prepare = NULL,
 	.start = hack_start,
 	.stop = hack_stop,

@@ -21,13 +21,27 @@
  * hard limit (Hack uses 2 descriptors per sender/receiver pair, capped separately). */
 #define LOAD_MAX_THREADS 1024
 
-/* Counters a load fills, printed as its throughput (load_desc.reports). */
-#define LOAD_REPORT_LOOPS    0x01u /* loops: burn loops, in thousands */
-#define LOAD_REPORT_WAKEUPS  0x02u /* wakeups */
-#define LOAD_REPORT_WRITTEN  0x04u /* bytes_written */
-#define LOAD_REPORT_READ     0x08u /* bytes_read */
-#define LOAD_REPORT_TOUCHED  0x10u /* mib_touched */
-#define LOAD_REPORT_MESSAGES 0x20u /* messages */
+/* The work a load counts, in the order its throughput is printed.  Each metric is defined
+ * once, in load_metrics[]: its JSON key (under load_work) and its throughput unit.  A new
+ * metric is one enum entry and one line there. */
+enum load_metric {
+	LOAD_WRITTEN,   /* bytes written */
+	LOAD_READ,      /* bytes read */
+	LOAD_TOUCHED,   /* MiB of memory touched */
+	LOAD_MESSAGES,  /* messages passed (Hack) */
+	LOAD_LOOPS,     /* burn loops run, in thousands */
+	LOAD_WAKEUPS,   /* wake-ups passed (Ring, simulated tasks as loads) */
+	LOAD_METRICS    /* how many */
+};
+#define LOAD_REPORTS(m) (1u << (m)) /* load_desc.reports bit of metric m */
+
+struct load_metric_info {
+	const char *json_key;  /* key under the JSON's load_work, e.g. "bytes_written" */
+	const char *rate_unit; /* throughput unit, e.g. "MB/s written" (MB = 10^6 bytes) */
+	double rate_scale;     /* count x rate_scale / seconds = the rate in rate_unit */
+	bool si;               /* the rate takes a K/M/G suffix ("1.2M messages/s") */
+};
+extern const struct load_metric_info load_metrics[LOAD_METRICS];
 
 /* Settings every load may read; filled by main from the options. */
 struct load_config {
@@ -44,12 +58,7 @@ struct load_config {
 /* Work a load did in one pair, sent back to main from the load process. */
 struct load_counters {
 	uint64_t elapsed_ns;       /* from start to stop */
-	uint64_t loops;            /* burn loops run (CPU loads), in units of 1000 */
-	uint64_t wakeups;          /* wake-ups passed (Ring) */
-	uint64_t bytes_written;
-	uint64_t bytes_read;
-	uint64_t mib_touched;
-	uint64_t messages;         /* messages passed (Hack) */
+	uint64_t count[LOAD_METRICS]; /* the work done, by enum load_metric */
 	int error;                 /* 0, or the errno of a failure that stopped the load */
 	char errmsg[200];          /* names the call (and file) that failed */
 };
@@ -89,7 +98,7 @@ struct load_desc {
 	const char *name;
 	const char *help;                 /* one line for -h */
 	unsigned flags;                   /* LOAD_* */
-	unsigned reports;                 /* LOAD_REPORT_*: the counters it fills (0: none) */
+	unsigned reports;                 /* LOAD_REPORTS(metric) bits: what it counts (0: none) */
 	/* In main before the pair's timed window; idempotent for the run.  Returns 0, or -1 with
 	 * counters.errmsg set (the pair is then reported failed).  NULL: nothing to prepare. */
 	int (*prepare)(struct load_ctx *ctx);
@@ -160,7 +169,7 @@ static inline bool load_should_stop(struct load_ctx *ctx)
 	return atomic_load(&ctx->stop) || (ctx->cfg->interrupted && *ctx->cfg->interrupted);
 }
 
-/* Adds n to a counter field from any worker thread. */
-#define LOAD_COUNT(ctx, field, n) __atomic_fetch_add(&(ctx)->counters.field, (n), __ATOMIC_RELAXED)
+/* Adds n to metric m (enum load_metric) from any worker thread. */
+#define LOAD_COUNT(ctx, m, n) __atomic_fetch_add(&(ctx)->counters.count[m], (n), __ATOMIC_RELAXED)
 
 #endif

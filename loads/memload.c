@@ -108,14 +108,14 @@ static void *memload_worker(void *arg)
 				break; /* out of address space or memory: work with what we have */
 			memset(b, (int)n, MEMLOAD_BLOCK_BYTES);
 			ms->blocks[n] = b;
-			LOAD_COUNT(ctx, mib_touched, 1);
+			LOAD_COUNT(ctx, LOAD_TOUCHED, 1);
 		}
 		for (size_t i = 0; i < n && !atomic_load(&ctx->stop); i++) {
 			x ^= x << 13;
 			x ^= x >> 7;
 			x ^= x << 17;
 			memcpy(ms->blocks[i], ms->blocks[x % n], MEMLOAD_BLOCK_BYTES);
-			LOAD_COUNT(ctx, mib_touched, 1);
+			LOAD_COUNT(ctx, LOAD_TOUCHED, 1);
 		}
 		if (atomic_load(&ctx->stop))
 			break; /* the blocks go with the load process, which exits right after stop */
@@ -177,7 +177,7 @@ const struct load_desc load_memload = {
 	.name = "Memload",
 	.help = "maps, touches, copies and frees 1 MiB blocks up to --mem-size (default: all it safely can)",
 	.flags = LOAD_NORMAL | LOAD_RT,
-	.reports = LOAD_REPORT_TOUCHED,
+	.reports = LOAD_REPORTS(LOAD_TOUCHED),
 	.prepare = memload_prepare,
 	.start = memload_start,
 	.stop = memload_stop,

@@ -29,7 +29,7 @@ static void *ring_worker(void *arg)
 			continue;
 		if (read(in, &token, 1) != 1)
 			continue;
-		LOAD_COUNT(ctx, wakeups, 1);
+		LOAD_COUNT(ctx, LOAD_WAKEUPS, 1);
 		while (write(out, &token, 1) < 0 && errno == EINTR)
 			;
 	}
@@ -96,7 +96,7 @@ const struct load_desc load_ring = {
 	.name = "Ring",
 	.help = "-L threads (at least 2) waking each other in a circle",
 	.flags = LOAD_NORMAL | LOAD_RT,
-	.reports = LOAD_REPORT_WAKEUPS,
+	.reports = LOAD_REPORTS(LOAD_WAKEUPS),
 	.start = ring_start,
 	.stop = ring_stop,
 };

@@ -186,10 +186,13 @@ static int add_figures(json_t *r, const struct report_entry *e)
 /* The load's own work counters, so a reader can see the load really loaded the machine. */
 static json_t *load_work_json(const struct load_counters *c)
 {
-	return json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "elapsed_ns", (json_int_t)c->elapsed_ns,
-			 "burn_loops_thousands", (json_int_t)c->loops, "wakeups", (json_int_t)c->wakeups,
-			 "bytes_written", (json_int_t)c->bytes_written, "bytes_read", (json_int_t)c->bytes_read,
-			 "mib_touched", (json_int_t)c->mib_touched, "messages", (json_int_t)c->messages);
+	json_t *o = json_pack("{s:I}", "elapsed_ns", (json_int_t)c->elapsed_ns);
+	for (unsigned m = 0; o && m < LOAD_METRICS; m++)
+		if (json_object_set_new(o, load_metrics[m].json_key, json_integer((json_int_t)c->count[m])) != 0) {
+			json_decref(o);
+			return NULL;
+		}
+	return o;
 }
 
 int report_add(json_t *doc, const struct report_entry *e)
