@@ -15,9 +15,9 @@ bad()  { fail=$((fail + 1)); echo "FAIL - $1"; [ -n "${2:-}" ] && sed 's/^/     
 
 # row FILE SIM LOAD: prints the row of LOAD in SIM's table.
 row() {
-	awk -v sim="$2" -v load="$3" '
+	awk -v sim="$2" -v ld="$3" '
 		/^--- Benchmarking simulated cpu of / { insim = ($6 == sim) }
-		insim && $1 == load { print; exit }' "$1"
+		insim && $1 == ld { print; exit }' "$1"
 }
 
 # sane_row ROW: mean +/- sd, max, cpu, deadlines are numbers with 0 <= mean <= max,
