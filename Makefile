@@ -39,7 +39,7 @@ ALL_CFLAGS = -std=gnu11 $(WARN) -pthread -I. -MMD -MP $(PKG_CFLAGS) $(CFLAGS)
 SYS_LIBS := -pthread -lrt -lm
 LIBS     = $(PKG_LIBS) $(SYS_LIBS)
 
-LIB_SRCS := $(sort $(wildcard core/*.c sims/*.c loads/*.c calibrate/*.c results/*.c))
+LIB_SRCS := $(sort $(wildcard lib/*.c core/*.c sims/*.c loads/*.c calibrate/*.c results/*.c))
 LIB_OBJS := $(LIB_SRCS:.c=.o)
 TEST_SRCS := $(sort $(wildcard tests/check_*.c))
 TEST_BINS := $(patsubst tests/%.c,tests/bin/%,$(TEST_SRCS))
@@ -59,11 +59,11 @@ interbench: interbench.o libinterbench.a
 %.o: %.c
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
-# The version is compiled into core/version.o alone, rebuilt only when it changes.
+# The version is compiled into lib/version.o alone, rebuilt only when it changes.
 .version: FORCE
 	@echo '$(FULL_VERSION)' | cmp -s - $@ || echo '$(FULL_VERSION)' > $@
-core/version.o: .version
-core/version.o: ALL_CFLAGS += -DIB_VERSION='"$(FULL_VERSION)"'
+lib/version.o: .version
+lib/version.o: ALL_CFLAGS += -DIB_VERSION='"$(FULL_VERSION)"'
 
 # A statically linked binary, for a test box or an initramfs without the libraries.
 static: interbench-static
@@ -85,6 +85,7 @@ e2e: interbench
 	bash tests/e2e_loads.sh ./interbench
 	bash tests/e2e_results.sh ./interbench
 	bash tests/e2e_faults.sh ./interbench
+	bash tests/e2e_hardening_env.sh ./interbench
 
 # The man page must be clean above style level.
 lint:

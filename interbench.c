@@ -18,11 +18,11 @@
 #include "core/options.h"
 #include "results/compare.h"
 #include "core/pair.h"
-#include "core/pmqos.h"
+#include "lib/pmqos.h"
 #include "core/privs.h"
-#include "core/progress.h"
-#include "core/timeutil.h"
-#include "core/version.h"
+#include "lib/progress.h"
+#include "lib/timeutil.h"
+#include "lib/version.h"
 #include "loads/load.h"
 #include "results/export.h"
 #include "results/json_report.h"
@@ -151,9 +151,8 @@ static void raise_fd_limit(void)
  * through SCHED_RESET_ON_FORK) and locks its memory.  Returns whether SCHED_FIFO is in use. */
 static bool become_realtime(struct run *r, const struct privs *pv)
 {
-	int max = sched_get_priority_max(SCHED_FIFO);
-	r->prio_max = pv->cap_sys_nice || pv->rlimit_rtprio >= (uint64_t)max ? max : (int)pv->rlimit_rtprio;
-	if (r->prio_max < FIFO_LEVELS)
+	r->prio_max = privs_fifo_max(pv);
+	if (r->prio_max < FIFO_LEVELS || pv->fifo_refused_errno) /* privs_warn said why */
 		return false;
 	struct sched_param sp = { .sched_priority = r->prio_max };
 	if (sched_setscheduler(0, SCHED_FIFO | SCHED_RESET_ON_FORK, &sp) != 0) {
@@ -204,13 +203,18 @@ static uint64_t get_loops_per_ms(const struct options *o, FILE *con, const char 
 	return lpms;
 }
 
+/* Whether -W/-X leave task i in the run (whatever the mode and options). */
+static bool sim_named(const struct run *r, unsigned i)
+{
+	const struct options *o = &r->opt;
+	return !(o->sim_include && !(o->sim_include & (1u << i))) && !(o->sim_exclude & (1u << i));
+}
+
 static bool sim_selected(const struct run *r, unsigned i)
 {
 	const struct sim_desc *d = sim_table[i];
 	const struct options *o = &r->opt;
-	if (o->sim_include && !(o->sim_include & (1u << i)))
-		return false;
-	if (o->sim_exclude & (1u << i))
+	if (!sim_named(r, i))
 		return false;
 	if ((d->flags & SIM_CUSTOM) && !o->custom_cpu_pct)
 		return false;
@@ -227,7 +231,7 @@ static bool load_selected(const struct run *r, unsigned i, const struct sim_desc
 		return false;
 	if ((d->flags & LOAD_CUSTOM) && !o->custom_cpu_pct)
 		return false;
-	if (strcmp(d->name, sim->name) == 0) /* a task is not its own load */
+	if (d->sim == sim) /* a task is not its own load */
 		return false;
 	return (d->flags & (o->realtime ? LOAD_RT : LOAD_NORMAL)) != 0;
 }
@@ -327,18 +331,13 @@ static int prepare_load(struct run *r, struct load_ctx *lctx)
 	return rc;
 }
 
-/* Writes back what a disk load left dirty (up to its file size) before the next pair starts,
- * so the next pair's window does not pay for this one's writeback.  Outside every window. */
-static void settle_writeback(struct run *r)
+/* Runs a load's after_pair hook (writeback of what the pair left dirty) at normal priority,
+ * outside every window. */
+static void settle_load(struct run *r, struct load_ctx *lctx, const struct load_counters *c)
 {
-	int fd = open(r->opt.workdir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0)
-		return;
 	main_priority_normal(r, true);
-	if (syncfs(fd) != 0)
-		fprintf(stderr, "interbench: warning: syncfs %s: %s\n", r->opt.workdir, strerror(errno));
+	lctx->desc->after_pair(lctx, c);
 	main_priority_normal(r, false);
-	close(fd);
 }
 
 static void tick_progress(void *arg, uint64_t t_ns)
@@ -378,8 +377,8 @@ static void run_pair(struct run *r, const struct plan_item *it, struct pair_outc
 		return;
 	}
 	pair_run(&p, po);
-	if (po->load.bytes_written && !g_signal)
-		settle_writeback(r);
+	if (lctx->desc->after_pair && !g_signal)
+		settle_load(r, lctx, &po->load);
 }
 
 /* Records run `repeat` (0-based) of plan item i: its summary, and its entry in the JSON. */
@@ -536,13 +535,14 @@ static void cleanup_loads(struct run *r)
 
 static void notes_before_run(const struct run *r)
 {
-	const struct options *o = &r->opt;
-	unsigned x = (unsigned)sim_find("X");
-	if (sim_selected(r, x) && (uint64_t)o->duration_s * 1000000 < (uint64_t)X_STEPS * X_FRAME_US)
-		fprintf(r->con, "Note: X sweeps 0-100%% CPU over %.1f s; with -t %u each X run covers only part of the sweep.\n",
-			X_STEPS * X_FRAME_US / 1e6, o->duration_s);
-	if (o->realtime)
-		fprintf(r->con, "Note: Gaming is not benchmarked in real time runs (a SCHED_FIFO task burning flat out).\n");
+	for (unsigned i = 0; i < sim_count; i++) {
+		char note[256];
+		if (!sim_table[i]->describe || !sim_named(r, i))
+			continue;
+		sim_table[i]->describe(r->opt.duration_s, r->opt.realtime, note, sizeof(note));
+		if (note[0])
+			fprintf(r->con, "%s\n", note);
+	}
 }
 
 /* Checks privileges (refusing what cannot be done before anything starts), raises main to
@@ -550,8 +550,8 @@ static void notes_before_run(const struct run *r)
 static int prepare_process(struct run *r)
 {
 	struct privs pv;
-	char err[512];
-	privs_probe(&pv);
+	char err[2 * PATH_MAX + 1024]; /* a refusal may name a cgroup directory twice */
+	privs_probe(&pv, FIFO_LEVELS);
 	if (privs_check_options(&pv, &r->opt, FIFO_LEVELS, err, sizeof(err)) != 0) {
 		fprintf(stderr, "interbench: %s\n", err);
 		return 2;
@@ -629,9 +629,11 @@ static void open_outputs(struct run *r)
 			fprintf(stderr, "interbench: warning: out of memory for the JSON results\n");
 	}
 	logfile_header(r->con, &r->info);
-	if (load_in_run(r, load_find("Memload"))) {
-		char line[256];
-		memload_policy_line(&r->load_cfg, line, sizeof(line));
+	for (unsigned li = 0; li < load_count; li++) {
+		char line[PATH_MAX + 256]; /* Memload's policy may name a cgroup directory */
+		if (!load_table[li]->describe || !load_in_run(r, (int)li))
+			continue;
+		load_table[li]->describe(&r->load_cfg, line, sizeof(line));
 		fprintf(r->con, "%s\n", line);
 		if (r->log)
 			fprintf(r->log, "%s\n", line);

@@ -10,7 +10,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 #include "calibrate/calibrate.h"
-#include "core/timeutil.h"
+#include "lib/timeutil.h"
 
 #define WARMUP_NS (200 * NS_PER_MS)
 /* Samples are long enough to hold the timer ticks and interrupts any real task pays for, and an

@@ -6,8 +6,8 @@
 #include <string.h>
 #include <strings.h>
 #include "core/options.h"
-#include "core/pmqos.h"
-#include "core/text.h"
+#include "lib/pmqos.h"
+#include "lib/text.h"
 #include "loads/load.h"
 #include "sims/sim.h"
 
@@ -153,7 +153,7 @@ static const char *opt_accepted(int c, char *buf, size_t len)
 		break;
 	case OPT_WORKDIR: snprintf(buf, len, "an existing directory"); break;
 	case OPT_FILE_SIZE: case OPT_MEM_SIZE:
-		snprintf(buf, len, "at least 1M, with an optional K, M, G or T suffix");
+		snprintf(buf, len, "1M to %lluT, with an optional K, M, G or T suffix", OPT_MAX_SIZE_BYTES >> 40);
 		break;
 	case OPT_REPEAT: snprintf(buf, len, "an integer from 1 to %u", OPT_MAX_REPEAT); break;
 	case OPT_JSON: snprintf(buf, len, "a file name, or - for stdout"); break;
@@ -228,7 +228,7 @@ static enum opt_status parse_one(struct options *o, int c, const char *arg, char
 	case OPT_FILE_SIZE:
 	case OPT_MEM_SIZE: {
 		uint64_t *bytes = c == OPT_FILE_SIZE ? &o->file_size_bytes : &o->mem_size_bytes;
-		if (parse_size(arg, bytes) || *bytes < (1u << 20))
+		if (parse_size(arg, bytes) || *bytes < OPT_MIN_SIZE_BYTES || *bytes > OPT_MAX_SIZE_BYTES)
 			return bad_value(c, "invalid size", arg, err, errlen);
 		break;
 	}
@@ -320,8 +320,8 @@ void options_usage(FILE *f, const char *prog)
 		"  -q, --quiet              no progress line (it is shown on stderr only when\n"
 		"                           stderr is a terminal, and never in results)\n"
 		"      --workdir DIR        directory for disk load scratch files (default: .)\n"
-		"      --file-size SIZE     disk load file size, at least 1M (K/M/G/T suffixes)\n"
-		"      --mem-size SIZE      Memload size, at least 1M (K/M/G/T suffixes)\n"
+		"      --file-size SIZE     disk load file size, 1M to 1048576T (K/M/G/T suffixes)\n"
+		"      --mem-size SIZE      Memload size, 1M to 1048576T (K/M/G/T suffixes)\n"
 		"      --repeat N           run every pair N times, in rounds; tables show medians\n"
 		"      --json FILE          also write the results as JSON to FILE (- for stdout,\n"
 		"                           the tables then go to stderr); see doc/json.md\n"

@@ -9,6 +9,11 @@
 #define OPT_MAX_DURATION_S 86400u     /* -t upper bound: one day per benchmark */
 #define OPT_MAX_INTERVAL_US 10000000u /* -I upper bound: 10 s */
 #define OPT_MAX_REPEAT 1000u          /* --repeat upper bound */
+/* --file-size and --mem-size bounds: 1 MiB to 1 EiB (1048576T).  No file or memory is that
+ * large; the bound keeps every figure derived from a size (a need with its margin, twice for
+ * Compile) far inside uint64_t and off_t. */
+#define OPT_MIN_SIZE_BYTES (1ull << 20)
+#define OPT_MAX_SIZE_BYTES (1ull << 60)
 
 struct options {
 	uint64_t loops_per_ms;      /* -l; 0 = saved or measured */

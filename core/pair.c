@@ -5,9 +5,9 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <unistd.h>
-#include "core/child.h"
+#include "lib/child.h"
 #include "core/pair.h"
-#include "core/timeutil.h"
+#include "lib/timeutil.h"
 
 #define STOP_GRACE_MS 2000  /* a stopped child must report within this */
 #define POLL_SLICE_MS 200   /* how often the window re-checks for a signal */

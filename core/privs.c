@@ -1,9 +1,12 @@
 #define _GNU_SOURCE
+#include <errno.h>
+#include <pthread.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/capability.h>
 #include <sys/resource.h>
+#include "lib/cgroup.h"
 #include "core/privs.h"
 
 #define FIX_CAPS "run as root, or grant it: setcap cap_sys_nice,cap_ipc_lock+ep ./interbench"
@@ -35,7 +38,77 @@ static int read_rt_runtime_us(void)
 	return v;
 }
 
-void privs_probe(struct privs *p)
+/* What the throwaway thread of fifo_refused tries, and what it found. */
+struct fifo_try {
+	int prio_max, levels; /* tries prio_max down to prio_max - levels + 1 */
+	int err, prio;        /* first refusal: errno and priority; err 0 = none */
+};
+
+static void *fifo_try_thread(void *arg)
+{
+	struct fifo_try *t = arg;
+	for (int prio = t->prio_max; prio > t->prio_max - t->levels; prio--) {
+		struct sched_param sp = { .sched_priority = prio };
+		/* pid 0 is the calling thread; the flags are main's (become_realtime) */
+		if (sched_setscheduler(0, SCHED_FIFO | SCHED_RESET_ON_FORK, &sp) != 0) {
+			t->err = errno;
+			t->prio = prio;
+			break;
+		}
+	}
+	struct sched_param normal = { .sched_priority = 0 };
+	sched_setscheduler(0, SCHED_OTHER, &normal); /* the thread ends next anyway */
+	return NULL;
+}
+
+/* Sets and resets SCHED_FIFO on a throwaway thread; fills p->fifo_refused_*.  A thread that
+ * cannot be created gives no verdict (the run then finds out as before). */
+static void fifo_probe(struct privs *p, int prio_max, int levels)
+{
+	struct fifo_try t = { .prio_max = prio_max, .levels = levels };
+	pthread_t th;
+	if (pthread_create(&th, NULL, fifo_try_thread, &t) != 0)
+		return;
+	pthread_join(th, NULL);
+	p->fifo_refused_errno = t.err;
+	p->fifo_refused_prio = t.prio;
+}
+
+/* Reads cpu.rt_runtime_us of the process's cpu cgroup (v1 cpu hierarchy, else v2 where the
+ * kernel has it) into p->cg_rt_runtime_us and p->cg_cpu_dir. */
+static void read_cg_rt_runtime(struct privs *p)
+{
+	struct cgroup_loc loc;
+	char path[PATH_MAX + 32];
+	for (int v = 1; v <= 2; v++) {
+		if (cgroup_locate_self("", v == 1 ? "cpu" : NULL, &loc) != 0)
+			continue;
+		snprintf(path, sizeof(path), "%s/cpu.rt_runtime_us", loc.dir);
+		char *text = cgroup_read_text("", path);
+		long long us;
+		if (text && sscanf(text, "%lld", &us) == 1) {
+			p->cg_rt_runtime_us = us;
+			snprintf(p->cg_cpu_dir, sizeof(p->cg_cpu_dir), "%s", loc.dir);
+			free(text);
+			return;
+		}
+		free(text);
+	}
+}
+
+/* Whether the process is in a user namespace other than the initial one, whose uid_map is
+ * the identity over all 2^32 - 1 ids (user_namespaces(7)). */
+static bool in_user_namespace(void)
+{
+	char *map = cgroup_read_text("", "/proc/self/uid_map");
+	unsigned long long inside, outside, count;
+	int n = map ? sscanf(map, "%llu %llu %llu", &inside, &outside, &count) : 0;
+	bool known = map != NULL, initial = n == 3 && inside == 0 && outside == 0 && count == UINT32_MAX;
+	free(map);
+	return known && !initial;
+}
+
+void privs_probe(struct privs *p, int fifo_levels)
 {
 	cpu_set_t set;
 	memset(p, 0, sizeof(*p));
@@ -49,6 +122,20 @@ void privs_probe(struct privs *p)
 	p->rlimit_memlock_bytes = soft_limit(RLIMIT_MEMLOCK);
 	p->cpu0_allowed = sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_ISSET(0, &set);
 	p->rt_runtime_us = read_rt_runtime_us();
+	p->cg_rt_runtime_us = PRIVS_RT_UNKNOWN;
+	int max = privs_fifo_max(p);
+	if (max >= fifo_levels && fifo_levels > 0)
+		fifo_probe(p, max, fifo_levels);
+	if (p->fifo_refused_errno) {
+		read_cg_rt_runtime(p);
+		p->in_user_ns = in_user_namespace();
+	}
+}
+
+int privs_fifo_max(const struct privs *p)
+{
+	int max = sched_get_priority_max(SCHED_FIFO);
+	return p->cap_sys_nice || p->rlimit_rtprio >= (uint64_t)max ? max : (int)p->rlimit_rtprio;
 }
 
 bool privs_can_fifo(const struct privs *p, int prio)
@@ -62,6 +149,32 @@ bool privs_can_nice(const struct privs *p, int nice)
 	return nice >= 0 || p->cap_sys_nice || p->rlimit_nice >= (uint64_t)(20 - nice);
 }
 
+/* Writes what the kernel refused on the test thread and, as far as can be told, why and the
+ * fix, as one line. */
+static void fifo_refusal(const struct privs *p, char *buf, size_t len)
+{
+	int w = snprintf(buf, len, "the kernel refused SCHED_FIFO priority %d on a test thread "
+			 "(sched_setscheduler: %s): ", p->fifo_refused_prio, strerror(p->fifo_refused_errno));
+	size_t at = w < 0 ? 0 : (size_t)w < len ? (size_t)w : len;
+	const char *dir = p->cg_cpu_dir;
+	if (p->cg_rt_runtime_us == 0)
+		snprintf(buf + at, len - at, "the cpu cgroup %s has cpu.rt_runtime_us = 0, no realtime "
+			 "budget; give it one, e.g. echo 500000 > %s/cpu.rt_runtime_us (its parent's "
+			 "budget must cover it), or run from a cgroup that has one", dir, dir);
+	else if (p->in_user_ns)
+		snprintf(buf + at, len - at, "this process is in a user namespace, whose capabilities do "
+			 "not count for realtime scheduling; run it outside (on the host, or in a container "
+			 "the host gives CAP_SYS_NICE)");
+	else if (p->cg_rt_runtime_us != PRIVS_RT_UNKNOWN)
+		snprintf(buf + at, len - at, "the cpu cgroup %s has cpu.rt_runtime_us = %lld, so something "
+			 "else refuses it, e.g. a seccomp filter or a security module; run where realtime "
+			 "scheduling is allowed", dir, p->cg_rt_runtime_us);
+	else
+		snprintf(buf + at, len - at, "no cgroup realtime budget applies (no cpu.rt_runtime_us), so "
+			 "something else refuses it, e.g. a seccomp filter or a security module; run where "
+			 "realtime scheduling is allowed");
+}
+
 int privs_check_options(const struct privs *p, const struct options *o, int fifo_prio,
 			char *err, size_t errlen)
 {
@@ -69,6 +182,12 @@ int privs_check_options(const struct privs *p, const struct options *o, int fifo
 		snprintf(err, errlen, "-r: SCHED_FIFO priority %d is not permitted (no CAP_SYS_NICE, "
 			 "RLIMIT_RTPRIO is %llu): %s, %s", fifo_prio,
 			 (unsigned long long)p->rlimit_rtprio, FIX_CAPS, FIX_RTPRIO);
+		return -1;
+	}
+	if (o->realtime && p->fifo_refused_errno) {
+		char why[PATH_MAX * 2 + 512];
+		fifo_refusal(p, why, sizeof(why));
+		snprintf(err, errlen, "-r: %s", why);
 		return -1;
 	}
 	const int nices[2] = { o->bench_nice, o->load_nice };
@@ -95,6 +214,12 @@ int privs_warn(const struct privs *p, const struct options *o, int fifo_prio, FI
 		fprintf(f, "interbench: warning: no SCHED_FIFO (no CAP_SYS_NICE, RLIMIT_RTPRIO %llu): the "
 			"timing thread runs at normal priority and results are less reliable; %s\n",
 			(unsigned long long)p->rlimit_rtprio, FIX_CAPS);
+		lines++;
+	} else if (p->fifo_refused_errno) {
+		char why[PATH_MAX * 2 + 512];
+		fifo_refusal(p, why, sizeof(why));
+		fprintf(f, "interbench: warning: no SCHED_FIFO: the timing thread runs at normal priority "
+			"and results are less reliable; %s\n", why);
 		lines++;
 	}
 	if (!p->cap_ipc_lock && p->rlimit_memlock_bytes != UINT64_MAX) {

@@ -64,8 +64,9 @@ void load_threads_stop(struct load_ctx *ctx)
 	ctx->gate_ready = false;
 }
 
-int load_sim_start(struct load_ctx *ctx, const struct sim_desc *desc)
+int load_sim_start(struct load_ctx *ctx)
 {
+	const struct sim_desc *desc = ctx->desc->sim;
 	struct sim_spec spec;
 	struct sim_run_cfg cfg = { .loops_per_ms = ctx->cfg->loops_per_ms };
 	sim_spec_init(&spec, desc, ctx->cfg->custom_interval_us, (unsigned)ctx->cfg->custom_cpu_pct);

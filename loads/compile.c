@@ -28,4 +28,5 @@ const struct load_desc load_compile = {
 	.start = compile_start,
 	.stop = load_threads_stop,
 	.cleanup = disk_cleanup,
+	.after_pair = disk_after_pair,
 };

@@ -1,3 +1,4 @@
+#define _GNU_SOURCE /* syncfs */
 /* Disk load machinery (see disk.h). */
 #include <errno.h>
 #include <fcntl.h>
@@ -152,6 +153,18 @@ void disk_cleanup(struct load_ctx *ctx)
 	disk_remove_files(ctx->cfg->scratch, ds);
 	free(ds);
 	ctx->priv = NULL;
+}
+
+void disk_after_pair(struct load_ctx *ctx, const struct load_counters *c)
+{
+	if (!c->bytes_written)
+		return;
+	int fd = open(ctx->cfg->workdir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	if (syncfs(fd) != 0)
+		fprintf(stderr, "interbench: warning: syncfs %s: %s\n", ctx->cfg->workdir, strerror(errno));
+	close(fd);
 }
 
 void *disk_writer(void *arg)

@@ -26,6 +26,11 @@ int disk_prepare(struct load_ctx *ctx, const char *write_tag, const char *read_t
  * and more than once. */
 void disk_cleanup(struct load_ctx *ctx);
 
+/* after_pair hook: when the pair wrote (c->bytes_written), writes back the work directory's
+ * file system (syncfs), up to a file size of dirty pages, so the next pair's window does not
+ * pay for this one's writeback.  A failure is a warning on stderr naming syncfs. */
+void disk_after_pair(struct load_ctx *ctx, const struct load_counters *c);
+
 /* Worker threads (argument: struct load_worker) for load_threads_start.  disk_writer streams
  * the write file over and over (truncate, write it whole in 1 MiB chunks, repeat);
  * disk_reader reads the read file over and over, dropping it from the page cache before each

@@ -103,6 +103,17 @@ struct load_desc {
 	/* In main at the end of the run (and on error or signal): remove scratch files.  Must be
 	 * safe to call more than once and without prepare.  NULL: nothing to clean. */
 	void (*cleanup)(struct load_ctx *ctx);
+	/* In main after each pair with this load that was not interrupted, outside every timed
+	 * window and at normal priority: settle what the pair left behind (the disk loads write
+	 * back their dirty pages) given the counters c the load reported.  NULL: nothing. */
+	void (*after_pair)(struct load_ctx *ctx, const struct load_counters *c);
+	/* In main before the run, when the load is in it: one line for the run header (console
+	 * and logfile), e.g. Memload's size policy.  Returns 0, or -1 when the load cannot run
+	 * (the line then says why).  NULL: no line. */
+	int (*describe)(const struct load_config *cfg, char *buf, size_t len);
+	/* The simulated task this load runs in the background (Video, X, Custom), or NULL.  A
+	 * task is never benchmarked against itself. */
+	const struct sim_desc *sim;
 };
 
 /* The table of loads, in benchmark order, and lookup by case-insensitive name (-1 if none). */
@@ -118,8 +129,9 @@ int load_find(const char *name);
 int load_threads_start(struct load_ctx *ctx, unsigned n, void *(*fn)(void *));
 void load_threads_stop(struct load_ctx *ctx);
 
-/* Start/stop hooks for loads that run a simulated task (Video, X, Custom). */
-int load_sim_start(struct load_ctx *ctx, const struct sim_desc *desc);
+/* Start/stop hooks for loads that run a simulated task (Video, X, Custom): the descriptor's
+ * .sim. */
+int load_sim_start(struct load_ctx *ctx);
 void load_sim_stop(struct load_ctx *ctx);
 
 /* Records the first failure of a load from any worker thread: sets counters.error to err and
@@ -135,7 +147,9 @@ void load_throughput_format(const struct load_desc *d, const struct load_counter
 void *burn_worker(void *arg);
 
 /* Formats the Memload size policy for the run header as one line, e.g. "Memload: 22.1 GiB =
- * MemAvailable 23.3 GiB - reserve 1.2 GiB (no swap)", from the memory free now.  Returns 0,
+ * MemAvailable 23.3 GiB - reserve 1.2 GiB (no swap)", or under a tighter memory cgroup limit
+ * "Memload: 383.0 MiB = cgroup /sys/fs/cgroup/ib memory.max 512.0 MiB - used 65.0 MiB -
+ * reserve 64.0 MiB", from the memory free now.  Returns 0,
  * or -1 when Memload could not run (the line then says why). */
 int memload_policy_line(const struct load_config *cfg, char *buf, size_t len);
 

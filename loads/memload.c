@@ -1,56 +1,91 @@
 /* Memload: memory pressure as interbench 0.20 made it ("repeatedly accessing 110% of available
  * ram and moving it around and freeing it"): map 1 MiB blocks up to the size the policy in
  * sizes.h allows, write every page, copy blocks over each other, unmap them all, repeat.  The
- * size is decided again from MemAvailable at start and checked while allocating, so the load
- * never brings in the OOM killer. */
+ * size is decided again from MemAvailable and the memory cgroup's room at start and checked
+ * while allocating, so the load never brings in the OOM killer, of the machine or of a
+ * container. */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include "loads/load.h"
+#include "loads/memcg.h"
 #include "loads/probe.h"
 #include "loads/sizes.h"
 
 #define MEMLOAD_BLOCK_BYTES SIZE_MIB
 #define MEMLOAD_RECHECK_BLOCKS 64   /* MemAvailable is read again after this many blocks */
+#define MEMLOAD_REASON_LEN (PATH_MAX + 256)
 
 struct memload_state {
 	char **blocks;        /* mapped blocks of the current pass */
 	size_t nblocks;       /* the size the policy allowed at start, in blocks */
-	uint64_t reserve_bytes;
+	uint64_t reserve_bytes;    /* the machine's reserve */
+	struct memcg_where where;  /* the process's memory cgroups */
 };
 
-/* Decides the size from the memory free now: 0, or -1 with reason saying why not. */
-static int memload_decide(const struct load_config *cfg, uint64_t *size_bytes, uint64_t *reserve_bytes,
+/* A state with the memory cgroups located, or NULL (calloc failed). */
+static struct memload_state *memload_state_new(void)
+{
+	struct memload_state *ms = calloc(1, sizeof(*ms));
+	if (ms)
+		memcg_where("", &ms->where);
+	return ms;
+}
+
+/* Decides the size from the memory free now and sets ms's reserve: 0, or -1 with reason
+ * saying why not. */
+static int memload_decide(const struct load_config *cfg, struct memload_state *ms, uint64_t *size_bytes,
 			  char *reason, size_t len)
 {
 	struct mem_facts m;
+	struct memcg_room cg;
 	if (probe_memory(&m, reason, len) != 0)
 		return -1;
+	memcg_read(&ms->where, &cg);
 	struct mem_size_in in = { .ram_bytes = m.ram_bytes, .mem_available_bytes = m.mem_available_bytes,
 				  .swap_total_bytes = m.swap_total_bytes, .swap_free_bytes = m.swap_free_bytes,
-				  .override_bytes = cfg->mem_size_bytes };
-	*reserve_bytes = mem_reserve_bytes(m.ram_bytes);
+				  .override_bytes = cfg->mem_size_bytes, .cg = &cg };
+	ms->reserve_bytes = mem_reserve_bytes(m.ram_bytes);
 	return mem_size_decide(&in, size_bytes, reason, len);
+}
+
+/* memload_decide on a state of its own, for a decision made outside the load. */
+static int memload_decide_once(const struct load_config *cfg, char *reason, size_t len)
+{
+	uint64_t size;
+	struct memload_state *ms = memload_state_new();
+	if (!ms) {
+		snprintf(reason, len, "calloc: %s", strerror(ENOMEM));
+		return -1;
+	}
+	int rc = memload_decide(cfg, ms, &size, reason, len);
+	free(ms);
+	return rc;
 }
 
 int memload_policy_line(const struct load_config *cfg, char *buf, size_t len)
 {
-	char reason[200];
-	uint64_t size, reserve;
-	int rc = memload_decide(cfg, &size, &reserve, reason, sizeof(reason));
+	char reason[MEMLOAD_REASON_LEN];
+	int rc = memload_decide_once(cfg, reason, sizeof(reason));
 	snprintf(buf, len, "Memload: %s", reason);
 	return rc;
 }
 
-/* Whether the machine is nearly out of memory: MemAvailable below half the reserve (another
- * program grew since start).  An unreadable /proc/meminfo counts as yes. */
+/* Whether memory is nearly out: MemAvailable below half the machine's reserve, or the
+ * cgroup's room below half its reserve (another program grew since start).  An unreadable
+ * /proc/meminfo counts as yes. */
 static bool memory_short(const struct memload_state *ms)
 {
 	struct mem_facts m;
+	struct memcg_room cg;
 	char err[128];
-	return probe_memory(&m, err, sizeof(err)) != 0 || m.mem_available_bytes < ms->reserve_bytes / 2;
+	if (probe_memory(&m, err, sizeof(err)) != 0 || m.mem_available_bytes < ms->reserve_bytes / 2)
+		return true;
+	memcg_read(&ms->where, &cg);
+	return cg.limited && memcg_headroom_bytes(&cg) < mem_cg_reserve_bytes(cg.limit_bytes) / 2;
 }
 
 static void *memload_worker(void *arg)
@@ -92,14 +127,14 @@ static void *memload_worker(void *arg)
 
 static int memload_start(struct load_ctx *ctx)
 {
-	struct memload_state *ms = calloc(1, sizeof(*ms));
+	struct memload_state *ms = memload_state_new();
 	uint64_t size;
-	char reason[200];
+	char reason[MEMLOAD_REASON_LEN];
 	if (!ms) {
 		load_fail(ctx, ENOMEM, "calloc: %s", strerror(ENOMEM));
 		return -1;
 	}
-	if (memload_decide(ctx->cfg, &size, &ms->reserve_bytes, reason, sizeof(reason)) != 0) {
+	if (memload_decide(ctx->cfg, ms, &size, reason, sizeof(reason)) != 0) {
 		load_fail(ctx, ENOMEM, "%s", reason);
 		free(ms);
 		return -1;
@@ -129,10 +164,9 @@ static void memload_stop(struct load_ctx *ctx)
 
 static int memload_prepare(struct load_ctx *ctx)
 {
-	uint64_t size, reserve;
-	char reason[200];
+	char reason[MEMLOAD_REASON_LEN];
 	ctx->counters.error = 0; /* an earlier attempt's failure */
-	if (memload_decide(ctx->cfg, &size, &reserve, reason, sizeof(reason)) != 0) {
+	if (memload_decide_once(ctx->cfg, reason, sizeof(reason)) != 0) {
 		load_fail(ctx, ENOMEM, "%s", reason);
 		return -1;
 	}
@@ -148,4 +182,5 @@ const struct load_desc load_memload = {
 	.start = memload_start,
 	.stop = memload_stop,
 	.cleanup = NULL,
+	.describe = memload_policy_line,
 };

@@ -1,10 +1,12 @@
 /* Size policy of the disk loads and of Memload: pure functions of synthetic inputs (RAM, swap,
- * MemAvailable, free disk space, overrides), so every branch can be unit-tested.  Probing the
+ * MemAvailable, the memory cgroup's room, free disk space, overrides), so every branch can be
+ * unit-tested.  Probing the
  * real machine is loads/probe.c's job. */
 #ifndef IB_SIZES_H
 #define IB_SIZES_H
 #include <stddef.h>
 #include <stdint.h>
+#include "loads/memcg.h"
 
 #define SIZE_MIB (1ull << 20)
 #define SIZE_GIB (1ull << 30)
@@ -14,6 +16,11 @@
 #define MEM_RESERVE_MIN_BYTES (256 * SIZE_MIB) /* Memload leaves at least this ... */
 #define MEM_RESERVE_RAM_PCT 5u               /* ... or 5% of RAM, the larger */
 #define MEM_SWAP_TARGET_PCT 110u             /* with swap, Memload aims at 110% of RAM */
+/* Inside a memory cgroup Memload leaves at least this or 5% of the limit, the larger: the
+ * kernel's own memory is outside the limit, so less than the machine's reserve will do, but the
+ * cgroup's other processes, interbench's own and the page tables of the load are inside it. */
+#define MEM_CG_RESERVE_MIN_BYTES (64 * SIZE_MIB)
+#define MEM_CG_RESERVE_PCT 5u
 
 /* Inputs of the disk file size decision. */
 struct disk_size_in {
@@ -37,20 +44,28 @@ struct mem_size_in {
 	uint64_t swap_total_bytes;    /* SwapTotal; 0 = no swap */
 	uint64_t swap_free_bytes;     /* SwapFree */
 	uint64_t override_bytes;      /* --mem-size, 0 = default policy */
+	const struct memcg_room *cg;  /* the tightest memory cgroup limit, NULL (or !limited) = none */
 };
 
 /* The memory Memload leaves untouched: the larger of 256 MiB and 5% of RAM. */
 uint64_t mem_reserve_bytes(uint64_t ram_bytes);
 
-/* Decides Memload's size, rounded down to whole MiB.  The cap is, with swap, the smaller of
- * RAM + swap and MemAvailable + SwapFree, without swap MemAvailable, minus the reserve.  The
- * target is the override, else with swap 110% of RAM, else the cap; the size is the smaller
- * of target and cap.  Returns 0 with *size_bytes set, or -1 when less than 1 MiB can be
- * spared.  reason always receives one line (e.g. "22.1 GiB = MemAvailable 23.3 GiB - reserve
- * 1.2 GiB (no swap)"). */
+/* The memory Memload leaves untouched under a cgroup limit: the larger of 64 MiB and 5% of
+ * the limit. */
+uint64_t mem_cg_reserve_bytes(uint64_t limit_bytes);
+
+/* Decides Memload's size, rounded down to whole MiB.  The machine's cap is, with swap, the
+ * smaller of RAM + swap and MemAvailable + SwapFree, without swap MemAvailable, minus the
+ * reserve; under a cgroup limit the cap is the smaller of that and the cgroup's room minus
+ * its reserve (swap not counted, see memcg.h).  The target is the override, else with swap
+ * 110% of RAM, else the cap; the size is the smaller of target and cap.  Returns 0 with
+ * *size_bytes set, or -1 when less than 1 MiB can be spared.  reason always receives one line
+ * naming the cap used (e.g. "22.1 GiB = MemAvailable 23.3 GiB - reserve 1.2 GiB (no swap)",
+ * "383.0 MiB = cgroup /sys/fs/cgroup/ib memory.max 512.0 MiB - used 65.0 MiB - reserve
+ * 64.0 MiB"). */
 int mem_size_decide(const struct mem_size_in *in, uint64_t *size_bytes, char *reason, size_t len);
 
-/* Formats a byte count for people: "512.0 MiB", "22.1 GiB". */
+/* Formats a byte count for people: "512.0 MiB", "22.1 GiB", up to "16.0 EiB". */
 void size_human(uint64_t bytes, char *buf, size_t len);
 
 #endif

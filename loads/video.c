@@ -4,13 +4,12 @@
 
 extern const struct sim_desc sim_video;
 
-static int video_load_start(struct load_ctx *ctx) { return load_sim_start(ctx, &sim_video); }
-
 const struct load_desc load_video = {
 	.name = "Video",
 	.help = "the simulated Video task as a background load",
 	.flags = LOAD_NORMAL | LOAD_RT,
 	.reports = LOAD_REPORT_WAKEUPS | LOAD_REPORT_LOOPS,
-	.start = video_load_start,
+	.start = load_sim_start,
+	.sim = &sim_video,
 	.stop = load_sim_stop,
 };

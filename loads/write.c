@@ -15,4 +15,5 @@ const struct load_desc load_write = {
 	.start = write_start,
 	.stop = load_threads_stop,
 	.cleanup = disk_cleanup,
+	.after_pair = disk_after_pair,
 };

@@ -4,13 +4,12 @@
 
 extern const struct sim_desc sim_x;
 
-static int x_load_start(struct load_ctx *ctx) { return load_sim_start(ctx, &sim_x); }
-
 const struct load_desc load_x = {
 	.name = "X",
 	.help = "the simulated X task as a background load",
 	.flags = LOAD_NORMAL,
 	.reports = LOAD_REPORT_WAKEUPS | LOAD_REPORT_LOOPS,
-	.start = x_load_start,
+	.start = load_sim_start,
+	.sim = &sim_x,
 	.stop = load_sim_stop,
 };

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "results/compare.h"
-#include "core/text.h"
-#include "results/mwu.h"
+#include "lib/text.h"
+#include "lib/mwu.h"
 #include "results/summary.h"
 
 static const char *const metric_keys[RS_METRICS] = {

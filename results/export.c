@@ -5,7 +5,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "core/text.h"
+#include "lib/text.h"
 #include "results/export.h"
 
 static bool is_percent(enum rs_metric m) { return m == RS_CPU || m == RS_MET; }

@@ -10,7 +10,7 @@
 #include <unistd.h>
 #include <wchar.h>
 #include "loads/load.h"
-#include "core/version.h"
+#include "lib/version.h"
 #include "results/json_report.h"
 #include "results/summary.h"
 

@@ -13,7 +13,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 #include "calibrate/calibrate.h"
-#include "core/timeutil.h"
+#include "lib/timeutil.h"
 #include "sims/sim.h"
 
 /* Longest single sleep of the timing thread, so a stop request is seen within 100 ms. */

@@ -1,6 +1,14 @@
 /* Gaming: burns CPU flat out in 100 ms frames of pure CPU work; no deadlines.  Its latency is
  * how much later than 100 ms each frame finishes. */
+#include <stdio.h>
 #include "sims/sim.h"
+
+static void gaming_describe(unsigned duration_s, bool realtime, char *buf, size_t len)
+{
+	(void)duration_s;
+	snprintf(buf, len, "%s", realtime ? "Note: Gaming is not benchmarked in real time runs "
+		 "(a SCHED_FIFO task burning flat out)." : "");
+}
 
 const struct sim_desc sim_gaming = {
 	.name = "Gaming",
@@ -9,4 +17,5 @@ const struct sim_desc sim_gaming = {
 	.cpu_pct = 100,
 	.has_deadlines = false,
 	.flags = SIM_BENCH_NORMAL,
+	.describe = gaming_describe,
 };

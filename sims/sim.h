@@ -4,9 +4,10 @@
 #define IB_SIM_H
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
-#include "results/histogram.h"
-#include "results/stats.h"
+#include "lib/histogram.h"
+#include "lib/stats.h"
 #include "sims/deadline.h"
 
 struct sim_spec;
@@ -23,6 +24,10 @@ struct sim_desc {
 	uint64_t (*work_us)(const struct sim_spec *spec, uint64_t period);
 	bool has_deadlines;       /* false: free-running frames (Gaming) */
 	unsigned flags;           /* SIM_* */
+	/* A note for the run header about how this task behaves in this run (duration_s per
+	 * pair, -r or not), e.g. X's partial sweep, written into buf ("" for none); called for
+	 * every task the -W/-X selection names.  NULL: never a note. */
+	void (*describe)(unsigned duration_s, bool realtime, char *buf, size_t len);
 };
 
 #define SIM_BENCH_NORMAL 0x1u /* benchmarked in normal (SCHED_OTHER) runs */

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "results/compare.h"
-#include "results/mwu.h"
+#include "lib/mwu.h"
 #include "tests/ck_run.h"
 
 START_TEST(mann_whitney_reference)

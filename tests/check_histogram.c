@@ -4,7 +4,7 @@
 #include "tests/ck_run.h"
 #include <stdlib.h>
 #include <string.h>
-#include "results/histogram.h"
+#include "lib/histogram.h"
 
 /* xorshift64 (Marsaglia 2003): deterministic test data, state passed explicitly. */
 static uint64_t rnd(uint64_t *s)

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "core/version.h"
+#include "lib/version.h"
 #include "results/json_report.h"
 #include "results/resultset.h"
 #include "results/summary.h"

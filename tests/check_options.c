@@ -129,6 +129,10 @@ static const struct bad bads[] = {
 	{ { "-W", "Nosuch" }, "-W", "Nosuch" },
 	{ { "--file-size", "12Q" }, "--file-size", "12Q" },
 	{ { "--mem-size", "0" }, "--mem-size", "0" },
+	{ { "--file-size", "16777215T" }, "--file-size", "16777215T" },
+	{ { "--file-size", "1048577T" }, "--file-size", "1048577T" },
+	{ { "--mem-size", "1073741825G" }, "--mem-size", "1073741825G" },
+	{ { "--mem-size", "1048575" }, "--mem-size", "1048575" },
 };
 
 START_TEST(bad_values)
@@ -212,6 +216,18 @@ START_TEST(size_parser)
 }
 END_TEST
 
+START_TEST(size_option_bounds)
+{
+	struct options o;
+	ck_assert_int_eq(parse(&o, "--file-size", "1048576T", NULL), OPT_OK);
+	ck_assert_uint_eq(o.file_size_bytes, OPT_MAX_SIZE_BYTES);
+	ck_assert_int_eq(parse(&o, "--mem-size", "1M", NULL), OPT_OK);
+	ck_assert_uint_eq(o.mem_size_bytes, OPT_MIN_SIZE_BYTES);
+	ck_assert_int_eq(parse(&o, "--file-size", "16777215T", NULL), OPT_ERROR);
+	ck_assert_str_eq(err, "--file-size: invalid size '16777215T' (accepted: 1M to 1048576T, with an optional K, M, G or T suffix)");
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("options");
@@ -228,6 +244,7 @@ int main(void)
 	tcase_add_test(tc, control_characters_stay_out_of_messages);
 	tcase_add_test(tc, reparse_resets);
 	tcase_add_test(tc, size_parser);
+	tcase_add_test(tc, size_option_bounds);
 	suite_add_tcase(s, tc);
 	return ck_run(s);
 }

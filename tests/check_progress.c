@@ -2,8 +2,8 @@
  * clock, no terminal: every time is given). */
 #include <check.h>
 #include <string.h>
-#include "core/progress.h"
-#include "core/timeutil.h"
+#include "lib/progress.h"
+#include "lib/timeutil.h"
 #include "tests/ck_run.h"
 
 /* 4 runs of 31 s each (1 s ramp + 30 s), progress off (quiet). */

@@ -78,6 +78,19 @@ START_TEST(disk_override_does_not_fit)
 }
 END_TEST
 
+START_TEST(disk_absurd_override_states_the_real_need)
+{
+	uint64_t s;
+	/* --file-size 16777215T, the largest the suffix allows: the need is past uint64_t */
+	ck_assert_int_eq(disk(24 * GiB, 80 * GiB, 16777215ull << 40, 1, &s), -1);
+	ck_assert_str_eq(why, "1 file of 16.0 EiB needs 17.6 EiB with a 10% margin; 80.0 GiB free");
+	ck_assert_int_eq(disk(24 * GiB, 80 * GiB, UINT64_MAX, 2, &s), -1);
+	ck_assert_str_eq(why, "2 files of 16.0 EiB need 35.2 EiB with a 10% margin; 80.0 GiB free");
+	ck_assert_int_eq(disk(24 * GiB, 80 * GiB, 1ull << 60, 1, &s), -1);
+	ck_assert_str_eq(why, "1 file of 1.0 EiB needs 1.1 EiB with a 10% margin; 80.0 GiB free");
+}
+END_TEST
+
 START_TEST(mem_reserve_floor)
 {
 	ck_assert_uint_eq(mem_reserve_bytes(2 * GiB), 256 * MiB);    /* 5% is only 102 MiB */
@@ -148,6 +161,77 @@ START_TEST(mem_override_above_cap)
 }
 END_TEST
 
+/* Memload under a cgroup limit of limit_bytes with used_bytes in use (ram 24 GiB, 23 GiB
+ * MemAvailable, no swap unless given). */
+static int mem_cg(uint64_t limit, uint64_t used, uint64_t swap, uint64_t override, uint64_t *size)
+{
+	struct memcg_room cg = { .limited = true, .limit_bytes = limit, .used_bytes = used,
+				 .file = "memory.max", .dir = "/sys/fs/cgroup/ib" };
+	struct mem_size_in in = { .ram_bytes = 24 * GiB, .mem_available_bytes = 23 * GiB,
+				  .swap_total_bytes = swap, .swap_free_bytes = swap,
+				  .override_bytes = override, .cg = &cg };
+	why[0] = '\0';
+	return mem_size_decide(&in, size, why, sizeof(why));
+}
+
+START_TEST(mem_cgroup_reserve)
+{
+	ck_assert_uint_eq(mem_cg_reserve_bytes(512 * MiB), 64 * MiB);        /* 5% is only 25.6 MiB */
+	ck_assert_uint_eq(mem_cg_reserve_bytes(4 * GiB), 4 * GiB / 100 * 5); /* 204.8 MiB */
+}
+END_TEST
+
+START_TEST(mem_cgroup_tighter_than_machine)
+{
+	uint64_t s;
+	ck_assert_int_eq(mem_cg(512 * MiB, 20 * MiB, 0, 0, &s), 0);
+	ck_assert_uint_eq(s, 428 * MiB); /* 512 - 20 used - 64 reserve */
+	ck_assert_str_eq(why, "428.0 MiB = cgroup /sys/fs/cgroup/ib memory.max 512.0 MiB - used 20.0 MiB - reserve 64.0 MiB");
+	ck_assert_int_eq(mem_cg(4 * GiB, 0, 0, 0, &s), 0);
+	ck_assert_uint_eq(s, (4 * GiB - 4 * GiB / 100 * 5) / MiB * MiB);
+}
+END_TEST
+
+START_TEST(mem_cgroup_looser_than_machine)
+{
+	uint64_t s;
+	/* a 100 GiB limit on a 24 GiB machine: MemAvailable decides */
+	ck_assert_int_eq(mem_cg(100 * GiB, 1 * GiB, 0, 0, &s), 0);
+	ck_assert_uint_eq(s, (23 * GiB - 24 * GiB * 5 / 100) / MiB * MiB);
+	ck_assert_str_eq(why, "21.8 GiB = MemAvailable 23.0 GiB - reserve 1.2 GiB (no swap)");
+	/* a cgroup without a limit changes nothing */
+	struct memcg_room none = { .limited = false };
+	struct mem_size_in in = { .ram_bytes = 24 * GiB, .mem_available_bytes = 23 * GiB, .cg = &none };
+	uint64_t s2;
+	ck_assert_int_eq(mem_size_decide(&in, &s2, why, sizeof(why)), 0);
+	ck_assert_uint_eq(s2, s);
+}
+END_TEST
+
+START_TEST(mem_cgroup_full)
+{
+	uint64_t s;
+	ck_assert_int_eq(mem_cg(512 * MiB, 460 * MiB, 0, 0, &s), -1);  /* 52 MiB left < 64 MiB reserve */
+	ck_assert_ptr_nonnull(strstr(why, "no memory to spare: cgroup /sys/fs/cgroup/ib memory.max 512.0 MiB"));
+	ck_assert_int_eq(mem_cg(512 * MiB, 600 * MiB, 0, 0, &s), -1);  /* usage above the limit */
+}
+END_TEST
+
+START_TEST(mem_cgroup_caps_swap_target_and_override)
+{
+	uint64_t s;
+	/* with swap, 110% of RAM is capped at the cgroup, whose swap is not counted */
+	ck_assert_int_eq(mem_cg(2 * GiB, 0, 8 * GiB, 0, &s), 0);
+	ck_assert_uint_eq(s, (2 * GiB - 2 * GiB / 100 * 5) / MiB * MiB);
+	ck_assert_ptr_nonnull(strstr(why, "110% of RAM 26.4 GiB capped at cgroup /sys/fs/cgroup/ib memory.max 2.0 GiB"));
+	ck_assert_int_eq(mem_cg(512 * MiB, 0, 0, 256 * MiB, &s), 0);
+	ck_assert_str_eq(why, "256.0 MiB (--mem-size)");
+	ck_assert_int_eq(mem_cg(512 * MiB, 0, 0, GiB, &s), 0);
+	ck_assert_uint_eq(s, 448 * MiB);
+	ck_assert_ptr_nonnull(strstr(why, "--mem-size 1.0 GiB capped at cgroup"));
+}
+END_TEST
+
 START_TEST(human_sizes)
 {
 	char b[32];
@@ -155,6 +239,10 @@ START_TEST(human_sizes)
 	ck_assert_str_eq(b, "512.0 MiB");
 	size_human(GiB + GiB / 10, b, sizeof(b));
 	ck_assert_str_eq(b, "1.1 GiB");
+	size_human(1536 * GiB, b, sizeof(b));
+	ck_assert_str_eq(b, "1.5 TiB");
+	size_human(UINT64_MAX, b, sizeof(b));
+	ck_assert_str_eq(b, "16.0 EiB");
 }
 END_TEST
 
@@ -167,6 +255,7 @@ int main(void)
 	tcase_add_test(tc, disk_free_space_limited);
 	tcase_add_test(tc, disk_override);
 	tcase_add_test(tc, disk_override_does_not_fit);
+	tcase_add_test(tc, disk_absurd_override_states_the_real_need);
 	tcase_add_test(tc, mem_reserve_floor);
 	tcase_add_test(tc, mem_no_swap);
 	tcase_add_test(tc, mem_no_swap_small_machine_floor);
@@ -174,6 +263,11 @@ int main(void)
 	tcase_add_test(tc, mem_swap_capped);
 	tcase_add_test(tc, mem_override);
 	tcase_add_test(tc, mem_override_above_cap);
+	tcase_add_test(tc, mem_cgroup_reserve);
+	tcase_add_test(tc, mem_cgroup_tighter_than_machine);
+	tcase_add_test(tc, mem_cgroup_looser_than_machine);
+	tcase_add_test(tc, mem_cgroup_full);
+	tcase_add_test(tc, mem_cgroup_caps_swap_target_and_override);
 	tcase_add_test(tc, human_sizes);
 	suite_add_tcase(s, tc);
 	return ck_run(s);

@@ -1,6 +1,6 @@
 #include <math.h>
 #include <stdlib.h>
-#include "results/mwu.h"
+#include "lib/mwu.h"
 
 struct ranked {
 	double v;

@@ -1,4 +1,4 @@
-#include "results/stats.h"
+#include "lib/stats.h"
 #include <math.h>
 
 void lat_stats_add(struct lat_stats *s, uint64_t sample_ns)

@@ -1,4 +1,4 @@
-#include "core/timeutil.h"
+#include "lib/timeutil.h"
 #include <errno.h>
 
 int sleep_until_ns(uint64_t deadline_ns)

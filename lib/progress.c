@@ -5,8 +5,8 @@
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "core/progress.h"
-#include "core/timeutil.h"
+#include "lib/progress.h"
+#include "lib/timeutil.h"
 
 #define DEFAULT_COLS 80
 

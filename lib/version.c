@@ -1,4 +1,4 @@
-#include "core/version.h"
+#include "lib/version.h"
 
 #ifndef IB_VERSION
 #define IB_VERSION "unknown" /* built without the Makefile */

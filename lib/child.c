@@ -10,8 +10,8 @@
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include "core/child.h"
-#include "core/timeutil.h"
+#include "lib/child.h"
+#include "lib/timeutil.h"
 
 /* Closes descriptors first..last; close_range, or a close() loop on kernels before 5.9. */
 static void close_fds(unsigned first, unsigned last)

@@ -1,5 +1,5 @@
 #include <math.h>
-#include "results/histogram.h"
+#include "lib/histogram.h"
 
 unsigned hist_bucket(uint64_t value_ns)
 {

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
-#include "core/pmqos.h"
+#include "lib/pmqos.h"
 
 int pmqos_hold(uint32_t latency_us, char *err, size_t errlen)
 {

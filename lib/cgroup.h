@@ -1,0 +1,42 @@
+/* Where this process's cgroups are: its cgroup directory in a controller's v1 hierarchy or in
+ * the unified (v2) one, found from /proc/self/cgroup and /proc/self/mountinfo.  The parsing is
+ * pure (cgroup_locate, cgroup_up); cgroup_locate_self and cgroup_read_text read the files, under
+ * a root prefix so tests can hand them a fake tree. */
+#ifndef IB_CGROUP_H
+#define IB_CGROUP_H
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+struct cgroup_loc {
+	int version;          /* 1: a controller's own hierarchy, 2: the unified one */
+	char mount[PATH_MAX]; /* where the hierarchy is mounted, e.g. "/sys/fs/cgroup/memory" */
+	char dir[PATH_MAX];   /* the process's cgroup: mount plus its path below the mount's root */
+};
+
+/* Finds the process's cgroup directory.  proc_cgroup is the text of /proc/self/cgroup
+ * ("hierarchy-id:controllers:path" lines), mountinfo the text of /proc/self/mountinfo
+ * (proc(5)).  With controller set (e.g. "memory", "cpu"), the v1 hierarchy holding it (fs type
+ * "cgroup" with the controller among its super options); with controller NULL, the unified
+ * hierarchy ("0::" line, fs type "cgroup2").  The mount taken is the first of that hierarchy
+ * whose root contains the process's path.  Returns 0 with loc filled, or -1 when the process
+ * is in no such hierarchy, it is not mounted where the path is visible, the path climbs out
+ * of its namespace ("/.."), or a path does not fit in PATH_MAX. */
+int cgroup_locate(const char *proc_cgroup, const char *mountinfo, const char *controller,
+		  struct cgroup_loc *loc);
+
+/* Moves loc->dir to its parent cgroup.  Returns false (loc unchanged) when loc->dir already is
+ * the mount point, the highest cgroup visible here. */
+bool cgroup_up(struct cgroup_loc *loc);
+
+/* Reads the file root + path (root "" for the real system, else a directory standing in for
+ * "/") into a malloc'd NUL-terminated string, at most 4 MiB.  Returns it, or NULL with errno
+ * set (EFBIG when larger).  The caller frees it. */
+char *cgroup_read_text(const char *root, const char *path);
+
+/* cgroup_locate on root's proc/self/cgroup and proc/self/mountinfo; loc's paths include the
+ * root prefix, so they can be opened directly.  Returns 0, or -1 (files unreadable, or as
+ * cgroup_locate). */
+int cgroup_locate_self(const char *root, const char *controller, struct cgroup_loc *loc);
+
+#endif

@@ -1,0 +1,212 @@
+#!/usr/bin/env bash
+# Limits of the environment: Memload inside a 512 MiB memory cgroup (and below one), -r where
+# the kernel refuses SCHED_FIFO (a cpu cgroup without a realtime budget, a user namespace), and
+# sizes beyond any disk.  Cgroups are created where this
+# machine allows it (as root, a writable v2 or v1 hierarchy) and removed at the end; otherwise
+# the case prints a "skip" line.  Usage: tests/e2e_hardening_env.sh ./interbench
+set -u
+SRC=$(realpath "${1:-./interbench}")
+TMP=$(mktemp -d /tmp/interbench-env.XXXXXX)
+chmod 755 "$TMP"
+BIN="$TMP/ib-under-test"          # a private copy, so pgrep finds only our processes
+cp "$SRC" "$BIN"
+export XDG_CACHE_HOME="$TMP/cache"
+CGROUPS=()                        # cgroups created here, innermost last
+pass=0 fail=0
+ok()   { pass=$((pass + 1)); echo "ok   - $1"; }
+bad()  { fail=$((fail + 1)); echo "FAIL - $1"; [ -n "${2:-}" ] && sed 's/^/       /' "$2" | head -30; }
+skip() { echo "skip - $1"; }
+
+# wait_for CMD...: until CMD succeeds, in 0.1 s steps, bounded at 60 s.
+wait_for() {
+	for _ in $(seq 600); do
+		"$@" && return 0
+		sleep 0.1
+	done
+	return 1
+}
+cgroup_empty() { [ -z "$(cat "$1/cgroup.procs" 2>/dev/null)" ]; }
+# remove_cgroup DIR: moves what is still in it (our own processes, dying) to its parent, then
+# removes it once it is empty.
+remove_cgroup() {
+	local cg=$1 p
+	[ -d "$cg" ] || return 0
+	while read -r p; do echo "$p" >"$(dirname "$cg")/cgroup.procs" 2>/dev/null; done <"$cg/cgroup.procs"
+	wait_for cgroup_empty "$cg"
+	rmdir "$cg" 2>/dev/null || echo "warning: cannot remove cgroup $cg" >&2
+}
+cleanup() {
+	pkill -KILL -f "$BIN" 2>/dev/null
+	for ((i = ${#CGROUPS[@]} - 1; i >= 0; i--)); do remove_cgroup "${CGROUPS[i]}"; done
+	rm -rf "$TMP"
+}
+trap cleanup EXIT
+# in_cgroup DIR CMD...: runs CMD as a process of the cgroup DIR.
+in_cgroup() { sh -c 'echo $$ >"$0/cgroup.procs" && exec "$@"' "$@"; }
+# v1_mount CONTROLLER: where the v1 hierarchy holding CONTROLLER is mounted, if it is.
+v1_mount() { awk -v c="$1" '{ for (i = 7; i <= NF && $i != "-"; i++); if ($(i+1) == "cgroup" && ("," $(i+3) ",") ~ ("," c ",")) { print $5; exit } }' /proc/self/mountinfo; }
+# v2_root: the unified hierarchy's mount point when /sys/fs/cgroup is one.
+v2_root() { [ "$(stat -fc %T /sys/fs/cgroup 2>/dev/null)" = cgroup2fs ] && echo /sys/fs/cgroup; }
+
+cd "$TMP" || exit 1
+"$BIN" -t 1 -c -W Audio -w None >/dev/null 2>&1   # calibrate once
+
+### Memload in a memory cgroup.
+# make_mem_cgroup: creates a memory cgroup MEMCG (no limit yet) with a child MEMCG/inner for
+# the runs (v2 allows processes only in leaves) and sets MEMV to 1 or 2.  Fails where cgroups
+# cannot be created here.
+make_mem_cgroup() {
+	local root
+	[ "$(id -u)" = 0 ] || return 1
+	if root=$(v2_root) && grep -qw memory "$root/cgroup.subtree_control" 2>/dev/null; then
+		MEMV=2
+	elif root=$(v1_mount memory) && [ -n "$root" ]; then
+		MEMV=1
+	else
+		return 1
+	fi
+	MEMCG="$root/interbench-e2e-$$"
+	mkdir "$MEMCG" || return 1
+	CGROUPS+=("$MEMCG")
+	if [ "$MEMV" = 2 ]; then echo +memory >"$MEMCG/cgroup.subtree_control" || return 1; fi
+	mkdir "$MEMCG/inner" || return 1
+	CGROUPS+=("$MEMCG/inner")
+}
+# limit DIR FILE VALUE: sets a memory limit; FILE is "max" or "high", VALUE "max" for none.
+limit() {
+	if [ "$MEMV" = 2 ]; then echo "$3" >"$1/memory.$2"
+	else echo "${3/#max/-1}" >"$1/memory.limit_in_bytes"; fi
+}
+limit_file() { if [ "$MEMV" = 2 ]; then echo "memory.$1"; else echo memory.limit_in_bytes; fi; }
+# oom_kills: the OOM kills counted in MEMCG and MEMCG/inner (v1 counts a kill in the victim's
+# cgroup only, v2's memory.events in every ancestor too: the sum grows with any kill).
+oom_kills() {
+	local f
+	f=$(if [ "$MEMV" = 2 ]; then echo memory.events; else echo memory.oom_control; fi)
+	awk '$1 == "oom_kill" { n += $2 } END { print n + 0 }' "$MEMCG/$f" "$MEMCG/inner/$f"
+}
+# peak_mib DIR: the most the cgroup ever held, where the kernel says.
+peak_mib() {
+	local b
+	b=$(cat "$1/$(if [ "$MEMV" = 2 ]; then echo memory.peak; else echo memory.max_usage_in_bytes; fi)" 2>/dev/null)
+	echo $(( ${b:-0} >> 20 ))
+}
+
+# memload_in CG FILE MIB WHAT: a logged Memload run in MEMCG/inner, whose policy must name
+# the limit FILE of MIB MiB in the cgroup CG, with the run completing and no OOM kill.
+memload_in() {
+	local cg=$1 file=$2 mib=$3 what=$4 dir="$TMP/mem-$4" out log kills size rc
+	mkdir -p "$dir"
+	out="$dir/out" log="$dir/$(uname -r).log"
+	kills=$(oom_kills)
+	(cd "$dir" && in_cgroup "$MEMCG/inner" "$BIN" -t 1 -W Audio -w Memload) >"$out" 2>&1
+	rc=$?
+	wait_for cgroup_empty "$MEMCG/inner"
+	local want="^Memload: [0-9.]+ MiB = cgroup $cg $file $mib.0 MiB - used [0-9.]+ MiB - reserve 64.0 MiB\$"
+	if [ "$rc" = 0 ] && grep -Eq "$want" "$out" && grep -Eq "$want" "$log"
+	then ok "Memload $what: exit 0, the policy line names $file $mib MiB of $cg on the console and in the logfile"
+	else bad "Memload $what: policy line naming $file $mib MiB of $cg (exit $rc)" "$out"; fi
+	size=$(sed -nE 's/^Memload: ([0-9]+)\.[0-9] MiB = cgroup.*/\1/p' "$out")
+	if grep -q '^Memload .*+/-' "$out" && [ -n "$size" ] && [ "$size" -le $((mib - 64)) ] && [ "$size" -ge $((mib / 2)) ]
+	then ok "Memload $what: the pair was measured with $size MiB"
+	else bad "Memload $what: pair measured, size between $((mib / 2)) and $((mib - 64)) MiB (size '$size')" "$out"; fi
+	if [ "$(oom_kills)" = "$kills" ] && ! grep -q 'killed by signal' "$out"
+	then ok "Memload $what: no OOM kill (oom_kill count still $kills; the cgroup's peak: $(peak_mib "$MEMCG") MiB)"
+	else bad "Memload $what: OOM kills $kills -> $(oom_kills)" "$out"; fi
+}
+if grep -Eq '__(a|t)san_init' "$BIN"; then
+	# Measured: under TSan the shadow of the load's blocks (charged to the cgroup, unseen by
+	# the policy) brings the OOM killer; under ASan it leaves 5 MiB of 512.
+	skip "Memload in a memory cgroup: a sanitizer's shadow memory for the load's blocks is charged to the cgroup beyond the policy's figures"
+elif make_mem_cgroup; then
+	limit "$MEMCG/inner" max 512M && memload_in "$MEMCG/inner" "$(limit_file max)" 512 own-limit
+	limit "$MEMCG/inner" max max && limit "$MEMCG" max 512M &&
+		memload_in "$MEMCG" "$(limit_file max)" 512 parent-limit
+	if [ "$MEMV" = 2 ]; then
+		limit "$MEMCG/inner" high 384M && memload_in "$MEMCG/inner" memory.high 384 memory.high
+	else
+		skip "Memload under memory.high: cgroup v1 has no memory.high"
+	fi
+else
+	skip "Memload in a 512 MiB memory cgroup: cannot create one here (needs root and a v2 hierarchy at /sys/fs/cgroup with the memory controller, or a v1 memory hierarchy)"
+fi
+
+### -r where the kernel refuses SCHED_FIFO although capabilities and limits allow it.
+# rt_refused WHAT WANT PREFIX...: under PREFIX (a command running the rest of the line) the
+# kernel refuses SCHED_FIFO: a logged -r run must be refused before anything starts (exit 2,
+# one line naming the cause WANT, a regex; no logfile, no JSON), a normal run must warn the
+# same way and complete.
+rt_refused() {
+	local what=$1 want=$2 dir="$TMP/rt-$1" out rc; shift 2
+	mkdir -p "$dir"
+	out="$TMP/rt-$what.out"
+	local head="the kernel refused SCHED_FIFO priority [0-9]+ on a test thread \(sched_setscheduler: Operation not permitted\): "
+	(cd "$dir" && "$@" "$BIN" -r -t 1 -W Audio -w None) >"$out" 2>&1; rc=$?
+	if [ "$rc" = 2 ] && [ "$(wc -l <"$out")" = 1 ] && grep -Eq "^interbench: -r: $head$want" "$out" && [ -z "$(ls -A "$dir")" ]
+	then ok "$what: -r refused before anything starts (exit 2), naming the cause"
+	else bad "$what: -r refused naming '$want' (exit $rc), files: $(ls -A "$dir")" "$out"; fi
+	(cd "$dir" && "$@" "$BIN" -t 1 -c -W Audio -w None) >"$out" 2>&1; rc=$?
+	if [ "$rc" = 0 ] && grep -Eq "^interbench: warning: no SCHED_FIFO: the timing thread runs at normal priority and results are less reliable; $head$want" "$out" &&
+	   grep -q '^None .*+/-' "$out"
+	then ok "$what: without -r a warning naming the cause, and the run completes"
+	else bad "$what: without -r, warning and a completed run (exit $rc)" "$out"; fi
+}
+# make_rt_cgroup: creates the cpu cgroup RTCG with cpu.rt_runtime_us 0.  Returns 1 where no
+# cpu cgroup can be created here, 2 when the kernel has no RT group scheduling.
+make_rt_cgroup() {
+	local root
+	[ "$(id -u)" = 0 ] || return 1
+	if root=$(v1_mount cpu) && [ -n "$root" ]; then :
+	elif root=$(v2_root) && grep -qw cpu "$root/cgroup.subtree_control" 2>/dev/null; then :
+	else return 1; fi
+	RTCG="$root/interbench-e2e-rt-$$"
+	mkdir "$RTCG" || return 1
+	CGROUPS+=("$RTCG")
+	[ -f "$RTCG/cpu.rt_runtime_us" ] || return 2
+	[ "$(cat "$RTCG/cpu.rt_runtime_us")" = 0 ] || echo 0 >"$RTCG/cpu.rt_runtime_us"
+}
+make_rt_cgroup; rc=$?
+if [ "$rc" = 0 ]; then
+	rt_refused rt-budget-0 "the cpu cgroup $RTCG has cpu.rt_runtime_us = 0, no realtime budget; give it one, e\.g\. echo 500000 > $RTCG/cpu\.rt_runtime_us" \
+		in_cgroup "$RTCG"
+	# the fix the message gives
+	if echo 500000 >"$RTCG/cpu.rt_runtime_us" 2>/dev/null; then
+		out="$TMP/rt-fixed.out"
+		in_cgroup "$RTCG" "$BIN" -r -t 1 -c -W Audio -w None >"$out" 2>&1; rc=$?
+		if [ "$rc" = 0 ] && grep -q '^None .*+/-' "$out" && ! grep -q warning "$out"
+		then ok "rt-budget-0: with the budget the message suggests, -r runs"; else bad "rt-budget-0: -r with a budget of 500000 (exit $rc)" "$out"; fi
+	else
+		skip "rt-budget-0: no budget of 500000 us left in the parent cgroup to try the fix"
+	fi
+	wait_for cgroup_empty "$RTCG"
+elif [ "$rc" = 2 ]; then
+	skip "-r in a cpu cgroup without realtime budget: this kernel has no RT group scheduling (no cpu.rt_runtime_us), so a cgroup cannot withhold SCHED_FIFO"
+else
+	skip "-r in a cpu cgroup without realtime budget: cannot create a cpu cgroup here (needs root and a v1 cpu hierarchy, or v2 with the cpu controller)"
+fi
+if [ "$(id -u)" = 0 ] && unshare --user --map-root-user true 2>/dev/null; then
+	rt_refused user-namespace "this process is in a user namespace, whose capabilities do not count for realtime scheduling" \
+		unshare --user --map-root-user
+else
+	skip "-r in a user namespace: needs root and unshare --user"
+fi
+
+### Sizes beyond any disk: refused by the parser, or failing the pair with the real figures.
+out="$TMP/size.out"
+for arg in "--file-size 16777215T" "--mem-size 1048577T" "--file-size 1048575"; do
+	# shellcheck disable=SC2086
+	"$BIN" $arg -t 1 -c -W Audio -w None >"$out" 2>&1; rc=$?
+	if [ "$rc" = 2 ] && [ "$(wc -l <"$out")" = 1 ] &&
+	   grep -q "^interbench: ${arg%% *}: invalid size '${arg#* }' (accepted: 1M to 1048576T, with an optional K, M, G or T suffix)\$" "$out"
+	then ok "$arg refused (exit 2), naming the range"; else bad "$arg refused (exit $rc)" "$out"; fi
+done
+mkdir -p "$TMP/wd"
+"$BIN" --file-size 1048576T --workdir "$TMP/wd" -t 1 -c -W Audio -w Write -w Compile >"$out" 2>&1; rc=$?
+if [ "$rc" = 1 ] &&
+   grep -Eq '^Write .*failed: .*1 file of 1\.0 EiB needs 1\.1 EiB with a 10% margin; [0-9.]+ [MGT]iB free' "$out" &&
+   grep -Eq '^Compile .*failed: .*2 files of 1\.0 EiB need 2\.2 EiB with a 10% margin' "$out" && [ -z "$(ls -A "$TMP/wd")" ]
+then ok "--file-size 1048576T: the pairs fail stating 1.1 EiB (2.2 EiB for Compile) needed, nothing left"
+else bad "--file-size 1048576T: real figures (exit $rc), left: $(ls -A "$TMP/wd")" "$out"; fi
+
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]
