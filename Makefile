@@ -44,7 +44,7 @@ LIB_OBJS := $(LIB_SRCS:.c=.o)
 TEST_SRCS := $(sort $(wildcard tests/check_*.c))
 TEST_BINS := $(patsubst tests/%.c,tests/bin/%,$(TEST_SRCS))
 
-.PHONY: all check unit e2e install uninstall clean deps run demo static lint FORCE
+.PHONY: all check unit e2e install uninstall clean deps run demo static lint kernel-matrix kernel-matrix-check FORCE
 all: interbench
 
 # With `make deps <targets>`, even under -j, nothing is built or linted before deps has run.
@@ -109,6 +109,17 @@ run: interbench
 demo: interbench
 	./interbench -t 2 -W Audio -W Video $(ARGS)
 
+# The kernel matrix (ci/kernels/, README "CI across kernel builds"): each kernel booted in turn
+# in qemu through LAVA's lava-run with the static binary in an initramfs, then compared with
+# the first.  KERNELS="a.deb b.deb" (default: Debian's generic and PREEMPT_RT kernels);
+# ARGS replaces interbench's arguments in the guests.  Installs its packages when root.
+kernel-matrix: interbench interbench-static
+	bash ci/kernels/matrix.sh $(if $(ARGS),--args "$(ARGS)") $(KERNELS)
+
+# Its check (CI): the job and test definition validated by LAVA, one -t 1 boot of each kernel.
+kernel-matrix-check: interbench interbench-static
+	bash ci/kernels/check.sh
+
 print-%:
 	@echo '$($*)'
 
@@ -123,7 +134,7 @@ uninstall:
 clean:
 	rm -f crash-* leak-* timeout-* oom-*
 	rm -f interbench interbench-static .version interbench.o libinterbench.a $(LIB_OBJS) $(LIB_OBJS:.o=.d) interbench.d
-	rm -rf tests/bin
+	rm -rf tests/bin kernel-matrix
 
 -include $(LIB_OBJS:.o=.d) interbench.d
 FORCE:

@@ -24,7 +24,9 @@
 #include "lib/timeutil.h"
 #include "lib/version.h"
 #include "loads/load.h"
+#include "results/export.h"
 #include "results/json_report.h"
+#include "results/json_seed.h"
 #include "results/logfile.h"
 #include "results/machine.h"
 #include "results/summary.h"
@@ -694,8 +696,11 @@ int main(int argc, char **argv)
 {
 	static struct run r; /* large (load contexts); static storage, passed explicitly */
 	char err[512];
+	json_seed_without_blocking(); /* before any JSON object, and before main turns SCHED_FIFO */
 	if (argc > 1 && strcmp(argv[1], "compare") == 0)
 		return compare_main(argc - 1, argv + 1, stdout, stderr);
+	if (argc > 1 && strcmp(argv[1], "export") == 0)
+		return export_main(argc - 1, argv + 1, stdout, stderr);
 	options_init(&r.opt);
 	enum opt_status st = options_parse(&r.opt, argc, argv, err, sizeof(err));
 	if (st == OPT_HELP) {

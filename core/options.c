@@ -296,6 +296,7 @@ void options_usage(FILE *f, const char *prog)
 	fprintf(f,
 		"Usage: %s [options]\n"
 		"       %s compare [--threshold SPEC] OLD NEW   (see %s compare --help)\n"
+		"       %s export [--format lava|kcidb] RESULT  (see %s export --help)\n"
 		"Linux interactivity benchmark: simulated interactive tasks against background loads.\n\n"
 		"  -l, --loops-per-ms N     use N loops per ms (default: saved or measured)\n"
 		"  -L, --load-threads N     threads of Burn, Ring and Compile, groups of Hack\n"
@@ -329,7 +330,7 @@ void options_usage(FILE *f, const char *prog)
 		"                           0 keeps CPUs out of deep idle states; needs root)\n"
 		"      --version            print the version and exit\n"
 		"  -h, --help               this help\n\n"
-		"Simulated tasks:\n", prog, prog, prog);
+		"Simulated tasks:\n", prog, prog, prog, prog, prog);
 	for (unsigned i = 0; i < sim_count; i++)
 		fprintf(f, "  %-8s %s\n", sim_table[i]->name, sim_table[i]->help);
 	fprintf(f, "Loads:\n");

@@ -77,15 +77,6 @@ static int parse_thresholds(const char *spec, struct cmp_thresholds *t, char *er
 	return rc;
 }
 
-/* The comparison of one metric of one pair. */
-struct metric_cmp {
-	double old, new;       /* medians over the repeats */
-	double change;         /* % of old (latencies) or points (percentages) */
-	bool tested;           /* Mann-Whitney applied */
-	double p;
-	bool regression;
-};
-
 /* Values of metric m over p's repeats into v (n of them, NaN skipped).  Returns the count. */
 static size_t collect(const struct rs_pair *p, enum rs_metric m, double *v)
 {
@@ -96,15 +87,23 @@ static size_t collect(const struct rs_pair *p, enum rs_metric m, double *v)
 	return n;
 }
 
+double cmp_median(const struct rs_pair *p, enum rs_metric m)
+{
+	double *v = malloc((p->n + 1) * sizeof(double));
+	size_t n = v ? collect(p, m, v) : 0;
+	double med = n ? median_of(v, (unsigned)n) : NAN;
+	free(v);
+	return med;
+}
+
 /* Whether Mann-Whitney at CMP_ALPHA can ever be significant with na and nb repeats. */
 static bool testable(size_t na, size_t nb)
 {
 	return na >= 1 && nb >= 1 && mwu_min_p(na, nb) < CMP_ALPHA;
 }
 
-/* Compares metric m of a and b.  Returns false when either side lacks the figure. */
-static bool compare_metric(const struct rs_pair *a, const struct rs_pair *b, enum rs_metric m,
-			   const struct cmp_thresholds *t, struct metric_cmp *mc)
+bool compare_metric(const struct rs_pair *a, const struct rs_pair *b, enum rs_metric m,
+		    const struct cmp_thresholds *t, struct metric_cmp *mc)
 {
 	double *va = malloc((a->n + 1) * sizeof(double)), *vb = malloc((b->n + 1) * sizeof(double));
 	size_t na = va ? collect(a, m, va) : 0, nb = vb ? collect(b, m, vb) : 0;

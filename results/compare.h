@@ -4,6 +4,7 @@
  * the repeats allow it, and a verdict against thresholds.  Syntax in doc/json.md. */
 #ifndef IB_COMPARE_H
 #define IB_COMPARE_H
+#include <stdbool.h>
 #include <stdio.h>
 #include "results/resultset.h"
 
@@ -25,6 +26,23 @@ void cmp_default_thresholds(struct cmp_thresholds *t);
  * the '%' optional), cpu, deadlines (VALUE in points), and VALUE "off" to drop a limit; keys not
  * named keep their current limit.  Returns 0, or -1 with a one-line reason in err. */
 int cmp_parse_thresholds(const char *spec, struct cmp_thresholds *t, char *err, size_t errlen);
+
+/* The comparison of one metric of one pair. */
+struct metric_cmp {
+	double old, new;       /* medians over the repeats (ns for latencies, % for percentages) */
+	double change;         /* % of old (latencies) or points (percentages) */
+	bool tested;           /* Mann-Whitney applied */
+	double p;              /* its two-sided p, NaN when !tested */
+	bool regression;       /* worse than t allows (and significant when tested) */
+};
+
+/* Compares metric m of pair a (OLD) and pair b (NEW) under t into *mc.  Returns false (mc
+ * zeroed) when either side has no value of the figure. */
+bool compare_metric(const struct rs_pair *a, const struct rs_pair *b, enum rs_metric m,
+		    const struct cmp_thresholds *t, struct metric_cmp *mc);
+
+/* The median of metric m over p's repeats (NaN values skipped), or NaN when none has it. */
+double cmp_median(const struct rs_pair *p, enum rs_metric m);
 
 /* Compares the pairs present in both sets and writes the report to out.  Returns CMP_OK,
  * CMP_REGRESSION, or CMP_BAD_INPUT (with a line on err) when no pair is in common. */

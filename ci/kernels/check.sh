@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# The kernel matrix's check (`make kernel-matrix-check`, and CI): the test definition against
+# LAVA's schema, the job through `lava-run --validate` (and a broken one refused), then real
+# boots with a 1 s run: Debian's generic and PREEMPT_RT kernels in turn through lava-run (the
+# RT kernel in qemu's default CPU model, without RDRAND: the jansson seeding hang), and the
+# generic one with qemu directly; each must leave its JSON result and test cases.  Installs
+# its packages when root (lava-dispatcher: about a minute on a fresh machine); about a minute
+# more in TCG.
+# Usage: ci/kernels/check.sh
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+src=$(cd "$here/../.." && pwd)
+passed=0 failed=0
+ok() { echo "ok   - $*"; passed=$((passed + 1)); }
+fail() { echo "FAIL - $*"; failed=$((failed + 1)); }
+# expect STATUS WHAT COMMAND...: passes when COMMAND exits with STATUS.
+expect() {
+	local want=$1 what=$2 rc=0
+	shift 2
+	"$@" >"$work/expect.out" 2>&1 || rc=$?
+	if [ "$rc" = "$want" ]; then ok "$what"; else fail "$what: exit $rc, not $want:"; tail -20 "$work/expect.out"; fi
+}
+
+"$here/deps.sh" --lava
+make -s -C "$src" interbench interbench-static
+work=$(mktemp -d /tmp/interbench-kernels.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+
+# The test definition, with LAVA's own schema (Debian's python3, where lava-common is):
+# exit 0 valid, 10 refused by the schema (anything else: the check itself broke).
+validate_testdef() {
+	/usr/bin/python3 - "$1" <<'EOF'
+import sys, yaml, voluptuous
+from lava_common.schemas.test import testdef
+try:
+    testdef.validate(yaml.safe_load(open(sys.argv[1])))
+except voluptuous.Invalid as e:
+    print(e, file=sys.stderr)
+    sys.exit(10)
+EOF
+}
+expect 0 "ci/kernels/interbench.yaml passes LAVA's test definition schema" validate_testdef "$here/interbench.yaml"
+grep -v 'format: Lava-Test' "$here/interbench.yaml" >"$work/broken-testdef.yaml"
+expect 10 "LAVA's schema refuses a test definition without metadata.format" validate_testdef "$work/broken-testdef.yaml"
+
+# Real boots: both kernels through lava-run (each job first through lava-run --validate).
+export TEST_MINUTES=3 INTERBENCH="$src/interbench" INTERBENCH_STATIC="$src/interbench-static"
+rc=0
+OUT="$work/lava" "$here/matrix.sh" --args "-t 1 -W Audio -w None" >"$work/lava.out" 2>&1 || rc=$?
+if [ "$rc" -le 1 ]; then  # 1: compare found a regression, which TCG's noise may well give
+	ok "generic and rt kernels booted through lava-run, compared (exit $rc)"
+else
+	fail "kernel matrix through lava-run exited $rc:"; tail -20 "$work/lava.out"
+fi
+
+# What each kernel left: a JSON result with a measured pair, and its test cases.
+check_result() {
+	local dir=$1 label=$2 how=$3
+	if /usr/bin/python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["results"]; assert r and all(x.get("samples",0)>0 for x in r), r' \
+		"$dir/$label.json" 2>/dev/null; then
+		ok "$label ($how): JSON result decoded from the console, every pair measured"
+	else
+		fail "$label ($how): no measured JSON result in $dir/$label.json"
+	fi
+	# the figure's verdict against the first kernel's result is TCG's noise: pass or fail
+	if grep -Eq '^audio-none-p99-latency (pass|fail) [0-9]+\.[0-9]{6} ms$' "$dir/$label.cases.txt" 2>/dev/null &&
+	   grep -qx 'audio-none pass' "$dir/$label.cases.txt" && grep -qx 'interbench-run pass' "$dir/$label.cases.txt"; then
+		ok "$label ($how): test cases audio-none-p99-latency (ms), audio-none and interbench-run pass"
+	else
+		fail "$label ($how): test cases missing:"; cat "$dir/$label.cases.txt" 2>/dev/null || true
+	fi
+}
+check_result "$work/lava" generic lava-run
+check_result "$work/lava" rt lava-run
+
+# lava-run --validate refuses a job the dispatcher cannot run (proof that it checks).
+sed 's/method: qemu/method: no-such-method/' "$work/lava/generic/job.yaml" >"$work/broken-job.yaml"
+expect 1 "lava-run --validate refuses a job with an unknown boot method" lava-run --validate --job-id 1 \
+	--output-dir "$work/validate" --device "$work/lava/generic/device.yaml" \
+	--dispatcher "$work/lava/generic/dispatcher.yaml" "$work/broken-job.yaml"
+
+# The direct path: the same initramfs booted by qemu itself.
+deb=$(ls -t "${KERNEL_CACHE:-$HOME/.cache/interbench-kernels}"/linux-image-[0-9]*-amd64_*.deb | grep -v -- '-rt-' | head -1)
+expect 0 "generic kernel booted with qemu directly" \
+	env OUT="$work/direct" "$here/matrix.sh" --direct --args "-t 1 -W Audio -w None" "generic=$deb"
+check_result "$work/direct" generic qemu
+
+# The pieces refuse what they cannot use.
+expect 1 "extract.py: an empty console is no result" \
+	/usr/bin/python3 "$here/extract.py" --console /dev/null --json "$work/x.json" --cases "$work/x.txt"
+expect 2 "build-initramfs.sh refuses a missing binary" "$here/build-initramfs.sh" "$work/none" "$work/x.cpio.gz"
+echo "kernel matrix check: $passed passed, $failed failed"
+[ "$failed" = 0 ]

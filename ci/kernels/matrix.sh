@@ -1,0 +1,190 @@
+#!/usr/bin/env bash
+# The kernel matrix: boots each kernel in turn with interbench's initramfs on a qemu device
+# through LAVA's own dispatcher (lava-run, offline: no lava-server), collects each kernel's JSON
+# result and test cases from the job's log, and runs `interbench compare` of every kernel
+# against the first.  The kernels after the first get the first one's result as their
+# baseline, so their LAVA test cases fail where compare finds a regression.
+#
+# Usage: ci/kernels/matrix.sh [--direct] [--args "INTERBENCH ARGS"] [--threshold SPEC] [KERNEL...]
+#   KERNEL      [LABEL=]PATH: a linux-image .deb or a kernel image (bzImage); LABEL names its
+#               result (LABEL.json; default: the file name up to its first '_' or '.').
+#               Default: Debian's current linux-image-amd64 (generic) and linux-image-rt-amd64
+#               (rt), fetched with apt-get download into $KERNEL_CACHE.
+#   --args      interbench's arguments in every guest (default: -t 2 -W Audio -W Video -w None
+#               -w Burn --repeat 5)
+#   --threshold compare's --threshold, for the guests' verdicts and the comparisons
+#   --direct    boot with qemu directly instead of through lava-run (the same initramfs)
+# Environment: KERNEL_CACHE (default ~/.cache/interbench-kernels), OUT (default ./kernel-matrix:
+#   LABEL.json, LABEL.cases.txt and LABEL/ with the job, device, logs), TEST_MINUTES (the test
+#   action's timeout, default 20), INTERBENCH (default ./interbench), INTERBENCH_STATIC
+#   (default ./interbench-static): `make kernel-matrix` builds both.
+# Exit status: compare's largest (0 no regression, 1 a regression); 2 bad usage or missing
+# tools; 3 when a kernel's job, boot or benchmark failed.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+args="-t 2 -W Audio -W Video -w None -w Burn --repeat 5"
+threshold="" direct=false kernels=()
+while [ $# -gt 0 ]; do
+	case $1 in
+	(--args) args=$2; shift 2 ;;
+	(--threshold) threshold=$2; shift 2 ;;
+	(--direct) direct=true; shift ;;
+	(-h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+	(-*) echo "matrix: $1: unknown option (see --help)" >&2; exit 2 ;;
+	(*) kernels+=("$1"); shift ;;
+	esac
+done
+case $args in (*,*) echo "matrix: --args: '$args' has a comma (the kernel command line carries the arguments comma-separated)" >&2; exit 2 ;; esac
+case $threshold in (*" "*) echo "matrix: --threshold: '$threshold' has a space (accepted: compare's KEY=VALUE[,...])" >&2; exit 2 ;; esac
+cache=${KERNEL_CACHE:-$HOME/.cache/interbench-kernels}
+out=${OUT:-$PWD/kernel-matrix}
+test_minutes=${TEST_MINUTES:-20}
+bin=$(realpath "${INTERBENCH:-./interbench}")
+static=$(realpath "${INTERBENCH_STATIC:-./interbench-static}")
+for f in "$bin" "$static"; do
+	[ -x "$f" ] || { echo "matrix: $f: not built (make interbench interbench-static)" >&2; exit 2; }
+done
+if $direct; then "$here/deps.sh" || exit 2; else "$here/deps.sh" --lava || exit 2; fi
+mkdir -p "$out" "$cache"
+out=$(realpath "$out")
+start_s=$(date +%s)
+
+# apt-get download of package $1 into the cache, without apt's warning that root downloads
+# unsandboxed.
+download() {
+	local log rc=0
+	log=$(cd "$cache" && apt-get download "$1" 2>&1) || rc=$?
+	if [ "$rc" != 0 ] && [ "$(id -u)" = 0 ]; then  # stale or missing package lists
+		apt-get update -qq && rc=0 && log=$(cd "$cache" && apt-get download "$1" 2>&1) || rc=$?
+	fi
+	[ -z "$log" ] || grep -v '^W: Download is performed unsandboxed' <<<"$log" >&2 || true
+	[ "$rc" = 0 ] || echo "matrix: apt-get download $1 failed (as root: apt-get update first)" >&2
+	return "$rc"
+}
+
+# Downloads Debian's kernel metapackage $1 and the image package it depends on into the
+# cache; prints the image package's path.
+debian_kernel() {
+	local meta=$1 dep deb
+	download "$meta" || return 1
+	deb=$(ls -t "$cache/${meta}_"*.deb | head -1)
+	dep=$(dpkg-deb -f "$deb" Depends | sed 's/[ (,].*//')
+	case $dep in (linux-image-*) ;; (*) echo "matrix: $deb depends on '$dep', not a linux-image package" >&2; return 1 ;; esac
+	ls "$cache/${dep}_"*.deb >/dev/null 2>&1 || download "$dep" || return 1
+	ls -t "$cache/${dep}_"*.deb | head -1
+}
+
+if [ ${#kernels[@]} -eq 0 ]; then
+	read -r -a kernels <<<"${KERNELS:-}"
+fi
+if [ ${#kernels[@]} -eq 0 ]; then
+	generic=$(debian_kernel linux-image-amd64) || exit 2
+	rt=$(debian_kernel linux-image-rt-amd64) || exit 2
+	kernels=("generic=$generic" "rt=$rt")
+fi
+
+# The kernel image of $2 (a .deb or an image) as $1 (copied out of the package).
+kernel_image() {
+	local dest=$1 src=$2 member
+	case $src in
+	(*.deb)
+		member=$(dpkg-deb -c "$src" | awk '$6 ~ /^\.\/boot\/vmlinuz-/ && !m { m = $6 } END { print m }')
+		[ -n "$member" ] || { echo "matrix: $src holds no /boot/vmlinuz-*" >&2; return 1; }
+		dpkg-deb --fsys-tarfile "$src" | tar -xO "$member" >"$dest"
+		echo "${member#./boot/}" ;;
+	(*) cp "$src" "$dest"; basename "$src" ;;
+	esac
+}
+
+accel=""
+[ -w /dev/kvm ] && accel="-enable-kvm -cpu host"
+
+# Boots kernel $2 with initramfs $3 through lava-run, in directory $1.  Writes $1/log.
+boot_lava() {
+	local dir=$1 kernel=$2 ramdisk=$3 label=$4 tcs=""
+	[ -z "$threshold" ] || tcs=" ib_threshold=$threshold"
+	sed -e "s|@QEMU_ACCEL@|$accel|" -e '/^ *- $/d' "$here/lava/device-qemu.yaml.in" >"$dir/device.yaml"
+	sed -e "s|@SCRATCH@|$dir/scratch-|" "$here/lava/dispatcher.yaml.in" >"$dir/dispatcher.yaml"
+	sed -e "s|@NAME@|$label|; s|@JOB_MINUTES@|$((test_minutes + 5))|; s|@TEST_MINUTES@|$test_minutes|" \
+	    -e "s|@IB_ARGS@|$(echo "$args" | tr -s ' ' ,)|; s|@IB_THRESHOLD@|$tcs|" \
+	    -e "s|@KERNEL_URL@|file://$kernel|; s|@RAMDISK_URL@|file://$ramdisk|" \
+	    "$here/lava/job.yaml.in" >"$dir/job.yaml"
+	local run=(lava-run --job-id 1 --output-dir "$dir/lava" --device "$dir/device.yaml" --dispatcher "$dir/dispatcher.yaml")
+	if ! "${run[@]}" --validate "$dir/job.yaml" >"$dir/validate.log" 2>&1; then
+		echo "matrix: $label: lava-run --validate refused the job (see $dir/validate.log):" >&2
+		grep -v '"lvl": "\(debug\|info\)"' "$dir/validate.log" | tail -5 >&2
+		return 1
+	fi
+	"${run[@]}" "$dir/job.yaml" >"$dir/log" 2>&1 || true  # the job's verdict is read from the log
+}
+
+# Boots kernel $2 with initramfs $3 with qemu directly, in directory $1.  Writes $1/log.
+boot_direct() {
+	local dir=$1 kernel=$2 ramdisk=$3 tcs=""
+	[ -z "$threshold" ] || tcs=" ib_threshold=$threshold"
+	# shellcheck disable=SC2086 # accel is two words or none
+	timeout $((test_minutes * 60 + 120)) qemu-system-x86_64 -nographic -no-reboot -m 1024 -smp 2 \
+		-monitor none -net none $accel -kernel "$kernel" -initrd "$ramdisk" \
+		-append "console=ttyS0,115200 panic=-1 ib_args=$(echo "$args" | tr -s ' ' ,)$tcs" \
+		</dev/null >"$dir/log" 2>&1 || true
+}
+
+# The label of kernel argument $1 ([LABEL=]PATH).
+label_of() {
+	local label=${1%%=*}
+	[ "$label" != "$1" ] || { label=$(basename "$1"); label=${label%%[._]*}; }
+	echo "$label"
+}
+
+for k in "${kernels[@]}"; do
+	label=$(label_of "$k")
+	case $label in
+	(""|*[!A-Za-z0-9_.-]*) echo "matrix: $k: label '$label' is not accepted (accepted: [A-Za-z0-9_.-]+, as LABEL=PATH)" >&2; exit 2 ;;
+	esac
+	[ -f "${k#*=}" ] || { echo "matrix: ${k#*=}: no such file" >&2; exit 2; }
+done
+
+first="" status=0 summary=()
+for k in "${kernels[@]}"; do
+	src=${k#*=}
+	label=$(label_of "$k")
+	dir="$out/$label"
+	rm -rf "$dir" "$out/$label.json" "$out/$label.cases.txt"
+	mkdir -p "$dir"
+	image=$(kernel_image "$dir/vmlinuz" "$src")
+	baseline=()
+	[ -z "$first" ] || baseline=(-b "$out/$first.json")
+	"$here/build-initramfs.sh" "${baseline[@]}" "$static" "$dir/initramfs.cpio.gz"
+	t0=$(date +%s)
+	echo "== $label: $image, interbench $args ($($direct && echo qemu directly || echo lava-run))"
+	if $direct; then
+		boot_direct "$dir" "$dir/vmlinuz" "$dir/initramfs.cpio.gz"
+		from=(--console "$dir/log")
+	else
+		boot_lava "$dir" "$dir/vmlinuz" "$dir/initramfs.cpio.gz" "$label" || exit 3
+		from=(--lava "$dir/log")
+	fi
+	verdict=$(/usr/bin/python3 "$here/extract.py" "${from[@]}" --json "$out/$label.json" --cases "$out/$label.cases.txt") || status=3
+	summary+=("$(printf '%-10s %-28s %4s s  %s' "$label" "$image" $(($(date +%s) - t0)) "$verdict")")
+	echo "   $verdict"
+	[ -n "$first" ] || { [ -s "$out/$label.json" ] && first=$label; }
+	[ -n "$first" ] || { echo "matrix: $label: no result to compare against (see $dir/log)" >&2; exit 3; }
+done
+
+echo
+echo "== kernels (results and test cases in $out)"
+printf '%s\n' "${summary[@]}"
+cd "$out"
+for k in "${kernels[@]:1}"; do
+	label=$(label_of "$k")
+	[ -s "$label.json" ] || continue
+	echo
+	echo "== interbench compare $first.json $label.json"
+	rc=0
+	"$bin" compare ${threshold:+--threshold "$threshold"} "$first.json" "$label.json" || rc=$?
+	echo "exit status $rc"
+	[ "$status" = 3 ] || [ "$rc" -le "$status" ] || status=$rc
+done
+echo
+echo "kernel matrix: wall time $(($(date +%s) - start_s)) s, exit status $status"
+exit "$status"

@@ -1,0 +1,310 @@
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "lib/text.h"
+#include "results/export.h"
+
+static bool is_percent(enum rs_metric m) { return m == RS_CPU || m == RS_MET; }
+
+void export_slug(const char *s, char *out, size_t outlen)
+{
+	size_t n = 0;
+	bool dash = false;
+	if (outlen == 0)
+		return;
+	for (; *s && n + 1 < outlen; s++) {
+		char c = *s >= 'A' && *s <= 'Z' ? (char)(*s - 'A' + 'a') : *s;
+		bool keep = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
+		if (!keep) {
+			dash = n > 0;
+			continue;
+		}
+		if (dash && n + 2 >= outlen)
+			break;  /* no room for '-' and a character */
+		if (dash)
+			out[n++] = '-';
+		dash = false;
+		out[n++] = c;
+	}
+	out[n] = '\0';
+}
+
+/* The case of pair p itself: ERROR when any repeat failed, else PASS. */
+static void pair_case(const struct rs_pair *p, struct export_case *c)
+{
+	memset(c, 0, sizeof(*c));
+	export_slug(p->sim, c->sim_slug, sizeof(c->sim_slug));
+	export_slug(p->load, c->load_slug, sizeof(c->load_slug));
+	snprintf(c->id, sizeof(c->id), "%s-%s", c->sim_slug, c->load_slug);
+	c->result = p->failed ? EXPORT_RESULT_ERROR : EXPORT_RESULT_PASS;
+	c->value_ns = NAN;
+}
+
+/* The case of figure m of pair p, from the pair's case pc.  Returns false when no measured
+ * repeat of p has the figure. */
+static bool figure_case(const struct rs_pair *p, enum rs_metric m, const struct export_spec *spec,
+			const struct export_case *pc, struct export_case *c)
+{
+	double med = cmp_median(p, m);
+	if (isnan(med))
+		return false;
+	*c = *pc;
+	export_slug(rs_metric_name(m), c->figure_slug, sizeof(c->figure_slug));
+	snprintf(c->id, sizeof(c->id), "%s-%s-%s", c->sim_slug, c->load_slug, c->figure_slug);
+	c->has_value = true;
+	c->value = is_percent(m) ? med : med / 1e6;
+	c->value_ns = is_percent(m) ? NAN : med;
+	c->unit = is_percent(m) ? "%" : "ms";
+	c->result = EXPORT_RESULT_MEASURED;
+	const struct rs_pair *old = spec->baseline ? result_set_find(spec->baseline, p->sim, p->load) : NULL;
+	struct metric_cmp mc;
+	if (spec->baseline)  /* without the pair or the figure in the baseline: nothing to fail */
+		c->result = old && compare_metric(old, p, m, &spec->thresholds, &mc) && mc.regression ?
+			EXPORT_RESULT_FAIL : EXPORT_RESULT_PASS;
+	return true;
+}
+
+static bool failed(enum export_result r) { return r == EXPORT_RESULT_FAIL || r == EXPORT_RESULT_ERROR; }
+
+unsigned export_cases(const struct result_set *rs, const struct export_spec *spec,
+		      void (*fn)(const struct export_case *c, void *arg), void *arg)
+{
+	unsigned fails = 0;
+	for (size_t i = 0; i < rs->n; i++) {
+		struct export_case pc, c;
+		pair_case(&rs->pairs[i], &pc);
+		fn(&pc, arg);
+		fails += failed(pc.result);
+		for (int m = 0; m < RS_METRICS; m++)
+			if (rs->has[m] && figure_case(&rs->pairs[i], (enum rs_metric)m, spec, &pc, &c)) {
+				fn(&c, arg);
+				fails += failed(c.result);
+			}
+	}
+	return fails;
+}
+
+/* ---- LAVA ---- */
+
+static void lava_line(const struct export_case *c, void *arg)
+{
+	FILE *out = arg;
+	fprintf(out, "%s %s", c->id, failed(c->result) ? "fail" : "pass");
+	if (c->has_value) /* exact: ns in ms, ppm in % */
+		fprintf(out, c->unit[0] == '%' ? " %.4f %s" : " %.6f %s", c->value, c->unit);
+	fputc('\n', out);
+}
+
+unsigned export_lava(const struct result_set *rs, const struct export_spec *spec, FILE *out)
+{
+	return export_cases(rs, spec, lava_line, out);
+}
+
+/* ---- KCIDB ---- */
+
+static const char *kcidb_status(enum export_result r)
+{
+	static const char *const names[] = {
+		[EXPORT_RESULT_MEASURED] = "DONE", [EXPORT_RESULT_PASS] = "PASS",
+		[EXPORT_RESULT_FAIL] = "FAIL", [EXPORT_RESULT_ERROR] = "ERROR",
+	};
+	return names[r];
+}
+
+struct kcidb_out {
+	const struct kcidb_ids *ids;
+	json_t *tests;
+	bool oom;
+};
+
+static void kcidb_test(const struct export_case *c, void *arg)
+{
+	struct kcidb_out *k = arg;
+	char path[200], id[600];
+	snprintf(path, sizeof(path), "interbench.%s.%s%s%s", c->sim_slug, c->load_slug, *c->figure_slug ? "." : "",
+		 c->figure_slug);
+	snprintf(id, sizeof(id), "%s:%s%s%s", k->ids->build_id, path, k->ids->run ? ":" : "",
+		 k->ids->run ? k->ids->run : "");
+	json_t *t = json_pack("{s:s, s:s, s:s, s:s, s:s}", "id", id, "build_id", k->ids->build_id, "origin",
+			      k->ids->origin, "path", path, "status", kcidb_status(c->result));
+	if (t && c->has_value) {
+		json_t *num = isnan(c->value_ns) ? json_pack("{s:f, s:s}", "value", c->value, "unit", "%")
+			: json_pack("{s:f, s:s, s:s}", "value", c->value_ns / 1e9, "unit", "s", "prefix", "metric");
+		if (!num || json_object_set_new(t, "number", num) != 0) {
+			json_decref(t);
+			t = NULL;
+		}
+	}
+	if (!t || json_array_append_new(k->tests, t) != 0)
+		k->oom = true;
+}
+
+int export_kcidb(const struct result_set *rs, const struct export_spec *spec, const struct kcidb_ids *ids,
+		 FILE *out)
+{
+	struct kcidb_out k = { .ids = ids, .tests = json_array() };
+	unsigned fails = k.tests ? export_cases(rs, spec, kcidb_test, &k) : 0;
+	json_t *doc = k.tests && !k.oom ? json_pack("{s:{s:i, s:i}, s:O}", "version", "major", 5, "minor", 0,
+						    "tests", k.tests) : NULL;
+	int rc = doc && json_dumpf(doc, out, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10)) == 0 && fputc('\n', out) != EOF ?
+		(int)fails : -1;
+	json_decref(doc);
+	json_decref(k.tests);
+	return rc;
+}
+
+static bool only_chars(const char *s, const char *accepted)
+{
+	return *s && strspn(s, accepted) == strlen(s);
+}
+
+int export_kcidb_ids_check(const struct kcidb_ids *ids, char *err, size_t errlen)
+{
+	static const char lower[] = "abcdefghijklmnopqrstuvwxyz0123456789_";
+	static const char word[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-";
+	size_t olen = ids->origin ? strlen(ids->origin) : 0;
+	if (!ids->origin || !only_chars(ids->origin, lower))
+		snprintf(err, errlen, "--origin: '%s' is not a KCIDB origin (accepted: [a-z0-9_]+, the CI system's name)",
+			 ids->origin ? ids->origin : "");
+	else if (!ids->build_id || strncmp(ids->build_id, ids->origin, olen) != 0 || ids->build_id[olen] != ':' ||
+		 strlen(ids->build_id) > 300)
+		snprintf(err, errlen, "--build-id: '%s' is not a build of origin '%s' (accepted: '%s:' followed by "
+			 "the build's id, at most 300 characters)", ids->build_id ? ids->build_id : "", ids->origin,
+			 ids->origin);
+	else if (ids->run && (!only_chars(ids->run, word) || strlen(ids->run) > 100))
+		snprintf(err, errlen, "--run: '%s' is not accepted (accepted: 1 to 100 of [A-Za-z0-9_.-])", ids->run);
+	else
+		return 0;
+	text_printable_line(err);
+	return -1;
+}
+
+/* ---- the subcommand ---- */
+
+static void export_usage(FILE *f)
+{
+	fprintf(f, "Usage: interbench export [--format lava|kcidb] [--against OLD [--threshold SPEC]]\n"
+		"                         [--origin NAME --build-id ID [--run NAME]] RESULT\n"
+		"Writes RESULT (JSON from --json, or a classic logfile) as test cases for kernel CI: a case a\n"
+		"(simulation, load) pair and one a figure, with the median over the repeats.\n"
+		"Exit status: 0 every case passed, 1 a case failed, 2 bad input.\n"
+		"  -f, --format FMT      lava: 'ID pass|fail [MEASUREMENT UNITS]' lines (default);\n"
+		"                        kcidb: a KCIDB v5 report (needs --origin and --build-id)\n"
+		"  -a, --against OLD     a figure fails where 'interbench compare OLD RESULT' finds a regression\n"
+		"  -T, --threshold SPEC  compare's limits, with --against (default: p99=10%%,deadlines=1)\n"
+		"  --origin NAME         KCIDB origin, [a-z0-9_]+\n"
+		"  --build-id ID         KCIDB build tested, NAME:...\n"
+		"  --run NAME            appended to the KCIDB test ids, to keep runs of one build apart\n"
+		"  -h, --help            this help\n");
+}
+
+/* The parsed command line. */
+struct export_args {
+	bool kcidb, threshold_given, help;
+	const char *against, *result;
+	struct kcidb_ids ids;
+	struct cmp_thresholds t;
+};
+
+/* Returns 0, or EXPORT_BAD_INPUT with a line on err. */
+static int export_parse(int argc, char **argv, struct export_args *a, FILE *err)
+{
+	static const struct option longs[] = {
+		{ "format", required_argument, NULL, 'f' }, { "against", required_argument, NULL, 'a' },
+		{ "threshold", required_argument, NULL, 'T' }, { "origin", required_argument, NULL, 'o' },
+		{ "build-id", required_argument, NULL, 'b' }, { "run", required_argument, NULL, 'r' },
+		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
+	};
+	char msg[512];
+	int c;
+	memset(a, 0, sizeof(*a));
+	cmp_default_thresholds(&a->t);
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+:f:a:T:h", longs, NULL)) != -1) {
+		if (c == 'h') {
+			a->help = true;
+			return 0;
+		}
+		if (c == ':' || c == '?') {
+			fprintf(err, "interbench export: %s: %s (see --help)\n", argv[optind - 1],
+				c == ':' ? "missing value" : "unknown option");
+			return EXPORT_BAD_INPUT;
+		}
+		if (c == 'f' && strcmp(optarg, "lava") != 0 && strcmp(optarg, "kcidb") != 0) {
+			snprintf(msg, sizeof(msg), "%s", optarg);
+			text_printable_line(msg);
+			fprintf(err, "interbench export: --format: '%s' is not a format (accepted: lava, kcidb)\n", msg);
+			return EXPORT_BAD_INPUT;
+		}
+		if (c == 'T' && cmp_parse_thresholds(optarg, &a->t, msg, sizeof(msg)) != 0) {
+			fprintf(err, "interbench export: %s\n", msg);
+			return EXPORT_BAD_INPUT;
+		}
+		a->kcidb = c == 'f' ? strcmp(optarg, "kcidb") == 0 : a->kcidb;
+		a->threshold_given |= c == 'T';
+		a->against = c == 'a' ? optarg : a->against;
+		a->ids.origin = c == 'o' ? optarg : a->ids.origin;
+		a->ids.build_id = c == 'b' ? optarg : a->ids.build_id;
+		a->ids.run = c == 'r' ? optarg : a->ids.run;
+	}
+	if (argc - optind != 1) {
+		fprintf(err, "interbench export: expected one file, RESULT (see --help)\n");
+		return EXPORT_BAD_INPUT;
+	}
+	a->result = argv[optind];
+	if (a->threshold_given && !a->against) {
+		fprintf(err, "interbench export: --threshold: needs --against OLD (the limits are on the change from OLD)\n");
+		return EXPORT_BAD_INPUT;
+	}
+	if (a->kcidb && export_kcidb_ids_check(&a->ids, msg, sizeof(msg)) != 0) {
+		fprintf(err, "interbench export: %s\n", msg);
+		return EXPORT_BAD_INPUT;
+	}
+	return 0;
+}
+
+/* Loads path into *rs; on failure says why on err and returns -1. */
+static int load_set(const char *path, struct result_set *rs, FILE *err)
+{
+	char msg[512];
+	if (result_set_load(path, rs, msg, sizeof(msg)) == 0)
+		return 0;
+	fprintf(err, "interbench export: %s: %s\n", path, msg);
+	return -1;
+}
+
+int export_main(int argc, char **argv, FILE *out, FILE *err)
+{
+	struct export_args a;
+	int rc = export_parse(argc, argv, &a, err);
+	if (rc != 0 || a.help) {
+		if (a.help)
+			export_usage(out);
+		return rc;
+	}
+	struct result_set base, rs;
+	if (a.against && load_set(a.against, &base, err) != 0)
+		return EXPORT_BAD_INPUT;
+	if (load_set(a.result, &rs, err) != 0) {
+		if (a.against)
+			result_set_free(&base);
+		return EXPORT_BAD_INPUT;
+	}
+	struct export_spec spec = { .baseline = a.against ? &base : NULL, .thresholds = a.t };
+	errno = 0;
+	long fails = a.kcidb ? export_kcidb(&rs, &spec, &a.ids, out) : (long)export_lava(&rs, &spec, out);
+	bool write_failed = fflush(out) != 0 || ferror(out);
+	if (write_failed || fails < 0)
+		fprintf(err, "interbench export: %s: %s\n", write_failed ? "write" : "json", write_failed ?
+			strerror(errno ? errno : EIO) : "out of memory");
+	fails = write_failed ? -1 : fails;
+	result_set_free(&rs);
+	if (a.against)
+		result_set_free(&base);
+	return fails < 0 ? EXPORT_BAD_INPUT : fails ? EXPORT_FAIL : EXPORT_PASS;
+}

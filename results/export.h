@@ -1,0 +1,79 @@
+/* `interbench export`: one result (a JSON document or a logfile, read by results/resultset.h)
+ * as test cases for kernel CI systems: LAVA's lava-test-case lines or a KCIDB report.  Each
+ * (simulation, load) pair is one case (measured or failed) and each of its figures another,
+ * with the median over the repeats as its measurement.  Against a baseline result, a figure
+ * fails where `interbench compare BASELINE RESULT` would call it a regression under the same
+ * thresholds.  Syntax and names in doc/json.md. */
+#ifndef IB_EXPORT_H
+#define IB_EXPORT_H
+#include <stdio.h>
+#include "results/compare.h"
+#include "results/resultset.h"
+
+/* Exit statuses: every case passed, some case failed, bad input (or a failed write). */
+enum { EXPORT_PASS = 0, EXPORT_FAIL = 1, EXPORT_BAD_INPUT = 2 };
+
+/* A test case's verdict. */
+enum export_result {
+	EXPORT_RESULT_MEASURED,    /* a figure without a baseline: a measurement, no verdict */
+	EXPORT_RESULT_PASS,
+	EXPORT_RESULT_FAIL,        /* a regression against the baseline */
+	EXPORT_RESULT_ERROR,       /* the pair could not be measured (or a repeat of it) */
+};
+
+/* One test case. */
+struct export_case {
+	char id[192];              /* "audio-burn" or "audio-burn-p99-latency": lower case, [a-z0-9-] */
+	char sim_slug[100];        /* "audio", "video-real-time" */
+	char load_slug[40];        /* "burn" */
+	char figure_slug[24];      /* "p99-latency", "deadlines-met"; "" for a pair's own case */
+	enum export_result result;
+	bool has_value;
+	double value;              /* the median over the repeats, in unit */
+	const char *unit;          /* "ms" or "%" (NULL without a value) */
+	double value_ns;           /* latencies: the same in ns (NaN for percentages) */
+};
+
+/* How export judges a result: baseline NULL gives measurements without verdicts. */
+struct export_spec {
+	const struct result_set *baseline;
+	struct cmp_thresholds thresholds;   /* used with a baseline */
+};
+
+/* Calls fn(c, arg) for every case of rs in order: each pair's case, then its figures (those
+ * rs carries with a value in a measured repeat).  Returns the number of failed cases (FAIL
+ * or ERROR). */
+unsigned export_cases(const struct result_set *rs, const struct export_spec *spec,
+		      void (*fn)(const struct export_case *c, void *arg), void *arg);
+
+/* Lower-cases s into out (outlen bytes), every run of other characters than [a-z0-9] becoming
+ * one '-', none leading or trailing: "Video real time" -> "video-real-time",
+ * "% desired CPU" -> "desired-cpu".  Truncates to fit. */
+void export_slug(const char *s, char *out, size_t outlen);
+
+/* LAVA: one line a case, "ID RESULT [MEASUREMENT UNITS]" with RESULT pass or fail (the
+ * result.txt format of Linaro's test-definitions, which send-to-lava.sh and our test
+ * definition turn into lava-test-case calls).  Returns the number of failed cases. */
+unsigned export_lava(const struct result_set *rs, const struct export_spec *spec, FILE *out);
+
+/* KCIDB identity: origin ("[a-z0-9_]+", the CI system), the build tested ("ORIGIN:..."), and
+ * an optional run name appended to every test id so that runs of one build stay apart. */
+struct kcidb_ids {
+	const char *origin, *build_id, *run;
+};
+
+/* KCIDB (kernelci/kcidb-io schema v5.0): a report {"version", "tests"} with one test a case,
+ * path "interbench.SIM.LOAD[.FIGURE]", status PASS/FAIL/ERROR, or DONE for a measurement
+ * without a baseline, and "number" {value, unit} (latencies in s with a metric prefix).
+ * Returns the number of failed cases, or -1 when out of memory or the write failed. */
+int export_kcidb(const struct result_set *rs, const struct export_spec *spec, const struct kcidb_ids *ids,
+		 FILE *out);
+
+/* Checks ids: origin matches [a-z0-9_]+, build_id starts with "ORIGIN:", run (when set) holds
+ * only [A-Za-z0-9_.-].  Returns 0, or -1 with a one-line reason in err. */
+int export_kcidb_ids_check(const struct kcidb_ids *ids, char *err, size_t errlen);
+
+/* The subcommand: argv[0] is "export".  Returns the exit status (EXPORT_*). */
+int export_main(int argc, char **argv, FILE *out, FILE *err);
+
+#endif
