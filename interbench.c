@@ -26,7 +26,7 @@
 #include "loads/load.h"
 #include "results/export.h"
 #include "results/json_report.h"
-#include "results/json_seed.h"
+#include "lib/json_seed.h"
 #include "results/logfile.h"
 #include "results/machine.h"
 #include "results/summary.h"

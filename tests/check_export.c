@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "results/export.h"
-#include "results/json_seed.h"
+#include "lib/json_seed.h"
 #include "tests/ck_run.h"
 
 /* A JSON document: Audio/Burn repeated n times with p99 = p99_ns + i * step_ns (mean 5 us, max

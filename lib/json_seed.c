@@ -3,7 +3,7 @@
 #include <sys/random.h>
 #include <time.h>
 #include <unistd.h>
-#include "results/json_seed.h"
+#include "lib/json_seed.h"
 
 size_t json_seed_mix(uint64_t a, uint64_t b)
 {
