@@ -20,6 +20,7 @@
 #include "core/pair.h"
 #include "lib/pmqos.h"
 #include "core/privs.h"
+#include "lib/child.h"
 #include "lib/progress.h"
 #include "lib/timeutil.h"
 #include "lib/version.h"
@@ -108,18 +109,32 @@ struct run {
 	struct rep_result *reps;   /* plan.n x opt.repeat, item-major */
 	const struct sim_desc *last_header; /* simulation of the last table header printed */
 	struct progress progress;  /* the status line on a terminal's stderr */
+	int con_errno, log_errno;  /* the first write error on the console / logfile, or 0 */
 };
+
+/* Flushes f (the console or the logfile), keeping the first write error's errno for the
+ * report at the end (stdio keeps only a flag). */
+static void flush_out(struct run *r, FILE *f)
+{
+	int *first = f == r->log ? &r->log_errno : &r->con_errno;
+	errno = 0;
+	if (fflush(f) != 0 && !*first)
+		*first = errno ? errno : EIO;
+}
 
 static void install_signals(void)
 {
 	struct sigaction sa;
 	memset(&sa, 0, sizeof(sa));
+	sigset_t stop_sigs;
+	stop_signals_fill(&stop_sigs);
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	signal(SIGPIPE, SIG_IGN);
+	for (int s = 1; s <= SIGRTMAX; s++)
+		if (sigismember(&stop_sigs, s) == 1)
+			sigaction(s, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);  /* a write to a closed pipe fails with EPIPE and is reported */
+	signal(SIGXFSZ, SIG_IGN);  /* a write over RLIMIT_FSIZE fails with EFBIG and is reported */
 }
 
 /* Locks main's memory so a page fault never delays it.  MCL_FUTURE only when the lock is
@@ -291,7 +306,7 @@ static void emit_row(struct run *r, const struct plan_item *it, const struct rep
 			if (reps[k].ok && reps[k].interrupted)
 				fprintf(outs[i], "          interrupted: measured for %.1f of %u s%s\n",
 					reps[k].window_ns / 1e9, r->opt.duration_s, n > 1 ? ", left out of the medians" : "");
-		fflush(outs[i]);
+		flush_out(r, outs[i]);
 	}
 }
 
@@ -448,7 +463,7 @@ static void run_round(struct run *r, unsigned round, struct pair_outcome *po)
 	if (r->opt.repeat > 1)
 		fprintf(r->con, "Round %u/%u done (%zu pairs)%s\n", round + 1, r->opt.repeat, r->plan.n,
 			g_signal ? ", interrupted" : "");
-	fflush(r->con);
+	flush_out(r, r->con);
 }
 
 /* Runs the plan round by round.  Returns 0 (g_signal says whether a signal cut it short),
@@ -613,15 +628,18 @@ static int setup_run(struct run *r)
 	return 0;
 }
 
-/* Opens the logfile (unless -c) and starts the JSON document (when one will be written). */
-static void open_outputs(struct run *r)
+/* Opens the logfile (unless -c) and starts the JSON document (when one will be written).
+ * Returns 0, or 2 when the logfile cannot be used (reason printed). */
+static int open_outputs(struct run *r)
 {
 	if (!r->opt.console_only) {
-		r->log = logfile_open(&r->info, r->log_path, sizeof(r->log_path));
-		if (!r->log)
-			fprintf(stderr, "interbench: open %s: %s; console only\n", r->log_path, strerror(errno));
-		else
-			logfile_header(r->log, &r->info);
+		char err[PATH_MAX + 256];
+		r->log = logfile_open(&r->info, r->log_path, sizeof(r->log_path), err, sizeof(err));
+		if (!r->log) {
+			fprintf(stderr, "interbench: logfile: %s (accepted: a regular file, or -c for none)\n", err);
+			return 2;
+		}
+		logfile_header(r->log, &r->info);
 	}
 	if (r->opt.json_path || !r->opt.console_only) {
 		r->doc = report_new(&r->machine, &r->info, &r->opt);
@@ -638,6 +656,7 @@ static void open_outputs(struct run *r)
 		if (r->log)
 			fprintf(r->log, "%s\n", line);
 	}
+	return 0;
 }
 
 /* Writes the JSON document to --json and, unless -c, to a new "<release>-<datestamp>.json"
@@ -667,18 +686,19 @@ static int close_outputs(struct run *r)
 {
 	int rc = 0;
 	if (r->log) {
+		flush_out(r, r->log);
 		bool failed = ferror(r->log) != 0;
-		errno = failed ? EIO : 0;
-		if (fclose(r->log) != 0 || failed) {
-			fprintf(stderr, "interbench: write %s: %s\n", r->log_path, strerror(errno));
+		if ((fclose(r->log) != 0 && !r->log_errno && (r->log_errno = errno)) || failed || r->log_errno) {
+			fprintf(stderr, "interbench: write %s: %s\n", r->log_path, strerror(r->log_errno ? r->log_errno : EIO));
 			rc = -1;
 		}
 		r->log = NULL;
 	}
 	if (write_json(r) != 0)
 		rc = -1;
-	if (fflush(r->con) != 0 || ferror(r->con)) {
-		fprintf(stderr, "interbench: write to the console: %s\n", strerror(errno ? errno : EIO));
+	flush_out(r, r->con);
+	if (ferror(r->con) || r->con_errno) {
+		fprintf(stderr, "interbench: write to the console: %s\n", strerror(r->con_errno ? r->con_errno : EIO));
 		rc = -1;
 	}
 	return rc;
@@ -692,10 +712,31 @@ static void note_interrupt(struct run *r, int sig)
 		fprintf(r->log, "\n%s (%s)\n", msg, strsignal(sig));
 }
 
+/* Opens /dev/null onto any of descriptors 0, 1 and 2 that is closed (a daemon or a cron job
+ * may start us so), before anything else is opened: otherwise the logfile would become
+ * descriptor 1 or 2 and get every console line or error message too.  Returns 0, or -1 when
+ * /dev/null cannot be opened (then nothing can be trusted: exit). */
+static int std_fds_open(void)
+{
+	for (int fd = 0; fd <= 2; fd++) {
+		if (fcntl(fd, F_GETFD) != -1 || errno != EBADF)
+			continue;
+		int nfd = open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY);
+		if (nfd != fd) {  /* the lowest free descriptor is fd */
+			if (nfd >= 0)
+				close(nfd);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	static struct run r; /* large (load contexts); static storage, passed explicitly */
 	char err[512];
+	if (std_fds_open() != 0)
+		return 1;
 	json_seed_without_blocking(); /* before any JSON object, and before main turns SCHED_FIFO */
 	if (argc > 1 && strcmp(argv[1], "compare") == 0)
 		return compare_main(argc - 1, argv + 1, stdout, stderr);
@@ -723,7 +764,11 @@ int main(int argc, char **argv)
 		rc = setup_run(&r);
 	if (rc != 0)
 		return rc < 0 ? 1 : rc;
-	open_outputs(&r);
+	rc = open_outputs(&r);
+	if (rc != 0) {
+		cleanup_loads(&r);
+		return rc;
+	}
 	notes_before_run(&r);
 
 	rc = run_matrix(&r);

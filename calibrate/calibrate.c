@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
 #include <sched.h>
@@ -243,26 +244,47 @@ static int calib_parse_line(char *line, struct calib_file *cf)
 	return 0;
 }
 
+/* Opens the cache for reading: no symlink followed, no blocking open, a small regular file
+ * only.  Returns the stream, or NULL with why set. */
+static FILE *calib_open(const char *path, char *why, size_t whylen)
+{
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0) {
+		snprintf(why, whylen, "%s", errno == ELOOP ? "a symbolic link, not followed" : strerror(errno));
+		return NULL;
+	}
+	const char *bad = fstat(fd, &st) != 0 ? strerror(errno) : S_ISDIR(st.st_mode) ? "a directory" :
+			  !S_ISREG(st.st_mode) ? "not a regular file" :
+			  st.st_size > CALIB_MAX_FILE_BYTES ? "larger than a calibration file" : NULL;
+	FILE *f = bad ? NULL : fdopen(fd, "r");
+	if (!f) {
+		snprintf(why, whylen, "%s", bad ? bad : strerror(errno));
+		close(fd);
+	}
+	return f;
+}
+
 /* Every key must appear; the key must match want. */
 uint64_t calib_load(const char *path, const struct calib_key *want, char *why, size_t whylen)
 {
 	char line[512], dummy[8];
 	struct calib_file cf = { .seen = 0 };
 	const char *verdict = NULL;
-	FILE *f = fopen(path, "r");
 
 	if (!why)
 		why = dummy, whylen = sizeof(dummy);
-	if (!f) {
-		snprintf(why, whylen, "%s", strerror(errno));
+	FILE *f = calib_open(path, why, whylen);
+	if (!f)
 		return 0;
-	}
 	while (!verdict && fgets(line, sizeof(line), f))
 		if (calib_parse_line(line, &cf) != 0)
 			verdict = "corrupt";
 	fclose(f);
 	if (!verdict && cf.seen != 15)
 		verdict = "incomplete";
+	if (!verdict && (cf.loops_per_ms < CALIB_MIN_LOOPS_PER_MS || cf.loops_per_ms > CALIB_MAX_LOOPS_PER_MS))
+		verdict = "implausible loops_per_ms (accepted: " "1000 to 100000000)";
 	if (!verdict && (strcmp(cf.cpu_model, want->cpu_model) || cf.online_cpus != want->online_cpus ||
 			 strcmp(cf.kernel_release, want->kernel_release)))
 		verdict = "saved for another CPU, CPU count or kernel";
@@ -290,17 +312,26 @@ static int mkdir_parents(char *path)
 int calib_save(const char *path, const struct calib_key *key, uint64_t loops_per_ms)
 {
 	char dir[PATH_MAX], tmp[PATH_MAX + 16];
-	if (loops_per_ms == 0 || loops_per_ms > UINT32_MAX) { /* -l's bound; burn_us multiplies it by microseconds */
-		errno = EINVAL;     /* calib_load would call it corrupt */
+	if (loops_per_ms < CALIB_MIN_LOOPS_PER_MS || loops_per_ms > CALIB_MAX_LOOPS_PER_MS) {
+		errno = EINVAL;     /* calib_load would call it implausible */
 		return -1;
 	}
 	snprintf(dir, sizeof(dir), "%s", path);
 	if (mkdir_parents(dir) != 0)
 		return -1;
-	snprintf(tmp, sizeof(tmp), "%s.tmp%d", path, (int)getpid());
-	FILE *f = fopen(tmp, "w");
-	if (!f)
+	snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path);
+	int fd = mkostemp(tmp, O_CLOEXEC);
+	FILE *f = fd < 0 ? NULL : fdopen(fd, "w");
+	if (!f) {
+		int saved = errno;
+		if (fd >= 0) {
+			close(fd);
+			unlink(tmp);
+		}
+		errno = saved;
 		return -1;
+	}
+	fchmod(fd, 0644);
 	fprintf(f, "loops_per_ms=%llu\ncpu_model=%s\nonline_cpus=%u\nkernel_release=%s\n",
 		(unsigned long long)loops_per_ms, key->cpu_model, key->online_cpus, key->kernel_release);
 	if (fclose(f) != 0 || rename(tmp, path) != 0) {

@@ -41,13 +41,25 @@ uint64_t calib_measure(const volatile sig_atomic_t *interrupted);
  * $HOME/.cache/...; writes the path into buf.  Returns 0, or -1 if no home is known. */
 int calib_default_path(char *buf, size_t len);
 
-/* Reads a calibration file.  Returns the saved loops_per_ms when the file is well formed (a
- * value from 1 to UINT32_MAX, the range of -l) and its key equals *want; returns 0 when missing, corrupt, or stale (the caller recalibrates).
+/* Plausible loops_per_ms for a saved value.  The burn loop runs about one loop per cycle
+ * (3.4 million per ms measured on a 2-CPU ~3 GHz VM, bench/calibration.sh), so 1000 is a
+ * 1 MHz-class CPU and 100000000 a 100 GHz one: a cached value outside is a damaged or forged
+ * file and is measured again.  -l may still set any value from 1 to UINT32_MAX. */
+#define CALIB_MIN_LOOPS_PER_MS 1000ULL
+#define CALIB_MAX_LOOPS_PER_MS 100000000ULL
+#define CALIB_MAX_FILE_BYTES 4096 /* a larger cache file is not ours */
+
+/* Reads a calibration file without following a symlink or blocking (O_NOFOLLOW|O_NONBLOCK:
+ * a FIFO at the path must not hang the start), accepting only a regular file of at most
+ * CALIB_MAX_FILE_BYTES.  Returns the saved loops_per_ms when the file is well formed, the
+ * value plausible (CALIB_MIN/MAX_LOOPS_PER_MS) and its key equals *want; returns 0 when
+ * missing, not a regular file, corrupt, implausible or stale (the caller recalibrates).
  * why (may be NULL) gets a short reason when 0 is returned. */
 uint64_t calib_load(const char *path, const struct calib_key *want, char *why, size_t whylen);
 
-/* Saves loops_per_ms with key to path (creating the directory), atomically via rename.
- * Returns 0, or -1 with errno set (EINVAL for 0 or a value calib_load would reject). */
+/* Saves loops_per_ms with key to path (creating the directory), atomically: a new file
+ * created exclusively (mkostemp, never through a symlink) beside it, then renamed over it.
+ * Returns 0, or -1 with errno set (EINVAL for a value calib_load would reject). */
 int calib_save(const char *path, const struct calib_key *key, uint64_t loops_per_ms);
 
 #endif

@@ -102,7 +102,7 @@ static int bench_window(const struct pair_params *p, struct child *kids[2], stru
 			struct pair_outcome *out)
 {
 	struct bench_arg barg = { .p = p, .res = &out->sim };
-	if (child_spawn(bench, bench_body, &barg) != 0) {
+	if (child_spawn(bench, bench_body, &barg, NULL, 0) != 0) {
 		snprintf(out->why, sizeof(out->why), "fork (bench): %s", strerror(errno));
 		return -3;
 	}
@@ -142,7 +142,13 @@ int pair_run(const struct pair_params *p, struct pair_outcome *out)
 	struct child load, bench;
 	memset(out, 0, sizeof(*out));
 
-	if (child_spawn(&load, load_body, (void *)p) != 0) {
+	const struct scratch_set *sc = p->load->cfg->scratch;
+	int keep[SCRATCH_MAX];
+	unsigned nkeep = 0;
+	for (unsigned i = 0; sc && i < sc->n; i++) /* the load works through the run's scratch files */
+		if (scratch_fd(sc, (int)i) >= 0)
+			keep[nkeep++] = scratch_fd(sc, (int)i);
+	if (child_spawn(&load, load_body, (void *)p, keep, nkeep) != 0) {
 		snprintf(out->why, sizeof(out->why), "fork (load %s): %s", p->load->desc->name, strerror(errno));
 		return -1;
 	}

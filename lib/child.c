@@ -6,6 +6,7 @@
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
@@ -25,16 +26,36 @@ static void close_fds(unsigned first, unsigned last)
 		close((int)fd);
 }
 
-/* Closes every descriptor above 2 except keep_a and keep_b, so no child holds another
- * child's pipe end (which would hide that child's death from main). */
-static void close_others(int keep_a, int keep_b)
+static int cmp_int(const void *a, const void *b)
 {
-	int lo = keep_a < keep_b ? keep_a : keep_b, hi = keep_a < keep_b ? keep_b : keep_a;
-	if (lo > 3)
-		close_fds(3, (unsigned)lo - 1);
-	if (hi > lo + 1)
-		close_fds((unsigned)lo + 1, (unsigned)hi - 1);
-	close_fds((unsigned)hi + 1, ~0U);
+	return (*(const int *)a > *(const int *)b) - (*(const int *)a < *(const int *)b);
+}
+
+/* Closes every descriptor above 2 except the n in keep (sorted here), so no child holds
+ * another child's pipe end (which would hide that child's death from main). */
+static void close_others(int *keep, unsigned n)
+{
+	qsort(keep, n, sizeof(*keep), cmp_int);
+	unsigned next = 3;
+	for (unsigned i = 0; i < n; i++) {
+		if (keep[i] < (int)next)
+			continue;
+		if ((unsigned)keep[i] > next)
+			close_fds(next, (unsigned)keep[i] - 1);
+		next = (unsigned)keep[i] + 1;
+	}
+	close_fds(next, ~0U);
+}
+
+void stop_signals_fill(sigset_t *set)
+{
+	static const int sigs[] = { SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2, SIGALRM,
+				    SIGVTALRM, SIGPROF, SIGXCPU, SIGIO, SIGPWR, SIGSTKFLT };
+	sigemptyset(set);
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaddset(set, sigs[i]);
+	for (int s = SIGRTMIN; s <= SIGRTMAX; s++)
+		sigaddset(set, s);
 }
 
 /* Runs first in a new child, with main's stop signals still blocked (see child_spawn), so
@@ -50,19 +71,26 @@ static void child_setup(pid_t parent)
 	/* A terminal Ctrl-C, a hangup or a service manager's SIGTERM reaches the whole process
 	 * group; children stop only when main asks, so main can collect what they measured.
 	 * If main itself dies, PDEATHSIG ends them. */
-	signal(SIGINT, SIG_IGN);
-	signal(SIGTERM, SIG_IGN);
-	signal(SIGHUP, SIG_IGN);
+	sigset_t stop_sigs;
+	stop_signals_fill(&stop_sigs);
+	for (int s = 1; s <= SIGRTMAX; s++)
+		if (sigismember(&stop_sigs, s) == 1)
+			signal(s, SIG_IGN);
 	signal(SIGPIPE, SIG_IGN);
+	signal(SIGXFSZ, SIG_IGN);
 	signal(SIGCHLD, SIG_DFL);
 	sigset_t none;
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
 }
 
-int child_spawn(struct child *c, child_body body, void *arg)
+int child_spawn(struct child *c, child_body body, void *arg, const int *keep_fds, unsigned n_keep)
 {
 	int ctl[2], res[2];
+	if (n_keep > CHILD_MAX_KEEP_FDS) {
+		errno = EINVAL;
+		return -1;
+	}
 	memset(c, 0, sizeof(*c));
 	c->ctl_fd = c->res_fd = -1;
 	if (pipe2(ctl, O_CLOEXEC) != 0)
@@ -76,10 +104,7 @@ int child_spawn(struct child *c, child_body body, void *arg)
 	}
 	pid_t parent = getpid();
 	sigset_t stop_sigs, old;
-	sigemptyset(&stop_sigs);
-	sigaddset(&stop_sigs, SIGINT);
-	sigaddset(&stop_sigs, SIGTERM);
-	sigaddset(&stop_sigs, SIGHUP);
+	stop_signals_fill(&stop_sigs);
 	fflush(NULL); /* nothing buffered may be written twice */
 	sigprocmask(SIG_BLOCK, &stop_sigs, &old); /* held until the child ignores them */
 	pid_t pid = fork();
@@ -92,8 +117,11 @@ int child_spawn(struct child *c, child_body body, void *arg)
 		return -1;
 	}
 	if (pid == 0) {
+		int keep[CHILD_MAX_KEEP_FDS + 2] = { ctl[0], res[1] };
+		for (unsigned i = 0; i < n_keep; i++)
+			keep[2 + i] = keep_fds[i];
 		child_setup(parent);
-		close_others(ctl[0], res[1]);
+		close_others(keep, n_keep + 2);
 		_exit(body(arg, ctl[0], res[1]));
 	}
 	close(ctl[0]);

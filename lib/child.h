@@ -4,6 +4,7 @@
 #ifndef IB_CHILD_H
 #define IB_CHILD_H
 #include <stdbool.h>
+#include <signal.h>
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -19,12 +20,23 @@ struct child {
  * result pipe.  The return value becomes the exit status. */
 typedef int (*child_body)(void *arg, int ctl_fd, int res_fd);
 
-/* Forks a child running body(arg).  In the child: every other inherited descriptor above 2
- * is closed, SIGINT/SIGTERM/SIGHUP/SIGPIPE are ignored (main stops children over the
- * control pipe; SIGINT..SIGHUP stay blocked across fork so main's handler never runs in the
- * child), and PR_SET_PDEATHSIG makes it die with main (it exits 1 if that fails or main is
- * already gone).  Returns 0, or -1 with errno set (pipe or fork failed). */
-int child_spawn(struct child *c, child_body body, void *arg);
+#define CHILD_MAX_KEEP_FDS 16 /* descriptors a child may keep besides its pipes */
+
+/* Fills set with the stop signals: every catchable signal whose default action ends the
+ * process (SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1/2, SIGALRM, SIGVTALRM, SIGPROF, SIGXCPU,
+ * SIGIO, SIGPWR, SIGSTKFLT and SIGRTMIN..SIGRTMAX), except SIGPIPE and SIGXFSZ, which are
+ * better ignored (the write then fails with EPIPE/EFBIG and is reported).  Program errors
+ * (SIGSEGV, SIGABRT...) and SIGTRAP/SIGSYS keep their default action.  signal(7). */
+void stop_signals_fill(sigset_t *set);
+
+/* Forks a child running body(arg).  In the child: every inherited descriptor above 2 is
+ * closed but its pipes and the n_keep (at most CHILD_MAX_KEEP_FDS) in keep_fds; the stop
+ * signals (stop_signals_fill), SIGPIPE and SIGXFSZ are ignored (main stops children over the
+ * control pipe; the stop signals stay blocked across fork so main's handler never runs in
+ * the child); and PR_SET_PDEATHSIG makes it die with main (it exits 1 if that fails or main
+ * is already gone).  Returns 0, or -1 with errno set (EINVAL: too many keep_fds; pipe or
+ * fork failed). */
+int child_spawn(struct child *c, child_body body, void *arg, const int *keep_fds, unsigned n_keep);
 
 /* In a child, once its worker threads exist (new threads inherit the policy): raises the
  * calling control thread to SCHED_FIFO at prio, so that a stop request is acted on at once

@@ -28,13 +28,14 @@ static char *chunk_alloc(struct load_ctx *ctx)
 	return (char *)buf;
 }
 
-/* Writes size bytes to fd from its current offset in chunks.  Returns 0 when done or stopped,
- * -1 after recording a failure. */
+/* Writes size bytes to fd from offset 0 in chunks (pwrite: the descriptor is shared across
+ * processes, its offset is not used).  Returns 0 when done or stopped, -1 after recording a
+ * failure (EFBIG from a file size limit is reported like ENOSPC: the pair fails). */
 static int write_whole(struct load_ctx *ctx, int fd, const char *path, uint64_t size, const char *buf)
 {
 	for (uint64_t off = 0; off < size && !load_should_stop(ctx);) {
 		size_t n = size - off < DISK_CHUNK_BYTES ? (size_t)(size - off) : DISK_CHUNK_BYTES;
-		ssize_t w = write(fd, buf, n);
+		ssize_t w = pwrite(fd, buf, n, (off_t)off);
 		if (w < 0 && errno == EINTR)
 			continue;
 		if (w <= 0) {
@@ -48,13 +49,16 @@ static int write_whole(struct load_ctx *ctx, int fd, const char *path, uint64_t 
 	return 0;
 }
 
-/* Opens path with flags, recording a failure.  Returns the descriptor or -1. */
-static int open_file(struct load_ctx *ctx, const char *path, int flags)
+/* Empties scratch file idx (ftruncate), recording a failure.  Returns 0, or -1. */
+static int truncate_file(struct load_ctx *ctx, int idx)
 {
-	int fd = open(path, flags | O_CLOEXEC, 0600);
-	if (fd < 0)
-		load_fail(ctx, errno, "open %s: %s", path, strerror(errno));
-	return fd;
+	const struct scratch_set *sc = ctx->cfg->scratch;
+	int fd = scratch_fd(sc, idx);
+	if (fd >= 0 && ftruncate(fd, 0) != 0) {
+		load_fail(ctx, errno, "truncate %s: %s", sc->paths[idx], strerror(errno));
+		return -1;
+	}
+	return 0;
 }
 
 /* Drops path's pages from the page cache (syncing them first so they can be dropped). */
@@ -72,25 +76,22 @@ static int drop_cache(struct load_ctx *ctx, int fd, const char *path)
 	return 0;
 }
 
-/* Creates the read file in main: written whole, synced and out of the page cache. */
-static int create_read_file(struct load_ctx *ctx, const char *path, uint64_t size)
+/* Fills the read file (scratch idx) in main: written whole, synced and out of the page cache. */
+static int create_read_file(struct load_ctx *ctx, int idx, uint64_t size)
 {
+	const char *path = ctx->cfg->scratch->paths[idx];
+	int fd = scratch_fd(ctx->cfg->scratch, idx);
 	char *buf = chunk_alloc(ctx);
 	if (!buf)
 		return -1;
-	int fd = open_file(ctx, path, O_WRONLY | O_CREAT | O_TRUNC);
-	int rc = fd < 0 ? -1 : write_whole(ctx, fd, path, size, buf);
+	int rc = write_whole(ctx, fd, path, size, buf);
 	if (rc == 0 && !load_should_stop(ctx)) /* an interrupted file is removed unsynced */
 		rc = drop_cache(ctx, fd, path);
-	if (fd >= 0 && close(fd) != 0 && rc == 0) {
-		load_fail(ctx, errno, "close %s: %s", path, strerror(errno));
-		rc = -1;
-	}
 	free(buf);
 	return rc;
 }
 
-static void disk_remove_files(const struct scratch_set *sc, const struct disk_state *ds)
+static void disk_remove_files(struct scratch_set *sc, const struct disk_state *ds)
 {
 	scratch_remove(sc, ds->write_idx);
 	scratch_remove(sc, ds->read_idx);
@@ -117,7 +118,8 @@ int disk_prepare(struct load_ctx *ctx, const char *write_tag, const char *read_t
 	if (read_tag && (ds->read_idx = scratch_add(sc, ctx->cfg->workdir, read_tag,
 						    c->errmsg, sizeof(c->errmsg))) < 0)
 		goto fail;
-	disk_remove_files(sc, ds); /* a failed earlier attempt's files hold no space now */
+	if (truncate_file(ctx, ds->write_idx) != 0 || truncate_file(ctx, ds->read_idx) != 0)
+		return -1;  /* a failed earlier attempt's files hold no space now */
 
 	struct mem_facts mem;
 	struct disk_size_in in = { .override_bytes = ctx->cfg->file_size_bytes,
@@ -131,11 +133,11 @@ int disk_prepare(struct load_ctx *ctx, const char *write_tag, const char *read_t
 		load_fail(ctx, ENOSPC, "not enough space in %s: %s", ctx->cfg->workdir, reason);
 		return -1;
 	}
-	if (read_tag && (create_read_file(ctx, sc->paths[ds->read_idx], ds->size_bytes) != 0 ||
+	if (read_tag && (create_read_file(ctx, ds->read_idx, ds->size_bytes) != 0 ||
 			 load_should_stop(ctx))) {
 		if (!c->error)
 			load_fail(ctx, EINTR, "creating the read file: interrupted");
-		disk_remove_files(sc, ds);
+		truncate_file(ctx, ds->read_idx); /* removed by cleanup; no space held meanwhile */
 		return -1;
 	}
 	return 0;
@@ -172,19 +174,13 @@ void *disk_writer(void *arg)
 	struct load_ctx *ctx = ((struct load_worker *)arg)->ctx;
 	struct disk_state *ds = ctx->priv;
 	const char *path = ctx->cfg->scratch->paths[ds->write_idx];
+	int fd = scratch_fd(ctx->cfg->scratch, ds->write_idx);
 	char *buf = chunk_alloc(ctx);
-	int fd = buf ? open_file(ctx, path, O_WRONLY | O_CREAT | O_TRUNC) : -1;
 
-	while (fd >= 0 && !atomic_load(&ctx->stop)) {
-		if (ftruncate(fd, 0) != 0 || lseek(fd, 0, SEEK_SET) != 0) {
-			load_fail(ctx, errno, "truncate %s: %s", path, strerror(errno));
-			break;
-		}
-		if (write_whole(ctx, fd, path, ds->size_bytes, buf) != 0)
+	while (buf && !atomic_load(&ctx->stop)) {
+		if (truncate_file(ctx, ds->write_idx) != 0 || write_whole(ctx, fd, path, ds->size_bytes, buf) != 0)
 			break;
 	}
-	if (fd >= 0)
-		close(fd);
 	free(buf);
 	return NULL;
 }
@@ -194,10 +190,10 @@ void *disk_reader(void *arg)
 	struct load_ctx *ctx = ((struct load_worker *)arg)->ctx;
 	struct disk_state *ds = ctx->priv;
 	const char *path = ctx->cfg->scratch->paths[ds->read_idx];
+	int fd = scratch_fd(ctx->cfg->scratch, ds->read_idx);
 	char *buf = chunk_alloc(ctx);
-	int fd = buf ? open_file(ctx, path, O_RDONLY) : -1;
 
-	while (fd >= 0 && !atomic_load(&ctx->stop) && drop_cache(ctx, fd, path) == 0) {
+	while (buf && !atomic_load(&ctx->stop) && drop_cache(ctx, fd, path) == 0) {
 		uint64_t off = 0;
 		ssize_t r = 1;
 		while (r != 0 && !atomic_load(&ctx->stop)) {
@@ -217,8 +213,6 @@ void *disk_reader(void *arg)
 		}
 	}
 out:
-	if (fd >= 0)
-		close(fd);
 	free(buf);
 	return NULL;
 }

@@ -1,29 +1,39 @@
 /* Scratch file registry (see scratch.h). */
+#define _GNU_SOURCE /* mkostemps */
 #include <dirent.h>
 #include <errno.h>
-#include <signal.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "loads/scratch.h"
 
-/* Returns the pid in an entry named SCRATCH_PREFIX tag "-" pid SCRATCH_SUFFIX, or 0. */
-static pid_t stale_pid(const char *name, const char *tag)
+/* Whether name is a scratch file of tag: SCRATCH_PREFIX tag "-" anything SCRATCH_SUFFIX. */
+static bool tag_matches(const char *name, const char *tag)
 {
-	size_t pl = strlen(SCRATCH_PREFIX), tl = strlen(tag);
-	if (strncmp(name, SCRATCH_PREFIX, pl) != 0 || strncmp(name + pl, tag, tl) != 0 || name[pl + tl] != '-')
-		return 0;
-	const char *digits = name + pl + tl + 1;
-	char *end;
-	errno = 0;
-	long pid = strtol(digits, &end, 10);
-	if (end == digits || *digits < '0' || *digits > '9' || errno || pid <= 0 || strcmp(end, SCRATCH_SUFFIX) != 0)
-		return 0;
-	return (pid_t)pid;
+	size_t pl = strlen(SCRATCH_PREFIX), tl = strlen(tag), nl = strlen(name), sl = strlen(SCRATCH_SUFFIX);
+	return nl > pl + tl + 1 + sl && strncmp(name, SCRATCH_PREFIX, pl) == 0 &&
+	       strncmp(name + pl, tag, tl) == 0 && name[pl + tl] == '-' &&
+	       strcmp(name + nl - sl, SCRATCH_SUFFIX) == 0;
 }
 
-/* Removes dir's scratch files of tag whose process is gone (or is this process). */
+/* Removes entry name of dirfd when it is a regular file no live run holds locked. */
+static void remove_if_stale(int dirfd, const char *dir, const char *name)
+{
+	int fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+	struct stat st;
+	if (fd < 0)
+		return;      /* a symlink (ELOOP), gone, or not ours to open: left alone */
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && flock(fd, LOCK_EX | LOCK_NB) == 0 &&
+	    unlinkat(dirfd, name, 0) != 0 && errno != ENOENT)
+		fprintf(stderr, "interbench: warning: unlink %s/%s: %s\n", dir, name, strerror(errno));
+	close(fd);   /* releases the lock */
+}
+
+/* Removes dir's stale scratch files of tag. */
 static int remove_stale(const char *dir, const char *tag, char *err, size_t errlen)
 {
 	DIR *d = opendir(dir);
@@ -32,50 +42,86 @@ static int remove_stale(const char *dir, const char *tag, char *err, size_t errl
 		return -1;
 	}
 	struct dirent *e;
-	while ((e = readdir(d)) != NULL) {
-		pid_t pid = stale_pid(e->d_name, tag);
-		if (pid == 0 || (pid != getpid() && (kill(pid, 0) == 0 || errno != ESRCH)))
-			continue;
-		if (unlinkat(dirfd(d), e->d_name, 0) != 0 && errno != ENOENT)
-			fprintf(stderr, "interbench: warning: unlink %s/%s: %s\n", dir, e->d_name, strerror(errno));
-	}
+	while ((e = readdir(d)) != NULL)
+		if (tag_matches(e->d_name, tag))
+			remove_if_stale(dirfd(d), dir, e->d_name);
 	closedir(d);
+	return 0;
+}
+
+/* Creates the file of entry s->n in dir (path and descriptor, locked).  Returns 0, or -1. */
+static int create_entry(struct scratch_set *s, const char *dir, const char *tag, char *err, size_t errlen)
+{
+	char *path = s->paths[s->n];
+	int n = snprintf(path, PATH_MAX, "%s/" SCRATCH_PREFIX "%s-XXXXXX" SCRATCH_SUFFIX, dir, tag);
+	if (n < 0 || n >= PATH_MAX) {
+		snprintf(err, errlen, "scratch file name in %s is too long", dir);
+		return -1;
+	}
+	int fd = mkostemps(path, (int)strlen(SCRATCH_SUFFIX), O_CLOEXEC);
+	if (fd < 0) {
+		snprintf(err, errlen, "create %s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+		snprintf(err, errlen, "flock %s: %s", path, strerror(errno));
+		unlink(path);
+		close(fd);
+		return -1;
+	}
+	s->fds[s->n] = fd;
+	s->removed[s->n] = false;
+	snprintf(s->tags[s->n], SCRATCH_TAG_MAX, "%s", tag);
 	return 0;
 }
 
 int scratch_add(struct scratch_set *s, const char *dir, const char *tag, char *err, size_t errlen)
 {
-	char path[PATH_MAX];
-	int n = snprintf(path, sizeof(path), "%s/" SCRATCH_PREFIX "%s-%ld" SCRATCH_SUFFIX, dir, tag, (long)getpid());
-	if (n < 0 || (size_t)n >= sizeof(path)) {
-		snprintf(err, errlen, "scratch file name in %s is too long", dir);
+	for (unsigned i = 0; i < s->n; i++)
+		if (strcmp(s->tags[i], tag) == 0 && !s->removed[i])
+			return (int)i;
+	if (strlen(tag) >= SCRATCH_TAG_MAX) {
+		snprintf(err, errlen, "scratch tag '%s' is too long", tag);
 		return -1;
 	}
-	if (remove_stale(dir, tag, err, errlen) != 0)
-		return -1;
-	for (unsigned i = 0; i < s->n; i++)
-		if (strcmp(s->paths[i], path) == 0)
-			return (int)i;
 	if (s->n == SCRATCH_MAX) {
 		snprintf(err, errlen, "more than %d scratch files", SCRATCH_MAX);
 		return -1;
 	}
-	memcpy(s->paths[s->n], path, (size_t)n + 1);
+	if (remove_stale(dir, tag, err, errlen) != 0 || create_entry(s, dir, tag, err, errlen) != 0)
+		return -1;
 	__atomic_store_n(&s->n, s->n + 1, __ATOMIC_RELEASE); /* the path first: see scratch.h */
 	return (int)s->n - 1;
 }
 
-void scratch_remove(const struct scratch_set *s, int idx)
+int scratch_fd(const struct scratch_set *s, int idx)
 {
-	if (idx < 0 || (unsigned)idx >= s->n)
+	if (idx < 0 || (unsigned)idx >= s->n || s->removed[idx])
+		return -1;
+	return s->fds[idx];
+}
+
+void scratch_remove(struct scratch_set *s, int idx)
+{
+	struct stat ours, now;
+	if (idx < 0 || (unsigned)idx >= s->n || s->removed[idx])
 		return;
-	if (unlink(s->paths[idx]) != 0 && errno != ENOENT)
-		fprintf(stderr, "interbench: warning: unlink %s: %s\n", s->paths[idx], strerror(errno));
+	const char *path = s->paths[idx];
+	if (fstat(s->fds[idx], &ours) == 0 && lstat(path, &now) == 0) {
+		if (now.st_dev != ours.st_dev || now.st_ino != ours.st_ino)
+			fprintf(stderr, "interbench: warning: %s was replaced during the run; left as it is\n", path);
+		else if (unlink(path) != 0 && errno != ENOENT)
+			fprintf(stderr, "interbench: warning: unlink %s: %s\n", path, strerror(errno));
+	}
+	__atomic_store_n(&s->removed[idx], true, __ATOMIC_RELEASE);
+	close(s->fds[idx]);
+	s->fds[idx] = -1;
 }
 
 void scratch_unlink_signal_safe(const struct scratch_set *s)
 {
 	unsigned n = __atomic_load_n(&s->n, __ATOMIC_ACQUIRE);
 	for (unsigned i = 0; i < n && i < SCRATCH_MAX; i++)
-		unlink(s->paths[i]);
+		if (!__atomic_load_n(&s->removed[i], __ATOMIC_ACQUIRE))
+			unlink(s->paths[i]);
 }

@@ -4,9 +4,11 @@
 #include <locale.h>
 #include <math.h>
 #include <stdint.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <wchar.h>
 #include "loads/load.h"
@@ -128,7 +130,10 @@ int report_mark_interrupted(json_t *doc, int sig)
 {
 	const char *abbrev = sigabbrev_np(sig);
 	char name[32];
-	snprintf(name, sizeof(name), "SIG%s", abbrev ? abbrev : "?");
+	if (sig >= SIGRTMIN && sig <= SIGRTMAX)
+		snprintf(name, sizeof(name), "SIGRTMIN+%d", sig - SIGRTMIN);
+	else
+		snprintf(name, sizeof(name), "SIG%s", abbrev ? abbrev : "?");
 	return json_object_set_new(json_object_get(doc, "run"), "interrupted_by", json_string(name));
 }
 
@@ -247,6 +252,34 @@ static int write_close(int fd, const char *name, const char *text, char *err, si
 	return 0;
 }
 
+/* Opens --json's path for writing: never through a symlink, never blocking on a FIFO with no
+ * reader; a regular file (with no other hard link) is truncated, a pipe or device written as
+ * it is.  Returns the descriptor, or -1 with err set. */
+static int open_target(const char *path, char *err, size_t errlen)
+{
+	struct stat st;
+	int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, 0666);
+	if (fd < 0) {
+		if (errno == ELOOP)
+			snprintf(err, errlen, "%s is a symbolic link; not followed (use - for stdout)", path);
+		else
+			snprintf(err, errlen, "open %s: %s", path, strerror(errno));
+		return -1;
+	}
+	const char *bad = fstat(fd, &st) != 0 ? "fstat" : S_ISREG(st.st_mode) && st.st_nlink > 1 ?
+			  "has other hard links; refusing to overwrite it" : NULL;
+	if (!bad && S_ISREG(st.st_mode) && ftruncate(fd, 0) != 0)
+		bad = "ftruncate";
+	if (!bad && fcntl(fd, F_SETFL, 0) != 0)
+		bad = "fcntl";
+	if (bad) {
+		snprintf(err, errlen, "%s: %s%s%s", path, bad, bad[0] == 'f' ? ": " : "", bad[0] == 'f' ? strerror(errno) : "");
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
 int report_write(const json_t *doc, const char *path, char *err, size_t errlen)
 {
 	char *text = dump_text(doc, err, errlen);
@@ -259,10 +292,8 @@ int report_write(const json_t *doc, const char *path, char *err, size_t errlen)
 		else
 			rc = 0;
 	} else {
-		int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-		if (fd < 0)
-			snprintf(err, errlen, "open %s: %s", path, strerror(errno));
-		else
+		int fd = open_target(path, err, errlen);
+		if (fd >= 0)
 			rc = write_close(fd, path, text, err, errlen);
 	}
 	free(text);

@@ -1,6 +1,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
@@ -23,23 +25,62 @@ void run_info_init(struct run_info *info)
 	strftime(info->datestamp, sizeof(info->datestamp), "%Y%m%d%H%M", &tm);
 }
 
-FILE *logfile_open(const struct run_info *info, char *path, size_t len)
+/* Opens path for appending without following a symlink or blocking, and checks it is a plain
+ * file of its own.  Returns the descriptor, or -1 with err set. */
+static int open_plain(const char *path, char *err, size_t errlen)
 {
-	int n = snprintf(path, len, "%s.log", info->kernel_release);
-	if (n < 0 || (size_t)n >= len) {
-		errno = ENAMETOOLONG;
-		return NULL;
+	struct stat st;
+	int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, 0644);
+	if (fd < 0) {
+		if (errno == ELOOP)
+			snprintf(err, errlen, "%s is a symbolic link; refusing to write through it (remove it, or run "
+				 "in another directory)", path);
+		else
+			snprintf(err, errlen, "open %s: %s", path, strerror(errno));
+		return -1;
 	}
-	int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-	if (fd < 0)
-		return NULL;
-	FILE *f = fdopen(fd, "a");
-	if (!f) {
-		int e = errno;
+	const char *bad = fstat(fd, &st) != 0 ? strerror(errno) : !S_ISREG(st.st_mode) ? "is not a regular file" :
+			  st.st_nlink > 1 ? "has other hard links; refusing to append to it" : NULL;
+	if (!bad && fcntl(fd, F_SETFL, O_APPEND) != 0)
+		bad = strerror(errno);
+	if (bad) {
+		snprintf(err, errlen, "%s %s", path, bad);
 		close(fd);
-		errno = e;
+		return -1;
 	}
-	return f;
+	return fd;
+}
+
+FILE *logfile_open(const struct run_info *info, char *path, size_t len, char *err, size_t errlen)
+{
+	for (unsigned k = 1; k <= LOGFILE_MAX_SIBLINGS; k++) {
+		int n = k == 1 ? snprintf(path, len, "%s.log", info->kernel_release) :
+				 snprintf(path, len, "%s-%u.log", info->kernel_release, k);
+		if (n < 0 || (size_t)n >= len) {
+			snprintf(err, errlen, "logfile name for kernel %s is too long", info->kernel_release);
+			return NULL;
+		}
+		int fd = open_plain(path, err, errlen);
+		if (fd < 0)
+			return NULL;
+		if (flock(fd, LOCK_EX | LOCK_NB) != 0) {   /* another live run's log */
+			int e = errno;
+			close(fd);
+			if (e == EWOULDBLOCK)
+				continue;
+			snprintf(err, errlen, "flock %s: %s", path, strerror(e));
+			return NULL;
+		}
+		FILE *f = fdopen(fd, "a");
+		if (!f) {
+			snprintf(err, errlen, "fdopen %s: %s", path, strerror(errno));
+			close(fd);
+		}
+		return f;
+	}
+	snprintf(err, errlen, "%s.log and %u siblings are all in use by other runs", info->kernel_release,
+		 LOGFILE_MAX_SIBLINGS - 1);
+	return NULL;
 }
 
 void logfile_header(FILE *f, const struct run_info *info)

@@ -22,9 +22,16 @@ struct run_info {
 /* Fills the kernel and date fields of info (the rest is the caller's). */
 void run_info_init(struct run_info *info);
 
-/* Opens (appending, creating 0644) "<release>.log" in the current directory; path receives
- * the name.  Returns the stream, or NULL with errno set. */
-FILE *logfile_open(const struct run_info *info, char *path, size_t len);
+#define LOGFILE_MAX_SIBLINGS 100 /* <release>.log, then -2.log ... -100.log */
+
+/* Opens (appending, creating 0644) "<release>.log" in the current directory for this run and
+ * holds an exclusive flock on it until it is closed, so two runs never interleave their
+ * lines: while another live run holds "<release>.log", this one takes "<release>-2.log",
+ * then -3 ... -LOGFILE_MAX_SIBLINGS.  Never follows a symlink (O_NOFOLLOW) and never blocks
+ * opening a FIFO; only a regular file with no other hard link is accepted.  path receives
+ * the name.  Returns the stream, or NULL with a one-line reason in err ("is a symbolic
+ * link...", "is not a regular file", the failed call and errno). */
+FILE *logfile_open(const struct run_info *info, char *path, size_t len, char *err, size_t errlen);
 
 /* Writes the run header: loops_per_ms and duration, kernel release and datestamp (the
  * interbench 0.31 lines), then CPUs, load threads, the --dma-latency hold and the comment. */

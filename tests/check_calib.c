@@ -92,6 +92,42 @@ START_TEST(corrupt_files)
 }
 END_TEST
 
+/* A forged or damaged value outside what any CPU could measure is not trusted, and a path
+ * that is not a small regular file is refused at once (a FIFO must not block the start). */
+START_TEST(implausible_values_and_odd_files)
+{
+	struct calib_key k;
+	char why[96], line[256];
+	calib_key_current(&k);
+	static const unsigned long long forged[] = { 1, 999, 100000001ULL, 4294967295ULL };
+	for (unsigned i = 0; i < sizeof(forged) / sizeof(forged[0]); i++) {
+		snprintf(line, sizeof(line), "loops_per_ms=%llu\ncpu_model=%s\nonline_cpus=%u\nkernel_release=%s\n",
+			 forged[i], k.cpu_model, k.online_cpus, k.kernel_release);
+		write_file(line);
+		ck_assert_uint_eq(calib_load(path, &k, why, sizeof(why)), 0);
+		ck_assert_msg(strstr(why, "implausible"), "%llu: %s", forged[i], why);
+		ck_assert_int_eq(calib_save(path, &k, forged[i]), -1);
+	}
+	unlink(path);
+	ck_assert_int_eq(mkfifo(path, 0600), 0);
+	ck_assert_uint_eq(calib_load(path, &k, why, sizeof(why)), 0);   /* returns: no reader needed */
+	ck_assert_str_eq(why, "not a regular file");
+	unlink(path);
+	ck_assert_int_eq(mkdir(path, 0700), 0);
+	ck_assert_uint_eq(calib_load(path, &k, why, sizeof(why)), 0);
+	ck_assert_str_eq(why, "a directory");
+	rmdir(path);
+	ck_assert_int_eq(symlink("/etc/hostname", path), 0);
+	ck_assert_uint_eq(calib_load(path, &k, why, sizeof(why)), 0);
+	ck_assert_str_eq(why, "a symbolic link, not followed");
+	ck_assert_int_eq(calib_save(path, &k, 5000), 0);              /* replaces the link itself */
+	struct stat st;
+	ck_assert_int_eq(lstat(path, &st), 0);
+	ck_assert(S_ISREG(st.st_mode));
+	ck_assert_uint_eq(calib_load(path, &k, NULL, 0), 5000);
+}
+END_TEST
+
 START_TEST(burn_stops)
 {
 	atomic_bool stop;
@@ -111,6 +147,7 @@ int main(void)
 	tcase_add_test(tc, save_refuses_unloadable_values);
 	tcase_add_test(tc, stale_key);
 	tcase_add_test(tc, corrupt_files);
+	tcase_add_test(tc, implausible_values_and_odd_files);
 	tcase_add_test(tc, burn_stops);
 	suite_add_tcase(s, tc);
 	return ck_run(s);

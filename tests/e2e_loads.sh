@@ -39,15 +39,23 @@ done
 out=$(cd "$WORK" && timeout 30 "$BIN" "${COMMON[@]}" -t 1 -w Memload 2>&1)
 if grep -q '^Memload: 256.0 MiB (--mem-size)$' <<<"$out"; then ok "Memload policy line"; else bad "Memload policy line missing"; fi
 
-# A stale file of a dead process is replaced, a live process's file is left alone.
-touch "$WORK/interbench-write-999999999.tmp" "$WORK/interbench-write-1.tmp"
+# A stale file (nobody holds its lock: its run is gone, in whatever PID namespace) is removed;
+# a live run's file (locked, here by flock(1)) and a symlink with a scratch name are left alone.
+touch "$WORK/interbench-write-999999999.tmp" "$WORK/interbench-write-live.tmp" "$WORK/victim"
+ln -s "$WORK/victim" "$WORK/interbench-write-link.tmp"
+flock "$WORK/interbench-write-live.tmp" sleep 120 &
+holder=$!
+wait_for_lock() { for _ in $(seq 300); do flock -n "$1" true || return 0; sleep 0.1; done; return 1; }
+wait_for_lock "$WORK/interbench-write-live.tmp"
 (cd "$WORK" && timeout 30 "$BIN" "${COMMON[@]}" -t 1 -w Write >/dev/null 2>&1)
-if [ ! -e "$WORK/interbench-write-999999999.tmp" ] && [ -e "$WORK/interbench-write-1.tmp" ]; then
-	ok "stale scratch file removed, live one kept"
+if [ ! -e "$WORK/interbench-write-999999999.tmp" ] && [ -e "$WORK/interbench-write-live.tmp" ] &&
+   [ -L "$WORK/interbench-write-link.tmp" ] && [ -e "$WORK/victim" ] && [ ! -s "$WORK/victim" ]; then
+	ok "stale scratch file removed; a live run's file and a planted symlink left alone"
 else
-	bad "stale scratch handling: $(ls "$WORK")"
+	bad "stale scratch handling: $(ls -l "$WORK")"
 fi
-rm -f "$WORK/interbench-write-1.tmp"
+kill "$holder" 2>/dev/null; wait "$holder" 2>/dev/null
+rm -f "$WORK/interbench-write-live.tmp" "$WORK/interbench-write-link.tmp" "$WORK/victim"
 
 # A file that cannot fit is refused before the window with a failed row.
 out=$(cd "$WORK" && timeout 30 "$BIN" "${COMMON[@]}" --file-size 1000T -t 1 -w Read 2>&1)
