@@ -85,6 +85,7 @@ e2e: interbench
 	bash tests/e2e_loads.sh ./interbench
 	bash tests/e2e_results.sh ./interbench
 	bash tests/e2e_faults.sh ./interbench
+	bash tests/e2e_hardening_files.sh ./interbench
 	bash tests/e2e_hardening_env.sh ./interbench
 
 # The man page must be clean above style level.

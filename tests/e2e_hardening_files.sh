@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# Hostile surroundings: a symlink planted at the logfile or --json path, a scratch file swapped
+# for a symlink mid-run, every terminating signal, a file size limit, closed stdout/stderr, two
+# runs in one directory at once, a FIFO at the calibration cache.
+# Usage: tests/e2e_hardening_files.sh ./interbench
+set -u
+SRC=$(realpath "${1:-./interbench}")
+TMP=$(mktemp -d /tmp/interbench-hard.XXXXXX)
+chmod 755 "$TMP"
+BIN="$TMP/ib-under-test"          # a private copy, so pgrep finds only our processes
+cp "$SRC" "$BIN"
+export XDG_CACHE_HOME="$TMP/cache"
+cleanup() { pkill -KILL -f "$BIN" 2>/dev/null; rm -rf "$TMP"; }
+trap cleanup EXIT
+pass=0 fail=0
+ok()  { pass=$((pass + 1)); echo "ok   - $1"; }
+bad() { fail=$((fail + 1)); echo "FAIL - $1"; [ -n "${2:-}" ] && sed 's/^/       /' "$2" | head -30; }
+wait_for() { for _ in $(seq 6000); do "$@" && return 0; sleep 0.01; done; return 1; }
+none_left() { ! pgrep -f "$BIN" >/dev/null; }
+cd "$TMP" || exit 1
+"$BIN" -t 1 -c -W Audio -w None >/dev/null 2>&1   # calibrate once
+LOG="$(uname -r).log"
+echo precious >"$TMP/victim"
+
+# 1. A symlink at the logfile path is refused, its target untouched; so is one at --json.
+ln -s "$TMP/victim" "$LOG"
+"$BIN" -t 1 -W Audio -w None >out 2>&1; rc=$?
+if [ $rc = 2 ] && grep -q 'symbolic link; refusing' out && [ "$(cat victim)" = precious ]; then
+	ok "symlink at the logfile: refused (exit 2), target untouched"; else bad "symlink at the logfile (exit $rc)" out; fi
+rm -f "$LOG" ./*.json
+ln -s "$TMP/victim" j.json
+"$BIN" -t 1 -c -W Audio -w None --json j.json >out 2>&1
+if grep -q 'j.json is a symbolic link; not followed' out && [ "$(cat victim)" = precious ]; then
+	ok "symlink at --json: not followed"; else bad "symlink at --json" out; fi
+rm -f j.json
+
+# 2. The scratch file replaced by a symlink while the load runs: nothing is written through
+# it and the planted link is left (the load works through its own descriptor).
+mkdir -p wd
+"$BIN" -t 2 -c -W Audio -w Write --workdir wd --file-size 8M >out 2>&1 &
+pid=$!
+wait_for compgen -G "wd/interbench-write-*.tmp" >/dev/null
+f=$(compgen -G "wd/interbench-write-*.tmp" | head -1)
+rm -f "$f" && ln -s "$TMP/victim" "$f"
+wait $pid; rc=$?
+if [ $rc = 0 ] && [ "$(cat victim)" = precious ] && [ -L "$f" ] && grep -q 'replaced during the run' out; then
+	ok "scratch file swapped for a symlink: target untouched, link left with a warning"
+else bad "scratch file swapped for a symlink (exit $rc)" out; fi
+rm -f wd/*
+
+# 3. Every terminating signal: an orderly stop, exit 128+signal, results kept, nothing left.
+for sig in QUIT USR1 USR2 ALRM XCPU VTALRM PROF IO PWR RTMIN RTMAX; do
+	rm -f "$LOG" ./*.json
+	"$BIN" -t 2 -W Audio -w Write -w Burn --workdir wd --file-size 8M >out 2>&1 &
+	pid=$!
+	wait_for compgen -G "wd/interbench-write-*.tmp" >/dev/null
+	kill -s "$sig" $pid; wait $pid; rc=$?
+	num=$(kill -l "$sig" 2>/dev/null || echo 0)
+	[ "$sig" = RTMIN ] && num=$(kill -l SIGRTMIN); [ "$sig" = RTMAX ] && num=$(kill -l SIGRTMAX)
+	if [ $rc = $((128 + num)) ] && [ -z "$(ls -A wd)" ] && grep -q '^Burn ' "$LOG" &&
+	   python3 -c 'import json,glob,sys; d=json.load(open(glob.glob("*.json")[0])); sys.exit(0 if d["run"].get("interrupted_by") else 1)'
+	then ok "SIG$sig: exit $rc, Burn's row and the JSON kept, no scratch file"
+	else bad "SIG$sig: exit $rc (want $((128 + num)))" out; fi
+	if ! wait_for none_left; then bad "SIG$sig: processes left"; fi
+done
+
+# 4. A file size limit: the Write pair fails as on a full disk, the run goes on.
+rm -f "$LOG" ./*.json
+(ulimit -f 4096; "$BIN" -t 1 -c -W Audio -w Write -w None --workdir wd --file-size 8M >out 2>&1); rc=$?
+if [ $rc = 0 ] && grep -q '^Write .*failed: .*File too large' out && grep -q '^None ' out && [ -z "$(ls -A wd)" ]
+then ok "ulimit -f: Write failed with EFBIG, None measured, no scratch file"; else bad "ulimit -f (exit $rc)" out; fi
+
+# 5. Closed stdout or stderr: the logfile gets each line once.
+for how in '>&-' '2>&-'; do
+	rm -f "$LOG"
+	eval "\"\$BIN\" -t 1 -W Audio -w None $how" >/dev/null 2>&1
+	if [ "$(grep -c '^None ' "$LOG")" = 1 ] && [ "$(grep -c '^Benchmarking kernel' "$LOG")" = 1 ]
+	then ok "started with $how: each line once in the logfile"; else bad "started with $how" "$LOG"; fi
+done
+
+# 6. Two runs at once in one directory: each gets a logfile of its own, never interleaved.
+rm -f "$(uname -r)"*.log ./*.json
+"$BIN" -t 2 -W Audio -w None -w Burn -m first >out1 2>&1 &
+p1=$!
+wait_for test -s "$LOG"
+"$BIN" -t 1 -W Audio -w None -m second >out2 2>&1; rc2=$?
+wait $p1; rc1=$?
+second="$(uname -r)-2.log"
+if [ $rc1 = 0 ] && [ $rc2 = 0 ] && grep -q 'Comment: first' "$LOG" && ! grep -q 'Comment: second' "$LOG" &&
+   grep -q 'Comment: second' "$second" && [ "$(grep -c '^Benchmarking kernel' "$LOG")" = 1 ]
+then ok "concurrent runs: the second logged to $second, the first's log whole"
+else bad "concurrent runs ($rc1/$rc2)" out2; fi
+
+# 7. A FIFO at the calibration cache: no hang, a reason, measured again.
+rm -f "$XDG_CACHE_HOME/interbench/loops_per_ms" && mkfifo "$XDG_CACHE_HOME/interbench/loops_per_ms"
+timeout 60 "$BIN" -t 1 -c -W Audio -w None >out 2>&1; rc=$?
+if [ $rc = 0 ] && grep -q 'saved value: not a regular file' out && grep -q 'loops per ms (measured)' out
+then ok "FIFO at the calibration cache: reason given, measured again"; else bad "FIFO cache (exit $rc)" out; fi
+
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]
