@@ -23,6 +23,13 @@ void cmp_default_thresholds(struct cmp_thresholds *t)
 	t->limit[RS_MET] = 1;
 }
 
+static int threshold_bad_value(const char *val, const char *item, int m, char *err, size_t errlen)
+{
+	snprintf(err, errlen, "--threshold: invalid value '%s' for %s (accepted: a number from 0 to 1000000%s, or off)",
+		 val, item, is_latency(m) ? ", optionally followed by %" : "");
+	return -1;
+}
+
 /* One KEY=VALUE item (item is NUL-terminated).  Returns 0, or -1 with err set. */
 static int threshold_item(char *item, struct cmp_thresholds *t, char *err, size_t errlen)
 {
@@ -43,14 +50,13 @@ static int threshold_item(char *item, struct cmp_thresholds *t, char *err, size_
 		return 0;
 	}
 	char *end;
+	if (strspn(val, "0123456789.%") != strlen(val)) /* decimal only: no hex, exponent, inf */
+		return threshold_bad_value(val, item, m, err, errlen);
 	double v = strtod(val, &end);
 	if (is_latency(m) && *end == '%')
 		end++;
-	if (end == val || *end || !isfinite(v) || v < 0 || v > 1e6 || *val == '-' || *val == ' ') {
-		snprintf(err, errlen, "--threshold: invalid value '%s' for %s (accepted: a number from 0 to 1000000%s, or off)",
-			 val, item, is_latency(m) ? ", optionally followed by %" : "");
-		return -1;
-	}
+	if (end == val || *end || !isfinite(v) || v < 0 || v > 1e6 || *val == '-' || *val == ' ')
+		return threshold_bad_value(val, item, m, err, errlen);
 	t->limit[m] = v;
 	return 0;
 }
@@ -67,12 +73,12 @@ int cmp_parse_thresholds(const char *spec, struct cmp_thresholds *t, char *err, 
 
 static int parse_thresholds(const char *spec, struct cmp_thresholds *t, char *err, size_t errlen)
 {
-	char *copy = strdup(spec), *save = NULL;
+	char *copy = strdup(spec), *rest = copy;
 	int rc = copy && *copy ? 0 : -1;
 	if (rc)
 		snprintf(err, errlen, "--threshold: empty (accepted: e.g. p99=10%%,deadlines=1)");
-	for (char *it = rc ? NULL : strtok_r(copy, ",", &save); it && rc == 0; it = strtok_r(NULL, ",", &save))
-		rc = threshold_item(it, t, err, errlen);
+	for (char *it = rc ? NULL : strsep(&rest, ","); it && rc == 0; it = strsep(&rest, ","))
+		rc = threshold_item(it, t, err, errlen);  /* an empty item ("p99=5," or ",") is refused */
 	free(copy);
 	return rc;
 }
@@ -102,6 +108,15 @@ static bool testable(size_t na, size_t nb)
 	return na >= 1 && nb >= 1 && mwu_min_p(na, nb) < CMP_ALPHA;
 }
 
+/* Whether every repeat of p took no latency sample (a starved task). */
+static bool starved(const struct rs_pair *p)
+{
+	for (size_t i = 0; i < p->n; i++)
+		if (!p->v[i].no_samples)
+			return false;
+	return p->n > 0;
+}
+
 bool compare_metric(const struct rs_pair *a, const struct rs_pair *b, enum rs_metric m,
 		    const struct cmp_thresholds *t, struct metric_cmp *mc)
 {
@@ -109,7 +124,17 @@ bool compare_metric(const struct rs_pair *a, const struct rs_pair *b, enum rs_me
 	size_t na = va ? collect(a, m, va) : 0, nb = vb ? collect(b, m, vb) : 0;
 	bool have = na > 0 && nb > 0;
 	memset(mc, 0, sizeof(*mc));
-	if (have) {
+	if (is_latency(m) && na > 0 && nb == 0 && starved(b)) {
+		/* NEW took no sample where OLD did: the task starved, the worst latency there is */
+		mc->old = median_of(va, (unsigned)na);
+		mc->new = mc->change = INFINITY;
+		mc->p = NAN;
+		/* a regression whenever any latency figure has a threshold (the one compared here may
+		 * be missing from one side, as p99 from a classic logfile) */
+		mc->regression = !isnan(t->limit[RS_MEAN]) || !isnan(t->limit[RS_P99]) || !isnan(t->limit[RS_MAX]);
+		have = true;
+	}
+	if (na > 0 && nb > 0) {
 		struct mwu_result r;
 		mc->tested = testable(na, nb) && mwu_test(va, na, vb, nb, &r) == 0;
 		mc->p = mc->tested ? r.p : NAN;
@@ -129,7 +154,10 @@ bool compare_metric(const struct rs_pair *a, const struct rs_pair *b, enum rs_me
 
 static void fmt_value(enum rs_metric m, double v, char *buf, size_t len)
 {
-	fmt_sig3(is_latency(m) ? v / 1e6 : v, buf, len);
+	if (isinf(v))
+		snprintf(buf, len, "no samples");
+	else
+		fmt_sig3(is_latency(m) ? v / 1e6 : v, buf, len);
 }
 
 static void print_metric(FILE *out, const char *sim, const char *load, enum rs_metric m, const struct metric_cmp *mc)
@@ -137,7 +165,10 @@ static void print_metric(FILE *out, const char *sim, const char *load, enum rs_m
 	char o[32], n[32], ch[32], p[16];
 	fmt_value(m, mc->old, o, sizeof(o));
 	fmt_value(m, mc->new, n, sizeof(n));
-	snprintf(ch, sizeof(ch), is_latency(m) ? "%+.1f%%" : "%+.2f pt", mc->change);
+	if (isinf(mc->new))
+		snprintf(ch, sizeof(ch), "starved");
+	else
+		snprintf(ch, sizeof(ch), is_latency(m) ? "%+.1f%%" : "%+.2f pt", mc->change);
 	snprintf(p, sizeof(p), mc->tested ? "%.3f" : "-", mc->p);
 	const char *verdict = mc->regression ? "REGRESSION" :
 		mc->tested && mc->p < CMP_ALPHA ? "significant" : "";
@@ -150,7 +181,8 @@ static unsigned compare_pair(const struct rs_pair *a, const struct rs_pair *b, c
 			     FILE *out, bool *untested)
 {
 	if (a->n == 0 || b->n == 0) {
-		bool regressed = a->n > 0;
+		/* a pair a signal cut short in NEW is left out, as the README says, not a regression */
+		bool regressed = a->n > 0 && strcmp(b->why, RS_INTERRUPTED_WHY) != 0;
 		fprintf(out, "%-16s %-8s failed in %s: %s%s\n", a->sim, a->load, a->n == 0 ? "OLD" : "NEW",
 			a->n == 0 ? a->why : b->why, regressed ? "  REGRESSION" : " (not compared)");
 		return regressed;

@@ -6,6 +6,7 @@
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
+#include "lib/text.h"
 #include "results/logfile.h"
 
 void run_info_init(struct run_info *info)
@@ -88,12 +89,16 @@ void logfile_header(FILE *f, const struct run_info *info)
 	fprintf(f, "Using %llu loops per ms (%s), running every load for %u seconds\n",
 		(unsigned long long)info->loops_per_ms, info->loops_source, info->duration_s);
 	fprintf(f, "Benchmarking kernel %s at datestamp %s\n", info->kernel_release, info->datestamp);
-	fprintf(f, "Kernel version %s, %u CPUs online, %u load threads\n", info->kernel_version,
-		info->cpus, info->load_threads);
+	char text[2 * sizeof(info->kernel_version)];
+	text_escape_line(info->kernel_version, text, sizeof(text));
+	fprintf(f, "Kernel version %s, %u CPUs online, %u load threads\n", text, info->cpus, info->load_threads);
 	if (info->dma_latency_us >= 0)
 		fprintf(f, "CPU wakeup latency limit held at %lld us (/dev/cpu_dma_latency)\n",
 			(long long)info->dma_latency_us);
-	if (info->comment)
-		fprintf(f, "Comment: %s\n", info->comment);
+	if (info->comment) {
+		char comment[4096];
+		text_escape_line(info->comment, comment, sizeof(comment));
+		fprintf(f, "Comment: %s\n", comment);
+	}
 	fprintf(f, "\n");
 }

@@ -12,6 +12,8 @@
 #include <unistd.h>
 #include "results/json_report.h"
 #include "results/resultset.h"
+#include "results/summary.h"
+#include "lib/text.h"
 
 #define RS_MAX_PAIRS 100000
 #define RS_MAX_REPEATS 100000
@@ -51,9 +53,15 @@ const struct rs_pair *result_set_find(const struct result_set *rs, const char *s
 	return NULL;
 }
 
-/* The pair (sim, load), created when new.  NULL with err set on a too long name or too many. */
-static struct rs_pair *pair_get(struct result_set *rs, const char *sim, const char *load, char *err, size_t errlen)
+/* The pair (sim, load), created when new; the names are kept escaped (text_escape_line), so
+ * no input can put a control character or escape sequence on the terminal.  NULL with err set
+ * on a too long name or too many. */
+static struct rs_pair *pair_get(struct result_set *rs, const char *raw_sim, const char *raw_load, char *err,
+				size_t errlen)
 {
+	char sim[sizeof(((struct rs_pair *)0)->sim) + 1], load[sizeof(((struct rs_pair *)0)->load) + 1];
+	text_escape_line(raw_sim, sim, sizeof(sim));
+	text_escape_line(raw_load, load, sizeof(load));
 	struct rs_pair *p = (struct rs_pair *)result_set_find(rs, sim, load);
 	if (p)
 		return p;
@@ -98,7 +106,7 @@ static int pair_add(struct result_set *rs, struct rs_pair *p, const struct rs_va
 static void pair_failed(struct rs_pair *p, const char *why)
 {
 	if (p->failed++ == 0)
-		snprintf(p->why, sizeof(p->why), "%s", why);
+		text_escape_line(why, p->why, sizeof(p->why));
 }
 
 /* ---- JSON ---- */
@@ -126,17 +134,34 @@ static const char *json_str(const json_t *o, const char *key)
 	return json_is_string(v) ? json_string_value(v) : NULL;
 }
 
+/* Reads key as json_uint does, or null (NaN) when allow_null.  Returns 0, or -1. */
+static int json_uint_or_null(const json_t *o, const char *key, size_t idx, json_int_t max, bool allow_null,
+			     double *out, char *err, size_t errlen)
+{
+	if (allow_null && json_is_null(json_object_get(o, key))) {
+		*out = NAN;
+		return 0;
+	}
+	return json_uint(o, key, idx, max, out, err, errlen);
+}
+
 static int json_values(const json_t *r, size_t idx, struct rs_values *v, char *err, size_t errlen)
 {
+	double samples = NAN;   /* absent: not said, figures taken as they are */
+	if (json_object_get(r, "samples") && json_uint(r, "samples", idx, INT64_MAX, &samples, err, errlen) != 0)
+		return -1;
+	v->no_samples = samples == 0;  /* results before null existed wrote 0s: no figure either */
 	static const struct { enum rs_metric m; const char *key; json_int_t max; double scale; } f[] = {
 		{ RS_MEAN, "latency_mean_ns", INT64_MAX, 1 }, { RS_P99, "latency_p99_ns", INT64_MAX, 1 },
 		{ RS_MAX, "latency_max_ns", INT64_MAX, 1 }, { RS_CPU, "desired_cpu_ppm", 1000000, 1e-4 },
 		{ RS_MET, "deadlines_met_ppm", 1000000, 1e-4 },
 	};
 	for (size_t k = 0; k < sizeof(f) / sizeof(f[0]); k++) {
-		if (json_uint(r, f[k].key, idx, f[k].max, &v->m[f[k].m], err, errlen) != 0)
+		bool latency = f[k].m == RS_MEAN || f[k].m == RS_P99 || f[k].m == RS_MAX;
+		if (json_uint_or_null(r, f[k].key, idx, f[k].max, latency && v->no_samples, &v->m[f[k].m],
+				      err, errlen) != 0)
 			return -1;
-		v->m[f[k].m] *= f[k].scale;
+		v->m[f[k].m] = latency && v->no_samples ? NAN : v->m[f[k].m] * f[k].scale;
 	}
 	if (!json_is_true(json_object_get(r, "has_deadlines")))
 		v->m[RS_MET] = NAN;
@@ -224,9 +249,14 @@ static int tokenize(char *line, char **tok, int max)
 }
 
 /* A non-negative finite number, the whole token, at most max. */
+/* A figure as the tables print it: decimal digits with at most one '.', nothing else (no
+ * sign, exponent, hex, inf or nan). */
 static int number(const char *s, double max, double *out)
 {
 	char *end;
+	size_t digits = strspn(s, "0123456789.");
+	if (s[0] < '0' || s[0] > '9' || s[digits] != '\0' || strchr(s, '.') != strrchr(s, '.'))
+		return -1;
 	errno = 0;
 	double v = strtod(s, &end);
 	if (end == s || *end || errno || !isfinite(v) || v < 0 || v > max)
@@ -301,16 +331,23 @@ static int table_row_line(struct result_set *rs, struct table_cols *c, char *lin
 		return 0;
 	}
 	int classic = c->deadlines ? 7 : 6; /* load mean +/- sd max cpu [met] */
-	struct rs_values v = { { NAN, NAN, NAN, NAN, NAN } };
+	struct rs_values v = { { NAN, NAN, NAN, NAN, NAN }, false };
 	double sd;
+	if (n >= classic + c->extra && strcmp(tok[1], TABLE_NO_SAMPLES) == 0 && strcmp(tok[3], TABLE_NO_SAMPLES) == 0 &&
+	    strcmp(tok[4], TABLE_NO_SAMPLES) == 0) {  /* a pair with no latency sample */
+		v.no_samples = true;
+		tok[1] = tok[3] = tok[4] = "0";
+		if (c->p99_col >= 0)
+			tok[classic + c->p99_col] = "0";
+	}
 	if (n < classic + c->extra || strcmp(tok[2], "+/-") != 0 || number(tok[1], 1e15, &v.m[RS_MEAN]) ||
 	    number(tok[3], 1e15, &sd) || number(tok[4], 1e15, &v.m[RS_MAX]) ||
 	    number(tok[5], 100, &v.m[RS_CPU]) || (c->deadlines && number(tok[6], 100, &v.m[RS_MET])) ||
 	    (c->p99_col >= 0 && number(tok[classic + c->p99_col], 1e15, &v.m[RS_P99])))
 		return fail(err, errlen, "line %zu: malformed or truncated row for %s", lineno, c->sim);
-	v.m[RS_MEAN] *= c->unit_ns;
-	v.m[RS_MAX] *= c->unit_ns;
-	v.m[RS_P99] *= c->unit_ns;
+	v.m[RS_MEAN] = v.no_samples ? NAN : v.m[RS_MEAN] * c->unit_ns;
+	v.m[RS_MAX] = v.no_samples ? NAN : v.m[RS_MAX] * c->unit_ns;
+	v.m[RS_P99] = v.no_samples ? NAN : v.m[RS_P99] * c->unit_ns;
 	c->last_row = p - rs->pairs;
 	return pair_add(rs, p, &v, err, errlen);
 }

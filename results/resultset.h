@@ -14,7 +14,9 @@ enum rs_metric { RS_MEAN, RS_P99, RS_MAX, RS_CPU, RS_MET, RS_METRICS };
 
 /* Per-repeat values of one metric set; NaN where the source does not carry the figure. */
 struct rs_values {
-	double m[RS_METRICS];
+	double m[RS_METRICS];      /* NaN: not in this result */
+	bool no_samples;           /* the pair ran but took no latency sample (a starved task):
+	                              its latency figures are NaN, "-" in tables, null in JSON */
 };
 
 /* One (simulation, load) pair and its measured repeats. */

@@ -2,6 +2,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include "lib/text.h"
 #include "results/summary.h"
 
 void pair_summarize(const struct sim_result *r, struct pair_summary *s)
@@ -87,10 +88,12 @@ void table_header(FILE *f, const char *sim_name, const char *mode, const struct 
 /* The row without its line end. */
 static void row_body(FILE *f, const char *load, const struct pair_summary *s, const struct table_style *st)
 {
-	char mean[32], sd[32], max[32], cpu[32], met[32];
-	fmt_sig3(to_unit(s->latency_mean_ns, st), mean, sizeof(mean));
-	fmt_sig3(to_unit(s->latency_sd_ns, st), sd, sizeof(sd));
-	fmt_sig3(to_unit((double)s->latency_max_ns, st), max, sizeof(max));
+	char mean[32] = TABLE_NO_SAMPLES, sd[32] = TABLE_NO_SAMPLES, max[32] = TABLE_NO_SAMPLES, cpu[32], met[32];
+	if (s->samples) {
+		fmt_sig3(to_unit(s->latency_mean_ns, st), mean, sizeof(mean));
+		fmt_sig3(to_unit(s->latency_sd_ns, st), sd, sizeof(sd));
+		fmt_sig3(to_unit((double)s->latency_max_ns, st), max, sizeof(max));
+	}
 	fmt_sig3(s->desired_cpu_pct, cpu, sizeof(cpu));
 	fmt_sig3(s->deadlines_met_pct, met, sizeof(met));
 	fprintf(f, "%-9s %8s +/- %-10s %11s %15s", load, mean, sd, max, cpu);
@@ -100,8 +103,9 @@ static void row_body(FILE *f, const char *load, const struct pair_summary *s, co
 		const uint64_t cols[] = { s->sched_p50_ns, s->sched_p90_ns, s->sched_p99_ns, s->sched_p999_ns,
 					  s->timer_p99_ns, s->timer_max_ns };
 		for (size_t i = 0; i < sizeof(cols) / sizeof(cols[0]); i++) {
-			char v[32];
-			fmt_sig3(to_unit((double)cols[i], st), v, sizeof(v));
+			char v[32] = TABLE_NO_SAMPLES;
+			if (i < 4 ? s->samples : s->timer_samples)
+				fmt_sig3(to_unit((double)cols[i], st), v, sizeof(v));
 			fprintf(f, " %10s", v);
 		}
 	}
@@ -120,7 +124,10 @@ void table_row_repeats(FILE *f, const char *load, const struct pair_summary *s, 
 	fmt_sig3(to_unit(mean_lo_ns, st), lo, sizeof(lo));
 	fmt_sig3(to_unit(mean_hi_ns, st), hi, sizeof(hi));
 	row_body(f, load, s, st);
-	fprintf(f, "   %s-%s", lo, hi);
+	if (s->samples)
+		fprintf(f, "   %s-%s", lo, hi);
+	else
+		fprintf(f, "   %s", TABLE_NO_SAMPLES);
 	if (failed)
 		fprintf(f, " (%u failed)", failed);
 	fprintf(f, "\n");
@@ -138,33 +145,51 @@ double median_of(double *v, unsigned n)
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-#define PS_D(field) { offsetof(struct pair_summary, field), true }
-#define PS_U(field) { offsetof(struct pair_summary, field), false }
+/* Which repeats a field's median is taken over: all, those with scheduling latency samples,
+ * those with timer latency samples. */
+enum ps_group { PS_ALL, PS_SCHED, PS_TIMER };
+#define PS_D(field, g) { offsetof(struct pair_summary, field), true, g }
+#define PS_U(field, g) { offsetof(struct pair_summary, field), false, g }
+
+static bool in_group(const struct pair_summary *s, enum ps_group g)
+{
+	return g == PS_ALL || (g == PS_SCHED ? s->samples > 0 : s->timer_samples > 0);
+}
 
 void summary_median(const struct pair_summary *reps, unsigned n, struct pair_summary *out,
 		    double *mean_lo_ns, double *mean_hi_ns)
 {
-	static const struct { size_t off; bool is_double; } fields[] = {
-		PS_U(samples), PS_D(latency_mean_ns), PS_D(latency_sd_ns), PS_U(latency_max_ns),
-		PS_D(desired_cpu_pct), PS_D(deadlines_met_pct), PS_U(periods), PS_U(deadlines_met),
-		PS_U(deadlines_missed), PS_U(periods_skipped), PS_U(sched_p50_ns), PS_U(sched_p90_ns),
-		PS_U(sched_p99_ns), PS_U(sched_p999_ns), PS_U(timer_samples), PS_D(timer_mean_ns),
-		PS_D(timer_sd_ns), PS_U(timer_max_ns), PS_U(timer_p50_ns), PS_U(timer_p90_ns),
-		PS_U(timer_p99_ns), PS_U(timer_p999_ns),
+	static const struct { size_t off; bool is_double; enum ps_group g; } fields[] = {
+		PS_U(latency_max_ns, PS_SCHED), PS_D(latency_mean_ns, PS_SCHED), PS_D(latency_sd_ns, PS_SCHED),
+		PS_D(desired_cpu_pct, PS_ALL), PS_D(deadlines_met_pct, PS_ALL), PS_U(periods, PS_ALL),
+		PS_U(deadlines_met, PS_ALL), PS_U(deadlines_missed, PS_ALL), PS_U(periods_skipped, PS_ALL),
+		PS_U(sched_p50_ns, PS_SCHED), PS_U(sched_p90_ns, PS_SCHED), PS_U(sched_p99_ns, PS_SCHED),
+		PS_U(sched_p999_ns, PS_SCHED), PS_D(timer_mean_ns, PS_TIMER), PS_D(timer_sd_ns, PS_TIMER),
+		PS_U(timer_max_ns, PS_TIMER), PS_U(timer_p50_ns, PS_TIMER), PS_U(timer_p90_ns, PS_TIMER),
+		PS_U(timer_p99_ns, PS_TIMER), PS_U(timer_p999_ns, PS_TIMER), PS_U(samples, PS_SCHED),
+		PS_U(timer_samples, PS_TIMER),
 	};
 	double *v = calloc(n, sizeof(*v));
 	memset(out, 0, sizeof(*out));
-	*mean_lo_ns = *mean_hi_ns = reps[0].latency_mean_ns;
-	for (unsigned i = 0; i < n; i++) {
-		*mean_lo_ns = fmin(*mean_lo_ns, reps[i].latency_mean_ns);
-		*mean_hi_ns = fmax(*mean_hi_ns, reps[i].latency_mean_ns);
-	}
+	*mean_lo_ns = INFINITY;
+	*mean_hi_ns = 0;
+	for (unsigned i = 0; i < n; i++)
+		if (reps[i].samples) {
+			*mean_lo_ns = fmin(*mean_lo_ns, reps[i].latency_mean_ns);
+			*mean_hi_ns = fmax(*mean_hi_ns, reps[i].latency_mean_ns);
+		}
+	if (isinf(*mean_lo_ns))
+		*mean_lo_ns = 0;
 	for (size_t k = 0; v && k < sizeof(fields) / sizeof(fields[0]); k++) {
+		unsigned nv = 0;
 		for (unsigned i = 0; i < n; i++) {
 			const char *p = (const char *)&reps[i] + fields[k].off;
-			v[i] = fields[k].is_double ? *(const double *)p : (double)*(const uint64_t *)p;
+			if (in_group(&reps[i], fields[k].g))
+				v[nv++] = fields[k].is_double ? *(const double *)p : (double)*(const uint64_t *)p;
 		}
-		double m = median_of(v, n);
+		if (nv == 0)
+			continue;  /* no repeat with samples: the figure stays 0, samples 0 */
+		double m = median_of(v, nv);
 		char *q = (char *)out + fields[k].off;
 		if (fields[k].is_double)
 			*(double *)q = m;
@@ -176,5 +201,7 @@ void summary_median(const struct pair_summary *reps, unsigned n, struct pair_sum
 
 void table_row_failed(FILE *f, const char *load, const char *why)
 {
-	fprintf(f, "%-9s failed: %s\n", load, why);
+	char text[1024];
+	text_escape_line(why, text, sizeof(text));
+	fprintf(f, "%-9s failed: %s\n", load, text);
 }

@@ -32,6 +32,11 @@ void pair_summarize(const struct sim_result *r, struct pair_summary *s);
  * Values of 1000 and more are printed whole.  Negative values keep their sign. */
 void fmt_sig3(double v, char *buf, size_t len);
 
+/* What a latency column shows for a pair that took no sample of that latency (a starved
+ * task): never "0", which would read as the best latency possible.  The log reader
+ * (results/resultset.c) reads it back as "no samples". */
+#define TABLE_NO_SAMPLES "-"
+
 /* Table layout: classic columns; verbose adds p50/p90/p99/p99.9 scheduling latency and the
  * timer latency's p99 and max; repeats > 1 adds the range of the mean latency last. */
 struct table_style {
@@ -55,8 +60,10 @@ void table_row_repeats(FILE *f, const char *load, const struct pair_summary *s, 
 		       double mean_lo_ns, double mean_hi_ns, unsigned failed);
 
 /* Median across reps[0..n) (n >= 1) of every figure, field by field, into *out (the middle
- * value, or the mean of the two middle ones); *mean_lo_ns / *mean_hi_ns receive the smallest
- * and largest latency_mean_ns. */
+ * value, or the mean of the two middle ones); scheduling latency figures only over the
+ * repeats with samples, timer latency figures over those with timer samples (none: 0 samples
+ * in *out, shown as no samples).  *mean_lo_ns / *mean_hi_ns receive the smallest and largest
+ * latency_mean_ns of the repeats with samples. */
 void summary_median(const struct pair_summary *reps, unsigned n, struct pair_summary *out,
 		    double *mean_lo_ns, double *mean_hi_ns);
 

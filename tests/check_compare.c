@@ -70,7 +70,8 @@ START_TEST(threshold_syntax)
 	ck_assert_double_eq(t.limit[RS_MEAN], 20);
 	ck_assert(isnan(t.limit[RS_MET]));
 	ck_assert_double_eq(t.limit[RS_CPU], 0.5);
-	const char *bad[] = { "", "p99", "p98=1", "p99=-1", "p99=abc", "cpu=5%", "p99=1e400", "p99=nan", "max=5%%" };
+	const char *bad[] = { "", "p99", "p98=1", "p99=-1", "p99=abc", "cpu=5%", "p99=1e400", "p99=nan", "max=5%%",
+				",", "p99=5,", ",p99=5", "p99=0x10", "p99=1e1" };
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
 		ck_assert_msg(cmp_parse_thresholds(bad[i], &t, err, sizeof(err)) == -1, "accepted '%s'", bad[i]);
 }
@@ -351,6 +352,50 @@ START_TEST(interrupted_windows_left_out)
 }
 END_TEST
 
+/* A starved pair in NEW (no latency sample: "-" in the log, null in JSON) is a regression,
+ * never a 100% improvement; starved in both is not compared; an interrupted pair in NEW is
+ * left out, not a regression; a hex figure in a log row is refused. */
+START_TEST(starved_interrupted_and_hex)
+{
+	static const char head[] =
+		"Using 3610277 loops per ms (saved), running every load for 3 seconds\n"
+		"Benchmarking kernel 6.18.44-fc-v657 at datestamp 202611220154\n"
+		"Kernel version #1 SMP PREEMPT_DYNAMIC @0, 2 CPUs online, 1024 load threads\n\n\n"
+		"--- Benchmarking simulated cpu of Audio in the presence of simulated ---\n"
+		"Load      Latency +/- SD (ms)    Max Latency   % Desired CPU  % Deadlines Met\n";
+	char old_text[1024], starved_text[1024], hex_text[1024], err[256];
+	snprintf(old_text, sizeof(old_text), "%sBurn          0.02 +/- 0.01            0.05             100              100\n", head);
+	snprintf(starved_text, sizeof(starved_text), "%sBurn             - +/- -                  -               0                0\n", head);
+	snprintf(hex_text, sizeof(hex_text), "%sBurn          0x10 +/- 0.01            0.05             100              100\n", head);
+	struct result_set old, starved, json_starved, interrupted, hex;
+	ck_assert_int_eq(result_set_parse(old_text, strlen(old_text), &old, err, sizeof(err)), 0);
+	ck_assert_msg(result_set_parse(starved_text, strlen(starved_text), &starved, err, sizeof(err)) == 0, "%s", err);
+	ck_assert(result_set_find(&starved, "Audio", "Burn")->v[0].no_samples);
+	ck_assert_int_eq(verdict(&old, &starved), CMP_REGRESSION);
+	ck_assert_int_eq(verdict(&starved, &starved), CMP_OK);  /* starved in both: nothing compared */
+	static const char json[] =
+		"{\"schema_version\":1,\"generator\":\"interbench 1.0.0\",\"results\":["
+		"{\"simulation\":\"Audio\",\"load\":\"Burn\",\"mode\":\"\",\"has_deadlines\":true,\"samples\":0,"
+		"\"latency_mean_ns\":null,\"latency_p99_ns\":null,\"latency_max_ns\":null,"
+		"\"desired_cpu_ppm\":1000000,\"deadlines_met_ppm\":1000000}]}";
+	ck_assert_msg(result_set_parse(json, strlen(json), &json_starved, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_int_eq(verdict(&old, &json_starved), CMP_REGRESSION);
+	ck_assert_int_eq(verdict(&json_starved, &old), CMP_OK);          /* never an improvement either */
+	ck_assert_int_eq(verdict(&json_starved, &json_starved), CMP_OK); /* nothing to compare */
+	static const char cut[] =
+		"{\"schema_version\":1,\"generator\":\"interbench\",\"results\":["
+		"{\"simulation\":\"Audio\",\"load\":\"Burn\",\"mode\":\"\",\"interrupted\":true,\"has_deadlines\":true,"
+		"\"latency_mean_ns\":1,\"latency_p99_ns\":1,\"latency_max_ns\":1,\"desired_cpu_ppm\":1,\"deadlines_met_ppm\":1}]}";
+	ck_assert_int_eq(result_set_parse(cut, strlen(cut), &interrupted, err, sizeof(err)), 0);
+	ck_assert_int_eq(verdict(&old, &interrupted), CMP_OK);
+	ck_assert_int_eq(result_set_parse(hex_text, strlen(hex_text), &hex, err, sizeof(err)), -1);
+	result_set_free(&old);
+	result_set_free(&starved);
+	result_set_free(&json_starved);
+	result_set_free(&interrupted);
+}
+END_TEST
+
 START_TEST(exit_statuses)
 {
 	struct result_set a, b;
@@ -384,6 +429,7 @@ int main(void)
 	tcase_add_test(tc, seed_logfile);
 	tcase_add_test(tc, v031_and_own_logfiles);
 	tcase_add_test(tc, interrupted_windows_left_out);
+	tcase_add_test(tc, starved_interrupted_and_hex);
 	tcase_add_test(tc, exit_statuses);
 	suite_add_tcase(s, tc);
 	return ck_run(s);

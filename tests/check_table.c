@@ -74,8 +74,8 @@ static void row_burn(FILE *f, const void *arg)
 
 START_TEST(row_fields)
 {
-	struct pair_summary s = { .latency_mean_ns = 518000, .latency_sd_ns = 1730, .latency_max_ns = 52000000,
-				  .desired_cpu_pct = 100, .deadlines_met_pct = 99.04 };
+	struct pair_summary s = { .samples = 20, .latency_mean_ns = 518000, .latency_sd_ns = 1730,
+				  .latency_max_ns = 52000000, .desired_cpu_pct = 100, .deadlines_met_pct = 99.04 };
 	char *row = render(row_burn, &s);
 	char load[16], pm[8], mean[16], sd[16], max[16], cpu[16], met[16];
 	ck_assert_int_eq(sscanf(row, "%15s %15s %7s %15s %15s %15s %15s", load, mean, pm, sd, max, cpu, met), 7);
@@ -87,6 +87,35 @@ START_TEST(row_fields)
 	ck_assert_str_eq(cpu, "100");
 	ck_assert_str_eq(met, "99");
 	free(row);
+}
+END_TEST
+
+/* A starved pair (no latency sample) shows "-", never a 0 that reads as the best latency;
+ * medians over repeats leave its no-sample repeats out. */
+START_TEST(no_samples_is_not_zero)
+{
+	struct pair_summary s = { .desired_cpu_pct = 0, .deadlines_met_pct = 0 };
+	char *row = render(row_burn, &s);
+	char load[16], pm[8], mean[16], sd[16], max[16], cpu[16], met[16];
+	ck_assert_int_eq(sscanf(row, "%15s %15s %7s %15s %15s %15s %15s", load, mean, pm, sd, max, cpu, met), 7);
+	ck_assert_str_eq(mean, "-");
+	ck_assert_str_eq(sd, "-");
+	ck_assert_str_eq(max, "-");
+	ck_assert_str_eq(cpu, "0");
+	free(row);
+	struct pair_summary reps[3] = {
+		{ .samples = 10, .latency_mean_ns = 100, .latency_max_ns = 300 },
+		{ .samples = 0 },
+		{ .samples = 12, .latency_mean_ns = 200, .latency_max_ns = 500 },
+	}, med;
+	double lo, hi;
+	summary_median(reps, 3, &med, &lo, &hi);
+	ck_assert_double_eq(med.latency_mean_ns, 150);   /* not the 100 a zero would make it */
+	ck_assert_uint_eq(med.latency_max_ns, 400);
+	ck_assert_double_eq(lo, 100);
+	ck_assert_double_eq(hi, 200);
+	summary_median(&reps[1], 1, &med, &lo, &hi);
+	ck_assert_uint_eq(med.samples, 0);
 }
 END_TEST
 
@@ -118,6 +147,7 @@ int main(void)
 	tcase_add_test(tc, three_significant_digits);
 	tcase_add_test(tc, header_words);
 	tcase_add_test(tc, row_fields);
+	tcase_add_test(tc, no_samples_is_not_zero);
 	tcase_add_test(tc, summary_from_result);
 	suite_add_tcase(s, tc);
 	return ck_run(s);

@@ -97,5 +97,21 @@ timeout 60 "$BIN" -t 1 -c -W Audio -w None >out 2>&1; rc=$?
 if [ $rc = 0 ] && grep -q 'saved value: not a regular file' out && grep -q 'loops per ms (measured)' out
 then ok "FIFO at the calibration cache: reason given, measured again"; else bad "FIFO cache (exit $rc)" out; fi
 
+# 8. A comment cannot forge log structure; compare prints hostile names escaped.
+rm -f "$(uname -r)"*.log ./*.json
+"$BIN" -t 1 -W Audio -w None -m $'x\n--- Benchmarking simulated cpu of Fake in the presence of simulated ---' >/dev/null 2>&1
+"$BIN" compare "$LOG" "$LOG" >out 2>&1; rc=$?
+if [ $rc = 0 ] && grep -q '^Comment: x\\n--- Benchmarking' "$LOG" && ! grep -q '^--- Benchmarking simulated cpu of Fake' "$LOG" &&
+   ! grep -q Fake out; then ok "a newline in -m is escaped: no forged table, the log still compares"
+else bad "comment forging (compare exit $rc)" out; fi
+python3 - "$(ls ./*.json | head -1)" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1])); d["results"][0]["load"] = "\x1b[31mRed\nLine"
+json.dump(d, open("hostile.json", "w"))
+PY
+"$BIN" compare hostile.json hostile.json >out 2>&1
+if ! grep -q $'\x1b' out && grep -q 'Red\\nLine' out; then ok "compare escapes control characters in names"
+else bad "compare printed a raw control character" out; fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
