@@ -249,13 +249,29 @@ static int tokenize(char *line, char **tok, int max)
 }
 
 /* A non-negative finite number, the whole token, at most max. */
-/* A figure as the tables print it: decimal digits with at most one '.', nothing else (no
- * sign, exponent, hex, inf or nan). */
+/* Whether s is a figure as the tables print it: digits, an optional fraction and an optional
+ * exponent ("0.518", "1.2e+03": interbench 0.31 writes %g); no sign, hex, inf or nan. */
+static bool plain_decimal(const char *s)
+{
+	size_t i = strspn(s, "0123456789");
+	if (i == 0)
+		return false;
+	if (s[i] == '.')
+		i += 1 + strspn(s + i + 1, "0123456789");
+	if (s[i] == 'e' || s[i] == 'E') {
+		i += 1 + (s[i + 1] == '+' || s[i + 1] == '-');
+		size_t d = strspn(s + i, "0123456789");
+		if (d == 0)
+			return false;
+		i += d;
+	}
+	return s[i] == '\0';
+}
+
 static int number(const char *s, double max, double *out)
 {
 	char *end;
-	size_t digits = strspn(s, "0123456789.");
-	if (s[0] < '0' || s[0] > '9' || s[digits] != '\0' || strchr(s, '.') != strrchr(s, '.'))
+	if (!plain_decimal(s))
 		return -1;
 	errno = 0;
 	double v = strtod(s, &end);

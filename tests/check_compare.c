@@ -389,6 +389,11 @@ START_TEST(starved_interrupted_and_hex)
 	ck_assert_int_eq(result_set_parse(cut, strlen(cut), &interrupted, err, sizeof(err)), 0);
 	ck_assert_int_eq(verdict(&old, &interrupted), CMP_OK);
 	ck_assert_int_eq(result_set_parse(hex_text, strlen(hex_text), &hex, err, sizeof(err)), -1);
+	char exp_text[1024];  /* interbench 0.31 prints %g: an exponent is a figure */
+	snprintf(exp_text, sizeof(exp_text), "%sBurn      1.5e-05 +/- 2e-06            0.05             100              100\n", head);
+	ck_assert_msg(result_set_parse(exp_text, strlen(exp_text), &hex, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_double_eq_tol(result_set_find(&hex, "Audio", "Burn")->v[0].m[RS_MEAN], 15, 1e-9);
+	result_set_free(&hex);
 	result_set_free(&old);
 	result_set_free(&starved);
 	result_set_free(&json_starved);
