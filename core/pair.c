@@ -86,8 +86,9 @@ static bool collect(struct child *c, void *buf, size_t len, const char *what, ch
 		return true;
 	char how[96];
 	child_describe_status(c->status, how, sizeof(how));
-	if (killed)
-		snprintf(why, whylen, "%s process did not report within %d ms and was killed", what, STOP_GRACE_MS);
+	if (killed || e == ETIMEDOUT) /* strerror(ETIMEDOUT) would say "Connection timed out" */
+		snprintf(why, whylen, "%s process did not report within %d ms%s", what, STOP_GRACE_MS,
+			 killed ? " and was killed" : "");
 	else if (e == EPIPE)
 		snprintf(why, whylen, "%s process ended without a result (%s)", what, how);
 	else
