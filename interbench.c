@@ -24,14 +24,13 @@
 #include "lib/progress.h"
 #include "lib/timeutil.h"
 #include "lib/version.h"
-#include "loads/load.h"
 #include "results/export.h"
 #include "results/json_report.h"
 #include "lib/json_seed.h"
 #include "results/logfile.h"
-#include "results/machine.h"
+#include "lib/machine.h"
 #include "results/summary.h"
-#include "sims/sim.h"
+#include "workloads/workload.h"
 
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 #define SANITIZED 1
@@ -68,10 +67,20 @@ static void on_signal(int sig)
  * (-r) below that.  Needs at least 3 levels. */
 #define FIFO_LEVELS 3
 
+/* A load for the whole run: its context (copied into each of its load processes) and main's
+ * own record of its prepare hook. */
+struct load_slot {
+	struct load_ctx ctx;
+	bool prepared;             /* prepare succeeded (not run again) */
+	bool prepare_failed;       /* prepare failed: every pair with this load is reported failed */
+	char prepare_why[200];     /* why, when prepare_failed */
+};
+
 /* One (simulation, load) pair of the plan. */
 struct plan_item {
+	const struct workload *sim; /* the simulated task's workload */
 	struct sim_spec spec;
-	struct load_ctx *load;
+	struct load_slot *load;
 };
 
 struct plan {
@@ -98,8 +107,9 @@ struct run {
 	int dma_fd;                /* /dev/cpu_dma_latency held open (--dma-latency), else unused */
 	struct scratch_set scratch; /* every scratch file of the run (loads/scratch.h) */
 	struct run_info info;
+	char workload_options[1024]; /* run header: the workload options given */
 	struct load_config load_cfg;
-	struct load_ctx *loads;    /* one per load_table entry */
+	struct load_slot *loads;   /* one per workload_table entry (used for the loads) */
 	FILE *log;                 /* NULL with -c */
 	char log_path[128];
 	FILE *con;                 /* console: stdout, or stderr with --json - */
@@ -107,7 +117,7 @@ struct run {
 	struct machine_info machine;
 	struct plan plan;
 	struct rep_result *reps;   /* plan.n x opt.repeat, item-major */
-	const struct sim_desc *last_header; /* simulation of the last table header printed */
+	const struct workload *last_header; /* simulation of the last table header printed */
 	struct progress progress;  /* the status line on a terminal's stderr */
 	int con_errno, log_errno;  /* the first write error on the console / logfile, or 0 */
 };
@@ -218,6 +228,19 @@ static uint64_t get_loops_per_ms(const struct options *o, FILE *con, const char 
 	return lpms;
 }
 
+/* Workload i's own option values. */
+static const void *wl_opts(const struct run *r, unsigned i)
+{
+	return options_wl_opts(&r->opt, i);
+}
+
+/* Whether workload i can run at all in this run (its options given, where it needs them). */
+static bool wl_supported(const struct run *r, unsigned i)
+{
+	char why[160];
+	return !workload_table[i]->supported || workload_table[i]->supported(wl_opts(r, i), why, sizeof(why));
+}
+
 /* Whether -W/-X leave task i in the run (whatever the mode and options). */
 static bool sim_named(const struct run *r, unsigned i)
 {
@@ -227,28 +250,22 @@ static bool sim_named(const struct run *r, unsigned i)
 
 static bool sim_selected(const struct run *r, unsigned i)
 {
-	const struct sim_desc *d = sim_table[i];
-	const struct options *o = &r->opt;
-	if (!sim_named(r, i))
+	const struct workload *w = workload_table[i];
+	if (!w->sim || !w->help || !sim_named(r, i) || !wl_supported(r, i))
 		return false;
-	if ((d->flags & SIM_CUSTOM) && !o->custom_cpu_pct)
-		return false;
-	return (d->flags & (o->realtime ? SIM_BENCH_RT : SIM_BENCH_NORMAL)) != 0;
+	return (w->flags & (r->opt.realtime ? WL_BENCH_RT : WL_BENCH_NORMAL)) != 0;
 }
 
-static bool load_selected(const struct run *r, unsigned i, const struct sim_desc *sim)
+/* Whether workload li runs as a load against simulated task si (a task is never its own load). */
+static bool load_selected(const struct run *r, unsigned li, unsigned si)
 {
-	const struct load_desc *d = load_table[i];
+	const struct workload *w = workload_table[li];
 	const struct options *o = &r->opt;
-	if (o->load_include && !(o->load_include & (1u << i)))
+	if (!w->load || li == si || !wl_supported(r, li))
 		return false;
-	if (o->load_exclude & (1u << i))
+	if ((o->load_include && !(o->load_include & (1u << li))) || (o->load_exclude & (1u << li)))
 		return false;
-	if ((d->flags & LOAD_CUSTOM) && !o->custom_cpu_pct)
-		return false;
-	if (d->sim == sim) /* a task is not its own load */
-		return false;
-	return (d->flags & (o->realtime ? LOAD_RT : LOAD_NORMAL)) != 0;
+	return (w->flags & (o->realtime ? WL_LOAD_RT : WL_LOAD_NORMAL)) != 0;
 }
 
 static void mode_words(const struct options *o, char *buf, size_t len)
@@ -262,7 +279,7 @@ static void mode_words(const struct options *o, char *buf, size_t len)
 }
 
 /* Writes to the console and, unless -c, the logfile. */
-static void emit_header(struct run *r, const struct sim_desc *sim, const struct table_style *st)
+static void emit_header(struct run *r, const struct workload *sim, const struct table_style *st)
 {
 	FILE *outs[2] = { r->con, r->log };
 	char mode[32];
@@ -291,12 +308,12 @@ static void emit_row(struct run *r, const struct plan_item *it, const struct rep
 		if (!outs[i])
 			continue;
 		if (nok == 0)
-			table_row_failed(outs[i], it->load->desc->name,
+			table_row_failed(outs[i], it->load->ctx.name,
 					 reps[0].ok ? "interrupted before a whole repeat" : reps[0].why);
 		else if (n == 1)
-			table_row(outs[i], it->load->desc->name, &ok[0], st);
+			table_row(outs[i], it->load->ctx.name, &ok[0], st);
 		else
-			table_row_repeats(outs[i], it->load->desc->name, &med, st, lo, hi, n - nok);
+			table_row_repeats(outs[i], it->load->ctx.name, &med, st, lo, hi, n - nok);
 		/* The load's throughput: always in the logfile, on the console with -v. */
 		for (unsigned k = 0; k < n; k++)
 			if (reps[k].load_work[0] && (outs[i] == r->log || r->opt.verbose))
@@ -310,9 +327,9 @@ static void emit_row(struct run *r, const struct plan_item *it, const struct rep
 	}
 }
 
-static struct table_style style_of(const struct run *r, const struct sim_desc *sim)
+static struct table_style style_of(const struct run *r, const struct sim_spec *spec)
 {
-	return (struct table_style){ .has_deadlines = sim->has_deadlines, .microseconds = r->opt.realtime,
+	return (struct table_style){ .has_deadlines = spec->desc->has_deadlines, .microseconds = r->opt.realtime,
 				     .verbose = r->opt.verbose, .repeats = r->opt.repeat };
 }
 
@@ -320,10 +337,10 @@ static struct table_style style_of(const struct run *r, const struct sim_desc *s
 static void emit_item(struct run *r, size_t i, const struct rep_result *reps, unsigned n)
 {
 	const struct plan_item *it = &r->plan.items[i];
-	struct table_style st = style_of(r, it->spec.desc);
-	if (r->last_header != it->spec.desc)
-		emit_header(r, it->spec.desc, &st);
-	r->last_header = it->spec.desc;
+	struct table_style st = style_of(r, &it->spec);
+	if (r->last_header != it->sim)
+		emit_header(r, it->sim, &st);
+	r->last_header = it->sim;
 	emit_row(r, it, reps, n, &st);
 }
 
@@ -337,13 +354,25 @@ static void main_priority_normal(const struct run *r, bool normal)
 			normal ? "SCHED_OTHER" : "SCHED_FIFO", strerror(errno));
 }
 
-/* Runs a load's prepare hook (scratch files: up to a GiB of writing) at normal priority. */
-static int prepare_load(struct run *r, struct load_ctx *lctx)
+/* Runs a load's prepare hook (scratch files: up to a GiB of writing) at normal priority, once
+ * for the run: a failure is kept with its reason and not retried for every later pair (unless
+ * a signal cut it short).  Returns whether the load is prepared. */
+static bool prepare_load(struct run *r, struct load_slot *slot)
 {
+	struct load_ctx *lctx = &slot->ctx;
+	if (!lctx->ops->prepare || slot->prepared)
+		return true;
+	if (slot->prepare_failed)
+		return false;
 	main_priority_normal(r, true);
-	int rc = lctx->desc->prepare(lctx);
+	slot->prepared = lctx->ops->prepare(lctx) == 0;
 	main_priority_normal(r, false);
-	return rc;
+	if (!slot->prepared) {
+		snprintf(slot->prepare_why, sizeof(slot->prepare_why), "%s", lctx->counters.errmsg);
+		slot->prepare_failed = !g_signal;
+		memset(&lctx->counters, 0, sizeof(lctx->counters)); /* the load processes start clean */
+	}
+	return slot->prepared;
 }
 
 /* Runs a load's after_pair hook (writeback of what the pair left dirty) at normal priority,
@@ -351,7 +380,7 @@ static int prepare_load(struct run *r, struct load_ctx *lctx)
 static void settle_load(struct run *r, struct load_ctx *lctx, const struct load_counters *c)
 {
 	main_priority_normal(r, true);
-	lctx->desc->after_pair(lctx, c);
+	lctx->ops->after_pair(lctx, c);
 	main_priority_normal(r, false);
 }
 
@@ -362,7 +391,7 @@ static void tick_progress(void *arg, uint64_t t_ns)
 
 static void run_pair(struct run *r, const struct plan_item *it, struct pair_outcome *po)
 {
-	struct load_ctx *lctx = it->load;
+	struct load_ctx *lctx = &it->load->ctx;
 	struct pair_params p = {
 		.spec = it->spec,
 		.run_cfg = {
@@ -380,19 +409,13 @@ static void run_pair(struct run *r, const struct plan_item *it, struct pair_outc
 		.tick = tick_progress,
 		.tick_arg = &r->progress,
 	};
-	if (lctx->desc->prepare && !lctx->prepared && !lctx->prepare_failed) {
-		if (prepare_load(r, lctx) == 0)
-			lctx->prepared = true;
-		else  /* not retried for every later pair: the reason stays in counters.errmsg */
-			lctx->prepare_failed = !g_signal;
-	}
-	if (lctx->desc->prepare && !lctx->prepared) {
+	if (!prepare_load(r, it->load)) {
 		memset(po, 0, sizeof(*po));
-		snprintf(po->why, sizeof(po->why), "%s", lctx->counters.errmsg);
+		snprintf(po->why, sizeof(po->why), "%s", it->load->prepare_why);
 		return;
 	}
 	pair_run(&p, po);
-	if (lctx->desc->after_pair && !g_signal)
+	if (lctx->ops->after_pair && !g_signal)
 		settle_load(r, lctx, &po->load);
 }
 
@@ -410,16 +433,18 @@ static void record(struct run *r, size_t i, unsigned repeat, const struct pair_o
 		pair_summarize(&po->sim, &rep->s);
 	rep->load_work[0] = '\0';
 	if (po->load.elapsed_ns)
-		load_throughput_format(it->load->desc, &po->load, rep->load_work, sizeof(rep->load_work));
+		load_throughput_format(it->load->ctx.name, it->load->ctx.metrics, &po->load, rep->load_work,
+				       sizeof(rep->load_work));
 	if (!r->doc)
 		return;
 	char mode[32];
 	mode_words(&r->opt, mode, sizeof(mode));
 	struct report_entry e = {
-		.simulation = it->spec.desc->name, .load = it->load->desc->name, .mode = mode,
+		.simulation = it->sim->name, .load = it->load->ctx.name, .mode = mode,
 		.repeat = repeat + 1, .has_deadlines = it->spec.desc->has_deadlines,
 		.failed = po->ok ? NULL : po->why, .interrupted = po->interrupted,
 		.window_ns = po->window_ns, .sim = &po->sim, .load_work = &po->load,
+		.load_metrics = it->load->ctx.metrics,
 	};
 	if (report_add(r->doc, &e) != 0)
 		fprintf(stderr, "interbench: warning: out of memory for the JSON results\n");
@@ -428,17 +453,18 @@ static void record(struct run *r, size_t i, unsigned repeat, const struct pair_o
 /* Lists the selected (simulation, load) pairs in benchmark order.  Returns 0, or -1. */
 static int build_plan(struct run *r)
 {
-	r->plan.items = calloc((size_t)sim_count * load_count, sizeof(*r->plan.items));
+	r->plan.items = calloc((size_t)workload_count * workload_count, sizeof(*r->plan.items));
 	if (!r->plan.items)
 		return -1;
-	for (unsigned si = 0; si < sim_count; si++) {
+	for (unsigned si = 0; si < workload_count; si++) {
 		if (!sim_selected(r, si))
 			continue;
-		for (unsigned li = 0; li < load_count; li++) {
-			if (!load_selected(r, li, sim_table[si]))
+		for (unsigned li = 0; li < workload_count; li++) {
+			if (!load_selected(r, li, si))
 				continue;
 			struct plan_item *it = &r->plan.items[r->plan.n++];
-			sim_spec_init(&it->spec, sim_table[si], r->opt.custom_interval_us, r->opt.custom_cpu_pct);
+			it->sim = workload_table[si];
+			workload_sim_spec(it->sim, wl_opts(r, si), &it->spec);
 			it->load = &r->loads[li];
 		}
 	}
@@ -452,7 +478,7 @@ static void run_round(struct run *r, unsigned round, struct pair_outcome *po)
 {
 	for (size_t i = 0; i < r->plan.n && !g_signal; i++) {
 		const struct plan_item *it = &r->plan.items[i];
-		progress_run_begin(&r->progress, it->spec.desc->name, it->load->desc->name, round + 1,
+		progress_run_begin(&r->progress, it->sim->name, it->load->ctx.name, round + 1,
 				   r->opt.repeat, now_ns());
 		run_pair(r, it, po);
 		progress_run_end(&r->progress, now_ns());
@@ -504,57 +530,75 @@ static size_t measured_count(const struct run *r)
 	return n;
 }
 
-/* Whether load li runs against at least one selected task. */
-static bool load_in_run(const struct run *r, int li)
+/* Whether workload li runs as a load against at least one selected task. */
+static bool load_in_run(const struct run *r, unsigned li)
 {
-	for (unsigned si = 0; li >= 0 && si < sim_count; si++)
-		if (sim_selected(r, si) && load_selected(r, (unsigned)li, sim_table[si]))
+	for (unsigned si = 0; si < workload_count; si++)
+		if (sim_selected(r, si) && load_selected(r, li, si))
 			return true;
 	return false;
 }
 
-/* Refuses, before anything starts, a selection that leaves no pair to run or a --workdir the
- * selected disk loads cannot use.  Returns 0, or 2 with one line printed. */
+/* Why the selection leaves no pair: the reasons of the named workloads that cannot run, or
+ * the general rules. */
+static void no_pair_reasons(const struct run *r, char *buf, size_t len)
+{
+	size_t used = 0;
+	buf[0] = '\0';
+	for (unsigned i = 0; i < workload_count && used < len; i++) {
+		char why[160];
+		const struct workload *w = workload_table[i];
+		bool named = (r->opt.sim_include | r->opt.load_include) & (1u << i);
+		if (named && w->supported && !w->supported(wl_opts(r, i), why, sizeof(why))) {
+			int n = snprintf(buf + used, len - used, "%s%s", used ? "; " : "", why);
+			used += n > 0 ? (size_t)n : 0;
+		}
+	}
+	if (!buf[0])
+		snprintf(buf, len, "a selection with at least one pair; a task is never its own load, and each "
+			 "runs only in the modes its -h line allows");
+}
+
+/* Refuses, before anything starts, a selection that leaves no pair to run, or one whose
+ * workloads the system cannot serve (their preflight: the disk loads' --workdir).  Returns 0,
+ * or 2 with one line printed. */
 static int check_selection(const struct run *r)
 {
-	bool any = false, workdir = false;
-	for (unsigned li = 0; li < load_count; li++)
-		if (load_in_run(r, (int)li)) {
-			any = true;
-			workdir |= (load_table[li]->flags & LOAD_WORKDIR) != 0;
-		}
+	bool any = false;
+	char err[PATH_MAX + 256];
+	for (unsigned li = 0; li < workload_count; li++)
+		any |= load_in_run(r, li);
 	if (!any) {
-		fprintf(stderr, "interbench: -W/-X/-w/-x: no (simulation, load) pair left to run (accepted: a selection "
-			"with at least one pair; a task is never its own load, Custom needs -C and -I, -r runs "
-			"neither Gaming nor X as a load)\n");
+		no_pair_reasons(r, err, sizeof(err));
+		fprintf(stderr, "interbench: -W/-X/-w/-x: no (simulation, load) pair left to run (accepted: %s)\n", err);
 		return 2;
 	}
-	struct stat st;
-	const char *dir = r->opt.workdir, *why = NULL;
-	if (!workdir)
-		return 0;
-	if (stat(dir, &st) != 0 || (!S_ISDIR(st.st_mode) && (errno = ENOTDIR)) || access(dir, W_OK | X_OK) != 0)
-		why = strerror(errno);
-	if (why)
-		fprintf(stderr, "interbench: --workdir: '%s' is not usable: %s (accepted: an existing directory "
-			"you may write to)\n", dir, why);
-	return why ? 2 : 0;
+	for (unsigned i = 0; i < workload_count; i++) {
+		const struct workload *w = workload_table[i];
+		if (w->preflight && (load_in_run(r, i) || sim_selected(r, i)) &&
+		    w->preflight(wl_opts(r, i), err, sizeof(err)) != 0) {
+			fprintf(stderr, "interbench: %s\n", err);
+			return 2;
+		}
+	}
+	return 0;
 }
 
 static void cleanup_loads(struct run *r)
 {
-	for (unsigned i = 0; i < load_count; i++)
-		if (r->loads[i].desc->cleanup)
-			r->loads[i].desc->cleanup(&r->loads[i]);
+	for (unsigned i = 0; i < workload_count; i++)
+		if (r->loads[i].ctx.ops && r->loads[i].ctx.ops->cleanup)
+			r->loads[i].ctx.ops->cleanup(&r->loads[i].ctx);
 }
 
 static void notes_before_run(const struct run *r)
 {
-	for (unsigned i = 0; i < sim_count; i++) {
+	for (unsigned i = 0; i < workload_count; i++) {
 		char note[256];
-		if (!sim_table[i]->describe || !sim_named(r, i))
+		const struct workload *w = workload_table[i];
+		if (!w->sim || !w->help || !w->sim->describe || !sim_named(r, i))
 			continue;
-		sim_table[i]->describe(r->opt.duration_s, r->opt.realtime, note, sizeof(note));
+		w->sim->describe(r->opt.duration_s, r->opt.realtime, note, sizeof(note));
 		if (note[0])
 			fprintf(r->con, "%s\n", note);
 	}
@@ -603,28 +647,23 @@ static int setup_run(struct run *r)
 	r->info.cpus = r->machine.online_cpus;
 	r->info.load_threads = r->opt.load_threads ? r->opt.load_threads : r->info.cpus;
 	r->info.comment = r->opt.comment;
+	options_workload_line(&r->opt, r->workload_options, sizeof(r->workload_options));
+	r->info.workload_options = r->workload_options;
 	r->info.dma_latency_us = r->opt.dma_latency_us;
 	r->load_cfg = (struct load_config){
 		.threads = r->info.load_threads,
 		.loops_per_ms = r->info.loops_per_ms,
-		.custom_interval_us = r->opt.custom_interval_us,
-		.custom_cpu_pct = r->opt.custom_cpu_pct,
-		.workdir = r->opt.workdir,
-		.file_size_bytes = r->opt.file_size_bytes,
-		.mem_size_bytes = r->opt.mem_size_bytes,
 		.interrupted = &g_signal,
 		.scratch = &r->scratch,
 	};
 	g_scratch = &r->scratch;
-	r->loads = calloc(load_count, sizeof(*r->loads));
+	r->loads = calloc(workload_count, sizeof(*r->loads));
 	if (!r->loads) {
 		fprintf(stderr, "interbench: calloc: %s\n", strerror(errno));
 		return -1;
 	}
-	for (unsigned i = 0; i < load_count; i++) {
-		r->loads[i].desc = load_table[i];
-		r->loads[i].cfg = &r->load_cfg;
-	}
+	for (unsigned i = 0; i < workload_count; i++)
+		workload_load_init(&r->loads[i].ctx, workload_table[i], wl_opts(r, i), &r->load_cfg);
 	return 0;
 }
 
@@ -647,11 +686,12 @@ static int open_outputs(struct run *r)
 			fprintf(stderr, "interbench: warning: out of memory for the JSON results\n");
 	}
 	logfile_header(r->con, &r->info);
-	for (unsigned li = 0; li < load_count; li++) {
+	for (unsigned li = 0; li < workload_count; li++) {
 		char line[PATH_MAX + 256]; /* Memload's policy may name a cgroup directory */
-		if (!load_table[li]->describe || !load_in_run(r, (int)li))
+		const struct load_ops *ops = workload_table[li]->load;
+		if (!ops || !ops->describe || !load_in_run(r, li))
 			continue;
-		load_table[li]->describe(&r->load_cfg, line, sizeof(line));
+		ops->describe(&r->load_cfg, wl_opts(r, li), line, sizeof(line));
 		fprintf(r->con, "%s\n", line);
 		if (r->log)
 			fprintf(r->log, "%s\n", line);

@@ -1,280 +1,311 @@
 #define _GNU_SOURCE
-#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include "core/options.h"
 #include "lib/pmqos.h"
 #include "lib/text.h"
-#include "loads/load.h"
-#include "sims/sim.h"
 
-enum { OPT_WORKDIR = 256, OPT_FILE_SIZE, OPT_MEM_SIZE, OPT_REPEAT, OPT_JSON, OPT_DMA_LATENCY, OPT_VERSION };
+#define O(field) offsetof(struct options, field)
 
-static const struct option long_opts[] = {
-	{ "loops-per-ms",    required_argument, NULL, 'l' },
-	{ "load-threads",    required_argument, NULL, 'L' },
-	{ "time",            required_argument, NULL, 't' },
-	{ "bench-nice",      required_argument, NULL, 'B' },
-	{ "load-nice",       required_argument, NULL, 'N' },
-	{ "uniprocessor",    no_argument,       NULL, 'u' },
-	{ "recalibrate",     no_argument,       NULL, 'b' },
-	{ "console",         no_argument,       NULL, 'c' },
-	{ "realtime",        no_argument,       NULL, 'r' },
-	{ "custom-cpu",      required_argument, NULL, 'C' },
-	{ "custom-interval", required_argument, NULL, 'I' },
-	{ "comment",         required_argument, NULL, 'm' },
-	{ "load",            required_argument, NULL, 'w' },
-	{ "exclude-load",    required_argument, NULL, 'x' },
-	{ "sim",             required_argument, NULL, 'W' },
-	{ "exclude-sim",     required_argument, NULL, 'X' },
-	{ "verbose",         no_argument,       NULL, 'v' },
-	{ "quiet",           no_argument,       NULL, 'q' },
-	{ "workdir",         required_argument, NULL, OPT_WORKDIR },
-	{ "file-size",       required_argument, NULL, OPT_FILE_SIZE },
-	{ "mem-size",        required_argument, NULL, OPT_MEM_SIZE },
-	{ "repeat",          required_argument, NULL, OPT_REPEAT },
-	{ "json",            required_argument, NULL, OPT_JSON },
-	{ "dma-latency",     required_argument, NULL, OPT_DMA_LATENCY },
-	{ "version",         no_argument,       NULL, OPT_VERSION },
-	{ "help",            no_argument,       NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
+/* The options of the run as a whole, in -h order.  Each workload's own options follow them
+ * (workloads/, their descriptors' .options). */
+static const struct optspec core_options[] = {
+	{ .long_name = "loops-per-ms", .short_name = 'l', .type = OPTSPEC_U64, .metavar = "N",
+	  .help = "use N loops per ms (default: saved or measured)", .min = 1, .max = UINT32_MAX,
+	  .offset = O(loops_per_ms) },
+	{ .long_name = "load-threads", .short_name = 'L', .type = OPTSPEC_UINT, .metavar = "N",
+	  .help = "threads of Burn, Ring and Compile, groups of Hack\n(default: online CPUs)",
+	  .min = 1, .max = LOAD_MAX_THREADS, .json_key = "load_threads", .offset = O(load_threads) },
+	{ .long_name = "time", .short_name = 't', .type = OPTSPEC_UINT, .metavar = "S",
+	  .help = "seconds to run each benchmark (default: 30)", .min = 1, .max = OPT_MAX_DURATION_S,
+	  .def = 30, .unit = "whole seconds", .json_key = "duration_s", .offset = O(duration_s) },
+	{ .long_name = "bench-nice", .short_name = 'B', .type = OPTSPEC_INT, .metavar = "N",
+	  .help = "nice of the benchmarked task, -20..19 (default: 0)", .min = -20, .max = 19,
+	  .json_key = "bench_nice", .offset = O(bench_nice) },
+	{ .long_name = "load-nice", .short_name = 'N', .type = OPTSPEC_INT, .metavar = "N",
+	  .help = "nice of the loads, -20..19 (default: 0)", .min = -20, .max = 19,
+	  .json_key = "load_nice", .offset = O(load_nice) },
+	{ .long_name = "uniprocessor", .short_name = 'u', .type = OPTSPEC_FLAG,
+	  .help = "pin every task to CPU 0", .json_key = "uniprocessor", .offset = O(uniprocessor) },
+	{ .long_name = "recalibrate", .short_name = 'b', .type = OPTSPEC_FLAG,
+	  .help = "measure loops_per_ms even if a saved value matches", .json_key = "recalibrate",
+	  .offset = O(recalibrate) },
+	{ .long_name = "console", .short_name = 'c', .type = OPTSPEC_FLAG, .help = "console only, no logfile",
+	  .json_key = "console_only", .offset = O(console_only) },
+	{ .long_name = "realtime", .short_name = 'r', .type = OPTSPEC_FLAG,
+	  .help = "benchmark the tasks as SCHED_FIFO (needs CAP_SYS_NICE\nor an RLIMIT_RTPRIO of at least 3)",
+	  .json_key = "realtime", .offset = O(realtime) },
+	{ .long_name = "comment", .short_name = 'm', .type = OPTSPEC_TEXT, .metavar = "TEXT",
+	  .help = "comment for the logfile header", .accepted = "a line of text", .json_key = "comment",
+	  .offset = O(comment) },
+	{ .long_name = "load", .short_name = 'w', .type = OPTSPEC_MASK, .metavar = "NAME",
+	  .help = "run only this load (repeatable)", .noun = "load", .name_at = workload_load_name_at,
+	  .json_key = "loads", .offset = O(load_include) },
+	{ .long_name = "exclude-load", .short_name = 'x', .type = OPTSPEC_MASK, .metavar = "NAME",
+	  .help = "skip this load (repeatable)", .noun = "load", .name_at = workload_load_name_at,
+	  .json_key = "exclude_loads", .offset = O(load_exclude) },
+	{ .long_name = "sim", .short_name = 'W', .type = OPTSPEC_MASK, .metavar = "NAME",
+	  .help = "benchmark only this simulated task (repeatable)", .noun = "simulation",
+	  .name_at = workload_sim_name_at, .json_key = "sims", .offset = O(sim_include) },
+	{ .long_name = "exclude-sim", .short_name = 'X', .type = OPTSPEC_MASK, .metavar = "NAME",
+	  .help = "skip this simulated task (repeatable)", .noun = "simulation",
+	  .name_at = workload_sim_name_at, .json_key = "exclude_sims", .offset = O(sim_exclude) },
+	{ .long_name = "verbose", .short_name = 'v', .type = OPTSPEC_FLAG, .help = "more detail on the console",
+	  .offset = O(verbose) },
+	{ .long_name = "quiet", .short_name = 'q', .type = OPTSPEC_FLAG,
+	  .help = "no progress line (it is shown on stderr only when\nstderr is a terminal, and never in results)",
+	  .offset = O(quiet) },
+	{ .long_name = "repeat", .type = OPTSPEC_UINT, .metavar = "N",
+	  .help = "run every pair N times, in rounds; tables show medians", .min = 1, .max = OPT_MAX_REPEAT,
+	  .def = 1, .json_key = "repeat", .offset = O(repeat) },
+	{ .long_name = "json", .type = OPTSPEC_STRING, .metavar = "FILE",
+	  .help = "also write the results as JSON to FILE (- for stdout,\nthe tables then go to stderr); see doc/json.md",
+	  .accepted = "a file name, or - for stdout", .noun = "file name", .offset = O(json_path) },
+	{ .long_name = "dma-latency", .type = OPTSPEC_I64, .metavar = "US",
+	  .help = "hold a CPU wakeup latency limit of US microseconds via\n/dev/cpu_dma_latency during the run "
+		  "(as cyclictest does;\n0 keeps CPUs out of deep idle states; needs root)",
+	  .min = 0, .max = PMQOS_MAX_LATENCY_US, .def = -1, .unit = "microseconds", .json_key = "dma_latency_us",
+	  .offset = O(dma_latency_us) },
+	{ .long_name = "version", .type = OPTSPEC_ACTION, .help = "print the version and exit",
+	  .action = OPT_SHOW_VERSION },
+	{ .long_name = "help", .short_name = 'h', .type = OPTSPEC_ACTION, .help = "this help", .action = OPT_HELP },
 };
-static const char short_opts[] = ":l:L:t:B:N:ubcrC:I:m:w:x:W:X:vqh";
+#define CORE_COUNT (sizeof(core_options) / sizeof(core_options[0]))
+#define MAX_ENTRIES (CORE_COUNT + OPT_MAX_WORKLOAD_OPTIONS)
+
+/* One option of the command line and every settings struct its value goes into (a workload
+ * option shared by several workloads has one base per workload). */
+struct entry {
+	const struct optspec *spec;
+	void *bases[WL_MAX];
+	unsigned nbases;
+};
+
+/* Every option of the command line, in -h order. */
+struct entries {
+	struct entry e[MAX_ENTRIES];
+	unsigned n;
+};
+
+static void add_entry(struct entries *es, const struct optspec *s, void *base)
+{
+	for (unsigned i = 0; i < es->n; i++)
+		if (es->e[i].spec == s) {
+			if (es->e[i].nbases < WL_MAX)
+				es->e[i].bases[es->e[i].nbases++] = base;
+			return;
+		}
+	if (es->n < MAX_ENTRIES)
+		es->e[es->n++] = (struct entry){ .spec = s, .bases = { base }, .nbases = 1 };
+}
+
+/* Collects the core options (into o) and every workload's (into its config in o). */
+static void entries_collect(struct entries *es, struct options *o)
+{
+	es->n = 0;
+	for (unsigned i = 0; i < CORE_COUNT; i++)
+		add_entry(es, &core_options[i], o);
+	for (unsigned w = 0; w < workload_count; w++)
+		for (unsigned k = 0; workload_table[w]->options && workload_table[w]->options[k]; k++)
+			add_entry(es, workload_table[w]->options[k], o->wl_opts[w].bytes);
+}
+
+const void *options_wl_opts(const struct options *o, unsigned i)
+{
+	return o->wl_opts[i].bytes;
+}
 
 void options_init(struct options *o)
 {
 	memset(o, 0, sizeof(*o));
-	o->duration_s = 30;
-	o->workdir = ".";
-	o->repeat = 1;
-	o->dma_latency_us = -1;
+	optspec_defaults(core_options, CORE_COUNT, o);
+	for (unsigned w = 0; w < workload_count; w++)
+		for (unsigned k = 0; workload_table[w]->options && workload_table[w]->options[k]; k++)
+			optspec_defaults(workload_table[w]->options[k], 1, o->wl_opts[w].bytes);
 }
 
-int parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)
+/* Whether option k of workload w was listed by an earlier workload (a shared option). */
+static bool listed_before(unsigned w, const struct optspec *s)
 {
-	char *end;
-	if (!s || !*s || *s == '-' || *s == '+' || *s == ' ')
-		return -1;
-	errno = 0;
-	unsigned long long v = strtoull(s, &end, 10);
-	if (errno || *end || v < min || v > max)
-		return -1;
-	*out = v;
-	return 0;
-}
-
-int parse_int(const char *s, long min, long max, int *out)
-{
-	char *end;
-	if (!s || !*s || *s == ' ' || *s == '+')
-		return -1;
-	errno = 0;
-	long v = strtol(s, &end, 10);
-	if (errno || *end || v < min || v > max)
-		return -1;
-	*out = (int)v;
-	return 0;
-}
-
-int parse_size(const char *s, uint64_t *bytes)
-{
-	char *end;
-	if (!s || *s < '0' || *s > '9')
-		return -1;
-	errno = 0;
-	unsigned long long v = strtoull(s, &end, 10);
-	if (errno)
-		return -1;
-	unsigned shift = 0;
-	switch (*end) {
-	case 'k': case 'K': shift = 10; end++; break;
-	case 'm': case 'M': shift = 20; end++; break;
-	case 'g': case 'G': shift = 30; end++; break;
-	case 't': case 'T': shift = 40; end++; break;
-	}
-	if (shift && (end[0] == 'i' || end[0] == 'I') && (end[1] == 'b' || end[1] == 'B'))
-		end += 2;
-	else if (end[0] == 'b' || end[0] == 'B')
-		end++;
-	if (*end || v == 0 || (shift && v > (UINT64_MAX >> shift)))
-		return -1;
-	*bytes = (uint64_t)v << shift;
-	return 0;
-}
-
-static void list_names(char *buf, size_t len, bool sims)
-{
-	size_t used = 0;
-	unsigned n = sims ? sim_count : load_count;
-	buf[0] = '\0';
-	for (unsigned i = 0; i < n && used < len; i++) {
-		const char *name = sims ? sim_table[i]->name : load_table[i]->name;
-		int w = snprintf(buf + used, len - used, "%s%s", i ? ", " : "", name);
-		if (w < 0)
-			break;
-		used += (size_t)w;
-	}
-}
-
-/* The option's canonical name for messages: "-t" for those with a short form, "--workdir"
- * for long-only ones, "?" for an unknown value. */
-static const char *opt_display(int c, char *buf, size_t len)
-{
-	if (c > 0 && c < 256) {
-		snprintf(buf, len, "-%c", c);
-		return buf;
-	}
-	for (const struct option *lo = long_opts; lo->name; lo++)
-		if (lo->val == c) {
-			snprintf(buf, len, "--%s", lo->name);
-			return buf;
-		}
-	return "?";
-}
-
-/* What option c accepts as its value, for every message about a bad or missing value. */
-static const char *opt_accepted(int c, char *buf, size_t len)
-{
-	char names[256];
-	switch (c) {
-	case 'l': snprintf(buf, len, "an integer from 1 to %u", UINT32_MAX); break;
-	case 'L': snprintf(buf, len, "an integer from 1 to %u", LOAD_MAX_THREADS); break;
-	case 't': snprintf(buf, len, "whole seconds from 1 to %u", OPT_MAX_DURATION_S); break;
-	case 'B': case 'N': snprintf(buf, len, "an integer from -20 to 19"); break;
-	case 'C': snprintf(buf, len, "an integer from 1 to 100"); break;
-	case 'I': snprintf(buf, len, "microseconds from 100 to %u", OPT_MAX_INTERVAL_US); break;
-	case 'm': snprintf(buf, len, "a line of text"); break;
-	case 'w': case 'x': case 'W': case 'X':
-		list_names(names, sizeof(names), c == 'W' || c == 'X');
-		snprintf(buf, len, "%s", names);
-		break;
-	case OPT_WORKDIR: snprintf(buf, len, "an existing directory"); break;
-	case OPT_FILE_SIZE: case OPT_MEM_SIZE:
-		snprintf(buf, len, "1M to %lluT, with an optional K, M, G or T suffix", OPT_MAX_SIZE_BYTES >> 40);
-		break;
-	case OPT_REPEAT: snprintf(buf, len, "an integer from 1 to %u", OPT_MAX_REPEAT); break;
-	case OPT_JSON: snprintf(buf, len, "a file name, or - for stdout"); break;
-	case OPT_DMA_LATENCY: snprintf(buf, len, "microseconds from 0 to %u", PMQOS_MAX_LATENCY_US); break;
-	default: snprintf(buf, len, "see -h"); break;
-	}
-	return buf;
-}
-
-/* Sets err to "<option>: <what> '<value>' (accepted: ...)" and returns OPT_ERROR. */
-static enum opt_status bad_value(int c, const char *what, const char *arg, char *err, size_t errlen)
-{
-	char name[64], acc[320];
-	snprintf(err, errlen, "%s: %s '%s' (accepted: %s)", opt_display(c, name, sizeof(name)), what,
-		 arg, opt_accepted(c, acc, sizeof(acc)));
-	return OPT_ERROR;
-}
-
-/* Adds a -w/-x/-W/-X name to mask; returns OPT_ERROR with err set on an unknown name. */
-static enum opt_status add_name(uint32_t *mask, int c, const char *name, char *err, size_t errlen)
-{
-	bool sims = c == 'W' || c == 'X';
-	int idx = sims ? sim_find(name) : load_find(name);
-	if (idx < 0)
-		return bad_value(c, sims ? "unknown simulation" : "unknown load", name, err, errlen);
-	*mask |= 1u << idx;
-	return OPT_OK;
-}
-
-/* Options whose value is a bounded unsigned integer: where it goes and its range. */
-static bool parse_number_opt(struct options *o, int c, const char *arg, bool *bad)
-{
-	uint64_t v = 0;
-	switch (c) {
-	case 'l': *bad = parse_u64(arg, 1, UINT32_MAX, &o->loops_per_ms) != 0; return true;
-	case 'I': *bad = parse_u64(arg, 100, OPT_MAX_INTERVAL_US, &o->custom_interval_us) != 0; return true;
-	case 'L': *bad = parse_u64(arg, 1, LOAD_MAX_THREADS, &v) != 0; o->load_threads = (unsigned)v; return true;
-	case 't': *bad = parse_u64(arg, 1, OPT_MAX_DURATION_S, &v) != 0; o->duration_s = (unsigned)v; return true;
-	case 'C': *bad = parse_u64(arg, 1, 100, &v) != 0; o->custom_cpu_pct = (unsigned)v; return true;
-	case OPT_REPEAT: *bad = parse_u64(arg, 1, OPT_MAX_REPEAT, &v) != 0; o->repeat = (unsigned)v; return true;
-	case OPT_DMA_LATENCY:
-		*bad = parse_u64(arg, 0, PMQOS_MAX_LATENCY_US, &v) != 0;
-		o->dma_latency_us = *bad ? -1 : (int64_t)v;
-		return true;
-	case 'B': case 'N': *bad = parse_int(arg, -20, 19, c == 'B' ? &o->bench_nice : &o->load_nice) != 0; return true;
-	}
+	for (unsigned v = 0; v < w; v++)
+		for (unsigned k = 0; workload_table[v]->options && workload_table[v]->options[k]; k++)
+			if (workload_table[v]->options[k] == s)
+				return true;
 	return false;
 }
 
-static enum opt_status parse_one(struct options *o, int c, const char *arg, char *err, size_t errlen)
+/* options_walk over the workloads' options only. */
+static void walk_workload_options(const struct options *o,
+				  void (*fn)(const struct optspec *s, const void *base, void *arg), void *arg)
 {
-	bool bad = false;
-	if (parse_number_opt(o, c, arg, &bad))
-		return bad ? bad_value(c, "invalid value", arg, err, errlen) : OPT_OK;
-	switch (c) {
-	case 'u': o->uniprocessor = true; break;
-	case 'b': o->recalibrate = true; break;
-	case 'c': o->console_only = true; break;
-	case 'r': o->realtime = true; break;
-	case 'v': o->verbose = true; break;
-	case 'q': o->quiet = true; break;
-	case 'm': o->comment = arg; break;
-	case 'w': return add_name(&o->load_include, c, arg, err, errlen);
-	case 'x': return add_name(&o->load_exclude, c, arg, err, errlen);
-	case 'W': return add_name(&o->sim_include, c, arg, err, errlen);
-	case 'X': return add_name(&o->sim_exclude, c, arg, err, errlen);
-	case OPT_WORKDIR:
-		if (!*arg)
-			return bad_value(c, "empty directory name", arg, err, errlen);
-		o->workdir = arg;
-		break;
-	case OPT_FILE_SIZE:
-	case OPT_MEM_SIZE: {
-		uint64_t *bytes = c == OPT_FILE_SIZE ? &o->file_size_bytes : &o->mem_size_bytes;
-		if (parse_size(arg, bytes) || *bytes < OPT_MIN_SIZE_BYTES || *bytes > OPT_MAX_SIZE_BYTES)
-			return bad_value(c, "invalid size", arg, err, errlen);
-		break;
+	for (unsigned w = 0; w < workload_count; w++)
+		for (unsigned k = 0; workload_table[w]->options && workload_table[w]->options[k]; k++)
+			if (!listed_before(w, workload_table[w]->options[k]))
+				fn(workload_table[w]->options[k], o->wl_opts[w].bytes, arg);
+}
+
+void options_walk(const struct options *o, void (*fn)(const struct optspec *s, const void *base, void *arg),
+		  void *arg)
+{
+	for (unsigned i = 0; i < CORE_COUNT; i++)
+		fn(&core_options[i], o, arg);
+	walk_workload_options(o, fn, arg);
+}
+
+/* options_workload_line's walk: appends "--name value" for an option not at its default. */
+struct line_acc {
+	char *buf;
+	size_t len, used;
+};
+
+static void changed_one(const struct optspec *s, const void *base, void *arg)
+{
+	struct line_acc *a = arg;
+	char name[64], val[256];
+	if (optspec_is_default(s, base) || a->used >= a->len)
+		return;
+	int n = snprintf(a->buf + a->used, a->len - a->used, "%s%s %s", a->used ? " " : "",
+			 optspec_display(s, name, sizeof(name)), optspec_format(s, base, val, sizeof(val)));
+	a->used += n > 0 ? (size_t)n : 0;
+}
+
+void options_workload_line(const struct options *o, char *buf, size_t len)
+{
+	struct line_acc a = { .buf = buf, .len = len };
+	buf[0] = '\0';
+	walk_workload_options(o, changed_one, &a);
+}
+
+/* options_get's walk: formats the option named q->name. */
+struct get_query {
+	const char *name;
+	char *buf;
+	size_t len;
+	bool found;
+};
+
+static void get_one(const struct optspec *s, const void *base, void *arg)
+{
+	struct get_query *q = arg;
+	if (!q->found && strcmp(s->long_name, q->name) == 0) {
+		optspec_format(s, base, q->buf, q->len);
+		q->found = true;
 	}
-	case OPT_JSON:
-		if (!*arg)
-			return bad_value(c, "empty file name", arg, err, errlen);
-		o->json_path = arg;
-		break;
-	case 'h': return OPT_HELP;
-	case OPT_VERSION: return OPT_SHOW_VERSION;
-	default:
-		snprintf(err, errlen, "internal: unhandled option %d", c);
-		return OPT_ERROR;
+}
+
+int options_get(const struct options *o, const char *long_name, char *buf, size_t len)
+{
+	struct get_query q = { .name = long_name, .buf = buf, .len = len };
+	options_walk(o, get_one, &q);
+	return q.found ? 0 : -1;
+}
+
+/* getopt_long's value for entry i: its short letter, or 256 + i for a long-only option. */
+static int entry_val(const struct entries *es, unsigned i)
+{
+	return es->e[i].spec->short_name ? es->e[i].spec->short_name : 256 + (int)i;
+}
+
+static const struct entry *entry_of_val(const struct entries *es, int val)
+{
+	for (unsigned i = 0; i < es->n; i++)
+		if (entry_val(es, i) == val)
+			return &es->e[i];
+	return NULL;
+}
+
+static bool takes_value(const struct optspec *s)
+{
+	return s->type != OPTSPEC_FLAG && s->type != OPTSPEC_ACTION;
+}
+
+/* getopt_long's tables for es: lo (es->n + 1 entries) and the short option string. */
+static void getopt_tables(const struct entries *es, struct option *lo, char *shorts, size_t len)
+{
+	size_t k = 0;
+	shorts[k++] = ':';
+	for (unsigned i = 0; i < es->n; i++) {
+		const struct optspec *s = es->e[i].spec;
+		lo[i] = (struct option){ s->long_name, takes_value(s) ? required_argument : no_argument, NULL,
+					 entry_val(es, i) };
+		if (s->short_name && k + 3 < len) {
+			shorts[k++] = (char)s->short_name;
+			if (takes_value(s))
+				shorts[k++] = ':';
+		}
+	}
+	lo[es->n] = (struct option){ NULL, 0, NULL, 0 };
+	shorts[k] = '\0';
+}
+
+/* Sets err to "<option>: <what> '<value>' (accepted: ...)". */
+static void bad_value(const struct optspec *s, const char *what, const char *arg, char *err, size_t errlen)
+{
+	char name[64], acc[320];
+	snprintf(err, errlen, "%s: %s '%s' (accepted: %s)", optspec_display(s, name, sizeof(name)), what, arg,
+		 optspec_accepted(s, acc, sizeof(acc)));
+}
+
+/* Stores arg into every base of entry e.  Returns OPT_OK, an ACTION's status, or OPT_ERROR. */
+static enum opt_status set_entry(const struct entry *e, const char *arg, char *err, size_t errlen)
+{
+	char what[64];
+	for (unsigned b = 0; b < e->nbases; b++) {
+		int rc = optspec_set(e->spec, e->bases[b], arg, what, sizeof(what));
+		if (rc == OPTSPEC_BAD) {
+			bad_value(e->spec, what, arg, err, errlen);
+			return OPT_ERROR;
+		}
+		if (rc != OPTSPEC_SET)
+			return (enum opt_status)rc;
 	}
 	return OPT_OK;
 }
 
-static enum opt_status parse_argv(struct options *o, int argc, char **argv, char *err, size_t errlen);
-
-enum opt_status options_parse(struct options *o, int argc, char **argv, char *err, size_t errlen)
+/* Runs every workload's check hook.  Returns OPT_OK, or OPT_ERROR with err set. */
+static enum opt_status check_workloads(const struct options *o, char *err, size_t errlen)
 {
-	enum opt_status st = parse_argv(o, argc, argv, err, errlen);
-	if (st == OPT_ERROR)
-		text_printable_line(err);
-	return st;
+	for (unsigned w = 0; w < workload_count; w++)
+		if (workload_table[w]->check && workload_table[w]->check(o->wl_opts[w].bytes, err, errlen) != 0)
+			return OPT_ERROR;
+	return OPT_OK;
 }
 
-static enum opt_status parse_argv(struct options *o, int argc, char **argv, char *err, size_t errlen)
+/* Reports getopt's ':' (missing value) or '?' (unknown option). */
+static void getopt_error(const struct entries *es, int c, char **argv, char *err, size_t errlen)
 {
+	char name[64], acc[320];
+	const struct entry *e = entry_of_val(es, optopt);
+	if (c == ':' && e)
+		snprintf(err, errlen, "%s: missing value (accepted: %s)", optspec_display(e->spec, name, sizeof(name)),
+			 optspec_accepted(e->spec, acc, sizeof(acc)));
+	else if (optopt > 0 && optopt < 256)
+		snprintf(err, errlen, "-%c: unknown option (see -h for the accepted ones)", optopt);
+	else
+		snprintf(err, errlen, "%s: unknown option (see -h for the accepted ones)", argv[optind - 1]);
+}
+
+static enum opt_status parse_argv(struct options *o, struct entries *es, int argc, char **argv, char *err,
+				  size_t errlen)
+{
+	struct option lo[MAX_ENTRIES + 1];
+	char shorts[2 * MAX_ENTRIES + 2];
 	int c;
+	entries_collect(es, o);
+	getopt_tables(es, lo, shorts, sizeof(shorts));
 	optind = 0; /* full reset, so the parser can run more than once (tests) */
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, short_opts, long_opts, NULL)) != -1) {
-		char name[64];
-		if (c == ':') {
-			char acc[320];
-			snprintf(err, errlen, "%s: missing value (accepted: %s)",
-				 opt_display(optopt, name, sizeof(name)), opt_accepted(optopt, acc, sizeof(acc)));
+	while ((c = getopt_long(argc, argv, shorts, lo, NULL)) != -1) {
+		if (c == ':' || c == '?') {
+			getopt_error(es, c, argv, err, errlen);
 			return OPT_ERROR;
 		}
-		if (c == '?') {
-			snprintf(err, errlen, "%s: unknown option (see -h for the accepted ones)",
-				 optopt > 0 && optopt < 256 ? opt_display(optopt, name, sizeof(name)) : argv[optind - 1]);
-			return OPT_ERROR;
-		}
-		enum opt_status st = parse_one(o, c, optarg, err, errlen);
+		const struct entry *e = entry_of_val(es, c);
+		enum opt_status st = e ? set_entry(e, optarg, err, errlen) : OPT_ERROR;
+		if (!e)
+			snprintf(err, errlen, "internal: unhandled option %d", c);
 		if (st != OPT_OK)
 			return st;
 	}
@@ -282,59 +313,50 @@ static enum opt_status parse_argv(struct options *o, int argc, char **argv, char
 		snprintf(err, errlen, "%s: unexpected argument (interbench takes options only; see -h)", argv[optind]);
 		return OPT_ERROR;
 	}
-	if ((o->custom_cpu_pct != 0) != (o->custom_interval_us != 0)) {
-		snprintf(err, errlen, o->custom_cpu_pct ?
-			 "-C: given without -I (accepted: -C percent together with -I microseconds)" :
-			 "-I: given without -C (accepted: -I microseconds together with -C percent)");
+	return check_workloads(o, err, errlen);
+}
+
+enum opt_status options_parse(struct options *o, int argc, char **argv, char *err, size_t errlen)
+{
+	struct entries *es = malloc(sizeof(*es));
+	if (!es) {
+		snprintf(err, errlen, "malloc: out of memory");
 		return OPT_ERROR;
 	}
-	return OPT_OK;
+	enum opt_status st = parse_argv(o, es, argc, argv, err, errlen);
+	free(es);
+	if (st == OPT_ERROR)
+		text_printable_line(err);
+	return st;
+}
+
+static void help_line(const struct optspec *s, const void *base, void *arg)
+{
+	(void)base;
+	optspec_help(arg, s);
 }
 
 void options_usage(FILE *f, const char *prog)
 {
+	struct options none; /* the walk needs settings; -h prints no value */
 	fprintf(f,
 		"Usage: %s [options]\n"
 		"       %s compare [--threshold SPEC] OLD NEW   (see %s compare --help)\n"
 		"       %s export [--format lava|kcidb] RESULT  (see %s export --help)\n"
-		"Linux interactivity benchmark: simulated interactive tasks against background loads.\n\n"
-		"  -l, --loops-per-ms N     use N loops per ms (default: saved or measured)\n"
-		"  -L, --load-threads N     threads of Burn, Ring and Compile, groups of Hack\n"
-		"                           (default: online CPUs)\n"
-		"  -t, --time S             seconds to run each benchmark (default: 30)\n"
-		"  -B, --bench-nice N       nice of the benchmarked task, -20..19 (default: 0)\n"
-		"  -N, --load-nice N        nice of the loads, -20..19 (default: 0)\n"
-		"  -u, --uniprocessor       pin every task to CPU 0\n"
-		"  -b, --recalibrate        measure loops_per_ms even if a saved value matches\n"
-		"  -c, --console            console only, no logfile\n"
-		"  -r, --realtime           benchmark the tasks as SCHED_FIFO (needs CAP_SYS_NICE\n"
-		"                           or an RLIMIT_RTPRIO of at least 3)\n"
-		"  -C, --custom-cpu P       Custom task: P%% CPU per period (1..100), needs -I\n"
-		"  -I, --custom-interval U  Custom task: period of U microseconds, needs -C\n"
-		"  -m, --comment TEXT       comment for the logfile header\n"
-		"  -w, --load NAME          run only this load (repeatable)\n"
-		"  -x, --exclude-load NAME  skip this load (repeatable)\n"
-		"  -W, --sim NAME           benchmark only this simulated task (repeatable)\n"
-		"  -X, --exclude-sim NAME   skip this simulated task (repeatable)\n"
-		"  -v, --verbose            more detail on the console\n"
-		"  -q, --quiet              no progress line (it is shown on stderr only when\n"
-		"                           stderr is a terminal, and never in results)\n"
-		"      --workdir DIR        directory for disk load scratch files (default: .)\n"
-		"      --file-size SIZE     disk load file size, 1M to 1048576T (K/M/G/T suffixes)\n"
-		"      --mem-size SIZE      Memload size, 1M to 1048576T (K/M/G/T suffixes)\n"
-		"      --repeat N           run every pair N times, in rounds; tables show medians\n"
-		"      --json FILE          also write the results as JSON to FILE (- for stdout,\n"
-		"                           the tables then go to stderr); see doc/json.md\n"
-		"      --dma-latency US     hold a CPU wakeup latency limit of US microseconds via\n"
-		"                           /dev/cpu_dma_latency during the run (as cyclictest does;\n"
-		"                           0 keeps CPUs out of deep idle states; needs root)\n"
-		"      --version            print the version and exit\n"
-		"  -h, --help               this help\n\n"
-		"Simulated tasks:\n", prog, prog, prog, prog, prog);
-	for (unsigned i = 0; i < sim_count; i++)
-		fprintf(f, "  %-8s %s\n", sim_table[i]->name, sim_table[i]->help);
+		"Linux interactivity benchmark: simulated interactive tasks against background loads.\n\n",
+		prog, prog, prog, prog, prog);
+	memset(&none, 0, sizeof(none));
+	for (unsigned i = 0; i < CORE_COUNT; i++)
+		optspec_help(f, &core_options[i]);
+	fprintf(f, "\nOptions of the simulated tasks and loads:\n");
+	walk_workload_options(&none, help_line, f);
+	fprintf(f, "\nSimulated tasks:\n");
+	for (unsigned i = 0; i < workload_count; i++)
+		if (workload_table[i]->sim && workload_table[i]->help)
+			fprintf(f, "  %-8s %s\n", workload_table[i]->name, workload_table[i]->help);
 	fprintf(f, "Loads:\n");
-	for (unsigned i = 0; i < load_count; i++)
-		fprintf(f, "  %-8s %s\n", load_table[i]->name, load_table[i]->help);
+	for (unsigned i = 0; i < workload_count; i++)
+		if (workload_table[i]->load)
+			fprintf(f, "  %-8s %s\n", workload_table[i]->name, workload_table[i]->load_help);
 	fprintf(f, "Names are case-insensitive.\n");
 }

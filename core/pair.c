@@ -37,10 +37,10 @@ static int load_body(void *arg, int ctl_fd, int res_fd)
 			 p->load_nice, strerror(errno));
 	} else {
 		uint64_t t0 = now_ns();
-		if (ctx->desc->start(ctx) == 0) {
+		if (ctx->ops->start(ctx) == 0) {
 			child_control_priority(p->run_cfg.timer_prio);
 			child_wait_stop(ctl_fd);
-			ctx->desc->stop(ctx);
+			ctx->ops->stop(ctx);
 		}
 		ctx->counters.elapsed_ns = now_ns() - t0;
 	}
@@ -128,10 +128,10 @@ static void load_verdict(const struct pair_params *p, struct pair_outcome *out, 
 	if (!load_ok)
 		snprintf(out->why, sizeof(out->why), "%s", load_why);
 	else if (out->load.error)
-		snprintf(out->why, sizeof(out->why), "load %s: %s", p->load->desc->name, out->load.errmsg);
+		snprintf(out->why, sizeof(out->why), "load %s: %s", p->load->name, out->load.errmsg);
 	else if (spoke == 0)
 		snprintf(out->why, sizeof(out->why), "load %s stopped before the end of the window",
-			 p->load->desc->name);
+			 p->load->name);
 	else if (!bench_started)
 		snprintf(out->why, sizeof(out->why), "interrupted before the bench started");
 	else
@@ -150,7 +150,7 @@ int pair_run(const struct pair_params *p, struct pair_outcome *out)
 		if (scratch_fd(sc, (int)i) >= 0)
 			keep[nkeep++] = scratch_fd(sc, (int)i);
 	if (child_spawn(&load, load_body, (void *)p, keep, nkeep) != 0) {
-		snprintf(out->why, sizeof(out->why), "fork (load %s): %s", p->load->desc->name, strerror(errno));
+		snprintf(out->why, sizeof(out->why), "fork (load %s): %s", p->load->name, strerror(errno));
 		return -1;
 	}
 	struct child *kids[2] = { &load, NULL };

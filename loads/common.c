@@ -1,26 +1,50 @@
-/* Shared plumbing for loads: worker threads and simulated tasks run as loads. */
+/* Shared plumbing for loads: worker threads, the Burn worker, simulated tasks run as loads,
+ * the shared metrics and the throughput line. */
+#include <errno.h>
 #include <stdarg.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
+#include "calibrate/calibrate.h"
 #include "loads/load.h"
 
 /* Every worker's body: wait at the gate, then run the load's function. */
 static void *gated_worker(void *arg)
 {
-	struct load_ctx *ctx = ((struct load_worker *)arg)->ctx;
-	pthread_mutex_lock(&ctx->gate_lock);
-	while (!ctx->gate_open)
-		pthread_cond_wait(&ctx->gate, &ctx->gate_lock);
-	pthread_mutex_unlock(&ctx->gate_lock);
-	return ctx->worker_fn(arg);
+	struct load_threads *t = ((struct load_worker *)arg)->ctx->threads;
+	pthread_mutex_lock(&t->gate_lock);
+	while (!t->gate_open)
+		pthread_cond_wait(&t->gate, &t->gate_lock);
+	pthread_mutex_unlock(&t->gate_lock);
+	return t->worker_fn(arg);
 }
 
-static void open_gate(struct load_ctx *ctx)
+static void open_gate(struct load_threads *t)
 {
-	pthread_mutex_lock(&ctx->gate_lock);
-	ctx->gate_open = true;
-	pthread_cond_broadcast(&ctx->gate);
-	pthread_mutex_unlock(&ctx->gate_lock);
+	pthread_mutex_lock(&t->gate_lock);
+	t->gate_open = true;
+	pthread_cond_broadcast(&t->gate);
+	pthread_mutex_unlock(&t->gate_lock);
+}
+
+/* A thread set for n workers running fn, gate closed; NULL when out of memory. */
+static struct load_threads *threads_new(unsigned n, void *(*fn)(void *))
+{
+	struct load_threads *t = calloc(1, sizeof(*t));
+	if (!t)
+		return NULL;
+	t->tids = calloc(n ? n : 1, sizeof(*t->tids));
+	t->workers = calloc(n ? n : 1, sizeof(*t->workers));
+	if (!t->tids || !t->workers) {
+		free(t->tids);
+		free(t->workers);
+		free(t);
+		return NULL;
+	}
+	t->worker_fn = fn;
+	pthread_mutex_init(&t->gate_lock, NULL); /* default attributes: cannot fail on Linux */
+	pthread_cond_init(&t->gate, NULL);
+	return t;
 }
 
 int load_threads_start(struct load_ctx *ctx, unsigned n, void *(*fn)(void *))
@@ -28,52 +52,68 @@ int load_threads_start(struct load_ctx *ctx, unsigned n, void *(*fn)(void *))
 	if (n > LOAD_MAX_THREADS)
 		n = LOAD_MAX_THREADS;
 	atomic_store(&ctx->stop, false);
-	ctx->nthreads = 0;
-	ctx->worker_fn = fn;
-	ctx->gate_open = false;
-	pthread_mutex_init(&ctx->gate_lock, NULL); /* default attributes: cannot fail on Linux */
-	pthread_cond_init(&ctx->gate, NULL);
-	ctx->gate_ready = true;
+	ctx->threads = threads_new(n, fn);
+	if (!ctx->threads) {
+		load_fail(ctx, ENOMEM, "calloc: %s", strerror(ENOMEM));
+		return -1;
+	}
+	struct load_threads *t = ctx->threads;
 	for (unsigned i = 0; i < n; i++) {
-		ctx->workers[i] = (struct load_worker){ .ctx = ctx, .index = i };
-		int rc = pthread_create(&ctx->tids[i], NULL, gated_worker, &ctx->workers[i]);
+		t->workers[i] = (struct load_worker){ .ctx = ctx, .index = i };
+		int rc = pthread_create(&t->tids[i], NULL, gated_worker, &t->workers[i]);
 		if (rc != 0) {
-			ctx->counters.error = rc;
-			snprintf(ctx->counters.errmsg, sizeof(ctx->counters.errmsg),
-				 "pthread_create: %s", strerror(rc));
+			load_fail(ctx, rc, "pthread_create: %s", strerror(rc));
 			load_threads_stop(ctx);
 			return -1;
 		}
-		ctx->nthreads++;
+		t->n++;
 	}
-	open_gate(ctx);
+	open_gate(t);
 	return 0;
 }
 
 void load_threads_stop(struct load_ctx *ctx)
 {
+	struct load_threads *t = ctx->threads;
 	atomic_store(&ctx->stop, true);
-	if (!ctx->gate_ready) /* never started, or already stopped */
+	if (!t) /* never started, or already stopped */
 		return;
-	open_gate(ctx); /* workers still at the gate see the stop at once */
-	for (unsigned i = 0; i < ctx->nthreads; i++)
-		pthread_join(ctx->tids[i], NULL);
-	ctx->nthreads = 0;
-	pthread_cond_destroy(&ctx->gate);
-	pthread_mutex_destroy(&ctx->gate_lock);
-	ctx->gate_ready = false;
+	open_gate(t); /* workers still at the gate see the stop at once */
+	for (unsigned i = 0; i < t->n; i++)
+		pthread_join(t->tids[i], NULL);
+	pthread_cond_destroy(&t->gate);
+	pthread_mutex_destroy(&t->gate_lock);
+	free(t->tids);
+	free(t->workers);
+	free(t);
+	ctx->threads = NULL;
+}
+
+void *burn_worker(void *arg)
+{
+	struct load_ctx *ctx = ((struct load_worker *)arg)->ctx;
+	uint64_t chunk = ctx->cfg->loops_per_ms; /* 1 ms of work between stop checks */
+
+	while (!atomic_load(&ctx->stop)) {
+		burn_loops(chunk);
+		load_count(ctx, &load_metric_loops, chunk / 1000);
+	}
+	return NULL;
 }
 
 int load_sim_start(struct load_ctx *ctx)
 {
-	const struct sim_desc *desc = ctx->desc->sim;
-	struct sim_spec spec;
 	struct sim_run_cfg cfg = { .loops_per_ms = ctx->cfg->loops_per_ms };
-	sim_spec_init(&spec, desc, ctx->cfg->custom_interval_us, (unsigned)ctx->cfg->custom_cpu_pct);
-	ctx->engine = sim_start(&spec, &cfg, &ctx->sim_result);
+	ctx->sim_result = malloc(sizeof(*ctx->sim_result));
+	if (!ctx->sim_result) {
+		load_fail(ctx, ENOMEM, "malloc: %s", strerror(ENOMEM));
+		return -1;
+	}
+	ctx->engine = sim_start(&ctx->sim_spec, &cfg, ctx->sim_result);
 	if (!ctx->engine) {
-		ctx->counters.error = ctx->sim_result.error;
-		snprintf(ctx->counters.errmsg, sizeof(ctx->counters.errmsg), "%s", ctx->sim_result.errmsg);
+		load_fail(ctx, ctx->sim_result->error, "%s", ctx->sim_result->errmsg);
+		free(ctx->sim_result);
+		ctx->sim_result = NULL;
 		return -1;
 	}
 	return 0;
@@ -83,8 +123,11 @@ void load_sim_stop(struct load_ctx *ctx)
 {
 	sim_stop(ctx->engine);
 	ctx->engine = NULL;
-	ctx->counters.count[LOAD_WAKEUPS] += ctx->sim_result.acct.periods - ctx->sim_result.acct.skipped; /* woken only */
-	ctx->counters.count[LOAD_LOOPS] += ctx->sim_result.acct.work_done_us * ctx->cfg->loops_per_ms / 1000 / 1000;
+	const struct deadline_acct *a = &ctx->sim_result->acct;
+	load_count(ctx, &load_metric_wakeups, a->periods - a->skipped); /* woken only */
+	load_count(ctx, &load_metric_loops, a->work_done_us * ctx->cfg->loops_per_ms / 1000 / 1000);
+	free(ctx->sim_result);
+	ctx->sim_result = NULL;
 }
 
 void load_fail(struct load_ctx *ctx, int err, const char *fmt, ...)
@@ -99,14 +142,10 @@ void load_fail(struct load_ctx *ctx, int err, const char *fmt, ...)
 	va_end(ap);
 }
 
-const struct load_metric_info load_metrics[LOAD_METRICS] = {
-	[LOAD_WRITTEN]  = { "bytes_written", "MB/s written", 1e-6, false },
-	[LOAD_READ]     = { "bytes_read", "MB/s read", 1e-6, false },
-	[LOAD_TOUCHED]  = { "mib_touched", "MiB/s touched", 1, false },
-	[LOAD_MESSAGES] = { "messages", "messages/s", 1, true },
-	[LOAD_LOOPS]    = { "burn_loops_thousands", "loops/s", 1000, true },
-	[LOAD_WAKEUPS]  = { "wakeups", "wakeups/s", 1, true },
-};
+const struct load_metric_info load_metric_written = { "bytes_written", "MB/s written", 1e-6, false };
+const struct load_metric_info load_metric_read = { "bytes_read", "MB/s read", 1e-6, false };
+const struct load_metric_info load_metric_loops = { "burn_loops_thousands", "loops/s", 1000, true };
+const struct load_metric_info load_metric_wakeups = { "wakeups", "wakeups/s", 1, true };
 
 /* Formats a rate with three significant figures ("12.3", "512", "2048"), with a K/M/G suffix
  * when si ("1.23M", "456K"). */
@@ -122,21 +161,19 @@ static void rate_human(double v, bool si, char *buf, size_t len)
 	snprintf(buf, len, "%.*f%.*s", prec, v, i ? 1 : 0, &sfx[i]);
 }
 
-void load_throughput_format(const struct load_desc *d, const struct load_counters *c, char *buf, size_t len)
+void load_throughput_format(const char *name, const struct load_metric_info *const *metrics,
+			    const struct load_counters *c, char *buf, size_t len)
 {
 	double secs = (double)c->elapsed_ns / 1e9;
 	size_t pos = 0;
 	buf[0] = '\0';
-	if (!d->reports || len == 0)
+	if (!metrics || !metrics[0] || len == 0)
 		return;
-	pos += (size_t)snprintf(buf, len, "%s", d->name);
-	for (unsigned m = 0; m < LOAD_METRICS && pos < len; m++) {
-		const struct load_metric_info *mi = &load_metrics[m];
-		if (!(d->reports & LOAD_REPORTS(m)))
-			continue;
+	pos += (size_t)snprintf(buf, len, "%s", name);
+	for (unsigned m = 0; m < LOAD_MAX_METRICS && metrics[m] && pos < len; m++) {
 		char num[32];
-		rate_human(secs > 0 ? (double)c->count[m] * mi->rate_scale / secs : 0, mi->si, num, sizeof(num));
-		pos += (size_t)snprintf(buf + pos, len - pos, "%s %s %s", pos > strlen(d->name) ? "," : "",
-					num, mi->rate_unit);
+		rate_human(secs > 0 ? (double)c->count[m] * metrics[m]->rate_scale / secs : 0, metrics[m]->si, num,
+			   sizeof(num));
+		pos += (size_t)snprintf(buf + pos, len - pos, "%s %s %s", m ? "," : "", num, metrics[m]->rate_unit);
 	}
 }

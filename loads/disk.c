@@ -1,14 +1,46 @@
 #define _GNU_SOURCE /* syncfs */
 /* Disk load machinery (see disk.h). */
 #include <errno.h>
+#include <stddef.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "loads/disk.h"
 #include "loads/probe.h"
 #include "loads/sizes.h"
+
+const struct optspec disk_opt_workdir = {
+	.long_name = "workdir", .type = OPTSPEC_STRING, .metavar = "DIR",
+	.help = "directory for disk load scratch files (default: .)", .def_str = ".",
+	.accepted = "an existing directory", .noun = "directory name", .json_key = "workdir",
+	.offset = offsetof(struct disk_opts, workdir),
+};
+const struct optspec disk_opt_file_size = {
+	.long_name = "file-size", .type = OPTSPEC_SIZE, .metavar = "SIZE",
+	.help = "disk load file size, 1M to 1048576T (K/M/G/T suffixes)",
+	.min = LOAD_MIN_SIZE_BYTES, .max = LOAD_MAX_SIZE_BYTES, .json_key = "file_size_bytes",
+	.offset = offsetof(struct disk_opts, file_size_bytes),
+};
+const struct optspec *const disk_options[] = { &disk_opt_workdir, &disk_opt_file_size, NULL };
+
+static const struct disk_opts *disk_opts_of(const struct load_ctx *ctx)
+{
+	return ctx->opts;
+}
+
+int disk_preflight(const void *opts, char *err, size_t len)
+{
+	const char *dir = ((const struct disk_opts *)opts)->workdir;
+	struct stat st;
+	if (stat(dir, &st) == 0 && (S_ISDIR(st.st_mode) || (errno = ENOTDIR, false)) && access(dir, W_OK | X_OK) == 0)
+		return 0;
+	snprintf(err, len, "--workdir: '%s' is not usable: %s (accepted: an existing directory you may write to)",
+		 dir, strerror(errno));
+	return -1;
+}
 
 /* A chunk of bytes that compressing or deduplicating filesystems cannot shrink. */
 static char *chunk_alloc(struct load_ctx *ctx)
@@ -44,7 +76,7 @@ static int write_whole(struct load_ctx *ctx, int fd, const char *path, uint64_t 
 			return -1;
 		}
 		off += (uint64_t)w;
-		LOAD_COUNT(ctx, LOAD_WRITTEN, (uint64_t)w);
+		load_count(ctx, &load_metric_written, (uint64_t)w);
 	}
 	return 0;
 }
@@ -112,25 +144,25 @@ int disk_prepare(struct load_ctx *ctx, const char *write_tag, const char *read_t
 	}
 	c->error = 0;
 	struct scratch_set *sc = ctx->cfg->scratch;
-	if (write_tag && (ds->write_idx = scratch_add(sc, ctx->cfg->workdir, write_tag,
+	if (write_tag && (ds->write_idx = scratch_add(sc, disk_opts_of(ctx)->workdir, write_tag,
 						      c->errmsg, sizeof(c->errmsg))) < 0)
 		goto fail;
-	if (read_tag && (ds->read_idx = scratch_add(sc, ctx->cfg->workdir, read_tag,
+	if (read_tag && (ds->read_idx = scratch_add(sc, disk_opts_of(ctx)->workdir, read_tag,
 						    c->errmsg, sizeof(c->errmsg))) < 0)
 		goto fail;
 	if (truncate_file(ctx, ds->write_idx) != 0 || truncate_file(ctx, ds->read_idx) != 0)
 		return -1;  /* a failed earlier attempt's files hold no space now */
 
 	struct mem_facts mem;
-	struct disk_size_in in = { .override_bytes = ctx->cfg->file_size_bytes,
+	struct disk_size_in in = { .override_bytes = disk_opts_of(ctx)->file_size_bytes,
 				   .nfiles = (write_tag != NULL) + (read_tag != NULL) };
 	char reason[160];
 	if (probe_memory(&mem, c->errmsg, sizeof(c->errmsg)) != 0 ||
-	    probe_free_bytes(ctx->cfg->workdir, &in.free_bytes, c->errmsg, sizeof(c->errmsg)) != 0)
+	    probe_free_bytes(disk_opts_of(ctx)->workdir, &in.free_bytes, c->errmsg, sizeof(c->errmsg)) != 0)
 		goto fail;
 	in.ram_bytes = mem.ram_bytes;
 	if (disk_size_decide(&in, &ds->size_bytes, reason, sizeof(reason)) != 0) {
-		load_fail(ctx, ENOSPC, "not enough space in %s: %s", ctx->cfg->workdir, reason);
+		load_fail(ctx, ENOSPC, "not enough space in %s: %s", disk_opts_of(ctx)->workdir, reason);
 		return -1;
 	}
 	if (read_tag && (create_read_file(ctx, ds->read_idx, ds->size_bytes) != 0 ||
@@ -159,13 +191,13 @@ void disk_cleanup(struct load_ctx *ctx)
 
 void disk_after_pair(struct load_ctx *ctx, const struct load_counters *c)
 {
-	if (!c->count[LOAD_WRITTEN])
+	if (!load_counted(ctx, c, &load_metric_written))
 		return;
-	int fd = open(ctx->cfg->workdir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int fd = open(disk_opts_of(ctx)->workdir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
 		return;
 	if (syncfs(fd) != 0)
-		fprintf(stderr, "interbench: warning: syncfs %s: %s\n", ctx->cfg->workdir, strerror(errno));
+		fprintf(stderr, "interbench: warning: syncfs %s: %s\n", disk_opts_of(ctx)->workdir, strerror(errno));
 	close(fd);
 }
 
@@ -205,7 +237,7 @@ void *disk_reader(void *arg)
 				goto out;
 			}
 			off += (uint64_t)r;
-			LOAD_COUNT(ctx, LOAD_READ, (uint64_t)r);
+			load_count(ctx, &load_metric_read, (uint64_t)r);
 		}
 		if (off == 0 && !atomic_load(&ctx->stop)) {
 			load_fail(ctx, EIO, "read %s: the file is empty", path);

@@ -5,16 +5,32 @@
 #ifndef IB_DISK_H
 #define IB_DISK_H
 #include <stdint.h>
+#include "lib/optspec.h"
 #include "loads/load.h"
 #include "loads/scratch.h"
 
 #define DISK_CHUNK_BYTES (1u << 20)  /* each write(2) / read(2); stop is checked between */
+
+/* The disk loads' options: the config of every disk load (its workload's opts) begins with
+ * this struct, and each lists disk_options, so --workdir and --file-size are defined once and
+ * set for all of them. */
+struct disk_opts {
+	const char *workdir;         /* --workdir: directory of the scratch files (default ".") */
+	uint64_t file_size_bytes;    /* --file-size: size of each file, 0 = default policy (sizes.h) */
+};
+extern const struct optspec disk_opt_workdir, disk_opt_file_size;
+/* NULL-terminated, for a disk workload's .options. */
+extern const struct optspec *const disk_options[];
 
 struct disk_state {
 	uint64_t size_bytes;         /* size of each file */
 	int write_idx, read_idx;     /* index in cfg->scratch of the written / read file, or -1;
 	                                disk_cleanup removes them */
 };
+
+/* preflight of a disk workload (opts: struct disk_opts): --workdir must be an existing
+ * directory we may write to.  Returns 0, or -1 with a one-line message in err. */
+int disk_preflight(const void *opts, char *err, size_t len);
 
 /* prepare hook body, in main: registers the files of the given tags (NULL: none; the write
  * file is created by the load process, the read file here, filled and synced), decides their

@@ -1,7 +1,7 @@
-/* Background loads.  Each file in loads/ exports one struct load_desc; loads/loads.c lists
- * them.  A load is prepared in the main process (before any timed window: scratch files and
- * the like), started and stopped in its own child process, and cleaned up by main at the end
- * of the run. */
+/* Background loads' plumbing: the hooks a load implements (struct load_ops, listed in its
+ * struct workload, workloads/), its context, worker threads and counters.  A load is prepared
+ * in the main process (before any timed window: scratch files and the like), started and
+ * stopped in its own child process, and cleaned up by main at the end of the run. */
 #ifndef IB_LOAD_H
 #define IB_LOAD_H
 #include <pthread.h>
@@ -13,44 +13,30 @@
 #include "loads/scratch.h"
 #include "sims/sim.h"
 
-#define LOAD_NORMAL 0x1u  /* valid as a load in normal runs */
-#define LOAD_RT     0x2u  /* valid as a load in -r runs */
-#define LOAD_CUSTOM 0x4u  /* needs -C / -I; skipped unless given */
-#define LOAD_WORKDIR 0x8u /* keeps scratch files in --workdir (checked before the run starts) */
 /* Upper bound for -L: thread counts and socketpairs stay far below RLIMIT_NOFILE's usual
  * hard limit (Hack uses 2 descriptors per sender/receiver pair, capped separately). */
 #define LOAD_MAX_THREADS 1024
+#define LOAD_MAX_METRICS 8 /* bound of a workload's metric list */
 
-/* The work a load counts, in the order its throughput is printed.  Each metric is defined
- * once, in load_metrics[]: its JSON key (under load_work) and its throughput unit.  A new
- * metric is one enum entry and one line there. */
-enum load_metric {
-	LOAD_WRITTEN,   /* bytes written */
-	LOAD_READ,      /* bytes read */
-	LOAD_TOUCHED,   /* MiB of memory touched */
-	LOAD_MESSAGES,  /* messages passed (Hack) */
-	LOAD_LOOPS,     /* burn loops run, in thousands */
-	LOAD_WAKEUPS,   /* wake-ups passed (Ring, simulated tasks as loads) */
-	LOAD_METRICS    /* how many */
-};
-#define LOAD_REPORTS(m) (1u << (m)) /* load_desc.reports bit of metric m */
-
+/* One thing a load counts, named with its unit.  A workload lists the metrics it counts
+ * (struct workload.metrics); the shared ones below are defined once in loads/common.c, a
+ * workload's own (Hack's messages) in its file.  Workers count with load_count(). */
 struct load_metric_info {
 	const char *json_key;  /* key under the JSON's load_work, e.g. "bytes_written" */
 	const char *rate_unit; /* throughput unit, e.g. "MB/s written" (MB = 10^6 bytes) */
 	double rate_scale;     /* count x rate_scale / seconds = the rate in rate_unit */
 	bool si;               /* the rate takes a K/M/G suffix ("1.2M messages/s") */
 };
-extern const struct load_metric_info load_metrics[LOAD_METRICS];
+extern const struct load_metric_info load_metric_written; /* bytes written, "MB/s written" */
+extern const struct load_metric_info load_metric_read;    /* bytes read, "MB/s read" */
+extern const struct load_metric_info load_metric_loops;   /* burn loops in thousands, "loops/s" */
+extern const struct load_metric_info load_metric_wakeups; /* wake-ups passed, "wakeups/s" */
 
-/* Settings every load may read; filled by main from the options. */
+/* Settings of the run every load may read; filled by main.  A load's own settings are its
+ * workload's options, in load_ctx.opts. */
 struct load_config {
 	unsigned threads;          /* -L: worker count for Burn, Ring, Hack (>= 1) */
 	uint64_t loops_per_ms;
-	uint64_t custom_interval_us, custom_cpu_pct; /* -I / -C for the Custom load */
-	const char *workdir;       /* scratch directory for disk loads */
-	uint64_t file_size_bytes;  /* disk load file size, 0 = default policy */
-	uint64_t mem_size_bytes;   /* Memload size, 0 = default policy */
 	const volatile sig_atomic_t *interrupted; /* main's signal flag, polled by prepare hooks */
 	struct scratch_set *scratch; /* the run's scratch file registry (main's; loads/scratch.h) */
 };
@@ -58,7 +44,7 @@ struct load_config {
 /* Work a load did in one pair, sent back to main from the load process. */
 struct load_counters {
 	uint64_t elapsed_ns;       /* from start to stop */
-	uint64_t count[LOAD_METRICS]; /* the work done, by enum load_metric */
+	uint64_t count[LOAD_MAX_METRICS]; /* the work done, by position in load_ctx.metrics */
 	int error;                 /* 0, or the errno of a failure that stopped the load */
 	char errmsg[200];          /* names the call (and file) that failed */
 };
@@ -70,35 +56,42 @@ struct load_worker {
 	unsigned index;   /* 0 .. n-1 */
 };
 
-/* One load's state for a whole run; lives in main and is copied into each load process. */
-struct load_ctx {
-	const struct load_desc *desc;
-	const struct load_config *cfg;
-	atomic_bool stop;                 /* set by load_stop(); workers poll it */
-	struct load_counters counters;    /* updated by workers with __atomic builtins */
-	pthread_t tids[LOAD_MAX_THREADS];
-	struct load_worker workers[LOAD_MAX_THREADS];
-	unsigned nthreads;
-	/* load_threads_start's gate: workers wait until every one exists, so creating many
-	 * threads is not starved by the ones already running. */
+/* A load's worker threads, allocated by load_threads_start in the load process. */
+struct load_threads {
+	pthread_t *tids;
+	struct load_worker *workers;
+	unsigned n;                       /* started */
+	/* Workers wait at the gate until every one exists, so creating many threads is not
+	 * starved by the ones already running. */
 	pthread_mutex_t gate_lock;
 	pthread_cond_t gate;
 	bool gate_open;
-	bool gate_ready;                  /* gate_lock and gate are initialised */
 	void *(*worker_fn)(void *);       /* what each worker runs once the gate opens */
-	struct sim_engine *engine;        /* simulated tasks used as loads */
-	struct sim_result sim_result;
-	void *priv;                       /* the load's own state (scratch file names...) */
-	bool prepared;                    /* main: prepare succeeded (not run again) */
-	bool prepare_failed;              /* main: prepare failed; counters.errmsg says why and
-	                                     every pair with this load is reported failed */
 };
 
-struct load_desc {
-	const char *name;
-	const char *help;                 /* one line for -h */
-	unsigned flags;                   /* LOAD_* */
-	unsigned reports;                 /* LOAD_REPORTS(metric) bits: what it counts (0: none) */
+/* One load for a whole run.  Main fills the description part and runs prepare, after_pair
+ * and cleanup on it; the load process gets a copy at fork and runs start and stop, whose
+ * state (threads, engine, counters) lives and dies there. */
+struct load_ctx {
+	/* Description, set by main: */
+	const char *name;                 /* the workload's name */
+	const struct load_ops *ops;
+	const struct load_config *cfg;
+	const void *opts;                 /* the workload's own option values (its config) */
+	const struct load_metric_info *const *metrics; /* what it counts, NULL-terminated */
+	struct sim_spec sim_spec;         /* the simulated task it runs (sim_spec.desc NULL: none) */
+	void *priv;                       /* state made by prepare (scratch file indices...) */
+	/* The load process's: */
+	atomic_bool stop;                 /* set by load_stop(); workers poll it */
+	struct load_counters counters;    /* updated by workers with __atomic builtins; prepare
+	                                     failures in main set its errmsg too */
+	struct load_threads *threads;     /* load_threads_start's, or NULL */
+	struct sim_engine *engine;        /* simulated tasks used as loads: the engine, */
+	struct sim_result *sim_result;    /* and what it records (load_sim_start allocates it) */
+	void *run_priv;                   /* the load's own state while it runs */
+};
+
+struct load_ops {
 	/* In main before the pair's timed window; idempotent for the run.  Returns 0, or -1 with
 	 * counters.errmsg set (the pair is then reported failed).  NULL: nothing to prepare. */
 	int (*prepare)(struct load_ctx *ctx);
@@ -117,18 +110,11 @@ struct load_desc {
 	 * back their dirty pages) given the counters c the load reported.  NULL: nothing. */
 	void (*after_pair)(struct load_ctx *ctx, const struct load_counters *c);
 	/* In main before the run, when the load is in it: one line for the run header (console
-	 * and logfile), e.g. Memload's size policy.  Returns 0, or -1 when the load cannot run
-	 * (the line then says why).  NULL: no line. */
-	int (*describe)(const struct load_config *cfg, char *buf, size_t len);
-	/* The simulated task this load runs in the background (Video, X, Custom), or NULL.  A
-	 * task is never benchmarked against itself. */
-	const struct sim_desc *sim;
+	 * and logfile), e.g. Memload's size policy, from the run's settings and the load's own
+	 * options.  Returns 0, or -1 when the load cannot run (the line then says why).  NULL:
+	 * no line. */
+	int (*describe)(const struct load_config *cfg, const void *opts, char *buf, size_t len);
 };
-
-/* The table of loads, in benchmark order, and lookup by case-insensitive name (-1 if none). */
-extern const struct load_desc *const load_table[];
-extern const unsigned load_count;
-int load_find(const char *name);
 
 /* Helpers for loads built from worker threads: start n workers running fn(ctx, index) until
  * ctx->stop; stop sets the flag and joins them (it cannot fail: workers poll the flag).
@@ -138,8 +124,7 @@ int load_find(const char *name);
 int load_threads_start(struct load_ctx *ctx, unsigned n, void *(*fn)(void *));
 void load_threads_stop(struct load_ctx *ctx);
 
-/* Start/stop hooks for loads that run a simulated task (Video, X, Custom): the descriptor's
- * .sim. */
+/* Start/stop hooks for loads that run a simulated task (Video, X, Custom): ctx->sim_spec. */
 int load_sim_start(struct load_ctx *ctx);
 void load_sim_stop(struct load_ctx *ctx);
 
@@ -147,20 +132,15 @@ void load_sim_stop(struct load_ctx *ctx);
  * errmsg from the printf-style format; later failures are dropped (reported once). */
 void load_fail(struct load_ctx *ctx, int err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
-/* Formats a load's throughput over counters->elapsed_ns from the counters its descriptor
- * reports, e.g. "Write 512 MB/s written" (MB = 10^6 bytes), "Hack 1.2M messages/s",
- * "Memload 3100 MiB/s touched".  buf is empty for a load that counts nothing (None). */
-void load_throughput_format(const struct load_desc *d, const struct load_counters *c, char *buf, size_t len);
+/* Formats a load's throughput over counters->elapsed_ns from its metrics, e.g. "Write 512
+ * MB/s written" (MB = 10^6 bytes), "Hack 1.2M messages/s", "Memload 3100 MiB/s touched".  buf
+ * is empty for a load that counts nothing (None). */
+void load_throughput_format(const char *name, const struct load_metric_info *const *metrics,
+			    const struct load_counters *c, char *buf, size_t len);
 
-/* The worker of the Burn load (argument: struct load_worker), reused by Compile. */
+/* The worker of the Burn load (argument: struct load_worker): burns 1 ms of calibrated loops
+ * at a time until ctx->stop, counting load_metric_loops.  Reused by Compile. */
 void *burn_worker(void *arg);
-
-/* Formats the Memload size policy for the run header as one line, e.g. "Memload: 22.1 GiB =
- * MemAvailable 23.3 GiB - reserve 1.2 GiB (no swap)", or under a tighter memory cgroup limit
- * "Memload: 383.0 MiB = cgroup /sys/fs/cgroup/ib memory.max 512.0 MiB - used 65.0 MiB -
- * reserve 64.0 MiB", from the memory free now.  Returns 0,
- * or -1 when Memload could not run (the line then says why). */
-int memload_policy_line(const struct load_config *cfg, char *buf, size_t len);
 
 /* True when the load must stop: load_stop() was called, or (in main, during prepare) a
  * signal asked the run to end. */
@@ -169,7 +149,24 @@ static inline bool load_should_stop(struct load_ctx *ctx)
 	return atomic_load(&ctx->stop) || (ctx->cfg->interrupted && *ctx->cfg->interrupted);
 }
 
-/* Adds n to metric m (enum load_metric) from any worker thread. */
-#define LOAD_COUNT(ctx, m, n) __atomic_fetch_add(&(ctx)->counters.count[m], (n), __ATOMIC_RELAXED)
+/* The count of metric m in counters c of load ctx; 0 when the load does not list m. */
+static inline uint64_t load_counted(const struct load_ctx *ctx, const struct load_counters *c,
+				    const struct load_metric_info *m)
+{
+	for (unsigned i = 0; i < LOAD_MAX_METRICS && ctx->metrics && ctx->metrics[i]; i++)
+		if (ctx->metrics[i] == m)
+			return c->count[i];
+	return 0;
+}
+
+/* Adds n to metric m of ctx from any worker thread; nothing when the load does not list m. */
+static inline void load_count(struct load_ctx *ctx, const struct load_metric_info *m, uint64_t n)
+{
+	for (unsigned i = 0; i < LOAD_MAX_METRICS && ctx->metrics && ctx->metrics[i]; i++)
+		if (ctx->metrics[i] == m) {
+			__atomic_fetch_add(&ctx->counters.count[i], n, __ATOMIC_RELAXED);
+			return;
+		}
+}
 
 #endif

@@ -10,6 +10,11 @@
 
 #define SIZE_MIB (1ull << 20)
 #define SIZE_GIB (1ull << 30)
+/* --file-size and --mem-size bounds: 1 MiB to 1 EiB (1048576T).  No file or memory is that
+ * large; the bound keeps every figure derived from a size (a need with its margin, twice for
+ * Compile) far inside uint64_t and off_t. */
+#define LOAD_MIN_SIZE_BYTES SIZE_MIB
+#define LOAD_MAX_SIZE_BYTES (1ull << 60)
 #define DISK_DEFAULT_MAX_BYTES SIZE_GIB      /* default file size is at most 1 GiB ... */
 #define DISK_FREE_SHARE_PCT 25u              /* ... and at most 25% of the free space */
 #define DISK_MARGIN_PCT 10u                  /* files must fit with this margin */

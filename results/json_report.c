@@ -66,14 +66,44 @@ json_t *report_text(const char *s)
 	return j;
 }
 
-static json_t *names_of(uint32_t mask, bool sims)
+/* A MASK option's value: the names of its set bits. */
+static json_t *mask_json(const struct optspec *s, uint32_t bits)
 {
 	json_t *a = json_array();
-	unsigned n = sims ? sim_count : load_count;
-	for (unsigned i = 0; a && i < n; i++)
-		if (mask & (1u << i))
-			json_array_append_new(a, json_string(sims ? sim_table[i]->name : load_table[i]->name));
+	const char *name;
+	for (unsigned i = 0; a && i < 32 && (name = s->name_at(i)); i++)
+		if (*name && (bits & (1u << i)))
+			json_array_append_new(a, json_string(name));
 	return a;
+}
+
+/* The JSON value of option s in base: a number, a boolean, a string or null, an array of names;
+ * null for an I64 outside its range (the "not given" default of --dma-latency). */
+static json_t *option_value_json(const struct optspec *s, const void *base)
+{
+	int64_t v = optspec_number(s, base);
+	switch (s->type) {
+	case OPTSPEC_FLAG: return json_boolean(v);
+	case OPTSPEC_MASK: return mask_json(s, (uint32_t)v);
+	case OPTSPEC_TEXT: case OPTSPEC_STRING: {
+		const char *t = optspec_text(s, base);
+		return t ? report_text(t) : json_null();
+	}
+	case OPTSPEC_ACTION: return NULL;
+	default:
+		if (s->type == OPTSPEC_I64 && (v < s->min || v > s->max))
+			return json_null();
+		return s->type == OPTSPEC_INT || s->type == OPTSPEC_I64 ? json_integer(v) : jint((uint64_t)v);
+	}
+}
+
+/* options_walk callback: adds option s to the "options" object arg under its JSON key. */
+static void option_json(const struct optspec *s, const void *base, void *arg)
+{
+	json_t *v;
+	if (!s->json_key || !(v = option_value_json(s, base)))
+		return;
+	json_object_set_new(arg, s->json_key, v);
 }
 
 static json_t *machine_json(const struct machine_info *m)
@@ -90,19 +120,13 @@ static json_t *machine_json(const struct machine_info *m)
 			 "clocksource", report_text(m->clocksource));
 }
 
+/* Every option with a JSON key, from the option tables (core and workloads'). */
 static json_t *options_json(const struct options *o)
 {
-	return json_pack("{s:i, s:i, s:i, s:i, s:b, s:b, s:b, s:b, s:i, s:I, s:o?, s:o, s:o, s:o, s:o, s:i, s:o?}",
-			 "duration_s", (int)o->duration_s, "load_threads", (int)o->load_threads,
-			 "bench_nice", o->bench_nice, "load_nice", o->load_nice,
-			 "uniprocessor", o->uniprocessor, "realtime", o->realtime,
-			 "recalibrate", o->recalibrate, "console_only", o->console_only,
-			 "custom_cpu_pct", (int)o->custom_cpu_pct,
-			 "custom_interval_us", (json_int_t)o->custom_interval_us, "comment", report_text(o->comment),
-			 "sims", names_of(o->sim_include, true), "exclude_sims", names_of(o->sim_exclude, true),
-			 "loads", names_of(o->load_include, false),
-			 "exclude_loads", names_of(o->load_exclude, false), "repeat", (int)o->repeat,
-			 "dma_latency_us", o->dma_latency_us >= 0 ? json_integer(o->dma_latency_us) : NULL);
+	json_t *obj = json_object();
+	if (obj)
+		options_walk(o, option_json, obj);
+	return obj;
 }
 
 bool report_generator_is_ours(const char *generator)
@@ -189,11 +213,11 @@ static int add_figures(json_t *r, const struct report_entry *e)
 }
 
 /* The load's own work counters, so a reader can see the load really loaded the machine. */
-static json_t *load_work_json(const struct load_counters *c)
+static json_t *load_work_json(const struct load_counters *c, const struct load_metric_info *const *metrics)
 {
 	json_t *o = json_pack("{s:I}", "elapsed_ns", (json_int_t)c->elapsed_ns);
-	for (unsigned m = 0; o && m < LOAD_METRICS; m++)
-		if (json_object_set_new(o, load_metrics[m].json_key, json_integer((json_int_t)c->count[m])) != 0) {
+	for (unsigned m = 0; o && metrics && m < LOAD_MAX_METRICS && metrics[m]; m++)
+		if (json_object_set_new(o, metrics[m]->json_key, jint(c->count[m])) != 0) {
 			json_decref(o);
 			return NULL;
 		}
@@ -211,7 +235,7 @@ int report_add(json_t *doc, const struct report_entry *e)
 		return -1;
 	int rc = e->failed ? json_object_set_new(r, "failed", report_text(e->failed)) : add_figures(r, e);
 	if (rc == 0 && e->load_work && e->load_work->elapsed_ns)
-		rc = json_object_set_new(r, "load_work", load_work_json(e->load_work));
+		rc = json_object_set_new(r, "load_work", load_work_json(e->load_work, e->load_metrics));
 	if (rc != 0) {
 		json_decref(r);
 		return -1;

@@ -8,11 +8,15 @@
 #include <stdbool.h>
 #include "core/options.h"
 #include "results/logfile.h"
-#include "results/machine.h"
+#include "lib/machine.h"
 #include "loads/load.h"
 #include "sims/sim.h"
+#include "workloads/workload.h"
 
-#define REPORT_SCHEMA_VERSION 1
+/* 2: options carry every workload option (workdir, file_size_bytes, mem_size_bytes added);
+ * load_work holds elapsed_ns and the load's own metrics only.  Readers take 1 and 2. */
+#define REPORT_SCHEMA_VERSION 2
+#define REPORT_SCHEMA_OLDEST 1
 #define REPORT_GENERATOR "interbench" /* "generator" is this, a space and the version */
 
 /* Whether a document's "generator" names this program: "interbench VERSION", or the bare
@@ -31,6 +35,7 @@ struct report_entry {
 	uint64_t window_ns;            /* how long the bench ran */
 	const struct sim_result *sim;  /* measurements (ignored when failed) */
 	const struct load_counters *load_work; /* the load's counters, or NULL when it never reported */
+	const struct load_metric_info *const *load_metrics; /* what load_work counts, NULL-terminated */
 };
 
 /* Starts a document: schema_version, generator, machine, run and options.  Returns NULL only

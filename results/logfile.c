@@ -95,6 +95,11 @@ void logfile_header(FILE *f, const struct run_info *info)
 	if (info->dma_latency_us >= 0)
 		fprintf(f, "CPU wakeup latency limit held at %lld us (/dev/cpu_dma_latency)\n",
 			(long long)info->dma_latency_us);
+	if (info->workload_options && info->workload_options[0]) {
+		char text[4096];
+		text_escape_line(info->workload_options, text, sizeof(text));
+		fprintf(f, "Workload options: %s\n", text);
+	}
 	if (info->comment) {
 		char comment[4096];
 		text_escape_line(info->comment, comment, sizeof(comment));

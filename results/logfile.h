@@ -16,6 +16,7 @@ struct run_info {
 	unsigned cpus;             /* online CPUs */
 	unsigned load_threads;     /* -L */
 	const char *comment;       /* -m, or NULL */
+	const char *workload_options; /* the workload options given, as on the command line, or "" */
 	int64_t dma_latency_us;    /* --dma-latency limit held, microseconds; -1 = none */
 };
 
@@ -34,7 +35,8 @@ void run_info_init(struct run_info *info);
 FILE *logfile_open(const struct run_info *info, char *path, size_t len, char *err, size_t errlen);
 
 /* Writes the run header: loops_per_ms and duration, kernel release and datestamp (the
- * interbench 0.31 lines), then CPUs, load threads, the --dma-latency hold and the comment. */
+ * interbench 0.31 lines), then CPUs, load threads, the --dma-latency hold, the workload
+ * options given ("Workload options: --file-size 64M") and the comment. */
 void logfile_header(FILE *f, const struct run_info *info);
 
 #endif

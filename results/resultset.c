@@ -209,9 +209,9 @@ static int parse_json(const char *buf, size_t len, struct result_set *rs, char *
 		fail(err, errlen, "not an interbench result (no \"generator\": \"interbench VERSION\")");
 	else if (!json_is_integer(ver))
 		fail(err, errlen, "\"schema_version\" missing or not an integer");
-	else if (json_integer_value(ver) != REPORT_SCHEMA_VERSION)
-		fail(err, errlen, "schema version %lld is not supported (this interbench reads version %d)",
-		     (long long)json_integer_value(ver), REPORT_SCHEMA_VERSION);
+	else if (json_integer_value(ver) < REPORT_SCHEMA_OLDEST || json_integer_value(ver) > REPORT_SCHEMA_VERSION)
+		fail(err, errlen, "schema version %lld is not supported (this interbench reads versions %d to %d)",
+		     (long long)json_integer_value(ver), REPORT_SCHEMA_OLDEST, REPORT_SCHEMA_VERSION);
 	else if (!json_is_array(results))
 		fail(err, errlen, "\"results\" missing or not an array");
 	else

@@ -1,5 +1,5 @@
-/* Simulated interactive tasks: descriptors, the periodic engine and its realtime timing
- * thread.  One file per task in sims/ exports a struct sim_desc; sims/sims.c lists them. */
+/* Simulated interactive tasks: the periodic pattern a task follows (struct sim_desc, part of
+ * its workload descriptor in workloads/), the periodic engine and its realtime timing thread. */
 #ifndef IB_SIM_H
 #define IB_SIM_H
 #include <stdatomic.h>
@@ -16,23 +16,16 @@ struct sim_spec;
  * do work_us() of CPU work before the next wake-up; free-running tasks (Gaming) burn
  * interval_us of CPU per frame with no timing thread and no deadlines. */
 struct sim_desc {
-	const char *name;
-	const char *help;         /* one line for -h */
-	uint64_t interval_us;     /* period (0 for Custom: from -I) */
-	unsigned cpu_pct;         /* CPU per period, % (0 for Custom: from -C; unused with work_us) */
+	uint64_t interval_us;     /* period (0 when its workload's options give it: Custom's -I) */
+	unsigned cpu_pct;         /* CPU per period, % (0 when from the options; unused with work_us) */
 	/* CPU work of period number `period` in microseconds; NULL means interval * cpu_pct. */
 	uint64_t (*work_us)(const struct sim_spec *spec, uint64_t period);
 	bool has_deadlines;       /* false: free-running frames (Gaming) */
-	unsigned flags;           /* SIM_* */
 	/* A note for the run header about how this task behaves in this run (duration_s per
 	 * pair, -r or not), e.g. X's partial sweep, written into buf ("" for none); called for
 	 * every task the -W/-X selection names.  NULL: never a note. */
 	void (*describe)(unsigned duration_s, bool realtime, char *buf, size_t len);
 };
-
-#define SIM_BENCH_NORMAL 0x1u /* benchmarked in normal (SCHED_OTHER) runs */
-#define SIM_BENCH_RT     0x2u /* benchmarked in -r (SCHED_FIFO) runs */
-#define SIM_CUSTOM       0x4u /* interval and CPU come from -I / -C; skipped unless given */
 
 /* A task made concrete for one run: the descriptor plus its resolved period and CPU share. */
 struct sim_spec {
@@ -62,9 +55,9 @@ struct sim_result {
 	char errmsg[160];            /* names the call that failed */
 };
 
-/* Resolves desc into spec; Custom takes custom_interval_us and custom_cpu_pct. */
-void sim_spec_init(struct sim_spec *spec, const struct sim_desc *desc,
-		   uint64_t custom_interval_us, unsigned custom_cpu_pct);
+/* Resolves desc into spec with the pattern's own period and CPU share (a workload whose options
+ * give them sets them afterwards: workload_sim_spec). */
+void sim_spec_init(struct sim_spec *spec, const struct sim_desc *desc);
 
 /* Work in microseconds for period `period` of spec (the descriptor's work_us, or the fixed
  * interval * cpu_pct / 100). */
@@ -84,17 +77,5 @@ struct sim_engine *sim_start(const struct sim_spec *spec, const struct sim_run_c
  * SCHED_FIFO timing thread (cfg.timer_prio > 0) the simulated thread is raised to that
  * priority first, so it sees the stop at once even on CPUs saturated by load threads. */
 void sim_stop(struct sim_engine *e);
-
-/* The table of simulated tasks, in benchmark order, and lookups in it. */
-extern const struct sim_desc *const sim_table[];
-extern const unsigned sim_count;
-/* Index of the task named name (case-insensitive), or -1. */
-int sim_find(const char *name);
-
-/* X's sweep length: 101 steps of 0..100% CPU, one per 100 ms frame.  The 0-100% range is
- * interbench's X (0.20 announcement in shared/seeds); 1% steps in 100 ms frames are issue 2's
- * specification of the sweep. */
-#define X_STEPS 101u
-#define X_FRAME_US 100000u
 
 #endif

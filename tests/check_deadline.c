@@ -3,7 +3,9 @@
 #include "tests/ck_run.h"
 #include <stdlib.h>
 #include "sims/deadline.h"
+#include "core/options.h"
 #include "sims/sim.h"
+#include "workloads/workload.h"
 
 #define MS 1000000ULL
 
@@ -116,13 +118,17 @@ END_TEST
 
 START_TEST(x_sweep_work)
 {
-	extern const struct sim_desc sim_x;
+	struct options o;
 	struct sim_spec spec;
-	sim_spec_init(&spec, &sim_x, 0, 0);
+	int x = workload_find("X", false);
+	ck_assert_int_ge(x, 0);
+	options_init(&o);
+	workload_sim_spec(workload_table[x], options_wl_opts(&o, (unsigned)x), &spec);
+	ck_assert_uint_eq(spec.interval_us, 100000);          /* 100 ms frames */
 	ck_assert_uint_eq(sim_work_us(&spec, 0), 0);          /* 0%: no work at all */
 	ck_assert_uint_eq(sim_work_us(&spec, 1), 1000);       /* 1% of 100 ms */
 	ck_assert_uint_eq(sim_work_us(&spec, 100), 100000);   /* 100%: zero sleep */
-	ck_assert_uint_eq(sim_work_us(&spec, X_STEPS), 0);    /* the sweep starts over */
+	ck_assert_uint_eq(sim_work_us(&spec, 101), 0);        /* 101 steps: the sweep starts over */
 }
 END_TEST
 
@@ -147,9 +153,15 @@ END_TEST
 
 START_TEST(custom_spec)
 {
-	extern const struct sim_desc sim_custom;
+	struct options o;
 	struct sim_spec spec;
-	sim_spec_init(&spec, &sim_custom, 2000, 25);
+	char err[256];
+	char *argv[] = { "interbench", "-C", "25", "-I", "2000", NULL };
+	int c = workload_find("Custom", false);
+	ck_assert_int_ge(c, 0);
+	options_init(&o);
+	ck_assert_int_eq(options_parse(&o, 5, argv, err, sizeof(err)), OPT_OK);
+	workload_sim_spec(workload_table[c], options_wl_opts(&o, (unsigned)c), &spec);
 	ck_assert_uint_eq(spec.interval_us, 2000);
 	ck_assert_uint_eq(sim_work_us(&spec, 7), 500);
 }

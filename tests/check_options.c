@@ -6,9 +6,18 @@
 #include <string.h>
 #include "core/options.h"
 #include "loads/load.h"
-#include "sims/sim.h"
+#include "loads/sizes.h"
+#include "workloads/workload.h"
 
 static char err[512];
+
+/* The value of option long_name in o, as text. */
+static const char *val(const struct options *o, const char *long_name)
+{
+	static char buf[256];
+	ck_assert_int_eq(options_get(o, long_name, buf, sizeof(buf)), 0);
+	return buf;
+}
 
 /* Parses a NULL-terminated list of arguments (after the program name). */
 static enum opt_status parse(struct options *o, const char *first, ...)
@@ -35,7 +44,7 @@ START_TEST(defaults)
 	ck_assert_uint_eq(o.load_threads, 0);
 	ck_assert_int_eq(o.bench_nice, 0);
 	ck_assert(!o.realtime && !o.console_only);
-	ck_assert_str_eq(o.workdir, ".");
+	ck_assert_str_eq(val(&o, "workdir"), ".");
 	ck_assert_int_eq(o.dma_latency_us, -1); /* no PM QoS hold unless asked */
 }
 END_TEST
@@ -50,8 +59,8 @@ START_TEST(good_values)
 	ck_assert_int_eq(o.bench_nice, -5);
 	ck_assert_int_eq(o.load_nice, 19);
 	ck_assert_uint_eq(o.loops_per_ms, 12345);
-	ck_assert_uint_eq(o.custom_cpu_pct, 25);
-	ck_assert_uint_eq(o.custom_interval_us, 2000);
+	ck_assert_str_eq(val(&o, "custom-cpu"), "25");
+	ck_assert_str_eq(val(&o, "custom-interval"), "2000");
 	ck_assert_str_eq(o.comment, "hello world");
 	ck_assert(o.uniprocessor && o.recalibrate && o.console_only && o.realtime);
 }
@@ -68,11 +77,11 @@ START_TEST(long_forms)
 	ck_assert_uint_eq(o.load_threads, 2);
 	ck_assert_int_eq(o.bench_nice, 3);
 	ck_assert_int_eq(o.load_nice, 4);
-	ck_assert_uint_eq(o.sim_include, 1u << sim_find("Audio"));
-	ck_assert_uint_eq(o.load_exclude, 1u << load_find("Burn"));
-	ck_assert_uint_eq(o.file_size_bytes, 64ULL << 20);
-	ck_assert_uint_eq(o.mem_size_bytes, 1ULL << 30);
-	ck_assert_str_eq(o.workdir, "/tmp");
+	ck_assert_uint_eq(o.sim_include, 1u << workload_find("Audio", false));
+	ck_assert_uint_eq(o.load_exclude, 1u << workload_find("Burn", true));
+	ck_assert_str_eq(val(&o, "file-size"), "64M");   /* 64 << 20 bytes */
+	ck_assert_str_eq(val(&o, "mem-size"), "1G");     /* 1 << 30 bytes */
+	ck_assert_str_eq(val(&o, "workdir"), "/tmp");
 }
 END_TEST
 
@@ -80,9 +89,9 @@ START_TEST(case_insensitive_names)
 {
 	struct options o;
 	ck_assert_int_eq(parse(&o, "-W", "vIdEo", "-W", "x", "-w", "none", "-w", "Ring", "-X", "GAMING", NULL), OPT_OK);
-	ck_assert_uint_eq(o.sim_include, (1u << sim_find("Video")) | (1u << sim_find("X")));
-	ck_assert_uint_eq(o.load_include, (1u << load_find("None")) | (1u << load_find("Ring")));
-	ck_assert_uint_eq(o.sim_exclude, 1u << sim_find("Gaming"));
+	ck_assert_uint_eq(o.sim_include, (1u << workload_find("Video", false)) | (1u << workload_find("X", false)));
+	ck_assert_uint_eq(o.load_include, (1u << workload_find("None", true)) | (1u << workload_find("Ring", true)));
+	ck_assert_uint_eq(o.sim_exclude, 1u << workload_find("Gaming", false));
 }
 END_TEST
 
@@ -220,9 +229,9 @@ START_TEST(size_option_bounds)
 {
 	struct options o;
 	ck_assert_int_eq(parse(&o, "--file-size", "1048576T", NULL), OPT_OK);
-	ck_assert_uint_eq(o.file_size_bytes, OPT_MAX_SIZE_BYTES);
+	ck_assert_str_eq(val(&o, "file-size"), "1048576T"); /* LOAD_MAX_SIZE_BYTES */
 	ck_assert_int_eq(parse(&o, "--mem-size", "1M", NULL), OPT_OK);
-	ck_assert_uint_eq(o.mem_size_bytes, OPT_MIN_SIZE_BYTES);
+	ck_assert_str_eq(val(&o, "mem-size"), "1M");       /* LOAD_MIN_SIZE_BYTES */
 	ck_assert_int_eq(parse(&o, "--file-size", "16777215T", NULL), OPT_ERROR);
 	ck_assert_str_eq(err, "--file-size: invalid size '16777215T' (accepted: 1M to 1048576T, with an optional K, M, G or T suffix)");
 }

@@ -6,11 +6,12 @@
  * container. */
 #include <errno.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include "loads/load.h"
+#include "workloads/workload.h"
 #include "loads/memcg.h"
 #include "loads/probe.h"
 #include "loads/sizes.h"
@@ -18,6 +19,21 @@
 #define MEMLOAD_BLOCK_BYTES SIZE_MIB
 #define MEMLOAD_RECHECK_BLOCKS 64   /* MemAvailable is read again after this many blocks */
 #define MEMLOAD_REASON_LEN (PATH_MAX + 256)
+
+/* Memload's own options. */
+struct memload_opts {
+	uint64_t mem_size_bytes;   /* --mem-size, 0 = default policy (sizes.h) */
+};
+
+static const struct optspec memload_opt_size = {
+	.long_name = "mem-size", .type = OPTSPEC_SIZE, .metavar = "SIZE",
+	.help = "Memload size, 1M to 1048576T (K/M/G/T suffixes)",
+	.min = LOAD_MIN_SIZE_BYTES, .max = LOAD_MAX_SIZE_BYTES, .json_key = "mem_size_bytes",
+	.offset = offsetof(struct memload_opts, mem_size_bytes),
+};
+
+/* What Memload counts: MiB blocks touched (mapped and written, or copied over). */
+static const struct load_metric_info memload_touched = { "mib_touched", "MiB/s touched", 1, false };
 
 struct memload_state {
 	char **blocks;        /* mapped blocks of the current pass */
@@ -37,7 +53,7 @@ static struct memload_state *memload_state_new(void)
 
 /* Decides the size from the memory free now and sets ms's reserve: 0, or -1 with reason
  * saying why not. */
-static int memload_decide(const struct load_config *cfg, struct memload_state *ms, uint64_t *size_bytes,
+static int memload_decide(const struct memload_opts *opts, struct memload_state *ms, uint64_t *size_bytes,
 			  char *reason, size_t len)
 {
 	struct mem_facts m;
@@ -47,13 +63,13 @@ static int memload_decide(const struct load_config *cfg, struct memload_state *m
 	memcg_read(&ms->where, &cg);
 	struct mem_size_in in = { .ram_bytes = m.ram_bytes, .mem_available_bytes = m.mem_available_bytes,
 				  .swap_total_bytes = m.swap_total_bytes, .swap_free_bytes = m.swap_free_bytes,
-				  .override_bytes = cfg->mem_size_bytes, .cg = &cg };
+				  .override_bytes = opts->mem_size_bytes, .cg = &cg };
 	ms->reserve_bytes = mem_reserve_bytes(m.ram_bytes);
 	return mem_size_decide(&in, size_bytes, reason, len);
 }
 
 /* memload_decide on a state of its own, for a decision made outside the load. */
-static int memload_decide_once(const struct load_config *cfg, char *reason, size_t len)
+static int memload_decide_once(const struct memload_opts *opts, char *reason, size_t len)
 {
 	uint64_t size;
 	struct memload_state *ms = memload_state_new();
@@ -61,15 +77,21 @@ static int memload_decide_once(const struct load_config *cfg, char *reason, size
 		snprintf(reason, len, "calloc: %s", strerror(ENOMEM));
 		return -1;
 	}
-	int rc = memload_decide(cfg, ms, &size, reason, len);
+	int rc = memload_decide(opts, ms, &size, reason, len);
 	free(ms);
 	return rc;
 }
 
-int memload_policy_line(const struct load_config *cfg, char *buf, size_t len)
+/* describe hook: the size policy for the run header as one line, e.g. "Memload: 22.1 GiB =
+ * MemAvailable 23.3 GiB - reserve 1.2 GiB (no swap)", or under a tighter memory cgroup limit
+ * "Memload: 383.0 MiB = cgroup /sys/fs/cgroup/ib memory.max 512.0 MiB - used 65.0 MiB -
+ * reserve 64.0 MiB", from the memory free now.  Returns 0, or -1 when Memload could not run
+ * (the line then says why). */
+static int memload_policy_line(const struct load_config *cfg, const void *opts, char *buf, size_t len)
 {
 	char reason[MEMLOAD_REASON_LEN];
-	int rc = memload_decide_once(cfg, reason, sizeof(reason));
+	(void)cfg;
+	int rc = memload_decide_once(opts, reason, sizeof(reason));
 	snprintf(buf, len, "Memload: %s", reason);
 	return rc;
 }
@@ -91,7 +113,7 @@ static bool memory_short(const struct memload_state *ms)
 static void *memload_worker(void *arg)
 {
 	struct load_ctx *ctx = ((struct load_worker *)arg)->ctx;
-	struct memload_state *ms = ctx->priv;
+	struct memload_state *ms = ctx->run_priv;
 	uint64_t x = 88172645463325252ull;
 
 	while (!atomic_load(&ctx->stop)) {
@@ -108,14 +130,14 @@ static void *memload_worker(void *arg)
 				break; /* out of address space or memory: work with what we have */
 			memset(b, (int)n, MEMLOAD_BLOCK_BYTES);
 			ms->blocks[n] = b;
-			LOAD_COUNT(ctx, LOAD_TOUCHED, 1);
+			load_count(ctx, &memload_touched, 1);
 		}
 		for (size_t i = 0; i < n && !atomic_load(&ctx->stop); i++) {
 			x ^= x << 13;
 			x ^= x >> 7;
 			x ^= x << 17;
 			memcpy(ms->blocks[i], ms->blocks[x % n], MEMLOAD_BLOCK_BYTES);
-			LOAD_COUNT(ctx, LOAD_TOUCHED, 1);
+			load_count(ctx, &memload_touched, 1);
 		}
 		if (atomic_load(&ctx->stop))
 			break; /* the blocks go with the load process, which exits right after stop */
@@ -134,7 +156,7 @@ static int memload_start(struct load_ctx *ctx)
 		load_fail(ctx, ENOMEM, "calloc: %s", strerror(ENOMEM));
 		return -1;
 	}
-	if (memload_decide(ctx->cfg, ms, &size, reason, sizeof(reason)) != 0) {
+	if (memload_decide(ctx->opts, ms, &size, reason, sizeof(reason)) != 0) {
 		load_fail(ctx, ENOMEM, "%s", reason);
 		free(ms);
 		return -1;
@@ -146,7 +168,7 @@ static int memload_start(struct load_ctx *ctx)
 		free(ms);
 		return -1;
 	}
-	ctx->priv = ms;
+	ctx->run_priv = ms;
 	return load_threads_start(ctx, 1, memload_worker);
 }
 
@@ -155,32 +177,37 @@ static void memload_stop(struct load_ctx *ctx)
 	load_threads_stop(ctx);
 	/* Blocks still mapped are left to the exit of the load process: unmapping many GiB here
 	 * could hold the counters back past main's grace time. */
-	struct memload_state *ms = ctx->priv;
+	struct memload_state *ms = ctx->run_priv;
 	if (ms)
 		free(ms->blocks);
 	free(ms);
-	ctx->priv = NULL;
+	ctx->run_priv = NULL;
 }
 
 static int memload_prepare(struct load_ctx *ctx)
 {
 	char reason[MEMLOAD_REASON_LEN];
 	ctx->counters.error = 0; /* an earlier attempt's failure */
-	if (memload_decide_once(ctx->cfg, reason, sizeof(reason)) != 0) {
+	if (memload_decide_once(ctx->opts, reason, sizeof(reason)) != 0) {
 		load_fail(ctx, ENOMEM, "%s", reason);
 		return -1;
 	}
 	return 0;
 }
 
-const struct load_desc load_memload = {
-	.name = "Memload",
-	.help = "maps, touches, copies and frees 1 MiB blocks up to --mem-size (default: all it safely can)",
-	.flags = LOAD_NORMAL | LOAD_RT,
-	.reports = LOAD_REPORTS(LOAD_TOUCHED),
+static const struct load_ops memload_ops = {
 	.prepare = memload_prepare,
 	.start = memload_start,
 	.stop = memload_stop,
-	.cleanup = NULL,
 	.describe = memload_policy_line,
+};
+
+const struct workload wl_memload = {
+	.name = "Memload",
+	.load_help = "maps, touches, copies and frees 1 MiB blocks up to --mem-size (default: all it safely can)",
+	.flags = WL_LOAD_NORMAL | WL_LOAD_RT,
+	.options = (const struct optspec *const[]){ &memload_opt_size, NULL },
+	.cfg_size = sizeof(struct memload_opts),
+	.load = &memload_ops,
+	.metrics = (const struct load_metric_info *const[]){ &memload_touched, NULL },
 };

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "loads/load.h"
+#include "workloads/workload.h"
 
 #define RING_POLL_MS 100 /* stop is noticed within this */
 
@@ -19,7 +19,7 @@ static void *ring_worker(void *arg)
 {
 	struct load_worker *w = arg;
 	struct load_ctx *ctx = w->ctx;
-	struct ring_state *rs = ctx->priv;
+	struct ring_state *rs = ctx->run_priv;
 	int in = rs->pipes[w->index][0], out = rs->pipes[(w->index + 1) % rs->n][1];
 	struct pollfd pfd = { .fd = in, .events = POLLIN };
 	char token;
@@ -29,7 +29,7 @@ static void *ring_worker(void *arg)
 			continue;
 		if (read(in, &token, 1) != 1)
 			continue;
-		LOAD_COUNT(ctx, LOAD_WAKEUPS, 1);
+		load_count(ctx, &load_metric_wakeups, 1);
 		while (write(out, &token, 1) < 0 && errno == EINTR)
 			;
 	}
@@ -74,11 +74,11 @@ static int ring_start(struct load_ctx *ctx)
 		free(rs);
 		return -1;
 	}
-	ctx->priv = rs;
+	ctx->run_priv = rs;
 	if (load_threads_start(ctx, n, ring_worker) != 0) {
 		ring_close(rs);
 		free(rs);
-		ctx->priv = NULL;
+		ctx->run_priv = NULL;
 		return -1;
 	}
 	return 0;
@@ -87,16 +87,17 @@ static int ring_start(struct load_ctx *ctx)
 static void ring_stop(struct load_ctx *ctx)
 {
 	load_threads_stop(ctx);
-	ring_close(ctx->priv);
-	free(ctx->priv);
-	ctx->priv = NULL;
+	ring_close(ctx->run_priv);
+	free(ctx->run_priv);
+	ctx->run_priv = NULL;
 }
 
-const struct load_desc load_ring = {
+static const struct load_ops ring_ops = { .start = ring_start, .stop = ring_stop };
+
+const struct workload wl_ring = {
 	.name = "Ring",
-	.help = "-L threads (at least 2) waking each other in a circle",
-	.flags = LOAD_NORMAL | LOAD_RT,
-	.reports = LOAD_REPORTS(LOAD_WAKEUPS),
-	.start = ring_start,
-	.stop = ring_stop,
+	.load_help = "-L threads (at least 2) waking each other in a circle",
+	.flags = WL_LOAD_NORMAL | WL_LOAD_RT,
+	.load = &ring_ops,
+	.metrics = (const struct load_metric_info *const[]){ &load_metric_wakeups, NULL },
 };

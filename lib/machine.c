@@ -6,7 +6,7 @@
 #include <sys/sysinfo.h>
 #include <sys/utsname.h>
 #include <unistd.h>
-#include "results/machine.h"
+#include "lib/machine.h"
 
 #define SMALL_FILE_MAX (1u << 20) /* kernel configs are ~300 KiB */
 

@@ -2,6 +2,7 @@
  * (interbench 0.20).  Worker 0 writes, worker 1 reads, the other -L burn; each runs the very
  * worker of its own load. */
 #include "loads/disk.h"
+#include "workloads/workload.h"
 
 static void *compile_worker(void *arg)
 {
@@ -19,14 +20,21 @@ static int compile_start(struct load_ctx *ctx)
 	return load_threads_start(ctx, 2 + ctx->cfg->threads, compile_worker);
 }
 
-const struct load_desc load_compile = {
-	.name = "Compile",
-	.help = "Burn, Write and Read at once, like a heavy make -j",
-	.flags = LOAD_NORMAL | LOAD_RT | LOAD_WORKDIR,
-	.reports = LOAD_REPORTS(LOAD_WRITTEN) | LOAD_REPORTS(LOAD_READ) | LOAD_REPORTS(LOAD_LOOPS),
+static const struct load_ops compile_ops = {
 	.prepare = compile_prepare,
 	.start = compile_start,
 	.stop = load_threads_stop,
 	.cleanup = disk_cleanup,
 	.after_pair = disk_after_pair,
+};
+
+const struct workload wl_compile = {
+	.name = "Compile",
+	.load_help = "Burn, Write and Read at once, like a heavy make -j",
+	.flags = WL_LOAD_NORMAL | WL_LOAD_RT,
+	.options = disk_options,
+	.cfg_size = sizeof(struct disk_opts),
+	.preflight = disk_preflight,
+	.load = &compile_ops,
+	.metrics = (const struct load_metric_info *const[]){ &load_metric_written, &load_metric_read, &load_metric_loops, NULL },
 };

@@ -2,18 +2,26 @@
  * directory over and over with ordinary buffered 1 MiB write(2) calls, as an application
  * saving large files would (interbench 0.20: "a streaming write to disk repeatedly"). */
 #include "loads/disk.h"
+#include "workloads/workload.h"
 
 static int write_prepare(struct load_ctx *ctx) { return disk_prepare(ctx, "write", NULL); }
 static int write_start(struct load_ctx *ctx) { return load_threads_start(ctx, 1, disk_writer); }
 
-const struct load_desc load_write = {
-	.name = "Write",
-	.help = "streams a file to --workdir over and over",
-	.flags = LOAD_NORMAL | LOAD_RT | LOAD_WORKDIR,
-	.reports = LOAD_REPORTS(LOAD_WRITTEN),
+static const struct load_ops write_ops = {
 	.prepare = write_prepare,
 	.start = write_start,
 	.stop = load_threads_stop,
 	.cleanup = disk_cleanup,
 	.after_pair = disk_after_pair,
+};
+
+const struct workload wl_write = {
+	.name = "Write",
+	.load_help = "streams a file to --workdir over and over",
+	.flags = WL_LOAD_NORMAL | WL_LOAD_RT,
+	.options = disk_options,
+	.cfg_size = sizeof(struct disk_opts),
+	.preflight = disk_preflight,
+	.load = &write_ops,
+	.metrics = (const struct load_metric_info *const[]){ &load_metric_written, NULL },
 };

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
-#include "loads/load.h"
+#include "workloads/workload.h"
 
 #define HACK_SENDERS 10
 #define HACK_RECEIVERS 10
@@ -17,6 +17,9 @@
 #define HACK_MSG_BYTES 100
 #define HACK_POLL_MS 100
 #define HACK_COUNT_EVERY 256   /* messages a receiver counts locally before publishing */
+
+/* What Hack counts: messages passed, each HACK_MSG_BYTES long. */
+static const struct load_metric_info hack_messages = { "messages", "messages/s", 1, true };
 
 struct hack_state {
 	unsigned groups;
@@ -36,11 +39,11 @@ static void hack_receive(struct load_ctx *ctx, int fd)
 		if (n > 0)
 			bytes += (uint64_t)n;
 		if (bytes >= HACK_COUNT_EVERY * HACK_MSG_BYTES) {
-			LOAD_COUNT(ctx, LOAD_MESSAGES, bytes / HACK_MSG_BYTES);
+			load_count(ctx, &hack_messages, bytes / HACK_MSG_BYTES);
 			bytes %= HACK_MSG_BYTES;
 		}
 	}
-	LOAD_COUNT(ctx, LOAD_MESSAGES, bytes / HACK_MSG_BYTES);
+	load_count(ctx, &hack_messages, bytes / HACK_MSG_BYTES);
 }
 
 static void hack_send(struct load_ctx *ctx, int (*group)[2])
@@ -63,7 +66,7 @@ static void hack_send(struct load_ctx *ctx, int (*group)[2])
 static void *hack_worker(void *arg)
 {
 	struct load_worker *w = arg;
-	struct hack_state *hs = w->ctx->priv;
+	struct hack_state *hs = w->ctx->run_priv;
 	int (*group)[2] = &hs->pairs[w->index / HACK_GROUP_THREADS * HACK_RECEIVERS];
 	unsigned role = w->index % HACK_GROUP_THREADS;
 
@@ -102,10 +105,10 @@ static int hack_start(struct load_ctx *ctx)
 			hack_free(hs, i);
 			return -1;
 		}
-	ctx->priv = hs;
+	ctx->run_priv = hs;
 	if (load_threads_start(ctx, groups * HACK_GROUP_THREADS, hack_worker) != 0) {
 		hack_free(hs, groups * HACK_RECEIVERS);
-		ctx->priv = NULL;
+		ctx->run_priv = NULL;
 		return -1;
 	}
 	return 0;
@@ -113,19 +116,18 @@ static int hack_start(struct load_ctx *ctx)
 
 static void hack_stop(struct load_ctx *ctx)
 {
-	struct hack_state *hs = ctx->priv;
+	struct hack_state *hs = ctx->run_priv;
 	load_threads_stop(ctx);
 	hack_free(hs, hs->groups * HACK_RECEIVERS);
-	ctx->priv = NULL;
+	ctx->run_priv = NULL;
 }
 
-const struct load_desc load_hack = {
+static const struct load_ops hack_ops = { .start = hack_start, .stop = hack_stop };
+
+const struct workload wl_hack = {
 	.name = "Hack",
-	.help = "hackbench-style messaging: -L groups of 10 senders and 10 receivers over socketpairs",
-	.flags = LOAD_NORMAL | LOAD_RT,
-	.reports = LOAD_REPORTS(LOAD_MESSAGES),
-	.prepare = NULL,
-	.start = hack_start,
-	.stop = hack_stop,
-	.cleanup = NULL,
+	.load_help = "hackbench-style messaging: -L groups of 10 senders and 10 receivers over socketpairs",
+	.flags = WL_LOAD_NORMAL | WL_LOAD_RT,
+	.load = &hack_ops,
+	.metrics = (const struct load_metric_info *const[]){ &hack_messages, NULL },
 };

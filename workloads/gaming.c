@@ -1,7 +1,7 @@
 /* Gaming: burns CPU flat out in 100 ms frames of pure CPU work; no deadlines.  Its latency is
  * how much later than 100 ms each frame finishes. */
 #include <stdio.h>
-#include "sims/sim.h"
+#include "workloads/workload.h"
 
 static void gaming_describe(unsigned duration_s, bool realtime, char *buf, size_t len)
 {
@@ -10,12 +10,16 @@ static void gaming_describe(unsigned duration_s, bool realtime, char *buf, size_
 		 "(a SCHED_FIFO task burning flat out)." : "");
 }
 
-const struct sim_desc sim_gaming = {
-	.name = "Gaming",
-	.help = "flat-out CPU in 100 ms frames, no deadlines",
+static const struct sim_desc gaming_sim = {
 	.interval_us = 100000,
 	.cpu_pct = 100,
 	.has_deadlines = false,
-	.flags = SIM_BENCH_NORMAL,
 	.describe = gaming_describe,
+};
+
+const struct workload wl_gaming = {
+	.name = "Gaming",
+	.help = "flat-out CPU in 100 ms frames, no deadlines",
+	.flags = WL_BENCH_NORMAL,
+	.sim = &gaming_sim,
 };

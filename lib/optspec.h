@@ -1,0 +1,96 @@
+/* Table-driven command-line options, in the style of fio's `struct fio_option` tables: each
+ * option is described once (names, type, range, unit, default, help, JSON key, and the offset
+ * of its value in a settings struct), and parsing, messages, -h, defaults and the printing of
+ * values are walks over the descriptions.  Whoever owns the struct owns the table: the core
+ * settings (core/options.c) and each workload's private config (workloads/). */
+#ifndef IB_OPTSPEC_H
+#define IB_OPTSPEC_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* Where and how an option's value is stored (at the option's offset in its settings). */
+enum optspec_type {
+	OPTSPEC_FLAG,   /* bool, set to true; takes no value */
+	OPTSPEC_ACTION, /* takes no value, stores nothing: the parse stops with .action (help, version) */
+	OPTSPEC_UINT,   /* unsigned, a decimal integer in [min, max] */
+	OPTSPEC_U64,    /* uint64_t, a decimal integer in [min, max] */
+	OPTSPEC_INT,    /* int, a decimal integer (sign allowed) in [min, max] */
+	OPTSPEC_I64,    /* int64_t, a decimal integer in [min, max]; the default may lie outside
+	                   the range to mean "not given" (e.g. -1) */
+	OPTSPEC_SIZE,   /* uint64_t bytes: a decimal integer with an optional K, M, G or T suffix
+	                   (powers of 1024), in [min, max] */
+	OPTSPEC_TEXT,   /* const char *, any text (kept as the argv pointer) */
+	OPTSPEC_STRING, /* const char *, not empty (kept as the argv pointer) */
+	OPTSPEC_MASK,   /* uint32_t bit set: each use adds the bit of a name from .name_at */
+};
+
+struct optspec {
+	const char *long_name;  /* "file-size" (without the dashes) */
+	int short_name;         /* 't', or 0 for a long-only option */
+	enum optspec_type type;
+	const char *metavar;    /* the value's placeholder in -h ("SIZE"); NULL for no value */
+	const char *help;       /* -h text; a '\n' continues it on an indented line */
+	int64_t min, max;       /* accepted range of the number types (SIZE: bytes) */
+	int64_t def;            /* default of the number types and FLAG (0/1) */
+	const char *def_str;    /* default of TEXT and STRING (NULL: none) */
+	const char *unit;       /* the value's words in messages ("microseconds"); NULL: "an integer" */
+	const char *accepted;   /* what TEXT, STRING and ACTION accept, in messages */
+	const char *noun;       /* STRING: what it names ("directory name", for "empty directory
+	                           name"); MASK: what a name is ("load", for "unknown load") */
+	const char *json_key;   /* key of the value in the JSON "options" object; NULL: not there */
+	size_t offset;          /* of the value in the settings struct */
+	/* MASK: the name of candidate i (bit i), "" for a bit that is not a candidate, NULL past
+	 * the last.  Names match case-insensitively. */
+	const char *(*name_at)(unsigned i);
+	int action;             /* ACTION: the status optspec_set returns */
+};
+
+/* Results of optspec_set. */
+enum { OPTSPEC_SET = 0, OPTSPEC_BAD = -1 };
+
+/* Stores the defaults of the n options of specs into base. */
+void optspec_defaults(const struct optspec *specs, size_t n, void *base);
+
+/* Parses arg (NULL for FLAG and ACTION) as option s's value into base.  Returns OPTSPEC_SET,
+ * s->action for an ACTION, or OPTSPEC_BAD with `what` (whatlen bytes) saying what is wrong
+ * with the value ("invalid value", "invalid size", "empty directory name", "unknown load"). */
+int optspec_set(const struct optspec *s, void *base, const char *arg, char *what, size_t whatlen);
+
+/* The option's name for messages: "-t" for one with a short form, else "--workdir". */
+const char *optspec_display(const struct optspec *s, char *buf, size_t len);
+
+/* What option s accepts as its value, for messages: "an integer from 1 to 1024",
+ * "microseconds from 100 to 10000000", "1M to 1048576T, with an optional K, M, G or T
+ * suffix", the MASK's names joined with ", ", or s->accepted. */
+const char *optspec_accepted(const struct optspec *s, char *buf, size_t len);
+
+/* Whether the value in base is the option's default. */
+bool optspec_is_default(const struct optspec *s, const void *base);
+
+/* The value in base as text, as it would be given on the command line ("64M" for a size
+ * that is a whole number of MiB, "25", "/tmp", the MASK's names joined with ","); "" for a
+ * NULL string.  Returns buf. */
+const char *optspec_format(const struct optspec *s, const void *base, char *buf, size_t len);
+
+/* The value in base of a number type, FLAG (0/1) or MASK (the bits); 0 for the others. */
+int64_t optspec_number(const struct optspec *s, const void *base);
+
+/* The value in base of a TEXT or STRING option (NULL when unset); NULL for the others. */
+const char *optspec_text(const struct optspec *s, const void *base);
+
+/* Writes s's -h line(s) to f: "  -t, --time S             seconds..." with the help text
+ * starting at column 27 and each '\n' of it continued on a line indented to that column. */
+void optspec_help(FILE *f, const struct optspec *s);
+
+/* Strict number parsers: the whole string must be a decimal integer within [min, max] (no
+ * sign for the unsigned one, no leading blank).  Return 0, or -1 on anything else. */
+int parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out);
+int parse_i64(const char *s, int64_t min, int64_t max, int64_t *out);
+
+/* Parses a size with an optional K, M, G or T suffix (powers of 1024, optional trailing
+ * "iB"/"B"), at least 1 byte.  Returns 0, or -1. */
+int parse_size(const char *s, uint64_t *bytes);
+
+#endif
