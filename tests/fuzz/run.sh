@@ -9,7 +9,7 @@ out=$(mktemp -d /tmp/interbench-fuzz.XXXXXX)
 trap 'rm -rf "$out"' EXIT
 libs=$(pkg-config --libs jansson libcap)
 cflags=$(pkg-config --cflags jansson libcap)
-srcs=$(ls lib/*.c core/*.c sims/*.c loads/*.c calibrate/*.c results/*.c)
+srcs=$(ls lib/*.c calibrate/*.c sims/*.c loads/*.c workloads/*.c core/*.c results/*.c)
 pids=() names=()
 for h in tests/fuzz/fuzz_*.c; do
 	name=$(basename "$h" .c)
