@@ -43,8 +43,6 @@
 #define SANITIZED 0
 #endif
 
-#define RAMP_UP_NS (1 * NS_PER_S)   /* head start of the load before the bench */
-
 /* Set by the signal handler; a handler can only reach a global. */
 static volatile sig_atomic_t g_signal;
 /* The run's scratch registry, for the handler's last act (set once, before any load runs). */
@@ -403,7 +401,6 @@ static void run_pair(struct run *r, const struct plan_item *it, struct pair_outc
 		},
 		.load = lctx,
 		.load_nice = r->opt.load_nice,
-		.ramp_ns = RAMP_UP_NS,
 		.duration_ns = (uint64_t)r->opt.duration_s * NS_PER_S,
 		.interrupted = &g_signal,
 		.tick = tick_progress,
@@ -504,7 +501,7 @@ static int run_matrix(struct run *r)
 	}
 	unsigned done = 0;
 	progress_open(&r->progress, r->opt.quiet, r->plan.n * r->opt.repeat,
-		      RAMP_UP_NS + (uint64_t)r->opt.duration_s * NS_PER_S);
+		      (uint64_t)PAIR_RAMP_MIN_MS * NS_PER_MS + (uint64_t)r->opt.duration_s * NS_PER_S);
 	while (done < r->opt.repeat && !g_signal)
 		run_round(r, done++, po);
 	progress_close(&r->progress);

@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <stdio.h>
 #include <string.h>
@@ -11,6 +12,10 @@
 
 #define STOP_GRACE_MS 2000  /* a stopped child must report within this */
 #define POLL_SLICE_MS 200   /* how often the window re-checks for a signal */
+#define READY_POLL_MS 2     /* how often the load process checks its readiness */
+
+/* What the load process needs: the pair, and where it says it is ready. */
+struct load_arg { const struct pair_params *p; int ready_fd; };
 
 struct bench_arg { const struct pair_params *p; struct sim_result *res; };
 
@@ -26,9 +31,23 @@ static int bench_body(void *arg, int ctl_fd, int res_fd)
 	return fd_write_all(res_fd, b->res, sizeof(*b->res)) == 0 ? 0 : 1;
 }
 
+/* In the load process: waits until the load is really loading, PAIR_READY_MAX_MS have passed
+ * or main asks to stop, then tells main with one byte on ready_fd: 'r' ready, 'n' not yet. */
+static void report_ready(struct load_ctx *ctx, int ctl_fd, int ready_fd)
+{
+	uint64_t end_ns = now_ns() + (uint64_t)PAIR_READY_MAX_MS * NS_PER_MS;
+	bool ready;
+	while (!(ready = load_is_ready(ctx)) && now_ns() < end_ns && !child_stop_requested(ctl_fd, READY_POLL_MS))
+		;
+	char b = ready ? 'r' : 'n';
+	if (write(ready_fd, &b, 1) != 1) { /* main is gone or stopping: the stop request follows */ }
+	close(ready_fd);
+}
+
 static int load_body(void *arg, int ctl_fd, int res_fd)
 {
-	const struct pair_params *p = arg;
+	const struct load_arg *la = arg;
+	const struct pair_params *p = la->p;
 	struct load_ctx *ctx = p->load;
 	memset(&ctx->counters, 0, sizeof(ctx->counters));
 	if (p->load_nice != 0 && setpriority(PRIO_PROCESS, 0, p->load_nice) != 0) {
@@ -39,6 +58,7 @@ static int load_body(void *arg, int ctl_fd, int res_fd)
 		uint64_t t0 = now_ns();
 		if (ctx->ops->start(ctx) == 0) {
 			child_control_priority(p->run_cfg.timer_prio);
+			report_ready(ctx, ctl_fd, la->ready_fd);
 			child_wait_stop(ctl_fd);
 			ctx->ops->stop(ctx);
 		}
@@ -48,9 +68,10 @@ static int load_body(void *arg, int ctl_fd, int res_fd)
 }
 
 /* Waits until end_ns, returning early when a child's result pipe becomes readable or hung
- * up (it finished early: failed or died) or on a signal.  Returns the index of the child
- * that spoke (0 load, 1 bench), -1 at the end of the window, -2 when interrupted. */
-static int watch_window(const struct pair_params *p, struct child *kids[2], uint64_t end_ns)
+ * up (it finished early: failed or died), when extra_fd (-1: none) becomes readable, or on a
+ * signal.  Returns the index of the child that spoke (0 load, 1 bench), 2 for extra_fd, -1 at
+ * the end of the window, -2 when interrupted. */
+static int watch_window(const struct pair_params *p, struct child *kids[2], uint64_t end_ns, int extra_fd)
 {
 	for (;;) {
 		if (p->interrupted && *p->interrupted)
@@ -61,17 +82,20 @@ static int watch_window(const struct pair_params *p, struct child *kids[2], uint
 		if (t >= end_ns)
 			return -1;
 		uint64_t left_ms = (end_ns - t + NS_PER_MS - 1) / NS_PER_MS;
-		struct pollfd pfd[2];
+		struct pollfd pfd[3];
 		int n = 0;
 		for (int i = 0; i < 2; i++)
 			if (kids[i])
 				pfd[n++] = (struct pollfd){ .fd = kids[i]->res_fd, .events = POLLIN };
+		pfd[n++] = (struct pollfd){ .fd = extra_fd, .events = POLLIN }; /* fd -1 is ignored */
 		int rc = poll(pfd, (nfds_t)n, left_ms < POLL_SLICE_MS ? (int)left_ms : POLL_SLICE_MS);
 		if (rc <= 0)
 			continue;
 		for (int i = 0, j = 0; i < 2; i++)
 			if (kids[i] && pfd[j++].revents)
 				return i;
+		if (pfd[n - 1].revents)
+			return 2;
 	}
 }
 
@@ -109,7 +133,7 @@ static int bench_window(const struct pair_params *p, struct child *kids[2], stru
 	}
 	kids[1] = bench;
 	uint64_t t0_ns = now_ns();
-	int spoke = watch_window(p, kids, t0_ns + p->duration_ns);
+	int spoke = watch_window(p, kids, t0_ns + p->duration_ns, -1);
 	out->window_ns = now_ns() - t0_ns;
 	out->ok = collect(bench, &out->sim, sizeof(out->sim), "bench", out->why, sizeof(out->why));
 	if (out->ok && out->sim.error) {
@@ -138,23 +162,55 @@ static void load_verdict(const struct pair_params *p, struct pair_outcome *out, 
 		out->ok = true;
 }
 
+/* The load's head start: waits for its readiness byte on ready_fd (a little longer than the
+ * load itself waits), then PAIR_SETTLE_MS, and at least PAIR_RAMP_MIN_MS from t0_ns, the
+ * load's start.  Returns watch_window's verdict: -1 when the bench may start. */
+static int ramp(const struct pair_params *p, struct child *kids[2], int ready_fd, uint64_t t0_ns,
+		struct pair_outcome *out)
+{
+	uint64_t bound_ns = t0_ns + (uint64_t)(PAIR_READY_MAX_MS + POLL_SLICE_MS) * NS_PER_MS;
+	int spoke = watch_window(p, kids, bound_ns, ready_fd);
+	if (spoke == 2) {
+		char b = 0;
+		out->load_ready = read(ready_fd, &b, 1) == 1 && b == 'r';
+		uint64_t settle_end_ns = now_ns() + (uint64_t)PAIR_SETTLE_MS * NS_PER_MS;
+		uint64_t min_end_ns = t0_ns + (uint64_t)PAIR_RAMP_MIN_MS * NS_PER_MS;
+		spoke = watch_window(p, kids, settle_end_ns > min_end_ns ? settle_end_ns : min_end_ns, -1);
+	}
+	out->ramp_ns = now_ns() - t0_ns;
+	return spoke;
+}
+
 int pair_run(const struct pair_params *p, struct pair_outcome *out)
 {
 	struct child load, bench;
+	int ready[2];
 	memset(out, 0, sizeof(*out));
+	if (pipe2(ready, O_CLOEXEC) != 0) {
+		snprintf(out->why, sizeof(out->why), "pipe (load %s): %s", p->load->name, strerror(errno));
+		return -1;
+	}
 
 	const struct scratch_set *sc = p->load->cfg->scratch;
-	int keep[SCRATCH_MAX];
+	int keep[SCRATCH_MAX + 1];
 	unsigned nkeep = 0;
+	keep[nkeep++] = ready[1];
 	for (unsigned i = 0; sc && i < sc->n; i++) /* the load works through the run's scratch files */
 		if (scratch_fd(sc, (int)i) >= 0)
 			keep[nkeep++] = scratch_fd(sc, (int)i);
-	if (child_spawn(&load, load_body, (void *)p, keep, nkeep) != 0) {
-		snprintf(out->why, sizeof(out->why), "fork (load %s): %s", p->load->name, strerror(errno));
+	struct load_arg la = { .p = p, .ready_fd = ready[1] };
+	uint64_t t0_ns = now_ns();
+	int rc = child_spawn(&load, load_body, &la, keep, nkeep);
+	int e = errno;
+	close(ready[1]);
+	if (rc != 0) {
+		close(ready[0]);
+		snprintf(out->why, sizeof(out->why), "fork (load %s): %s", p->load->name, strerror(e));
 		return -1;
 	}
 	struct child *kids[2] = { &load, NULL };
-	int spoke = watch_window(p, kids, now_ns() + p->ramp_ns);
+	int spoke = ramp(p, kids, ready[0], t0_ns, out);
+	close(ready[0]);
 	if (spoke == -1)
 		spoke = bench_window(p, kids, &bench, out);
 	if (spoke == -3) {

@@ -1,6 +1,7 @@
 /* One benchmark pair: a simulated task measured in its own process while a load runs in
- * another.  The load starts first and ramps up, then the bench runs for the duration; both
- * are stopped, their results read back over pipes, and both reaped. */
+ * another.  The load starts first; once it reports that it is really loading (load_is_ready)
+ * and a short settle time has passed, the bench runs for the duration; both are stopped,
+ * their results read back over pipes, and both reaped. */
 #ifndef IB_PAIR_H
 #define IB_PAIR_H
 #include <signal.h>
@@ -9,12 +10,21 @@
 #include "loads/load.h"
 #include "sims/sim.h"
 
+/* The load's head start before the bench: the bench starts PAIR_SETTLE_MS after the load
+ * reports ready, but never before PAIR_RAMP_MIN_MS from the load's start: three half-lives of
+ * the scheduler's PELT load average (32 ms, kernel/sched/pelt.c), so the kernel sees the
+ * load at about 90% of its steady weight.  A load not ready within PAIR_READY_MAX_MS (the
+ * fixed 1 s ramp of interbench 0.31 and of this program before readiness) gets the bench
+ * anyway, and the pair says so (pair_outcome.load_ready). */
+#define PAIR_RAMP_MIN_MS 100u
+#define PAIR_SETTLE_MS 50u
+#define PAIR_READY_MAX_MS 1000u
+
 struct pair_params {
 	struct sim_spec spec;
 	struct sim_run_cfg run_cfg;      /* how the bench process runs the task */
 	struct load_ctx *load;           /* prepared load */
 	int load_nice;                   /* -N */
-	uint64_t ramp_ns;                /* load head start before the bench */
 	uint64_t duration_ns;            /* timed window of the bench */
 	const volatile sig_atomic_t *interrupted; /* set by main's signal handler */
 	void (*tick)(void *arg, uint64_t now_ns); /* called at each of main's wake-ups while the
@@ -29,6 +39,8 @@ struct pair_outcome {
 	struct sim_result sim;           /* the bench's measurements (valid when ok) */
 	struct load_counters load;       /* the load's counters (zero if it never reported) */
 	uint64_t window_ns;              /* how long the bench actually ran */
+	uint64_t ramp_ns;                /* from the load's start to the bench's */
+	bool load_ready;                 /* the load reported ready within PAIR_READY_MAX_MS */
 };
 
 /* Runs the pair.  Every wait is bounded: a child that does not report within its grace time

@@ -146,6 +146,15 @@ void child_wait_stop(int ctl_fd)
 		;
 }
 
+bool child_stop_requested(int ctl_fd, int timeout_ms)
+{
+	struct pollfd pfd = { .fd = ctl_fd, .events = POLLIN };
+	int rc;
+	while ((rc = poll(&pfd, 1, timeout_ms)) < 0 && errno == EINTR)
+		;
+	return rc != 0;
+}
+
 int fd_write_all(int fd, const void *buf, size_t len)
 {
 	const char *p = buf;

@@ -48,6 +48,10 @@ void child_control_priority(int prio);
  * other than EINTR also counts as a stop (main is unreachable). */
 void child_wait_stop(int ctl_fd);
 
+/* In the child: whether main has asked it to stop (written to or closed the control pipe),
+ * waiting at most timeout_ms for that.  A poll error other than EINTR counts as a stop. */
+bool child_stop_requested(int ctl_fd, int timeout_ms);
+
 /* Writes all len bytes.  Returns 0, or -1 with errno set. */
 int fd_write_all(int fd, const void *buf, size_t len);
 

@@ -119,6 +119,21 @@ int load_sim_start(struct load_ctx *ctx)
 	return 0;
 }
 
+bool load_sim_ready(struct load_ctx *ctx)
+{
+	return ctx->engine != NULL;
+}
+
+bool load_is_ready(struct load_ctx *ctx)
+{
+	if (ctx->ops->ready)
+		return ctx->ops->ready(ctx);
+	for (unsigned i = 0; i < LOAD_MAX_METRICS && ctx->metrics && ctx->metrics[i]; i++)
+		if (__atomic_load_n(&ctx->counters.count[i], __ATOMIC_RELAXED) == 0)
+			return false;
+	return true;
+}
+
 void load_sim_stop(struct load_ctx *ctx)
 {
 	sim_stop(ctx->engine);

@@ -98,6 +98,12 @@ struct load_ops {
 	/* In the load process: start the work (threads) and return.  Returns 0, or -1 with
 	 * counters.error / errmsg set. */
 	int (*start)(struct load_ctx *ctx);
+	/* In the load process after start, polled every few ms: whether the load is really
+	 * loading yet (the bench's window starts a short settle time after it is).  NULL: once
+	 * every metric it lists has counted something (Burn's first ms burnt, Write's first MiB
+	 * written, Memload's first block touched, Hack's first messages), or at once for a load
+	 * that counts nothing.  A load that counts only at stop must give this hook. */
+	bool (*ready)(struct load_ctx *ctx);
 	/* In the load process: stop the work within 1 s (issue 3) and join it.  Main waits
 	 * STOP_GRACE_MS (2 s, core/pair.c) for the result before it kills the process and
 	 * reports the pair failed. */
@@ -124,9 +130,15 @@ struct load_ops {
 int load_threads_start(struct load_ctx *ctx, unsigned n, void *(*fn)(void *));
 void load_threads_stop(struct load_ctx *ctx);
 
-/* Start/stop hooks for loads that run a simulated task (Video, X, Custom): ctx->sim_spec. */
+/* Start/ready/stop hooks for loads that run a simulated task (Video, X, Custom):
+ * ctx->sim_spec.  Such a load is ready once its engine runs (it counts only at stop). */
 int load_sim_start(struct load_ctx *ctx);
+bool load_sim_ready(struct load_ctx *ctx);
 void load_sim_stop(struct load_ctx *ctx);
+
+/* Whether a started load is really loading: its ops->ready, else every metric it lists has
+ * counted something (true at once when it lists none). */
+bool load_is_ready(struct load_ctx *ctx);
 
 /* Records the first failure of a load from any worker thread: sets counters.error to err and
  * errmsg from the printf-style format; later failures are dropped (reported once). */

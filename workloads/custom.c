@@ -51,7 +51,7 @@ static void custom_params(const void *opts, struct sim_spec *spec)
 
 static const struct sim_desc custom_sim = { .has_deadlines = true };
 
-static const struct load_ops custom_load = { .start = load_sim_start, .stop = load_sim_stop };
+static const struct load_ops custom_load = { .start = load_sim_start, .ready = load_sim_ready, .stop = load_sim_stop };
 
 const struct workload wl_custom = {
 	.name = "Custom",

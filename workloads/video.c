@@ -9,7 +9,7 @@ static const struct sim_desc video_sim = {
 	.has_deadlines = true,
 };
 
-static const struct load_ops video_load = { .start = load_sim_start, .stop = load_sim_stop };
+static const struct load_ops video_load = { .start = load_sim_start, .ready = load_sim_ready, .stop = load_sim_stop };
 
 const struct workload wl_video = {
 	.name = "Video",

@@ -34,7 +34,7 @@ static const struct sim_desc x_sim = {
 	.describe = x_describe,
 };
 
-static const struct load_ops x_load = { .start = load_sim_start, .stop = load_sim_stop };
+static const struct load_ops x_load = { .start = load_sim_start, .ready = load_sim_ready, .stop = load_sim_stop };
 
 const struct workload wl_x = {
 	.name = "X",
