@@ -16,6 +16,15 @@ static inline uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * NS_PER_S + (uint64_t)ts.tv_nsec;
 }
 
+/* The calling thread's CPU time (CLOCK_THREAD_CPUTIME_ID) in nanoseconds.  Never fails on
+ * Linux. */
+static inline uint64_t thread_cpu_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * NS_PER_S + (uint64_t)ts.tv_nsec;
+}
+
 /* Converts nanoseconds (a CLOCK_MONOTONIC time or a duration) to a timespec. */
 static inline struct timespec ns_to_timespec(uint64_t ns)
 {

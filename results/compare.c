@@ -9,11 +9,14 @@
 #include "lib/mwu.h"
 #include "results/summary.h"
 
+/* --threshold keys.  mean= and max= also limit the scheduling-latency mean and max when those
+ * are the figures compared (latency_definitions). */
 static const char *const metric_keys[RS_METRICS] = {
 	[RS_MEAN] = "mean", [RS_P99] = "p99", [RS_MAX] = "max", [RS_CPU] = "cpu", [RS_MET] = "deadlines",
+	[RS_SMEAN] = "sched-mean", [RS_SMAX] = "sched-max",
 };
 
-static bool is_latency(enum rs_metric m) { return m == RS_MEAN || m == RS_P99 || m == RS_MAX; }
+static bool is_latency(enum rs_metric m) { return rs_metric_is_latency(m); }
 
 void cmp_default_thresholds(struct cmp_thresholds *t)
 {
@@ -178,7 +181,7 @@ static void print_metric(FILE *out, const char *sim, const char *load, enum rs_m
 
 /* Compares one pair in both sets; returns the number of regressions. */
 static unsigned compare_pair(const struct rs_pair *a, const struct rs_pair *b, const struct cmp_thresholds *t,
-			     FILE *out, bool *untested)
+			     const bool skip[RS_METRICS], FILE *out, bool *untested)
 {
 	if (a->n == 0 || b->n == 0) {
 		/* a pair a signal cut short in NEW is left out, as the README says, not a regression */
@@ -190,7 +193,7 @@ static unsigned compare_pair(const struct rs_pair *a, const struct rs_pair *b, c
 	unsigned regressions = 0;
 	for (int m = 0; m < RS_METRICS; m++) {
 		struct metric_cmp mc;
-		if (!compare_metric(a, b, (enum rs_metric)m, t, &mc))
+		if (skip[m] || !compare_metric(a, b, (enum rs_metric)m, t, &mc))
 			continue;
 		print_metric(out, a->sim, a->load, (enum rs_metric)m, &mc);
 		regressions += mc.regression;
@@ -208,29 +211,61 @@ static size_t max_repeats(const struct result_set *s)
 }
 
 static void print_notes(FILE *out, const struct result_set *old, const struct result_set *new,
-			const struct cmp_thresholds *t)
+			const struct cmp_thresholds *t, const bool skip[RS_METRICS])
 {
 	fprintf(out, "Thresholds:");
 	bool any = false;
 	for (int m = 0; m < RS_METRICS; m++)
-		if (!isnan(t->limit[m])) {
+		if (!isnan(t->limit[m]) && !skip[m]) {
 			fprintf(out, "%s %s %s%g%s", any ? "," : "", rs_metric_name(m), is_latency(m) ? "+" : "-",
 				t->limit[m], is_latency(m) ? "%" : " pt");
 			any = true;
 		}
 	fprintf(out, "%s\n", any ? "" : " none (report only)");
 	for (int m = 0; m < RS_METRICS; m++)
-		if (!old->has[m] || !new->has[m])
+		if (!skip[m] && (!old->has[m] || !new->has[m]))
 			fprintf(out, "Not compared: %s (not in %s: %s)%s\n", rs_metric_name(m), !old->has[m] ? "OLD" : "NEW",
 				!old->has[m] ? old->format : new->format,
 				isnan(t->limit[m]) ? "" : "; its threshold is not applied");
 }
 
+/* The definition of mean and max latency both results carry (resultset.h): interbench 0.31's
+ * when both have it, else scheduling latency (with mean= and max= limiting it), the other
+ * left out through skip.  Writes the line saying which was compared to out.  Returns 0, or -1
+ * (reason on err) when both carry mean latency but in no common definition: comparing them
+ * would report a change of definition as a change of the kernel. */
+static int latency_definitions(const char *old_name, const struct result_set *old, const char *new_name,
+			       const struct result_set *new, struct cmp_thresholds *t, bool skip[RS_METRICS],
+			       FILE *out, FILE *err)
+{
+	bool ib = old->has[RS_MEAN] && new->has[RS_MEAN], sched = old->has[RS_SMEAN] && new->has[RS_SMEAN];
+	bool old_any = old->has[RS_MEAN] || old->has[RS_SMEAN], new_any = new->has[RS_MEAN] || new->has[RS_SMEAN];
+	if (!ib && !sched && old_any && new_any) {
+		const struct result_set *s = old->has[RS_MEAN] ? new : old;
+		fprintf(err, "interbench compare: %s's mean and max latency are scheduling latency, %s's are interbench "
+			"0.31's (scheduling latency plus one period per missed deadline): not comparable (a logfile of this "
+			"program from before the definitions line; compare JSON results, which carry both, or logfiles "
+			"of the same kind)\n", s == old ? old_name : new_name, s == old ? new_name : old_name);
+		return -1;
+	}
+	skip[ib ? RS_SMEAN : RS_MEAN] = skip[ib ? RS_SMAX : RS_MAX] = true;
+	if (!ib && sched) {
+		t->limit[RS_SMEAN] = t->limit[RS_MEAN];
+		t->limit[RS_SMAX] = t->limit[RS_MAX];
+	}
+	fprintf(out, "Latency compared: %s; p99 is scheduling latency\n",
+		ib ? "mean and max in interbench 0.31's definition (scheduling latency plus one period per missed deadline)" :
+		sched ? "mean and max as scheduling latency (interbench 0.31's definition is not in both)" :
+		"no mean or max latency is in both");
+	return 0;
+}
+
 int compare_sets(const char *old_name, const struct result_set *old, const char *new_name,
-		 const struct result_set *new, const struct cmp_thresholds *t, FILE *out, FILE *err)
+		 const struct result_set *new, const struct cmp_thresholds *limits, FILE *out, FILE *err)
 {
 	unsigned common = 0, regressions = 0;
-	bool untested = false;
+	bool untested = false, skip[RS_METRICS] = { false };
+	struct cmp_thresholds tl = *limits, *t = &tl;
 	for (size_t i = 0; i < old->n; i++)
 		common += result_set_find(new, old->pairs[i].sim, old->pairs[i].load) != NULL;
 	if (common == 0) {
@@ -239,13 +274,15 @@ int compare_sets(const char *old_name, const struct result_set *old, const char 
 	}
 	fprintf(out, "OLD %s (%s, up to %zu repeats)\nNEW %s (%s, up to %zu repeats)\n", old_name, old->format,
 		max_repeats(old), new_name, new->format, max_repeats(new));
-	print_notes(out, old, new, t);
+	if (latency_definitions(old_name, old, new_name, new, t, skip, out, err) != 0)
+		return CMP_BAD_INPUT;
+	print_notes(out, old, new, t, skip);
 	fprintf(out, "\n%-16s %-8s %-18s %10s %10s %10s %6s  %s\n", "Simulation", "Load", "Figure (ms, %)",
 		"Old", "New", "Change", "p", "Verdict");
 	for (size_t i = 0; i < old->n; i++) {
 		const struct rs_pair *b = result_set_find(new, old->pairs[i].sim, old->pairs[i].load);
 		if (b)
-			regressions += compare_pair(&old->pairs[i], b, t, out, &untested);
+			regressions += compare_pair(&old->pairs[i], b, t, skip, out, &untested);
 	}
 	if (untested)
 		fprintf(out, "\nSignificance: threshold only where p is '-': the Mann-Whitney U test (two-sided, 5%%) "

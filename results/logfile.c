@@ -8,6 +8,7 @@
 #include <unistd.h>
 #include "lib/text.h"
 #include "results/logfile.h"
+#include "results/summary.h"
 
 void run_info_init(struct run_info *info)
 {
@@ -95,6 +96,7 @@ void logfile_header(FILE *f, const struct run_info *info)
 	if (info->dma_latency_us >= 0)
 		fprintf(f, "CPU wakeup latency limit held at %lld us (/dev/cpu_dma_latency)\n",
 			(long long)info->dma_latency_us);
+	fprintf(f, "%s\n", TABLE_DEFINITIONS_LINE);
 	if (info->workload_options && info->workload_options[0]) {
 		char text[4096];
 		text_escape_line(info->workload_options, text, sizeof(text));

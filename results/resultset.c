@@ -27,11 +27,17 @@ static int fail(char *err, size_t errlen, const char *fmt, ...)
 	return -1;
 }
 
+bool rs_metric_is_latency(enum rs_metric m)
+{
+	return m == RS_MEAN || m == RS_P99 || m == RS_MAX || m == RS_SMEAN || m == RS_SMAX;
+}
+
 const char *rs_metric_name(enum rs_metric m)
 {
 	static const char *const names[RS_METRICS] = {
 		[RS_MEAN] = "mean latency", [RS_P99] = "p99 latency", [RS_MAX] = "max latency",
-		[RS_CPU] = "% desired CPU", [RS_MET] = "% deadlines met",
+		[RS_CPU] = "% desired CPU", [RS_MET] = "% deadlines met", [RS_SMEAN] = "mean sched latency",
+		[RS_SMAX] = "max sched latency",
 	};
 	return m < RS_METRICS ? names[m] : "?";
 }
@@ -151,13 +157,19 @@ static int json_values(const json_t *r, size_t idx, struct rs_values *v, char *e
 	if (json_object_get(r, "samples") && json_uint(r, "samples", idx, INT64_MAX, &samples, err, errlen) != 0)
 		return -1;
 	v->no_samples = samples == 0;  /* results before null existed wrote 0s: no figure either */
-	static const struct { enum rs_metric m; const char *key; json_int_t max; double scale; } f[] = {
-		{ RS_MEAN, "latency_mean_ns", INT64_MAX, 1 }, { RS_P99, "latency_p99_ns", INT64_MAX, 1 },
-		{ RS_MAX, "latency_max_ns", INT64_MAX, 1 }, { RS_CPU, "desired_cpu_ppm", 1000000, 1e-4 },
-		{ RS_MET, "deadlines_met_ppm", 1000000, 1e-4 },
+	/* optional: absent in documents written before the key existed (the figure is then NaN) */
+	static const struct { enum rs_metric m; const char *key; json_int_t max; double scale; bool optional; } f[] = {
+		{ RS_MEAN, "interbench_latency_mean_ns", INT64_MAX, 1, true }, { RS_P99, "latency_p99_ns", INT64_MAX, 1, false },
+		{ RS_MAX, "interbench_latency_max_ns", INT64_MAX, 1, true }, { RS_CPU, "desired_cpu_ppm", 1000000, 1e-4, false },
+		{ RS_MET, "deadlines_met_ppm", 1000000, 1e-4, false }, { RS_SMEAN, "latency_mean_ns", INT64_MAX, 1, false },
+		{ RS_SMAX, "latency_max_ns", INT64_MAX, 1, false },
 	};
 	for (size_t k = 0; k < sizeof(f) / sizeof(f[0]); k++) {
-		bool latency = f[k].m == RS_MEAN || f[k].m == RS_P99 || f[k].m == RS_MAX;
+		bool latency = rs_metric_is_latency(f[k].m);
+		if (f[k].optional && !json_object_get(r, f[k].key)) {
+			v->m[f[k].m] = NAN;
+			continue;
+		}
 		if (json_uint_or_null(r, f[k].key, idx, f[k].max, latency && v->no_samples, &v->m[f[k].m],
 				      err, errlen) != 0)
 			return -1;
@@ -233,6 +245,8 @@ struct table_cols {
 	int extra;            /* verbose columns after the classic ones */
 	int p99_col;          /* index of "p99" among them, or -1 */
 	long last_row;        /* index in rs->pairs of the pair the last row added to, or -1 */
+	bool sched_classic;   /* this run's classic columns are scheduling latency (a log of this
+	                         program from before TABLE_DEFINITIONS_LINE), not interbench's */
 };
 
 /* Splits line (modified) into at most max whitespace-separated tokens; returns the count, or
@@ -290,8 +304,10 @@ static int table_title(struct table_cols *c, const char *line, size_t lineno, ch
 	const char *end = strstr(s, " in the presence of");
 	if (!end || end == s || (size_t)(end - s) >= sizeof(c->sim))
 		return fail(err, errlen, "line %zu: malformed table title", lineno);
+	bool sched_classic = c->sched_classic;  /* the run's, kept across its tables */
 	memset(c, 0, sizeof(*c));
 	c->last_row = -1;
+	c->sched_classic = sched_classic;
 	snprintf(c->sim, sizeof(c->sim), "%.*s", (int)(end - s), s);
 	return 0;
 }
@@ -315,8 +331,8 @@ static int table_header_line(struct table_cols *c, char *line, size_t lineno, ch
 	snprintf(buf, sizeof(buf), "%s", tail + strlen(last));
 	int n = tokenize(buf, tok, 31);
 	for (int i = 0; i < n && i < 31 && strcmp(tok[i], "Mean") != 0; i++) {
-		if (strcmp(tok[i], "timer") == 0 && i + 1 < n)
-			i++; /* "timer p99", "timer max": one column */
+		if ((strcmp(tok[i], "timer") == 0 || strcmp(tok[i], "late") == 0) && i + 1 < n)
+			i++; /* "timer p99", "late max"...: one column */
 		else if (strcmp(tok[i], "p99") == 0)
 			c->p99_col = c->extra;
 		c->extra++;
@@ -347,8 +363,10 @@ static int table_row_line(struct result_set *rs, struct table_cols *c, char *lin
 		return 0;
 	}
 	int classic = c->deadlines ? 7 : 6; /* load mean +/- sd max cpu [met] */
-	struct rs_values v = { { NAN, NAN, NAN, NAN, NAN }, false };
+	struct rs_values v = { .no_samples = false };
 	double sd;
+	for (int m = 0; m < RS_METRICS; m++)
+		v.m[m] = NAN;
 	if (n >= classic + c->extra && strcmp(tok[1], TABLE_NO_SAMPLES) == 0 && strcmp(tok[3], TABLE_NO_SAMPLES) == 0 &&
 	    strcmp(tok[4], TABLE_NO_SAMPLES) == 0) {  /* a pair with no latency sample */
 		v.no_samples = true;
@@ -364,6 +382,11 @@ static int table_row_line(struct result_set *rs, struct table_cols *c, char *lin
 	v.m[RS_MEAN] = v.no_samples ? NAN : v.m[RS_MEAN] * c->unit_ns;
 	v.m[RS_MAX] = v.no_samples ? NAN : v.m[RS_MAX] * c->unit_ns;
 	v.m[RS_P99] = v.no_samples ? NAN : v.m[RS_P99] * c->unit_ns;
+	if (c->sched_classic) {  /* an older log of ours: the classic columns are scheduling latency */
+		v.m[RS_SMEAN] = v.m[RS_MEAN];
+		v.m[RS_SMAX] = v.m[RS_MAX];
+		v.m[RS_MEAN] = v.m[RS_MAX] = NAN;
+	}
 	c->last_row = p - rs->pairs;
 	return pair_add(rs, p, &v, err, errlen);
 }
@@ -403,6 +426,15 @@ static int log_line(struct result_set *rs, struct table_cols *c, char *line, siz
 		memset(rs->has, 0, sizeof(rs->has));
 		c->sim[0] = '\0';
 		c->last_row = -1;
+		c->sched_classic = false;  /* interbench 0.31's, unless the header says it is ours */
+		return 0;
+	}
+	if (!c->sim[0] && strncmp(line, "Kernel version ", 15) == 0) { /* our header: our tables */
+		c->sched_classic = true;
+		return 0;
+	}
+	if (!c->sim[0] && strncmp(line, TABLE_DEFINITIONS_PREFIX, strlen(TABLE_DEFINITIONS_PREFIX)) == 0) {
+		c->sched_classic = false;
 		return 0;
 	}
 	if (strncmp(line, "--- Benchmarking ", 17) == 0)

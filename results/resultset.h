@@ -9,8 +9,13 @@
 
 #define RS_MAX_BYTES (64u << 20)  /* larger input is refused */
 
-/* The figures compare looks at.  Latencies in ns, percentages in % (0..100). */
-enum rs_metric { RS_MEAN, RS_P99, RS_MAX, RS_CPU, RS_MET, RS_METRICS };
+/* The figures compare looks at.  Latencies in ns, percentages in % (0..100).  Mean and max
+ * latency come in two definitions: RS_MEAN and RS_MAX are interbench 0.31's (scheduling
+ * latency plus one period per missed deadline: the classic table of interbench 0.31 and of
+ * this program from schema version 2 on), RS_SMEAN and RS_SMAX scheduling latency alone (this
+ * program's JSON, and the classic table of its logfiles before the definitions line); RS_P99
+ * is scheduling latency. */
+enum rs_metric { RS_MEAN, RS_SMEAN, RS_P99, RS_MAX, RS_SMAX, RS_CPU, RS_MET, RS_METRICS };
 
 /* Per-repeat values of one metric set; NaN where the source does not carry the figure. */
 struct rs_values {
@@ -54,6 +59,9 @@ const struct rs_pair *result_set_find(const struct result_set *rs, const char *s
 
 /* Frees what the set holds; safe on a zeroed or failed set. */
 void result_set_free(struct result_set *rs);
+
+/* Whether metric m is a latency (ns; worse when higher). */
+bool rs_metric_is_latency(enum rs_metric m);
 
 /* Display name and unit of metric m ("p99 latency", "ns" or "%"). */
 const char *rs_metric_name(enum rs_metric m);

@@ -12,6 +12,16 @@ void pair_summarize(const struct sim_result *r, struct pair_summary *s)
 	s->latency_mean_ns = r->sched.mean_ns;
 	s->latency_sd_ns = lat_stats_sd_ns(&r->sched);
 	s->latency_max_ns = r->sched.max_ns;
+	s->ib_mean_ns = r->interbench.mean_ns;
+	s->ib_sd_ns = lat_stats_sd_ns(&r->interbench);
+	s->ib_max_ns = r->interbench.max_ns;
+	s->lateness_mean_ns = r->lateness.mean_ns;
+	s->lateness_max_ns = r->lateness.max_ns;
+	s->lateness_p99_ns = hist_percentile_ns(&r->lateness_hist, 99, r->lateness.max_ns);
+	if (r->task_wall_ns) {
+		s->task_cpu_pct = (double)r->task_cpu_ns * 100 / (double)r->task_wall_ns;
+		s->task_cpu_wanted_pct = (double)r->acct.work_wanted_us * 1e3 * 100 / (double)r->task_wall_ns;
+	}
 	s->desired_cpu_pct = deadline_desired_cpu_pct(&r->acct);
 	s->deadlines_met_pct = deadline_met_pct(&r->acct);
 	s->periods = r->acct.periods;
@@ -79,7 +89,7 @@ void table_header(FILE *f, const char *sim_name, const char *mode, const struct 
 	if (st->has_deadlines)
 		fprintf(f, "  %% Deadlines Met");
 	if (st->verbose)
-		fprintf(f, "        p50        p90        p99      p99.9  timer p99  timer max");
+		fprintf(f, "        p50        p90        p99      p99.9  timer p99  timer max   late p99   late max      cpu %%");
 	if (st->repeats > 1)
 		fprintf(f, "   Mean range of %u", st->repeats);
 	fprintf(f, "\n");
@@ -90,9 +100,9 @@ static void row_body(FILE *f, const char *load, const struct pair_summary *s, co
 {
 	char mean[32] = TABLE_NO_SAMPLES, sd[32] = TABLE_NO_SAMPLES, max[32] = TABLE_NO_SAMPLES, cpu[32], met[32];
 	if (s->samples) {
-		fmt_sig3(to_unit(s->latency_mean_ns, st), mean, sizeof(mean));
-		fmt_sig3(to_unit(s->latency_sd_ns, st), sd, sizeof(sd));
-		fmt_sig3(to_unit((double)s->latency_max_ns, st), max, sizeof(max));
+		fmt_sig3(to_unit(s->ib_mean_ns, st), mean, sizeof(mean));
+		fmt_sig3(to_unit(s->ib_sd_ns, st), sd, sizeof(sd));
+		fmt_sig3(to_unit((double)s->ib_max_ns, st), max, sizeof(max));
 	}
 	fmt_sig3(s->desired_cpu_pct, cpu, sizeof(cpu));
 	fmt_sig3(s->deadlines_met_pct, met, sizeof(met));
@@ -101,13 +111,16 @@ static void row_body(FILE *f, const char *load, const struct pair_summary *s, co
 		fprintf(f, " %16s", met);
 	if (st->verbose) {
 		const uint64_t cols[] = { s->sched_p50_ns, s->sched_p90_ns, s->sched_p99_ns, s->sched_p999_ns,
-					  s->timer_p99_ns, s->timer_max_ns };
+					  s->timer_p99_ns, s->timer_max_ns, s->lateness_p99_ns, s->lateness_max_ns };
 		for (size_t i = 0; i < sizeof(cols) / sizeof(cols[0]); i++) {
 			char v[32] = TABLE_NO_SAMPLES;
-			if (i < 4 ? s->samples : s->timer_samples)
+			if (i < 4 || i >= 6 ? s->samples : s->timer_samples)
 				fmt_sig3(to_unit((double)cols[i], st), v, sizeof(v));
 			fprintf(f, " %10s", v);
 		}
+		char cpu_pct[32];
+		fmt_sig3(s->task_cpu_pct, cpu_pct, sizeof(cpu_pct));
+		fprintf(f, " %10s", cpu_pct);
 	}
 }
 
@@ -167,16 +180,18 @@ void summary_median(const struct pair_summary *reps, unsigned n, struct pair_sum
 		PS_U(sched_p999_ns, PS_SCHED), PS_D(timer_mean_ns, PS_TIMER), PS_D(timer_sd_ns, PS_TIMER),
 		PS_U(timer_max_ns, PS_TIMER), PS_U(timer_p50_ns, PS_TIMER), PS_U(timer_p90_ns, PS_TIMER),
 		PS_U(timer_p99_ns, PS_TIMER), PS_U(timer_p999_ns, PS_TIMER), PS_U(samples, PS_SCHED),
-		PS_U(timer_samples, PS_TIMER),
+		PS_U(timer_samples, PS_TIMER), PS_D(ib_mean_ns, PS_SCHED), PS_D(ib_sd_ns, PS_SCHED),
+		PS_U(ib_max_ns, PS_SCHED), PS_D(lateness_mean_ns, PS_SCHED), PS_U(lateness_p99_ns, PS_SCHED),
+		PS_U(lateness_max_ns, PS_SCHED), PS_D(task_cpu_pct, PS_ALL), PS_D(task_cpu_wanted_pct, PS_ALL),
 	};
 	double *v = calloc(n, sizeof(*v));
 	memset(out, 0, sizeof(*out));
 	*mean_lo_ns = INFINITY;
 	*mean_hi_ns = 0;
 	for (unsigned i = 0; i < n; i++)
-		if (reps[i].samples) {
-			*mean_lo_ns = fmin(*mean_lo_ns, reps[i].latency_mean_ns);
-			*mean_hi_ns = fmax(*mean_hi_ns, reps[i].latency_mean_ns);
+		if (reps[i].samples) {  /* the range of the classic column */
+			*mean_lo_ns = fmin(*mean_lo_ns, reps[i].ib_mean_ns);
+			*mean_hi_ns = fmax(*mean_hi_ns, reps[i].ib_mean_ns);
 		}
 	if (isinf(*mean_lo_ns))
 		*mean_lo_ns = 0;

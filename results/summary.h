@@ -9,10 +9,19 @@
 #include "sims/sim.h"
 
 struct pair_summary {
-	uint64_t samples;            /* scheduling latency samples */
+	uint64_t samples;            /* latency samples (one per period run) */
 	double latency_mean_ns;      /* scheduling latency mean */
 	double latency_sd_ns;        /* its population standard deviation (jitter) */
 	uint64_t latency_max_ns;
+	/* interbench 0.31's latency (struct sim_result.interbench): the classic table's columns */
+	double ib_mean_ns, ib_sd_ns;
+	uint64_t ib_max_ns;
+	/* lateness: the period's nominal start -> the task running */
+	double lateness_mean_ns;
+	uint64_t lateness_p99_ns, lateness_max_ns;
+	/* The CPU the simulated thread got (its own CPU clock) and the CPU its periods asked for,
+	 * as % of one CPU over its run (sim_result.task_*); 0 when the run took no time. */
+	double task_cpu_pct, task_cpu_wanted_pct;
 	double desired_cpu_pct;      /* work done / work wanted * 100 */
 	double deadlines_met_pct;    /* met / periods * 100 */
 	uint64_t periods, deadlines_met, deadlines_missed, periods_skipped;
@@ -37,14 +46,23 @@ void fmt_sig3(double v, char *buf, size_t len);
  * (results/resultset.c) reads it back as "no samples". */
 #define TABLE_NO_SAMPLES "-"
 
-/* Table layout: classic columns; verbose adds p50/p90/p99/p99.9 scheduling latency and the
- * timer latency's p99 and max; repeats > 1 adds the range of the mean latency last. */
+/* Table layout: classic columns (Latency +/- SD and Max Latency in interbench 0.31's
+ * definition); verbose adds p50/p90/p99/p99.9 scheduling latency, the timer latency's p99 and
+ * max, the lateness's p99 and max and the task's CPU share; repeats > 1 adds the range of the mean latency last. */
 struct table_style {
 	bool has_deadlines;   /* print "% Deadlines Met" (not for Gaming) */
 	bool microseconds;    /* latency columns in us (-r runs) instead of ms */
 	bool verbose;
 	unsigned repeats;     /* rows are medians of this many repeats (0 or 1: single runs) */
 };
+
+/* The run header line naming the latency definitions of the tables (TABLE_DEFINITIONS_LINE
+ * without its newline); a logfile carrying it has interbench 0.31's latency in its classic
+ * columns (the log reader, results/resultset.c, tells it from this program's older logs). */
+#define TABLE_DEFINITIONS_PREFIX "Latency +/- SD and Max Latency: interbench 0.31's definition"
+#define TABLE_DEFINITIONS_LINE TABLE_DEFINITIONS_PREFIX " (scheduling latency plus one period per " \
+	"missed deadline); -v: p50-p99.9 scheduling latency, timer = timer latency, late = lateness, " \
+	"cpu % = the task's CPU time / its run time"
 
 /* Writes the "--- Benchmarking simulated cpu of NAME[ MODE] in the presence of simulated ---"
  * line and the column header.  mode is "real time", "nice N" or "" (interbench's words). */

@@ -45,6 +45,15 @@ void deadline_acct_skip(struct deadline_acct *a, uint64_t work_us);
  * this, a task starved for the whole window would report no periods, hence 100%. */
 uint64_t deadline_unfinished_periods(uint64_t wake_ns, uint64_t interval_ns, uint64_t end_ns);
 
+/* interbench 0.31's latency of one period (interbench.c, periodic_schedule): how late the task
+ * started it, less the timer's own oversleep (lateness_ns - timer_late_ns: the scheduling
+ * latency when the timer slept to the period, the whole lateness when it was already due),
+ * plus one whole interval_ns for each deadline the period missed, its own and the v->skipped
+ * ones after it, so a dropped frame counts as the jerk a user sees.  timer_late_ns must not
+ * exceed lateness_ns. */
+uint64_t deadline_interbench_latency_ns(uint64_t lateness_ns, uint64_t timer_late_ns,
+					const struct deadline_verdict *v, uint64_t interval_ns);
+
 /* % desired CPU (work done / work wanted * 100); 100 when nothing was wanted. */
 double deadline_desired_cpu_pct(const struct deadline_acct *a);
 

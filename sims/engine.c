@@ -29,6 +29,7 @@ struct sim_engine {
 	uint64_t start_ns;       /* wake time of period 0 */
 	uint64_t wake_ns;        /* wake time (deadline) of the current period */
 	uint64_t timer_ns;       /* when the timing thread woke for it */
+	uint64_t timer_late_ns;  /* how late the timer woke for it (0 when it was already due) */
 	uint64_t next_wake_ns;   /* wake time of the first unfinished period (the simulated thread
 	                            sets it before posting done; start_ns at first) */
 	uint64_t period;         /* index of that period (simulated thread; read after join) */
@@ -77,6 +78,7 @@ static void *timing_thread(void *arg)
 		}
 		e->wake_ns = next_ns;
 		e->timer_ns = t;
+		e->timer_late_ns = slept ? t - next_ns : 0;
 		sem_post(&e->wake);
 		sem_wait_intr(&e->done);
 		if (atomic_load(&e->stop)) /* that post may be sim_stop's, not the task's */
@@ -114,18 +116,23 @@ static void *periodic_thread(void *arg)
 	uint64_t period = 0;
 
 	set_sim_priority(e);
+	uint64_t cpu0_ns = thread_cpu_ns();
 	/* e->period and e->next_wake_ns always name the first unfinished period. */
 	for (;;) {
 		sem_wait_intr(&e->wake);
 		if (atomic_load(&e->stop))
 			break;
-		uint64_t latency_ns = now_ns() - e->timer_ns;
+		uint64_t run_ns = now_ns();
+		uint64_t latency_ns = run_ns - e->timer_ns, lateness_ns = run_ns - e->wake_ns;
 		lat_stats_add(&r->sched, latency_ns);
 		hist_add(&r->sched_hist, latency_ns);
+		lat_stats_add(&r->lateness, lateness_ns);
+		hist_add(&r->lateness_hist, lateness_ns);
 		uint64_t work_us = sim_work_us(&e->spec, period);
 		if (!burn_us(e->cfg.loops_per_ms, work_us, &e->stop))
 			break;
 		struct deadline_verdict v = deadline_check(e->wake_ns, interval_ns, now_ns());
+		lat_stats_add(&r->interbench, deadline_interbench_latency_ns(lateness_ns, e->timer_late_ns, &v, interval_ns));
 		deadline_acct_period(&r->acct, &v, work_us);
 		for (uint64_t k = 1; k <= v.skipped; k++)
 			deadline_acct_skip(&r->acct, sim_work_us(&e->spec, period + k));
@@ -134,6 +141,9 @@ static void *periodic_thread(void *arg)
 		e->next_wake_ns = v.next_wake_ns;
 		sem_post(&e->done);
 	}
+	uint64_t end_ns = now_ns();
+	r->task_cpu_ns = thread_cpu_ns() - cpu0_ns;
+	r->task_wall_ns = end_ns > e->start_ns ? end_ns - e->start_ns : 0;
 	sem_post(&e->done);
 	return NULL;
 }
@@ -146,6 +156,7 @@ static void *free_running_thread(void *arg)
 	uint64_t frame_us = e->spec.interval_us;
 
 	set_sim_priority(e);
+	uint64_t cpu0_ns = thread_cpu_ns();
 	for (uint64_t t0_ns = e->created_ns; !atomic_load(&e->stop); t0_ns = now_ns()) {
 		uint64_t done_us = burn_us_done(e->cfg.loops_per_ms, frame_us, &e->stop);
 		uint64_t wall_ns = now_ns() - t0_ns;
@@ -156,10 +167,13 @@ static void *free_running_thread(void *arg)
 			break;
 		lat_stats_add(&r->sched, late_ns);
 		hist_add(&r->sched_hist, late_ns);
+		lat_stats_add(&r->interbench, late_ns);
 		r->acct.periods++;
 		r->acct.work_done_us += done_us;
 		r->acct.work_wanted_us += wall_ns / NS_PER_US; /* CPU it would have had alone */
 	}
+	r->task_cpu_ns = thread_cpu_ns() - cpu0_ns;
+	r->task_wall_ns = now_ns() - e->created_ns;
 	return NULL;
 }
 

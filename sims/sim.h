@@ -48,8 +48,22 @@ struct sim_result {
 	struct deadline_acct acct;
 	struct lat_stats sched;      /* scheduling latency: timing thread wake -> task running, ns */
 	struct lat_stats timer;      /* timer latency: deadline -> timing thread awake, ns */
+	/* Lateness: the period's nominal start (its wake time) -> task running, ns; timer latency
+	 * plus scheduling latency, and the overrun of the period before when that made it late. */
+	struct lat_stats lateness;
+	/* interbench 0.31's latency, one sample per period run: the lateness less the timer's
+	 * oversleep (the scheduling latency when the timer slept, the lateness when the period was
+	 * already due), plus one whole period for each deadline the period missed, its own and the
+	 * skipped ones after it (interbench 0.31 interbench.c, periodic_schedule's missed_latency).
+	 * Gaming: the frame's overrun, as there.  Its mean, SD and max are the classic table's. */
+	struct lat_stats interbench;
 	struct lat_hist sched_hist;
 	struct lat_hist timer_hist;
+	struct lat_hist lateness_hist;
+	/* The simulated thread's own CPU time (CLOCK_THREAD_CPUTIME_ID) and the wall time over the
+	 * same span, from its first period (Gaming: its first frame) to its end, ns: the CPU the
+	 * task really got, measured apart from the work accounting. */
+	uint64_t task_cpu_ns, task_wall_ns;
 	bool timer_rt;               /* the timing thread really ran SCHED_FIFO */
 	int error;                   /* 0, or an errno value from a failed call */
 	char errmsg[160];            /* names the call that failed */

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "results/compare.h"
+#include "results/summary.h"
 #include "lib/mwu.h"
 #include "tests/ck_run.h"
 
@@ -268,7 +269,8 @@ START_TEST(v031_and_own_logfiles)
 	p = result_set_find(&rs, "Audio", "Ring");
 	ck_assert_ptr_nonnull(p);
 	ck_assert_uint_eq(p->n, 1);
-	ck_assert_double_eq_tol(p->v[0].m[RS_MEAN], 37800, 1e-6);
+	ck_assert(isnan(p->v[0].m[RS_MEAN]));  /* a log of ours before the definitions line: */
+	ck_assert_double_eq_tol(p->v[0].m[RS_SMEAN], 37800, 1e-6); /* its classic mean is scheduling latency */
 	ck_assert_double_eq_tol(p->v[0].m[RS_P99], 101000, 1e-6);
 	ck_assert_double_eq_tol(p->v[0].m[RS_MET], 100, 1e-9);
 	p = result_set_find(&rs, "Video", "Burn");
@@ -286,7 +288,7 @@ START_TEST(v031_and_own_logfiles)
 	p = result_set_find(&rs, "Video real time", "Burn");
 	ck_assert_ptr_nonnull(p);
 	ck_assert_uint_eq(p->n, 1);
-	ck_assert_double_eq_tol(p->v[0].m[RS_MEAN], 135000, 1e-6);
+	ck_assert_double_eq_tol(p->v[0].m[RS_SMEAN], 135000, 1e-6);
 	ck_assert_double_eq_tol(p->v[0].m[RS_P99], 891000, 1e-6);
 	result_set_free(&rs);
 	/* Every truncation is either read or refused with one line; never a crash. */
@@ -392,7 +394,7 @@ START_TEST(starved_interrupted_and_hex)
 	char exp_text[1024];  /* interbench 0.31 prints %g: an exponent is a figure */
 	snprintf(exp_text, sizeof(exp_text), "%sBurn      1.5e-05 +/- 2e-06            0.05             100              100\n", head);
 	ck_assert_msg(result_set_parse(exp_text, strlen(exp_text), &hex, err, sizeof(err)) == 0, "%s", err);
-	ck_assert_double_eq_tol(result_set_find(&hex, "Audio", "Burn")->v[0].m[RS_MEAN], 15, 1e-9);
+	ck_assert_double_eq_tol(result_set_find(&hex, "Audio", "Burn")->v[0].m[RS_SMEAN], 15, 1e-9);
 	result_set_free(&hex);
 	result_set_free(&old);
 	result_set_free(&starved);
@@ -423,6 +425,75 @@ START_TEST(exit_statuses)
 }
 END_TEST
 
+/* compare(a, b) with the default thresholds, its output in out (outlen bytes). */
+static int compare_text(const struct result_set *a, const struct result_set *b, char *out, size_t outlen)
+{
+	struct cmp_thresholds t;
+	cmp_default_thresholds(&t);
+	FILE *f = fmemopen(out, outlen, "w");
+	int rc = compare_sets("old", a, "new", b, &t, f, f);
+	fclose(f);
+	return rc;
+}
+
+static void parse_ok(const char *text, struct result_set *rs)
+{
+	char err[256];
+	ck_assert_msg(result_set_parse(text, strlen(text), rs, err, sizeof(err)) == 0, "%s", err);
+}
+
+/* Mean and max latency are compared only in a definition both results carry (issue 11). */
+START_TEST(latency_definitions)
+{
+	static const char table[] =
+		"--- Benchmarking simulated cpu of Audio in the presence of simulated ---\n"
+		"Load      Latency +/- SD (ms)    Max Latency   % Desired CPU  % Deadlines Met\n"
+		"Burn         0.05 +/- 0.01              0.2             100              100\n";
+	char v031[1024], ours_old[1024], ours_new[1024], out[8192];
+	snprintf(v031, sizeof(v031), "Benchmarking kernel 2.6.20 at datestamp 200702211200\n\n%s", table);
+	snprintf(ours_old, sizeof(ours_old), "Benchmarking kernel 6.1 at datestamp 202611220000\n"
+		 "Kernel version #1 SMP, 2 CPUs online, 2 load threads\n\n%s", table);
+	snprintf(ours_new, sizeof(ours_new), "Benchmarking kernel 6.1 at datestamp 202611220000\n"
+		 "Kernel version #1 SMP, 2 CPUs online, 2 load threads\n%s\n\n%s", TABLE_DEFINITIONS_LINE, table);
+	struct result_set a, b, c, j1, j2;
+	parse_ok(v031, &a);
+	parse_ok(ours_old, &b);
+	parse_ok(ours_new, &c);
+	ck_assert(a.has[RS_MEAN] && !a.has[RS_SMEAN]);   /* interbench 0.31: its own definition */
+	ck_assert(!b.has[RS_MEAN] && b.has[RS_SMEAN]);   /* ours before the definitions line */
+	ck_assert(c.has[RS_MEAN] && !c.has[RS_SMEAN]);
+	ck_assert_int_eq(compare_text(&b, &c, out, sizeof(out)), CMP_BAD_INPUT);
+	ck_assert_msg(strstr(out, "not comparable"), "%s", out);
+	ck_assert_int_eq(compare_text(&c, &b, out, sizeof(out)), CMP_BAD_INPUT);
+	ck_assert_int_eq(compare_text(&a, &c, out, sizeof(out)), CMP_OK);
+	ck_assert_msg(strstr(out, "Latency compared: mean and max in interbench 0.31's definition"), "%s", out);
+	ck_assert_msg(strstr(out, "mean latency") && !strstr(out, "sched latency"), "%s", out);
+	/* JSON: a document from before the new keys against a new one compares scheduling latency. */
+	static const char old_json[] =
+		"{\"schema_version\":1,\"generator\":\"interbench\",\"results\":[{\"simulation\":\"Audio\",\"load\":\"Burn\","
+		"\"mode\":\"\",\"has_deadlines\":true,\"latency_mean_ns\":5000,\"latency_p99_ns\":9000,"
+		"\"latency_max_ns\":10000,\"desired_cpu_ppm\":1000000,\"deadlines_met_ppm\":1000000}]}";
+	static const char new_json[] =
+		"{\"schema_version\":2,\"generator\":\"interbench\",\"results\":[{\"simulation\":\"Audio\",\"load\":\"Burn\","
+		"\"mode\":\"\",\"has_deadlines\":true,\"latency_mean_ns\":5000,\"latency_p99_ns\":9000,"
+		"\"latency_max_ns\":10000,\"interbench_latency_mean_ns\":60000000,\"interbench_latency_sd_ns\":1,"
+		"\"interbench_latency_max_ns\":60000000,\"desired_cpu_ppm\":1000000,\"deadlines_met_ppm\":1000000}]}";
+	parse_ok(old_json, &j1);
+	parse_ok(new_json, &j2);
+	ck_assert_int_eq(compare_text(&j1, &j2, out, sizeof(out)), CMP_OK);
+	ck_assert_msg(strstr(out, "Latency compared: mean and max as scheduling latency"), "%s", out);
+	ck_assert_msg(strstr(out, "mean sched latency") && !strstr(out, "Burn     mean latency"), "%s", out);
+	ck_assert_int_eq(compare_text(&j2, &j2, out, sizeof(out)), CMP_OK);
+	ck_assert_msg(strstr(out, "interbench 0.31's definition"), "%s", out);
+	ck_assert_int_eq(compare_text(&a, &j2, out, sizeof(out)), CMP_OK);  /* 0.31's log against new JSON */
+	result_set_free(&a);
+	result_set_free(&b);
+	result_set_free(&c);
+	result_set_free(&j1);
+	result_set_free(&j2);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("compare");
@@ -431,6 +502,7 @@ int main(void)
 	tcase_add_test(tc, mann_whitney_ties);
 	tcase_add_test(tc, threshold_syntax);
 	tcase_add_test(tc, verdicts);
+	tcase_add_test(tc, latency_definitions);
 	tcase_add_test(tc, seed_logfile);
 	tcase_add_test(tc, v031_and_own_logfiles);
 	tcase_add_test(tc, interrupted_windows_left_out);

@@ -116,6 +116,23 @@ START_TEST(unfinished_at_end)
 }
 END_TEST
 
+/* interbench 0.31's latency: the scheduling latency on time, the lateness when the period was
+ * already due, and a whole period more per missed deadline. */
+START_TEST(interbench_latency)
+{
+	const uint64_t iv = 50 * MS;
+	struct deadline_verdict v = deadline_check(0, iv, 10 * MS);          /* met */
+	ck_assert_uint_eq(deadline_interbench_latency_ns(300000, 200000, &v, iv), 100000);
+	v = deadline_check(0, iv, iv + 1);                                   /* missed by 1 ns */
+	ck_assert(!v.met);
+	ck_assert_uint_eq(v.skipped, 0);
+	ck_assert_uint_eq(deadline_interbench_latency_ns(300000, 200000, &v, iv), 100000 + iv);
+	v = deadline_check(0, iv, 3 * iv + 1);                               /* two periods dropped */
+	ck_assert_uint_eq(v.skipped, 2);
+	ck_assert_uint_eq(deadline_interbench_latency_ns(5 * MS, 0, &v, iv), 5 * MS + 3 * iv);
+}
+END_TEST
+
 START_TEST(x_sweep_work)
 {
 	struct options o;
@@ -180,6 +197,7 @@ int main(void)
 	tcase_add_test(tc, accounting_sequence);
 	tcase_add_test(tc, empty_is_perfect);
 	tcase_add_test(tc, unfinished_at_end);
+	tcase_add_test(tc, interbench_latency);
 	tcase_add_test(tc, x_sweep_work);
 	tcase_add_test(tc, x_zero_sleep_steps);
 	tcase_add_test(tc, custom_spec);

@@ -89,9 +89,9 @@ START_TEST(lava_lines_without_baseline)
 	/* Medians of 5 repeats: p99 102000 ns; the failed pair is one failing case, no figures. */
 	ck_assert_str_eq(text,
 		"audio-burn pass\n"
-		"audio-burn-mean-latency pass 0.005000 ms\n"
+		"audio-burn-mean-sched-latency pass 0.005000 ms\n"
 		"audio-burn-p99-latency pass 0.102000 ms\n"
-		"audio-burn-max-latency pass 0.900000 ms\n"
+		"audio-burn-max-sched-latency pass 0.900000 ms\n"
 		"audio-burn-desired-cpu pass 100.0000 %\n"
 		"audio-burn-deadlines-met pass 99.5000 %\n"
 		"video-real-time-burn fail\n");
