@@ -331,8 +331,8 @@ static int table_header_line(struct table_cols *c, char *line, size_t lineno, ch
 	snprintf(buf, sizeof(buf), "%s", tail + strlen(last));
 	int n = tokenize(buf, tok, 31);
 	for (int i = 0; i < n && i < 31 && strcmp(tok[i], "Mean") != 0; i++) {
-		if ((strcmp(tok[i], "timer") == 0 || strcmp(tok[i], "late") == 0) && i + 1 < n)
-			i++; /* "timer p99", "late max"...: one column */
+		if ((strcmp(tok[i], "timer") == 0 || strcmp(tok[i], "late") == 0 || strcmp(tok[i], "cpu") == 0) && i + 1 < n)
+			i++; /* "timer p99", "late max", "cpu %"...: one column */
 		else if (strcmp(tok[i], "p99") == 0)
 			c->p99_col = c->extra;
 		c->extra++;

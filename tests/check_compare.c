@@ -486,6 +486,20 @@ START_TEST(latency_definitions)
 	ck_assert_int_eq(compare_text(&j2, &j2, out, sizeof(out)), CMP_OK);
 	ck_assert_msg(strstr(out, "interbench 0.31's definition"), "%s", out);
 	ck_assert_int_eq(compare_text(&a, &j2, out, sizeof(out)), CMP_OK);  /* 0.31's log against new JSON */
+	/* A -v table of this version, verbatim: every extra column (late p99, cpu %) read as one. */
+	static const char verbose[] =
+		"Benchmarking kernel 6.18.44-fc-v769 at datestamp 202611221511\n"
+		"Kernel version #1 SMP PREEMPT_DYNAMIC @0, 2 CPUs online, 2 load threads\n"
+		TABLE_DEFINITIONS_LINE "\n\n\n"
+		"--- Benchmarking simulated cpu of Audio in the presence of simulated ---\n"
+		"Load      Latency +/- SD (ms)    Max Latency   % Desired CPU  % Deadlines Met        p50        p90"
+		"        p99      p99.9  timer p99  timer max   late p99   late max      cpu %\n"
+		"Burn       0.00576 +/- 0.0014          0.0107             100              100    0.00563    0.00787"
+		"     0.0107     0.0107      0.138      0.138      0.143      0.143       4.83\n";
+	result_set_free(&a);
+	parse_ok(verbose, &a);
+	ck_assert_double_eq_tol(result_set_find(&a, "Audio", "Burn")->v[0].m[RS_P99], 10700, 1e-6);
+	ck_assert_double_eq_tol(result_set_find(&a, "Audio", "Burn")->v[0].m[RS_MEAN], 5760, 1e-6);
 	result_set_free(&a);
 	result_set_free(&b);
 	result_set_free(&c);
