@@ -20,6 +20,7 @@
 #include "core/pair.h"
 #include "lib/pmqos.h"
 #include "core/privs.h"
+#include "core/sweep.h"
 #include "lib/child.h"
 #include "lib/progress.h"
 #include "lib/timeutil.h"
@@ -74,11 +75,12 @@ struct load_slot {
 	char prepare_why[200];     /* why, when prepare_failed */
 };
 
-/* One (simulation, load) pair of the plan. */
+/* One (simulation, load) pair of the plan, at one setting of the sweep (core/sweep.h). */
 struct plan_item {
 	const struct workload *sim; /* the simulated task's workload */
 	struct sim_spec spec;
-	struct load_slot *load;
+	unsigned li;               /* the load's index in workload_table (and run.loads) */
+	unsigned b, l;             /* the bench and load settings: run.bench.s[b], run.load.s[l] */
 };
 
 struct plan {
@@ -114,8 +116,9 @@ struct run {
 	json_t *doc;               /* JSON results, or NULL (-c without --json) */
 	struct machine_info machine;
 	struct plan plan;
+	struct sweep_side bench, load; /* the scheduling settings swept (sweep_build) */
 	struct rep_result *reps;   /* plan.n x opt.repeat, item-major */
-	const struct workload *last_header; /* simulation of the last table header printed */
+	const struct plan_item *last_header; /* the item whose table header was printed last */
 	struct progress progress;  /* the status line on a terminal's stderr */
 	int con_errno, log_errno;  /* the first write error on the console / logfile, or 0 */
 };
@@ -246,16 +249,25 @@ static bool sim_named(const struct run *r, unsigned i)
 	return !(o->sim_include && !(o->sim_include & (1u << i))) && !(o->sim_exclude & (1u << i));
 }
 
+/* Whether task i is in the run at all: named, supported with its options. */
 static bool sim_selected(const struct run *r, unsigned i)
 {
 	const struct workload *w = workload_table[i];
-	if (!w->sim || !w->help || !sim_named(r, i) || !wl_supported(r, i))
-		return false;
-	return (w->flags & (r->opt.realtime ? WL_BENCH_RT : WL_BENCH_NORMAL)) != 0;
+	return w->sim && w->help && sim_named(r, i) && wl_supported(r, i);
 }
 
-/* Whether workload li runs as a load against simulated task si (a task is never its own load). */
-static bool load_selected(const struct run *r, unsigned li, unsigned si)
+/* Whether task w (resolved as spec) is benchmarked at setting b: its modes allow a realtime
+ * or a normal policy, and SCHED_DEADLINE only for a fixed work per period. */
+static bool sim_runs_at(const struct workload *w, const struct sim_spec *spec, const struct sched_setting *b)
+{
+	if (b->kind == SP_DEADLINE && !sweep_deadline_fits(spec))
+		return false;
+	return (w->flags & (sched_kind_realtime(b->kind) ? WL_BENCH_RT : WL_BENCH_NORMAL)) != 0;
+}
+
+/* Whether workload li runs as a load against simulated task si benchmarked at setting b (a
+ * task is never its own load). */
+static bool load_selected(const struct run *r, unsigned li, unsigned si, const struct sched_setting *b)
 {
 	const struct workload *w = workload_table[li];
 	const struct options *o = &r->opt;
@@ -263,29 +275,32 @@ static bool load_selected(const struct run *r, unsigned li, unsigned si)
 		return false;
 	if ((o->load_include && !(o->load_include & (1u << li))) || (o->load_exclude & (1u << li)))
 		return false;
-	return (w->flags & (o->realtime ? WL_LOAD_RT : WL_LOAD_NORMAL)) != 0;
+	return (w->flags & (sched_kind_realtime(b->kind) ? WL_LOAD_RT : WL_LOAD_NORMAL)) != 0;
 }
 
-static void mode_words(const struct options *o, char *buf, size_t len)
+/* The load slot of plan item it. */
+static struct load_slot *slot_of(const struct run *r, const struct plan_item *it)
 {
-	if (o->realtime)
-		snprintf(buf, len, "real time");
-	else if (o->bench_nice)
-		snprintf(buf, len, "nice %d", o->bench_nice);
-	else
-		buf[0] = '\0';
+	return &r->loads[it->li];
+}
+
+/* The table words of item it's bench and load settings ("nice -10", "real time", ""). */
+static void item_words(const struct run *r, const struct plan_item *it, char *bench, char *load, size_t len)
+{
+	sched_setting_words(&r->bench.s[it->b], bench, len);
+	sched_setting_words(&r->load.s[it->l], load, len);
 }
 
 /* Writes to the console and, unless -c, the logfile. */
-static void emit_header(struct run *r, const struct workload *sim, const struct table_style *st)
+static void emit_header(struct run *r, const struct plan_item *it, const struct table_style *st)
 {
 	FILE *outs[2] = { r->con, r->log };
-	char mode[32];
-	mode_words(&r->opt, mode, sizeof(mode));
+	char mode[64], load_mode[64];
+	item_words(r, it, mode, load_mode, sizeof(mode));
 	for (int i = 0; i < 2; i++)
 		if (outs[i]) {
 			fprintf(outs[i], "\n");
-			table_header(outs[i], sim->name, mode, st);
+			table_header(outs[i], it->sim->name, mode, load_mode, st);
 		}
 }
 
@@ -306,12 +321,12 @@ static void emit_row(struct run *r, const struct plan_item *it, const struct rep
 		if (!outs[i])
 			continue;
 		if (nok == 0)
-			table_row_failed(outs[i], it->load->ctx.name,
+			table_row_failed(outs[i], slot_of(r, it)->ctx.name,
 					 reps[0].ok ? "interrupted before a whole repeat" : reps[0].why);
 		else if (n == 1)
-			table_row(outs[i], it->load->ctx.name, &ok[0], st);
+			table_row(outs[i], slot_of(r, it)->ctx.name, &ok[0], st);
 		else
-			table_row_repeats(outs[i], it->load->ctx.name, &med, st, lo, hi, n - nok);
+			table_row_repeats(outs[i], slot_of(r, it)->ctx.name, &med, st, lo, hi, n - nok);
 		/* The load's throughput: always in the logfile, on the console with -v. */
 		for (unsigned k = 0; k < n; k++)
 			if (reps[k].load_work[0] && (outs[i] == r->log || r->opt.verbose))
@@ -325,9 +340,10 @@ static void emit_row(struct run *r, const struct plan_item *it, const struct rep
 	}
 }
 
-static struct table_style style_of(const struct run *r, const struct sim_spec *spec)
+static struct table_style style_of(const struct run *r, const struct plan_item *it)
 {
-	return (struct table_style){ .has_deadlines = spec->desc->has_deadlines, .microseconds = r->opt.realtime,
+	return (struct table_style){ .has_deadlines = it->spec.desc->has_deadlines,
+				     .microseconds = sched_kind_realtime(r->bench.s[it->b].kind),
 				     .verbose = r->opt.verbose, .repeats = r->opt.repeat };
 }
 
@@ -335,10 +351,11 @@ static struct table_style style_of(const struct run *r, const struct sim_spec *s
 static void emit_item(struct run *r, size_t i, const struct rep_result *reps, unsigned n)
 {
 	const struct plan_item *it = &r->plan.items[i];
-	struct table_style st = style_of(r, &it->spec);
-	if (r->last_header != it->sim)
-		emit_header(r, it->sim, &st);
-	r->last_header = it->sim;
+	struct table_style st = style_of(r, it);
+	const struct plan_item *last = r->last_header;
+	if (!last || last->sim != it->sim || last->b != it->b || last->l != it->l)
+		emit_header(r, it, &st);
+	r->last_header = it;
 	emit_row(r, it, reps, n, &st);
 }
 
@@ -389,26 +406,29 @@ static void tick_progress(void *arg, uint64_t t_ns)
 
 static void run_pair(struct run *r, const struct plan_item *it, struct pair_outcome *po)
 {
-	struct load_ctx *lctx = &it->load->ctx;
+	struct load_slot *slot = slot_of(r, it);
+	struct load_ctx *lctx = &slot->ctx;
+	const struct sched_setting *b = &r->bench.s[it->b];
+	const struct options *o = &r->opt;
 	struct pair_params p = {
 		.spec = it->spec,
 		.run_cfg = {
 			.loops_per_ms = r->load_cfg.loops_per_ms,
-			.realtime = r->opt.realtime,
-			.sim_prio = r->prio_max - 2,
-			.nice = r->opt.bench_nice,
+			.sched = b->kind == SP_DEADLINE ? sweep_deadline_for(b, &it->spec) : *b,
 			.timer_prio = r->rt_ok ? r->prio_max - 1 : 0,
 		},
 		.load = lctx,
-		.load_nice = r->opt.load_nice,
+		.load_sched = r->load.s[it->l],
+		.bench_cpus = o->bench_cpus.given ? &o->bench_cpus : o->cpus.given ? &o->cpus : NULL,
+		.load_cpus = o->load_cpus.given ? &o->load_cpus : o->cpus.given ? &o->cpus : NULL,
 		.duration_ns = (uint64_t)r->opt.duration_s * NS_PER_S,
 		.interrupted = &g_signal,
 		.tick = tick_progress,
 		.tick_arg = &r->progress,
 	};
-	if (!prepare_load(r, it->load)) {
+	if (!prepare_load(r, slot)) {
 		memset(po, 0, sizeof(*po));
-		snprintf(po->why, sizeof(po->why), "%s", it->load->prepare_why);
+		snprintf(po->why, sizeof(po->why), "%s", slot->prepare_why);
 		return;
 	}
 	pair_run(&p, po);
@@ -430,43 +450,50 @@ static void record(struct run *r, size_t i, unsigned repeat, const struct pair_o
 		pair_summarize(&po->sim, &rep->s);
 	rep->load_work[0] = '\0';
 	if (po->load.elapsed_ns)
-		load_throughput_format(it->load->ctx.name, it->load->ctx.metrics, &po->load, rep->load_work,
+		load_throughput_format(slot_of(r, it)->ctx.name, slot_of(r, it)->ctx.metrics, &po->load, rep->load_work,
 				       sizeof(rep->load_work));
 	if (!r->doc)
 		return;
-	char mode[32];
-	mode_words(&r->opt, mode, sizeof(mode));
+	char mode[64], load_mode[64];
+	item_words(r, it, mode, load_mode, sizeof(mode));
 	struct report_entry e = {
-		.simulation = it->sim->name, .load = it->load->ctx.name, .mode = mode,
+		.simulation = it->sim->name, .load = slot_of(r, it)->ctx.name, .mode = mode, .load_mode = load_mode,
+		.bench_sched = &r->bench.s[it->b], .load_sched = &r->load.s[it->l],
 		.repeat = repeat + 1, .has_deadlines = it->spec.desc->has_deadlines,
 		.failed = po->ok ? NULL : po->why, .interrupted = po->interrupted,
 		.window_ns = po->window_ns, .sim = &po->sim, .load_work = &po->load,
-		.load_metrics = it->load->ctx.metrics,
+		.load_metrics = slot_of(r, it)->ctx.metrics,
 	};
 	if (report_add(r->doc, &e) != 0)
 		fprintf(stderr, "interbench: warning: out of memory for the JSON results\n");
 }
 
-/* Lists the selected (simulation, load) pairs in benchmark order.  Returns 0, or -1. */
+/* Lists the selected pairs at every setting of the sweep, in benchmark order: by task, bench
+ * setting, load setting, load.  Returns 0, or -1 when out of memory. */
 static int build_plan(struct run *r)
 {
-	r->plan.items = calloc((size_t)workload_count * workload_count, sizeof(*r->plan.items));
+	size_t max = (size_t)workload_count * workload_count * r->bench.n * r->load.n;
+	free(r->plan.items);
+	r->plan.items = calloc(max ? max : 1, sizeof(*r->plan.items));
+	r->plan.n = 0;
 	if (!r->plan.items)
 		return -1;
 	for (unsigned si = 0; si < workload_count; si++) {
+		struct sim_spec spec;
 		if (!sim_selected(r, si))
 			continue;
-		for (unsigned li = 0; li < workload_count; li++) {
-			if (!load_selected(r, li, si))
+		workload_sim_spec(workload_table[si], wl_opts(r, si), &spec);
+		for (unsigned b = 0; b < r->bench.n; b++) {
+			if (!sim_runs_at(workload_table[si], &spec, &r->bench.s[b]))
 				continue;
-			struct plan_item *it = &r->plan.items[r->plan.n++];
-			it->sim = workload_table[si];
-			workload_sim_spec(it->sim, wl_opts(r, si), &it->spec);
-			it->load = &r->loads[li];
+			for (unsigned l = 0; l < r->load.n; l++)
+				for (unsigned li = 0; li < workload_count; li++)
+					if (load_selected(r, li, si, &r->bench.s[b]))
+						r->plan.items[r->plan.n++] = (struct plan_item){
+							.sim = workload_table[si], .spec = spec, .li = li, .b = b, .l = l };
 		}
 	}
-	r->reps = calloc(r->plan.n ? r->plan.n * r->opt.repeat : 1, sizeof(*r->reps));
-	return r->reps ? 0 : -1;
+	return 0;
 }
 
 /* Runs every pair of the plan once (round `round`, 0-based); single runs print each row as
@@ -475,7 +502,7 @@ static void run_round(struct run *r, unsigned round, struct pair_outcome *po)
 {
 	for (size_t i = 0; i < r->plan.n && !g_signal; i++) {
 		const struct plan_item *it = &r->plan.items[i];
-		progress_run_begin(&r->progress, it->sim->name, it->load->ctx.name, round + 1,
+		progress_run_begin(&r->progress, it->sim->name, slot_of(r, it)->ctx.name, round + 1,
 				   r->opt.repeat, now_ns());
 		run_pair(r, it, po);
 		progress_run_end(&r->progress, now_ns());
@@ -494,7 +521,8 @@ static void run_round(struct run *r, unsigned round, struct pair_outcome *po)
 static int run_matrix(struct run *r)
 {
 	struct pair_outcome *po = malloc(sizeof(*po));
-	if (!po || build_plan(r) != 0) {
+	r->reps = calloc(r->plan.n ? r->plan.n * r->opt.repeat : 1, sizeof(*r->reps));
+	if (!po || !r->reps) {
 		fprintf(stderr, "interbench: %s: %s\n", po ? "calloc" : "malloc", strerror(errno));
 		free(po);
 		return -1;
@@ -518,6 +546,72 @@ static int run_matrix(struct run *r)
 	return 0;
 }
 
+/* The cell of plan item k: the medians of its measured repeats. */
+static struct sweep_cell sweep_cell_of(const struct run *r, size_t k)
+{
+	const struct rep_result *reps = &r->reps[k * r->opt.repeat];
+	struct pair_summary ok[r->opt.repeat], med;
+	unsigned n = 0;
+	double lo, hi;
+	for (unsigned j = 0; j < r->opt.repeat; j++)
+		if (reps[j].ran && reps[j].ok && !reps[j].interrupted)
+			ok[n++] = reps[j].s;
+	if (n == 0)
+		return (struct sweep_cell){ .measured = false };
+	summary_median(ok, n, &med, &lo, &hi);
+	return (struct sweep_cell){ .measured = true, .met_pct = med.deadlines_met_pct, .has_p99 = med.samples > 0,
+				    .p99_ns = med.sched_p99_ns };
+}
+
+/* The sweep summary of task sim against load li, on the console, in the logfile and in the
+ * JSON: bench settings as rows, load settings as columns. */
+static void emit_sweep(struct run *r, const struct plan_item *first)
+{
+	unsigned nb = r->bench.n, nl = r->load.n;
+	struct sweep_cell *cells = calloc((size_t)nb * nl, sizeof(*cells));
+	char (*labels)[48] = calloc(nb + nl, sizeof(*labels));
+	const char **rows = calloc(nb + nl, sizeof(*rows));
+	if (!cells || !labels || !rows)
+		goto out;
+	bool us = false;
+	for (size_t k = 0; k < r->plan.n; k++) {
+		const struct plan_item *it = &r->plan.items[k];
+		if (it->sim == first->sim && it->li == first->li) {
+			cells[it->b * nl + it->l] = sweep_cell_of(r, k);
+			us |= sched_kind_realtime(r->bench.s[it->b].kind);
+		}
+	}
+	for (unsigned i = 0; i < nb + nl; i++)
+		rows[i] = sched_setting_label(i < nb ? &r->bench.s[i] : &r->load.s[i - nb], labels[i], sizeof(labels[i]));
+	FILE *outs[2] = { r->con, r->log };
+	for (int i = 0; i < 2; i++)
+		if (outs[i])
+			sweep_table(outs[i], first->sim->name, slot_of(r, first)->ctx.name, rows, nb, rows + nb, nl, cells,
+				    first->spec.desc->has_deadlines, us);
+	if (r->doc && report_add_sweep(r->doc, first->sim->name, slot_of(r, first)->ctx.name, rows, nb, rows + nb, nl,
+				       cells) != 0)
+		fprintf(stderr, "interbench: warning: out of memory for the JSON results\n");
+out:
+	free(cells);
+	free(labels);
+	free(rows);
+}
+
+/* After a sweep, one summary per task and load (core/sweep.h). */
+static void emit_sweeps(struct run *r)
+{
+	if (!sweep_is_sweep(&r->bench, &r->load))
+		return;
+	for (size_t k = 0; k < r->plan.n; k++) {
+		bool seen = false;
+		for (size_t j = 0; j < k && !seen; j++)
+			seen = r->plan.items[j].sim == r->plan.items[k].sim && r->plan.items[j].li == r->plan.items[k].li;
+		if (!seen)
+			emit_sweep(r, &r->plan.items[k]);
+	}
+	flush_out(r, r->con);
+}
+
 /* How many (pair, repeat) results were measured successfully. */
 static size_t measured_count(const struct run *r)
 {
@@ -527,11 +621,11 @@ static size_t measured_count(const struct run *r)
 	return n;
 }
 
-/* Whether workload li runs as a load against at least one selected task. */
-static bool load_in_run(const struct run *r, unsigned li)
+/* Whether workload li runs as a load in the plan; or, for a task, is benchmarked in it. */
+static bool in_plan(const struct run *r, unsigned i)
 {
-	for (unsigned si = 0; si < workload_count; si++)
-		if (sim_selected(r, si) && load_selected(r, li, si))
+	for (size_t k = 0; k < r->plan.n; k++)
+		if (r->plan.items[k].li == i || r->plan.items[k].sim == workload_table[i])
 			return true;
 	return false;
 }
@@ -559,20 +653,21 @@ static void no_pair_reasons(const struct run *r, char *buf, size_t len)
 /* Refuses, before anything starts, a selection that leaves no pair to run, or one whose
  * workloads the system cannot serve (their preflight: the disk loads' --workdir).  Returns 0,
  * or 2 with one line printed. */
-static int check_selection(const struct run *r)
+static int check_selection(struct run *r)
 {
-	bool any = false;
 	char err[PATH_MAX + 256];
-	for (unsigned li = 0; li < workload_count; li++)
-		any |= load_in_run(r, li);
-	if (!any) {
+	if (build_plan(r) != 0) {
+		fprintf(stderr, "interbench: calloc: %s\n", strerror(errno));
+		return 1;
+	}
+	if (r->plan.n == 0) {
 		no_pair_reasons(r, err, sizeof(err));
 		fprintf(stderr, "interbench: -W/-X/-w/-x: no (simulation, load) pair left to run (accepted: %s)\n", err);
 		return 2;
 	}
 	for (unsigned i = 0; i < workload_count; i++) {
 		const struct workload *w = workload_table[i];
-		if (w->preflight && (load_in_run(r, i) || sim_selected(r, i)) &&
+		if (w->preflight && in_plan(r, i) &&
 		    w->preflight(wl_opts(r, i), err, sizeof(err)) != 0) {
 			fprintf(stderr, "interbench: %s\n", err);
 			return 2;
@@ -590,15 +685,53 @@ static void cleanup_loads(struct run *r)
 
 static void notes_before_run(const struct run *r)
 {
+	bool realtime = false, deadline = false;
+	for (unsigned b = 0; b < r->bench.n; b++) {
+		realtime |= sched_kind_realtime(r->bench.s[b].kind);
+		deadline |= r->bench.s[b].kind == SP_DEADLINE;
+	}
 	for (unsigned i = 0; i < workload_count; i++) {
 		char note[256];
+		struct sim_spec spec;
 		const struct workload *w = workload_table[i];
-		if (!w->sim || !w->help || !w->sim->describe || !sim_named(r, i))
+		if (!w->sim || !w->help || !sim_named(r, i))
 			continue;
-		w->sim->describe(r->opt.duration_s, r->opt.realtime, note, sizeof(note));
-		if (note[0])
-			fprintf(r->con, "%s\n", note);
+		if (w->sim->describe) {
+			w->sim->describe(r->opt.duration_s, realtime, note, sizeof(note));
+			if (note[0])
+				fprintf(r->con, "%s\n", note);
+		}
+		workload_sim_spec(w, wl_opts(r, i), &spec);
+		if (deadline && wl_supported(r, i) && !sweep_deadline_fits(&spec))
+			fprintf(r->con, "Note: %s is not benchmarked under SCHED_DEADLINE: its work per period is not "
+				"fixed, so no reservation fits it.\n", w->name);
 	}
+}
+
+/* Refuses a --cpus, --bench-cpus or --load-cpus naming a CPU this process may not run on (not
+ * online, or outside its cpuset).  Returns 0, or 2 with one line printed. */
+static int check_cpus(const struct run *r)
+{
+	const struct { const char *name; const struct optspec_cpus *l; } lists[] = {
+		{ "--cpus", &r->opt.cpus }, { "--bench-cpus", &r->opt.bench_cpus }, { "--load-cpus", &r->opt.load_cpus },
+	};
+	cpu_set_t allowed;
+	char list[256], ok[256];
+	struct optspec_cpus have = { .given = true };
+	if (sched_getaffinity(0, sizeof(allowed), &allowed) != 0)
+		return 0;  /* the children's sched_setaffinity will name the problem */
+	for (unsigned c = 0; c < OPTSPEC_MAX_CPUS && c < CPU_SETSIZE; c++)
+		if (CPU_ISSET(c, &allowed))
+			have.bits[c / 64] |= 1ull << (c % 64);
+	for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); i++)
+		for (unsigned c = 0; lists[i].l->given && c < OPTSPEC_MAX_CPUS; c++)
+			if (optspec_cpu_isset(lists[i].l, c) && !optspec_cpu_isset(&have, c)) {
+				fprintf(stderr, "interbench: %s: '%s' names CPU %u, which this process may not use "
+					"(accepted: CPUs of %s)\n", lists[i].name, format_cpu_list(lists[i].l, list, sizeof(list)),
+					c, format_cpu_list(&have, ok, sizeof(ok)));
+				return 2;
+			}
+	return 0;
 }
 
 /* Checks privileges (refusing what cannot be done before anything starts), raises main to
@@ -686,7 +819,7 @@ static int open_outputs(struct run *r)
 	for (unsigned li = 0; li < workload_count; li++) {
 		char line[PATH_MAX + 256]; /* Memload's policy may name a cgroup directory */
 		const struct load_ops *ops = workload_table[li]->load;
-		if (!ops || !ops->describe || !load_in_run(r, li))
+		if (!ops || !ops->describe || !in_plan(r, li))
 			continue;
 		ops->describe(&r->load_cfg, wl_opts(r, li), line, sizeof(line));
 		fprintf(r->con, "%s\n", line);
@@ -794,9 +927,14 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	r.con = r.opt.json_path && strcmp(r.opt.json_path, "-") == 0 ? stderr : stdout;
-	int rc = check_selection(&r);
+	sweep_build(&r.opt, 1, &r.bench, &r.load);  /* priorities are set once main's is known */
+	int rc = check_cpus(&r);
+	if (rc == 0)
+		rc = check_selection(&r);
 	if (rc == 0)
 		rc = prepare_process(&r);
+	if (rc == 0)
+		sweep_build(&r.opt, r.prio_max - 2, &r.bench, &r.load);
 	if (rc == 0)
 		rc = setup_run(&r);
 	if (rc != 0)
@@ -810,6 +948,8 @@ int main(int argc, char **argv)
 
 	rc = run_matrix(&r);
 	cleanup_loads(&r);
+	if (rc == 0)
+		emit_sweeps(&r);
 	int sig = g_signal;
 	if (sig) {
 		note_interrupt(&r, sig);

@@ -21,12 +21,12 @@ static const struct optspec core_options[] = {
 	{ .long_name = "time", .short_name = 't', .type = OPTSPEC_UINT, .metavar = "S",
 	  .help = "seconds to run each benchmark (default: 30)", .min = 1, .max = OPT_MAX_DURATION_S,
 	  .def = 30, .unit = "whole seconds", .json_key = "duration_s", .offset = O(duration_s) },
-	{ .long_name = "bench-nice", .short_name = 'B', .type = OPTSPEC_INT, .metavar = "N",
-	  .help = "nice of the benchmarked task, -20..19 (default: 0)", .min = -20, .max = 19,
-	  .json_key = "bench_nice", .offset = O(bench_nice) },
-	{ .long_name = "load-nice", .short_name = 'N', .type = OPTSPEC_INT, .metavar = "N",
-	  .help = "nice of the loads, -20..19 (default: 0)", .min = -20, .max = 19,
-	  .json_key = "load_nice", .offset = O(load_nice) },
+	{ .long_name = "bench-nice", .short_name = 'B', .type = OPTSPEC_INTS, .metavar = "LIST",
+	  .help = "nice of the benchmarked task, -20..19 (default: 0); a list\nsweeps: -B 0,-10 or -B 0:-20:5",
+	  .min = -20, .max = 19, .json_key = "bench_nice", .offset = O(bench_nices) },
+	{ .long_name = "load-nice", .short_name = 'N', .type = OPTSPEC_INTS, .metavar = "LIST",
+	  .help = "nice of the loads, -20..19 (default: 0); a list sweeps:\n-N 0,19 or -N 0:19:5 (0,5,10,15,19)",
+	  .min = -20, .max = 19, .json_key = "load_nice", .offset = O(load_nices) },
 	{ .long_name = "uniprocessor", .short_name = 'u', .type = OPTSPEC_FLAG,
 	  .help = "pin every task to CPU 0", .json_key = "uniprocessor", .offset = O(uniprocessor) },
 	{ .long_name = "recalibrate", .short_name = 'b', .type = OPTSPEC_FLAG,
@@ -37,6 +37,23 @@ static const struct optspec core_options[] = {
 	{ .long_name = "realtime", .short_name = 'r', .type = OPTSPEC_FLAG,
 	  .help = "benchmark the tasks as SCHED_FIFO (needs CAP_SYS_NICE\nor an RLIMIT_RTPRIO of at least 3)",
 	  .json_key = "realtime", .offset = O(realtime) },
+	{ .long_name = "bench-policy", .type = OPTSPEC_MASK, .metavar = "LIST",
+	  .help = "scheduling policies of the benchmarked task, a sweep:\nother, batch, fifo, rr, deadline "
+		  "(repeatable; -r adds fifo)", .noun = "policy", .name_at = sched_kind_name,
+	  .json_key = "bench_policy", .offset = O(bench_policies) },
+	{ .long_name = "load-policy", .type = OPTSPEC_MASK, .metavar = "LIST",
+	  .help = "scheduling policies of the loads, a sweep: other,\nbatch, idle, fifo, rr (repeatable)",
+	  .noun = "policy", .name_at = sched_kind_name, .json_key = "load_policy", .offset = O(load_policies) },
+	{ .long_name = "rt-priority", .type = OPTSPEC_I64, .metavar = "N",
+	  .help = "SCHED_FIFO/RR priority of the task and loads, 1..99, below\nthe timing thread's "
+		  "(default: 2 below the highest allowed)", .min = 1, .max = 99, .json_key = "rt_priority",
+	  .offset = O(rt_priority) },
+	{ .long_name = "cpus", .type = OPTSPEC_CPUS, .metavar = "LIST",
+	  .help = "run the task and the loads on these CPUs (0,2-3)", .json_key = "cpus", .offset = O(cpus) },
+	{ .long_name = "bench-cpus", .type = OPTSPEC_CPUS, .metavar = "LIST",
+	  .help = "run the benchmarked task on these CPUs", .json_key = "bench_cpus", .offset = O(bench_cpus) },
+	{ .long_name = "load-cpus", .type = OPTSPEC_CPUS, .metavar = "LIST",
+	  .help = "run the loads on these CPUs", .json_key = "load_cpus", .offset = O(load_cpus) },
 	{ .long_name = "comment", .short_name = 'm', .type = OPTSPEC_TEXT, .metavar = "TEXT",
 	  .help = "comment for the logfile header", .accepted = "a line of text", .json_key = "comment",
 	  .offset = O(comment) },
@@ -273,6 +290,23 @@ static enum opt_status check_workloads(const struct options *o, char *err, size_
 	return OPT_OK;
 }
 
+/* The core options' own cross-checks: the policies that cannot be swept.  Returns OPT_OK, or
+ * OPT_ERROR with err set. */
+static enum opt_status check_core(const struct options *o, char *err, size_t errlen)
+{
+	if (o->bench_policies & (1u << SP_IDLE)) {
+		snprintf(err, errlen, "--bench-policy: idle is not for a simulated task (a SCHED_IDLE task runs only "
+			 "when nothing else wants the CPU) (accepted: other, batch, fifo, rr, deadline)");
+		return OPT_ERROR;
+	}
+	if (o->load_policies & (1u << SP_DEADLINE)) {
+		snprintf(err, errlen, "--load-policy: deadline is for simulated tasks, whose work per period is known "
+			 "(accepted: other, batch, idle, fifo, rr)");
+		return OPT_ERROR;
+	}
+	return OPT_OK;
+}
+
 /* Reports getopt's ':' (missing value) or '?' (unknown option). */
 static void getopt_error(const struct entries *es, int c, char **argv, char *err, size_t errlen)
 {
@@ -313,7 +347,8 @@ static enum opt_status parse_argv(struct options *o, struct entries *es, int arg
 		snprintf(err, errlen, "%s: unexpected argument (interbench takes options only; see -h)", argv[optind]);
 		return OPT_ERROR;
 	}
-	return check_workloads(o, err, errlen);
+	enum opt_status st = check_core(o, err, errlen);
+	return st == OPT_OK ? check_workloads(o, err, errlen) : st;
 }
 
 enum opt_status options_parse(struct options *o, int argc, char **argv, char *err, size_t errlen)

@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "lib/optspec.h"
+#include "lib/schedpolicy.h"
 #include "workloads/workload.h"
 
 #define OPT_MAX_DURATION_S 86400u     /* -t upper bound: one day per benchmark */
@@ -20,12 +21,18 @@ struct options {
 	uint64_t loops_per_ms;      /* -l; 0 = saved or measured */
 	unsigned load_threads;      /* -L; 0 = online CPUs */
 	unsigned duration_s;        /* -t seconds per benchmark (default 30) */
-	int bench_nice;             /* -B */
-	int load_nice;              /* -N */
+	struct optspec_ints bench_nices; /* -B: nice levels of the simulated task (a sweep when several) */
+	struct optspec_ints load_nices;  /* -N: nice levels of the loads */
+	uint32_t bench_policies;    /* --bench-policy: bit k = enum sched_kind k; 0 = other (fifo with -r) */
+	uint32_t load_policies;     /* --load-policy: likewise; 0 = other */
+	int64_t rt_priority;        /* --rt-priority: fifo/rr priority of tasks and loads; 0 = automatic */
+	struct optspec_cpus cpus;       /* --cpus: CPUs of the simulated task and the loads */
+	struct optspec_cpus bench_cpus; /* --bench-cpus: the simulated task's (over --cpus) */
+	struct optspec_cpus load_cpus;  /* --load-cpus: the loads' (over --cpus) */
 	bool uniprocessor;          /* -u: pin everything to CPU 0 */
 	bool recalibrate;           /* -b */
 	bool console_only;          /* -c */
-	bool realtime;              /* -r */
+	bool realtime;              /* -r: shorthand for --bench-policy fifo */
 	bool verbose;               /* -v */
 	bool quiet;                 /* -q: no progress line on stderr */
 	const char *comment;        /* -m */

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <sched.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -19,9 +20,34 @@ struct load_arg { const struct pair_params *p; int ready_fd; };
 
 struct bench_arg { const struct pair_params *p; struct sim_result *res; };
 
+/* Pins the calling process (its threads to come inherit it) to cpus, when given.  Returns 0,
+ * or -1 with err naming the call. */
+static int pin(const struct optspec_cpus *cpus, char *err, size_t errlen)
+{
+	cpu_set_t set;
+	if (!cpus || !cpus->given)
+		return 0;
+	CPU_ZERO(&set);
+	for (unsigned c = 0; c < OPTSPEC_MAX_CPUS && c < CPU_SETSIZE; c++)
+		if (optspec_cpu_isset(cpus, c))
+			CPU_SET(c, &set);
+	if (sched_setaffinity(0, sizeof(set), &set) == 0)
+		return 0;
+	char list[256];
+	snprintf(err, errlen, "sched_setaffinity(%s): %s", format_cpu_list(cpus, list, sizeof(list)), strerror(errno));
+	return -1;
+}
+
 static int bench_body(void *arg, int ctl_fd, int res_fd)
 {
 	struct bench_arg *b = arg;
+	char err[160];
+	if (pin(b->p->bench_cpus, err, sizeof(err)) != 0) {
+		memset(b->res, 0, sizeof(*b->res));
+		b->res->error = errno;
+		snprintf(b->res->errmsg, sizeof(b->res->errmsg), "%s", err);
+		return fd_write_all(res_fd, b->res, sizeof(*b->res)) == 0 ? 0 : 1;
+	}
 	struct sim_engine *e = sim_start(&b->p->spec, &b->p->run_cfg, b->res);
 	if (e) {
 		child_control_priority(b->p->run_cfg.timer_prio);
@@ -49,11 +75,12 @@ static int load_body(void *arg, int ctl_fd, int res_fd)
 	const struct load_arg *la = arg;
 	const struct pair_params *p = la->p;
 	struct load_ctx *ctx = p->load;
-	memset(&ctx->counters, 0, sizeof(ctx->counters));
-	if (p->load_nice != 0 && setpriority(PRIO_PROCESS, 0, p->load_nice) != 0) {
-		ctx->counters.error = errno;
-		snprintf(ctx->counters.errmsg, sizeof(ctx->counters.errmsg), "setpriority(%d): %s",
-			 p->load_nice, strerror(errno));
+	const struct sched_setting *ls = &p->load_sched;
+	struct load_counters *c = &ctx->counters;
+	memset(c, 0, sizeof(*c));
+	if (pin(p->load_cpus, c->errmsg, sizeof(c->errmsg)) != 0 ||
+	    (!(ls->kind == SP_OTHER && ls->nice == 0) && sched_setting_apply(0, ls, c->errmsg, sizeof(c->errmsg)) != 0)) {
+		c->error = errno ? errno : EINVAL;
 	} else {
 		uint64_t t0 = now_ns();
 		if (ctx->ops->start(ctx) == 0) {

@@ -7,6 +7,8 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include "lib/optspec.h"
+#include "lib/schedpolicy.h"
 #include "loads/load.h"
 #include "sims/sim.h"
 
@@ -24,7 +26,10 @@ struct pair_params {
 	struct sim_spec spec;
 	struct sim_run_cfg run_cfg;      /* how the bench process runs the task */
 	struct load_ctx *load;           /* prepared load */
-	int load_nice;                   /* -N */
+	struct sched_setting load_sched; /* the load process's policy and nice (-N, --load-policy),
+	                                    inherited by its threads */
+	const struct optspec_cpus *bench_cpus; /* CPUs of the bench process (--bench-cpus), NULL: any */
+	const struct optspec_cpus *load_cpus;  /* CPUs of the load process (--load-cpus), NULL: any */
 	uint64_t duration_ns;            /* timed window of the bench */
 	const volatile sig_atomic_t *interrupted; /* set by main's signal handler */
 	void (*tick)(void *arg, uint64_t now_ns); /* called at each of main's wake-ups while the

@@ -175,30 +175,75 @@ static void fifo_refusal(const struct privs *p, char *buf, size_t len)
 			 "realtime scheduling is allowed");
 }
 
+/* The option that asks for realtime policy kind on the bench (bench) or load side, in words
+ * for a message: "-r", "--bench-policy fifo". */
+static void rt_option(const struct options *o, bool bench, enum sched_kind kind, char *buf, size_t len)
+{
+	if (bench && kind == SP_FIFO && o->realtime && !(o->bench_policies & (1u << SP_FIFO)))
+		snprintf(buf, len, "-r");
+	else
+		snprintf(buf, len, "--%s-policy %s", bench ? "bench" : "load", sched_kind_name(kind));
+}
+
+/* The realtime policies asked for: privilege (fifo and rr by capability or RLIMIT_RTPRIO at
+ * fifo_prio, deadline by CAP_SYS_NICE only), the kernel's refusal on the test thread, and fifo
+ * or rr loads without RT throttling.  Returns 0, or -1 with err set. */
+static int check_rt(const struct privs *p, const struct options *o, int fifo_prio, char *err, size_t errlen)
+{
+	uint32_t sides[2] = { o->bench_policies | (o->realtime ? 1u << SP_FIFO : 0), o->load_policies };
+	char opt[64];
+	for (int side = 0; side < 2; side++)
+		for (unsigned k = SP_FIFO; k <= SP_DEADLINE; k++) {
+			if (!(sides[side] & (1u << k)))
+				continue;
+			rt_option(o, side == 0, (enum sched_kind)k, opt, sizeof(opt));
+			if (k == SP_DEADLINE && !p->cap_sys_nice) {
+				snprintf(err, errlen, "%s: SCHED_DEADLINE needs CAP_SYS_NICE (RLIMIT_RTPRIO does not grant it): "
+					 "%s", opt, FIX_CAPS);
+				return -1;
+			}
+			if (k != SP_DEADLINE && !privs_can_fifo(p, fifo_prio)) {
+				snprintf(err, errlen, "%s: SCHED_FIFO priority %d is not permitted (no CAP_SYS_NICE, "
+					 "RLIMIT_RTPRIO is %llu): %s, %s", opt, fifo_prio,
+					 (unsigned long long)p->rlimit_rtprio, FIX_CAPS, FIX_RTPRIO);
+				return -1;
+			}
+			if (k != SP_DEADLINE && p->fifo_refused_errno) {
+				char why[PATH_MAX * 2 + 512];
+				fifo_refusal(p, why, sizeof(why));
+				snprintf(err, errlen, "%s: %s", opt, why);
+				return -1;
+			}
+			if (side == 1 && p->rt_runtime_us == -1) {
+				snprintf(err, errlen, "%s: RT throttling is disabled (sched_rt_runtime_us = -1), so a realtime "
+					 "load could lock up this machine (accepted: other, batch or idle loads; or re-enable it: "
+					 "sysctl kernel.sched_rt_runtime_us=950000)", opt);
+				return -1;
+			}
+		}
+	if (o->rt_priority && o->rt_priority > privs_fifo_max(p) - 2) {
+		snprintf(err, errlen, "--rt-priority: %lld is not below the timing thread's and main's priorities "
+			 "(accepted: 1 to %d here, the highest allowed less 2)", (long long)o->rt_priority,
+			 privs_fifo_max(p) - 2 > 0 ? privs_fifo_max(p) - 2 : 0);
+		return -1;
+	}
+	return 0;
+}
+
 int privs_check_options(const struct privs *p, const struct options *o, int fifo_prio,
 			char *err, size_t errlen)
 {
-	if (o->realtime && !privs_can_fifo(p, fifo_prio)) {
-		snprintf(err, errlen, "-r: SCHED_FIFO priority %d is not permitted (no CAP_SYS_NICE, "
-			 "RLIMIT_RTPRIO is %llu): %s, %s", fifo_prio,
-			 (unsigned long long)p->rlimit_rtprio, FIX_CAPS, FIX_RTPRIO);
+	if (check_rt(p, o, fifo_prio, err, errlen) != 0)
 		return -1;
-	}
-	if (o->realtime && p->fifo_refused_errno) {
-		char why[PATH_MAX * 2 + 512];
-		fifo_refusal(p, why, sizeof(why));
-		snprintf(err, errlen, "-r: %s", why);
-		return -1;
-	}
-	const int nices[2] = { o->bench_nice, o->load_nice };
-	for (int i = 0; i < 2; i++) {
-		if (!privs_can_nice(p, nices[i])) {
-			snprintf(err, errlen, "-%c: nice %d is not permitted (no CAP_SYS_NICE, RLIMIT_NICE is "
-				 "%llu): %s, or add a nice line to /etc/security/limits.conf",
-				 i ? 'N' : 'B', nices[i], (unsigned long long)p->rlimit_nice, FIX_CAPS);
-			return -1;
-		}
-	}
+	const struct optspec_ints *nices[2] = { &o->bench_nices, &o->load_nices };
+	for (int i = 0; i < 2; i++)
+		for (unsigned k = 0; k < nices[i]->n; k++)
+			if (!privs_can_nice(p, nices[i]->v[k])) {
+				snprintf(err, errlen, "-%c: nice %d is not permitted (no CAP_SYS_NICE, RLIMIT_NICE is "
+					 "%llu): %s, or add a nice line to /etc/security/limits.conf",
+					 i ? 'N' : 'B', nices[i]->v[k], (unsigned long long)p->rlimit_nice, FIX_CAPS);
+				return -1;
+			}
 	if (o->uniprocessor && !p->cpu0_allowed) {
 		snprintf(err, errlen, "-u: CPU 0 is not in this process's affinity mask (cpuset); "
 			 "run where CPU 0 is allowed, e.g. outside the restricting cgroup");
@@ -228,7 +273,8 @@ int privs_warn(const struct privs *p, const struct options *o, int fifo_prio, FI
 			(unsigned long long)p->rlimit_memlock_bytes, FIX_CAPS);
 		lines++;
 	}
-	if (o->realtime && p->rt_runtime_us == -1) {
+	if ((o->realtime || (o->bench_policies & ((1u << SP_FIFO) | (1u << SP_RR) | (1u << SP_DEADLINE)))) &&
+	    p->rt_runtime_us == -1) {
 		fprintf(f, "interbench: warning: RT throttling is disabled (sched_rt_runtime_us = -1): a "
 			"runaway SCHED_FIFO task could lock up this machine\n");
 		lines++;

@@ -110,9 +110,113 @@ void optspec_defaults(const struct optspec *specs, size_t n, void *base)
 			*(const char **)at(base, s) = s->def_str;
 		else if (s->type == OPTSPEC_MASK)
 			*(uint32_t *)at(base, s) = 0;
+		else if (s->type == OPTSPEC_INTS)
+			*(struct optspec_ints *)at(base, s) = (struct optspec_ints){ .n = 1, .v = { (int)s->def } };
+		else if (s->type == OPTSPEC_CPUS)
+			memset(at(base, s), 0, sizeof(struct optspec_cpus));
 		else
 			store_number(s, base, s->def);
 	}
+}
+
+int parse_cpu_list(const char *s, struct optspec_cpus *l)
+{
+	memset(l, 0, sizeof(*l));
+	if (!s || !*s)
+		return -1;
+	for (const char *p = s;;) {
+		uint64_t lo, hi;
+		char *end;
+		if (*p < '0' || *p > '9')
+			return -1;
+		errno = 0;
+		lo = hi = strtoull(p, &end, 10);
+		if (*end == '-') {
+			if (end[1] < '0' || end[1] > '9')
+				return -1;
+			hi = strtoull(end + 1, &end, 10);
+		}
+		if (errno || hi < lo || hi >= OPTSPEC_MAX_CPUS)
+			return -1;
+		for (uint64_t c = lo; c <= hi; c++)
+			l->bits[c / 64] |= 1ull << (c % 64);
+		if (*end == '\0') {
+			l->given = true;
+			return 0;
+		}
+		if (*end != ',')
+			return -1;
+		p = end + 1;
+	}
+}
+
+const char *format_cpu_list(const struct optspec_cpus *l, char *buf, size_t len)
+{
+	size_t used = 0;
+	buf[0] = '\0';
+	for (unsigned c = 0; c < OPTSPEC_MAX_CPUS && used < len; c++) {
+		if (!optspec_cpu_isset(l, c))
+			continue;
+		unsigned end = c;
+		while (optspec_cpu_isset(l, end + 1))
+			end++;
+		int w = end > c ? snprintf(buf + used, len - used, "%s%u-%u", used ? "," : "", c, end) :
+				  snprintf(buf + used, len - used, "%s%u", used ? "," : "", c);
+		used += w > 0 ? (size_t)w : 0;
+		c = end;
+	}
+	return buf;
+}
+
+/* Adds v to list l unless it is there; -1 when full or a duplicate. */
+static int ints_add(struct optspec_ints *l, int v)
+{
+	for (unsigned i = 0; i < l->n; i++)
+		if (l->v[i] == v)
+			return -1;
+	if (l->n == OPTSPEC_LIST_MAX)
+		return -1;
+	l->v[l->n++] = v;
+	return 0;
+}
+
+/* One item of an OPTSPEC_INTS list: N, or A:B[:STEP]. */
+static int ints_item(const struct optspec *s, char *item, struct optspec_ints *l)
+{
+	char *f[3] = { item, NULL, NULL };
+	int64_t a, b, step = 1;
+	for (int k = 1; k < 3 && (f[k] = strchr(f[k - 1], ':')); k++)
+		*f[k]++ = '\0';
+	if (strchr(f[2] ? f[2] : "", ':') || parse_i64(f[0], s->min, s->max, &a) != 0)
+		return -1;
+	b = a;
+	if (f[1] && parse_i64(f[1], s->min, s->max, &b) != 0)
+		return -1;
+	if (f[2] && parse_i64(f[2], 1, s->max - s->min > 0 ? s->max - s->min : 1, &step) != 0)
+		return -1;
+	for (int64_t v = a;; v += a <= b ? step : -step) {
+		if ((a <= b && v >= b) || (a > b && v <= b)) {
+			return ints_add(l, (int)b);   /* the end is always in */
+		}
+		if (ints_add(l, (int)v) != 0)
+			return -1;
+	}
+}
+
+static int set_ints(const struct optspec *s, void *base, const char *arg)
+{
+	char buf[512];
+	struct optspec_ints l = { .n = 0 };
+	if (!*arg || strlen(arg) >= sizeof(buf))
+		return -1;
+	snprintf(buf, sizeof(buf), "%s", arg);
+	for (char *save = NULL, *item = strtok_r(buf, ",", &save); item; item = strtok_r(NULL, ",", &save))
+		if (ints_item(s, item, &l) != 0)
+			return -1;
+	if (l.n == 0 || arg[strlen(arg) - 1] == ',' || arg[0] == ',' || strstr(arg, ",,"))
+		return -1;
+	*(struct optspec_ints *)at(base, s) = l;
+	return 0;
 }
 
 /* Index of name among s's MASK candidates, or -1. */
@@ -123,6 +227,28 @@ static int mask_find(const struct optspec *s, const char *name)
 		if (*cand && strcasecmp(cand, name) == 0)
 			return (int)i;
 	return -1;
+}
+
+/* A MASK value: one name, or several separated by commas ("other,fifo"); all or nothing. */
+static int set_mask(const struct optspec *s, void *base, const char *arg, char *what, size_t whatlen)
+{
+	char buf[512];
+	uint32_t bits = 0;
+	if (!*arg || strlen(arg) >= sizeof(buf) || arg[0] == ',' || arg[strlen(arg) - 1] == ',' || strstr(arg, ",,")) {
+		snprintf(what, whatlen, "unknown %s", s->noun ? s->noun : "name");
+		return OPTSPEC_BAD;
+	}
+	snprintf(buf, sizeof(buf), "%s", arg);
+	for (char *save = NULL, *name = strtok_r(buf, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
+		int i = mask_find(s, name);
+		if (i < 0) {
+			snprintf(what, whatlen, "unknown %s", s->noun ? s->noun : "name");
+			return OPTSPEC_BAD;
+		}
+		bits |= 1u << i;
+	}
+	*(uint32_t *)at(base, s) |= bits;
+	return OPTSPEC_SET;
 }
 
 static int set_number(const struct optspec *s, void *base, const char *arg, char *what, size_t whatlen)
@@ -162,15 +288,21 @@ int optspec_set(const struct optspec *s, void *base, const char *arg, char *what
 		}
 		*(const char **)at(base, s) = arg;
 		return OPTSPEC_SET;
-	case OPTSPEC_MASK: {
-		int i = mask_find(s, arg);
-		if (i < 0) {
-			snprintf(what, whatlen, "unknown %s", s->noun ? s->noun : "name");
+	case OPTSPEC_INTS:
+		if (set_ints(s, base, arg) != 0) {
+			snprintf(what, whatlen, "invalid list");
 			return OPTSPEC_BAD;
 		}
-		*(uint32_t *)at(base, s) |= 1u << i;
+		return OPTSPEC_SET;
+	case OPTSPEC_CPUS: {
+		if (parse_cpu_list(arg, at(base, s)) != 0) {
+			snprintf(what, whatlen, "invalid CPU list");
+			return OPTSPEC_BAD;
+		}
 		return OPTSPEC_SET;
 	}
+	case OPTSPEC_MASK:
+		return set_mask(s, base, arg, what, whatlen);
 	default:
 		return set_number(s, base, arg, what, whatlen);
 	}
@@ -216,6 +348,13 @@ const char *optspec_accepted(const struct optspec *s, char *buf, size_t len)
 	case OPTSPEC_MASK:
 		mask_names(s, 0, false, ", ", buf, len);
 		break;
+	case OPTSPEC_INTS:
+		snprintf(buf, len, "integers from %" PRId64 " to %" PRId64 ", comma-separated, and ranges A:B or "
+			 "A:B:STEP (B included), no value twice", s->min, s->max);
+		break;
+	case OPTSPEC_CPUS:
+		snprintf(buf, len, "a CPU list such as 0,2-3");
+		break;
 	default:
 		snprintf(buf, len, "%s", s->accepted ? s->accepted : "see -h");
 		break;
@@ -231,6 +370,12 @@ bool optspec_is_default(const struct optspec *s, const void *base)
 	}
 	if (s->type == OPTSPEC_MASK)
 		return load_number(s, base) == 0;
+	if (s->type == OPTSPEC_INTS) {
+		const struct optspec_ints *l = cat(base, s);
+		return l->n == 1 && l->v[0] == s->def;
+	}
+	if (s->type == OPTSPEC_CPUS)
+		return !((const struct optspec_cpus *)cat(base, s))->given;
 	return s->type == OPTSPEC_ACTION || load_number(s, base) == s->def;
 }
 
@@ -245,6 +390,24 @@ const char *optspec_format(const struct optspec *s, const void *base, char *buf,
 	}
 	case OPTSPEC_SIZE: size_text((uint64_t)v, buf, len); break;
 	case OPTSPEC_MASK: mask_names(s, (uint32_t)v, true, ",", buf, len); break;
+	case OPTSPEC_INTS: {
+		const struct optspec_ints *l = cat(base, s);
+		size_t used = 0;
+		buf[0] = '\0';
+		for (unsigned i = 0; i < l->n && used < len; i++) {
+			int w = snprintf(buf + used, len - used, "%s%d", i ? "," : "", l->v[i]);
+			used += w > 0 ? (size_t)w : 0;
+		}
+		break;
+	}
+	case OPTSPEC_CPUS: {
+		const struct optspec_cpus *c = cat(base, s);
+		if (c->given)
+			format_cpu_list(c, buf, len);
+		else
+			buf[0] = '\0';
+		break;
+	}
 	case OPTSPEC_FLAG: snprintf(buf, len, "%s", v ? "yes" : "no"); break;
 	case OPTSPEC_ACTION: buf[0] = '\0'; break;
 	case OPTSPEC_U64: snprintf(buf, len, "%" PRIu64, (uint64_t)v); break;

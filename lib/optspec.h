@@ -23,8 +23,35 @@ enum optspec_type {
 	                   (powers of 1024), in [min, max] */
 	OPTSPEC_TEXT,   /* const char *, any text (kept as the argv pointer) */
 	OPTSPEC_STRING, /* const char *, not empty (kept as the argv pointer) */
-	OPTSPEC_MASK,   /* uint32_t bit set: each use adds the bit of a name from .name_at */
+	OPTSPEC_MASK,   /* uint32_t bit set: each use adds the bits of a name from .name_at, or
+	                   of several separated by commas */
+	OPTSPEC_INTS,   /* struct optspec_ints: a comma list of integers and ranges A:B[:STEP]
+	                   (B included, STEP > 0, counting down when A > B), each in [min, max],
+	                   no value twice; the default is the one value def; a use replaces it */
+	OPTSPEC_CPUS,   /* struct optspec_cpus: a CPU list as cyclictest takes it ("0,2-3") */
 };
+
+#define OPTSPEC_LIST_MAX 40   /* values of an OPTSPEC_INTS list (-20..19 is 40) */
+
+/* An OPTSPEC_INTS value. */
+struct optspec_ints {
+	unsigned n;                 /* 1 .. OPTSPEC_LIST_MAX */
+	int v[OPTSPEC_LIST_MAX];    /* in the order given */
+};
+
+#define OPTSPEC_MAX_CPUS 1024   /* CPU numbers below this (glibc's CPU_SETSIZE) */
+
+/* An OPTSPEC_CPUS value: a bitmap, CPU c in bits[c / 64] bit c % 64. */
+struct optspec_cpus {
+	bool given;                 /* false: not set (every allowed CPU) */
+	uint64_t bits[OPTSPEC_MAX_CPUS / 64];
+};
+
+/* Whether CPU c is in l. */
+static inline bool optspec_cpu_isset(const struct optspec_cpus *l, unsigned c)
+{
+	return c < OPTSPEC_MAX_CPUS && (l->bits[c / 64] >> (c % 64) & 1);
+}
 
 struct optspec {
 	const char *long_name;  /* "file-size" (without the dashes) */
@@ -83,6 +110,13 @@ const char *optspec_text(const struct optspec *s, const void *base);
 /* Writes s's -h line(s) to f: "  -t, --time S             seconds..." with the help text
  * starting at column 27 and each '\n' of it continued on a line indented to that column. */
 void optspec_help(FILE *f, const struct optspec *s);
+
+/* Parses a CPU list ("0", "0,2-3", "1-3,7"), CPUs below OPTSPEC_MAX_CPUS, into l (given set).
+ * Returns 0, or -1 (empty, malformed, a range backwards). */
+int parse_cpu_list(const char *s, struct optspec_cpus *l);
+
+/* Writes l as a CPU list, ranges merged ("0,2-3"); "" for an empty one.  Returns buf. */
+const char *format_cpu_list(const struct optspec_cpus *l, char *buf, size_t len);
 
 /* Strict number parsers: the whole string must be a decimal integer within [min, max] (no
  * sign for the unsigned one, no leading blank).  Return 0, or -1 on anything else. */

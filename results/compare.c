@@ -22,6 +22,7 @@ void cmp_default_thresholds(struct cmp_thresholds *t)
 {
 	for (int m = 0; m < RS_METRICS; m++)
 		t->limit[m] = NAN;
+	t->match_names = false;
 	t->limit[RS_P99] = 10;
 	t->limit[RS_MET] = 1;
 }
@@ -260,6 +261,12 @@ static int latency_definitions(const char *old_name, const struct result_set *ol
 	return 0;
 }
 
+/* NEW's pair matching OLD's pair a: same key, or with by_name the same task and load names. */
+static const struct rs_pair *match(const struct result_set *new, const struct rs_pair *a, bool by_name)
+{
+	return by_name ? result_set_find_name(new, a->sim, a->load) : result_set_find(new, a->sim, a->load);
+}
+
 int compare_sets(const char *old_name, const struct result_set *old, const char *new_name,
 		 const struct result_set *new, const struct cmp_thresholds *limits, FILE *out, FILE *err)
 {
@@ -267,9 +274,17 @@ int compare_sets(const char *old_name, const struct result_set *old, const char 
 	bool untested = false, skip[RS_METRICS] = { false };
 	struct cmp_thresholds tl = *limits, *t = &tl;
 	for (size_t i = 0; i < old->n; i++)
-		common += result_set_find(new, old->pairs[i].sim, old->pairs[i].load) != NULL;
+		common += match(new, &old->pairs[i], t->match_names) != NULL;
 	if (common == 0) {
-		fprintf(err, "interbench compare: %s and %s have no (simulation, load) pair in common\n", old_name, new_name);
+		bool by_name = false;
+		for (size_t i = 0; i < old->n; i++)
+			by_name |= match(new, &old->pairs[i], true) != NULL;
+		if (by_name)
+			fprintf(err, "interbench compare: %s and %s have no (simulation, load) pair at the same settings "
+				"(nice, policy); --match simulation,load compares them anyway\n", old_name, new_name);
+		else
+			fprintf(err, "interbench compare: %s and %s have no (simulation, load) pair in common\n", old_name,
+				new_name);
 		return CMP_BAD_INPUT;
 	}
 	fprintf(out, "OLD %s (%s, up to %zu repeats)\nNEW %s (%s, up to %zu repeats)\n", old_name, old->format,
@@ -280,7 +295,7 @@ int compare_sets(const char *old_name, const struct result_set *old, const char 
 	fprintf(out, "\n%-16s %-8s %-18s %10s %10s %10s %6s  %s\n", "Simulation", "Load", "Figure (ms, %)",
 		"Old", "New", "Change", "p", "Verdict");
 	for (size_t i = 0; i < old->n; i++) {
-		const struct rs_pair *b = result_set_find(new, old->pairs[i].sim, old->pairs[i].load);
+		const struct rs_pair *b = match(new, &old->pairs[i], t->match_names);
 		if (b)
 			regressions += compare_pair(&old->pairs[i], b, t, skip, out, &untested);
 	}
@@ -296,18 +311,22 @@ int compare_sets(const char *old_name, const struct result_set *old, const char 
 
 static void compare_usage(FILE *f)
 {
-	fprintf(f, "Usage: interbench compare [--threshold SPEC] OLD NEW\n"
+	fprintf(f, "Usage: interbench compare [--threshold SPEC] [--match simulation,load] OLD NEW\n"
 		"Compares two interbench results (JSON from --json, or classic logfiles; the last run of a\n"
 		"logfile) pair by pair.  Exit status: 0 no regression, 1 regression, 2 bad input.\n"
 		"  -T, --threshold SPEC  limits, KEY=VALUE[,...]: mean, p99, max as %% worse; cpu, deadlines as\n"
 		"                        points lower; VALUE off drops one (default: p99=10%%,deadlines=1)\n"
+		"      --match simulation,load\n"
+		"                        match pairs on the task and load alone, their settings (nice,\n"
+		"                        policy) set aside (default: simulation,load,settings)\n"
 		"  -h, --help            this help\n");
 }
 
 int compare_main(int argc, char **argv, FILE *out, FILE *err)
 {
 	static const struct option longs[] = {
-		{ "threshold", required_argument, NULL, 'T' }, { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
+		{ "threshold", required_argument, NULL, 'T' }, { "match", required_argument, NULL, 'M' },
+		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
 	};
 	struct cmp_thresholds t;
 	char msg[512];
@@ -315,7 +334,7 @@ int compare_main(int argc, char **argv, FILE *out, FILE *err)
 	cmp_default_thresholds(&t);
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:T:h", longs, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:T:M:h", longs, NULL)) != -1) {
 		if (c == 'h') {
 			compare_usage(out);
 			return CMP_OK;
@@ -324,6 +343,16 @@ int compare_main(int argc, char **argv, FILE *out, FILE *err)
 			fprintf(err, "interbench compare: %s: missing value (accepted: comma-separated "
 				"metric=limit items, e.g. p99=10%%,deadlines=1)\n", argv[optind - 1]);
 			return CMP_BAD_INPUT;
+		}
+		if (c == 'M') {
+			if (strcmp(optarg, "simulation,load") != 0 && strcmp(optarg, "simulation,load,settings") != 0) {
+				text_escape_line(optarg, msg, sizeof(msg));
+				fprintf(err, "interbench compare: --match: invalid value '%s' (accepted: simulation,load to set "
+					"the settings aside, or simulation,load,settings, the default)\n", msg);
+				return CMP_BAD_INPUT;
+			}
+			t.match_names = strcmp(optarg, "simulation,load") == 0;
+			continue;
 		}
 		if (c != 'T') {
 			fprintf(err, "interbench compare: %s: unknown option (see --help)\n", argv[optind - 1]);

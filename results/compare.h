@@ -17,6 +17,10 @@ enum { CMP_OK = 0, CMP_REGRESSION = 1, CMP_BAD_INPUT = 2 };
  * NaN: the metric is reported but never a regression. */
 struct cmp_thresholds {
 	double limit[RS_METRICS];
+	/* --match simulation,load: pairs match on the task's and the load's names alone, their
+	 * settings (nice, policy: the words after the task's name) set aside; the default matches
+	 * on the settings too and refuses results that share a pair only without them. */
+	bool match_names;
 };
 
 /* The defaults: p99 latency 10 % worse, % deadlines met 1 point lower. */

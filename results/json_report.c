@@ -90,6 +90,19 @@ static json_t *option_value_json(const struct optspec *s, const void *base)
 		return t ? report_text(t) : json_null();
 	}
 	case OPTSPEC_ACTION: return NULL;
+	case OPTSPEC_INTS: {  /* one value as a number (as before lists), several as an array */
+		const struct optspec_ints *l = (const struct optspec_ints *)((const char *)base + s->offset);
+		if (l->n == 1)
+			return json_integer(l->v[0]);
+		json_t *a = json_array();
+		for (unsigned i = 0; a && i < l->n; i++)
+			json_array_append_new(a, json_integer(l->v[i]));
+		return a;
+	}
+	case OPTSPEC_CPUS: {
+		char buf[1024];
+		return optspec_is_default(s, base) ? json_null() : json_string(optspec_format(s, base, buf, sizeof(buf)));
+	}
 	default:
 		if (s->type == OPTSPEC_I64 && (v < s->min || v > s->max))
 			return json_null();
@@ -148,6 +161,38 @@ json_t *report_new(const struct machine_info *m, const struct run_info *info, co
 			 "loops_per_ms_source", info->loops_source ? info->loops_source : "unknown",
 			 "load_threads", (int)info->load_threads, "duration_s", (int)info->duration_s,
 			 "options", options_json(o), "results");
+}
+
+/* A JSON array of n strings. */
+static json_t *string_array(const char *const *v, unsigned n)
+{
+	json_t *a = json_array();
+	for (unsigned i = 0; a && i < n; i++)
+		json_array_append_new(a, report_text(v[i]));
+	return a;
+}
+
+int report_add_sweep(json_t *doc, const char *sim, const char *load, const char *const *rows, unsigned nr,
+		     const char *const *cols, unsigned nc, const struct sweep_cell *cells)
+{
+	json_t *grid = json_array();
+	for (unsigned r = 0; grid && r < nr; r++) {
+		json_t *row = json_array();
+		for (unsigned c = 0; row && c < nc; c++) {
+			const struct sweep_cell *x = &cells[r * nc + c];
+			json_array_append_new(row, !x->measured ? json_null() :
+				json_pack("{s:o, s:o}", "deadlines_met_ppm", jround(x->met_pct * 1e4),
+					  "latency_p99_ns", x->has_p99 ? jint(x->p99_ns) : json_null()));
+		}
+		json_array_append_new(grid, row);
+	}
+	json_t *sweeps = json_object_get(doc, "sweeps");
+	if (!sweeps && json_object_set_new(doc, "sweeps", sweeps = json_array()) != 0)
+		return -1;
+	json_t *o = json_pack("{s:o, s:o, s:o, s:o, s:o}", "simulation", report_text(sim), "load", report_text(load),
+			      "bench_settings", string_array(rows, nr), "load_settings", string_array(cols, nc),
+			      "cells", grid);
+	return o && json_array_append_new(sweeps, o) == 0 ? 0 : -1;
 }
 
 int report_mark_interrupted(json_t *doc, int sig)
@@ -232,6 +277,25 @@ static json_t *load_work_json(const struct load_counters *c, const struct load_m
 	return o;
 }
 
+/* One side's setting: {"policy": "fifo", "nice": null, "rt_priority": 97}. */
+static json_t *setting_json(const struct sched_setting *s)
+{
+	return json_pack("{s:s, s:o, s:o}", "policy", sched_kind_name(s->kind),
+			 "nice", sched_kind_has_nice(s->kind) ? json_integer(s->nice) : json_null(),
+			 "rt_priority", s->kind == SP_FIFO || s->kind == SP_RR ? json_integer(s->rt_prio) : json_null());
+}
+
+/* The load_mode words and both settings of entry e (schema version 2). */
+static int add_settings(json_t *r, const struct report_entry *e)
+{
+	int rc = json_object_set_new(r, "load_mode", report_text(e->load_mode ? e->load_mode : ""));
+	if (rc == 0 && e->bench_sched)
+		rc = json_object_set_new(r, "bench_setting", setting_json(e->bench_sched));
+	if (rc == 0 && e->load_sched)
+		rc = json_object_set_new(r, "load_setting", setting_json(e->load_sched));
+	return rc;
+}
+
 int report_add(json_t *doc, const struct report_entry *e)
 {
 	json_t *r = json_pack("{s:o, s:o, s:o, s:i, s:b, s:b, s:I}", "simulation", report_text(e->simulation),
@@ -241,7 +305,9 @@ int report_add(json_t *doc, const struct report_entry *e)
 			      "window_ns", (json_int_t)e->window_ns);
 	if (!r)
 		return -1;
-	int rc = e->failed ? json_object_set_new(r, "failed", report_text(e->failed)) : add_figures(r, e);
+	int rc = add_settings(r, e);
+	if (rc == 0)
+		rc = e->failed ? json_object_set_new(r, "failed", report_text(e->failed)) : add_figures(r, e);
 	if (rc == 0 && e->load_work && e->load_work->elapsed_ns)
 		rc = json_object_set_new(r, "load_work", load_work_json(e->load_work, e->load_metrics));
 	if (rc != 0) {

@@ -7,8 +7,10 @@
 #include <jansson.h>
 #include <stdbool.h>
 #include "core/options.h"
+#include "lib/schedpolicy.h"
 #include "results/logfile.h"
 #include "lib/machine.h"
+#include "results/summary.h"
 #include "loads/load.h"
 #include "sims/sim.h"
 #include "workloads/workload.h"
@@ -27,7 +29,9 @@ bool report_generator_is_ours(const char *generator);
 struct report_entry {
 	const char *simulation;
 	const char *load;
-	const char *mode;              /* table header words: "", "real time", "nice N" */
+	const char *mode;              /* table header words of the task's setting: "", "real time", "nice N" */
+	const char *load_mode;         /* those of the loads' setting ("" for other at nice 0) */
+	const struct sched_setting *bench_sched, *load_sched; /* the settings themselves, or NULL */
 	unsigned repeat;               /* 1-based */
 	bool has_deadlines;
 	const char *failed;            /* reason, or NULL when measured */
@@ -44,6 +48,14 @@ json_t *report_new(const struct machine_info *m, const struct run_info *info, co
 
 /* Appends e to the document's "results".  Returns 0, or -1 when out of memory. */
 int report_add(json_t *doc, const struct report_entry *e);
+
+/* Appends to the document's "sweeps" (created on first use) the summary of task sim against
+ * load: {"simulation", "load", "bench_settings": [labels], "load_settings": [labels], "cells":
+ * [[{"deadlines_met_ppm", "latency_p99_ns"} or null, ...], ...]} with cells[r * nc + c]
+ * (results/summary.h struct sweep_cell; null where not measured, latency null without samples).
+ * Returns 0, or -1 when out of memory. */
+int report_add_sweep(json_t *doc, const char *sim, const char *load, const char *const *rows, unsigned nr,
+		     const char *const *cols, unsigned nc, const struct sweep_cell *cells);
 
 /* Marks the run as cut short by signal sig: run.interrupted_by = "SIGINT" etc.  Returns 0,
  * or -1 when out of memory. */

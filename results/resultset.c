@@ -27,6 +27,15 @@ static int fail(char *err, size_t errlen, const char *fmt, ...)
 	return -1;
 }
 
+/* The pair key of a task with its mode words (a printf format and its args for "%.*s") and
+ * the loads' setting words: "Audio nice -10", "Audio nice -10 (loads nice 19)". */
+static void rs_pair_key(char *buf, size_t len, const char *fmt, int n, const char *sim, int ln, const char *lw)
+{
+	int w = snprintf(buf, len, fmt, n, sim);
+	if (ln > 0 && w > 0 && (size_t)w < len)
+		snprintf(buf + w, len - (size_t)w, " (loads %.*s)", ln, lw);
+}
+
 bool rs_metric_is_latency(enum rs_metric m)
 {
 	return m == RS_MEAN || m == RS_P99 || m == RS_MAX || m == RS_SMEAN || m == RS_SMAX;
@@ -49,6 +58,16 @@ void result_set_free(struct result_set *rs)
 	free(rs->pairs);
 	rs->pairs = NULL;
 	rs->n = rs->cap = 0;
+}
+
+const struct rs_pair *result_set_find_name(const struct result_set *rs, const char *sim, const char *load)
+{
+	size_t n = strcspn(sim, " ");
+	for (size_t i = 0; i < rs->n; i++)
+		if (strcspn(rs->pairs[i].sim, " ") == n && strncmp(rs->pairs[i].sim, sim, n) == 0 &&
+		    strcmp(rs->pairs[i].load, load) == 0)
+			return &rs->pairs[i];
+	return NULL;
 }
 
 const struct rs_pair *result_set_find(const struct result_set *rs, const char *sim, const char *load)
@@ -183,10 +202,14 @@ static int json_values(const json_t *r, size_t idx, struct rs_values *v, char *e
 static int json_result(struct result_set *rs, const json_t *r, size_t idx, char *err, size_t errlen)
 {
 	const char *sim = json_str(r, "simulation"), *load = json_str(r, "load"), *mode = json_str(r, "mode");
-	char key[128];
+	char key[192];
 	if (!json_is_object(r) || !sim || !load)
 		return fail(err, errlen, "results[%zu]: not an object with string \"simulation\" and \"load\"", idx);
-	snprintf(key, sizeof(key), "%s%s%s", sim, mode && *mode ? " " : "", mode ? mode : "");
+	const char *load_mode = json_str(r, "load_mode");
+	char sim_mode[128];
+	snprintf(sim_mode, sizeof(sim_mode), "%s%s%s", sim, mode && *mode ? " " : "", mode ? mode : "");
+	rs_pair_key(key, sizeof(key), "%.*s", (int)strlen(sim_mode), sim_mode, load_mode ? (int)strlen(load_mode) : 0,
+		    load_mode ? load_mode : "");
 	struct rs_pair *p = pair_get(rs, key, load, err, errlen);
 	if (!p)
 		return -1;
@@ -304,11 +327,21 @@ static int table_title(struct table_cols *c, const char *line, size_t lineno, ch
 	const char *end = strstr(s, " in the presence of");
 	if (!end || end == s || (size_t)(end - s) >= sizeof(c->sim))
 		return fail(err, errlen, "line %zu: malformed table title", lineno);
+	/* the loads' setting: "... in the presence of simulated nice 19 ---" */
+	const char *lw = end + strlen(" in the presence of");
+	lw += strspn(lw, " ");
+	if (strncmp(lw, "simulated", 9) == 0)
+		lw += 9;
+	lw += strspn(lw, " ");
+	const char *lend = strstr(lw, "---");
+	size_t llen = lend ? (size_t)(lend - lw) : 0;
+	while (llen && lw[llen - 1] == ' ')
+		llen--;
 	bool sched_classic = c->sched_classic;  /* the run's, kept across its tables */
 	memset(c, 0, sizeof(*c));
 	c->last_row = -1;
 	c->sched_classic = sched_classic;
-	snprintf(c->sim, sizeof(c->sim), "%.*s", (int)(end - s), s);
+	rs_pair_key(c->sim, sizeof(c->sim), "%.*s", (int)(end - s), s, (int)llen, lw);
 	return 0;
 }
 

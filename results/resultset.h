@@ -57,6 +57,10 @@ int result_set_parse(const char *buf, size_t len, struct result_set *rs, char *e
 /* The pair (sim, load), or NULL. */
 const struct rs_pair *result_set_find(const struct result_set *rs, const char *sim, const char *load);
 
+/* The first pair whose task name (sim up to its first space: the settings' words left out)
+ * is that of sim and whose load is load, or NULL. */
+const struct rs_pair *result_set_find_name(const struct result_set *rs, const char *sim, const char *load);
+
 /* Frees what the set holds; safe on a zeroed or failed set. */
 void result_set_free(struct result_set *rs);
 

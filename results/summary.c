@@ -80,11 +80,13 @@ static double to_unit(double ns, const struct table_style *st)
 	return ns / (st->microseconds ? 1e3 : 1e6);
 }
 
-void table_header(FILE *f, const char *sim_name, const char *mode, const struct table_style *st)
+void table_header(FILE *f, const char *sim_name, const char *mode, const char *load_mode,
+		  const struct table_style *st)
 {
 	const char *unit = st->microseconds ? "us" : "ms";
-	fprintf(f, "--- Benchmarking simulated cpu of %s%s%s in the presence of simulated ---\n",
-		sim_name, mode && *mode ? " " : "", mode ? mode : "");
+	fprintf(f, "--- Benchmarking simulated cpu of %s%s%s in the presence of simulated %s%s---\n",
+		sim_name, mode && *mode ? " " : "", mode ? mode : "", load_mode ? load_mode : "",
+		load_mode && *load_mode ? " " : "");
 	fprintf(f, "Load      Latency +/- SD (%s)    Max Latency   %% Desired CPU", unit);
 	if (st->has_deadlines)
 		fprintf(f, "  %% Deadlines Met");
@@ -219,4 +221,30 @@ void table_row_failed(FILE *f, const char *load, const char *why)
 	char text[1024];
 	text_escape_line(why, text, sizeof(text));
 	fprintf(f, "%-9s failed: %s\n", load, text);
+}
+
+void sweep_table(FILE *f, const char *sim, const char *load, const char *const *rows, unsigned nr,
+		 const char *const *cols, unsigned nc, const struct sweep_cell *cells, bool has_deadlines,
+		 bool microseconds)
+{
+	fprintf(f, "\n--- Sweep of %s against %s: %% deadlines met / p99 latency (%s) ---\n", sim, load,
+		microseconds ? "us" : "ms");
+	fprintf(f, "%-18s", "Bench \\ Loads");
+	for (unsigned c = 0; c < nc; c++)
+		fprintf(f, " %18s", cols[c]);
+	fprintf(f, "\n");
+	for (unsigned r = 0; r < nr; r++) {
+		fprintf(f, "%-18s", rows[r]);
+		for (unsigned c = 0; c < nc; c++) {
+			const struct sweep_cell *x = &cells[r * nc + c];
+			char met[32] = "-", p99[32] = "-", cell[80];
+			if (x->measured && has_deadlines)
+				fmt_sig3(x->met_pct, met, sizeof(met));
+			if (x->measured && x->has_p99)
+				fmt_sig3((double)x->p99_ns / (microseconds ? 1e3 : 1e6), p99, sizeof(p99));
+			snprintf(cell, sizeof(cell), "%s / %s", met, p99);
+			fprintf(f, " %18s", cell);
+		}
+		fprintf(f, "\n");
+	}
 }

@@ -65,8 +65,10 @@ struct table_style {
 	"cpu % = the task's CPU time / its run time"
 
 /* Writes the "--- Benchmarking simulated cpu of NAME[ MODE] in the presence of simulated ---"
- * line and the column header.  mode is "real time", "nice N" or "" (interbench's words). */
-void table_header(FILE *f, const char *sim_name, const char *mode, const struct table_style *st);
+ * line and the column header.  mode is "real time", "nice N" or "" (interbench's words), and
+ * load_mode the loads' ("nice 19": "... in the presence of simulated nice 19 ---"). */
+void table_header(FILE *f, const char *sim_name, const char *mode, const char *load_mode,
+		  const struct table_style *st);
 
 /* Writes one row for load `load`. */
 void table_row(FILE *f, const char *load, const struct pair_summary *s, const struct table_style *st);
@@ -89,6 +91,23 @@ void summary_median(const struct pair_summary *reps, unsigned n, struct pair_sum
 double median_of(double *v, unsigned n);
 
 /* Writes a row for a pair that could not be measured, with the reason. */
+/* One cell of a sweep summary: the pair at one bench and one load setting. */
+struct sweep_cell {
+	bool measured;            /* some repeat measured it */
+	double met_pct;           /* % deadlines met (median over repeats) */
+	bool has_p99;             /* it took latency samples */
+	uint64_t p99_ns;          /* p99 scheduling latency (median over repeats) */
+};
+
+/* Writes the sweep summary of task sim against load: a title line "--- Sweep of SIM against
+ * LOAD: % deadlines met / p99 latency (ms) ---", then one row per bench setting (rows[nr]) and
+ * one column per load setting (cols[nc]), cells[r * nc + c] as "MET / P99" ("-" where not
+ * measured, "-" for MET without deadlines), so the setting where the task stops meeting its
+ * deadlines shows at a glance.  Latency in ms, or us when microseconds. */
+void sweep_table(FILE *f, const char *sim, const char *load, const char *const *rows, unsigned nr,
+		 const char *const *cols, unsigned nc, const struct sweep_cell *cells, bool has_deadlines,
+		 bool microseconds);
+
 void table_row_failed(FILE *f, const char *load, const char *why);
 
 #endif

@@ -88,24 +88,18 @@ static void *timing_thread(void *arg)
 	return NULL;
 }
 
-/* Gives the simulated thread its policy (-r) or nice (-B).  A failure is recorded in out,
- * which fails the pair: its figures would be labelled with a priority it never had.  The
- * task still runs, so the engine's hand-offs stay as they are. */
+/* Gives the simulated thread its policy and nice, priority or reservation (-B, -r,
+ * --bench-policy).  A failure is recorded in out, which fails the pair with the kernel's
+ * reason: its figures would be labelled with a setting it never had.  The task still runs, so
+ * the engine's hand-offs stay as they are. */
 static void set_sim_priority(struct sim_engine *e)
 {
 	struct sim_result *r = e->out;
-	if (e->cfg.realtime) {
-		struct sched_param sp = { .sched_priority = e->cfg.sim_prio };
-		int rc = pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp);
-		if (rc != 0) {
-			r->error = rc;
-			snprintf(r->errmsg, sizeof(r->errmsg), "pthread_setschedparam(SCHED_FIFO %d): %s",
-				 e->cfg.sim_prio, strerror(rc));
-		}
-	} else if (e->cfg.nice != 0 && setpriority(PRIO_PROCESS, (id_t)gettid(), e->cfg.nice) != 0) {
+	const struct sched_setting *s = &e->cfg.sched;
+	if (s->kind == SP_OTHER && s->nice == 0)
+		return;
+	if (sched_setting_apply(0, s, r->errmsg, sizeof(r->errmsg)) != 0)
 		r->error = errno;
-		snprintf(r->errmsg, sizeof(r->errmsg), "setpriority(%d): %s", e->cfg.nice, strerror(errno));
-	}
 }
 
 static void *periodic_thread(void *arg)

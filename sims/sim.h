@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "lib/histogram.h"
+#include "lib/schedpolicy.h"
 #include "lib/stats.h"
 #include "sims/deadline.h"
 
@@ -37,9 +38,8 @@ struct sim_spec {
 /* How a bench (or load) process runs the task. */
 struct sim_run_cfg {
 	uint64_t loops_per_ms; /* burn loops per millisecond of CPU, from calibrate/ or -l */
-	bool realtime;       /* simulated thread SCHED_FIFO at sim_prio (else SCHED_OTHER at nice) */
-	int sim_prio;        /* SCHED_FIFO priority for realtime runs */
-	int nice;            /* nice of the simulated thread for normal runs */
+	struct sched_setting sched; /* the simulated thread's policy, nice, priority or reservation
+	                               (zeroed: SCHED_OTHER at nice 0, left as it is) */
 	int timer_prio;      /* SCHED_FIFO priority of the timing thread; 0 = normal priority */
 };
 

@@ -42,7 +42,7 @@ START_TEST(defaults)
 	ck_assert_int_eq(parse(&o, NULL), OPT_OK);
 	ck_assert_uint_eq(o.duration_s, 30);
 	ck_assert_uint_eq(o.load_threads, 0);
-	ck_assert_int_eq(o.bench_nice, 0);
+	ck_assert_str_eq(val(&o, "bench-nice"), "0");
 	ck_assert(!o.realtime && !o.console_only);
 	ck_assert_str_eq(val(&o, "workdir"), ".");
 	ck_assert_int_eq(o.dma_latency_us, -1); /* no PM QoS hold unless asked */
@@ -56,8 +56,8 @@ START_TEST(good_values)
 			       "-C", "25", "-I", "2000", "-m", "hello world", "-u", "-b", "-c", "-r", NULL), OPT_OK);
 	ck_assert_uint_eq(o.duration_s, 5);
 	ck_assert_uint_eq(o.load_threads, 3);
-	ck_assert_int_eq(o.bench_nice, -5);
-	ck_assert_int_eq(o.load_nice, 19);
+	ck_assert_str_eq(val(&o, "bench-nice"), "-5");
+	ck_assert_str_eq(val(&o, "load-nice"), "19");
 	ck_assert_uint_eq(o.loops_per_ms, 12345);
 	ck_assert_str_eq(val(&o, "custom-cpu"), "25");
 	ck_assert_str_eq(val(&o, "custom-interval"), "2000");
@@ -75,8 +75,8 @@ START_TEST(long_forms)
 	ck_assert_int_eq(o.dma_latency_us, 0);
 	ck_assert_uint_eq(o.duration_s, 7);
 	ck_assert_uint_eq(o.load_threads, 2);
-	ck_assert_int_eq(o.bench_nice, 3);
-	ck_assert_int_eq(o.load_nice, 4);
+	ck_assert_str_eq(val(&o, "bench-nice"), "3");
+	ck_assert_str_eq(val(&o, "load-nice"), "4");
 	ck_assert_uint_eq(o.sim_include, 1u << workload_find("Audio", false));
 	ck_assert_uint_eq(o.load_exclude, 1u << workload_find("Burn", true));
 	ck_assert_str_eq(val(&o, "file-size"), "64M");   /* 64 << 20 bytes */

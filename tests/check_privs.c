@@ -20,8 +20,8 @@ static int check(const struct privs *p, bool rt, int bnice, int lnice, bool uni)
 	struct options o;
 	options_init(&o);
 	o.realtime = rt;
-	o.bench_nice = bnice;
-	o.load_nice = lnice;
+	o.bench_nices = (struct optspec_ints){ .n = 1, .v = { bnice } };
+	o.load_nices = (struct optspec_ints){ .n = 1, .v = { lnice } };
 	o.uniprocessor = uni;
 	err[0] = '\0';
 	return privs_check_options(p, &o, 3, err, sizeof(err));

@@ -43,8 +43,8 @@ static char *render(void (*fn)(FILE *, const void *), const void *arg)
 	return buf;
 }
 
-static void header_audio(FILE *f, const void *st) { table_header(f, "Audio", "", st); }
-static void header_rt(FILE *f, const void *st) { table_header(f, "Video", "real time", st); }
+static void header_audio(FILE *f, const void *st) { table_header(f, "Audio", "", "", st); }
+static void header_rt(FILE *f, const void *st) { table_header(f, "Video", "real time", "", st); }
 
 START_TEST(header_words)
 {

@@ -1,0 +1,44 @@
+/* The scheduling settings a run sweeps (issue 12): every combination of the -B nice levels with
+ * the --bench-policy policies for the simulated task, and of -N with --load-policy for the
+ * loads.  A nice level applies to other and batch only; fifo and rr take --rt-priority;
+ * deadline's reservation depends on the task and is made by sweep_deadline_for. */
+#ifndef IB_SWEEP_H
+#define IB_SWEEP_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "core/options.h"
+#include "lib/schedpolicy.h"
+#include "sims/sim.h"
+
+#define SWEEP_MAX (SP_KINDS * OPTSPEC_LIST_MAX)
+
+/* The settings of one side (the simulated task or the loads), in sweep order: policies in
+ * the order of enum sched_kind, nice levels in the order given. */
+struct sweep_side {
+	struct sched_setting s[SWEEP_MAX];
+	unsigned n;
+};
+
+/* Fills bench and load from the options.  rt_prio is the fifo/rr priority to use when
+ * --rt-priority is not given.  The bench side's policies are --bench-policy's, fifo added by
+ * -r, other when neither is given; the loads' are --load-policy's, other when not given. */
+void sweep_build(const struct options *o, int rt_prio, struct sweep_side *bench, struct sweep_side *load);
+
+/* SCHED_DEADLINE's margin over a period's work: 10% and at least 100 us, for the calibration's
+ * error (bench/calibration.sh measures it within a few %) and the wake-up path's own cost. */
+#define SWEEP_DL_MARGIN_PCT 10u
+#define SWEEP_DL_MARGIN_MIN_NS 100000u
+
+/* Whether a task of pattern spec can run under SCHED_DEADLINE: periodic with deadlines and a
+ * fixed work per period (not X, whose work changes every frame, nor Gaming). */
+bool sweep_deadline_fits(const struct sim_spec *spec);
+
+/* s with the deadline reservation for spec: runtime = the work per period plus the margin
+ * (at most the period), deadline = period = the task's interval. */
+struct sched_setting sweep_deadline_for(const struct sched_setting *s, const struct sim_spec *spec);
+
+/* Whether the sweep has more than one setting on either side (a sweep summary is printed). */
+bool sweep_is_sweep(const struct sweep_side *bench, const struct sweep_side *load);
+
+#endif

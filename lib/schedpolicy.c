@@ -1,0 +1,133 @@
+#define _GNU_SOURCE
+#include <errno.h>
+#include <sched.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include "lib/schedpolicy.h"
+
+#ifndef SCHED_DEADLINE
+#define SCHED_DEADLINE 6     /* include/uapi/linux/sched.h */
+#endif
+#ifndef SCHED_IDLE
+#define SCHED_IDLE 5
+#endif
+#ifndef SCHED_BATCH
+#define SCHED_BATCH 3
+#endif
+
+/* The kernel's struct sched_attr, first version (SCHED_ATTR_SIZE_VER0, 48 bytes). */
+struct ib_sched_attr {
+	uint32_t size;
+	uint32_t sched_policy;
+	uint64_t sched_flags;
+	int32_t sched_nice;
+	uint32_t sched_priority;
+	uint64_t sched_runtime;
+	uint64_t sched_deadline;
+	uint64_t sched_period;
+};
+
+static const struct { const char *name; int policy; const char *words; } kinds[SP_KINDS] = {
+	[SP_OTHER] = { "other", SCHED_OTHER, "SCHED_OTHER" },
+	[SP_BATCH] = { "batch", SCHED_BATCH, "SCHED_BATCH" },
+	[SP_IDLE] = { "idle", SCHED_IDLE, "SCHED_IDLE" },
+	[SP_FIFO] = { "fifo", SCHED_FIFO, "real time" },
+	[SP_RR] = { "rr", SCHED_RR, "SCHED_RR" },
+	[SP_DEADLINE] = { "deadline", SCHED_DEADLINE, "SCHED_DEADLINE" },
+};
+
+const char *sched_kind_name(unsigned kind)
+{
+	return kind < SP_KINDS ? kinds[kind].name : NULL;
+}
+
+bool sched_kind_realtime(enum sched_kind kind)
+{
+	return kind == SP_FIFO || kind == SP_RR || kind == SP_DEADLINE;
+}
+
+bool sched_kind_has_nice(enum sched_kind kind)
+{
+	return kind == SP_OTHER || kind == SP_BATCH;
+}
+
+static const char *policy_text(const struct sched_setting *s, char *buf, size_t len)
+{
+	if (s->kind == SP_DEADLINE)
+		snprintf(buf, len, "SCHED_DEADLINE runtime %.3g ms, deadline %.3g ms, period %.3g ms",
+			 s->dl_runtime_ns / 1e6, s->dl_deadline_ns / 1e6, s->dl_period_ns / 1e6);
+	else if (sched_kind_realtime(s->kind))
+		snprintf(buf, len, "%s %d", s->kind == SP_FIFO ? "SCHED_FIFO" : "SCHED_RR", s->rt_prio);
+	else if (sched_kind_has_nice(s->kind))
+		snprintf(buf, len, "%s nice %d", kinds[s->kind].words, s->nice);
+	else
+		snprintf(buf, len, "%s", kinds[s->kind].words);
+	return buf;
+}
+
+int sched_setting_apply(pid_t tid, const struct sched_setting *s, char *err, size_t errlen)
+{
+	struct ib_sched_attr a = { .size = sizeof(a), .sched_policy = (uint32_t)kinds[s->kind].policy };
+	if (sched_kind_has_nice(s->kind))
+		a.sched_nice = s->nice;
+	if (s->kind == SP_FIFO || s->kind == SP_RR)
+		a.sched_priority = (uint32_t)s->rt_prio;
+	if (s->kind == SP_DEADLINE) {
+		a.sched_runtime = s->dl_runtime_ns;
+		a.sched_deadline = s->dl_deadline_ns;
+		a.sched_period = s->dl_period_ns;
+	}
+	if (syscall(SYS_sched_setattr, tid, &a, 0) == 0)
+		return 0;
+	int e = errno;
+	char what[128];
+	snprintf(err, errlen, "sched_setattr(%s): %s", policy_text(s, what, sizeof(what)), strerror(e));
+	errno = e;
+	return -1;
+}
+
+int sched_setting_get(pid_t tid, struct sched_setting *s)
+{
+	struct ib_sched_attr a;
+	memset(&a, 0, sizeof(a));
+	if (syscall(SYS_sched_getattr, tid, &a, sizeof(a), 0) != 0)
+		return -1;
+	memset(s, 0, sizeof(*s));
+	for (unsigned k = 0; k < SP_KINDS; k++)
+		if ((uint32_t)kinds[k].policy == a.sched_policy)
+			s->kind = (enum sched_kind)k;
+	s->nice = a.sched_nice;
+	s->rt_prio = (int)a.sched_priority;
+	s->dl_runtime_ns = a.sched_runtime;
+	s->dl_deadline_ns = a.sched_deadline;
+	s->dl_period_ns = a.sched_period;
+	return 0;
+}
+
+const char *sched_setting_words(const struct sched_setting *s, char *buf, size_t len)
+{
+	if (s->kind == SP_OTHER && s->nice == 0)
+		buf[0] = '\0';
+	else if (s->kind == SP_OTHER)
+		snprintf(buf, len, "nice %d", s->nice);
+	else if (s->kind == SP_BATCH && s->nice)
+		snprintf(buf, len, "SCHED_BATCH nice %d", s->nice);
+	else
+		snprintf(buf, len, "%s", kinds[s->kind].words);
+	return buf;
+}
+
+const char *sched_setting_label(const struct sched_setting *s, char *buf, size_t len)
+{
+	if (s->kind == SP_OTHER)
+		snprintf(buf, len, "nice %d", s->nice);
+	else if (s->kind == SP_BATCH)
+		snprintf(buf, len, "batch nice %d", s->nice);
+	else if (s->kind == SP_FIFO || s->kind == SP_RR)
+		snprintf(buf, len, "%s %d", kinds[s->kind].name, s->rt_prio);
+	else
+		snprintf(buf, len, "%s", kinds[s->kind].name);
+	return buf;
+}
