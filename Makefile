@@ -87,6 +87,7 @@ e2e: interbench
 	bash tests/e2e_faults.sh ./interbench
 	bash tests/e2e_hardening_files.sh ./interbench
 	bash tests/e2e_hardening_env.sh ./interbench
+	bash tests/e2e_sweep.sh ./interbench
 
 # The man page must be clean above style level; the include layers hold
 # (doc/adding-a-workload.md).

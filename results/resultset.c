@@ -330,11 +330,11 @@ static int table_title(struct table_cols *c, const char *line, size_t lineno, ch
 	/* the loads' setting: "... in the presence of simulated nice 19 ---" */
 	const char *lw = end + strlen(" in the presence of");
 	lw += strspn(lw, " ");
-	if (strncmp(lw, "simulated", 9) == 0)
-		lw += 9;
+	bool simulated = strncmp(lw, "simulated", 9) == 0;  /* 0.31 and ours; 0.20 says "loads" */
+	lw += simulated ? 9 : 0;
 	lw += strspn(lw, " ");
 	const char *lend = strstr(lw, "---");
-	size_t llen = lend ? (size_t)(lend - lw) : 0;
+	size_t llen = simulated && lend ? (size_t)(lend - lw) : 0;
 	while (llen && lw[llen - 1] == ' ')
 		llen--;
 	bool sched_classic = c->sched_classic;  /* the run's, kept across its tables */

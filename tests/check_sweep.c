@@ -1,0 +1,201 @@
+/* Sweeps (issue 12): nice lists and ranges, CPU lists, policy lists, the settings built from
+ * them, SCHED_DEADLINE's reservation, and applying settings to a real thread through
+ * sched_setattr (each policy this kernel and privilege allow; a refusal is skipped with the
+ * kernel's reason). */
+#define _GNU_SOURCE
+#include <check.h>
+#include "tests/ck_run.h"
+#include <errno.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include "core/options.h"
+#include "core/sweep.h"
+#include "lib/schedpolicy.h"
+#include "workloads/workload.h"
+
+static char err[512];
+
+static enum opt_status parse(struct options *o, const char *first, ...)
+{
+	char *argv[32];
+	int argc = 0;
+	va_list ap;
+	argv[argc++] = "interbench";
+	va_start(ap, first);
+	for (const char *a = first; a && argc < 31; a = va_arg(ap, const char *))
+		argv[argc++] = (char *)a;
+	va_end(ap);
+	argv[argc] = NULL;
+	options_init(o);
+	err[0] = '\0';
+	return options_parse(o, argc, argv, err, sizeof(err));
+}
+
+static const char *val(const struct options *o, const char *name)
+{
+	static char buf[256];
+	ck_assert_int_eq(options_get(o, name, buf, sizeof(buf)), 0);
+	return buf;
+}
+
+START_TEST(nice_lists_and_ranges)
+{
+	struct options o;
+	ck_assert_int_eq(parse(&o, "-B", "0,-10", "-N", "0:19:5", NULL), OPT_OK);
+	ck_assert_str_eq(val(&o, "bench-nice"), "0,-10");
+	ck_assert_str_eq(val(&o, "load-nice"), "0,5,10,15,19");   /* the end is included */
+	ck_assert_int_eq(parse(&o, "-B", "0:-20:10", NULL), OPT_OK);
+	ck_assert_str_eq(val(&o, "bench-nice"), "0,-10,-20");     /* counting down */
+	ck_assert_int_eq(parse(&o, "-N", "19:19", NULL), OPT_OK);
+	ck_assert_str_eq(val(&o, "load-nice"), "19");
+	ck_assert_int_eq(parse(&o, "-B", "-5", NULL), OPT_OK);     /* a single negative level, as before */
+	ck_assert_str_eq(val(&o, "bench-nice"), "-5");
+	static const char *const bad[] = { "0,,1", ",0", "0,", "0:30", "0:5:0", "0:5:-1", "1,1", "0:2,2", "a",
+					   "0:1:2:3", "", "20", "-21", "0x1" };
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		ck_assert_msg(parse(&o, "-N", bad[i], NULL) == OPT_ERROR, "'%s' accepted", bad[i]);
+		ck_assert_msg(strstr(err, "-N: invalid list") && strstr(err, "accepted:"), "%s", err);
+	}
+}
+END_TEST
+
+START_TEST(cpu_lists)
+{
+	struct optspec_cpus l;
+	char buf[64];
+	ck_assert_int_eq(parse_cpu_list("0,2-3", &l), 0);
+	ck_assert(optspec_cpu_isset(&l, 0) && !optspec_cpu_isset(&l, 1) && optspec_cpu_isset(&l, 3));
+	ck_assert_str_eq(format_cpu_list(&l, buf, sizeof(buf)), "0,2-3");
+	ck_assert_int_eq(parse_cpu_list("5,1-2,3", &l), 0);
+	ck_assert_str_eq(format_cpu_list(&l, buf, sizeof(buf)), "1-3,5");
+	static const char *const bad[] = { "", "3-1", "1-", "-1", "a", "1,,2", "1 ", "1024", "0-99999999999999999999" };
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		ck_assert_msg(parse_cpu_list(bad[i], &l) == -1, "'%s' accepted", bad[i]);
+	struct options o;
+	ck_assert_int_eq(parse(&o, "--bench-cpus", "1", "--load-cpus", "0", NULL), OPT_OK);
+	ck_assert_str_eq(val(&o, "bench-cpus"), "1");
+	ck_assert_str_eq(val(&o, "cpus"), "");
+}
+END_TEST
+
+START_TEST(policies)
+{
+	struct options o;
+	ck_assert_int_eq(parse(&o, "--bench-policy", "other,batch", "--bench-policy", "deadline", "--load-policy", "idle",
+			       NULL), OPT_OK);
+	ck_assert_uint_eq(o.bench_policies, (1u << SP_OTHER) | (1u << SP_BATCH) | (1u << SP_DEADLINE));
+	ck_assert_uint_eq(o.load_policies, 1u << SP_IDLE);
+	ck_assert_int_eq(parse(&o, "--bench-policy", "idle", NULL), OPT_ERROR);
+	ck_assert_msg(strstr(err, "--bench-policy: idle"), "%s", err);
+	ck_assert_int_eq(parse(&o, "--load-policy", "deadline", NULL), OPT_ERROR);
+	ck_assert_int_eq(parse(&o, "--bench-policy", "other,fast", NULL), OPT_ERROR);
+	ck_assert_msg(strstr(err, "unknown policy 'other,fast'") && strstr(err, "other, batch, idle, fifo, rr, deadline"),
+		      "%s", err);
+	ck_assert_int_eq(parse(&o, "--rt-priority", "0", NULL), OPT_ERROR);
+	ck_assert_int_eq(parse(&o, "--rt-priority", "50", NULL), OPT_OK);
+}
+END_TEST
+
+START_TEST(settings_built)
+{
+	struct options o;
+	struct sweep_side b, l;
+	char w[64];
+	ck_assert_int_eq(parse(&o, NULL), OPT_OK);
+	sweep_build(&o, 97, &b, &l);
+	ck_assert_uint_eq(b.n, 1);
+	ck_assert_int_eq(b.s[0].kind, SP_OTHER);
+	ck_assert(!sweep_is_sweep(&b, &l));
+	ck_assert_int_eq(parse(&o, "-r", NULL), OPT_OK);           /* -r is --bench-policy fifo */
+	sweep_build(&o, 97, &b, &l);
+	ck_assert_uint_eq(b.n, 1);
+	ck_assert_int_eq(b.s[0].kind, SP_FIFO);
+	ck_assert_int_eq(b.s[0].rt_prio, 97);
+	ck_assert_str_eq(sched_setting_words(&b.s[0], w, sizeof(w)), "real time");
+	/* nice levels apply to other and batch, once each to fifo; --rt-priority over the default */
+	ck_assert_int_eq(parse(&o, "-B", "0,5", "--bench-policy", "other,fifo,batch", "--rt-priority", "40",
+			       "-N", "0,19", NULL), OPT_OK);
+	sweep_build(&o, 97, &b, &l);
+	ck_assert_uint_eq(b.n, 5);                          /* other x2, batch x2, fifo */
+	ck_assert_str_eq(sched_setting_words(&b.s[1], w, sizeof(w)), "nice 5");
+	ck_assert_str_eq(sched_setting_words(&b.s[3], w, sizeof(w)), "SCHED_BATCH nice 5");
+	ck_assert_int_eq(b.s[4].rt_prio, 40);
+	ck_assert_uint_eq(l.n, 2);
+	ck_assert_str_eq(sched_setting_words(&l.s[1], w, sizeof(w)), "nice 19");
+	ck_assert(sweep_is_sweep(&b, &l));
+}
+END_TEST
+
+START_TEST(deadline_reservation)
+{
+	struct options o;
+	struct sim_spec audio, x;
+	options_init(&o);
+	int a = workload_find("Audio", false), xi = workload_find("X", false);
+	workload_sim_spec(workload_table[a], options_wl_opts(&o, (unsigned)a), &audio);
+	workload_sim_spec(workload_table[xi], options_wl_opts(&o, (unsigned)xi), &x);
+	ck_assert(sweep_deadline_fits(&audio));
+	ck_assert(!sweep_deadline_fits(&x));                /* its work changes every frame */
+	struct sched_setting s = { .kind = SP_DEADLINE };
+	struct sched_setting d = sweep_deadline_for(&s, &audio);
+	ck_assert_uint_eq(d.dl_period_ns, 50000000ull);     /* Audio: 2.5 ms every 50 ms */
+	ck_assert_uint_eq(d.dl_deadline_ns, 50000000ull);
+	ck_assert_uint_eq(d.dl_runtime_ns, 2500000ull + 250000ull); /* + 10% */
+}
+END_TEST
+
+/* Applies s on a fresh thread and reads it back.  Returns 0, or the errno of a refusal. */
+struct apply_arg { struct sched_setting s, got; int rc; char err[256]; };
+
+static void *apply_thread(void *arg)
+{
+	struct apply_arg *a = arg;
+	a->rc = sched_setting_apply(0, &a->s, a->err, sizeof(a->err)) == 0 ? 0 : errno;
+	if (a->rc == 0 && sched_setting_get(0, &a->got) != 0)
+		a->rc = errno;
+	return NULL;
+}
+
+START_TEST(sched_setattr_each_policy)
+{
+	const struct sched_setting settings[] = {
+		{ .kind = SP_OTHER, .nice = 5 }, { .kind = SP_BATCH, .nice = 3 }, { .kind = SP_IDLE },
+		{ .kind = SP_FIFO, .rt_prio = 1 }, { .kind = SP_RR, .rt_prio = 1 },
+		{ .kind = SP_DEADLINE, .dl_runtime_ns = 1000000, .dl_deadline_ns = 10000000, .dl_period_ns = 10000000 },
+	};
+	for (size_t i = 0; i < sizeof(settings) / sizeof(settings[0]); i++) {
+		struct apply_arg a = { .s = settings[i] };
+		pthread_t t;
+		ck_assert_int_eq(pthread_create(&t, NULL, apply_thread, &a), 0);
+		pthread_join(t, NULL);
+		if (a.rc != 0) {   /* no privilege, or the kernel's admission control: its reason */
+			ck_assert_msg(strstr(a.err, "sched_setattr(") && strstr(a.err, strerror(a.rc)), "%s", a.err);
+			fprintf(stderr, "check_sweep: skipped %s: %s\n", sched_kind_name(settings[i].kind), a.err);
+			continue;
+		}
+		ck_assert_int_eq(a.got.kind, settings[i].kind);
+		if (sched_kind_has_nice(settings[i].kind))
+			ck_assert_int_eq(a.got.nice, settings[i].nice);
+		if (settings[i].kind == SP_FIFO || settings[i].kind == SP_RR)
+			ck_assert_int_eq(a.got.rt_prio, settings[i].rt_prio);
+		if (settings[i].kind == SP_DEADLINE)
+			ck_assert_uint_eq(a.got.dl_runtime_ns, settings[i].dl_runtime_ns);
+	}
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("sweep");
+	TCase *tc = tcase_create("sweep");
+	tcase_add_test(tc, nice_lists_and_ranges);
+	tcase_add_test(tc, cpu_lists);
+	tcase_add_test(tc, policies);
+	tcase_add_test(tc, settings_built);
+	tcase_add_test(tc, deadline_reservation);
+	tcase_add_test(tc, sched_setattr_each_policy);
+	suite_add_tcase(s, tc);
+	return ck_run(s);
+}

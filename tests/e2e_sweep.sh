@@ -1,0 +1,95 @@
+#!/bin/bash
+# End to end: sweeps (issue 12).  A 2x2 nice sweep (tables headed as interbench 0.31 words
+# them, the summary, settings in the schema-valid JSON, compare matching on settings), each
+# bench policy this kernel allows, load policies, CPU placement, and the refusals before
+# anything starts (unprivileged fifo, rr, deadline, negative nice).  Usage: e2e_sweep.sh BINARY
+set -u
+BIN=$(realpath "${1:?usage: $0 path/to/interbench}")
+SCHEMA=$(realpath "$(dirname "$0")/../doc/interbench-result.schema.json")
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+export XDG_CACHE_HOME="$TMP/cache"
+mkdir -p "$TMP/cache" "$TMP/run" && cd "$TMP/run" || exit 1
+pass=0 fail=0
+ok() { pass=$((pass + 1)); echo "ok   $1"; }
+bad() { fail=$((fail + 1)); echo "FAIL $1"; [ -n "${2:-}" ] && sed 's/^/     /' "$2"; }
+out="$TMP/out.txt"
+valid() { python3 -c 'import json,sys,jsonschema; jsonschema.Draft202012Validator(json.load(open(sys.argv[1]))).validate(json.load(open(sys.argv[2])))' "$SCHEMA" "$1"; }
+
+# A 2x2 nice sweep.
+"$BIN" -t 1 -c -q -W Audio -w None -B 0,5 -N 0,19 --json sweep.json >"$out" 2>&1; rc=$?
+titles=$(grep -c '^--- Benchmarking simulated cpu of Audio' "$out")
+if [ "$rc" = 0 ] && [ "$titles" = 4 ] &&
+   grep -qx -- '--- Benchmarking simulated cpu of Audio in the presence of simulated ---' "$out" &&
+   grep -qx -- '--- Benchmarking simulated cpu of Audio nice 5 in the presence of simulated nice 19 ---' "$out"
+then ok "2x2 nice sweep: four tables headed with their settings"; else bad "2x2 nice sweep tables (exit $rc)" "$out"; fi
+if grep -q '^--- Sweep of Audio against None: % deadlines met / p99 latency (ms) ---$' "$out" &&
+   grep -A3 '^--- Sweep of Audio' "$out" | grep -q '^nice 5 .* / .* / '
+then ok "sweep summary: rows by task setting, columns by load setting"; else bad "sweep summary" "$out"; fi
+if valid sweep.json && python3 - sweep.json <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["options"]["bench_nice"] == [0, 5] and d["options"]["load_nice"] == [0, 19]
+rs = d["results"]
+assert len(rs) == 4
+assert sorted((r["bench_setting"]["nice"], r["load_setting"]["nice"]) for r in rs) == [(0, 0), (0, 19), (5, 0), (5, 19)]
+assert {r["load_mode"] for r in rs} == {"", "nice 19"}
+assert len(d["sweeps"]) == 1 and len(d["sweeps"][0]["cells"]) == 2 and len(d["sweeps"][0]["cells"][0]) == 2
+PY
+then ok "JSON: schema-valid, each result's settings, the sweep"; else bad "sweep JSON" "$out"; fi
+"$BIN" compare sweep.json sweep.json >"$out" 2>&1; rc=$?
+if [ "$rc" = 0 ] && grep -q '^4 pairs compared' "$out"; then ok "compare matches the four settings"
+else bad "compare of a sweep with itself (exit $rc)" "$out"; fi
+"$BIN" -t 1 -c -q -W Audio -w None -B 5 --json one.json >/dev/null 2>&1
+"$BIN" -t 1 -c -q -W Audio -w None -N 19 --json other.json >/dev/null 2>&1
+"$BIN" compare one.json other.json >"$out" 2>&1; rc=$?
+if [ "$rc" = 2 ] && grep -q 'no (simulation, load) pair at the same settings.*--match simulation,load' "$out"
+then ok "compare refuses pairs that differ only in their settings"; else bad "compare across settings (exit $rc)" "$out"; fi
+"$BIN" compare --match simulation,load one.json other.json >"$out" 2>&1; rc=$?
+if [ "$rc" != 2 ] && grep -q '^1 pair compared' "$out"; then ok "--match simulation,load compares them"
+else bad "--match simulation,load (exit $rc)" "$out"; fi
+
+# Every bench policy: measured, or failed with the kernel's reason; X is kept out of deadline.
+"$BIN" -t 1 -c -q -W Audio -W X -w None --bench-policy other,batch,fifo,rr,deadline --json pol.json >"$out" 2>&1; rc=$?
+if [ "$rc" = 0 ] && [ "$(grep -c '^--- Benchmarking simulated cpu of Audio' "$out")" = 5 ] &&
+   [ "$(grep -c '^--- Benchmarking simulated cpu of X' "$out")" = 4 ] &&
+   grep -q 'Note: X is not benchmarked under SCHED_DEADLINE' "$out" &&
+   grep -qx -- '--- Benchmarking simulated cpu of Audio SCHED_DEADLINE in the presence of simulated ---' "$out" &&
+   grep -A2 'Audio SCHED_DEADLINE' "$out" | grep -Eq '^None +([0-9.]+ \+/-|failed: .*sched_setattr\(SCHED_DEADLINE)'
+then ok "each bench policy runs (or fails with the kernel's reason); X not under deadline"; else bad "bench policies (exit $rc)" "$out"; fi
+if valid pol.json && python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+got = {r["bench_setting"]["policy"] for r in d["results"] if r["simulation"] == "Audio"}
+assert got == {"other", "batch", "fifo", "rr", "deadline"}, got
+assert all(r["bench_setting"]["rt_priority"] for r in d["results"] if r["bench_setting"]["policy"] in ("fifo", "rr"))
+' pol.json; then ok "policies in the JSON"; else bad "policies in the JSON" "$out"; fi
+
+# Load policies and placement.
+"$BIN" -t 1 -c -q -W Audio -w Burn --load-policy batch,idle --bench-cpus 0 --load-cpus 1 >"$out" 2>&1; rc=$?
+if [ "$rc" = 0 ] && grep -q 'in the presence of simulated SCHED_IDLE ---' "$out" && grep -q '^Burn .*+/-' "$out"
+then ok "load policies and CPU placement"; else bad "load policies (exit $rc)" "$out"; fi
+
+# Refusals before anything starts.
+for args in "--cpus 4096" "--cpus 1-0" "-B 0:30" "--bench-policy idle" "--load-policy deadline" "--bench-policy bogus"; do
+	# shellcheck disable=SC2086
+	"$BIN" $args -t 1 -c >"$out" 2>&1; rc=$?
+	if [ "$rc" = 2 ] && [ "$(wc -l <"$out")" = 1 ] && grep -q "accepted" "$out" && ! grep -q Benchmarking "$out"
+	then ok "'$args' refused (exit 2)"; else bad "'$args' refused (exit $rc)" "$out"; fi
+done
+if command -v setpriv >/dev/null && [ "$(id -u)" = 0 ]; then
+	mkdir -p "$TMP/user" && chmod 777 "$TMP/user"
+	asuser() { (cd "$TMP/user" && XDG_CACHE_HOME="$TMP/user" setpriv --reuid 65534 --regid 65534 --clear-groups \
+		--inh-caps=-all --bounding-set=-all "$BIN" "$@"); }
+	for args in "--bench-policy fifo" "--bench-policy rr" "--bench-policy deadline" "--load-policy fifo" "-B 0,-5"; do
+		# shellcheck disable=SC2086
+		asuser $args -t 1 -c >"$out" 2>&1; rc=$?
+		if [ "$rc" = 2 ] && grep -q "not permitted\|needs CAP_SYS_NICE" "$out" && grep -q "setcap" "$out" &&
+		   ! grep -q Benchmarking "$out"
+		then ok "unprivileged '$args' refused with the fix"; else bad "unprivileged '$args' (exit $rc)" "$out"; fi
+	done
+else
+	echo "skip - unprivileged refusals need root and setpriv"
+fi
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]
