@@ -108,6 +108,7 @@ struct run {
 	struct scratch_set scratch; /* every scratch file of the run (loads/scratch.h) */
 	struct run_info info;
 	char workload_options[1024]; /* run header: the workload options given */
+	char settings[2048];       /* run header: the sweep's settings and CPU placement */
 	struct load_config load_cfg;
 	struct load_slot *loads;   /* one per workload_table entry (used for the loads) */
 	FILE *log;                 /* NULL with -c */
@@ -779,6 +780,7 @@ static int setup_run(struct run *r)
 	r->info.comment = r->opt.comment;
 	options_workload_line(&r->opt, r->workload_options, sizeof(r->workload_options));
 	r->info.workload_options = r->workload_options;
+	r->info.settings = sweep_describe(&r->opt, &r->bench, &r->load, r->settings, sizeof(r->settings));
 	r->info.dma_latency_us = r->opt.dma_latency_us;
 	r->load_cfg = (struct load_config){
 		.threads = r->info.load_threads,

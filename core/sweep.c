@@ -1,3 +1,4 @@
+#include <stdio.h>
 #include <string.h>
 #include "core/sweep.h"
 #include "lib/timeutil.h"
@@ -48,4 +49,39 @@ struct sched_setting sweep_deadline_for(const struct sched_setting *s, const str
 bool sweep_is_sweep(const struct sweep_side *bench, const struct sweep_side *load)
 {
 	return bench->n > 1 || load->n > 1;
+}
+
+/* Appends the labels of side to buf at *used. */
+static void side_labels(const struct sweep_side *side, char *buf, size_t len, size_t *used)
+{
+	for (unsigned i = 0; i < side->n && *used < len; i++) {
+		char label[48];
+		int w = snprintf(buf + *used, len - *used, "%s%s", i ? ", " : "",
+				 sched_setting_label(&side->s[i], label, sizeof(label)));
+		*used += w > 0 ? (size_t)w : 0;
+	}
+}
+
+const char *sweep_describe(const struct options *o, const struct sweep_side *bench, const struct sweep_side *load,
+			   char *buf, size_t len)
+{
+	bool plain = bench->n == 1 && load->n == 1 && bench->s[0].kind == SP_OTHER && bench->s[0].nice == 0 &&
+		     load->s[0].kind == SP_OTHER && load->s[0].nice == 0;
+	const struct optspec_cpus *bc = o->bench_cpus.given ? &o->bench_cpus : &o->cpus;
+	const struct optspec_cpus *lc = o->load_cpus.given ? &o->load_cpus : &o->cpus;
+	size_t used = 0;
+	buf[0] = '\0';
+	if (plain && !bc->given && !lc->given)
+		return buf;
+	used += (size_t)snprintf(buf, len, "Settings: task ");
+	side_labels(bench, buf, len, &used);
+	if (used < len)
+		used += (size_t)snprintf(buf + used, len - used, "; loads ");
+	side_labels(load, buf, len, &used);
+	char cpus[256];
+	if (bc->given && used < len)
+		used += (size_t)snprintf(buf + used, len - used, "; task CPUs %s", format_cpu_list(bc, cpus, sizeof(cpus)));
+	if (lc->given && used < len)
+		snprintf(buf + used, len - used, "; load CPUs %s", format_cpu_list(lc, cpus, sizeof(cpus)));
+	return buf;
 }

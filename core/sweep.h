@@ -41,4 +41,11 @@ struct sched_setting sweep_deadline_for(const struct sched_setting *s, const str
 /* Whether the sweep has more than one setting on either side (a sweep summary is printed). */
 bool sweep_is_sweep(const struct sweep_side *bench, const struct sweep_side *load);
 
+/* One line for the run header naming what a sweep or a placement set, or "" when the run is
+ * the plain default (one setting each, other at nice 0, no CPU set): "Settings: task nice 0,
+ * nice -10; loads nice 0, nice 19; task CPUs 1; load CPUs 0" (fifo/rr labels carry their
+ * priority).  Returns buf. */
+const char *sweep_describe(const struct options *o, const struct sweep_side *bench, const struct sweep_side *load,
+			   char *buf, size_t len);
+
 #endif

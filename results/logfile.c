@@ -97,6 +97,8 @@ void logfile_header(FILE *f, const struct run_info *info)
 		fprintf(f, "CPU wakeup latency limit held at %lld us (/dev/cpu_dma_latency)\n",
 			(long long)info->dma_latency_us);
 	fprintf(f, "%s\n", TABLE_DEFINITIONS_LINE);
+	if (info->settings && info->settings[0])
+		fprintf(f, "%s\n", info->settings);
 	if (info->workload_options && info->workload_options[0]) {
 		char text[4096];
 		text_escape_line(info->workload_options, text, sizeof(text));

@@ -17,6 +17,7 @@ struct run_info {
 	unsigned load_threads;     /* -L */
 	const char *comment;       /* -m, or NULL */
 	const char *workload_options; /* the workload options given, as on the command line, or "" */
+	const char *settings;      /* the sweep's settings and CPU placement (core/sweep.h), or "" */
 	int64_t dma_latency_us;    /* --dma-latency limit held, microseconds; -1 = none */
 };
 
