@@ -104,7 +104,7 @@ deps:
 	elif [ "$$(id -u)" = 0 ]; then apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y $$missing; \
 	else echo "deps: run as root: apt-get update && apt-get install -y$$missing"; exit 1; fi
 
-# The full default benchmark: every task against every load, about 20 minutes on 2 CPUs.
+# The full default benchmark: every task against every load, about 24 minutes on 2 CPUs.
 # ARGS passes options: make run ARGS="-t 10 -W Audio".
 run: interbench
 	./interbench $(ARGS)

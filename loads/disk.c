@@ -248,3 +248,61 @@ out:
 	free(buf);
 	return NULL;
 }
+
+/* One pass of the copy: reads the source chunk by chunk and writes each chunk at the same
+ * offset of the destination.  Returns the bytes copied, or -1 after recording a failure. */
+static int64_t copy_pass(struct load_ctx *ctx, int in, const char *src, int out, const char *dst, char *buf)
+{
+	uint64_t off = 0;
+	for (;;) {
+		if (atomic_load(&ctx->stop))
+			return (int64_t)off;
+		ssize_t r = pread(in, buf, DISK_CHUNK_BYTES, (off_t)off);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			load_fail(ctx, errno, "read %s: %s", src, strerror(errno));
+			return -1;
+		}
+		if (r == 0)
+			return (int64_t)off;
+		load_count(ctx, &load_metric_read, (uint64_t)r);
+		for (ssize_t done = 0; done < r;) {
+			ssize_t w = pwrite(out, buf + done, (size_t)(r - done), (off_t)(off + (uint64_t)done));
+			if (w < 0 && errno == EINTR)
+				continue;
+			if (w <= 0) {
+				int e = w < 0 ? errno : EIO;
+				load_fail(ctx, e, "write %s: %s", dst, strerror(e));
+				return -1;
+			}
+			done += w;
+			load_count(ctx, &load_metric_written, (uint64_t)w);
+		}
+		off += (uint64_t)r;
+	}
+}
+
+void *disk_copier(void *arg)
+{
+	struct load_ctx *ctx = ((struct load_worker *)arg)->ctx;
+	struct disk_state *ds = ctx->priv;
+	const struct scratch_set *sc = ctx->cfg->scratch;
+	int in = scratch_fd(sc, ds->read_idx), out = scratch_fd(sc, ds->write_idx);
+	char *buf = chunk_alloc(ctx);
+
+	while (buf && !atomic_load(&ctx->stop)) {
+		/* the source from the device every pass, the destination emptied first */
+		if (drop_cache(ctx, in, sc->paths[ds->read_idx]) != 0 || truncate_file(ctx, ds->write_idx) != 0)
+			break;
+		int64_t n = copy_pass(ctx, in, sc->paths[ds->read_idx], out, sc->paths[ds->write_idx], buf);
+		if (n < 0)
+			break;
+		if (n == 0 && !atomic_load(&ctx->stop)) {
+			load_fail(ctx, EIO, "read %s: the file is empty", sc->paths[ds->read_idx]);
+			break;
+		}
+	}
+	free(buf);
+	return NULL;
+}

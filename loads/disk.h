@@ -55,4 +55,10 @@ void disk_after_pair(struct load_ctx *ctx, const struct load_counters *c);
 void *disk_writer(void *arg);
 void *disk_reader(void *arg);
 
+/* Worker (argument: struct load_worker) copying the read file to the write file over and over,
+ * 1 MiB at a time (pread/pwrite), the source dropped from the page cache and the destination
+ * emptied before each pass; counts both the bytes read and the bytes written, stops within a
+ * chunk of ctx->stop, and on the first failure records it once with the file name. */
+void *disk_copier(void *arg);
+
 #endif

@@ -1,5 +1,5 @@
 #!/bin/bash
-# End-to-end runs of the disk and memory loads: each load does its work (a non-zero throughput
+# End-to-end runs of the disk, memory, messaging and /proc loads: each load does its work (a non-zero throughput
 # line), leaves no scratch file, and an interrupted run cleans up and exits 130.
 # Usage: tests/e2e_loads.sh ./interbench
 set -u
@@ -22,7 +22,7 @@ no_scratch() {
 	if [ -z "$left" ]; then ok "$1: no scratch file left"; else bad "$1: left $left"; fi
 }
 
-for load in Write Read Compile Memload Hack; do
+for load in Write Read Compile Memload Hack Copy Proc; do
 	out=$(cd "$WORK" && timeout 30 "$BIN" "${COMMON[@]}" -t 1 -w "$load" 2>&1)
 	rc=$?
 	line=$(grep -E "^ +load: $load " <<<"$out")

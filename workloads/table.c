@@ -1,7 +1,8 @@
 /* The registry of workloads: one line each in WORKLOADS below, naming the `wl_<name>`
  * descriptor its file in workloads/ exports.  Simulated tasks are benchmarked in table order
  * (Audio, Video, X, Gaming, Custom) and the loads run against each in table order (None, Video,
- * X, Burn, Write, Read, Compile, Memload, Hack, Ring, Custom), as interbench 0.31 orders them.
+ * X, Burn, Write, Read, Compile, Memload, Hack, Ring, then latencytest's Copy and Proc, Custom), as
+ * interbench 0.31 orders its own.
  * Alone in its file so a test program can link a table of its own (tests/check_workload.c). */
 #include "workloads/workload.h"
 
@@ -18,6 +19,8 @@
 	X(memload)   \
 	X(hack)      \
 	X(ring)      \
+	X(copy)      \
+	X(proc)      \
 	X(custom)
 
 #define WL_DECLARE(name) extern const struct workload wl_##name;
