@@ -88,6 +88,7 @@ e2e: interbench
 	bash tests/e2e_hardening_files.sh ./interbench
 	bash tests/e2e_hardening_env.sh ./interbench
 	bash tests/e2e_sweep.sh ./interbench
+	bash tests/e2e_stutter.sh ./interbench
 
 # The man page must be clean above style level; the include layers hold
 # (doc/adding-a-workload.md).
@@ -104,7 +105,7 @@ deps:
 	elif [ "$$(id -u)" = 0 ]; then apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y $$missing; \
 	else echo "deps: run as root: apt-get update && apt-get install -y$$missing"; exit 1; fi
 
-# The full default benchmark: every task against every load, about 24 minutes on 2 CPUs.
+# The full default benchmark: every task against every load, about 30 minutes on 2 CPUs.
 # ARGS passes options: make run ARGS="-t 10 -W Audio".
 run: interbench
 	./interbench $(ARGS)

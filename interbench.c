@@ -81,6 +81,9 @@ struct plan_item {
 	struct sim_spec spec;
 	unsigned li;               /* the load's index in workload_table (and run.loads) */
 	unsigned b, l;             /* the bench and load settings: run.bench.s[b], run.load.s[l] */
+	struct sched_setting bench_sched; /* run.bench.s[b] made concrete for this task: its
+	                                     SCHED_DEADLINE reservation, or SCHED_FIFO for a task
+	                                     that prefers it (WL_PREFERS_FIFO) */
 };
 
 struct plan {
@@ -288,7 +291,7 @@ static struct load_slot *slot_of(const struct run *r, const struct plan_item *it
 /* The table words of item it's bench and load settings ("nice -10", "real time", ""). */
 static void item_words(const struct run *r, const struct plan_item *it, char *bench, char *load, size_t len)
 {
-	sched_setting_words(&r->bench.s[it->b], bench, len);
+	sched_setting_words(&it->bench_sched, bench, len);
 	sched_setting_words(&r->load.s[it->l], load, len);
 }
 
@@ -344,7 +347,8 @@ static void emit_row(struct run *r, const struct plan_item *it, const struct rep
 static struct table_style style_of(const struct run *r, const struct plan_item *it)
 {
 	return (struct table_style){ .has_deadlines = it->spec.desc->has_deadlines,
-				     .microseconds = sched_kind_realtime(r->bench.s[it->b].kind),
+				     .microseconds = sched_kind_realtime(it->bench_sched.kind),
+				     .audio = it->spec.buffer_periods > 0,
 				     .verbose = r->opt.verbose, .repeats = r->opt.repeat };
 }
 
@@ -409,13 +413,12 @@ static void run_pair(struct run *r, const struct plan_item *it, struct pair_outc
 {
 	struct load_slot *slot = slot_of(r, it);
 	struct load_ctx *lctx = &slot->ctx;
-	const struct sched_setting *b = &r->bench.s[it->b];
 	const struct options *o = &r->opt;
 	struct pair_params p = {
 		.spec = it->spec,
 		.run_cfg = {
 			.loops_per_ms = r->load_cfg.loops_per_ms,
-			.sched = b->kind == SP_DEADLINE ? sweep_deadline_for(b, &it->spec) : *b,
+			.sched = it->bench_sched,
 			.timer_prio = r->rt_ok ? r->prio_max - 1 : 0,
 		},
 		.load = lctx,
@@ -459,14 +462,28 @@ static void record(struct run *r, size_t i, unsigned repeat, const struct pair_o
 	item_words(r, it, mode, load_mode, sizeof(mode));
 	struct report_entry e = {
 		.simulation = it->sim->name, .load = slot_of(r, it)->ctx.name, .mode = mode, .load_mode = load_mode,
-		.bench_sched = &r->bench.s[it->b], .load_sched = &r->load.s[it->l],
-		.repeat = repeat + 1, .has_deadlines = it->spec.desc->has_deadlines,
+		.bench_sched = &it->bench_sched, .load_sched = &r->load.s[it->l],
+		.repeat = repeat + 1, .has_deadlines = it->spec.desc->has_deadlines, .audio = it->spec.buffer_periods > 0,
 		.failed = po->ok ? NULL : po->why, .interrupted = po->interrupted,
 		.window_ns = po->window_ns, .sim = &po->sim, .load_work = &po->load,
 		.load_metrics = slot_of(r, it)->ctx.metrics,
 	};
 	if (report_add(r->doc, &e) != 0)
 		fprintf(stderr, "interbench: warning: out of memory for the JSON results\n");
+}
+
+/* Setting b made concrete for task w resolved as spec (plan_item.bench_sched). */
+static struct sched_setting concrete_setting(const struct run *r, const struct workload *w,
+					     const struct sim_spec *spec, const struct sched_setting *b)
+{
+	const struct options *o = &r->opt;
+	if (b->kind == SP_DEADLINE)
+		return sweep_deadline_for(b, spec);
+	bool asked = o->realtime || o->bench_policies || r->bench.n > 1;
+	if ((w->flags & WL_PREFERS_FIFO) && !asked && r->rt_ok && b->kind == SP_OTHER && b->nice == 0)
+		return (struct sched_setting){ .kind = SP_FIFO, .rt_prio = o->rt_priority ? (int)o->rt_priority :
+					       r->prio_max - 2 };
+	return *b;
 }
 
 /* Lists the selected pairs at every setting of the sweep, in benchmark order: by task, bench
@@ -491,7 +508,9 @@ static int build_plan(struct run *r)
 				for (unsigned li = 0; li < workload_count; li++)
 					if (load_selected(r, li, si, &r->bench.s[b]))
 						r->plan.items[r->plan.n++] = (struct plan_item){
-							.sim = workload_table[si], .spec = spec, .li = li, .b = b, .l = l };
+							.sim = workload_table[si], .spec = spec, .li = li, .b = b, .l = l,
+							.bench_sched = concrete_setting(r, workload_table[si], &spec,
+											&r->bench.s[b]) };
 		}
 	}
 	return 0;
@@ -703,6 +722,9 @@ static void notes_before_run(const struct run *r)
 				fprintf(r->con, "%s\n", note);
 		}
 		workload_sim_spec(w, wl_opts(r, i), &spec);
+		if ((w->flags & WL_PREFERS_FIFO) && !realtime && r->bench.n == 1 && !r->rt_ok)
+			fprintf(r->con, "Note: %s runs at normal priority: SCHED_FIFO is not available here (see the "
+				"warning above).\n", w->name);
 		if (deadline && wl_supported(r, i) && !sweep_deadline_fits(&spec))
 			fprintf(r->con, "Note: %s is not benchmarked under SCHED_DEADLINE: its work per period is not "
 				"fixed, so no reservation fits it.\n", w->name);
@@ -935,8 +957,13 @@ int main(int argc, char **argv)
 		rc = check_selection(&r);
 	if (rc == 0)
 		rc = prepare_process(&r);
-	if (rc == 0)
+	if (rc == 0) {  /* main's priority known: the settings and the plan with it */
 		sweep_build(&r.opt, r.prio_max - 2, &r.bench, &r.load);
+		if (build_plan(&r) != 0) {
+			fprintf(stderr, "interbench: calloc: %s\n", strerror(errno));
+			rc = -1;
+		}
+	}
 	if (rc == 0)
 		rc = setup_run(&r);
 	if (rc != 0)

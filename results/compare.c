@@ -13,7 +13,8 @@
  * are the figures compared (latency_definitions). */
 static const char *const metric_keys[RS_METRICS] = {
 	[RS_MEAN] = "mean", [RS_P99] = "p99", [RS_MAX] = "max", [RS_CPU] = "cpu", [RS_MET] = "deadlines",
-	[RS_SMEAN] = "sched-mean", [RS_SMAX] = "sched-max",
+	[RS_SMEAN] = "sched-mean", [RS_SMAX] = "sched-max", [RS_STREAK] = "streak", [RS_FRAME_P99] = "frame",
+	[RS_LOW1] = "low1", [RS_XRUNS] = "xruns", [RS_STOLEN] = "stolen",
 };
 
 static bool is_latency(enum rs_metric m) { return rs_metric_is_latency(m); }
@@ -30,7 +31,7 @@ void cmp_default_thresholds(struct cmp_thresholds *t)
 static int threshold_bad_value(const char *val, const char *item, int m, char *err, size_t errlen)
 {
 	snprintf(err, errlen, "--threshold: invalid value '%s' for %s (accepted: a number from 0 to 1000000%s, or off)",
-		 val, item, is_latency(m) ? ", optionally followed by %" : "");
+		 val, item, rs_metric_higher_worse(m) ? ", optionally followed by %" : "");
 	return -1;
 }
 
@@ -57,7 +58,7 @@ static int threshold_item(char *item, struct cmp_thresholds *t, char *err, size_
 	if (strspn(val, "0123456789.%") != strlen(val)) /* decimal only: no hex, exponent, inf */
 		return threshold_bad_value(val, item, m, err, errlen);
 	double v = strtod(val, &end);
-	if (is_latency(m) && *end == '%')
+	if (rs_metric_higher_worse(m) && *end == '%')
 		end++;
 	if (end == val || *end || !isfinite(v) || v < 0 || v > 1e6 || *val == '-' || *val == ' ')
 		return threshold_bad_value(val, item, m, err, errlen);
@@ -144,11 +145,11 @@ bool compare_metric(const struct rs_pair *a, const struct rs_pair *b, enum rs_me
 		mc->p = mc->tested ? r.p : NAN;
 		mc->old = median_of(va, (unsigned)na);
 		mc->new = median_of(vb, (unsigned)nb);
-		if (!is_latency(m))
+		if (!rs_metric_higher_worse(m))
 			mc->change = mc->new - mc->old;
 		else
 			mc->change = mc->old > 0 ? (mc->new - mc->old) / mc->old * 100 : (mc->new > 0 ? INFINITY : 0);
-		double worse = is_latency(m) ? mc->change : -mc->change;
+		double worse = rs_metric_higher_worse(m) ? mc->change : -mc->change;
 		mc->regression = !isnan(t->limit[m]) && worse > t->limit[m] && (!mc->tested || mc->p < CMP_ALPHA);
 	}
 	free(va);
@@ -161,7 +162,7 @@ static void fmt_value(enum rs_metric m, double v, char *buf, size_t len)
 	if (isinf(v))
 		snprintf(buf, len, "no samples");
 	else
-		fmt_sig3(is_latency(m) ? v / 1e6 : v, buf, len);
+		fmt_sig3(rs_metric_is_time(m) ? v / 1e6 : v, buf, len);
 }
 
 static void print_metric(FILE *out, const char *sim, const char *load, enum rs_metric m, const struct metric_cmp *mc)
@@ -172,7 +173,7 @@ static void print_metric(FILE *out, const char *sim, const char *load, enum rs_m
 	if (isinf(mc->new))
 		snprintf(ch, sizeof(ch), "starved");
 	else
-		snprintf(ch, sizeof(ch), is_latency(m) ? "%+.1f%%" : "%+.2f pt", mc->change);
+		snprintf(ch, sizeof(ch), rs_metric_higher_worse(m) ? "%+.1f%%" : "%+.2f pt", mc->change);
 	snprintf(p, sizeof(p), mc->tested ? "%.3f" : "-", mc->p);
 	const char *verdict = mc->regression ? "REGRESSION" :
 		mc->tested && mc->p < CMP_ALPHA ? "significant" : "";
@@ -218,13 +219,13 @@ static void print_notes(FILE *out, const struct result_set *old, const struct re
 	bool any = false;
 	for (int m = 0; m < RS_METRICS; m++)
 		if (!isnan(t->limit[m]) && !skip[m]) {
-			fprintf(out, "%s %s %s%g%s", any ? "," : "", rs_metric_name(m), is_latency(m) ? "+" : "-",
-				t->limit[m], is_latency(m) ? "%" : " pt");
+			fprintf(out, "%s %s %s%g%s", any ? "," : "", rs_metric_name(m), rs_metric_higher_worse(m) ? "+" : "-",
+				t->limit[m], rs_metric_higher_worse(m) ? "%" : " pt");
 			any = true;
 		}
 	fprintf(out, "%s\n", any ? "" : " none (report only)");
 	for (int m = 0; m < RS_METRICS; m++)
-		if (!skip[m] && (!old->has[m] || !new->has[m]))
+		if (!skip[m] && old->has[m] != new->has[m])
 			fprintf(out, "Not compared: %s (not in %s: %s)%s\n", rs_metric_name(m), !old->has[m] ? "OLD" : "NEW",
 				!old->has[m] ? old->format : new->format,
 				isnan(t->limit[m]) ? "" : "; its threshold is not applied");

@@ -8,7 +8,6 @@
 #include "lib/text.h"
 #include "results/export.h"
 
-static bool is_percent(enum rs_metric m) { return m == RS_CPU || m == RS_MET; }
 
 void export_slug(const char *s, char *out, size_t outlen)
 {
@@ -56,9 +55,9 @@ static bool figure_case(const struct rs_pair *p, enum rs_metric m, const struct 
 	export_slug(rs_metric_name(m), c->figure_slug, sizeof(c->figure_slug));
 	snprintf(c->id, sizeof(c->id), "%s-%s-%s", c->sim_slug, c->load_slug, c->figure_slug);
 	c->has_value = true;
-	c->value = is_percent(m) ? med : med / 1e6;
-	c->value_ns = is_percent(m) ? NAN : med;
-	c->unit = is_percent(m) ? "%" : "ms";
+	c->value = rs_metric_is_time(m) ? med / 1e6 : med;
+	c->value_ns = rs_metric_is_time(m) ? med : NAN;
+	c->unit = rs_metric_unit(m);
 	c->result = EXPORT_RESULT_MEASURED;
 	const struct rs_pair *old = spec->baseline ? result_set_find(spec->baseline, p->sim, p->load) : NULL;
 	struct metric_cmp mc;
@@ -132,7 +131,7 @@ static void kcidb_test(const struct export_case *c, void *arg)
 	json_t *t = json_pack("{s:s, s:s, s:s, s:s, s:s}", "id", id, "build_id", k->ids->build_id, "origin",
 			      k->ids->origin, "path", path, "status", kcidb_status(c->result));
 	if (t && c->has_value) {
-		json_t *num = isnan(c->value_ns) ? json_pack("{s:f, s:s}", "value", c->value, "unit", "%")
+		json_t *num = isnan(c->value_ns) ? json_pack("{s:f, s:s}", "value", c->value, "unit", c->unit)
 			: json_pack("{s:f, s:s, s:s}", "value", c->value_ns / 1e9, "unit", "s", "prefix", "metric");
 		if (!num || json_object_set_new(t, "number", num) != 0) {
 			json_decref(t);

@@ -30,7 +30,7 @@ struct export_case {
 	enum export_result result;
 	bool has_value;
 	double value;              /* the median over the repeats, in unit */
-	const char *unit;          /* "ms" or "%" (NULL without a value) */
+	const char *unit;          /* rs_metric_unit: "ms", "%", "fps", "/min" (NULL without a value) */
 	double value_ns;           /* latencies: the same in ns (NaN for percentages) */
 };
 

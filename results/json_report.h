@@ -34,6 +34,7 @@ struct report_entry {
 	const struct sched_setting *bench_sched, *load_sched; /* the settings themselves, or NULL */
 	unsigned repeat;               /* 1-based */
 	bool has_deadlines;
+	bool audio;                    /* an audio task: xruns and start figures (else null) */
 	const char *failed;            /* reason, or NULL when measured */
 	bool interrupted;              /* the window was cut short by a signal */
 	uint64_t window_ns;            /* how long the bench ran */

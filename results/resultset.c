@@ -41,12 +41,28 @@ bool rs_metric_is_latency(enum rs_metric m)
 	return m == RS_MEAN || m == RS_P99 || m == RS_MAX || m == RS_SMEAN || m == RS_SMAX;
 }
 
+bool rs_metric_higher_worse(enum rs_metric m)
+{
+	return m != RS_CPU && m != RS_MET && m != RS_LOW1;
+}
+
+bool rs_metric_is_time(enum rs_metric m)
+{
+	return rs_metric_is_latency(m) || m == RS_STREAK || m == RS_FRAME_P99 || m == RS_STOLEN;
+}
+
+const char *rs_metric_unit(enum rs_metric m)
+{
+	return rs_metric_is_time(m) ? "ms" : m == RS_LOW1 ? "fps" : m == RS_XRUNS ? "/min" : "%";
+}
+
 const char *rs_metric_name(enum rs_metric m)
 {
 	static const char *const names[RS_METRICS] = {
 		[RS_MEAN] = "mean latency", [RS_P99] = "p99 latency", [RS_MAX] = "max latency",
 		[RS_CPU] = "% desired CPU", [RS_MET] = "% deadlines met", [RS_SMEAN] = "mean sched latency",
-		[RS_SMAX] = "max sched latency",
+		[RS_SMAX] = "max sched latency", [RS_STREAK] = "longest miss run", [RS_FRAME_P99] = "p99 frame time",
+		[RS_LOW1] = "1% low fps", [RS_XRUNS] = "xruns per minute", [RS_STOLEN] = "stolen p99",
 	};
 	return m < RS_METRICS ? names[m] : "?";
 }
@@ -176,16 +192,21 @@ static int json_values(const json_t *r, size_t idx, struct rs_values *v, char *e
 	if (json_object_get(r, "samples") && json_uint(r, "samples", idx, INT64_MAX, &samples, err, errlen) != 0)
 		return -1;
 	v->no_samples = samples == 0;  /* results before null existed wrote 0s: no figure either */
-	/* optional: absent in documents written before the key existed (the figure is then NaN) */
+	/* optional: absent in documents written before the key existed (the figure is then NaN);
+	 * the stutter and audio figures may also be null (no frames, not an audio task) */
 	static const struct { enum rs_metric m; const char *key; json_int_t max; double scale; bool optional; } f[] = {
+		{ RS_STREAK, "longest_miss_streak_ns", INT64_MAX, 1, true }, { RS_FRAME_P99, "frame_time_p99_ns", INT64_MAX, 1, true },
+		{ RS_LOW1, "one_percent_low_mfps", INT64_MAX, 1e-3, true }, { RS_XRUNS, "xruns", INT64_MAX, 1, true },
+		{ RS_STOLEN, "stolen_p99_ns", INT64_MAX, 1, true },
 		{ RS_MEAN, "interbench_latency_mean_ns", INT64_MAX, 1, true }, { RS_P99, "latency_p99_ns", INT64_MAX, 1, false },
-		{ RS_MAX, "interbench_latency_max_ns", INT64_MAX, 1, true }, { RS_CPU, "desired_cpu_ppm", 1000000, 1e-4, false },
+		{ RS_MAX, "interbench_latency_max_ns", INT64_MAX, 1, true }, { RS_CPU, "desired_cpu_ppm", RS_MAX_CPU_PCT * 10000, 1e-4, false },
 		{ RS_MET, "deadlines_met_ppm", 1000000, 1e-4, false }, { RS_SMEAN, "latency_mean_ns", INT64_MAX, 1, false },
 		{ RS_SMAX, "latency_max_ns", INT64_MAX, 1, false },
 	};
 	for (size_t k = 0; k < sizeof(f) / sizeof(f[0]); k++) {
 		bool latency = rs_metric_is_latency(f[k].m);
-		if (f[k].optional && !json_object_get(r, f[k].key)) {
+		const json_t *jv = json_object_get(r, f[k].key);
+		if (f[k].optional && (!jv || (f[k].m >= RS_STREAK && json_is_null(jv)))) {
 			v->m[f[k].m] = NAN;
 			continue;
 		}
@@ -195,7 +216,14 @@ static int json_values(const json_t *r, size_t idx, struct rs_values *v, char *e
 		v->m[f[k].m] = latency && v->no_samples ? NAN : v->m[f[k].m] * f[k].scale;
 	}
 	if (!json_is_true(json_object_get(r, "has_deadlines")))
-		v->m[RS_MET] = NAN;
+		v->m[RS_MET] = v->m[RS_STREAK] = NAN;
+	else
+		v->m[RS_LOW1] = NAN;  /* "1% low" is Gaming's figure */
+	double run_ns = NAN;      /* xruns per minute of the task's run */
+	if (!isnan(v->m[RS_XRUNS]) && json_uint(r, "task_run_ns", idx, INT64_MAX, &run_ns, err, errlen) != 0)
+		return -1;
+	if (!isnan(v->m[RS_XRUNS]))
+		v->m[RS_XRUNS] = run_ns > 0 ? v->m[RS_XRUNS] * 60e9 / run_ns : NAN;
 	return 0;
 }
 
@@ -364,8 +392,9 @@ static int table_header_line(struct table_cols *c, char *line, size_t lineno, ch
 	snprintf(buf, sizeof(buf), "%s", tail + strlen(last));
 	int n = tokenize(buf, tok, 31);
 	for (int i = 0; i < n && i < 31 && strcmp(tok[i], "Mean") != 0; i++) {
-		if ((strcmp(tok[i], "timer") == 0 || strcmp(tok[i], "late") == 0 || strcmp(tok[i], "cpu") == 0) && i + 1 < n)
-			i++; /* "timer p99", "late max", "cpu %"...: one column */
+		if ((strcmp(tok[i], "timer") == 0 || strcmp(tok[i], "late") == 0 || strcmp(tok[i], "cpu") == 0 ||
+		     strcmp(tok[i], "frame") == 0) && i + 1 < n)
+			i++; /* "timer p99", "late max", "cpu %", "frame p99": one column */
 		else if (strcmp(tok[i], "p99") == 0)
 			c->p99_col = c->extra;
 		c->extra++;
@@ -409,7 +438,7 @@ static int table_row_line(struct result_set *rs, struct table_cols *c, char *lin
 	}
 	if (n < classic + c->extra || strcmp(tok[2], "+/-") != 0 || number(tok[1], 1e15, &v.m[RS_MEAN]) ||
 	    number(tok[3], 1e15, &sd) || number(tok[4], 1e15, &v.m[RS_MAX]) ||
-	    number(tok[5], 100, &v.m[RS_CPU]) || (c->deadlines && number(tok[6], 100, &v.m[RS_MET])) ||
+	    number(tok[5], RS_MAX_CPU_PCT, &v.m[RS_CPU]) || (c->deadlines && number(tok[6], 100, &v.m[RS_MET])) ||
 	    (c->p99_col >= 0 && number(tok[classic + c->p99_col], 1e15, &v.m[RS_P99])))
 		return fail(err, errlen, "line %zu: malformed or truncated row for %s", lineno, c->sim);
 	v.m[RS_MEAN] = v.no_samples ? NAN : v.m[RS_MEAN] * c->unit_ns;

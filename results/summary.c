@@ -5,6 +5,30 @@
 #include "lib/text.h"
 #include "results/summary.h"
 
+/* The stutter, CPU-loop and audio figures of r into s. */
+static void stutter_summarize(const struct sim_result *r, struct pair_summary *s)
+{
+	s->longest_streak = r->acct.longest_streak;
+	s->longest_streak_ns = r->acct.longest_streak * r->interval_us * 1000;
+	s->streaks = r->acct.streaks;
+	s->frame_samples = r->frame.count;
+	s->frame_p50_ns = hist_percentile_ns(&r->frame_hist, 50, r->frame.max_ns);
+	s->frame_p99_ns = hist_percentile_ns(&r->frame_hist, 99, r->frame.max_ns);
+	s->frame_p999_ns = hist_percentile_ns(&r->frame_hist, 99.9, r->frame.max_ns);
+	s->low1_fps = s->frame_p99_ns ? 1e9 / (double)s->frame_p99_ns : 0;
+	s->loop_periods = r->loop_periods;
+	s->stolen_p99_ns = hist_percentile_ns(&r->loop_excess_hist, 99, r->loop_excess.max_ns);
+	s->stolen_max_ns = r->loop_excess.max_ns;
+	s->stolen_pct = r->loop_periods ? 100.0 * (double)r->loop_over10 / (double)r->loop_periods : 0;
+	s->audio = r->start_within_2ms || r->xruns || r->worst_overrun_ns;
+	s->xruns = r->xruns;
+	s->worst_overrun_ns = r->worst_overrun_ns;
+	s->xruns_per_min = r->task_wall_ns ? (double)r->xruns * 60e9 / (double)r->task_wall_ns : 0;
+	uint64_t ran = r->acct.periods - r->acct.skipped;
+	s->start_1ms_pct = ran ? 100.0 * (double)r->start_within_1ms / (double)ran : 0;
+	s->start_2ms_pct = ran ? 100.0 * (double)r->start_within_2ms / (double)ran : 0;
+}
+
 void pair_summarize(const struct sim_result *r, struct pair_summary *s)
 {
 	memset(s, 0, sizeof(*s));
@@ -18,6 +42,7 @@ void pair_summarize(const struct sim_result *r, struct pair_summary *s)
 	s->lateness_mean_ns = r->lateness.mean_ns;
 	s->lateness_max_ns = r->lateness.max_ns;
 	s->lateness_p99_ns = hist_percentile_ns(&r->lateness_hist, 99, r->lateness.max_ns);
+	stutter_summarize(r, s);
 	if (r->task_wall_ns) {
 		s->task_cpu_pct = (double)r->task_cpu_ns * 100 / (double)r->task_wall_ns;
 		s->task_cpu_wanted_pct = (double)r->acct.work_wanted_us * 1e3 * 100 / (double)r->task_wall_ns;
@@ -90,11 +115,27 @@ void table_header(FILE *f, const char *sim_name, const char *mode, const char *l
 	fprintf(f, "Load      Latency +/- SD (%s)    Max Latency   %% Desired CPU", unit);
 	if (st->has_deadlines)
 		fprintf(f, "  %% Deadlines Met");
+	if (st->audio)
+		fprintf(f, "      xruns    overrun  start<1ms  start<2ms     stolen");
 	if (st->verbose)
-		fprintf(f, "        p50        p90        p99      p99.9  timer p99  timer max   late p99   late max      cpu %%");
+		fprintf(f, "        p50        p90        p99      p99.9  timer p99  timer max   late p99   late max      cpu %%"
+			"     streak    streaks  frame p99");
 	if (st->repeats > 1)
 		fprintf(f, "   Mean range of %u", st->repeats);
 	fprintf(f, "\n");
+}
+
+/* ProAudio's columns: xruns, the worst overrun, % started within 1 and 2 ms, stolen p99. */
+static void audio_cells(FILE *f, const struct pair_summary *s, const struct table_style *st)
+{
+	char v[5][32];
+	snprintf(v[0], sizeof(v[0]), "%llu", (unsigned long long)s->xruns);
+	fmt_sig3(to_unit((double)s->worst_overrun_ns, st), v[1], sizeof(v[1]));
+	fmt_sig3(s->start_1ms_pct, v[2], sizeof(v[2]));
+	fmt_sig3(s->start_2ms_pct, v[3], sizeof(v[3]));
+	fmt_sig3(to_unit((double)s->stolen_p99_ns, st), v[4], sizeof(v[4]));
+	for (int i = 0; i < 5; i++)
+		fprintf(f, " %10s", v[i]);
 }
 
 /* The row without its line end. */
@@ -111,6 +152,8 @@ static void row_body(FILE *f, const char *load, const struct pair_summary *s, co
 	fprintf(f, "%-9s %8s +/- %-10s %11s %15s", load, mean, sd, max, cpu);
 	if (st->has_deadlines)
 		fprintf(f, " %16s", met);
+	if (st->audio)
+		audio_cells(f, s, st);
 	if (st->verbose) {
 		const uint64_t cols[] = { s->sched_p50_ns, s->sched_p90_ns, s->sched_p99_ns, s->sched_p999_ns,
 					  s->timer_p99_ns, s->timer_max_ns, s->lateness_p99_ns, s->lateness_max_ns };
@@ -120,9 +163,12 @@ static void row_body(FILE *f, const char *load, const struct pair_summary *s, co
 				fmt_sig3(to_unit((double)cols[i], st), v, sizeof(v));
 			fprintf(f, " %10s", v);
 		}
-		char cpu_pct[32];
+		char cpu_pct[32], streak[32], frame[32] = TABLE_NO_SAMPLES;
 		fmt_sig3(s->task_cpu_pct, cpu_pct, sizeof(cpu_pct));
-		fprintf(f, " %10s", cpu_pct);
+		fmt_sig3(to_unit((double)s->longest_streak_ns, st), streak, sizeof(streak));
+		if (s->frame_samples)
+			fmt_sig3(to_unit((double)s->frame_p99_ns, st), frame, sizeof(frame));
+		fprintf(f, " %10s %10s %10llu %10s", cpu_pct, streak, (unsigned long long)s->streaks, frame);
 	}
 }
 
@@ -185,6 +231,12 @@ void summary_median(const struct pair_summary *reps, unsigned n, struct pair_sum
 		PS_U(timer_samples, PS_TIMER), PS_D(ib_mean_ns, PS_SCHED), PS_D(ib_sd_ns, PS_SCHED),
 		PS_U(ib_max_ns, PS_SCHED), PS_D(lateness_mean_ns, PS_SCHED), PS_U(lateness_p99_ns, PS_SCHED),
 		PS_U(lateness_max_ns, PS_SCHED), PS_D(task_cpu_pct, PS_ALL), PS_D(task_cpu_wanted_pct, PS_ALL),
+		PS_U(longest_streak, PS_ALL), PS_U(longest_streak_ns, PS_ALL), PS_U(streaks, PS_ALL),
+		PS_U(frame_samples, PS_ALL), PS_U(frame_p50_ns, PS_ALL), PS_U(frame_p99_ns, PS_ALL),
+		PS_U(frame_p999_ns, PS_ALL), PS_D(low1_fps, PS_ALL), PS_U(loop_periods, PS_ALL),
+		PS_U(stolen_p99_ns, PS_ALL), PS_U(stolen_max_ns, PS_ALL), PS_D(stolen_pct, PS_ALL),
+		PS_U(xruns, PS_ALL), PS_U(worst_overrun_ns, PS_ALL), PS_D(xruns_per_min, PS_ALL),
+		PS_D(start_1ms_pct, PS_ALL), PS_D(start_2ms_pct, PS_ALL),
 	};
 	double *v = calloc(n, sizeof(*v));
 	memset(out, 0, sizeof(*out));

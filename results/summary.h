@@ -22,6 +22,21 @@ struct pair_summary {
 	/* The CPU the simulated thread got (its own CPU clock) and the CPU its periods asked for,
 	 * as % of one CPU over its run (sim_result.task_*); 0 when the run took no time. */
 	double task_cpu_pct, task_cpu_wanted_pct;
+	/* Stutter (every task): the longest run of missed deadlines, in periods and in ns, and the
+	 * runs of 2 or more; frame time (completion to completion) percentiles and, for Gaming,
+	 * the "1% low" frame rate (1 s / the p99 frame time). */
+	uint64_t longest_streak, longest_streak_ns, streaks;
+	uint64_t frame_samples, frame_p50_ns, frame_p99_ns, frame_p999_ns;
+	double low1_fps;
+	/* CPU-loop time over the calibrated work: p99 and max of the excess (stolen time), the
+	 * share of periods over 10% long. */
+	uint64_t loop_periods, stolen_p99_ns, stolen_max_ns;
+	double stolen_pct;
+	/* Audio buffering (ProAudio): xruns, per minute of run, the worst overrun, and the share
+	 * of periods started within 1 and 2 ms of their nominal start. */
+	bool audio;
+	uint64_t xruns, worst_overrun_ns;
+	double xruns_per_min, start_1ms_pct, start_2ms_pct;
 	double desired_cpu_pct;      /* work done / work wanted * 100 */
 	double deadlines_met_pct;    /* met / periods * 100 */
 	uint64_t periods, deadlines_met, deadlines_missed, periods_skipped;
@@ -48,12 +63,15 @@ void fmt_sig3(double v, char *buf, size_t len);
 
 /* Table layout: classic columns (Latency +/- SD and Max Latency in interbench 0.31's
  * definition); verbose adds p50/p90/p99/p99.9 scheduling latency, the timer latency's p99 and
- * max, the lateness's p99 and max and the task's CPU share; repeats > 1 adds the range of the mean latency last. */
+ * max, the lateness's p99 and max, the task's CPU share, the longest run of missed deadlines
+ * (in the table's unit), the runs of 2 or more and the p99 frame time; repeats > 1 adds the range of the mean latency last. */
 struct table_style {
 	bool has_deadlines;   /* print "% Deadlines Met" (not for Gaming) */
 	bool microseconds;    /* latency columns in us (-r runs) instead of ms */
 	bool verbose;
 	unsigned repeats;     /* rows are medians of this many repeats (0 or 1: single runs) */
+	bool audio;           /* an audio task (ProAudio): xruns, overrun, start<1ms, start<2ms and
+	                         stolen columns after the classic ones */
 };
 
 /* The run header line naming the latency definitions of the tables (TABLE_DEFINITIONS_LINE
@@ -62,7 +80,8 @@ struct table_style {
 #define TABLE_DEFINITIONS_PREFIX "Latency +/- SD and Max Latency: interbench 0.31's definition"
 #define TABLE_DEFINITIONS_LINE TABLE_DEFINITIONS_PREFIX " (scheduling latency plus one period per " \
 	"missed deadline); -v: p50-p99.9 scheduling latency, timer = timer latency, late = lateness, " \
-	"cpu % = the task's CPU time / its run time"
+	"cpu % = the task's CPU time / its run time, streak = the longest run of missed deadlines, " \
+	"frame = completion to completion"
 
 /* Writes the "--- Benchmarking simulated cpu of NAME[ MODE] in the presence of simulated ---"
  * line and the column header.  mode is "real time", "nice N" or "" (interbench's words), and

@@ -16,13 +16,30 @@ struct deadline_verdict deadline_check(uint64_t wake_ns, uint64_t interval_ns, u
 	return v;
 }
 
+/* One more missed deadline in the run in progress. */
+static void streak_add(struct deadline_acct *a)
+{
+	if (++a->streak > a->longest_streak)
+		a->longest_streak = a->streak;
+}
+
+void deadline_acct_streak_end(struct deadline_acct *a)
+{
+	if (a->streak >= 2)
+		a->streaks++;
+	a->streak = 0;
+}
+
 void deadline_acct_period(struct deadline_acct *a, const struct deadline_verdict *v, uint64_t work_us)
 {
 	a->periods++;
-	if (v->met)
+	if (v->met) {
 		a->met++;
-	else
+		deadline_acct_streak_end(a);
+	} else {
 		a->missed++;
+		streak_add(a);
+	}
 	a->work_wanted_us += work_us;
 	a->work_done_us += work_us;
 }
@@ -33,6 +50,7 @@ void deadline_acct_skip(struct deadline_acct *a, uint64_t work_us)
 	a->missed++;
 	a->skipped++;
 	a->work_wanted_us += work_us;
+	streak_add(a);
 }
 
 uint64_t deadline_unfinished_periods(uint64_t wake_ns, uint64_t interval_ns, uint64_t end_ns)

@@ -29,7 +29,16 @@ struct deadline_acct {
 	uint64_t skipped;        /* periods dropped entirely */
 	uint64_t work_wanted_us; /* CPU work the periods asked for */
 	uint64_t work_done_us;   /* CPU work actually done */
+	/* Stutter: runs of consecutive missed deadlines (skipped periods included).  A user sees
+	 * a run of 2 or more as a stutter, a lone late frame hardly (issue 14). */
+	uint64_t streak;         /* the missed deadlines of the run in progress */
+	uint64_t longest_streak; /* the longest run so far, in periods */
+	uint64_t streaks;        /* runs of 2 or more, counted when they end (or at the end) */
 };
+
+/* Ends the run of missed deadlines in progress (counting it when 2 or more); called when a
+ * deadline is met and once at the end of a run. */
+void deadline_acct_streak_end(struct deadline_acct *a);
 
 /* Accounts a period that ran and did work_us of work with verdict v.  The skipped periods are
  * accounted separately by deadline_acct_skip, since their work can differ (X's sweep). */

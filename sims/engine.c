@@ -102,6 +102,40 @@ static void set_sim_priority(struct sim_engine *e)
 		r->error = errno;
 }
 
+/* Accounts the CPU-loop time of a period's work_us of work that took cpu_ns of the thread's
+ * CPU time. */
+static void loop_account(struct sim_result *r, uint64_t cpu_ns, uint64_t work_us)
+{
+	uint64_t nominal_ns = work_us * NS_PER_US;
+	if (work_us == 0)
+		return;
+	uint64_t excess_ns = cpu_ns > nominal_ns ? cpu_ns - nominal_ns : 0;
+	r->loop_periods++;
+	lat_stats_add(&r->loop_excess, excess_ns);
+	hist_add(&r->loop_excess_hist, excess_ns);
+	if (cpu_ns * 10 > nominal_ns * 11)
+		r->loop_over10++;
+}
+
+/* Audio buffering of a period woken at wake_ns that started lateness_ns late and finished at
+ * finish_ns, with v's skipped periods: each beyond the buffer is an xrun. */
+static void audio_account(struct sim_result *r, const struct sim_spec *spec, uint64_t wake_ns,
+			  uint64_t lateness_ns, uint64_t finish_ns, const struct deadline_verdict *v)
+{
+	uint64_t allowed_ns = (uint64_t)(spec->buffer_periods - 1) * spec->interval_us * NS_PER_US;
+	uint64_t took_ns = finish_ns - wake_ns;
+	if (lateness_ns <= NS_PER_MS)
+		r->start_within_1ms++;
+	if (lateness_ns <= 2 * NS_PER_MS)
+		r->start_within_2ms++;
+	if (took_ns > allowed_ns) {
+		r->xruns++;
+		if (took_ns - allowed_ns > r->worst_overrun_ns)
+			r->worst_overrun_ns = took_ns - allowed_ns;
+	}
+	r->xruns += v->skipped;   /* a dropped period is a buffer that ran dry */
+}
+
 static void *periodic_thread(void *arg)
 {
 	struct sim_engine *e = arg;
@@ -110,7 +144,8 @@ static void *periodic_thread(void *arg)
 	uint64_t period = 0;
 
 	set_sim_priority(e);
-	uint64_t cpu0_ns = thread_cpu_ns();
+	uint64_t cpu0_ns = thread_cpu_ns(), prev_finish_ns = 0;
+	r->interval_us = e->spec.interval_us;
 	/* e->period and e->next_wake_ns always name the first unfinished period. */
 	for (;;) {
 		sem_wait_intr(&e->wake);
@@ -122,10 +157,19 @@ static void *periodic_thread(void *arg)
 		hist_add(&r->sched_hist, latency_ns);
 		lat_stats_add(&r->lateness, lateness_ns);
 		hist_add(&r->lateness_hist, lateness_ns);
-		uint64_t work_us = sim_work_us(&e->spec, period);
+		uint64_t work_us = sim_work_us(&e->spec, period), cpu0 = thread_cpu_ns();
 		if (!burn_us(e->cfg.loops_per_ms, work_us, &e->stop))
 			break;
-		struct deadline_verdict v = deadline_check(e->wake_ns, interval_ns, now_ns());
+		uint64_t finish_ns = now_ns();
+		loop_account(r, thread_cpu_ns() - cpu0, work_us);
+		struct deadline_verdict v = deadline_check(e->wake_ns, interval_ns, finish_ns);
+		if (prev_finish_ns) {
+			lat_stats_add(&r->frame, finish_ns - prev_finish_ns);
+			hist_add(&r->frame_hist, finish_ns - prev_finish_ns);
+		}
+		prev_finish_ns = finish_ns;
+		if (e->spec.buffer_periods)
+			audio_account(r, &e->spec, e->wake_ns, lateness_ns, finish_ns, &v);
 		lat_stats_add(&r->interbench, deadline_interbench_latency_ns(lateness_ns, e->timer_late_ns, &v, interval_ns));
 		deadline_acct_period(&r->acct, &v, work_us);
 		for (uint64_t k = 1; k <= v.skipped; k++)
@@ -151,9 +195,16 @@ static void *free_running_thread(void *arg)
 
 	set_sim_priority(e);
 	uint64_t cpu0_ns = thread_cpu_ns();
+	r->interval_us = frame_us;
 	for (uint64_t t0_ns = e->created_ns; !atomic_load(&e->stop); t0_ns = now_ns()) {
+		uint64_t cpu_ns = thread_cpu_ns();
 		uint64_t done_us = burn_us_done(e->cfg.loops_per_ms, frame_us, &e->stop);
 		uint64_t wall_ns = now_ns() - t0_ns;
+		if (done_us == frame_us) {
+			loop_account(r, thread_cpu_ns() - cpu_ns, frame_us);
+			lat_stats_add(&r->frame, wall_ns);
+			hist_add(&r->frame_hist, wall_ns);
+		}
 		uint64_t late_ns = wall_ns > frame_us * NS_PER_US ? wall_ns - frame_us * NS_PER_US : 0;
 		/* A frame cut off by the stop counts only once it has overrun: it is late by at least
 		 * late_ns, and a task starved for the whole window must not look unharmed. */
@@ -240,6 +291,7 @@ static void account_unfinished(struct sim_engine *e, uint64_t end_ns)
 	uint64_t n = deadline_unfinished_periods(e->next_wake_ns, e->spec.interval_us * NS_PER_US, end_ns);
 	for (uint64_t k = 0; k < n; k++)
 		deadline_acct_skip(&e->out->acct, sim_work_us(&e->spec, e->period + k));
+	deadline_acct_streak_end(&e->out->acct);
 }
 
 void sim_stop(struct sim_engine *e)

@@ -33,6 +33,10 @@ struct sim_spec {
 	const struct sim_desc *desc;
 	uint64_t interval_us;
 	unsigned cpu_pct;
+	/* Audio buffering, in periods (ProAudio's --periods): a period must complete within
+	 * (buffer_periods - 1) periods of its nominal start, else the buffer ran dry (an xrun).
+	 * 0: not an audio task, no xrun accounting. */
+	unsigned buffer_periods;
 };
 
 /* How a bench (or load) process runs the task. */
@@ -60,6 +64,24 @@ struct sim_result {
 	struct lat_hist sched_hist;
 	struct lat_hist timer_hist;
 	struct lat_hist lateness_hist;
+	uint64_t interval_us;        /* the task's period (for streak lengths in time) */
+	/* Frame time: from one period's completion to the next's (Gaming: each frame's length), ns;
+	 * the stutter a user sees, and Gaming's "1% low" frame rate. */
+	struct lat_stats frame;
+	struct lat_hist frame_hist;
+	/* CPU-loop time: the simulated thread's own CPU time (CLOCK_THREAD_CPUTIME_ID) for each
+	 * period's fixed work, less the work's calibrated length, when above it, ns.  Time the
+	 * task's work took longer while it ran is stolen from it: an SMI, bus contention, a
+	 * hypervisor (Benno Senoner's latencytest "CPU loop" figure). */
+	struct lat_stats loop_excess;
+	struct lat_hist loop_excess_hist;
+	uint64_t loop_periods;       /* periods whose loop time was measured (work > 0) */
+	uint64_t loop_over10;        /* of them, those that took over 10% longer than calibrated */
+	/* Audio buffering (spec.buffer_periods > 0): */
+	uint64_t xruns;              /* periods completed later than the buffer allows */
+	uint64_t worst_overrun_ns;   /* the largest such excess */
+	uint64_t start_within_1ms, start_within_2ms; /* periods started within 1 / 2 ms of their
+	                                                nominal start (latencytest's figures) */
 	/* The simulated thread's own CPU time (CLOCK_THREAD_CPUTIME_ID) and the wall time over the
 	 * same span, from its first period (Gaming: its first frame) to its end, ns: the CPU the
 	 * task really got, measured apart from the work accounting. */

@@ -304,7 +304,7 @@ START_TEST(v031_and_own_logfiles)
 	const char *bad[] = { "--- Benchmarking Audio in the presence of x ---\nLatency +/- SD (s) Max\n",
 			      "--- Benchmarking Audio in the presence of x ---\nLatency +/- SD (ms) % Desired CPU\nNone 1 +/- x 1 1\n",
 			      "--- Benchmarking Audio in the presence of x ---\nLatency +/- SD (ms) % Desired CPU\nNone -1 +/- 1 1 1\n",
-			      "--- Benchmarking Audio in the presence of x ---\nLatency +/- SD (ms) % Desired CPU\nNone 1 +/- 1 1 101\n",
+			      "--- Benchmarking Audio in the presence of x ---\nLatency +/- SD (ms) % Desired CPU\nNone 1 +/- 1 1 1001\n",
 			      "--- Benchmarking Audio in the presence of x ---\nLatency +/- SD (ms) % Desired CPU\nNone nan +/- 1 1 1\n",
 			      "--- Benchmarking in the presence of x ---\n", "just some text\n" };
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)

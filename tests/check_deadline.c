@@ -133,6 +133,35 @@ START_TEST(interbench_latency)
 }
 END_TEST
 
+/* Runs of missed deadlines: a lone miss is one run of 1; two in a row, or a miss with a skipped
+ * period after it, a stutter; a met deadline ends a run; the end of the run counts the last. */
+START_TEST(miss_streaks)
+{
+	const uint64_t iv = 10 * MS;
+	struct deadline_acct a = { 0 };
+	struct deadline_verdict met = deadline_check(0, iv, iv / 2), late = deadline_check(0, iv, iv + 1);
+	struct deadline_verdict very = deadline_check(0, iv, 3 * iv + 1);   /* two skipped */
+	deadline_acct_period(&a, &met, 1);
+	deadline_acct_period(&a, &late, 1);                    /* a lone late frame */
+	deadline_acct_period(&a, &met, 1);
+	ck_assert_uint_eq(a.longest_streak, 1);
+	ck_assert_uint_eq(a.streaks, 0);
+	deadline_acct_period(&a, &late, 1);
+	deadline_acct_period(&a, &late, 1);                    /* a stutter of 2 */
+	deadline_acct_period(&a, &met, 1);
+	ck_assert_uint_eq(a.longest_streak, 2);
+	ck_assert_uint_eq(a.streaks, 1);
+	deadline_acct_period(&a, &very, 1);                    /* 1 missed + 2 skipped */
+	for (uint64_t k = 0; k < very.skipped; k++)
+		deadline_acct_skip(&a, 1);
+	deadline_acct_skip(&a, 1);                             /* unfinished at the end */
+	deadline_acct_streak_end(&a);
+	ck_assert_uint_eq(a.longest_streak, 4);
+	ck_assert_uint_eq(a.streaks, 2);
+	ck_assert_uint_eq(a.streak, 0);
+}
+END_TEST
+
 START_TEST(x_sweep_work)
 {
 	struct options o;
@@ -198,6 +227,7 @@ int main(void)
 	tcase_add_test(tc, empty_is_perfect);
 	tcase_add_test(tc, unfinished_at_end);
 	tcase_add_test(tc, interbench_latency);
+	tcase_add_test(tc, miss_streaks);
 	tcase_add_test(tc, x_sweep_work);
 	tcase_add_test(tc, x_zero_sleep_steps);
 	tcase_add_test(tc, custom_spec);

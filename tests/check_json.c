@@ -172,7 +172,7 @@ static const char *const bad_docs[] = {
 	"{\"generator\":\"interbench\",\"schema_version\":1,\"results\":[{\"simulation\":\"Audio\",\"load\":\"None\","
 	"\"latency_mean_ns\":NaN}]}",
 	"{\"generator\":\"interbench\",\"schema_version\":1,\"results\":[{\"simulation\":\"Audio\",\"load\":\"None\","
-	"\"latency_mean_ns\":1,\"latency_p99_ns\":1,\"latency_max_ns\":1,\"desired_cpu_ppm\":2000000,\"deadlines_met_ppm\":1}]}",
+	"\"latency_mean_ns\":1,\"latency_p99_ns\":1,\"latency_max_ns\":1,\"desired_cpu_ppm\":20000000,\"deadlines_met_ppm\":1}]}",
 	"{\"generator\":\"interbench\",\"schema_version\":1,\"results\":[{\"simulation\":\"Audio\",\"load\":\"None\",\"failed\":7}]}",
 	"{\"generator\":\"interbench\",\"schema_version\":1,\"schema_version\":1,\"results\":[]}",
 	"{\"generator\":\"interbench\",\"schema_version\":1,\"results\":[{\"simulation\":\"\",\"load\":\"None\",\"failed\":\"x\"}]}",

@@ -1,6 +1,6 @@
 /* The registry of workloads: one line each in WORKLOADS below, naming the `wl_<name>`
  * descriptor its file in workloads/ exports.  Simulated tasks are benchmarked in table order
- * (Audio, Video, X, Gaming, Custom) and the loads run against each in table order (None, Video,
+ * (Audio, Video, X, Gaming, ProAudio, Custom) and the loads run against each in table order (None, Video,
  * X, Burn, Write, Read, Compile, Memload, Hack, Ring, then latencytest's Copy and Proc, Custom), as
  * interbench 0.31 orders its own.
  * Alone in its file so a test program can link a table of its own (tests/check_workload.c). */
@@ -12,6 +12,7 @@
 	X(video)     \
 	X(x)         \
 	X(gaming)    \
+	X(proaudio)  \
 	X(burn)      \
 	X(write)     \
 	X(read)      \

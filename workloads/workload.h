@@ -20,6 +20,9 @@
 #define WL_BENCH_RT     0x02u /* benchmarked as a simulated task in -r (SCHED_FIFO) runs */
 #define WL_LOAD_NORMAL  0x04u /* runs as a load in normal runs */
 #define WL_LOAD_RT      0x08u /* runs as a load in -r runs */
+#define WL_PREFERS_FIFO 0x10u /* benchmarked SCHED_FIFO when allowed even without -r (its real
+                                 counterpart always runs so: an audio thread), unless a policy is
+                                 asked for; at normal priority with a note otherwise */
 
 #define WL_MAX 32             /* registry bound: -W/-w masks are 32-bit, bit i = workload_table[i] */
 #define WL_CFG_MAX_BYTES 64   /* bound of a workload's cfg_size (struct options holds them all) */

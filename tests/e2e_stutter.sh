@@ -1,0 +1,58 @@
+#!/bin/bash
+# End to end: issue 14's figures.  ProAudio (its options, table columns, SCHED_FIFO when allowed,
+# xruns in the JSON), the stutter figures of every task (miss runs, frame times, Gaming's 1% low)
+# in -v, the schema-valid JSON and compare, and a task that cannot keep up showing its runs of
+# missed deadlines.  Usage: e2e_stutter.sh BINARY
+set -u
+BIN=$(realpath "${1:?usage: $0 path/to/interbench}")
+SCHEMA=$(realpath "$(dirname "$0")/../doc/interbench-result.schema.json")
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+export XDG_CACHE_HOME="$TMP/cache"
+mkdir -p "$TMP/cache" "$TMP/run" && cd "$TMP/run" || exit 1
+pass=0 fail=0
+ok() { pass=$((pass + 1)); echo "ok   $1"; }
+bad() { fail=$((fail + 1)); echo "FAIL $1"; [ -n "${2:-}" ] && sed 's/^/     /' "$2"; }
+out="$TMP/out.txt"
+
+"$BIN" -t 1 -c -q -v -W ProAudio -W Gaming -w None --frames 256 --rate 48000 --dsp-load 50 --periods 3 \
+	--json pa.json >"$out" 2>&1; rc=$?
+if [ "$rc" = 0 ] && grep -q '^--- Benchmarking simulated cpu of ProAudio real time in the presence' "$out" &&
+   grep -q 'xruns    overrun  start<1ms  start<2ms     stolen' "$out" && grep -q 'streak    streaks  frame p99' "$out"
+then ok "ProAudio: SCHED_FIFO by default as root, its columns, the stutter columns in -v"; else bad "ProAudio table (exit $rc)" "$out"; fi
+if python3 - "$SCHEMA" pa.json <<'PY'
+import json, sys, jsonschema
+jsonschema.Draft202012Validator(json.load(open(sys.argv[1]))).validate(doc := json.load(open(sys.argv[2])))
+o = doc["options"]
+assert (o["proaudio_frames"], o["proaudio_rate_hz"], o["proaudio_dsp_load_pct"], o["proaudio_periods"]) == (256, 48000, 50, 3)
+pa = next(r for r in doc["results"] if r["simulation"] == "ProAudio")
+assert pa["bench_setting"]["policy"] == "fifo", pa["bench_setting"]
+assert pa["periods"] > 150, pa["periods"]           # 5.333 ms periods over 1 s
+assert pa["xruns"] is not None and pa["start_within_2ms_ppm"] >= pa["start_within_1ms_ppm"]
+assert 0.4 < pa["task_cpu_wanted_ppm"] / 1e6 < 0.6  # --dsp-load 50
+g = next(r for r in doc["results"] if r["simulation"] == "Gaming")
+assert g["xruns"] is None and g["one_percent_low_mfps"] > 0 and g["frame_time_p99_ns"] >= 100_000_000 * 0.5
+PY
+then ok "JSON: ProAudio's options, policy, xruns; Gaming's frame time and 1% low"; else bad "ProAudio JSON" "$out"; fi
+"$BIN" compare pa.json pa.json >"$out" 2>&1; rc=$?
+if [ "$rc" = 0 ] && grep -q 'ProAudio .* xruns per minute' "$out" && grep -q 'stolen p99' "$out" &&
+   grep -q 'Gaming .* 1% low fps' "$out" && grep -q 'p99 frame time' "$out"
+then ok "compare: xruns per minute, stolen p99, frame time, 1% low fps"; else bad "compare of ProAudio (exit $rc)" "$out"; fi
+
+# A task that cannot keep up: 100% CPU every 10 ms against a nice -20 Burn misses runs of deadlines.
+"$BIN" -t 1 -c -q -W Custom -C 100 -I 10000 -w Burn -N -20 --json miss.json >"$out" 2>&1; rc=$?
+if [ "$rc" = 0 ] && python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))["results"][0]
+assert r["deadlines_met_ppm"] < 1000000 and r["longest_miss_streak"] >= 1, r
+assert r["longest_miss_streak_ns"] == r["longest_miss_streak"] * 10_000_000
+' miss.json; then ok "missed deadlines come in runs, measured in periods and time"; else bad "miss runs (exit $rc)" "$out"; fi
+
+for args in "--frames 8" "--rate 1000" "--dsp-load 0" "--periods 1" "--periods 17"; do
+	# shellcheck disable=SC2086
+	"$BIN" $args -t 1 -c >"$out" 2>&1; rc=$?
+	if [ "$rc" = 2 ] && grep -q "^interbench: ${args%% *}: invalid value .*(accepted: " "$out"
+	then ok "'$args' refused (exit 2)"; else bad "'$args' refused (exit $rc)" "$out"; fi
+done
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]
