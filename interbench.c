@@ -24,6 +24,7 @@
 #include "lib/child.h"
 #include "lib/progress.h"
 #include "lib/timeutil.h"
+#include "lib/timeline.h"
 #include "lib/version.h"
 #include "results/export.h"
 #include "results/json_report.h"
@@ -115,6 +116,9 @@ struct run {
 	struct load_config load_cfg;
 	struct load_slot *loads;   /* one per workload_table entry (used for the loads) */
 	FILE *log;                 /* NULL with -c */
+	int timeline_fd;           /* --timeline's file, or -1 */
+	bool timeline_warned;      /* a write failure of it was reported */
+	uint32_t timeline_seq;     /* the pair id of the pair running: pairs run so far */
 	char log_path[128];
 	FILE *con;                 /* console: stdout, or stderr with --json - */
 	json_t *doc;               /* JSON results, or NULL (-c without --json) */
@@ -426,6 +430,8 @@ static void run_pair(struct run *r, const struct plan_item *it, struct pair_outc
 		.bench_cpus = o->bench_cpus.given ? &o->bench_cpus : o->cpus.given ? &o->cpus : NULL,
 		.load_cpus = o->load_cpus.given ? &o->load_cpus : o->cpus.given ? &o->cpus : NULL,
 		.duration_ns = (uint64_t)r->opt.duration_s * NS_PER_S,
+		.timeline_fd = r->timeline_fd,
+		.timeline_pair = r->timeline_seq,
 		.interrupted = &g_signal,
 		.tick = tick_progress,
 		.tick_arg = &r->progress,
@@ -440,6 +446,21 @@ static void run_pair(struct run *r, const struct plan_item *it, struct pair_outc
 		settle_load(r, lctx, &po->load);
 }
 
+/* Warns once when the bench could not write the pair's periods to --timeline, or had more
+ * than it keeps. */
+static void timeline_note(struct run *r, const struct pair_outcome *po)
+{
+	if (r->timeline_fd < 0 || r->timeline_warned || (!po->sim.timeline_error && !po->sim.timeline_truncated))
+		return;
+	if (po->sim.timeline_error)
+		fprintf(stderr, "interbench: warning: --timeline %s: write: %s; the timeline is incomplete\n",
+			r->opt.timeline_path, strerror(po->sim.timeline_error));
+	else
+		fprintf(stderr, "interbench: warning: --timeline %s: a pair had more than %u periods; the rest are "
+			"not recorded\n", r->opt.timeline_path, TIMELINE_MAX_RECORDS);
+	r->timeline_warned = true;
+}
+
 /* Records run `repeat` (0-based) of plan item i: its summary, and its entry in the JSON. */
 static void record(struct run *r, size_t i, unsigned repeat, const struct pair_outcome *po)
 {
@@ -447,6 +468,7 @@ static void record(struct run *r, size_t i, unsigned repeat, const struct pair_o
 	struct rep_result *rep = &r->reps[i * r->opt.repeat + repeat];
 	rep->ran = true;
 	rep->ok = po->ok;
+	timeline_note(r, po);
 	rep->interrupted = po->interrupted;
 	rep->window_ns = po->window_ns;
 	snprintf(rep->why, sizeof(rep->why), "%s", po->why);
@@ -467,6 +489,7 @@ static void record(struct run *r, size_t i, unsigned repeat, const struct pair_o
 		.failed = po->ok ? NULL : po->why, .interrupted = po->interrupted,
 		.window_ns = po->window_ns, .sim = &po->sim, .load_work = &po->load,
 		.load_metrics = slot_of(r, it)->ctx.metrics,
+		.timeline_pair = r->timeline_fd >= 0 && !po->sim.timeline_error ? (int64_t)r->timeline_seq : -1,
 	};
 	if (report_add(r->doc, &e) != 0)
 		fprintf(stderr, "interbench: warning: out of memory for the JSON results\n");
@@ -527,6 +550,7 @@ static void run_round(struct run *r, unsigned round, struct pair_outcome *po)
 		run_pair(r, it, po);
 		progress_run_end(&r->progress, now_ns());
 		record(r, i, round, po);
+		r->timeline_seq++;
 		if (r->opt.repeat == 1)
 			emit_item(r, i, &r->reps[i], 1);
 	}
@@ -821,6 +845,33 @@ static int setup_run(struct run *r)
 	return 0;
 }
 
+/* Opens --timeline's file (replacing what it held: the user named it; never through a symbolic
+ * link, only a regular file) and writes its header.  Returns 0, or 2 with one line printed. */
+static int open_timeline(struct run *r)
+{
+	unsigned char head[TIMELINE_HEADER_BYTES];
+	const char *path = r->opt.timeline_path;
+	struct stat st;
+	r->timeline_fd = -1;
+	if (!path)
+		return 0;
+	int fd = open(path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0644);
+	const char *why = fd < 0 ? strerror(errno) : fstat(fd, &st) != 0 ? strerror(errno) :
+			  !S_ISREG(st.st_mode) ? "not a regular file" : NULL;
+	timeline_encode_header(head);
+	if (!why && (ftruncate(fd, 0) != 0 || fcntl(fd, F_SETFL, O_APPEND) != 0 || write(fd, head, sizeof(head)) != sizeof(head)))
+		why = strerror(errno);
+	if (why) {
+		fprintf(stderr, "interbench: --timeline: '%s': %s (accepted: a file name to write, not a symbolic link)\n",
+			path, errno == ELOOP ? "is a symbolic link" : why);
+		if (fd >= 0)
+			close(fd);
+		return 2;
+	}
+	r->timeline_fd = fd;
+	return 0;
+}
+
 /* Opens the logfile (unless -c) and starts the JSON document (when one will be written).
  * Returns 0, or 2 when the logfile cannot be used (reason printed). */
 static int open_outputs(struct run *r)
@@ -968,7 +1019,9 @@ int main(int argc, char **argv)
 		rc = setup_run(&r);
 	if (rc != 0)
 		return rc < 0 ? 1 : rc;
-	rc = open_outputs(&r);
+	rc = open_timeline(&r);
+	if (rc == 0)
+		rc = open_outputs(&r);
 	if (rc != 0) {
 		cleanup_loads(&r);
 		return rc;
@@ -992,6 +1045,10 @@ int main(int argc, char **argv)
 		rc = -1;
 	if (r.opt.dma_latency_us >= 0)
 		close(r.dma_fd); /* releases the latency limit */
+	if (r.timeline_fd >= 0 && close(r.timeline_fd) != 0) {
+		fprintf(stderr, "interbench: --timeline %s: close: %s\n", r.opt.timeline_path, strerror(errno));
+		rc = -1;
+	}
 	json_decref(r.doc);
 	free(r.loads);
 	free(r.plan.items);

@@ -80,6 +80,9 @@ static const struct optspec core_options[] = {
 	{ .long_name = "json", .type = OPTSPEC_STRING, .metavar = "FILE",
 	  .help = "also write the results as JSON to FILE (- for stdout,\nthe tables then go to stderr); see doc/json.md",
 	  .accepted = "a file name, or - for stdout", .noun = "file name", .offset = O(json_path) },
+	{ .long_name = "timeline", .type = OPTSPEC_STRING, .metavar = "FILE",
+	  .help = "record every period of every pair in FILE (binary,\ndoc/timeline.md)", .accepted = "a file name",
+	  .noun = "file name", .json_key = "timeline", .offset = O(timeline_path) },
 	{ .long_name = "dma-latency", .type = OPTSPEC_I64, .metavar = "US",
 	  .help = "hold a CPU wakeup latency limit of US microseconds via\n/dev/cpu_dma_latency during the run "
 		  "(as cyclictest does;\n0 keeps CPUs out of deep idle states; needs root)",

@@ -40,6 +40,7 @@ struct options {
 	uint32_t load_include, load_exclude; /* -w / -x: bit i = workload_table[i] */
 	unsigned repeat;            /* --repeat: runs of every pair, in rounds (default 1) */
 	const char *json_path;      /* --json FILE ("-" = stdout), or NULL */
+	const char *timeline_path;  /* --timeline FILE (lib/timeline.h), or NULL */
 	int64_t dma_latency_us;     /* --dma-latency: CPU wakeup latency limit held during the
 	                               run, microseconds; -1 = none (the default) */
 	/* Workload i's own option values: its private config (workload_table[i]->cfg_size bytes). */

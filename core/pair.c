@@ -4,6 +4,7 @@
 #include <poll.h>
 #include <sched.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <unistd.h>
@@ -38,6 +39,15 @@ static int pin(const struct optspec_cpus *cpus, char *err, size_t errlen)
 	return -1;
 }
 
+/* Records a pair's timeline may need: its periods over the window and the load's ramp, with a
+ * margin, within TIMELINE_MAX_RECORDS. */
+static uint32_t timeline_capacity(const struct pair_params *p)
+{
+	uint64_t interval_ns = p->spec.interval_us ? p->spec.interval_us * NS_PER_US : NS_PER_MS;
+	uint64_t n = (p->duration_ns + (uint64_t)PAIR_READY_MAX_MS * NS_PER_MS) / interval_ns * 5 / 4 + 64;
+	return n > TIMELINE_MAX_RECORDS ? TIMELINE_MAX_RECORDS : (uint32_t)n;
+}
+
 static int bench_body(void *arg, int ctl_fd, int res_fd)
 {
 	struct bench_arg *b = arg;
@@ -48,11 +58,23 @@ static int bench_body(void *arg, int ctl_fd, int res_fd)
 		snprintf(b->res->errmsg, sizeof(b->res->errmsg), "%s", err);
 		return fd_write_all(res_fd, b->res, sizeof(*b->res)) == 0 ? 0 : 1;
 	}
-	struct sim_engine *e = sim_start(&b->p->spec, &b->p->run_cfg, b->res);
+	struct sim_run_cfg cfg = b->p->run_cfg;
+	struct timeline_buf tl = { .cap = timeline_capacity(b->p) };
+	if (b->p->timeline_fd >= 0 && (tl.rec = calloc(tl.cap, sizeof(*tl.rec))) != NULL) {
+		cfg.timeline = &tl;
+		cfg.timeline_pair = b->p->timeline_pair;
+	}
+	struct sim_engine *e = sim_start(&b->p->spec, &cfg, b->res);
 	if (e) {
 		child_control_priority(b->p->run_cfg.timer_prio);
 		child_wait_stop(ctl_fd);
 		sim_stop(e);
+	}
+	if (b->p->timeline_fd >= 0) {
+		if (!tl.rec || timeline_write(b->p->timeline_fd, &tl) != 0)
+			b->res->timeline_error = tl.rec ? errno : ENOMEM;
+		b->res->timeline_truncated = tl.truncated;
+		free(tl.rec);
 	}
 	return fd_write_all(res_fd, b->res, sizeof(*b->res)) == 0 ? 0 : 1;
 }
@@ -154,7 +176,7 @@ static int bench_window(const struct pair_params *p, struct child *kids[2], stru
 			struct pair_outcome *out)
 {
 	struct bench_arg barg = { .p = p, .res = &out->sim };
-	if (child_spawn(bench, bench_body, &barg, NULL, 0) != 0) {
+	if (child_spawn(bench, bench_body, &barg, &p->timeline_fd, p->timeline_fd >= 0) != 0) {
 		snprintf(out->why, sizeof(out->why), "fork (bench): %s", strerror(errno));
 		return -3;
 	}

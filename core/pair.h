@@ -31,6 +31,9 @@ struct pair_params {
 	const struct optspec_cpus *bench_cpus; /* CPUs of the bench process (--bench-cpus), NULL: any */
 	const struct optspec_cpus *load_cpus;  /* CPUs of the load process (--load-cpus), NULL: any */
 	uint64_t duration_ns;            /* timed window of the bench */
+	int timeline_fd;                 /* --timeline file (O_APPEND), or -1: the bench process
+	                                    writes the pair's periods there after its stop */
+	uint32_t timeline_pair;          /* the pair id its records carry */
 	const volatile sig_atomic_t *interrupted; /* set by main's signal handler */
 	void (*tick)(void *arg, uint64_t now_ns); /* called at each of main's wake-ups while the
 	                                             pair runs (every POLL_SLICE_MS at most), or NULL */

@@ -308,6 +308,8 @@ static int add_settings(json_t *r, const struct report_entry *e)
 		rc = json_object_set_new(r, "bench_setting", setting_json(e->bench_sched));
 	if (rc == 0 && e->load_sched)
 		rc = json_object_set_new(r, "load_setting", setting_json(e->load_sched));
+	if (rc == 0 && e->timeline_pair >= 0)
+		rc = json_object_set_new(r, "timeline_pair", json_integer(e->timeline_pair));
 	return rc;
 }
 

@@ -41,6 +41,7 @@ struct report_entry {
 	const struct sim_result *sim;  /* measurements (ignored when failed) */
 	const struct load_counters *load_work; /* the load's counters, or NULL when it never reported */
 	const struct load_metric_info *const *load_metrics; /* what load_work counts, NULL-terminated */
+	int64_t timeline_pair;         /* the pair id of its --timeline records, or -1 */
 };
 
 /* Starts a document: schema_version, generator, machine, run and options.  Returns NULL only

@@ -118,10 +118,12 @@ static void loop_account(struct sim_result *r, uint64_t cpu_ns, uint64_t work_us
 }
 
 /* Audio buffering of a period woken at wake_ns that started lateness_ns late and finished at
- * finish_ns, with v's skipped periods: each beyond the buffer is an xrun. */
-static void audio_account(struct sim_result *r, const struct sim_spec *spec, uint64_t wake_ns,
+ * finish_ns, with v's skipped periods: each beyond the buffer is an xrun.  Returns whether this
+ * period was one. */
+static bool audio_account(struct sim_result *r, const struct sim_spec *spec, uint64_t wake_ns,
 			  uint64_t lateness_ns, uint64_t finish_ns, const struct deadline_verdict *v)
 {
+	bool xrun = false;
 	uint64_t allowed_ns = (uint64_t)(spec->buffer_periods - 1) * spec->interval_us * NS_PER_US;
 	uint64_t took_ns = finish_ns - wake_ns;
 	if (lateness_ns <= NS_PER_MS)
@@ -130,10 +132,12 @@ static void audio_account(struct sim_result *r, const struct sim_spec *spec, uin
 		r->start_within_2ms++;
 	if (took_ns > allowed_ns) {
 		r->xruns++;
+		xrun = true;
 		if (took_ns - allowed_ns > r->worst_overrun_ns)
 			r->worst_overrun_ns = took_ns - allowed_ns;
 	}
 	r->xruns += v->skipped;   /* a dropped period is a buffer that ran dry */
+	return xrun;
 }
 
 static void *periodic_thread(void *arg)
@@ -160,16 +164,22 @@ static void *periodic_thread(void *arg)
 		uint64_t work_us = sim_work_us(&e->spec, period), cpu0 = thread_cpu_ns();
 		if (!burn_us(e->cfg.loops_per_ms, work_us, &e->stop))
 			break;
-		uint64_t finish_ns = now_ns();
-		loop_account(r, thread_cpu_ns() - cpu0, work_us);
+		uint64_t finish_ns = now_ns(), loop_ns = thread_cpu_ns() - cpu0;
+		loop_account(r, loop_ns, work_us);
 		struct deadline_verdict v = deadline_check(e->wake_ns, interval_ns, finish_ns);
 		if (prev_finish_ns) {
 			lat_stats_add(&r->frame, finish_ns - prev_finish_ns);
 			hist_add(&r->frame_hist, finish_ns - prev_finish_ns);
 		}
 		prev_finish_ns = finish_ns;
-		if (e->spec.buffer_periods)
-			audio_account(r, &e->spec, e->wake_ns, lateness_ns, finish_ns, &v);
+		bool xrun = e->spec.buffer_periods && audio_account(r, &e->spec, e->wake_ns, lateness_ns, finish_ns, &v);
+		if (e->cfg.timeline)
+			timeline_push(e->cfg.timeline, &(struct timeline_rec){
+				.pair = e->cfg.timeline_pair, .period = (uint32_t)period, .start_ns = e->wake_ns - e->start_ns,
+				.timer_ns = timeline_u32(e->timer_late_ns), .sched_ns = timeline_u32(latency_ns),
+				.late_ns = timeline_u32(lateness_ns), .loop_ns = timeline_u32(loop_ns),
+				.flags = (v.met ? TIMELINE_MET : 0) | (xrun ? TIMELINE_XRUN : 0),
+				.skipped = (uint32_t)v.skipped });
 		lat_stats_add(&r->interbench, deadline_interbench_latency_ns(lateness_ns, e->timer_late_ns, &v, interval_ns));
 		deadline_acct_period(&r->acct, &v, work_us);
 		for (uint64_t k = 1; k <= v.skipped; k++)

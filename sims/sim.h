@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include "lib/histogram.h"
 #include "lib/schedpolicy.h"
+#include "lib/timeline.h"
 #include "lib/stats.h"
 #include "sims/deadline.h"
 
@@ -45,6 +46,8 @@ struct sim_run_cfg {
 	struct sched_setting sched; /* the simulated thread's policy, nice, priority or reservation
 	                               (zeroed: SCHED_OTHER at nice 0, left as it is) */
 	int timer_prio;      /* SCHED_FIFO priority of the timing thread; 0 = normal priority */
+	struct timeline_buf *timeline; /* every period recorded here (--timeline), or NULL */
+	uint32_t timeline_pair;        /* the pair id of those records */
 };
 
 /* Everything measured in one run of a simulated task. */
@@ -82,6 +85,8 @@ struct sim_result {
 	uint64_t worst_overrun_ns;   /* the largest such excess */
 	uint64_t start_within_1ms, start_within_2ms; /* periods started within 1 / 2 ms of their
 	                                                nominal start (latencytest's figures) */
+	int timeline_error;          /* 0, or the errno of a failed write of the pair's timeline */
+	bool timeline_truncated;     /* the pair had more periods than TIMELINE_MAX_RECORDS */
 	/* The simulated thread's own CPU time (CLOCK_THREAD_CPUTIME_ID) and the wall time over the
 	 * same span, from its first period (Gaming: its first frame) to its end, ns: the CPU the
 	 * task really got, measured apart from the work accounting. */

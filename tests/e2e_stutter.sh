@@ -48,6 +48,32 @@ assert r["deadlines_met_ppm"] < 1000000 and r["longest_miss_streak"] >= 1, r
 assert r["longest_miss_streak_ns"] == r["longest_miss_streak"] * 10_000_000
 ' miss.json; then ok "missed deadlines come in runs, measured in periods and time"; else bad "miss runs (exit $rc)" "$out"; fi
 
+# --timeline: every period of every pair, as doc/timeline.md reads it; never through a link.
+"$BIN" -t 1 -c -q -W ProAudio -W Audio -w None --repeat 2 --timeline tl.bin --json tl.json >"$out" 2>&1; rc=$?
+if [ "$rc" = 0 ] && python3 - <<'PY'
+import collections, json, struct
+doc = json.load(open("tl.json"))
+assert doc["options"]["timeline"] == "tl.bin"
+with open("tl.bin", "rb") as f:
+    assert struct.unpack("<4sIII", f.read(16)) == (b"IBTL", 1, 40, 0)
+    n, met, last = collections.Counter(), collections.Counter(), {}
+    while (rec := f.read(40)):
+        pair, period, start, timer, sched, late, loop, flags, skipped = struct.unpack("<IIQIIIIII", rec)
+        assert late >= sched and start >= last.get(pair, 0)
+        last[pair] = start
+        n[pair] += 1
+        met[pair] += flags & 1
+assert sorted(r["timeline_pair"] for r in doc["results"]) == list(range(4))
+for r in doc["results"]:
+    assert n[r["timeline_pair"]] == r["periods"] - r["periods_skipped"], r
+    assert met[r["timeline_pair"]] == r["deadlines_met"], r
+PY
+then ok "--timeline: one record per period run, matching each JSON result"; else bad "--timeline (exit $rc)" "$out"; fi
+ln -s "$TMP/victim" link.bin && echo keep >"$TMP/victim"
+"$BIN" -t 1 -c -q -W Audio -w None --timeline link.bin >"$out" 2>&1; rc=$?
+if [ "$rc" = 2 ] && grep -q "^interbench: --timeline: 'link.bin': is a symbolic link" "$out" && [ "$(cat "$TMP/victim")" = keep ]
+then ok "--timeline refuses a symbolic link, its target untouched"; else bad "--timeline through a link (exit $rc)" "$out"; fi
+
 for args in "--frames 8" "--rate 1000" "--dsp-load 0" "--periods 1" "--periods 17"; do
 	# shellcheck disable=SC2086
 	"$BIN" $args -t 1 -c >"$out" 2>&1; rc=$?

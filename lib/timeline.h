@@ -1,0 +1,64 @@
+/* The per-period timeline file (--timeline, issue 14): every period of every pair, to draw a
+ * diagram as latencytest did.  One definition for writer and reader (doc/timeline.md):
+ *
+ *   header, 16 bytes: magic "IBTL", u32 version (1), u32 record size (40), u32 reserved (0)
+ *   records, 40 bytes each, little-endian:
+ *     u32 pair      the pair's id (the JSON result's "timeline_pair")
+ *     u32 period    the period's index in the pair (skipped periods are not recorded, but
+ *                   counted in the record before them)
+ *     u64 start_ns  the period's nominal start, from the pair's first period
+ *     u32 timer_ns  timer latency (0 when the period was already due)
+ *     u32 sched_ns  scheduling latency
+ *     u32 late_ns   lateness: nominal start to the task running
+ *     u32 loop_ns   the thread's CPU time for the period's work
+ *     u32 flags     TIMELINE_MET, TIMELINE_XRUN
+ *     u32 skipped   periods dropped after this one
+ *   Durations above 4.29 s saturate at UINT32_MAX. */
+#ifndef IB_TIMELINE_H
+#define IB_TIMELINE_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define TIMELINE_MAGIC "IBTL"
+#define TIMELINE_VERSION 1u
+#define TIMELINE_HEADER_BYTES 16u
+#define TIMELINE_RECORD_BYTES 40u
+#define TIMELINE_MET  0x1u  /* the deadline was met */
+#define TIMELINE_XRUN 0x2u  /* completed later than the audio buffer allows */
+/* Records one pair keeps in memory (40 MB): beyond, the pair's timeline is cut short and its
+ * JSON result says so. */
+#define TIMELINE_MAX_RECORDS (1u << 20)
+
+/* One period, in host form. */
+struct timeline_rec {
+	uint32_t pair, period;
+	uint64_t start_ns;
+	uint32_t timer_ns, sched_ns, late_ns, loop_ns, flags, skipped;
+};
+
+/* A pair's records in memory (the bench process fills it). */
+struct timeline_buf {
+	struct timeline_rec *rec;
+	uint32_t n, cap;
+	bool truncated;             /* more periods than cap */
+};
+
+/* Saturates ns to a u32 field. */
+static inline uint32_t timeline_u32(uint64_t ns) { return ns > UINT32_MAX ? UINT32_MAX : (uint32_t)ns; }
+
+/* Appends r to b (dropped, with b->truncated set, when full). */
+void timeline_push(struct timeline_buf *b, const struct timeline_rec *r);
+
+/* Encodes the file header / record r into out (TIMELINE_HEADER_BYTES / TIMELINE_RECORD_BYTES). */
+void timeline_encode_header(unsigned char *out);
+void timeline_encode(const struct timeline_rec *r, unsigned char *out);
+
+/* Decodes: the header (returns 0, or -1 when it is not a version-1 timeline) and a record. */
+int timeline_decode_header(const unsigned char *in);
+void timeline_decode(const unsigned char *in, struct timeline_rec *r);
+
+/* Writes b's records to fd (opened O_APPEND), in chunks.  Returns 0, or -1 with errno set. */
+int timeline_write(int fd, const struct timeline_buf *b);
+
+#endif

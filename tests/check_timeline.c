@@ -1,0 +1,64 @@
+/* The timeline format (lib/timeline.h): header and records survive encoding, little-endian at
+ * the documented offsets, saturation, the in-memory bound, and a write to a real file. */
+#include <check.h>
+#include "tests/ck_run.h"
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "lib/timeline.h"
+
+START_TEST(round_trip)
+{
+	unsigned char head[TIMELINE_HEADER_BYTES], rec[TIMELINE_RECORD_BYTES];
+	struct timeline_rec r = { .pair = 7, .period = 123456, .start_ns = 0x0102030405060708ull, .timer_ns = 1,
+				  .sched_ns = 2, .late_ns = 3, .loop_ns = 4, .flags = TIMELINE_MET | TIMELINE_XRUN,
+				  .skipped = 5 }, back;
+	timeline_encode_header(head);
+	ck_assert_int_eq(timeline_decode_header(head), 0);
+	ck_assert_int_eq(memcmp(head, "IBTL\1\0\0\0\50\0\0\0\0\0\0\0", 16), 0);  /* version 1, 40-byte records */
+	head[4] = 2;
+	ck_assert_int_eq(timeline_decode_header(head), -1);
+	timeline_encode(&r, rec);
+	ck_assert_uint_eq(rec[8], 0x08);          /* start_ns little-endian at offset 8 */
+	ck_assert_uint_eq(rec[15], 0x01);
+	ck_assert_uint_eq(rec[32], 3);            /* flags at offset 32 */
+	timeline_decode(rec, &back);
+	ck_assert_int_eq(memcmp(&r, &back, sizeof(r)), 0);
+	ck_assert_uint_eq(timeline_u32(5000000000ull), UINT32_MAX);  /* over 4.29 s saturates */
+}
+END_TEST
+
+START_TEST(bounded_and_written)
+{
+	struct timeline_rec recs[3];
+	struct timeline_buf b = { .rec = recs, .cap = 3 };
+	for (uint32_t i = 0; i < 5; i++)
+		timeline_push(&b, &(struct timeline_rec){ .pair = 1, .period = i });
+	ck_assert_uint_eq(b.n, 3);
+	ck_assert(b.truncated);
+	char path[] = "/tmp/check_timeline_XXXXXX";
+	int fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	unlink(path);
+	ck_assert_int_eq(timeline_write(fd, &b), 0);
+	ck_assert_int_eq(lseek(fd, 0, SEEK_END), 3 * TIMELINE_RECORD_BYTES);
+	unsigned char rec[TIMELINE_RECORD_BYTES];
+	struct timeline_rec r;
+	ck_assert_int_eq(pread(fd, rec, sizeof(rec), 2 * TIMELINE_RECORD_BYTES), (ssize_t)sizeof(rec));
+	timeline_decode(rec, &r);
+	ck_assert_uint_eq(r.period, 2);
+	close(fd);
+	ck_assert_int_eq(timeline_write(fd, &b), -1);  /* a closed descriptor: the error, not a crash */
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("timeline");
+	TCase *tc = tcase_create("format");
+	tcase_add_test(tc, round_trip);
+	tcase_add_test(tc, bounded_and_written);
+	suite_add_tcase(s, tc);
+	return ck_run(s);
+}
