@@ -16,7 +16,7 @@
 
 #define SCRATCH_PREFIX "interbench-"
 #define SCRATCH_SUFFIX ".tmp"
-#define SCRATCH_MAX 8        /* files per run: Write, Read and Compile's two use 4 */
+#define SCRATCH_MAX 8        /* files per run: Write, Read, Compile's two and Copy's two use 6 */
 #define SCRATCH_TAG_MAX 16   /* bytes of a tag, with the NUL */
 
 struct scratch_set {

@@ -16,17 +16,16 @@ static void stutter_summarize(const struct sim_result *r, struct pair_summary *s
 	s->frame_p99_ns = hist_percentile_ns(&r->frame_hist, 99, r->frame.max_ns);
 	s->frame_p999_ns = hist_percentile_ns(&r->frame_hist, 99.9, r->frame.max_ns);
 	s->low1_fps = s->frame_p99_ns ? 1e9 / (double)s->frame_p99_ns : 0;
-	s->loop_periods = r->loop_periods;
-	s->stolen_p99_ns = hist_percentile_ns(&r->loop_excess_hist, 99, r->loop_excess.max_ns);
-	s->stolen_max_ns = r->loop_excess.max_ns;
-	s->stolen_pct = r->loop_periods ? 100.0 * (double)r->loop_over10 / (double)r->loop_periods : 0;
-	s->audio = r->start_within_2ms || r->xruns || r->worst_overrun_ns;
-	s->xruns = r->xruns;
-	s->worst_overrun_ns = r->worst_overrun_ns;
-	s->xruns_per_min = r->task_wall_ns ? (double)r->xruns * 60e9 / (double)r->task_wall_ns : 0;
+	s->loop_periods = r->loop.periods;
+	s->stolen_p99_ns = hist_percentile_ns(&r->loop.excess_hist, 99, r->loop.excess.max_ns);
+	s->stolen_max_ns = r->loop.excess.max_ns;
+	s->stolen_pct = r->loop.periods ? 100.0 * (double)r->loop.over10 / (double)r->loop.periods : 0;
+	s->xruns = r->audio.xruns;
+	s->worst_overrun_ns = r->audio.worst_overrun_ns;
+	s->xruns_per_min = r->task_wall_ns ? (double)r->audio.xruns * 60e9 / (double)r->task_wall_ns : 0;
 	uint64_t ran = r->acct.periods - r->acct.skipped;
-	s->start_1ms_pct = ran ? 100.0 * (double)r->start_within_1ms / (double)ran : 0;
-	s->start_2ms_pct = ran ? 100.0 * (double)r->start_within_2ms / (double)ran : 0;
+	s->start_1ms_pct = ran ? 100.0 * (double)r->audio.start_within_1ms / (double)ran : 0;
+	s->start_2ms_pct = ran ? 100.0 * (double)r->audio.start_within_2ms / (double)ran : 0;
 }
 
 void pair_summarize(const struct sim_result *r, struct pair_summary *s)

@@ -34,7 +34,6 @@ struct pair_summary {
 	double stolen_pct;
 	/* Audio buffering (ProAudio): xruns, per minute of run, the worst overrun, and the share
 	 * of periods started within 1 and 2 ms of their nominal start. */
-	bool audio;
 	uint64_t xruns, worst_overrun_ns;
 	double xruns_per_min, start_1ms_pct, start_2ms_pct;
 	double desired_cpu_pct;      /* work done / work wanted * 100 */

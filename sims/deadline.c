@@ -80,3 +80,35 @@ uint64_t deadline_interbench_latency_ns(uint64_t lateness_ns, uint64_t timer_lat
 	uint64_t missed = v->met ? 0 : 1 + v->skipped;
 	return lateness_ns - timer_late_ns + missed * interval_ns;
 }
+
+bool audio_acct_period(struct audio_acct *a, unsigned buffer_periods, uint64_t interval_ns, uint64_t wake_ns,
+		       uint64_t lateness_ns, uint64_t finish_ns, const struct deadline_verdict *v)
+{
+	uint64_t allowed_ns = (uint64_t)(buffer_periods ? buffer_periods - 1 : 0) * interval_ns;
+	uint64_t took_ns = finish_ns - wake_ns;
+	bool xrun = took_ns > allowed_ns;
+	if (lateness_ns <= 1000000)
+		a->start_within_1ms++;
+	if (lateness_ns <= 2000000)
+		a->start_within_2ms++;
+	if (xrun) {
+		a->xruns++;
+		if (took_ns - allowed_ns > a->worst_overrun_ns)
+			a->worst_overrun_ns = took_ns - allowed_ns;
+	}
+	a->xruns += v->skipped;   /* a dropped period is a buffer that ran dry */
+	return xrun;
+}
+
+void loop_acct_period(struct loop_acct *l, uint64_t cpu_ns, uint64_t work_us)
+{
+	uint64_t nominal_ns = work_us * 1000;
+	if (work_us == 0)
+		return;
+	uint64_t excess_ns = cpu_ns > nominal_ns ? cpu_ns - nominal_ns : 0;
+	l->periods++;
+	lat_stats_add(&l->excess, excess_ns);
+	hist_add(&l->excess_hist, excess_ns);
+	if (cpu_ns * 10 > nominal_ns * 11)
+		l->over10++;
+}

@@ -10,6 +10,8 @@
 #define IB_DEADLINE_H
 #include <stdbool.h>
 #include <stdint.h>
+#include "lib/histogram.h"
+#include "lib/stats.h"
 
 struct deadline_verdict {
 	bool met;              /* finished by wake_ns + interval_ns */
@@ -62,6 +64,34 @@ uint64_t deadline_unfinished_periods(uint64_t wake_ns, uint64_t interval_ns, uin
  * exceed lateness_ns. */
 uint64_t deadline_interbench_latency_ns(uint64_t lateness_ns, uint64_t timer_late_ns,
 					const struct deadline_verdict *v, uint64_t interval_ns);
+
+/* Audio buffering (ProAudio): a period must complete within (buffer_periods - 1) periods of
+ * its nominal start, else the buffer ran dry: an xrun (latencytest, shared/seeds). */
+struct audio_acct {
+	uint64_t xruns;              /* periods completed later than the buffer allows, and dropped ones */
+	uint64_t worst_overrun_ns;   /* the largest excess over the buffer */
+	uint64_t start_within_1ms, start_within_2ms; /* periods started within 1 / 2 ms of their
+	                                                nominal start (latencytest's figures) */
+};
+
+/* Accounts a period woken at wake_ns (interval_ns, buffer_periods >= 1) that started
+ * lateness_ns late and finished at finish_ns, with v's skipped periods (each an xrun).
+ * Returns whether the period itself was an xrun. */
+bool audio_acct_period(struct audio_acct *a, unsigned buffer_periods, uint64_t interval_ns, uint64_t wake_ns,
+		       uint64_t lateness_ns, uint64_t finish_ns, const struct deadline_verdict *v);
+
+/* CPU-loop time: the thread's own CPU time for each period's fixed work against the work's
+ * calibrated length.  Work that took longer while the task ran is time stolen from it (an SMI,
+ * bus contention, a hypervisor): Benno Senoner's latencytest "CPU loop" figure. */
+struct loop_acct {
+	struct lat_stats excess;     /* CPU time over the calibrated length (0 when under), ns */
+	struct lat_hist excess_hist;
+	uint64_t periods;            /* periods measured (work > 0) */
+	uint64_t over10;             /* of them, those that took over 10% longer */
+};
+
+/* Accounts a period of work_us of calibrated work that took cpu_ns of CPU time. */
+void loop_acct_period(struct loop_acct *l, uint64_t cpu_ns, uint64_t work_us);
 
 /* % desired CPU (work done / work wanted * 100); 100 when nothing was wanted. */
 double deadline_desired_cpu_pct(const struct deadline_acct *a);

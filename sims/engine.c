@@ -102,44 +102,6 @@ static void set_sim_priority(struct sim_engine *e)
 		r->error = errno;
 }
 
-/* Accounts the CPU-loop time of a period's work_us of work that took cpu_ns of the thread's
- * CPU time. */
-static void loop_account(struct sim_result *r, uint64_t cpu_ns, uint64_t work_us)
-{
-	uint64_t nominal_ns = work_us * NS_PER_US;
-	if (work_us == 0)
-		return;
-	uint64_t excess_ns = cpu_ns > nominal_ns ? cpu_ns - nominal_ns : 0;
-	r->loop_periods++;
-	lat_stats_add(&r->loop_excess, excess_ns);
-	hist_add(&r->loop_excess_hist, excess_ns);
-	if (cpu_ns * 10 > nominal_ns * 11)
-		r->loop_over10++;
-}
-
-/* Audio buffering of a period woken at wake_ns that started lateness_ns late and finished at
- * finish_ns, with v's skipped periods: each beyond the buffer is an xrun.  Returns whether this
- * period was one. */
-static bool audio_account(struct sim_result *r, const struct sim_spec *spec, uint64_t wake_ns,
-			  uint64_t lateness_ns, uint64_t finish_ns, const struct deadline_verdict *v)
-{
-	bool xrun = false;
-	uint64_t allowed_ns = (uint64_t)(spec->buffer_periods - 1) * spec->interval_us * NS_PER_US;
-	uint64_t took_ns = finish_ns - wake_ns;
-	if (lateness_ns <= NS_PER_MS)
-		r->start_within_1ms++;
-	if (lateness_ns <= 2 * NS_PER_MS)
-		r->start_within_2ms++;
-	if (took_ns > allowed_ns) {
-		r->xruns++;
-		xrun = true;
-		if (took_ns - allowed_ns > r->worst_overrun_ns)
-			r->worst_overrun_ns = took_ns - allowed_ns;
-	}
-	r->xruns += v->skipped;   /* a dropped period is a buffer that ran dry */
-	return xrun;
-}
-
 static void *periodic_thread(void *arg)
 {
 	struct sim_engine *e = arg;
@@ -165,14 +127,15 @@ static void *periodic_thread(void *arg)
 		if (!burn_us(e->cfg.loops_per_ms, work_us, &e->stop))
 			break;
 		uint64_t finish_ns = now_ns(), loop_ns = thread_cpu_ns() - cpu0;
-		loop_account(r, loop_ns, work_us);
+		loop_acct_period(&r->loop, loop_ns, work_us);
 		struct deadline_verdict v = deadline_check(e->wake_ns, interval_ns, finish_ns);
 		if (prev_finish_ns) {
 			lat_stats_add(&r->frame, finish_ns - prev_finish_ns);
 			hist_add(&r->frame_hist, finish_ns - prev_finish_ns);
 		}
 		prev_finish_ns = finish_ns;
-		bool xrun = e->spec.buffer_periods && audio_account(r, &e->spec, e->wake_ns, lateness_ns, finish_ns, &v);
+		bool xrun = e->spec.buffer_periods &&
+			    audio_acct_period(&r->audio, e->spec.buffer_periods, interval_ns, e->wake_ns, lateness_ns, finish_ns, &v);
 		if (e->cfg.timeline)
 			timeline_push(e->cfg.timeline, &(struct timeline_rec){
 				.pair = e->cfg.timeline_pair, .period = (uint32_t)period, .start_ns = e->wake_ns - e->start_ns,
@@ -211,7 +174,7 @@ static void *free_running_thread(void *arg)
 		uint64_t done_us = burn_us_done(e->cfg.loops_per_ms, frame_us, &e->stop);
 		uint64_t wall_ns = now_ns() - t0_ns;
 		if (done_us == frame_us) {
-			loop_account(r, thread_cpu_ns() - cpu_ns, frame_us);
+			loop_acct_period(&r->loop, thread_cpu_ns() - cpu_ns, frame_us);
 			lat_stats_add(&r->frame, wall_ns);
 			hist_add(&r->frame_hist, wall_ns);
 		}

@@ -72,19 +72,8 @@ struct sim_result {
 	 * the stutter a user sees, and Gaming's "1% low" frame rate. */
 	struct lat_stats frame;
 	struct lat_hist frame_hist;
-	/* CPU-loop time: the simulated thread's own CPU time (CLOCK_THREAD_CPUTIME_ID) for each
-	 * period's fixed work, less the work's calibrated length, when above it, ns.  Time the
-	 * task's work took longer while it ran is stolen from it: an SMI, bus contention, a
-	 * hypervisor (Benno Senoner's latencytest "CPU loop" figure). */
-	struct lat_stats loop_excess;
-	struct lat_hist loop_excess_hist;
-	uint64_t loop_periods;       /* periods whose loop time was measured (work > 0) */
-	uint64_t loop_over10;        /* of them, those that took over 10% longer than calibrated */
-	/* Audio buffering (spec.buffer_periods > 0): */
-	uint64_t xruns;              /* periods completed later than the buffer allows */
-	uint64_t worst_overrun_ns;   /* the largest such excess */
-	uint64_t start_within_1ms, start_within_2ms; /* periods started within 1 / 2 ms of their
-	                                                nominal start (latencytest's figures) */
+	struct loop_acct loop;       /* CPU-loop time (sims/deadline.h) */
+	struct audio_acct audio;     /* audio buffering, when spec.buffer_periods > 0 */
 	int timeline_error;          /* 0, or the errno of a failed write of the pair's timeline */
 	bool timeline_truncated;     /* the pair had more periods than TIMELINE_MAX_RECORDS */
 	/* The simulated thread's own CPU time (CLOCK_THREAD_CPUTIME_ID) and the wall time over the

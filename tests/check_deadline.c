@@ -2,6 +2,7 @@
 #include <check.h>
 #include "tests/ck_run.h"
 #include <stdlib.h>
+#include <string.h>
 #include "sims/deadline.h"
 #include "core/options.h"
 #include "sims/sim.h"
@@ -162,6 +163,45 @@ START_TEST(miss_streaks)
 }
 END_TEST
 
+/* Audio buffering on synthetic periods: 2 periods of buffer allow a period to complete one
+ * period after its start; 3 allow two.  Starts within 1 and 2 ms counted; dropped periods are
+ * xruns. */
+START_TEST(audio_xruns)
+{
+	const uint64_t iv = 2667000;   /* 128 frames at 48 kHz */
+	struct audio_acct a = { 0 };
+	struct deadline_verdict ontime = deadline_check(0, iv, iv), late = deadline_check(0, iv, iv + 1);
+	ck_assert(!audio_acct_period(&a, 2, iv, 0, 500000, iv, &ontime));           /* exactly one period */
+	ck_assert(audio_acct_period(&a, 2, iv, 0, 1500000, iv + 1, &late));         /* 1 ns over */
+	ck_assert_uint_eq(a.worst_overrun_ns, 1);
+	ck_assert(!audio_acct_period(&a, 3, iv, 0, 2500000, 2 * iv, &late));        /* 3 periods: fine */
+	struct deadline_verdict dropped = deadline_check(0, iv, 4 * iv + 10);      /* 3 dropped after it */
+	ck_assert_uint_eq(dropped.skipped, 3);
+	ck_assert(audio_acct_period(&a, 3, iv, 0, 0, 4 * iv + 10, &dropped));
+	ck_assert_uint_eq(a.xruns, 1 + 1 + 3);
+	ck_assert_uint_eq(a.worst_overrun_ns, 2 * iv + 10);
+	ck_assert_uint_eq(a.start_within_1ms, 2);   /* 0.5 ms and 0 */
+	ck_assert_uint_eq(a.start_within_2ms, 3);   /* and 1.5 ms; not 2.5 ms */
+}
+END_TEST
+
+/* Stolen time on synthetic burns: CPU time above the calibrated length, the share over 10%. */
+START_TEST(stolen_time)
+{
+	static struct loop_acct l;
+	memset(&l, 0, sizeof(l));
+	loop_acct_period(&l, 950000, 1000);      /* faster than calibrated: nothing stolen */
+	loop_acct_period(&l, 1050000, 1000);     /* 5% over */
+	loop_acct_period(&l, 1500000, 1000);     /* an SMI: 0.5 ms stolen */
+	loop_acct_period(&l, 123, 0);            /* no work: not measured */
+	ck_assert_uint_eq(l.periods, 3);
+	ck_assert_uint_eq(l.over10, 1);
+	ck_assert_uint_eq(l.excess.max_ns, 500000);
+	ck_assert_uint_eq(l.excess.min_ns, 0);
+	ck_assert_uint_eq(hist_percentile_ns(&l.excess_hist, 50, l.excess.max_ns) / 1000, 50); /* ~50 us */
+}
+END_TEST
+
 START_TEST(x_sweep_work)
 {
 	struct options o;
@@ -228,6 +268,8 @@ int main(void)
 	tcase_add_test(tc, unfinished_at_end);
 	tcase_add_test(tc, interbench_latency);
 	tcase_add_test(tc, miss_streaks);
+	tcase_add_test(tc, audio_xruns);
+	tcase_add_test(tc, stolen_time);
 	tcase_add_test(tc, x_sweep_work);
 	tcase_add_test(tc, x_zero_sleep_steps);
 	tcase_add_test(tc, custom_spec);

@@ -11,10 +11,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <dirent.h>
 #include <unistd.h>
 #include "core/options.h"
 #include "lib/machine.h"
 #include "lib/timeutil.h"
+#include "loads/scratch.h"
 #include "results/json_report.h"
 #include "workloads/workload.h"
 #include "tests/skeleton_load.c"
@@ -133,6 +135,44 @@ START_TEST(example_runs_and_reports)
 }
 END_TEST
 
+/* Copy and Proc (issue 14) start, do their work, stop when asked and leave no file behind.  The
+ * wait for work is a wait for a state (bounded generously), never a timed assertion. */
+START_TEST(copy_and_proc_leave_nothing)
+{
+	static struct scratch_set sc;
+	char dir[] = "/tmp/check_workload_XXXXXX", arg[64];
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(arg, sizeof(arg), "%s", dir);
+	struct options o;
+	ck_assert_int_eq(parse(&o, (char *[]){ "interbench", "--workdir", arg, "--file-size", "4M", NULL }), OPT_OK);
+	struct load_config cfg = { .threads = 2, .loops_per_ms = 1000, .scratch = &sc };
+	const char *names[] = { "Copy", "Proc" };
+	for (int k = 0; k < 2; k++) {
+		struct load_ctx ctx;
+		int w = workload_find(names[k], true);
+		ck_assert_int_ge(w, 0);
+		workload_load_init(&ctx, workload_table[w], options_wl_opts(&o, (unsigned)w), &cfg);
+		ck_assert_msg(!ctx.ops->prepare || ctx.ops->prepare(&ctx) == 0, "%s: %s", names[k], ctx.counters.errmsg);
+		ck_assert_int_eq(ctx.ops->start(&ctx), 0);
+		for (int i = 0; i < 10000 && !load_is_ready(&ctx); i++)
+			usleep(1000);
+		ck_assert_msg(load_is_ready(&ctx), "%s did no work", names[k]);
+		ctx.ops->stop(&ctx);
+		ck_assert_msg(ctx.counters.error == 0, "%s: %s", names[k], ctx.counters.errmsg);
+		if (ctx.ops->cleanup)
+			ctx.ops->cleanup(&ctx);
+	}
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	unsigned left = 0;
+	while ((de = readdir(d)))
+		left += de->d_name[0] != '.';
+	closedir(d);
+	ck_assert_uint_eq(left, 0);
+	rmdir(dir);
+}
+END_TEST
+
 /* Every workload descriptor (the real ones and the example) keeps the rules the walkers rely on. */
 START_TEST(descriptors_are_well_formed)
 {
@@ -241,6 +281,7 @@ int main(void)
 	tcase_add_test(tc, example_option_parsed_and_refused);
 	tcase_add_test(tc, example_in_help_and_header);
 	tcase_add_test(tc, example_runs_and_reports);
+	tcase_add_test(tc, copy_and_proc_leave_nothing);
 	tcase_add_loop_test(tc, descriptors_are_well_formed, 0, (int)workload_count);
 	tcase_add_test(tc, options_unique);
 	tcase_add_test(tc, man_page_lists_every_option);
