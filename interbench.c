@@ -30,6 +30,7 @@
 #include "results/json_report.h"
 #include "lib/json_seed.h"
 #include "results/logfile.h"
+#include "results/logformat.h"
 #include "lib/machine.h"
 #include "results/summary.h"
 #include "workloads/workload.h"
@@ -338,12 +339,11 @@ static void emit_row(struct run *r, const struct plan_item *it, const struct rep
 		/* The load's throughput: always in the logfile, on the console with -v. */
 		for (unsigned k = 0; k < n; k++)
 			if (reps[k].load_work[0] && (outs[i] == r->log || r->opt.verbose))
-				fprintf(outs[i], "          load%s: %s\n", n > 1 ? " (one repeat)" : "", reps[k].load_work);
+				log_load_work(outs[i], reps[k].load_work, n > 1);
 		/* Marks a partial window under its row (compare leaves such a row out). */
 		for (unsigned k = 0; k < n; k++)
 			if (reps[k].ok && reps[k].interrupted)
-				fprintf(outs[i], "          interrupted: measured for %.1f of %u s%s\n",
-					reps[k].window_ns / 1e9, r->opt.duration_s, n > 1 ? ", left out of the medians" : "");
+				log_row_interrupted(outs[i], reps[k].window_ns / 1e9, r->opt.duration_s, n > 1);
 		flush_out(r, outs[i]);
 	}
 }
@@ -487,7 +487,8 @@ static void record(struct run *r, size_t i, unsigned repeat, const struct pair_o
 		.bench_sched = &it->bench_sched, .load_sched = &r->load.s[it->l],
 		.repeat = repeat + 1, .has_deadlines = it->spec.desc->has_deadlines, .audio = it->spec.buffer_periods > 0,
 		.failed = po->ok ? NULL : po->why, .interrupted = po->interrupted,
-		.window_ns = po->window_ns, .sim = &po->sim, .load_work = &po->load,
+		.window_ns = po->window_ns, .sim = &po->sim, .summary = po->ok ? &rep->s : NULL,
+		.load_work = &po->load,
 		.load_metrics = slot_of(r, it)->ctx.metrics,
 		.timeline_pair = r->timeline_fd >= 0 && !po->sim.timeline_error ? (int64_t)r->timeline_seq : -1,
 	};
@@ -951,10 +952,9 @@ static int close_outputs(struct run *r)
 
 static void note_interrupt(struct run *r, int sig)
 {
-	const char *msg = "*** interrupted: the results above are what was measured before the signal";
-	fprintf(r->con, "\n%s (%s)\n", msg, strsignal(sig));
+	log_run_interrupted(r->con, strsignal(sig));
 	if (r->log)
-		fprintf(r->log, "\n%s (%s)\n", msg, strsignal(sig));
+		log_run_interrupted(r->log, strsignal(sig));
 }
 
 /* Opens /dev/null onto any of descriptors 0, 1 and 2 that is closed (a daemon or a cron job

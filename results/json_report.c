@@ -14,6 +14,7 @@
 #include "loads/load.h"
 #include "lib/version.h"
 #include "results/json_report.h"
+#include "results/jsonkeys.h"
 #include "results/summary.h"
 
 /* jansson integers are signed 64-bit; no measured figure comes near the limit. */
@@ -154,13 +155,13 @@ json_t *report_new(const struct machine_info *m, const struct run_info *info, co
 	char generator[96];
 	snprintf(generator, sizeof(generator), "%s %s", REPORT_GENERATOR, ib_version());
 	return json_pack("{s:i, s:s, s:o, s:{s:o, s:I, s:s, s:i, s:i}, s:o, s:[]}",
-			 "schema_version", REPORT_SCHEMA_VERSION, "generator", generator,
+			 JK_SCHEMA_VERSION, REPORT_SCHEMA_VERSION, JK_GENERATOR, generator,
 			 "machine", machine_json(m),
 			 "run", "datestamp", report_text(info->datestamp),
 			 "loops_per_ms", (json_int_t)info->loops_per_ms,
 			 "loops_per_ms_source", info->loops_source ? info->loops_source : "unknown",
 			 "load_threads", (int)info->load_threads, "duration_s", (int)info->duration_s,
-			 "options", options_json(o), "results");
+			 "options", options_json(o), JK_RESULTS);
 }
 
 /* A JSON array of n strings. */
@@ -181,15 +182,15 @@ int report_add_sweep(json_t *doc, const char *sim, const char *load, const char 
 		for (unsigned c = 0; row && c < nc; c++) {
 			const struct sweep_cell *x = &cells[r * nc + c];
 			json_array_append_new(row, !x->measured ? json_null() :
-				json_pack("{s:o, s:o}", "deadlines_met_ppm", jround(x->met_pct * 1e4),
-					  "latency_p99_ns", x->has_p99 ? jint(x->p99_ns) : json_null()));
+				json_pack("{s:o, s:o}", JK_DEADLINES_MET, jround(x->met_pct * 1e4),
+					  JK_LATENCY_P99, x->has_p99 ? jint(x->p99_ns) : json_null()));
 		}
 		json_array_append_new(grid, row);
 	}
 	json_t *sweeps = json_object_get(doc, "sweeps");
 	if (!sweeps && json_object_set_new(doc, "sweeps", sweeps = json_array()) != 0)
 		return -1;
-	json_t *o = json_pack("{s:o, s:o, s:o, s:o, s:o}", "simulation", report_text(sim), "load", report_text(load),
+	json_t *o = json_pack("{s:o, s:o, s:o, s:o, s:o}", JK_SIMULATION, report_text(sim), JK_LOAD, report_text(load),
 			      "bench_settings", string_array(rows, nr), "load_settings", string_array(cols, nc),
 			      "cells", grid);
 	return o && json_array_append_new(sweeps, o) == 0 ? 0 : -1;
@@ -222,34 +223,37 @@ json_t *report_histogram(const struct lat_hist *h)
 static int add_figures(json_t *r, const struct report_entry *e)
 {
 	struct pair_summary s;
-	pair_summarize(e->sim, &s);
+	if (e->summary)
+		s = *e->summary;    /* summarized once, by the caller */
+	else
+		pair_summarize(e->sim, &s);
 	struct { const char *key; json_t *v; } f[] = {
-		{ "samples", jint(s.samples) },
-		{ "latency_mean_ns", s.samples ? jround(s.latency_mean_ns) : json_null() },
+		{ JK_SAMPLES, jint(s.samples) },
+		{ JK_LATENCY_MEAN, s.samples ? jround(s.latency_mean_ns) : json_null() },
 		{ "latency_sd_ns", s.samples ? jround(s.latency_sd_ns) : json_null() },
-		{ "latency_max_ns", s.samples ? jint(s.latency_max_ns) : json_null() },
+		{ JK_LATENCY_MAX, s.samples ? jint(s.latency_max_ns) : json_null() },
 		{ "latency_p50_ns", s.samples ? jint(s.sched_p50_ns) : json_null() },
 		{ "latency_p90_ns", s.samples ? jint(s.sched_p90_ns) : json_null() },
-		{ "latency_p99_ns", s.samples ? jint(s.sched_p99_ns) : json_null() },
+		{ JK_LATENCY_P99, s.samples ? jint(s.sched_p99_ns) : json_null() },
 		{ "latency_p999_ns", s.samples ? jint(s.sched_p999_ns) : json_null() },
-		{ "interbench_latency_mean_ns", s.samples ? jround(s.ib_mean_ns) : json_null() },
+		{ JK_IB_LATENCY_MEAN, s.samples ? jround(s.ib_mean_ns) : json_null() },
 		{ "interbench_latency_sd_ns", s.samples ? jround(s.ib_sd_ns) : json_null() },
-		{ "interbench_latency_max_ns", s.samples ? jint(s.ib_max_ns) : json_null() },
+		{ JK_IB_LATENCY_MAX, s.samples ? jint(s.ib_max_ns) : json_null() },
 		{ "lateness_mean_ns", s.samples ? jround(s.lateness_mean_ns) : json_null() },
 		{ "lateness_p99_ns", s.samples ? jint(s.lateness_p99_ns) : json_null() },
 		{ "lateness_max_ns", s.samples ? jint(s.lateness_max_ns) : json_null() },
 		{ "longest_miss_streak", jint(s.longest_streak) },
-		{ "longest_miss_streak_ns", jint(s.longest_streak_ns) },
+		{ JK_MISS_STREAK_NS, jint(s.longest_streak_ns) },
 		{ "miss_streaks", jint(s.streaks) },
 		{ "frame_time_p50_ns", s.frame_samples ? jint(s.frame_p50_ns) : json_null() },
-		{ "frame_time_p99_ns", s.frame_samples ? jint(s.frame_p99_ns) : json_null() },
+		{ JK_FRAME_P99, s.frame_samples ? jint(s.frame_p99_ns) : json_null() },
 		{ "frame_time_p999_ns", s.frame_samples ? jint(s.frame_p999_ns) : json_null() },
-		{ "one_percent_low_mfps", s.frame_samples ? jround(s.low1_fps * 1e3) : json_null() },
-		{ "stolen_p99_ns", s.loop_periods ? jint(s.stolen_p99_ns) : json_null() },
+		{ JK_LOW1, s.frame_samples ? jround(s.low1_fps * 1e3) : json_null() },
+		{ JK_STOLEN_P99, s.loop_periods ? jint(s.stolen_p99_ns) : json_null() },
 		{ "stolen_max_ns", s.loop_periods ? jint(s.stolen_max_ns) : json_null() },
 		{ "stolen_over10_ppm", jround(s.stolen_pct * 1e4) },
-		{ "task_run_ns", jint(e->sim->task_wall_ns) },
-		{ "xruns", e->audio ? jint(s.xruns) : json_null() },
+		{ JK_TASK_RUN, jint(e->sim->task_wall_ns) },
+		{ JK_XRUNS, e->audio ? jint(s.xruns) : json_null() },
 		{ "worst_overrun_ns", e->audio ? jint(s.worst_overrun_ns) : json_null() },
 		{ "start_within_1ms_ppm", e->audio ? jround(s.start_1ms_pct * 1e4) : json_null() },
 		{ "start_within_2ms_ppm", e->audio ? jround(s.start_2ms_pct * 1e4) : json_null() },
@@ -261,10 +265,10 @@ static int add_figures(json_t *r, const struct report_entry *e)
 		{ "timer_latency_p90_ns", s.timer_samples ? jint(s.timer_p90_ns) : json_null() },
 		{ "timer_latency_p99_ns", s.timer_samples ? jint(s.timer_p99_ns) : json_null() },
 		{ "timer_latency_p999_ns", s.timer_samples ? jint(s.timer_p999_ns) : json_null() },
-		{ "desired_cpu_ppm", jround(s.desired_cpu_pct * 1e4) },
+		{ JK_DESIRED_CPU, jround(s.desired_cpu_pct * 1e4) },
 		{ "task_cpu_ppm", jround(s.task_cpu_pct * 1e4) },
 		{ "task_cpu_wanted_ppm", jround(s.task_cpu_wanted_pct * 1e4) },
-		{ "deadlines_met_ppm", jround(s.deadlines_met_pct * 1e4) },
+		{ JK_DEADLINES_MET, jround(s.deadlines_met_pct * 1e4) },
 		{ "periods", jint(s.periods) },
 		{ "deadlines_met", jint(s.deadlines_met) },
 		{ "deadlines_missed", jint(s.deadlines_missed) },
@@ -303,7 +307,7 @@ static json_t *setting_json(const struct sched_setting *s)
 /* The load_mode words and both settings of entry e (schema version 2). */
 static int add_settings(json_t *r, const struct report_entry *e)
 {
-	int rc = json_object_set_new(r, "load_mode", report_text(e->load_mode ? e->load_mode : ""));
+	int rc = json_object_set_new(r, JK_LOAD_MODE, report_text(e->load_mode ? e->load_mode : ""));
 	if (rc == 0 && e->bench_sched)
 		rc = json_object_set_new(r, "bench_setting", setting_json(e->bench_sched));
 	if (rc == 0 && e->load_sched)
@@ -315,23 +319,23 @@ static int add_settings(json_t *r, const struct report_entry *e)
 
 int report_add(json_t *doc, const struct report_entry *e)
 {
-	json_t *r = json_pack("{s:o, s:o, s:o, s:i, s:b, s:b, s:I}", "simulation", report_text(e->simulation),
-			      "load", report_text(e->load), "mode", report_text(e->mode ? e->mode : ""),
+	json_t *r = json_pack("{s:o, s:o, s:o, s:i, s:b, s:b, s:I}", JK_SIMULATION, report_text(e->simulation),
+			      JK_LOAD, report_text(e->load), JK_MODE, report_text(e->mode ? e->mode : ""),
 			      "repeat", (int)e->repeat,
-			      "has_deadlines", e->has_deadlines, "interrupted", e->interrupted,
+			      JK_HAS_DEADLINES, e->has_deadlines, JK_INTERRUPTED, e->interrupted,
 			      "window_ns", (json_int_t)e->window_ns);
 	if (!r)
 		return -1;
 	int rc = add_settings(r, e);
 	if (rc == 0)
-		rc = e->failed ? json_object_set_new(r, "failed", report_text(e->failed)) : add_figures(r, e);
+		rc = e->failed ? json_object_set_new(r, JK_FAILED, report_text(e->failed)) : add_figures(r, e);
 	if (rc == 0 && e->load_work && e->load_work->elapsed_ns)
 		rc = json_object_set_new(r, "load_work", load_work_json(e->load_work, e->load_metrics));
 	if (rc != 0) {
 		json_decref(r);
 		return -1;
 	}
-	return json_array_append_new(json_object_get(doc, "results"), r) != 0 ? -1 : 0;
+	return json_array_append_new(json_object_get(doc, JK_RESULTS), r) != 0 ? -1 : 0;
 }
 
 #define REPORT_DUMP_FLAGS (JSON_COMPACT | JSON_PRESERVE_ORDER)

@@ -39,6 +39,8 @@ struct report_entry {
 	bool interrupted;              /* the window was cut short by a signal */
 	uint64_t window_ns;            /* how long the bench ran */
 	const struct sim_result *sim;  /* measurements (ignored when failed) */
+	const struct pair_summary *summary; /* sim's summary when the caller has it (computed
+	                                       here from sim when NULL) */
 	const struct load_counters *load_work; /* the load's counters, or NULL when it never reported */
 	const struct load_metric_info *const *load_metrics; /* what load_work counts, NULL-terminated */
 	int64_t timeline_pair;         /* the pair id of its --timeline records, or -1 */

@@ -8,6 +8,7 @@
 #include <unistd.h>
 #include "lib/text.h"
 #include "results/logfile.h"
+#include "results/logformat.h"
 #include "results/summary.h"
 
 void run_info_init(struct run_info *info)
@@ -87,12 +88,12 @@ FILE *logfile_open(const struct run_info *info, char *path, size_t len, char *er
 
 void logfile_header(FILE *f, const struct run_info *info)
 {
-	fprintf(f, "Using %llu loops per ms (%s), running every load for %u seconds\n",
+	fprintf(f, LOG_USING "%llu" LOG_USING_LOOPS " (%s), running every load for %u seconds\n",
 		(unsigned long long)info->loops_per_ms, info->loops_source, info->duration_s);
-	fprintf(f, "Benchmarking kernel %s at datestamp %s\n", info->kernel_release, info->datestamp);
+	fprintf(f, LOG_KERNEL "%s at datestamp %s\n", info->kernel_release, info->datestamp);
 	char text[2 * sizeof(info->kernel_version)];
 	text_escape_line(info->kernel_version, text, sizeof(text));
-	fprintf(f, "Kernel version %s, %u CPUs online, %u load threads\n", text, info->cpus, info->load_threads);
+	fprintf(f, LOG_KERNEL_VERSION "%s, %u CPUs online, %u load threads\n", text, info->cpus, info->load_threads);
 	if (info->dma_latency_us >= 0)
 		fprintf(f, "CPU wakeup latency limit held at %lld us (/dev/cpu_dma_latency)\n",
 			(long long)info->dma_latency_us);
@@ -107,7 +108,7 @@ void logfile_header(FILE *f, const struct run_info *info)
 	if (info->comment) {
 		char comment[4096];
 		text_escape_line(info->comment, comment, sizeof(comment));
-		fprintf(f, "Comment: %s\n", comment);
+		fprintf(f, LOG_COMMENT "%s\n", comment);
 	}
 	fprintf(f, "\n");
 }

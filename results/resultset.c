@@ -11,6 +11,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "results/json_report.h"
+#include "results/logformat.h"
+#include "results/jsonkeys.h"
 #include "results/resultset.h"
 #include "results/summary.h"
 #include "lib/text.h"
@@ -189,19 +191,19 @@ static int json_uint_or_null(const json_t *o, const char *key, size_t idx, json_
 static int json_values(const json_t *r, size_t idx, struct rs_values *v, char *err, size_t errlen)
 {
 	double samples = NAN;   /* absent: not said, figures taken as they are */
-	if (json_object_get(r, "samples") && json_uint(r, "samples", idx, INT64_MAX, &samples, err, errlen) != 0)
+	if (json_object_get(r, JK_SAMPLES) && json_uint(r, JK_SAMPLES, idx, INT64_MAX, &samples, err, errlen) != 0)
 		return -1;
 	v->no_samples = samples == 0;  /* results before null existed wrote 0s: no figure either */
 	/* optional: absent in documents written before the key existed (the figure is then NaN);
 	 * the stutter and audio figures may also be null (no frames, not an audio task) */
 	static const struct { enum rs_metric m; const char *key; json_int_t max; double scale; bool optional; } f[] = {
-		{ RS_STREAK, "longest_miss_streak_ns", INT64_MAX, 1, true }, { RS_FRAME_P99, "frame_time_p99_ns", INT64_MAX, 1, true },
-		{ RS_LOW1, "one_percent_low_mfps", INT64_MAX, 1e-3, true }, { RS_XRUNS, "xruns", INT64_MAX, 1, true },
-		{ RS_STOLEN, "stolen_p99_ns", INT64_MAX, 1, true },
-		{ RS_MEAN, "interbench_latency_mean_ns", INT64_MAX, 1, true }, { RS_P99, "latency_p99_ns", INT64_MAX, 1, false },
-		{ RS_MAX, "interbench_latency_max_ns", INT64_MAX, 1, true }, { RS_CPU, "desired_cpu_ppm", RS_MAX_CPU_PCT * 10000, 1e-4, false },
-		{ RS_MET, "deadlines_met_ppm", 1000000, 1e-4, false }, { RS_SMEAN, "latency_mean_ns", INT64_MAX, 1, false },
-		{ RS_SMAX, "latency_max_ns", INT64_MAX, 1, false },
+		{ RS_STREAK, JK_MISS_STREAK_NS, INT64_MAX, 1, true }, { RS_FRAME_P99, JK_FRAME_P99, INT64_MAX, 1, true },
+		{ RS_LOW1, JK_LOW1, INT64_MAX, 1e-3, true }, { RS_XRUNS, JK_XRUNS, INT64_MAX, 1, true },
+		{ RS_STOLEN, JK_STOLEN_P99, INT64_MAX, 1, true },
+		{ RS_MEAN, JK_IB_LATENCY_MEAN, INT64_MAX, 1, true }, { RS_P99, JK_LATENCY_P99, INT64_MAX, 1, false },
+		{ RS_MAX, JK_IB_LATENCY_MAX, INT64_MAX, 1, true }, { RS_CPU, JK_DESIRED_CPU, RS_MAX_CPU_PCT * 10000, 1e-4, false },
+		{ RS_MET, JK_DEADLINES_MET, 1000000, 1e-4, false }, { RS_SMEAN, JK_LATENCY_MEAN, INT64_MAX, 1, false },
+		{ RS_SMAX, JK_LATENCY_MAX, INT64_MAX, 1, false },
 	};
 	for (size_t k = 0; k < sizeof(f) / sizeof(f[0]); k++) {
 		bool latency = rs_metric_is_latency(f[k].m);
@@ -215,12 +217,12 @@ static int json_values(const json_t *r, size_t idx, struct rs_values *v, char *e
 			return -1;
 		v->m[f[k].m] = latency && v->no_samples ? NAN : v->m[f[k].m] * f[k].scale;
 	}
-	if (!json_is_true(json_object_get(r, "has_deadlines")))
+	if (!json_is_true(json_object_get(r, JK_HAS_DEADLINES)))
 		v->m[RS_MET] = v->m[RS_STREAK] = NAN;
 	else
 		v->m[RS_LOW1] = NAN;  /* "1% low" is Gaming's figure */
 	double run_ns = NAN;      /* xruns per minute of the task's run */
-	if (!isnan(v->m[RS_XRUNS]) && json_uint(r, "task_run_ns", idx, INT64_MAX, &run_ns, err, errlen) != 0)
+	if (!isnan(v->m[RS_XRUNS]) && json_uint(r, JK_TASK_RUN, idx, INT64_MAX, &run_ns, err, errlen) != 0)
 		return -1;
 	if (!isnan(v->m[RS_XRUNS]))
 		v->m[RS_XRUNS] = run_ns > 0 ? v->m[RS_XRUNS] * 60e9 / run_ns : NAN;
@@ -229,11 +231,11 @@ static int json_values(const json_t *r, size_t idx, struct rs_values *v, char *e
 
 static int json_result(struct result_set *rs, const json_t *r, size_t idx, char *err, size_t errlen)
 {
-	const char *sim = json_str(r, "simulation"), *load = json_str(r, "load"), *mode = json_str(r, "mode");
+	const char *sim = json_str(r, JK_SIMULATION), *load = json_str(r, JK_LOAD), *mode = json_str(r, JK_MODE);
 	char key[192];
 	if (!json_is_object(r) || !sim || !load)
 		return fail(err, errlen, "results[%zu]: not an object with string \"simulation\" and \"load\"", idx);
-	const char *load_mode = json_str(r, "load_mode");
+	const char *load_mode = json_str(r, JK_LOAD_MODE);
 	char sim_mode[128];
 	snprintf(sim_mode, sizeof(sim_mode), "%s%s%s", sim, mode && *mode ? " " : "", mode ? mode : "");
 	rs_pair_key(key, sizeof(key), "%.*s", (int)strlen(sim_mode), sim_mode, load_mode ? (int)strlen(load_mode) : 0,
@@ -241,14 +243,14 @@ static int json_result(struct result_set *rs, const json_t *r, size_t idx, char 
 	struct rs_pair *p = pair_get(rs, key, load, err, errlen);
 	if (!p)
 		return -1;
-	const json_t *failed = json_object_get(r, "failed");
+	const json_t *failed = json_object_get(r, JK_FAILED);
 	if (failed) {
 		if (!json_is_string(failed))
 			return fail(err, errlen, "results[%zu].failed: not a string", idx);
 		pair_failed(p, json_string_value(failed));
 		return 0;
 	}
-	if (json_is_true(json_object_get(r, "interrupted"))) {
+	if (json_is_true(json_object_get(r, JK_INTERRUPTED))) {
 		pair_failed(p, RS_INTERRUPTED_WHY);
 		return 0;
 	}
@@ -266,8 +268,8 @@ static int parse_json(const char *buf, size_t len, struct result_set *rs, char *
 	rs->format = "json";
 	if (!doc)
 		return fail(err, errlen, "invalid JSON at line %d column %d: %s", je.line, je.column, je.text);
-	const json_t *ver = json_object_get(doc, "schema_version"), *results = json_object_get(doc, "results");
-	const char *gen = json_str(doc, "generator");
+	const json_t *ver = json_object_get(doc, JK_SCHEMA_VERSION), *results = json_object_get(doc, JK_RESULTS);
+	const char *gen = json_str(doc, JK_GENERATOR);
 	if (!json_is_object(doc) || !gen || !report_generator_is_ours(gen))
 		fail(err, errlen, "not an interbench result (no \"generator\": \"interbench VERSION\")");
 	else if (!json_is_integer(ver))
@@ -349,19 +351,19 @@ static int number(const char *s, double max, double *out)
 /* "--- Benchmarking [simulated cpu of ]NAME[ MODE] in the presence of ..." */
 static int table_title(struct table_cols *c, const char *line, size_t lineno, char *err, size_t errlen)
 {
-	const char *s = line + strlen("--- Benchmarking ");
-	if (strncmp(s, "simulated cpu of ", 17) == 0)
-		s += 17;
-	const char *end = strstr(s, " in the presence of");
+	const char *s = line + strlen(LOG_TITLE);
+	if (log_starts(s, LOG_TITLE_SIM))
+		s += strlen(LOG_TITLE_SIM);
+	const char *end = strstr(s, LOG_TITLE_PRESENCE);
 	if (!end || end == s || (size_t)(end - s) >= sizeof(c->sim))
 		return fail(err, errlen, "line %zu: malformed table title", lineno);
 	/* the loads' setting: "... in the presence of simulated nice 19 ---" */
-	const char *lw = end + strlen(" in the presence of");
+	const char *lw = end + strlen(LOG_TITLE_PRESENCE);
 	lw += strspn(lw, " ");
-	bool simulated = strncmp(lw, "simulated", 9) == 0;  /* 0.31 and ours; 0.20 says "loads" */
-	lw += simulated ? 9 : 0;
+	bool simulated = log_starts(lw, LOG_TITLE_SIMULATED);  /* 0.31 and ours; 0.20 says "loads" */
+	lw += simulated ? strlen(LOG_TITLE_SIMULATED) : 0;
 	lw += strspn(lw, " ");
-	const char *lend = strstr(lw, "---");
+	const char *lend = strstr(lw, LOG_TITLE_END);
 	size_t llen = simulated && lend ? (size_t)(lend - lw) : 0;
 	while (llen && lw[llen - 1] == ' ')
 		llen--;
@@ -375,23 +377,23 @@ static int table_title(struct table_cols *c, const char *line, size_t lineno, ch
 
 static int table_header_line(struct table_cols *c, char *line, size_t lineno, char *err, size_t errlen)
 {
-	const char *unit = strstr(line, "Latency +/- SD (");
+	const char *unit = strstr(line, LOG_COL_LATENCY);
 	if (!unit)
 		return fail(err, errlen, "line %zu: expected the column header", lineno);
-	unit += strlen("Latency +/- SD (");
+	unit += strlen(LOG_COL_LATENCY);
 	c->unit_ns = strncmp(unit, "ms)", 3) == 0 ? 1e6 : strncmp(unit, "us)", 3) == 0 ? 1e3 : 0;
 	if (c->unit_ns == 0)
 		return fail(err, errlen, "line %zu: unknown latency unit", lineno);
-	c->deadlines = strstr(line, "Deadlines Met") != NULL;
+	c->deadlines = strstr(line, LOG_COL_DEADLINES) != NULL;
 	c->p99_col = -1;
-	const char *last = c->deadlines ? "Deadlines Met" : "Desired CPU";
+	const char *last = c->deadlines ? LOG_COL_DEADLINES : LOG_COL_DESIRED;
 	const char *tail = strstr(line, last);
 	if (!tail)
 		return fail(err, errlen, "line %zu: expected a %% Desired CPU column", lineno);
 	char buf[512], *tok[32];
 	snprintf(buf, sizeof(buf), "%s", tail + strlen(last));
 	int n = tokenize(buf, tok, 31);
-	for (int i = 0; i < n && i < 31 && strcmp(tok[i], "Mean") != 0; i++) {
+	for (int i = 0; i < n && i < 31 && strcmp(tok[i], LOG_COL_REPEATS) != 0; i++) {
 		if ((strcmp(tok[i], "timer") == 0 || strcmp(tok[i], "late") == 0 || strcmp(tok[i], "cpu") == 0 ||
 		     strcmp(tok[i], "frame") == 0) && i + 1 < n)
 			i++; /* "timer p99", "late max", "cpu %", "frame p99": one column */
@@ -410,9 +412,9 @@ static int table_row_line(struct result_set *rs, struct table_cols *c, char *lin
 	char why[sizeof(((struct rs_pair *)0)->why)] = "";
 	const char *after = line + strcspn(line, " \t");
 	after += strspn(after, " \t");
-	bool failed = strncmp(after, "failed:", 7) == 0;
+	bool failed = log_starts(after, LOG_FAILED);
 	if (failed) {
-		after += 7 + strspn(after + 7, " \t");
+		after += strlen(LOG_FAILED) + strspn(after + strlen(LOG_FAILED), " \t");
 		snprintf(why, sizeof(why), "%.*s", (int)strcspn(after, "\r"), after);
 	}
 	char *tok[48];
@@ -421,7 +423,7 @@ static int table_row_line(struct result_set *rs, struct table_cols *c, char *lin
 	if (!p)
 		return n > 0 ? -1 : 0;
 	if (failed) {
-		pair_failed(p, why[0] ? why : "failed");
+		pair_failed(p, why[0] ? why : JK_FAILED);
 		return 0;
 	}
 	int classic = c->deadlines ? 7 : 6; /* load mean +/- sd max cpu [met] */
@@ -454,7 +456,7 @@ static int table_row_line(struct result_set *rs, struct table_cols *c, char *lin
 }
 
 /* "interrupted: measured for X of Y s" under a row: that row is a partial window, so it is
- * taken back and the pair counted as failed, as its JSON entry ("interrupted": true) is. */
+ * taken back and the pair counted as failed, as its JSON entry (JK_INTERRUPTED: true) is. */
 static void interrupted_row(struct result_set *rs, struct table_cols *c)
 {
 	if (c->last_row < 0)
@@ -470,7 +472,7 @@ static void interrupted_row(struct result_set *rs, struct table_cols *c)
  * "load (one repeat): ..."), which compare does not read. */
 static bool load_work_line(const char *line)
 {
-	return strncmp(line, "load:", 5) == 0 || strncmp(line, "load (", 6) == 0;
+	return log_starts(line, LOG_LOAD_WORK) || log_starts(line, LOG_LOAD_WORK_REPEAT);
 }
 
 /* One line of a logfile (without its newline; modified). */
@@ -479,11 +481,11 @@ static int log_line(struct result_set *rs, struct table_cols *c, char *line, siz
 	line += strspn(line, " \t");
 	/* "*** interrupted: ..." and the next run's "Using N loops per ms" (appended right after
 	 * the last row) end any table. */
-	if (strncmp(line, "*** ", 4) == 0 || (strncmp(line, "Using ", 6) == 0 && strstr(line, " loops per ms"))) {
+	if (log_starts(line, "*** ") || (log_starts(line, LOG_USING) && strstr(line, LOG_USING_LOOPS))) {
 		c->sim[0] = '\0';
 		return 0;
 	}
-	if (strncmp(line, "Benchmarking kernel ", 20) == 0) { /* a new run: keep only the last */
+	if (log_starts(line, LOG_KERNEL)) { /* a new run: keep only the last */
 		result_set_free(rs);
 		memset(rs->has, 0, sizeof(rs->has));
 		c->sim[0] = '\0';
@@ -491,7 +493,7 @@ static int log_line(struct result_set *rs, struct table_cols *c, char *line, siz
 		c->sched_classic = false;  /* interbench 0.31's, unless the header says it is ours */
 		return 0;
 	}
-	if (!c->sim[0] && strncmp(line, "Kernel version ", 15) == 0) { /* our header: our tables */
+	if (!c->sim[0] && log_starts(line, LOG_KERNEL_VERSION)) { /* our header: our tables */
 		c->sched_classic = true;
 		return 0;
 	}
@@ -499,7 +501,7 @@ static int log_line(struct result_set *rs, struct table_cols *c, char *line, siz
 		c->sched_classic = false;
 		return 0;
 	}
-	if (strncmp(line, "--- Benchmarking ", 17) == 0)
+	if (log_starts(line, LOG_TITLE))
 		return table_title(c, line, lineno, err, errlen);
 	if (!*line || *line == '\r' || !c->sim[0]) {
 		c->sim[0] = '\0'; /* a blank line ends a table; prose outside tables is skipped */
@@ -509,7 +511,7 @@ static int log_line(struct result_set *rs, struct table_cols *c, char *line, siz
 		return table_header_line(c, line, lineno, err, errlen);
 	if (load_work_line(line))
 		return 0;
-	if (strncmp(line, "interrupted:", 12) == 0) {
+	if (log_starts(line, LOG_ROW_INTERRUPTED)) {
 		interrupted_row(rs, c);
 		return 0;
 	}

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "lib/text.h"
+#include "results/logformat.h"
 #include "results/summary.h"
 
 /* The stutter, CPU-loop and audio figures of r into s. */
@@ -108,19 +109,19 @@ void table_header(FILE *f, const char *sim_name, const char *mode, const char *l
 		  const struct table_style *st)
 {
 	const char *unit = st->microseconds ? "us" : "ms";
-	fprintf(f, "--- Benchmarking simulated cpu of %s%s%s in the presence of simulated %s%s---\n",
+	fprintf(f, LOG_TITLE LOG_TITLE_SIM "%s%s%s" LOG_TITLE_PRESENCE LOG_TITLE_SIMULATED " %s%s" LOG_TITLE_END "\n",
 		sim_name, mode && *mode ? " " : "", mode ? mode : "", load_mode ? load_mode : "",
 		load_mode && *load_mode ? " " : "");
-	fprintf(f, "Load      Latency +/- SD (%s)    Max Latency   %% Desired CPU", unit);
+	fprintf(f, "Load      " LOG_COL_LATENCY "%s)    Max Latency   %% " LOG_COL_DESIRED, unit);
 	if (st->has_deadlines)
-		fprintf(f, "  %% Deadlines Met");
+		fprintf(f, "  %% " LOG_COL_DEADLINES);
 	if (st->audio)
 		fprintf(f, "      xruns    overrun  start<1ms  start<2ms     stolen");
 	if (st->verbose)
 		fprintf(f, "        p50        p90        p99      p99.9  timer p99  timer max   late p99   late max      cpu %%"
 			"     streak    streaks  frame p99");
 	if (st->repeats > 1)
-		fprintf(f, "   Mean range of %u", st->repeats);
+		fprintf(f, "   " LOG_COL_REPEATS " range of %u", st->repeats);
 	fprintf(f, "\n");
 }
 
@@ -271,7 +272,7 @@ void table_row_failed(FILE *f, const char *load, const char *why)
 {
 	char text[1024];
 	text_escape_line(why, text, sizeof(text));
-	fprintf(f, "%-9s failed: %s\n", load, text);
+	fprintf(f, "%-9s " LOG_FAILED " %s\n", load, text);
 }
 
 void sweep_table(FILE *f, const char *sim, const char *load, const char *const *rows, unsigned nr,

@@ -1,0 +1,67 @@
+/* The classic logfile's grammar, defined once for its writers (results/logfile.c,
+ * results/summary.c, the lines interbench.c writes under rows) and its reader
+ * (results/resultset.c).  interbench 0.31's own lines (LOG_USING, LOG_KERNEL, the table title
+ * and header words) are kept as it writes them, so both programs' logs read alike. */
+#ifndef IB_LOGFORMAT_H
+#define IB_LOGFORMAT_H
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+/* Run header: "Using N loops per ms (source), running every load for S seconds". */
+#define LOG_USING "Using "
+#define LOG_USING_LOOPS " loops per ms"
+/* Run header: "Benchmarking kernel RELEASE at datestamp YYYYMMDDHHMM": a new run. */
+#define LOG_KERNEL "Benchmarking kernel "
+/* Our run header's own lines: a log with it is ours (its tables' definitions follow). */
+#define LOG_KERNEL_VERSION "Kernel version "
+#define LOG_COMMENT "Comment: "
+/* Table title: "--- Benchmarking simulated cpu of NAME[ MODE] in the presence of simulated
+ * [LOAD MODE ]---" (interbench 0.20: "--- Benchmarking NAME in the presence of loads ---"). */
+#define LOG_TITLE "--- Benchmarking "
+#define LOG_TITLE_SIM "simulated cpu of "
+#define LOG_TITLE_PRESENCE " in the presence of "
+#define LOG_TITLE_SIMULATED "simulated"
+#define LOG_TITLE_END "---"
+/* Column header words. */
+#define LOG_COL_LATENCY "Latency +/- SD ("
+#define LOG_COL_DESIRED "Desired CPU"
+#define LOG_COL_DEADLINES "Deadlines Met"
+#define LOG_COL_REPEATS "Mean"
+/* A failed row: "LOAD failed: REASON". */
+#define LOG_FAILED "failed:"
+/* Under a row: the load's throughput, "load: ..." or "load (one repeat): ...". */
+#define LOG_LOAD_WORK "load:"
+#define LOG_LOAD_WORK_REPEAT "load (one repeat):"
+/* Under a row: "interrupted: measured for X of Y s[, left out of the medians]". */
+#define LOG_ROW_INTERRUPTED "interrupted:"
+/* After the tables of a run cut short: "*** interrupted: ... (Signal)". */
+#define LOG_RUN_INTERRUPTED "*** interrupted:"
+
+/* Writes the load's throughput line under a row (one_repeat: one of several repeats'). */
+static inline void log_load_work(FILE *f, const char *work, bool one_repeat)
+{
+	fprintf(f, "          %s %s\n", one_repeat ? LOG_LOAD_WORK_REPEAT : LOG_LOAD_WORK, work);
+}
+
+/* Writes the line marking the row above as a partial window of measured_s of duration_s. */
+static inline void log_row_interrupted(FILE *f, double measured_s, unsigned duration_s, bool repeats)
+{
+	fprintf(f, "          %s measured for %.1f of %u s%s\n", LOG_ROW_INTERRUPTED, measured_s, duration_s,
+		repeats ? ", left out of the medians" : "");
+}
+
+/* Writes the note ending a run a signal cut short. */
+static inline void log_run_interrupted(FILE *f, const char *signal_name)
+{
+	fprintf(f, "\n%s the results above are what was measured before the signal (%s)\n", LOG_RUN_INTERRUPTED,
+		signal_name);
+}
+
+/* Whether line (leading blanks skipped) starts with prefix. */
+static inline bool log_starts(const char *line, const char *prefix)
+{
+	return strncmp(line, prefix, strlen(prefix)) == 0;
+}
+
+#endif
