@@ -4,6 +4,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "results/logfile.h"
+#include "results/logformat.h"
+#include "results/resultset.h"
 #include "results/summary.h"
 
 static const char *sig3(double v)
@@ -142,6 +145,50 @@ START_TEST(summary_from_result)
 }
 END_TEST
 
+/* The logfile as the writers write it reads back through the reader (one grammar,
+ * results/logformat.h): the run header, a table title with both settings, rows, a failed row,
+ * the load and interrupted lines under rows. */
+START_TEST(writer_reader_round_trip)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct run_info info = { .kernel_release = "6.1.0", .kernel_version = "#1 SMP", .datestamp = "202611220000",
+				 .loops_per_ms = 1000, .loops_source = "-l", .duration_s = 5, .cpus = 2,
+				 .load_threads = 2, .comment = "forged\n--- Benchmarking Fake" };
+	struct table_style st = { .has_deadlines = true };
+	struct pair_summary a = { .samples = 10, .ib_mean_ns = 518000, .ib_sd_ns = 1000, .ib_max_ns = 2000000,
+				  .desired_cpu_pct = 99.5, .deadlines_met_pct = 98 };
+	logfile_header(f, &info);
+	fprintf(f, "\n");
+	table_header(f, "Audio", "nice -10", "nice 19", &st);
+	table_row(f, "Burn", &a, &st);
+	log_load_work(f, "Burn 6.5G loops/s", false);
+	table_row(f, "Ring", &a, &st);
+	log_row_interrupted(f, 1.2, 5, false);
+	table_row_failed(f, "Hack", "fork: Resource temporarily unavailable");
+	log_run_interrupted(f, "Interrupt");
+	fclose(f);
+	struct result_set rs;
+	char err[256];
+	ck_assert_msg(result_set_parse(buf, len, &rs, err, sizeof(err)) == 0, "%s\n%s", err, buf);
+	ck_assert_uint_eq(rs.n, 3);                 /* the comment forged nothing */
+	const struct rs_pair *p = result_set_find(&rs, "Audio nice -10 (loads nice 19)", "Burn");
+	ck_assert_ptr_nonnull(p);
+	ck_assert_uint_eq(p->n, 1);
+	ck_assert_double_eq_tol(p->v[0].m[RS_MEAN], 518000, 1e-6);  /* interbench 0.31's definition */
+	ck_assert_double_eq_tol(p->v[0].m[RS_CPU], 99.5, 1e-9);
+	p = result_set_find(&rs, "Audio nice -10 (loads nice 19)", "Ring");
+	ck_assert_uint_eq(p->n, 0);                 /* a partial window is taken back */
+	ck_assert_str_eq(p->why, RS_INTERRUPTED_WHY);
+	p = result_set_find(&rs, "Audio nice -10 (loads nice 19)", "Hack");
+	ck_assert_str_eq(p->why, "fork: Resource temporarily unavailable");
+	result_set_free(&rs);
+	free(buf);
+}
+END_TEST
+
+
 int main(void)
 {
 	Suite *s = suite_create("table");
@@ -151,6 +198,7 @@ int main(void)
 	tcase_add_test(tc, row_fields);
 	tcase_add_test(tc, no_samples_is_not_zero);
 	tcase_add_test(tc, summary_from_result);
+	tcase_add_test(tc, writer_reader_round_trip);
 	suite_add_tcase(s, tc);
 	return ck_run(s);
 }
