@@ -89,6 +89,7 @@ e2e: interbench
 	bash tests/e2e_hardening_env.sh ./interbench
 	bash tests/e2e_sweep.sh ./interbench
 	bash tests/e2e_stutter.sh ./interbench
+	bash tests/e2e_audit.sh ./interbench
 
 # The man page must be clean above style level; the include layers hold
 # (doc/adding-a-workload.md).

@@ -21,6 +21,7 @@
 #include "lib/pmqos.h"
 #include "core/privs.h"
 #include "core/sweep.h"
+#include "lib/audit.h"
 #include "lib/child.h"
 #include "lib/progress.h"
 #include "lib/timeutil.h"
@@ -124,6 +125,7 @@ struct run {
 	FILE *con;                 /* console: stdout, or stderr with --json - */
 	json_t *doc;               /* JSON results, or NULL (-c without --json) */
 	struct machine_info machine;
+	struct audit audit;        /* what on the machine decides interactivity (lib/audit.h) */
 	struct plan plan;
 	struct sweep_side bench, load; /* the scheduling settings swept (sweep_build) */
 	struct rep_result *reps;   /* plan.n x opt.repeat, item-major */
@@ -816,6 +818,8 @@ static int setup_run(struct run *r)
 {
 	run_info_init(&r->info);
 	machine_info_collect(&r->machine);
+	audit_collect(&r->audit, "/");
+	r->info.audit = &r->audit;
 	r->info.loops_per_ms = get_loops_per_ms(&r->opt, r->con, &r->info.loops_source);
 	if (!r->info.loops_per_ms) {
 		fprintf(stderr, "interbench: interrupted (%s) while measuring loops_per_ms\n", strsignal(g_signal));
@@ -844,6 +848,21 @@ static int setup_run(struct run *r)
 	for (unsigned i = 0; i < workload_count; i++)
 		workload_load_init(&r->loads[i].ctx, workload_table[i], wl_opts(r, i), &r->load_cfg);
 	return 0;
+}
+
+/* One console line naming the settings the audit found known to hurt interactivity (the
+ * logfile and the JSON have the whole audit). */
+static void audit_note(const struct run *r)
+{
+	char names[512] = "";
+	size_t used = 0;
+	for (unsigned i = 0; i < r->audit.n && used < sizeof(names); i++)
+		if (r->audit.item[i].hint[0]) {
+			int w = snprintf(names + used, sizeof(names) - used, "%s%s", used ? ", " : "", r->audit.item[i].name);
+			used += w > 0 ? (size_t)w : 0;
+		}
+	if (used)
+		fprintf(r->con, "Audit: known to hurt interactivity here: %s (interbench --audit says why)\n", names);
 }
 
 /* Opens --timeline's file (replacing what it held: the user named it; never through a symbolic
@@ -885,6 +904,7 @@ static int open_outputs(struct run *r)
 			return 2;
 		}
 		logfile_header(r->log, &r->info);
+		logfile_audit(r->log, &r->audit);
 	}
 	if (r->opt.json_path || !r->opt.console_only) {
 		r->doc = report_new(&r->machine, &r->info, &r->opt);
@@ -892,6 +912,7 @@ static int open_outputs(struct run *r)
 			fprintf(stderr, "interbench: warning: out of memory for the JSON results\n");
 	}
 	logfile_header(r->con, &r->info);
+	audit_note(r);
 	for (unsigned li = 0; li < workload_count; li++) {
 		char line[PATH_MAX + 256]; /* Memload's policy may name a cgroup directory */
 		const struct load_ops *ops = workload_table[li]->load;
@@ -992,6 +1013,14 @@ int main(int argc, char **argv)
 	if (st == OPT_HELP) {
 		options_usage(stdout, "interbench");
 		return 0;
+	}
+	if (st == OPT_AUDIT) {
+		static struct audit a;
+		audit_collect(&a, "/");
+		audit_print(stdout, &a);
+		if (fflush(stdout) != 0 || ferror(stdout))
+			return 2;
+		return audit_hurts(&a) ? 1 : 0;
 	}
 	if (st == OPT_SHOW_VERSION) {
 		printf("interbench %s\n", ib_version());

@@ -88,6 +88,8 @@ static const struct optspec core_options[] = {
 		  "(as cyclictest does;\n0 keeps CPUs out of deep idle states; needs root)",
 	  .min = 0, .max = PMQOS_MAX_LATENCY_US, .def = -1, .unit = "microseconds", .json_key = "dma_latency_us",
 	  .offset = O(dma_latency_us) },
+	{ .long_name = "audit", .type = OPTSPEC_ACTION, .help = "print what on this machine decides interactivity\n"
+	  "and exit (1 when a setting known to hurt it is found)", .action = OPT_AUDIT },
 	{ .long_name = "version", .type = OPTSPEC_ACTION, .help = "print the version and exit",
 	  .action = OPT_SHOW_VERSION },
 	{ .long_name = "help", .short_name = 'h', .type = OPTSPEC_ACTION, .help = "this help", .action = OPT_HELP },

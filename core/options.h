@@ -48,7 +48,8 @@ struct options {
 };
 
 /* Parse results. */
-enum opt_status { OPT_OK = 0, OPT_HELP = 1, OPT_ERROR = 2, OPT_SHOW_VERSION = 3 /* --version */ };
+enum opt_status { OPT_OK = 0, OPT_HELP = 1, OPT_ERROR = 2, OPT_SHOW_VERSION = 3 /* --version */,
+		  OPT_AUDIT = 4 /* --audit */ };
 
 /* Sets the defaults: the core options' and every workload's. */
 void options_init(struct options *o);

@@ -24,6 +24,7 @@ void cmp_default_thresholds(struct cmp_thresholds *t)
 	for (int m = 0; m < RS_METRICS; m++)
 		t->limit[m] = NAN;
 	t->match_names = false;
+	t->allow_different_machine = false;
 	t->limit[RS_P99] = 10;
 	t->limit[RS_MET] = 1;
 }
@@ -231,6 +232,31 @@ static void print_notes(FILE *out, const struct result_set *old, const struct re
 				isnan(t->limit[m]) ? "" : "; its threshold is not applied");
 }
 
+/* Lists, before any figure, the facts of the machine and set-up that differ between OLD and
+ * NEW (the kernel aside: usually the point).  A different CPU model or count makes the
+ * comparison one of machines, refused unless allowed.  Returns 0, or -1 (reason on err). */
+static int machine_guard(const struct result_set *old, const struct result_set *new, bool allow, FILE *out,
+			 FILE *err)
+{
+	for (unsigned i = 0; i < old->n_facts; i++)
+		for (unsigned j = 0; j < new->n_facts; j++) {
+			const struct rs_fact *a = &old->facts[i], *b = &new->facts[j];
+			if (strcmp(a->name, b->name) != 0 || strcmp(a->value, b->value) == 0)
+				continue;
+			char va[sizeof(a->value)], vb[sizeof(b->value)];
+			text_escape_line(a->value, va, sizeof(va));
+			text_escape_line(b->value, vb, sizeof(vb));
+			bool machine = strcmp(a->name, "cpu_model") == 0 || strcmp(a->name, "online_cpus") == 0;
+			if (machine && !allow) {
+				fprintf(err, "interbench compare: different machines (%s: OLD '%s', NEW '%s'); "
+					"--allow-different-machine compares them anyway\n", a->name, va, vb);
+				return -1;
+			}
+			fprintf(out, "Warning: %s differs: OLD '%s', NEW '%s'\n", a->name, va, vb);
+		}
+	return 0;
+}
+
 /* The definition of mean and max latency both results carry (resultset.h): interbench 0.31's
  * when both have it, else scheduling latency (with mean= and max= limiting it), the other
  * left out through skip.  Writes the line saying which was compared to out.  Returns 0, or -1
@@ -290,7 +316,8 @@ int compare_sets(const char *old_name, const struct result_set *old, const char 
 	}
 	fprintf(out, "OLD %s (%s, up to %zu repeats)\nNEW %s (%s, up to %zu repeats)\n", old_name, old->format,
 		max_repeats(old), new_name, new->format, max_repeats(new));
-	if (latency_definitions(old_name, old, new_name, new, t, skip, out, err) != 0)
+	if (machine_guard(old, new, t->allow_different_machine, out, err) != 0 ||
+	    latency_definitions(old_name, old, new_name, new, t, skip, out, err) != 0)
 		return CMP_BAD_INPUT;
 	print_notes(out, old, new, t, skip);
 	fprintf(out, "\n%-16s %-8s %-18s %10s %10s %10s %6s  %s\n", "Simulation", "Load", "Figure (ms, %)",
@@ -312,7 +339,8 @@ int compare_sets(const char *old_name, const struct result_set *old, const char 
 
 static void compare_usage(FILE *f)
 {
-	fprintf(f, "Usage: interbench compare [--threshold SPEC] [--match simulation,load] OLD NEW\n"
+	fprintf(f, "Usage: interbench compare [--threshold SPEC] [--match simulation,load] [--allow-different-machine]\n"
+		"       OLD NEW\n"
 		"Compares two interbench results (JSON from --json, or classic logfiles; the last run of a\n"
 		"logfile) pair by pair.  Exit status: 0 no regression, 1 regression, 2 bad input.\n"
 		"  -T, --threshold SPEC  limits, KEY=VALUE[,...]: mean, p99, max as %% worse; cpu, deadlines as\n"
@@ -320,6 +348,8 @@ static void compare_usage(FILE *f)
 		"      --match simulation,load\n"
 		"                        match pairs on the task and load alone, their settings (nice,\n"
 		"                        policy) set aside (default: simulation,load,settings)\n"
+		"      --allow-different-machine\n"
+		"                        compare results of different CPU models or counts\n"
 		"  -h, --help            this help\n");
 }
 
@@ -327,6 +357,7 @@ int compare_main(int argc, char **argv, FILE *out, FILE *err)
 {
 	static const struct option longs[] = {
 		{ "threshold", required_argument, NULL, 'T' }, { "match", required_argument, NULL, 'M' },
+		{ "allow-different-machine", no_argument, NULL, 'A' },
 		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
 	};
 	struct cmp_thresholds t;
@@ -344,6 +375,10 @@ int compare_main(int argc, char **argv, FILE *out, FILE *err)
 			fprintf(err, "interbench compare: %s: missing value (accepted: comma-separated "
 				"metric=limit items, e.g. p99=10%%,deadlines=1)\n", argv[optind - 1]);
 			return CMP_BAD_INPUT;
+		}
+		if (c == 'A') {
+			t.allow_different_machine = true;
+			continue;
 		}
 		if (c == 'M') {
 			if (strcmp(optarg, "simulation,load") != 0 && strcmp(optarg, "simulation,load,settings") != 0) {

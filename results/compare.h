@@ -21,6 +21,9 @@ struct cmp_thresholds {
 	 * settings (nice, policy: the words after the task's name) set aside; the default matches
 	 * on the settings too and refuses results that share a pair only without them. */
 	bool match_names;
+	/* --allow-different-machine: compare results of different CPU models or counts (a
+	 * warning) instead of refusing them. */
+	bool allow_different_machine;
 };
 
 /* The defaults: p99 latency 10 % worse, % deadlines met 1 point lower. */

@@ -150,10 +150,34 @@ bool report_generator_is_ours(const char *generator)
 		generator[sizeof(REPORT_GENERATOR)] != '\0');
 }
 
+static json_t *report_new_doc(const struct machine_info *m, const struct run_info *info, const struct options *o,
+			      const char *generator);
+
+/* The audit as {name: {"value", "source", "hint"}}, in the audit's order. */
+static json_t *audit_json(const struct audit *a)
+{
+	json_t *o = json_object();
+	for (unsigned i = 0; o && i < a->n; i++)
+		json_object_set_new(o, a->item[i].name, json_pack("{s:o, s:o, s:o*}", "value", report_text(a->item[i].value),
+				    "source", report_text(a->item[i].source),
+				    "hint", a->item[i].hint[0] ? report_text(a->item[i].hint) : NULL));
+	return o;
+}
+
 json_t *report_new(const struct machine_info *m, const struct run_info *info, const struct options *o)
 {
 	char generator[96];
 	snprintf(generator, sizeof(generator), "%s %s", REPORT_GENERATOR, ib_version());
+	json_t *doc = report_new_doc(m, info, o, generator);
+	if (doc && info->audit)
+		json_object_set_new(json_object_get(doc, "machine"), "audit", audit_json(info->audit));
+	return doc;
+}
+
+/* The document without the audit. */
+static json_t *report_new_doc(const struct machine_info *m, const struct run_info *info, const struct options *o,
+			      const char *generator)
+{
 	return json_pack("{s:i, s:s, s:o, s:{s:o, s:I, s:s, s:i, s:i}, s:o, s:[]}",
 			 JK_SCHEMA_VERSION, REPORT_SCHEMA_VERSION, JK_GENERATOR, generator,
 			 "machine", machine_json(m),

@@ -86,6 +86,21 @@ FILE *logfile_open(const struct run_info *info, char *path, size_t len, char *er
 	return NULL;
 }
 
+void logfile_audit(FILE *f, const struct audit *a)
+{
+	char buf[8192], text[8192];
+	FILE *m = fmemopen(buf, sizeof(buf), "w");
+	if (!m)
+		return;
+	audit_print(m, a);
+	fclose(m);
+	fprintf(f, "Audit (interbench --audit):\n");
+	for (char *save = NULL, *line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		text_escape_line(line, text, sizeof(text));
+		fprintf(f, "  %s\n", text);
+	}
+}
+
 void logfile_header(FILE *f, const struct run_info *info)
 {
 	fprintf(f, LOG_USING "%llu" LOG_USING_LOOPS " (%s), running every load for %u seconds\n",

@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include "lib/audit.h"
 
 struct run_info {
 	char kernel_release[65];   /* uname -r */
@@ -18,6 +19,7 @@ struct run_info {
 	const char *comment;       /* -m, or NULL */
 	const char *workload_options; /* the workload options given, as on the command line, or "" */
 	const char *settings;      /* the sweep's settings and CPU placement (core/sweep.h), or "" */
+	const struct audit *audit; /* the system audit (lib/audit.h), or NULL */
 	int64_t dma_latency_us;    /* --dma-latency limit held, microseconds; -1 = none */
 };
 
@@ -34,6 +36,10 @@ void run_info_init(struct run_info *info);
  * the name.  Returns the stream, or NULL with a one-line reason in err ("is a symbolic
  * link...", "is not a regular file", the failed call and errno). */
 FILE *logfile_open(const struct run_info *info, char *path, size_t len, char *err, size_t errlen);
+
+/* Writes the system audit for a logfile's run header: "Audit:" and one line per setting with
+ * its value and source, a hint under each known to hurt. */
+void logfile_audit(FILE *f, const struct audit *a);
 
 /* Writes the run header: loops_per_ms and duration, kernel release and datestamp (the
  * interbench 0.31 lines), then CPUs, load threads, the --dma-latency hold, the workload

@@ -260,6 +260,37 @@ static int json_result(struct result_set *rs, const json_t *r, size_t idx, char 
 	return pair_add(rs, p, &v, err, errlen);
 }
 
+/* Adds fact name = the JSON value v (a string, a number, or null: "none"). */
+static void add_fact(struct result_set *rs, const char *name, const json_t *v)
+{
+	if (!v || rs->n_facts == RS_FACTS)
+		return;
+	struct rs_fact *f = &rs->facts[rs->n_facts++];
+	snprintf(f->name, sizeof(f->name), "%s", name);
+	if (json_is_string(v))
+		snprintf(f->value, sizeof(f->value), "%s", json_string_value(v));
+	else if (json_is_integer(v))
+		snprintf(f->value, sizeof(f->value), "%lld", (long long)json_integer_value(v));
+	else
+		snprintf(f->value, sizeof(f->value), "none");
+}
+
+/* The facts compare sets side by side: the machine, its audit's settings that decide
+ * interactivity, and the wakeup latency limit held. */
+static void json_facts(struct result_set *rs, const json_t *doc)
+{
+	static const char *const machine[] = { "cpu_model", "online_cpus", "preempt_model", "preempt_mode" };
+	static const char *const audit[] = { "cpufreq_governor", "smt", "deepest_idle_state", "sched_ext", "cmdline" };
+	const json_t *m = json_object_get(doc, "machine"), *a = json_object_get(m, "audit");
+	for (size_t i = 0; i < sizeof(machine) / sizeof(machine[0]); i++)
+		add_fact(rs, machine[i], json_object_get(m, machine[i]));
+	for (size_t i = 0; i < sizeof(audit) / sizeof(audit[0]); i++)
+		add_fact(rs, audit[i], json_object_get(json_object_get(a, audit[i]), "value"));
+	const json_t *dma = json_object_get(json_object_get(doc, "options"), "dma_latency_us");
+	if (dma)
+		add_fact(rs, "dma_latency_us", dma);
+}
+
 static int parse_json(const char *buf, size_t len, struct result_set *rs, char *err, size_t errlen)
 {
 	json_error_t je;
@@ -283,6 +314,8 @@ static int parse_json(const char *buf, size_t len, struct result_set *rs, char *
 		rc = 0;
 	for (size_t i = 0; rc == 0 && i < json_array_size(results); i++)
 		rc = json_result(rs, json_array_get(results, i), i, err, errlen);
+	if (rc == 0)
+		json_facts(rs, doc);
 	json_decref(doc);
 	return rc;
 }

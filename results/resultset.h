@@ -48,8 +48,18 @@ struct rs_pair {
  * treats it like a failed pair rather than comparing a partial measurement. */
 #define RS_INTERRUPTED_WHY "interrupted: partial window"
 
+/* A fact about the machine or set-up a result was measured on (JSON only): compare lists the
+ * ones that differ before any figure (issue 15). */
+#define RS_FACTS 16
+struct rs_fact {
+	char name[32];             /* "cpu_model", "online_cpus", "smt", "dma_latency_us"... */
+	char value[160];
+};
+
 struct result_set {
 	const char *format;        /* "json" or "logfile" */
+	struct rs_fact facts[RS_FACTS];
+	unsigned n_facts;
 	bool has[RS_METRICS];      /* some pair carries the figure */
 	struct rs_pair *pairs;
 	size_t n, cap;

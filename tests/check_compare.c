@@ -508,6 +508,42 @@ START_TEST(latency_definitions)
 }
 END_TEST
 
+/* compare lists what differs between the machines and refuses different CPUs unless allowed. */
+START_TEST(machine_guard)
+{
+	static const char fmt[] =
+		"{\"schema_version\":2,\"generator\":\"interbench\",\"machine\":{\"cpu_model\":\"%s\",\"online_cpus\":2,"
+		"\"audit\":{\"smt\":{\"value\":\"%s\",\"source\":\"x\"}}},\"options\":{\"dma_latency_us\":null},"
+		"\"results\":[{\"simulation\":\"Audio\",\"load\":\"None\",\"mode\":\"\",\"has_deadlines\":true,"
+		"\"latency_mean_ns\":5000,\"latency_p99_ns\":9000,\"latency_max_ns\":10000,\"desired_cpu_ppm\":1000000,"
+		"\"deadlines_met_ppm\":1000000}]}";
+	char a_text[1024], b_text[1024], c_text[1024], out[8192];
+	snprintf(a_text, sizeof(a_text), fmt, "Xeon", "1");
+	snprintf(b_text, sizeof(b_text), fmt, "Xeon", "0");
+	snprintf(c_text, sizeof(c_text), fmt, "EPYC", "1");
+	struct result_set a, b, c;
+	parse_ok(a_text, &a);
+	parse_ok(b_text, &b);
+	parse_ok(c_text, &c);
+	ck_assert_int_eq(compare_text(&a, &b, out, sizeof(out)), CMP_OK);
+	ck_assert_msg(strstr(out, "Warning: smt differs: OLD '1', NEW '0'"), "%s", out);
+	ck_assert_int_eq(compare_text(&a, &c, out, sizeof(out)), CMP_BAD_INPUT);
+	ck_assert_msg(strstr(out, "different machines (cpu_model: OLD 'Xeon', NEW 'EPYC')"), "%s", out);
+	struct cmp_thresholds t;
+	cmp_default_thresholds(&t);
+	t.allow_different_machine = true;
+	FILE *f = fmemopen(out, sizeof(out), "w");
+	ck_assert_int_eq(compare_sets("old", &a, "new", &c, &t, f, f), CMP_OK);
+	fclose(f);
+	ck_assert_msg(strstr(out, "Warning: cpu_model differs"), "%s", out);
+	ck_assert_int_eq(compare_text(&a, &a, out, sizeof(out)), CMP_OK);
+	ck_assert_msg(!strstr(out, "differs"), "%s", out);
+	result_set_free(&a);
+	result_set_free(&b);
+	result_set_free(&c);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("compare");
@@ -517,6 +553,7 @@ int main(void)
 	tcase_add_test(tc, threshold_syntax);
 	tcase_add_test(tc, verdicts);
 	tcase_add_test(tc, latency_definitions);
+	tcase_add_test(tc, machine_guard);
 	tcase_add_test(tc, seed_logfile);
 	tcase_add_test(tc, v031_and_own_logfiles);
 	tcase_add_test(tc, interrupted_windows_left_out);
