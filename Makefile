@@ -10,7 +10,7 @@ VERSION := 1.0.0
 # Debian packages: what the build links against (BUILD_PKGS: removed by tests/fresh-machine.sh
 # to prove `make deps` installs them), what the tests use, and the toolchain.
 BUILD_PKGS := pkg-config libjansson-dev libcap-dev check libsubunit-dev
-TEST_PKGS  := mandoc rt-tests python3-jsonschema
+TEST_PKGS  := mandoc rt-tests python3-jsonschema gnuplot-nox
 DEBIAN_PKGS := build-essential util-linux $(BUILD_PKGS) $(TEST_PKGS)
 
 # $(call pkg_config,ARGS): pkg-config's output; when pkg-config fails (a package missing, or
@@ -90,6 +90,7 @@ e2e: interbench
 	bash tests/e2e_sweep.sh ./interbench
 	bash tests/e2e_stutter.sh ./interbench
 	bash tests/e2e_audit.sh ./interbench
+	bash tests/e2e_plot.sh ./interbench
 
 # The man page must be clean above style level; the include layers hold
 # (doc/adding-a-workload.md).

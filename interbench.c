@@ -32,6 +32,7 @@
 #include "lib/json_seed.h"
 #include "results/logfile.h"
 #include "results/logformat.h"
+#include "results/plot.h"
 #include "lib/machine.h"
 #include "results/summary.h"
 #include "workloads/workload.h"
@@ -1008,6 +1009,8 @@ int main(int argc, char **argv)
 		return compare_main(argc - 1, argv + 1, stdout, stderr);
 	if (argc > 1 && strcmp(argv[1], "export") == 0)
 		return export_main(argc - 1, argv + 1, stdout, stderr);
+	if (argc > 1 && strcmp(argv[1], "plot") == 0)
+		return plot_main(argc - 1, argv + 1, stdout, stderr);
 	options_init(&r.opt);
 	enum opt_status st = options_parse(&r.opt, argc, argv, err, sizeof(err));
 	if (st == OPT_HELP) {

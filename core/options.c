@@ -383,8 +383,9 @@ void options_usage(FILE *f, const char *prog)
 		"Usage: %s [options]\n"
 		"       %s compare [--threshold SPEC] OLD NEW   (see %s compare --help)\n"
 		"       %s export [--format lava|kcidb] RESULT  (see %s export --help)\n"
+		"       %s plot RESULT.json [--timeline FILE] [--out DIR] (see %s plot --help)\n"
 		"Linux interactivity benchmark: simulated interactive tasks against background loads.\n\n",
-		prog, prog, prog, prog, prog);
+		prog, prog, prog, prog, prog, prog, prog);
 	memset(&none, 0, sizeof(none));
 	for (unsigned i = 0; i < CORE_COUNT; i++)
 		optspec_help(f, &core_options[i]);

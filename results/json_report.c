@@ -277,6 +277,7 @@ static int add_figures(json_t *r, const struct report_entry *e)
 		{ "stolen_max_ns", s.loop_periods ? jint(s.stolen_max_ns) : json_null() },
 		{ "stolen_over10_ppm", jround(s.stolen_pct * 1e4) },
 		{ JK_TASK_RUN, jint(e->sim->task_wall_ns) },
+		{ "interval_us", jint(e->sim->interval_us) },
 		{ JK_XRUNS, e->audio ? jint(s.xruns) : json_null() },
 		{ "worst_overrun_ns", e->audio ? jint(s.worst_overrun_ns) : json_null() },
 		{ "start_within_1ms_ppm", e->audio ? jround(s.start_1ms_pct * 1e4) : json_null() },

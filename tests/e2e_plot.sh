@@ -1,0 +1,49 @@
+#!/bin/bash
+# End to end: interbench plot (issue 15) renders real results from short runs (a sweep with
+# --timeline): every kind of figure, each a valid PNG or SVG beside its gnuplot script and
+# data, with the series expected; a clear message and exit 2 without gnuplot or a result.
+# Usage: e2e_plot.sh BINARY
+set -u
+BIN=$(realpath "${1:?usage: $0 path/to/interbench}")
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+export XDG_CACHE_HOME="$TMP/cache"
+mkdir -p "$TMP/cache" "$TMP/run" && cd "$TMP/run" || exit 1
+pass=0 fail=0
+ok() { pass=$((pass + 1)); echo "ok   $1"; }
+bad() { fail=$((fail + 1)); echo "FAIL $1"; [ -n "${2:-}" ] && sed 's/^/     /' "$2"; }
+out="$TMP/out.txt"
+if ! command -v gnuplot >/dev/null; then echo "skip - no gnuplot (apt-get install gnuplot-nox)"; exit 0; fi
+
+"$BIN" -t 1 -c -q -W Audio -W ProAudio -w None -w Burn -N 0,19 --timeline tl.bin --json r.json >"$out" 2>&1 ||
+	bad "the run to plot" "$out"
+"$BIN" plot r.json --timeline tl.bin --out pics >"$out" 2>&1; rc=$?
+n_tl=$(python3 -c 'import json; print(len(json.load(open("r.json"))["results"]))')
+if [ "$rc" = 0 ] && grep -q "^$((2 + 2 + 4 + n_tl)) figures drawn in pics$" "$out"
+then ok "plot: distributions and percentiles of 2 tasks, 4 sweeps, $n_tl timelines"; else bad "plot (exit $rc)" "$out"; fi
+good=1
+for f in latency-audio percentiles-proaudio sweep-audio-burn timeline-0; do
+	[ -s "pics/$f.gp" ] && [ -s "pics/$f.dat" ] || good=0
+	head -c 8 "pics/$f.png" | od -An -tx1 | tr -d ' \n' | grep -q '^89504e470d0a1a0a$' || good=0
+	[ "$(stat -c %s "pics/$f.png")" -gt 5000 ] || good=0
+done
+if [ "$good" = 1 ]; then ok "each figure a PNG (signature, > 5 KB) beside its script and data"; else bad "figure files"; ls -l pics; fi
+# series: per load, scheduling and timer latency and the p99/max marks; per load setting, met and p99
+if [ "$(grep -o "title '[^']*'" pics/latency-audio.gp | wc -l)" = 12 ] &&
+   [ "$(grep -o "title '[^']*'" pics/sweep-audio-burn.gp | wc -l)" = 4 ] &&
+   grep -q "^set arrow" pics/percentiles-audio.gp && grep -q "^set arrow" pics/timeline-0.gp
+then ok "the series expected, the deadline lines"; else bad "series"; fi
+"$BIN" plot r.json --out svg --format svg >"$out" 2>&1; rc=$?
+if [ "$rc" = 0 ] && grep -q '<svg' svg/latency-audio.svg; then ok "--format svg"; else bad "svg (exit $rc)" "$out"; fi
+PATH=/nonexistent "$BIN" plot r.json --out none >"$out" 2>&1; rc=$?
+if [ "$rc" = 2 ] && grep -q "gnuplot is not installed.*gnuplot-nox" "$out" && [ ! -e none ]
+then ok "without gnuplot: exit 2 naming the package"; else bad "no gnuplot (exit $rc)" "$out"; fi
+echo '{}' > empty.json
+"$BIN" plot empty.json >"$out" 2>&1; rc=$?
+if [ "$rc" = 2 ] && grep -q "not an interbench JSON result" "$out"; then ok "a file that is not a result: exit 2"
+else bad "bad result (exit $rc)" "$out"; fi
+"$BIN" plot r.json --timeline r.json --out x >"$out" 2>&1; rc=$?
+if [ "$rc" = 2 ] && grep -q "not an interbench timeline" "$out"; then ok "a file that is not a timeline: exit 2"
+else bad "bad timeline (exit $rc)" "$out"; fi
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]
