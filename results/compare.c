@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "results/compare.h"
+#include "results/plot.h"
 #include "lib/text.h"
 #include "lib/mwu.h"
 #include "results/summary.h"
@@ -25,6 +26,7 @@ void cmp_default_thresholds(struct cmp_thresholds *t)
 		t->limit[m] = NAN;
 	t->match_names = false;
 	t->allow_different_machine = false;
+	t->flagged = NULL;
 	t->limit[RS_P99] = 10;
 	t->limit[RS_MET] = 1;
 }
@@ -182,6 +184,19 @@ static void print_metric(FILE *out, const char *sim, const char *load, enum rs_m
 		*verdict ? "  " : "", verdict);
 }
 
+/* Notes pair a as flagged, once. */
+static void note_flagged(struct cmp_flagged *f, const struct rs_pair *a)
+{
+	for (unsigned i = 0; i < f->n; i++)
+		if (strcmp(f->sim[i], a->sim) == 0 && strcmp(f->load[i], a->load) == 0)
+			return;
+	if (f->n == CMP_FLAGGED_MAX)
+		return;
+	snprintf(f->sim[f->n], sizeof(f->sim[f->n]), "%s", a->sim);
+	snprintf(f->load[f->n], sizeof(f->load[f->n]), "%s", a->load);
+	f->n++;
+}
+
 /* Compares one pair in both sets; returns the number of regressions. */
 static unsigned compare_pair(const struct rs_pair *a, const struct rs_pair *b, const struct cmp_thresholds *t,
 			     const bool skip[RS_METRICS], FILE *out, bool *untested)
@@ -200,6 +215,8 @@ static unsigned compare_pair(const struct rs_pair *a, const struct rs_pair *b, c
 			continue;
 		print_metric(out, a->sim, a->load, (enum rs_metric)m, &mc);
 		regressions += mc.regression;
+		if (mc.regression && t->flagged)
+			note_flagged(t->flagged, a);
 		*untested |= !mc.tested;
 	}
 	return regressions;
@@ -348,6 +365,8 @@ static void compare_usage(FILE *f)
 		"      --match simulation,load\n"
 		"                        match pairs on the task and load alone, their settings (nice,\n"
 		"                        policy) set aside (default: simulation,load,settings)\n"
+		"      --plot DIR        draw OLD's and NEW's latency distributions of each flagged pair\n"
+		"                        in DIR with gnuplot (JSON results)\n"
 		"      --allow-different-machine\n"
 		"                        compare results of different CPU models or counts\n"
 		"  -h, --help            this help\n");
@@ -357,7 +376,7 @@ int compare_main(int argc, char **argv, FILE *out, FILE *err)
 {
 	static const struct option longs[] = {
 		{ "threshold", required_argument, NULL, 'T' }, { "match", required_argument, NULL, 'M' },
-		{ "allow-different-machine", no_argument, NULL, 'A' },
+		{ "allow-different-machine", no_argument, NULL, 'A' }, { "plot", required_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
 	};
 	struct cmp_thresholds t;
@@ -366,6 +385,9 @@ int compare_main(int argc, char **argv, FILE *out, FILE *err)
 	cmp_default_thresholds(&t);
 	optind = 0;
 	opterr = 0;
+	const char *plot_dir = NULL;
+	struct cmp_flagged flagged = { .n = 0 };
+	t.flagged = &flagged;
 	while ((c = getopt_long(argc, argv, "+:T:M:h", longs, NULL)) != -1) {
 		if (c == 'h') {
 			compare_usage(out);
@@ -378,6 +400,10 @@ int compare_main(int argc, char **argv, FILE *out, FILE *err)
 		}
 		if (c == 'A') {
 			t.allow_different_machine = true;
+			continue;
+		}
+		if (c == 'P') {
+			plot_dir = optarg;
 			continue;
 		}
 		if (c == 'M') {
@@ -412,6 +438,9 @@ int compare_main(int argc, char **argv, FILE *out, FILE *err)
 			return CMP_BAD_INPUT;
 		}
 	int rc = compare_sets(argv[optind], &sets[0], argv[optind + 1], &sets[1], &t, out, err);
+	if (plot_dir && rc != CMP_BAD_INPUT && flagged.n &&
+	    plot_compare(plot_dir, argv[optind], argv[optind + 1], &flagged, out, err) == 2)
+		rc = CMP_BAD_INPUT;
 	result_set_free(&sets[0]);
 	result_set_free(&sets[1]);
 	return rc;

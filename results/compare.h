@@ -15,6 +15,14 @@ enum { CMP_OK = 0, CMP_REGRESSION = 1, CMP_BAD_INPUT = 2 };
 
 /* How much worse a metric may get: latencies in % of the old value, percentages in points.
  * NaN: the metric is reported but never a regression. */
+/* The pairs compare flagged as regressions (for --plot): their keys and loads. */
+#define CMP_FLAGGED_MAX 32
+struct cmp_flagged {
+	unsigned n;
+	char sim[CMP_FLAGGED_MAX][96];
+	char load[CMP_FLAGGED_MAX][32];
+};
+
 struct cmp_thresholds {
 	double limit[RS_METRICS];
 	/* --match simulation,load: pairs match on the task's and the load's names alone, their
@@ -24,6 +32,7 @@ struct cmp_thresholds {
 	/* --allow-different-machine: compare results of different CPU models or counts (a
 	 * warning) instead of refusing them. */
 	bool allow_different_machine;
+	struct cmp_flagged *flagged;  /* when not NULL, the regressed pairs are noted there */
 };
 
 /* The defaults: p99 latency 10 % worse, % deadlines met 1 point lower. */

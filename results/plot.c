@@ -15,6 +15,7 @@
 #include "lib/timeline.h"
 #include "results/jsonkeys.h"
 #include "results/plot.h"
+#include "results/resultset.h"
 
 extern char **environ;
 
@@ -451,5 +452,76 @@ int plot_main(int argc, char **argv, FILE *out, FILE *err)
 		rc = 1;
 	fprintf(out, "%u figure%s drawn in %s%s\n", j.made, j.made == 1 ? "" : "s", j.out_dir,
 		j.failed ? " (some failed: see above)" : "");
+	return rc;
+}
+
+/* The first measured result of doc keyed key (result_set_json_key) against load, or NULL. */
+static const json_t *find_result(const json_t *doc, const char *key, const char *load)
+{
+	size_t i;
+	json_t *r;
+	char k[192];
+	json_array_foreach(json_object_get(doc, JK_RESULTS), i, r)
+		if (!json_object_get(r, JK_FAILED) && result_set_json_key(r, k, sizeof(k)) == 0 && strcmp(k, key) == 0 &&
+		    strcmp(str(r, JK_LOAD), load) == 0)
+			return r;
+	return NULL;
+}
+
+/* One overlay figure: OLD's and NEW's latency histograms of a pair. */
+static void plot_overlay(struct plot_job *j, const json_t *old, const json_t *new, const char *key, const char *load)
+{
+	const json_t *res[2] = { find_result(old, key, load), find_result(new, key, load) };
+	char k[96], l[48], stem[160], name[200];
+	if (!res[0] || !res[1])
+		return;
+	slug(key, k, sizeof(k));
+	slug(load, l, sizeof(l));
+	snprintf(stem, sizeof(stem), "compare-%s-%s", k, l);
+	snprintf(name, sizeof(name), "%s.dat", stem);
+	FILE *d = out_file(j, name);
+	snprintf(name, sizeof(name), "%s.gp", stem);
+	FILE *g = d ? out_file(j, name) : NULL;
+	if (!g) {
+		if (d)
+			fclose(d);
+		return;
+	}
+	gp_head(g, j, stem, "");
+	fprintf(g, "set title \"%s against %s: scheduling latency, OLD and NEW (log-log)\"\n", key, load);
+	fprintf(g, "set logscale xy\nset xlabel 'latency (us)'\nset ylabel 'periods'\n");
+	fprintf(g, "plot '%s.dat' index 0 with linespoints title 'OLD', '' index 1 with linespoints title 'NEW'\n", stem);
+	for (int s = 0; s < 2; s++) {
+		size_t i;
+		json_t *b;
+		json_array_foreach(json_object_get(res[s], "latency_histogram"), i, b)
+			fprintf(d, "%g %lld\n", json_number_value(json_array_get(b, 0)) / 1e3,
+				(long long)json_integer_value(json_array_get(b, 1)));
+		fprintf(d, "\n\n");
+	}
+	fclose(d);
+	fclose(g);
+	draw(j, stem);
+}
+
+int plot_compare(const char *dir, const char *old_path, const char *new_path, const struct cmp_flagged *flagged,
+		 FILE *out, FILE *err)
+{
+	struct plot_job j = { .out_dir = dir, .format = "png", .out = out, .err = err };
+	json_error_t je;
+	json_t *docs[2] = { json_load_file(old_path, 0, &je), json_load_file(new_path, 0, &je) };
+	int rc = 0;
+	if (!json_is_array(json_object_get(docs[0], JK_RESULTS)) || !json_is_array(json_object_get(docs[1], JK_RESULTS))) {
+		fprintf(err, "interbench compare: --plot: draws JSON results only (logfiles carry no histograms)\n");
+		rc = 2;
+	} else if (!have_gnuplot(err) || (mkdir(dir, 0755) != 0 && errno != EEXIST)) {
+		rc = 2;
+	} else {
+		for (unsigned i = 0; i < flagged->n; i++)
+			plot_overlay(&j, docs[0], docs[1], flagged->sim[i], flagged->load[i]);
+		rc = j.failed ? 1 : 0;
+	}
+	json_decref(docs[0]);
+	json_decref(docs[1]);
 	return rc;
 }

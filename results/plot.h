@@ -11,9 +11,16 @@
 #ifndef IB_PLOT_H
 #define IB_PLOT_H
 #include <stdio.h>
+#include "results/compare.h"
 
 /* The plot subcommand (argv[0] is "plot").  Returns 0, 1 when gnuplot failed on a figure, 2 on
  * bad input (options, an unreadable result, gnuplot missing: named with the package). */
 int plot_main(int argc, char **argv, FILE *out, FILE *err);
+
+/* compare --plot DIR: OLD's and NEW's scheduling latency distributions overlaid for each flagged
+ * pair (compare-SIM-LOAD), from the two JSON results' histogram buckets.  Returns 0, 1 when
+ * gnuplot failed on a figure, 2 when gnuplot is missing or a result is not JSON. */
+int plot_compare(const char *dir, const char *old_path, const char *new_path, const struct cmp_flagged *flagged,
+		 FILE *out, FILE *err);
 
 #endif

@@ -229,17 +229,24 @@ static int json_values(const json_t *r, size_t idx, struct rs_values *v, char *e
 	return 0;
 }
 
+int result_set_json_key(const json_t *r, char *buf, size_t len)
+{
+	const char *sim = json_str(r, JK_SIMULATION), *mode = json_str(r, JK_MODE), *load_mode = json_str(r, JK_LOAD_MODE);
+	char sim_mode[128];
+	if (!sim)
+		return -1;
+	snprintf(sim_mode, sizeof(sim_mode), "%s%s%s", sim, mode && *mode ? " " : "", mode ? mode : "");
+	rs_pair_key(buf, len, "%.*s", (int)strlen(sim_mode), sim_mode, load_mode ? (int)strlen(load_mode) : 0,
+		    load_mode ? load_mode : "");
+	return 0;
+}
+
 static int json_result(struct result_set *rs, const json_t *r, size_t idx, char *err, size_t errlen)
 {
-	const char *sim = json_str(r, JK_SIMULATION), *load = json_str(r, JK_LOAD), *mode = json_str(r, JK_MODE);
+	const char *load = json_str(r, JK_LOAD);
 	char key[192];
-	if (!json_is_object(r) || !sim || !load)
+	if (!json_is_object(r) || result_set_json_key(r, key, sizeof(key)) != 0 || !load)
 		return fail(err, errlen, "results[%zu]: not an object with string \"simulation\" and \"load\"", idx);
-	const char *load_mode = json_str(r, JK_LOAD_MODE);
-	char sim_mode[128];
-	snprintf(sim_mode, sizeof(sim_mode), "%s%s%s", sim, mode && *mode ? " " : "", mode ? mode : "");
-	rs_pair_key(key, sizeof(key), "%.*s", (int)strlen(sim_mode), sim_mode, load_mode ? (int)strlen(load_mode) : 0,
-		    load_mode ? load_mode : "");
 	struct rs_pair *p = pair_get(rs, key, load, err, errlen);
 	if (!p)
 		return -1;

@@ -81,6 +81,11 @@ const struct rs_pair *result_set_find(const struct result_set *rs, const char *s
  * is that of sim and whose load is load, or NULL. */
 const struct rs_pair *result_set_find_name(const struct result_set *rs, const char *sim, const char *load);
 
+struct json_t;
+/* The pair key (rs_pair.sim) of a JSON result object r: its simulation, mode words and loads'
+ * setting, as the JSON reader keys pairs.  Returns 0, or -1 when r has no simulation. */
+int result_set_json_key(const struct json_t *r, char *buf, size_t len);
+
 /* Frees what the set holds; safe on a zeroed or failed set. */
 void result_set_free(struct result_set *rs);
 
