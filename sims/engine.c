@@ -213,6 +213,8 @@ static int start_timing_thread(struct sim_engine *e)
 	} else if (rc == 0 && e->cfg.timer_prio > 0) {
 		e->out->timer_rt = true;
 	}
+	if (rc == 0)
+		pthread_setname_np(e->timer_tid, "ib-timer");
 	pthread_attr_destroy(&attr);
 	return rc;
 }
@@ -241,6 +243,7 @@ struct sim_engine *sim_start(const struct sim_spec *spec, const struct sim_run_c
 	int rc = pthread_create(&e->sim_tid, NULL, periodic ? periodic_thread : free_running_thread, e);
 	if (rc == 0) {
 		e->sim_started = true;
+		pthread_setname_np(e->sim_tid, "ib-task");  /* found by name from outside (bench/) */
 		if (periodic) {
 			rc = start_timing_thread(e);
 			e->timer_started = rc == 0;
