@@ -100,10 +100,9 @@ bool audio_acct_period(struct audio_acct *a, unsigned buffer_periods, uint64_t i
 	return xrun;
 }
 
-void loop_acct_period(struct loop_acct *l, uint64_t cpu_ns, uint64_t work_us)
+void loop_acct_period(struct loop_acct *l, uint64_t cpu_ns, uint64_t nominal_ns)
 {
-	uint64_t nominal_ns = work_us * 1000;
-	if (work_us == 0)
+	if (nominal_ns == 0)
 		return;
 	uint64_t excess_ns = cpu_ns > nominal_ns ? cpu_ns - nominal_ns : 0;
 	l->periods++;

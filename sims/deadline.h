@@ -86,12 +86,13 @@ bool audio_acct_period(struct audio_acct *a, unsigned buffer_periods, uint64_t i
 struct loop_acct {
 	struct lat_stats excess;     /* CPU time over the calibrated length (0 when under), ns */
 	struct lat_hist excess_hist;
-	uint64_t periods;            /* periods measured (work > 0) */
+	uint64_t periods;            /* periods measured (some work done) */
 	uint64_t over10;             /* of them, those that took over 10% longer */
 };
 
-/* Accounts a period of work_us of calibrated work that took cpu_ns of CPU time. */
-void loop_acct_period(struct loop_acct *l, uint64_t cpu_ns, uint64_t work_us);
+/* Accounts a period whose work took cpu_ns of the thread's CPU time and would have taken
+ * nominal_ns at calibrated speed (calibrate/calibrate.h burn_cpu_us: the loops it ran). */
+void loop_acct_period(struct loop_acct *l, uint64_t cpu_ns, uint64_t nominal_ns);
 
 /* % desired CPU (work done / work wanted * 100); 100 when nothing was wanted. */
 double deadline_desired_cpu_pct(const struct deadline_acct *a);

@@ -123,11 +123,11 @@ static void *periodic_thread(void *arg)
 		hist_add(&r->sched_hist, latency_ns);
 		lat_stats_add(&r->lateness, lateness_ns);
 		hist_add(&r->lateness_hist, lateness_ns);
-		uint64_t work_us = sim_work_us(&e->spec, period), cpu0 = thread_cpu_ns();
-		if (!burn_us(e->cfg.loops_per_ms, work_us, &e->stop))
+		uint64_t work_us = sim_work_us(&e->spec, period), cpu0 = thread_cpu_ns(), loops = 0;
+		if (burn_cpu_us(e->cfg.loops_per_ms, work_us, &e->stop, &loops) < work_us)
 			break;
 		uint64_t finish_ns = now_ns(), loop_ns = thread_cpu_ns() - cpu0;
-		loop_acct_period(&r->loop, loop_ns, work_us);
+		loop_acct_period(&r->loop, loop_ns, loops * NS_PER_MS / e->cfg.loops_per_ms);
 		struct deadline_verdict v = deadline_check(e->wake_ns, interval_ns, finish_ns);
 		if (prev_finish_ns) {
 			lat_stats_add(&r->frame, finish_ns - prev_finish_ns);
@@ -170,11 +170,11 @@ static void *free_running_thread(void *arg)
 	uint64_t cpu0_ns = thread_cpu_ns();
 	r->interval_us = frame_us;
 	for (uint64_t t0_ns = e->created_ns; !atomic_load(&e->stop); t0_ns = now_ns()) {
-		uint64_t cpu_ns = thread_cpu_ns();
-		uint64_t done_us = burn_us_done(e->cfg.loops_per_ms, frame_us, &e->stop);
+		uint64_t cpu_ns = thread_cpu_ns(), loops = 0;
+		uint64_t done_us = burn_cpu_us(e->cfg.loops_per_ms, frame_us, &e->stop, &loops);
 		uint64_t wall_ns = now_ns() - t0_ns;
 		if (done_us == frame_us) {
-			loop_acct_period(&r->loop, thread_cpu_ns() - cpu_ns, frame_us);
+			loop_acct_period(&r->loop, thread_cpu_ns() - cpu_ns, loops * NS_PER_MS / e->cfg.loops_per_ms);
 			lat_stats_add(&r->frame, wall_ns);
 			hist_add(&r->frame_hist, wall_ns);
 		}

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "calibrate/calibrate.h"
+#include "lib/timeutil.h"
 
 static char dir[64], path[128];
 
@@ -138,6 +139,28 @@ START_TEST(burn_stops)
 }
 END_TEST
 
+/* burn_cpu_us burns the CPU time asked for, by the thread's own clock (never less, and within a
+ * chunk more), whatever the loops_per_ms given: a slower or faster CPU than calibrated changes
+ * the loops run, not the CPU used.  CPU time, not wall time: no timed assertion. */
+START_TEST(burn_cpu_time)
+{
+	atomic_bool stop;
+	atomic_init(&stop, false);
+	const uint64_t lpms[] = { 1000, 100000, 50000000 };   /* far below and far above the real speed */
+	for (size_t i = 0; i < sizeof(lpms) / sizeof(lpms[0]); i++) {
+		uint64_t loops = 0, t0 = thread_cpu_ns();
+		ck_assert_uint_eq(burn_cpu_us(lpms[i], 20000, &stop, &loops), 20000);
+		uint64_t used_ns = thread_cpu_ns() - t0;
+		ck_assert_uint_ge(used_ns, 20000000);
+		ck_assert_msg(used_ns < 20000000 + 5000000, "loops_per_ms %llu: %llu ns for 20 ms", (unsigned long long)lpms[i],
+			      (unsigned long long)used_ns);   /* one chunk of a too-high loops_per_ms at most */
+		ck_assert_uint_gt(loops, 0);
+	}
+	atomic_store(&stop, true);
+	ck_assert_uint_lt(burn_cpu_us(1000, 1000000, &stop, NULL), 1000000);   /* stopped at once */
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("calibrate");
@@ -149,6 +172,7 @@ int main(void)
 	tcase_add_test(tc, corrupt_files);
 	tcase_add_test(tc, implausible_values_and_odd_files);
 	tcase_add_test(tc, burn_stops);
+	tcase_add_test(tc, burn_cpu_time);
 	suite_add_tcase(s, tc);
 	return ck_run(s);
 }

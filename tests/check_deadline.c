@@ -185,14 +185,15 @@ START_TEST(audio_xruns)
 }
 END_TEST
 
-/* Stolen time on synthetic burns: CPU time above the calibrated length, the share over 10%. */
+/* Stolen time on synthetic burns: CPU time above the calibrated length of the loops run, the
+ * share over 10%. */
 START_TEST(stolen_time)
 {
 	static struct loop_acct l;
 	memset(&l, 0, sizeof(l));
-	loop_acct_period(&l, 950000, 1000);      /* faster than calibrated: nothing stolen */
-	loop_acct_period(&l, 1050000, 1000);     /* 5% over */
-	loop_acct_period(&l, 1500000, 1000);     /* an SMI: 0.5 ms stolen */
+	loop_acct_period(&l, 950000, 1000000);   /* faster than calibrated: nothing stolen */
+	loop_acct_period(&l, 1050000, 1000000);  /* 5% over */
+	loop_acct_period(&l, 1500000, 1000000);  /* an SMI: 0.5 ms stolen */
 	loop_acct_period(&l, 123, 0);            /* no work: not measured */
 	ck_assert_uint_eq(l.periods, 3);
 	ck_assert_uint_eq(l.over10, 1);
