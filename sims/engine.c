@@ -102,6 +102,18 @@ static void set_sim_priority(struct sim_engine *e)
 		r->error = errno;
 }
 
+/* Burns a period's work as the task defines it (sim_desc.fixed_work): a fixed count of
+ * calibrated loops, or CPU time by the thread's clock.  Returns the work done (us, less when
+ * stopped) and the loops run in *loops. */
+static uint64_t burn_work(struct sim_engine *e, uint64_t work_us, uint64_t *loops)
+{
+	if (!e->spec.desc->fixed_work)
+		return burn_cpu_us(e->cfg.loops_per_ms, work_us, &e->stop, loops);
+	uint64_t done_us = burn_us_done(e->cfg.loops_per_ms, work_us, &e->stop);
+	*loops = done_us * e->cfg.loops_per_ms / 1000;
+	return done_us;
+}
+
 static void *periodic_thread(void *arg)
 {
 	struct sim_engine *e = arg;
@@ -124,7 +136,7 @@ static void *periodic_thread(void *arg)
 		lat_stats_add(&r->lateness, lateness_ns);
 		hist_add(&r->lateness_hist, lateness_ns);
 		uint64_t work_us = sim_work_us(&e->spec, period), cpu0 = thread_cpu_ns(), loops = 0;
-		if (burn_cpu_us(e->cfg.loops_per_ms, work_us, &e->stop, &loops) < work_us)
+		if (burn_work(e, work_us, &loops) < work_us)
 			break;
 		uint64_t finish_ns = now_ns(), loop_ns = thread_cpu_ns() - cpu0;
 		loop_acct_period(&r->loop, loop_ns, loops * NS_PER_MS / e->cfg.loops_per_ms);

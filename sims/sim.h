@@ -23,6 +23,12 @@ struct sim_desc {
 	/* CPU work of period number `period` in microseconds; NULL means interval * cpu_pct. */
 	uint64_t (*work_us)(const struct sim_spec *spec, uint64_t period);
 	bool has_deadlines;       /* false: free-running frames (Gaming) */
+	/* true: each period's work is a fixed count of calibrated loops, as latencytest's DSP
+	 * computation was: a CPU slower than at calibration (time stolen while the task runs)
+	 * makes the work take longer and shows as lateness and xruns.  false (every other task):
+	 * the work is CPU time burnt by the thread's own clock (calibrate/calibrate.h burn_cpu_us),
+	 * so the task uses the CPU share it asks for whatever the CPU's speed. */
+	bool fixed_work;
 	/* A note for the run header about how this task behaves in this run (duration_s per
 	 * pair, -r or not), e.g. X's partial sweep, written into buf ("" for none); called for
 	 * every task the -W/-X selection names.  NULL: never a note. */

@@ -45,7 +45,7 @@ static void proaudio_params(const void *opts, struct sim_spec *spec)
 	spec->buffer_periods = o->periods;
 }
 
-static const struct sim_desc proaudio_sim = { .has_deadlines = true };
+static const struct sim_desc proaudio_sim = { .has_deadlines = true, .fixed_work = true };
 
 const struct workload wl_proaudio = {
 	.name = "ProAudio",
