@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "results/compare.h"
+#include "results/json_report.h"
 #include "results/plot.h"
 #include "lib/text.h"
 #include "lib/mwu.h"
@@ -27,6 +28,7 @@ void cmp_default_thresholds(struct cmp_thresholds *t)
 	t->match_names = false;
 	t->allow_different_machine = false;
 	t->flagged = NULL;
+	t->json = NULL;
 	t->limit[RS_P99] = 10;
 	t->limit[RS_MET] = 1;
 }
@@ -168,7 +170,27 @@ static void fmt_value(enum rs_metric m, double v, char *buf, size_t len)
 		fmt_sig3(rs_metric_is_time(m) ? v / 1e6 : v, buf, len);
 }
 
-static void print_metric(FILE *out, const char *sim, const char *load, enum rs_metric m, const struct metric_cmp *mc)
+/* Appends value v to the array under key of t->json (created on first use). */
+static void json_push(const struct cmp_thresholds *t, const char *key, json_t *v)
+{
+	if (!t->json) {
+		json_decref(v);
+		return;
+	}
+	json_t *a = json_object_get(t->json, key);
+	if (!a)
+		json_object_set_new(t->json, key, a = json_array());
+	json_array_append_new(a, v);
+}
+
+/* A figure's value for the JSON: in its unit (ms, %, fps, /min), null for "no samples". */
+static json_t *json_value(enum rs_metric m, double v)
+{
+	return isfinite(v) ? json_real(rs_metric_is_time(m) ? v / 1e6 : v) : json_null();
+}
+
+static void print_metric(FILE *out, const char *sim, const char *load, enum rs_metric m, const struct metric_cmp *mc,
+			 const struct cmp_thresholds *t)
 {
 	char o[32], n[32], ch[32], p[16];
 	fmt_value(m, mc->old, o, sizeof(o));
@@ -182,6 +204,13 @@ static void print_metric(FILE *out, const char *sim, const char *load, enum rs_m
 		mc->tested && mc->p < CMP_ALPHA ? "significant" : "";
 	fprintf(out, "%-16s %-8s %-18s %10s %10s %10s %6s%s%s\n", sim, load, rs_metric_name(m), o, n, ch, p,
 		*verdict ? "  " : "", verdict);
+	if (t->json)
+		json_push(t, "figures", json_pack("{s:o, s:o, s:s, s:s, s:o, s:o, s:o, s:s, s:o, s:s}",
+			"simulation", report_text(sim), "load", report_text(load), "figure", rs_metric_name(m),
+			"unit", rs_metric_unit(m), "old", json_value(m, mc->old), "new", json_value(m, mc->new),
+			"change", isfinite(mc->change) ? json_real(mc->change) : json_null(),
+			"change_unit", rs_metric_higher_worse(m) ? "%" : "pt",
+			"p", mc->tested ? json_real(mc->p) : json_null(), "verdict", verdict));
 }
 
 /* Notes pair a as flagged, once. */
@@ -206,6 +235,10 @@ static unsigned compare_pair(const struct rs_pair *a, const struct rs_pair *b, c
 		bool regressed = a->n > 0 && strcmp(b->why, RS_INTERRUPTED_WHY) != 0;
 		fprintf(out, "%-16s %-8s failed in %s: %s%s\n", a->sim, a->load, a->n == 0 ? "OLD" : "NEW",
 			a->n == 0 ? a->why : b->why, regressed ? "  REGRESSION" : " (not compared)");
+		if (t->json)
+			json_push(t, "failed", json_pack("{s:o, s:o, s:s, s:o, s:b}", "simulation", report_text(a->sim),
+				"load", report_text(a->load), "in", a->n == 0 ? "OLD" : "NEW",
+				"why", report_text(a->n == 0 ? a->why : b->why), "regression", regressed));
 		return regressed;
 	}
 	unsigned regressions = 0;
@@ -213,7 +246,7 @@ static unsigned compare_pair(const struct rs_pair *a, const struct rs_pair *b, c
 		struct metric_cmp mc;
 		if (skip[m] || !compare_metric(a, b, (enum rs_metric)m, t, &mc))
 			continue;
-		print_metric(out, a->sim, a->load, (enum rs_metric)m, &mc);
+		print_metric(out, a->sim, a->load, (enum rs_metric)m, &mc, t);
 		regressions += mc.regression;
 		if (mc.regression && t->flagged)
 			note_flagged(t->flagged, a);
@@ -252,9 +285,10 @@ static void print_notes(FILE *out, const struct result_set *old, const struct re
 /* Lists, before any figure, the facts of the machine and set-up that differ between OLD and
  * NEW (the kernel aside: usually the point).  A different CPU model or count makes the
  * comparison one of machines, refused unless allowed.  Returns 0, or -1 (reason on err). */
-static int machine_guard(const struct result_set *old, const struct result_set *new, bool allow, FILE *out,
-			 FILE *err)
+static int machine_guard(const struct result_set *old, const struct result_set *new, const struct cmp_thresholds *t,
+			 FILE *out, FILE *err)
 {
+	bool allow = t->allow_different_machine;
 	for (unsigned i = 0; i < old->n_facts; i++)
 		for (unsigned j = 0; j < new->n_facts; j++) {
 			const struct rs_fact *a = &old->facts[i], *b = &new->facts[j];
@@ -270,6 +304,8 @@ static int machine_guard(const struct result_set *old, const struct result_set *
 				return -1;
 			}
 			fprintf(out, "Warning: %s differs: OLD '%s', NEW '%s'\n", a->name, va, vb);
+			json_push(t, "warnings", json_pack("{s:s, s:o, s:o}", "setting", a->name, "old", report_text(a->value),
+							    "new", report_text(b->value)));
 		}
 	return 0;
 }
@@ -298,10 +334,12 @@ static int latency_definitions(const char *old_name, const struct result_set *ol
 		t->limit[RS_SMEAN] = t->limit[RS_MEAN];
 		t->limit[RS_SMAX] = t->limit[RS_MAX];
 	}
-	fprintf(out, "Latency compared: %s; p99 is scheduling latency\n",
-		ib ? "mean and max in interbench 0.31's definition (scheduling latency plus one period per missed deadline)" :
-		sched ? "mean and max as scheduling latency (interbench 0.31's definition is not in both)" :
-		"no mean or max latency is in both");
+	const char *what = ib ? "mean and max in interbench 0.31's definition (scheduling latency plus one period per "
+				"missed deadline)" : sched ? "mean and max as scheduling latency (interbench 0.31's definition is "
+				"not in both)" : "no mean or max latency is in both";
+	fprintf(out, "Latency compared: %s; p99 is scheduling latency\n", what);
+	if (t->json)
+		json_object_set_new(t->json, "latency_compared", json_string(ib ? "interbench" : sched ? "scheduling" : "none"));
 	return 0;
 }
 
@@ -333,7 +371,9 @@ int compare_sets(const char *old_name, const struct result_set *old, const char 
 	}
 	fprintf(out, "OLD %s (%s, up to %zu repeats)\nNEW %s (%s, up to %zu repeats)\n", old_name, old->format,
 		max_repeats(old), new_name, new->format, max_repeats(new));
-	if (machine_guard(old, new, t->allow_different_machine, out, err) != 0 ||
+	if (t->json)
+		json_object_update(t->json, json_pack("{s:o, s:o}", "old", report_text(old_name), "new", report_text(new_name)));
+	if (machine_guard(old, new, t, out, err) != 0 ||
 	    latency_definitions(old_name, old, new_name, new, t, skip, out, err) != 0)
 		return CMP_BAD_INPUT;
 	print_notes(out, old, new, t, skip);
@@ -349,6 +389,9 @@ int compare_sets(const char *old_name, const struct result_set *old, const char 
 			"cannot reach significance with so few repeats (it needs e.g. 4 on each side; use --repeat).\n");
 	else
 		fprintf(out, "\nSignificance: Mann-Whitney U test on the per-repeat values, two-sided, 5%%.\n");
+	if (t->json)
+		json_object_update(t->json, json_pack("{s:i, s:i}", "pairs_compared", (int)common,
+						      "regressions", (int)regressions));
 	fprintf(out, "%u pair%s compared: %u regression%s beyond the thresholds\n", common,
 		common == 1 ? "" : "s", regressions, regressions == 1 ? "" : "s");
 	return regressions ? CMP_REGRESSION : CMP_OK;
@@ -365,6 +408,7 @@ static void compare_usage(FILE *f)
 		"      --match simulation,load\n"
 		"                        match pairs on the task and load alone, their settings (nice,\n"
 		"                        policy) set aside (default: simulation,load,settings)\n"
+		"      --json FILE       also write the comparison as JSON to FILE (- for stdout)\n"
 		"      --plot DIR        draw OLD's and NEW's latency distributions of each flagged pair\n"
 		"                        in DIR with gnuplot (JSON results)\n"
 		"      --allow-different-machine\n"
@@ -377,6 +421,7 @@ int compare_main(int argc, char **argv, FILE *out, FILE *err)
 	static const struct option longs[] = {
 		{ "threshold", required_argument, NULL, 'T' }, { "match", required_argument, NULL, 'M' },
 		{ "allow-different-machine", no_argument, NULL, 'A' }, { "plot", required_argument, NULL, 'P' },
+		{ "json", required_argument, NULL, 'J' },
 		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
 	};
 	struct cmp_thresholds t;
@@ -385,7 +430,7 @@ int compare_main(int argc, char **argv, FILE *out, FILE *err)
 	cmp_default_thresholds(&t);
 	optind = 0;
 	opterr = 0;
-	const char *plot_dir = NULL;
+	const char *plot_dir = NULL, *json_path = NULL;
 	struct cmp_flagged flagged = { .n = 0 };
 	t.flagged = &flagged;
 	while ((c = getopt_long(argc, argv, "+:T:M:h", longs, NULL)) != -1) {
@@ -404,6 +449,10 @@ int compare_main(int argc, char **argv, FILE *out, FILE *err)
 		}
 		if (c == 'P') {
 			plot_dir = optarg;
+			continue;
+		}
+		if (c == 'J') {
+			json_path = optarg;
 			continue;
 		}
 		if (c == 'M') {
@@ -437,7 +486,17 @@ int compare_main(int argc, char **argv, FILE *out, FILE *err)
 				result_set_free(&sets[0]);
 			return CMP_BAD_INPUT;
 		}
-	int rc = compare_sets(argv[optind], &sets[0], argv[optind + 1], &sets[1], &t, out, err);
+	t.json = json_path ? json_object() : NULL;
+	FILE *text = json_path && strcmp(json_path, "-") == 0 ? err : out;  /* --json -: the text to stderr */
+	int rc = compare_sets(argv[optind], &sets[0], argv[optind + 1], &sets[1], &t, text, err);
+	if (t.json) {
+		json_object_set_new(t.json, "exit_status", json_integer(rc));
+		if (report_write(t.json, json_path, msg, sizeof(msg)) != 0) {
+			fprintf(err, "interbench compare: --json: %s\n", msg);
+			rc = CMP_BAD_INPUT;
+		}
+		json_decref(t.json);
+	}
 	if (plot_dir && rc != CMP_BAD_INPUT && flagged.n &&
 	    plot_compare(plot_dir, argv[optind], argv[optind + 1], &flagged, out, err) == 2)
 		rc = CMP_BAD_INPUT;

@@ -33,6 +33,10 @@ struct cmp_thresholds {
 	 * warning) instead of refusing them. */
 	bool allow_different_machine;
 	struct cmp_flagged *flagged;  /* when not NULL, the regressed pairs are noted there */
+	/* when not NULL (--json), every line of the comparison is also recorded in this JSON
+	 * object: "old", "new", "latency_compared", "warnings", "figures", "failed",
+	 * "pairs_compared", "regressions" (doc/json.md) */
+	struct json_t *json;
 };
 
 /* The defaults: p99 latency 10 % worse, % deadlines met 1 point lower. */

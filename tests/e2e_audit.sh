@@ -45,5 +45,13 @@ else bad "--allow-different-machine (exit $rc)" "$out"; fi
 "$BIN" compare run.json smt.json >"$out" 2>&1; rc=$?
 if [ "$rc" != 2 ] && grep -q "^Warning: smt differs: OLD '.*', NEW 'changed'" "$out"; then ok "compare warns of a different setting"
 else bad "setting difference (exit $rc)" "$out"; fi
+"$BIN" compare --json cmp.json run.json smt.json >"$out" 2>&1; rc=$?
+if [ "$rc" != 2 ] && python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["warnings"] == [{"setting": "smt", "old": d["warnings"][0]["old"], "new": "changed"}], d["warnings"]
+assert d["pairs_compared"] == 1 and d["exit_status"] == '"$rc"' and d["latency_compared"] == "interbench"
+assert any(f["figure"] == "p99 latency" and f["unit"] == "ms" for f in d["figures"])
+' cmp.json; then ok "compare --json: the warnings, the figures and the verdict"; else bad "compare --json (exit $rc)" "$out"; fi
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
