@@ -998,6 +998,102 @@ static int std_fds_open(void)
 	return 0;
 }
 
+/* The subcommands: compare, export, plot.  Returns their exit status, or -1 when argv names
+ * none. */
+static int subcommand(int argc, char **argv)
+{
+	if (argc > 1 && strcmp(argv[1], "compare") == 0)
+		return compare_main(argc - 1, argv + 1, stdout, stderr);
+	if (argc > 1 && strcmp(argv[1], "export") == 0)
+		return export_main(argc - 1, argv + 1, stdout, stderr);
+	if (argc > 1 && strcmp(argv[1], "plot") == 0)
+		return plot_main(argc - 1, argv + 1, stdout, stderr);
+	return -1;
+}
+
+/* The option parse's outcomes that end the program before a run: -h, --audit, --version, a
+ * bad option.  Returns their exit status, or -1 to run. */
+static int early_exit(enum opt_status st, const char *err)
+{
+	static struct audit a;
+	switch (st) {
+	case OPT_HELP:
+		options_usage(stdout, "interbench");
+		return 0;
+	case OPT_AUDIT:
+		audit_collect(&a, "/");
+		audit_print(stdout, &a);
+		return fflush(stdout) != 0 || ferror(stdout) ? 2 : audit_hurts(&a) ? 1 : 0;
+	case OPT_SHOW_VERSION:
+		printf("interbench %s\n", ib_version());
+		return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
+	case OPT_ERROR:
+		fprintf(stderr, "interbench: %s\n", err);
+		return 2;
+	default:
+		return -1;
+	}
+}
+
+/* Everything before the first pair: the checks that refuse a run (exit 2), main's priority,
+ * the settings and plan with it, the run's state, the outputs.  Returns 0, or the exit status
+ * (-1: a failure already reported, exit 1). */
+static int start_run(struct run *r)
+{
+	r->con = r->opt.json_path && strcmp(r->opt.json_path, "-") == 0 ? stderr : stdout;
+	sweep_build(&r->opt, 1, &r->bench, &r->load);  /* priorities are set once main's is known */
+	int rc = check_cpus(r);
+	if (rc == 0)
+		rc = check_selection(r);
+	if (rc == 0)
+		rc = prepare_process(r);
+	if (rc == 0) {  /* main's priority known: the settings and the plan with it */
+		sweep_build(&r->opt, r->prio_max - 2, &r->bench, &r->load);
+		if (build_plan(r) != 0) {
+			fprintf(stderr, "interbench: calloc: %s\n", strerror(errno));
+			rc = -1;
+		}
+	}
+	if (rc == 0)
+		rc = setup_run(r);
+	if (rc != 0)
+		return rc;
+	rc = open_timeline(r);
+	if (rc == 0)
+		rc = open_outputs(r);
+	if (rc != 0)
+		cleanup_loads(r);
+	return rc;
+}
+
+/* After the pairs: the interruption note or the nothing-measured verdict, the outputs closed,
+ * the resources released.  Returns the exit status. */
+static int finish_run(struct run *r, int rc)
+{
+	int sig = g_signal;
+	if (sig) {
+		note_interrupt(r, sig);
+		if (r->doc)
+			report_mark_interrupted(r->doc, sig);
+	} else if (rc == 0 && r->plan.n && measured_count(r) == 0) {
+		fprintf(stderr, "interbench: no pair could be measured (every one failed; see the reasons above)\n");
+		rc = -1;
+	}
+	if (close_outputs(r) != 0)
+		rc = -1;
+	if (r->opt.dma_latency_us >= 0)
+		close(r->dma_fd); /* releases the latency limit */
+	if (r->timeline_fd >= 0 && close(r->timeline_fd) != 0) {
+		fprintf(stderr, "interbench: --timeline %s: close: %s\n", r->opt.timeline_path, strerror(errno));
+		rc = -1;
+	}
+	json_decref(r->doc);
+	free(r->loads);
+	free(r->plan.items);
+	free(r->reps);
+	return sig ? 128 + sig : rc ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	static struct run r; /* large (load contexts); static storage, passed explicitly */
@@ -1005,85 +1101,20 @@ int main(int argc, char **argv)
 	if (std_fds_open() != 0)
 		return 1;
 	json_seed_without_blocking(); /* before any JSON object, and before main turns SCHED_FIFO */
-	if (argc > 1 && strcmp(argv[1], "compare") == 0)
-		return compare_main(argc - 1, argv + 1, stdout, stderr);
-	if (argc > 1 && strcmp(argv[1], "export") == 0)
-		return export_main(argc - 1, argv + 1, stdout, stderr);
-	if (argc > 1 && strcmp(argv[1], "plot") == 0)
-		return plot_main(argc - 1, argv + 1, stdout, stderr);
+	int rc = subcommand(argc, argv);
+	if (rc >= 0)
+		return rc;
 	options_init(&r.opt);
-	enum opt_status st = options_parse(&r.opt, argc, argv, err, sizeof(err));
-	if (st == OPT_HELP) {
-		options_usage(stdout, "interbench");
-		return 0;
-	}
-	if (st == OPT_AUDIT) {
-		static struct audit a;
-		audit_collect(&a, "/");
-		audit_print(stdout, &a);
-		if (fflush(stdout) != 0 || ferror(stdout))
-			return 2;
-		return audit_hurts(&a) ? 1 : 0;
-	}
-	if (st == OPT_SHOW_VERSION) {
-		printf("interbench %s\n", ib_version());
-		return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
-	}
-	if (st == OPT_ERROR) {
-		fprintf(stderr, "interbench: %s\n", err);
-		return 2;
-	}
-	r.con = r.opt.json_path && strcmp(r.opt.json_path, "-") == 0 ? stderr : stdout;
-	sweep_build(&r.opt, 1, &r.bench, &r.load);  /* priorities are set once main's is known */
-	int rc = check_cpus(&r);
-	if (rc == 0)
-		rc = check_selection(&r);
-	if (rc == 0)
-		rc = prepare_process(&r);
-	if (rc == 0) {  /* main's priority known: the settings and the plan with it */
-		sweep_build(&r.opt, r.prio_max - 2, &r.bench, &r.load);
-		if (build_plan(&r) != 0) {
-			fprintf(stderr, "interbench: calloc: %s\n", strerror(errno));
-			rc = -1;
-		}
-	}
-	if (rc == 0)
-		rc = setup_run(&r);
+	rc = early_exit(options_parse(&r.opt, argc, argv, err, sizeof(err)), err);
+	if (rc >= 0)
+		return rc;
+	rc = start_run(&r);
 	if (rc != 0)
 		return rc < 0 ? 1 : rc;
-	rc = open_timeline(&r);
-	if (rc == 0)
-		rc = open_outputs(&r);
-	if (rc != 0) {
-		cleanup_loads(&r);
-		return rc;
-	}
 	notes_before_run(&r);
-
 	rc = run_matrix(&r);
 	cleanup_loads(&r);
 	if (rc == 0)
 		emit_sweeps(&r);
-	int sig = g_signal;
-	if (sig) {
-		note_interrupt(&r, sig);
-		if (r.doc)
-			report_mark_interrupted(r.doc, sig);
-	} else if (rc == 0 && r.plan.n && measured_count(&r) == 0) {
-		fprintf(stderr, "interbench: no pair could be measured (every one failed; see the reasons above)\n");
-		rc = -1;
-	}
-	if (close_outputs(&r) != 0)
-		rc = -1;
-	if (r.opt.dma_latency_us >= 0)
-		close(r.dma_fd); /* releases the latency limit */
-	if (r.timeline_fd >= 0 && close(r.timeline_fd) != 0) {
-		fprintf(stderr, "interbench: --timeline %s: close: %s\n", r.opt.timeline_path, strerror(errno));
-		rc = -1;
-	}
-	json_decref(r.doc);
-	free(r.loads);
-	free(r.plan.items);
-	free(r.reps);
-	return sig ? 128 + sig : rc ? 1 : 0;
+	return finish_run(&r, rc);
 }

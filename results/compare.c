@@ -416,89 +416,98 @@ static void compare_usage(FILE *f)
 		"  -h, --help            this help\n");
 }
 
-int compare_main(int argc, char **argv, FILE *out, FILE *err)
+/* compare's command line: the thresholds and options into t, the file names into *plot_dir and
+ * *json_path.  Returns -1 to go on, else the exit status (help: 0; a bad option: 2). */
+static int compare_args(int argc, char **argv, struct cmp_thresholds *t, const char **plot_dir,
+			const char **json_path, FILE *out, FILE *err)
 {
 	static const struct option longs[] = {
 		{ "threshold", required_argument, NULL, 'T' }, { "match", required_argument, NULL, 'M' },
 		{ "allow-different-machine", no_argument, NULL, 'A' }, { "plot", required_argument, NULL, 'P' },
-		{ "json", required_argument, NULL, 'J' },
-		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
+		{ "json", required_argument, NULL, 'J' }, { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
 	};
-	struct cmp_thresholds t;
 	char msg[512];
 	int c;
-	cmp_default_thresholds(&t);
 	optind = 0;
 	opterr = 0;
-	const char *plot_dir = NULL, *json_path = NULL;
-	struct cmp_flagged flagged = { .n = 0 };
-	t.flagged = &flagged;
 	while ((c = getopt_long(argc, argv, "+:T:M:h", longs, NULL)) != -1) {
-		if (c == 'h') {
+		switch (c) {
+		case 'h':
 			compare_usage(out);
 			return CMP_OK;
-		}
-		if (c == ':') {
+		case ':':
 			fprintf(err, "interbench compare: %s: missing value (accepted: comma-separated "
 				"metric=limit items, e.g. p99=10%%,deadlines=1)\n", argv[optind - 1]);
 			return CMP_BAD_INPUT;
-		}
-		if (c == 'A') {
-			t.allow_different_machine = true;
-			continue;
-		}
-		if (c == 'P') {
-			plot_dir = optarg;
-			continue;
-		}
-		if (c == 'J') {
-			json_path = optarg;
-			continue;
-		}
-		if (c == 'M') {
+		case 'A': t->allow_different_machine = true; break;
+		case 'P': *plot_dir = optarg; break;
+		case 'J': *json_path = optarg; break;
+		case 'M':
 			if (strcmp(optarg, "simulation,load") != 0 && strcmp(optarg, "simulation,load,settings") != 0) {
 				text_escape_line(optarg, msg, sizeof(msg));
 				fprintf(err, "interbench compare: --match: invalid value '%s' (accepted: simulation,load to set "
 					"the settings aside, or simulation,load,settings, the default)\n", msg);
 				return CMP_BAD_INPUT;
 			}
-			t.match_names = strcmp(optarg, "simulation,load") == 0;
-			continue;
-		}
-		if (c != 'T') {
+			t->match_names = strcmp(optarg, "simulation,load") == 0;
+			break;
+		case 'T':
+			if (cmp_parse_thresholds(optarg, t, msg, sizeof(msg)) == 0)
+				break;
+			fprintf(err, "interbench compare: %s\n", msg);
+			return CMP_BAD_INPUT;
+		default:
 			fprintf(err, "interbench compare: %s: unknown option (see --help)\n", argv[optind - 1]);
 			return CMP_BAD_INPUT;
 		}
-		if (cmp_parse_thresholds(optarg, &t, msg, sizeof(msg)) != 0) {
-			fprintf(err, "interbench compare: %s\n", msg);
-			return CMP_BAD_INPUT;
-		}
 	}
-	if (argc - optind != 2) {
-		fprintf(err, "interbench compare: expected two files, OLD and NEW (see --help)\n");
-		return CMP_BAD_INPUT;
+	if (argc - optind == 2)
+		return -1;
+	fprintf(err, "interbench compare: expected two files, OLD and NEW (see --help)\n");
+	return CMP_BAD_INPUT;
+}
+
+/* Writes t->json with the exit status rc to path.  Returns rc, or CMP_BAD_INPUT when it cannot
+ * be written (said on err). */
+static int write_compare_json(struct cmp_thresholds *t, const char *path, int rc, FILE *err)
+{
+	char msg[512];
+	json_object_set_new(t->json, "exit_status", json_integer(rc));
+	if (report_write(t->json, path, msg, sizeof(msg)) != 0) {
+		fprintf(err, "interbench compare: --json: %s\n", msg);
+		rc = CMP_BAD_INPUT;
 	}
+	json_decref(t->json);
+	t->json = NULL;
+	return rc;
+}
+
+int compare_main(int argc, char **argv, FILE *out, FILE *err)
+{
+	struct cmp_thresholds t;
+	struct cmp_flagged flagged = { .n = 0 };
+	const char *plot_dir = NULL, *json_path = NULL;
+	char msg[512];
+	cmp_default_thresholds(&t);
+	t.flagged = &flagged;
+	int rc = compare_args(argc, argv, &t, &plot_dir, &json_path, out, err);
+	if (rc >= 0)
+		return rc;
+	const char *names[2] = { argv[optind], argv[optind + 1] };
 	struct result_set sets[2];
 	for (int i = 0; i < 2; i++)
-		if (result_set_load(argv[optind + i], &sets[i], msg, sizeof(msg)) != 0) {
-			fprintf(err, "interbench compare: %s: %s\n", argv[optind + i], msg);
+		if (result_set_load(names[i], &sets[i], msg, sizeof(msg)) != 0) {
+			fprintf(err, "interbench compare: %s: %s\n", names[i], msg);
 			if (i == 1)
 				result_set_free(&sets[0]);
 			return CMP_BAD_INPUT;
 		}
 	t.json = json_path ? json_object() : NULL;
 	FILE *text = json_path && strcmp(json_path, "-") == 0 ? err : out;  /* --json -: the text to stderr */
-	int rc = compare_sets(argv[optind], &sets[0], argv[optind + 1], &sets[1], &t, text, err);
-	if (t.json) {
-		json_object_set_new(t.json, "exit_status", json_integer(rc));
-		if (report_write(t.json, json_path, msg, sizeof(msg)) != 0) {
-			fprintf(err, "interbench compare: --json: %s\n", msg);
-			rc = CMP_BAD_INPUT;
-		}
-		json_decref(t.json);
-	}
-	if (plot_dir && rc != CMP_BAD_INPUT && flagged.n &&
-	    plot_compare(plot_dir, argv[optind], argv[optind + 1], &flagged, out, err) == 2)
+	rc = compare_sets(names[0], &sets[0], names[1], &sets[1], &t, text, err);
+	if (t.json)
+		rc = write_compare_json(&t, json_path, rc, err);
+	if (plot_dir && rc != CMP_BAD_INPUT && flagged.n && plot_compare(plot_dir, names[0], names[1], &flagged, out, err) == 2)
 		rc = CMP_BAD_INPUT;
 	result_set_free(&sets[0]);
 	result_set_free(&sets[1]);
