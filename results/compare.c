@@ -371,8 +371,10 @@ int compare_sets(const char *old_name, const struct result_set *old, const char 
 	}
 	fprintf(out, "OLD %s (%s, up to %zu repeats)\nNEW %s (%s, up to %zu repeats)\n", old_name, old->format,
 		max_repeats(old), new_name, new->format, max_repeats(new));
-	if (t->json)
-		json_object_update(t->json, json_pack("{s:o, s:o}", "old", report_text(old_name), "new", report_text(new_name)));
+	if (t->json) {
+		json_object_set_new(t->json, "old", report_text(old_name));
+		json_object_set_new(t->json, "new", report_text(new_name));
+	}
 	if (machine_guard(old, new, t, out, err) != 0 ||
 	    latency_definitions(old_name, old, new_name, new, t, skip, out, err) != 0)
 		return CMP_BAD_INPUT;
@@ -389,9 +391,10 @@ int compare_sets(const char *old_name, const struct result_set *old, const char 
 			"cannot reach significance with so few repeats (it needs e.g. 4 on each side; use --repeat).\n");
 	else
 		fprintf(out, "\nSignificance: Mann-Whitney U test on the per-repeat values, two-sided, 5%%.\n");
-	if (t->json)
-		json_object_update(t->json, json_pack("{s:i, s:i}", "pairs_compared", (int)common,
-						      "regressions", (int)regressions));
+	if (t->json) {
+		json_object_set_new(t->json, "pairs_compared", json_integer(common));
+		json_object_set_new(t->json, "regressions", json_integer(regressions));
+	}
 	fprintf(out, "%u pair%s compared: %u regression%s beyond the thresholds\n", common,
 		common == 1 ? "" : "s", regressions, regressions == 1 ? "" : "s");
 	return regressions ? CMP_REGRESSION : CMP_OK;
