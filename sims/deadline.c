@@ -74,11 +74,10 @@ double deadline_met_pct(const struct deadline_acct *a)
 	return 100.0 * (double)a->met / (double)a->periods;
 }
 
-uint64_t deadline_interbench_latency_ns(uint64_t lateness_ns, uint64_t timer_late_ns,
-					const struct deadline_verdict *v, uint64_t interval_ns)
+uint64_t deadline_interbench_latency_ns(uint64_t sched_latency_ns, uint64_t overrun_ns, uint64_t unit_ns)
 {
-	uint64_t missed = v->met ? 0 : 1 + v->skipped;
-	return lateness_ns - timer_late_ns + missed * interval_ns;
+	uint64_t missed_ns = overrun_ns && unit_ns ? (overrun_ns / unit_ns + 1) * unit_ns : 0;
+	return sched_latency_ns + missed_ns;
 }
 
 bool audio_acct_period(struct audio_acct *a, unsigned buffer_periods, uint64_t interval_ns, uint64_t wake_ns,

@@ -56,14 +56,16 @@ void deadline_acct_skip(struct deadline_acct *a, uint64_t work_us);
  * this, a task starved for the whole window would report no periods, hence 100%. */
 uint64_t deadline_unfinished_periods(uint64_t wake_ns, uint64_t interval_ns, uint64_t end_ns);
 
-/* interbench 0.31's latency of one period (interbench.c, periodic_schedule): how late the task
- * started it, less the timer's own oversleep (lateness_ns - timer_late_ns: the scheduling
- * latency when the timer slept to the period, the whole lateness when it was already due),
- * plus one whole interval_ns for each deadline the period missed, its own and the v->skipped
- * ones after it, so a dropped frame counts as the jerk a user sees.  timer_late_ns must not
- * exceed lateness_ns. */
-uint64_t deadline_interbench_latency_ns(uint64_t lateness_ns, uint64_t timer_late_ns,
-					const struct deadline_verdict *v, uint64_t interval_ns);
+/* interbench 0.31's latency of one period (interbench.c, periodic_schedule): the scheduling
+ * latency sched_latency_ns (timing thread to task) plus, when the period finished overrun_ns > 0
+ * after its deadline, (overrun_ns / unit_ns + 1) whole unit_ns: the intervals 0.31 counts as
+ * missed, so a dropped frame counts as the jerk a user sees.  unit_ns is the interval 0.31
+ * passes to periodic_schedule: the period for Audio, Video and Custom (one period for the
+ * period's own deadline and one per period dropped after it, deadline_verdict.skipped), the
+ * frame's idle part for X (sim_desc.ib_interval_us); 0 adds nothing, as 0.31 at X's 100% step.
+ * A period started late because the one before overran is charged nothing more: 0.31 has
+ * charged that time to the period before and sleeps to the next period instead. */
+uint64_t deadline_interbench_latency_ns(uint64_t sched_latency_ns, uint64_t overrun_ns, uint64_t unit_ns);
 
 /* Audio buffering (ProAudio): a period must complete within (buffer_periods - 1) periods of
  * its nominal start, else the buffer ran dry: an xrun (latencytest, shared/seeds). */

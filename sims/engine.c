@@ -102,6 +102,19 @@ static void set_sim_priority(struct sim_engine *e)
 		r->error = errno;
 }
 
+/* interbench 0.31's latency of the period woken at e->wake_ns (number `period`) that the task
+ * started latency_ns after the timing thread woke it and finished at finish_ns
+ * (sims/deadline.h). */
+static uint64_t interbench_latency_ns(const struct sim_engine *e, uint64_t latency_ns, uint64_t finish_ns,
+				      uint64_t period)
+{
+	uint64_t deadline_ns = e->wake_ns + e->spec.interval_us * NS_PER_US;
+	uint64_t unit_us = e->spec.desc->ib_interval_us ? e->spec.desc->ib_interval_us(&e->spec, period)
+							: e->spec.interval_us;
+	return deadline_interbench_latency_ns(latency_ns, finish_ns > deadline_ns ? finish_ns - deadline_ns : 0,
+					      unit_us * NS_PER_US);
+}
+
 /* Burns a period's work as the task defines it (sim_desc.fixed_work): a fixed count of
  * calibrated loops, or CPU time by the thread's clock.  Returns the work done (us, less when
  * stopped) and the loops run in *loops. */
@@ -155,7 +168,7 @@ static void *periodic_thread(void *arg)
 				.late_ns = timeline_u32(lateness_ns), .loop_ns = timeline_u32(loop_ns),
 				.flags = (v.met ? TIMELINE_MET : 0) | (xrun ? TIMELINE_XRUN : 0),
 				.skipped = (uint32_t)v.skipped });
-		lat_stats_add(&r->interbench, deadline_interbench_latency_ns(lateness_ns, e->timer_late_ns, &v, interval_ns));
+		lat_stats_add(&r->interbench, interbench_latency_ns(e, latency_ns, finish_ns, period));
 		deadline_acct_period(&r->acct, &v, work_us);
 		for (uint64_t k = 1; k <= v.skipped; k++)
 			deadline_acct_skip(&r->acct, sim_work_us(&e->spec, period + k));

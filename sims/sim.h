@@ -23,6 +23,10 @@ struct sim_desc {
 	/* CPU work of period number `period` in microseconds; NULL means interval * cpu_pct. */
 	uint64_t (*work_us)(const struct sim_spec *spec, uint64_t period);
 	bool has_deadlines;       /* false: free-running frames (Gaming) */
+	/* The interval interbench 0.31 counts missed deadlines of period number `period` in, for
+	 * its latency (sims/deadline.h deadline_interbench_latency_ns), in microseconds; NULL:
+	 * the period.  X's: the frame's idle part, as 0.31's emulate_x passes (100 - i) ms. */
+	uint64_t (*ib_interval_us)(const struct sim_spec *spec, uint64_t period);
 	/* true: each period's work is a fixed count of calibrated loops, as latencytest's DSP
 	 * computation was: a CPU slower than at calibration (time stolen while the task runs)
 	 * makes the work take longer and shows as lateness and xruns.  false (every other task):

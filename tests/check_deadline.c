@@ -117,20 +117,24 @@ START_TEST(unfinished_at_end)
 }
 END_TEST
 
-/* interbench 0.31's latency: the scheduling latency on time, the lateness when the period was
- * already due, and a whole period more per missed deadline. */
+/* interbench 0.31's latency: the scheduling latency on time, and a whole interval more per
+ * interval the finish came after the deadline. */
 START_TEST(interbench_latency)
 {
 	const uint64_t iv = 50 * MS;
-	struct deadline_verdict v = deadline_check(0, iv, 10 * MS);          /* met */
-	ck_assert_uint_eq(deadline_interbench_latency_ns(300000, 200000, &v, iv), 100000);
-	v = deadline_check(0, iv, iv + 1);                                   /* missed by 1 ns */
-	ck_assert(!v.met);
-	ck_assert_uint_eq(v.skipped, 0);
-	ck_assert_uint_eq(deadline_interbench_latency_ns(300000, 200000, &v, iv), 100000 + iv);
-	v = deadline_check(0, iv, 3 * iv + 1);                               /* two periods dropped */
+	ck_assert_uint_eq(deadline_interbench_latency_ns(100000, 0, iv), 100000);            /* met */
+	ck_assert_uint_eq(deadline_interbench_latency_ns(100000, 1, iv), 100000 + iv);       /* by 1 ns */
+	ck_assert_uint_eq(deadline_interbench_latency_ns(100000, iv - 1, iv), 100000 + iv);
+	ck_assert_uint_eq(deadline_interbench_latency_ns(100000, iv, iv), 100000 + 2 * iv);
+	/* Two periods dropped (finish 2 intervals + 1 ns after the deadline): as deadline_check
+	 * counts them, one interval for its own deadline and one per skipped period. */
+	struct deadline_verdict v = deadline_check(0, iv, 3 * iv + 1);
 	ck_assert_uint_eq(v.skipped, 2);
-	ck_assert_uint_eq(deadline_interbench_latency_ns(5 * MS, 0, &v, iv), 5 * MS + 3 * iv);
+	ck_assert_uint_eq(deadline_interbench_latency_ns(5 * MS, 2 * iv + 1, iv), 5 * MS + (1 + v.skipped) * iv);
+	/* X at step 80 of a 100 ms frame: 0.31 counts in its 20 ms idle part; 30 ms late is two
+	 * such intervals; at step 100 (no idle part) nothing is added. */
+	ck_assert_uint_eq(deadline_interbench_latency_ns(0, 30 * MS, 20 * MS), 40 * MS);
+	ck_assert_uint_eq(deadline_interbench_latency_ns(1 * MS, 30 * MS, 0), 1 * MS);
 }
 END_TEST
 
