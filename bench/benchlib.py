@@ -6,15 +6,19 @@ Subcommands (each prints tab-separated values or Markdown on stdout):
   run [--sample FILE] LINES -- CMD...   run CMD; every line of its stdout+stderr goes to LINES
                                         as "seconds_since_start<TAB>line", the last line
                                         "#exit<TAB>seconds<TAB>status<TAB>maxrss_kB" (the
-                                        largest RSS of CMD and its reaped descendants); exits with CMD's status
-  ctstats LINES                         cyclictest -v -N output (from run): samples, mean, p99, max in ns
+                                        largest RSS of CMD and its reaped descendants);
+                                        exits with CMD's status
+  ctstats LINES                         cyclictest -v -N output (from run): samples, mean,
+                                        p99, max in ns
   pairs LINES [WINDOW_S | --json FILE]  per pair: sim, load, wall s, window s, overhead s
   text LINES                            the command's output as it printed it
   table LINES                           the classic table rows: sim, load, mean ms, max ms,
                                         % desired CPU, % deadlines met
   cv                                    stdin: one value a line; mean, sample SD, CV %
-  figs JSON                             per result: sim, load, mode (- for none), repeat, mean, p99, max
-                                        latency (ms), % desired CPU, % deadlines met
+  figs JSON                             per result: sim, load, mode (- for none), repeat,
+                                        interbench 0.31's mean and max latency, scheduling
+                                        latency's mean, p99, max (ms), % desired CPU,
+                                        % deadlines met
   families JSON SIM                     per latency family of SIM's first result (latency,
                                         timer_latency, any other *_mean_ns): samples, mean,
                                         p99, max in ns
@@ -22,7 +26,6 @@ Subcommands (each prints tab-separated values or Markdown on stdout):
                                         version, preemption model, clocksource, RAM GiB,
                                         loops_per_ms
   busy                                  % of all CPUs' time busy over the next second
-  relabel IN OUT MODE                   IN with every result's mode set to MODE
   footprint SAMPLE JSON                 the sampled peak RSS per role and timing thread CPU
 """
 import json
@@ -307,15 +310,17 @@ def pct(v):
     return "-" if v is None else f"{v / 1e4:.4g}"
 
 
+FIGS = (("interbench_latency_mean_ns", ms), ("interbench_latency_max_ns", ms),
+        ("latency_mean_ns", ms), ("latency_p99_ns", ms), ("latency_max_ns", ms),
+        ("desired_cpu_ppm", pct), ("deadlines_met_ppm", pct))
+
+
 def cmd_figs(args):
+    """Per result: sim, load, mode, repeat, then FIGS in ms and % ("-" where absent: a failed
+    pair, or a result from before interbench_latency_*)."""
     for r in load_results(args[0]):
-        if "failed" in r:
-            print(f"{r['simulation']}\t{r['load']}\t{(r.get('mode') or '-')}\t{r['repeat']}" + "\t-" * 5)
-            continue
-        print("\t".join([r["simulation"], r["load"], (r.get("mode") or "-"), str(r["repeat"]),
-                         ms(r.get("latency_mean_ns")), ms(r.get("latency_p99_ns")),
-                         ms(r.get("latency_max_ns")), pct(r.get("desired_cpu_ppm")),
-                         pct(r.get("deadlines_met_ppm"))]))
+        head = [r["simulation"], r["load"], r.get("mode") or "-", str(r["repeat"])]
+        print("\t".join(head + [conv(r.get(k)) if "failed" not in r else "-" for k, conv in FIGS]))
 
 
 def cmd_families(args):
@@ -326,7 +331,8 @@ def cmd_families(args):
         if not key.endswith("_mean_ns"):
             continue
         fam = key[:-len("_mean_ns")]
-        n = r.get(fam + "_samples", r.get(re.sub("latency$", "", fam) + "samples", "?"))
+        # timer latency has timer_samples; every other definition one sample per period
+        n = r.get(fam + "_samples", r.get(re.sub("latency$", "", fam) + "samples", r.get("samples", "?")))
         print("\t".join(str(x) for x in (fam, n, r[key], r.get(fam + "_p99_ns"), r.get(fam + "_max_ns"))))
 
 
@@ -354,18 +360,9 @@ def cmd_busy(_args):
     print(f"{100 * (b1 - b0) / max(1, t1 - t0):.0f}")
 
 
-def cmd_relabel(args):
-    with open(args[0]) as f:
-        doc = json.load(f)
-    for r in doc["results"]:
-        r["mode"] = args[2]
-    with open(args[1], "w") as f:
-        json.dump(doc, f)
-
-
 COMMANDS = {"run": cmd_run, "ctstats": cmd_ctstats, "pairs": cmd_pairs, "table": cmd_table, "text": cmd_text,
             "cv": cmd_cv, "footprint": cmd_footprint, "figs": cmd_figs, "families": cmd_families,
-            "relabel": cmd_relabel, "busy": cmd_busy, "machine": cmd_machine}
+            "busy": cmd_busy, "machine": cmd_machine}
 
 if __name__ == "__main__":
     if len(sys.argv) < 2 or sys.argv[1] not in COMMANDS:

@@ -2,9 +2,9 @@
 # Known answers: changes whose effect is not in doubt, each of which `interbench compare` must
 # flag as significant (Mann-Whitney U over --repeat runs): X/Burn with the loads at nice 0 and
 # at nice 19 (-N 19); Audio/Burn without and with -r; X/Burn with -L 1 and -L 4 (on 2 CPUs:
-# one burner leaves a CPU free, four crowd both).  compare keys a pair by its mode, and -r
-# makes Audio's mode "real time", so the -r result is compared through a copy whose mode is
-# blanked (benchlib relabel).  Prints a Markdown section with compare's lines.  Run as root.
+# one burner leaves a CPU free, four crowd both).  compare pairs results at the same settings
+# (nice, policy), so -r against non-RT is compared with --match simulation,load.  Prints a
+# Markdown section with compare's lines.  Run as root.
 # X runs longer than Audio: in 3 s its sweep reaches only 29% CPU, where nice hardly shows.
 # Usage: bench/known-answers.sh [./interbench] [X seconds (6)] [Audio seconds (3)] [repeats (5)]
 # shellcheck source=bench/common.sh
@@ -22,22 +22,18 @@ echo "default thresholds; the verdict column says \`significant\` (or \`REGRESSI
 echo "beyond a threshold) where the Mann-Whitney U test finds p < 0.05."
 echo
 
-# known NAME "OLD ARGS" "NEW ARGS" [relabel]: runs both, compares, prints compare's output.
+# known NAME "OLD ARGS" "NEW ARGS" [COMPARE OPTIONS]: runs both, compares, prints compare's output.
 known() {
-	local name=$1 old new relabel=${4:-}
+	local name=$1 old new cmpopt
+	read -ra cmpopt <<<"${4:-}"
 	read -ra old <<<"$2"
 	read -ra new <<<"$3"
 	bench_run "$name-old.lines" "$bin" "${common[@]}" "${old[@]}" --json "$name-old.json"
 	bench_run "$name-new.lines" "$bin" "${common[@]}" "${new[@]}" --json "$name-new.json"
-	local newjson=$name-new.json
-	if [ -n "$relabel" ]; then
-		bench_lib relabel "$name-new.json" "$name-new-relabelled.json" ""
-		bench_cmds+=("python3 bench/benchlib.py relabel $name-new.json $name-new-relabelled.json ''")
-		newjson=$name-new-relabelled.json
-	fi
-	bench_cmds+=("interbench compare $name-old.json $newjson")
+	local cmp=(compare "${cmpopt[@]}" "$name-old.json" "$name-new.json")
+	bench_cmds+=("interbench ${cmp[*]}")
 	local rc=0
-	"$bin" compare "$name-old.json" "$newjson" >"$name.cmp" 2>&1 || rc=$?
+	"$bin" "${cmp[@]}" >"$name.cmp" 2>&1 || rc=$?
 	if [ $rc -eq 2 ]; then
 		echo "bench: interbench compare failed: $(cat "$name.cmp")" >&2
 		exit 1
@@ -59,6 +55,6 @@ known() {
 	bench_target "known answer: $name significant" "${sig:-none}" "$([ -n "$sig" ] && echo met || echo "not met")"
 }
 known "X-Burn-nice" "-t $x_secs -W X -w Burn" "-t $x_secs -W X -w Burn -N 19"
-known "Audio-Burn-realtime" "-t $audio_secs -W Audio -w Burn" "-t $audio_secs -W Audio -w Burn -r" relabel
+known "Audio-Burn-realtime" "-t $audio_secs -W Audio -w Burn" "-t $audio_secs -W Audio -w Burn -r" "--match simulation,load"
 known "X-Burn-load-threads" "-t $x_secs -W X -w Burn -L 1" "-t $x_secs -W X -w Burn -L 4"
 bench_commands

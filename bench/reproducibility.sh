@@ -17,11 +17,11 @@ bench_ib031 && have031=yes
 
 for i in $(seq 1 "$runs"); do
 	bench_run "rep-$i.lines" "$bin" "${args[@]}" --json "rep-$i.json"
-	bench_lib figs "rep-$i.json" | awk -F'\t' -v OFS='\t' '{ print $1 "/" $2, $5, $6, $7, $8, $9 }' >>ours.tsv
+	bench_lib figs "rep-$i.json" | awk -F'\t' -v OFS='\t' '{ print $1 "/" $2, $5, $6, $7, $8, $9, $10, $11 }' >>ours.tsv
 	bench_lib pairs "rep-$i.lines" --json "rep-$i.json" | cut -f5 >>ours-ovh
 	if [ $have031 = yes ]; then
 		bench_run031 "rep031-$i.lines" "${args[@]}"
-		bench_lib table "rep031-$i.lines" | awk -F'\t' -v OFS='\t' '{ print $1 "/" $2, $3, "-", $4, $5, $6 }' >>031.tsv
+		bench_lib table "rep031-$i.lines" | awk -F'\t' -v OFS='\t' '{ print $1 "/" $2, $3, $4, "-", "-", "-", $5, $6 }' >>031.tsv
 		bench_lib pairs "rep031-$i.lines" "$secs" | cut -f5 >>031-ovh
 	fi
 done
@@ -30,12 +30,15 @@ echo "## Reproducibility"
 echo
 echo "$runs runs of \`${args[*]}\`$([ $have031 = yes ] && echo ", alternating with interbench 0.31's") (-t $secs: one whole X sweep;"
 echo "interbench 0.31 runs no shorter).  Each cell: the mean over the runs, then the coefficient of"
-echo "variation (sample SD / mean).  interbench's latencies here are its JSON \`latency_*\`;"
-echo "interbench 0.31's are its table's (its latency definition adds a period per missed one, see"
-echo "the tables below), and it prints no p99."
+echo "variation (sample SD / mean).  Latency in interbench 0.31's definition (a period added per"
+echo "missed one) is our JSON's \`interbench_latency_*\` (\"-\" from builds before it) and 0.31's"
+echo "table; scheduling latency (timing thread to task) is our \`latency_*\`; 0.31 prints neither"
+echo "it nor any p99."
 [ $have031 = yes ] || echo "interbench 0.31: not run (${IB031_WHY:-IB031 not set: bench/run.sh builds it})."
 echo
-names=("mean latency, ms" "p99 latency, ms" "max latency, ms" "% desired CPU" "% deadlines met")
+names=("mean latency (0.31's definition), ms" "max latency (0.31's definition), ms"
+	"mean scheduling latency, ms" "p99 scheduling latency, ms" "max scheduling latency, ms"
+	"% desired CPU" "% deadlines met")
 # cell FILE PAIR COLUMN: "mean (CV x%)" over the runs, or n/a.
 cell() {
 	[ -s "$1" ] || { echo "n/a"; return; }
@@ -54,7 +57,7 @@ figure_table() {
 	echo "| --- | --- | $2 | $2 |"
 	local pair k
 	for pair in Audio/Burn X/Burn; do
-		for k in 0 1 2 3 4; do
+		for k in "${!names[@]}"; do
 			echo "| $pair | ${names[$k]} | $($1 ours.tsv "$pair" $((k + 2))) | $($1 031.tsv "$pair" $((k + 2))) |"
 		done
 	done

@@ -26,9 +26,12 @@ fi
 echo "Both idle-state settings, ${secs} s each; cyclictest at SCHED_FIFO $prio, \`-m\` (mlockall, as"
 echo "interbench main), one thread, \`-v -N\` (every sample in ns: its mean, p99 (nearest rank) and"
 echo "max are computed from them).  interbench's p99 is the upper bound of its histogram bucket, at"
-echo "most 1/128 above the exact value.  Ratio = interbench / cyclictest: the like-for-like figure"
-echo "is **timer latency** (\`lateness\`, when this build reports it, is the period's nominal start to"
-echo "the task working, the end-to-end one); **latency** is the timing thread-to-task hop alone."
+echo "most 1/128 above the exact value.  Ratio = interbench / cyclictest.  interbench's figures"
+echo "(doc/json.md): **timer_latency** (deadline to timing thread awake) is cyclictest's measure,"
+echo "like for like; **lateness** (the period's nominal start to the task running) is the end to"
+echo "end one a task sees, one wake-up more; **latency** is scheduling latency, the timing thread"
+echo "to task hop alone; **interbench_latency** is interbench 0.31's (plus a period per missed one)."
+echo "A build without one of them has no row for it."
 echo
 
 # cyclictest's figures for one interval: samples, mean, p99, max (ns).
@@ -58,7 +61,7 @@ for hold in no yes; do
 		iv=50000
 		[ $sim = Custom ] && iv=1000
 		read -r cn cmean cp99 cmax <<<"${ct[$hold-$iv]}"
-		echo "| $label | $sim ($((iv / 1000)) ms) | cyclictest | timer latency | $cn | $(us "$cmean") | $(us "$cp99") | $(us "$cmax") | 1 | 1 | 1 |"
+		echo "| $label | $sim ($((iv / 1000)) ms) | cyclictest | timer latency (its only) | $cn | $(us "$cmean") | $(us "$cp99") | $(us "$cmax") | 1 | 1 | 1 |"
 		while IFS=$'\t' read -r fam n mean p99 max; do
 			rm_=$(ratio "$mean" "$cmean") rp=$(ratio "$p99" "$cp99")
 			echo "| $label | $sim ($((iv / 1000)) ms) | interbench | $fam | $n | $(us "$mean") | $(us "$p99") | $(us "$max") | $rm_ | $rp | $(ratio "$max" "$cmax") |"
@@ -71,9 +74,10 @@ echo
 echo "Worst ratio over the four (target: 1.2x of cyclictest's mean and p99):"
 echo
 for fam in "${!worst_mean[@]}"; do
-	m=${worst_mean[$fam]} p=${worst_p99[$fam]}
-	verdict=$(awk -v m="$m" -v p="$p" 'BEGIN { print (m <= 1.2 && p <= 1.2) ? "met" : "not met" }')
-	echo "- $fam: mean ${m}x, p99 ${p}x: $verdict"
-	bench_target "floor within 1.2x of cyclictest's mean and p99: interbench $fam (worst of 4)" "mean ${m}x, p99 ${p}x" "$verdict"
+	m=${worst_mean[$fam]} p=${worst_p99[$fam]}x
+	[ "$p" = 0x ] && p="n/a (no p99 in this definition)"
+	verdict=$(awk -v m="$m" -v p="$p" 'BEGIN { print (m <= 1.2 && (p + 0 <= 1.2)) ? "met" : "not met" }')
+	echo "- $fam: mean ${m}x, p99 $p: $verdict"
+	bench_target "floor within 1.2x of cyclictest's mean and p99: interbench $fam (worst of 4)" "mean ${m}x, p99 $p" "$verdict"
 done
 bench_commands
