@@ -3,7 +3,7 @@
 # flag as significant (Mann-Whitney U over --repeat runs): X/Burn with the loads at nice 0 and
 # at nice 19 (-N 19); Audio/Burn without and with -r; X/Burn with -L 1 and -L 4 (on 2 CPUs:
 # one burner leaves a CPU free, four crowd both).  compare pairs results at the same settings
-# (nice, policy), so -r against non-RT is compared with --match simulation,load.  Prints a
+# (nice, policy), so nice 19 and -r are compared with --match simulation,load.  Prints a
 # Markdown section with compare's lines.  Run as root.
 # X runs longer than Audio: in 3 s its sweep reaches only 29% CPU, where nice hardly shows.
 # Usage: bench/known-answers.sh [./interbench] [X seconds (6)] [Audio seconds (3)] [repeats (5)]
@@ -54,7 +54,7 @@ known() {
 	echo
 	bench_target "known answer: $name significant" "${sig:-none}" "$([ -n "$sig" ] && echo met || echo "not met")"
 }
-known "X-Burn-nice" "-t $x_secs -W X -w Burn" "-t $x_secs -W X -w Burn -N 19"
+known "X-Burn-nice" "-t $x_secs -W X -w Burn" "-t $x_secs -W X -w Burn -N 19" "--match simulation,load"
 known "Audio-Burn-realtime" "-t $audio_secs -W Audio -w Burn" "-t $audio_secs -W Audio -w Burn -r" "--match simulation,load"
 known "X-Burn-load-threads" "-t $x_secs -W X -w Burn -L 1" "-t $x_secs -W X -w Burn -L 4"
 bench_commands

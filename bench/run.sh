@@ -23,8 +23,10 @@ suite_start=$(date +%s)
 # runs and length, known answers' X and Audio lengths and repeats, footprint.
 if [ -n "${BENCH_QUICK:-}" ]; then
 	floor_s=2 calib_n=2 calib_s=1 ovh_s=1 rep_n=2 rep_s=10 known_x_s=2 known_audio_s=1 known_n=4 fp_s=1
+	cpu_args=(2) # cpu-emulation.sh's window, s
 else
 	floor_s=10 calib_n=5 calib_s=3 ovh_s=2 rep_n=5 rep_s=10 known_x_s=6 known_audio_s=3 known_n=5 fp_s=2
+	cpu_args=() # its default
 fi
 sections=()   # the section files, in order
 failed=0
@@ -124,12 +126,12 @@ section "floor vs cyclictest ($floor_s s each)" vs-cyclictest.sh "$floor_s" 10
 
 # ---- HOOK: CPU emulation accuracy (issue 11, item 2) ----------------------------------------
 # bench/cpu-emulation.sh (its own branch) runs here when present, as root, as
-# `bash bench/cpu-emulation.sh BIN` with the shared calibration cache ($BENCH_CACHE, also
+# `bash bench/cpu-emulation.sh BIN [WINDOW_S]` (WINDOW_S 2 with BENCH_QUICK) with the shared calibration cache ($BENCH_CACHE, also
 # $XDG_CACHE_HOME); its stdout goes into RESULTS.md as it is, under a "## " heading of its own
 # or this one.  The target row is the largest |difference (pt)| of its table (4th column), or
 # rows it adds itself with bench_target (bench/common.sh).  Without it the section says so.
 if [ -f "$bench_dir/cpu-emulation.sh" ]; then
-	section "CPU emulation accuracy" cpu-emulation.sh
+	section "CPU emulation accuracy" cpu-emulation.sh "${cpu_args[@]}"
 	if ! head -1 sec-cpu-emulation.sh.md | grep -q '^## '; then
 		{ printf '## CPU emulation accuracy\n\n'; cat sec-cpu-emulation.sh.md; } >cpu.md
 		mv cpu.md sec-cpu-emulation.sh.md
