@@ -25,6 +25,8 @@ Subcommands (each prints tab-separated values or Markdown on stdout):
   machine JSON                          the run's machine: CPU model, CPUs, kernel release and
                                         version, preemption model, clocksource, RAM GiB,
                                         loops_per_ms
+  flagged CMPJSON                       the figures `interbench compare --json` gave a
+                                        verdict (significant, regression), comma-separated
   busy                                  % of all CPUs' time busy over the next second
   footprint SAMPLE JSON                 the sampled peak RSS per role and timing thread CPU
 """
@@ -346,6 +348,12 @@ def cmd_machine(args):
                                      m["clocksource"], m["ram_bytes"] // 2**30, r["loops_per_ms"])))
 
 
+def cmd_flagged(args):
+    with open(args[0]) as f:
+        figures = json.load(f)["figures"]
+    print(", ".join(f"{x['figure']} ({x['verdict'].lower()})" for x in figures if x.get("verdict")))
+
+
 def cpu_times():
     """(busy, total) jiffies of all CPUs from /proc/stat (idle and iowait are not busy)."""
     with open("/proc/stat") as f:
@@ -362,7 +370,7 @@ def cmd_busy(_args):
 
 COMMANDS = {"run": cmd_run, "ctstats": cmd_ctstats, "pairs": cmd_pairs, "table": cmd_table, "text": cmd_text,
             "cv": cmd_cv, "footprint": cmd_footprint, "figs": cmd_figs, "families": cmd_families,
-            "busy": cmd_busy, "machine": cmd_machine}
+            "busy": cmd_busy, "flagged": cmd_flagged, "machine": cmd_machine}
 
 if __name__ == "__main__":
     if len(sys.argv) < 2 or sys.argv[1] not in COMMANDS:

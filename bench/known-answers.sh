@@ -30,7 +30,7 @@ known() {
 	read -ra new <<<"$3"
 	bench_run "$name-old.lines" "$bin" "${common[@]}" "${old[@]}" --json "$name-old.json"
 	bench_run "$name-new.lines" "$bin" "${common[@]}" "${new[@]}" --json "$name-new.json"
-	local cmp=(compare "${cmpopt[@]}" "$name-old.json" "$name-new.json")
+	local cmp=(compare "${cmpopt[@]}" --json "$name.cmp.json" "$name-old.json" "$name-new.json")
 	bench_cmds+=("interbench ${cmp[*]}")
 	local rc=0
 	"$bin" "${cmp[@]}" >"$name.cmp" 2>&1 || rc=$?
@@ -39,7 +39,7 @@ known() {
 		exit 1
 	fi
 	local sig
-	sig=$(awk '/  (significant|REGRESSION)$/ { sub(/^[^ ]+ +[^ ]+ +/, ""); sub(/ +[^ ]+ +[^ ]+ +[^ ]+ +[^ ]+ +[^ ]+$/, ""); printf "%s%s", s, $0; s = ", " }' "$name.cmp")
+	sig=$(bench_lib flagged "$name.cmp.json")
 	echo "### $name: \`${old[*]}\` vs \`${new[*]}\`"
 	echo
 	echo '```'

@@ -137,10 +137,10 @@ if [ -f "$bench_dir/cpu-emulation.sh" ]; then
 		mv cpu.md sec-cpu-emulation.sh.md
 	fi
 	worst=$(awk -F'|' '/^\|/ && $5 ~ /^ *[-+]?[0-9.]+ *$/ { d = $5 + 0; d = d < 0 ? -d : d; if (d > w) w = d; n++ }
-		END { if (n) printf "%.2f", w }' sec-cpu-emulation.sh.md)
+		END { if (n) printf "%.2f %d", w, n }' sec-cpu-emulation.sh.md)
 	if [ -n "$worst" ]; then
-		bench_target "CPU emulation within 1 pt of the request (largest difference, measured from outside)" "$worst pt" \
-			"$(awk -v w="$worst" 'BEGIN { print (w <= 1) ? "met" : "not met" }')"
+		bench_target "CPU emulation within 1 pt of the request (largest difference, measured from outside)" \
+			"${worst% *} pt over its ${worst#* } tasks" "$(awk -v w="${worst% *}" 'BEGIN { print (w <= 1) ? "met" : "not met" }')"
 	fi
 else
 	printf '## CPU emulation accuracy\n\nSkipped: bench/cpu-emulation.sh is not in this tree (it measures the achieved CPU of\nthe simulated tasks from outside; the suite calls it when present).\n' >cpu.md

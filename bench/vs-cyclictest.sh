@@ -23,6 +23,9 @@ if ! command -v cyclictest >/dev/null; then
 	bench_target "floor within 1.2x of cyclictest (mean, p99)" "not measured" "skipped: no cyclictest"
 	exit 0
 fi
+# A copy, so that the section survives the package being removed meanwhile (a test of
+# `make deps` on a shared machine does that).
+cp "$(command -v cyclictest)" "$tmp/cyclictest"
 echo "Both idle-state settings, ${secs} s each; cyclictest at SCHED_FIFO $prio, \`-m\` (mlockall, as"
 echo "interbench main), one thread, \`-v -N\` (every sample in ns: its mean, p99 (nearest rank) and"
 echo "max are computed from them).  interbench's p99 is the upper bound of its histogram bucket, at"
@@ -42,7 +45,8 @@ for hold in no yes; do
 	if [ $hold = yes ]; then ib+=(--dma-latency 0); else ctargs+=(--laptop); fi
 	bench_run "floor-$hold.lines" "$bin" "${ib[@]}"
 	for iv in 50000 1000; do
-		bench_run "ct-$hold-$iv.lines" cyclictest "${ctargs[@]}" -i "$iv"
+		bench_show cyclictest "${ctargs[@]}" -i "$iv"
+		bench_exec "ct-$hold-$iv.lines" "$tmp/cyclictest" "${ctargs[@]}" -i "$iv"
 		ct[$hold-$iv]=$(bench_lib ctstats "ct-$hold-$iv.lines")
 	done
 done
