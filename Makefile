@@ -44,7 +44,7 @@ LIB_OBJS := $(LIB_SRCS:.c=.o)
 TEST_SRCS := $(sort $(wildcard tests/check_*.c))
 TEST_BINS := $(patsubst tests/%.c,tests/bin/%,$(TEST_SRCS))
 
-.PHONY: all check unit e2e install uninstall clean deps run demo static lint kernel-matrix kernel-matrix-check FORCE
+.PHONY: all check unit e2e install uninstall clean deps run demo static lint kernel-matrix kernel-matrix-check bench FORCE
 all: interbench
 
 # With `make deps <targets>`, even under -j, nothing is built or linted before deps has run.
@@ -115,6 +115,12 @@ run: interbench
 # A short tour: Audio and Video against every load, 2 s each (about a minute).
 demo: interbench
 	./interbench -t 2 -W Audio -W Video $(ARGS)
+
+# The benchmark suite (bench/run.sh, as root, about 12 minutes on 2 CPUs; not part of check):
+# interbench beside cyclictest and interbench 0.31 (built from IB031_SRC, a git URL or clone,
+# default its GitHub repository), written to bench/RESULTS.md.
+bench: interbench
+	IB031_SRC="$(IB031_SRC)" bash bench/run.sh ./interbench
 
 # The kernel matrix (ci/kernels/, README "CI across kernel builds"): each kernel booted in turn
 # in qemu through LAVA's lava-run with the static binary in an initramfs, then compared with

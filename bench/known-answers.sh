@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Known answers: changes whose effect is not in doubt, each of which `interbench compare` must
+# flag as significant (Mann-Whitney U over --repeat runs): X/Burn with the loads at nice 0 and
+# at nice 19 (-N 19); Audio/Burn without and with -r; X/Burn with -L 1 and -L 4 (on 2 CPUs:
+# one burner leaves a CPU free, four crowd both).  compare pairs results at the same settings
+# (nice, policy), so nice 19 and -r are compared with --match simulation,load.  Prints a
+# Markdown section with compare's lines.  Run as root.
+# X runs longer than Audio: in 3 s its sweep reaches only 29% CPU, where nice hardly shows.
+# Usage: bench/known-answers.sh [./interbench] [X seconds (6)] [Audio seconds (3)] [repeats (5)]
+# shellcheck source=bench/common.sh
+source "$(dirname "$0")/common.sh"
+bench_setup known-answers.sh "${1:-./interbench}"
+x_secs=${2:-6}
+audio_secs=${3:-3}
+repeat=${4:-5}
+common=(--repeat "$repeat" -c -q)
+
+echo "## Known answers"
+echo
+echo "Each pair run with \`${common[*]}\` (X: \`-t $x_secs\`, Audio: \`-t $audio_secs\`), OLD then NEW, then \`interbench compare OLD NEW\` with its"
+echo "default thresholds; the verdict column says \`significant\` (or \`REGRESSION\`: significant and"
+echo "beyond a threshold) where the Mann-Whitney U test finds p < 0.05."
+echo
+
+# known NAME "OLD ARGS" "NEW ARGS" [COMPARE OPTIONS]: runs both, compares, prints compare's output.
+known() {
+	local name=$1 old new cmpopt
+	read -ra cmpopt <<<"${4:-}"
+	read -ra old <<<"$2"
+	read -ra new <<<"$3"
+	bench_run "$name-old.lines" "$bin" "${common[@]}" "${old[@]}" --json "$name-old.json"
+	bench_run "$name-new.lines" "$bin" "${common[@]}" "${new[@]}" --json "$name-new.json"
+	local cmp=(compare "${cmpopt[@]}" --json "$name.cmp.json" "$name-old.json" "$name-new.json")
+	bench_cmds+=("interbench ${cmp[*]}")
+	local rc=0
+	"$bin" "${cmp[@]}" >"$name.cmp" 2>&1 || rc=$?
+	if [ $rc -eq 2 ]; then
+		echo "bench: interbench compare failed: $(cat "$name.cmp")" >&2
+		exit 1
+	fi
+	local sig
+	sig=$(bench_lib flagged "$name.cmp.json")
+	echo "### $name: \`${old[*]}\` vs \`${new[*]}\`"
+	echo
+	echo '```'
+	cat "$name.cmp"
+	echo '```'
+	echo
+	if [ -n "$sig" ]; then
+		echo "Flagged significant: $sig."
+	else
+		echo "**Not flagged significant on any figure.**"
+	fi
+	echo
+	bench_target "known answer: $name significant" "${sig:-none}" "$([ -n "$sig" ] && echo met || echo "not met")"
+}
+known "X-Burn-nice" "-t $x_secs -W X -w Burn" "-t $x_secs -W X -w Burn -N 19" "--match simulation,load"
+known "Audio-Burn-realtime" "-t $audio_secs -W Audio -w Burn" "-t $audio_secs -W Audio -w Burn -r" "--match simulation,load"
+known "X-Burn-load-threads" "-t $x_secs -W X -w Burn -L 1" "-t $x_secs -W X -w Burn -L 4"
+bench_commands
