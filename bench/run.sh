@@ -122,7 +122,7 @@ fi
 	echo "- Load at the start: $(cut -d' ' -f1-3 /proc/loadavg) (1, 5, 15 min); CPUs $(bench_lib busy)% busy over the second before${busy:+; processes over 5% CPU (lifetime average): $busy}"
 } >header.md
 
-section "floor vs cyclictest ($floor_s s each)" vs-cyclictest.sh "$floor_s" 10
+section "floor vs cyclictest (Custom $floor_s s, Audio $((3 * floor_s)) s, each side)" vs-cyclictest.sh "$floor_s" 10
 
 # ---- HOOK: CPU emulation accuracy (issue 11, item 2) ----------------------------------------
 # bench/cpu-emulation.sh (its own branch) runs here when present, as root, as

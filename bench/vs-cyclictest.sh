@@ -8,7 +8,9 @@
 # timer's expiry to its thread running): interbench's timer latency is the same measure;
 # scheduling latency is the further hop from the timing thread to the task.
 # Prints a Markdown section.  Run as root.
-# Usage: bench/vs-cyclictest.sh [./interbench] [seconds (10)] [Custom % CPU (10)]
+# Audio runs 3 x as long as Custom, so that its p99 rests on about 600 samples, not 200.
+# The target is judged on the like-for-like figure, timer latency; the others are shown beside.
+# Usage: bench/vs-cyclictest.sh [./interbench] [seconds for Custom (10)] [Custom % CPU (10)]
 # shellcheck source=bench/common.sh
 source "$(dirname "$0")/common.sh"
 bench_setup vs-cyclictest.sh "${1:-./interbench}"
@@ -37,16 +39,22 @@ echo "to task hop alone; **interbench_latency** is interbench 0.31's (plus a per
 echo "A build without one of them has no row for it."
 echo
 
-# cyclictest's figures for one interval: samples, mean, p99, max (ns).
+# cyclictest's figures for one interval: samples, mean, p99, max (ns).  Each task and its
+# cyclictest run back to back, so that a burst of other work falls on both sides alike.
 declare -A ct
 for hold in no yes; do
-	ib=(-t "$secs" -r -c -q -W Audio -W Custom -C "$custom_pct" -I 1000 -w None --json "floor-$hold.json")
-	ctargs=(-m -p "$prio" -D "$secs" -q -v -N)
-	if [ $hold = yes ]; then ib+=(--dma-latency 0); else ctargs+=(--laptop); fi
-	bench_run "floor-$hold.lines" "$bin" "${ib[@]}"
-	for iv in 50000 1000; do
-		bench_show cyclictest "${ctargs[@]}" -i "$iv"
-		bench_exec "ct-$hold-$iv.lines" "$tmp/cyclictest" "${ctargs[@]}" -i "$iv"
+	for sim in Audio Custom; do
+		if [ $sim = Audio ]; then
+			iv=50000 d=$((3 * secs)) ib=(-W Audio)
+		else
+			iv=1000 d=$secs ib=(-W Custom -C "$custom_pct" -I 1000)
+		fi
+		ib=(-t "$d" -r -c -q "${ib[@]}" -w None --json "floor-$hold-$sim.json")
+		ctargs=(-m -p "$prio" -D "$d" -q -v -N -i "$iv")
+		if [ $hold = yes ]; then ib+=(--dma-latency 0); else ctargs+=(--laptop); fi
+		bench_run "floor-$hold-$sim.lines" "$bin" "${ib[@]}"
+		bench_show cyclictest "${ctargs[@]}"
+		bench_exec "ct-$hold-$iv.lines" "$tmp/cyclictest" "${ctargs[@]}"
 		ct[$hold-$iv]=$(bench_lib ctstats "ct-$hold-$iv.lines")
 	done
 done
@@ -71,17 +79,24 @@ for hold in no yes; do
 			echo "| $label | $sim ($((iv / 1000)) ms) | interbench | $fam | $n | $(us "$mean") | $(us "$p99") | $(us "$max") | $rm_ | $rp | $(ratio "$max" "$cmax") |"
 			worst_mean[$fam]=$(max_of "${worst_mean[$fam]:-0}" "$rm_")
 			worst_p99[$fam]=$(max_of "${worst_p99[$fam]:-0}" "$rp")
-		done < <(bench_lib families "floor-$hold.json" "$sim")
+		done < <(bench_lib families "floor-$hold-$sim.json" "$sim")
 	done
 done
 echo
-echo "Worst ratio over the four (target: 1.2x of cyclictest's mean and p99):"
+echo "Worst ratio over the four runs (target: within 1.2x of cyclictest's mean and p99, judged on"
+echo "timer_latency, cyclictest's own measure; the others measure more than cyclictest does and are"
+echo "shown for what they add: latency the hop from the timing thread to the task, lateness both)."
 echo
 for fam in "${!worst_mean[@]}"; do
 	m=${worst_mean[$fam]} p=${worst_p99[$fam]}x
 	[ "$p" = 0x ] && p="n/a (no p99 in this definition)"
-	verdict=$(awk -v m="$m" -v p="$p" 'BEGIN { print (m <= 1.2 && (p + 0 <= 1.2)) ? "met" : "not met" }')
+	if [ "$fam" = timer_latency ]; then
+		verdict=$(awk -v m="$m" -v p="$p" 'BEGIN { print (m <= 1.2 && (p + 0 <= 1.2)) ? "met" : "not met" }')
+		bench_target "floor within 1.2x of cyclictest's mean and p99: interbench timer_latency, like for like (worst of 4)" "mean ${m}x, p99 $p" "$verdict"
+	else
+		verdict="shown, not judged"
+		bench_target "floor beside cyclictest: interbench $fam (worst of 4)" "mean ${m}x, p99 $p" "$verdict"
+	fi
 	echo "- $fam: mean ${m}x, p99 $p: $verdict"
-	bench_target "floor within 1.2x of cyclictest's mean and p99: interbench $fam (worst of 4)" "mean ${m}x, p99 $p" "$verdict"
 done
 bench_commands
