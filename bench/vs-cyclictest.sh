@@ -28,7 +28,7 @@ fi
 # A copy, so that the section survives the package being removed meanwhile (a test of
 # `make deps` on a shared machine does that).
 cp "$(command -v cyclictest)" "$tmp/cyclictest"
-echo "Both idle-state settings, ${secs} s each; cyclictest at SCHED_FIFO $prio, \`-m\` (mlockall, as"
+echo "Both idle-state settings; Custom ${secs} s, Audio $((3 * secs)) s (about 600 samples), each task then its cyclictest run; cyclictest at SCHED_FIFO $prio, \`-m\` (mlockall, as"
 echo "interbench main), one thread, \`-v -N\` (every sample in ns: its mean, p99 (nearest rank) and"
 echo "max are computed from them).  interbench's p99 is the upper bound of its histogram bucket, at"
 echo "most 1/128 above the exact value.  Ratio = interbench / cyclictest.  interbench's figures"
