@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# The benchmark suite behind `make bench` (about 12 minutes on 2 CPUs; not part of `make
+# The benchmark suite behind `make bench` (about 13 minutes on 2 CPUs; not part of `make
 # check`): measures interbench beside cyclictest and interbench 0.31 in one run and writes
 # OUT (default bench/RESULTS.md) with the date, the machine and the command behind every
 # figure.  Sections, each its own script (run alone they print their section): the floor
-# against cyclictest (vs-cyclictest.sh), CPU emulation accuracy (cpu-emulation.sh, when
-# present), calibration, overhead per pair, reproducibility, known answers, footprint.
+# against cyclictest (vs-cyclictest.sh), CPU emulation accuracy (cpu-emulation.sh),
+# calibration, overhead per pair, reproducibility, known answers, footprint.
 # interbench 0.31 is built from source into the scratch directory (interbench031.sh:
 # $IB031_SRC, $IB031_REF); without it its columns say why they are empty.  A section that
 # fails is reported in OUT and the suite goes on (exit status 1 at the end); when the suite is
@@ -124,30 +124,19 @@ fi
 
 section "floor vs cyclictest (Custom $floor_s s, Audio $((3 * floor_s)) s, each side)" vs-cyclictest.sh "$floor_s" 10
 
-# ---- HOOK: CPU emulation accuracy (issue 11, item 2) ----------------------------------------
-# bench/cpu-emulation.sh (its own branch) runs here when present, as root, as
-# `bash bench/cpu-emulation.sh BIN [WINDOW_S]` (WINDOW_S 2 with BENCH_QUICK) with the shared calibration cache ($BENCH_CACHE, also
-# $XDG_CACHE_HOME); its stdout goes into RESULTS.md as it is, under a "## " heading of its own
-# or this one.  The target row is the largest |difference (pt)| of its table (4th column), or
-# rows it adds itself with bench_target (bench/common.sh).  Without it the section says so.
-if [ -f "$bench_dir/cpu-emulation.sh" ]; then
-	section "CPU emulation accuracy" cpu-emulation.sh "${cpu_args[@]}"
-	if ! head -1 sec-cpu-emulation.sh.md | grep -q '^## '; then
-		{ printf '## CPU emulation accuracy\n\n'; cat sec-cpu-emulation.sh.md; } >cpu.md
-		mv cpu.md sec-cpu-emulation.sh.md
-	fi
-	worst=$(awk -F'|' '/^\|/ && $5 ~ /^ *[-+]?[0-9.]+ *$/ { d = $5 + 0; d = d < 0 ? -d : d; if (d > w) w = d; n++ }
-		END { if (n) printf "%.2f %d", w, n }' sec-cpu-emulation.sh.md)
-	if [ -n "$worst" ]; then
-		bench_target "CPU emulation within 1 pt of the request (largest difference, measured from outside)" \
-			"${worst% *} pt over its ${worst#* } tasks" "$(awk -v w="${worst% *}" 'BEGIN { print (w <= 1) ? "met" : "not met" }')"
-	fi
-else
-	printf '## CPU emulation accuracy\n\nSkipped: bench/cpu-emulation.sh is not in this tree (it measures the achieved CPU of\nthe simulated tasks from outside; the suite calls it when present).\n' >cpu.md
-	sections+=("$tmp/cpu.md")
-	bench_target "CPU emulation within 1 pt of the request" "not measured" "skipped: no bench/cpu-emulation.sh"
+# CPU emulation: its table goes in as it is, under a heading; the target row is the largest
+# |difference (pt)| of the table (its 4th column).
+section "CPU emulation accuracy" cpu-emulation.sh "${cpu_args[@]}"
+if ! head -1 sec-cpu-emulation.sh.md | grep -q '^## '; then
+	{ printf '## CPU emulation accuracy\n\n'; cat sec-cpu-emulation.sh.md; } >cpu.md
+	mv cpu.md sec-cpu-emulation.sh.md
 fi
-# ---- end of hook -------------------------------------------------------------------------
+worst=$(awk -F'|' '/^\|/ && $5 ~ /^ *[-+]?[0-9.]+ *$/ { d = $5 + 0; d = d < 0 ? -d : d; if (d > w) w = d; n++ }
+	END { if (n) printf "%.2f %d", w, n }' sec-cpu-emulation.sh.md)
+if [ -n "$worst" ]; then
+	bench_target "CPU emulation within 1 pt of the request (largest difference, measured from outside)" \
+		"${worst% *} pt over its ${worst#* } tasks" "$(awk -v w="${worst% *}" 'BEGIN { print (w <= 1) ? "met" : "not met" }')"
+fi
 
 section "calibration ($calib_n x -b, $calib_s s Gaming)" calibration.sh "$calib_n" "$calib_s"
 section "overhead per pair ($ovh_s s; 0.31: 10 s)" overhead.sh "$ovh_s"
