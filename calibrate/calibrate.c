@@ -52,14 +52,18 @@ bool burn_us(uint64_t loops_per_ms, uint64_t work_us, const atomic_bool *stop)
 uint64_t burn_cpu_us(uint64_t loops_per_ms, uint64_t work_us, const atomic_bool *stop, uint64_t *loops_done)
 {
 	uint64_t start_ns = thread_cpu_ns(), target_ns = work_us * NS_PER_US, used_ns = 0, loops = 0;
-	uint64_t chunk = loops_per_ms / 20 ? loops_per_ms / 20 : 1; /* ~50 us */
+	uint64_t rate = loops_per_ms; /* loops per ms of CPU: calibrated, then as measured in this burn */
 	while (used_ns < target_ns && !(stop && atomic_load(stop))) {
-		/* no more than what is left at calibrated speed, so the last chunk hardly overshoots */
-		uint64_t left = (target_ns - used_ns) * loops_per_ms / NS_PER_MS;
+		/* ~50 us a chunk, and no more than what is left at the speed seen so far, so that a CPU
+		 * slower than at calibration does not make the last chunk overshoot */
+		uint64_t chunk = rate / 20 ? rate / 20 : 1;
+		uint64_t left = (target_ns - used_ns) * rate / NS_PER_MS;
 		uint64_t n = left < chunk ? (left ? left : 1) : chunk;
 		burn_loops(n);
 		loops += n;
 		used_ns = thread_cpu_ns() - start_ns;
+		if (used_ns)
+			rate = loops * NS_PER_MS / used_ns;
 	}
 	if (loops_done)
 		*loops_done = loops;

@@ -28,7 +28,9 @@ uint64_t burn_us_done(uint64_t loops_per_ms, uint64_t work_us, const atomic_bool
 bool burn_us(uint64_t loops_per_ms, uint64_t work_us, const atomic_bool *stop);
 
 /* Burns work_us microseconds of the calling thread's own CPU time (CLOCK_THREAD_CPUTIME_ID),
- * in chunks of calibrated loops of about 50 us, checking *stop between chunks.  The work owed
+ * in chunks of loops of about 50 us (sized at the speed measured so far in this burn, the
+ * calibrated one at first, so the last chunk stops close to work_us), checking *stop between
+ * chunks.  The work owed
  * is CPU time: a preempted task still does all of it, and a CPU running slower than at
  * calibration (a cold burn after a sleep, a busy SMT sibling, a slower clock) does not make the
  * task use more CPU than it asks for, as a fixed loop count did (5-13% over, issue 11).
