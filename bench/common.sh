@@ -23,6 +23,10 @@ bench_setup() {
 		echo "$name: $2: not an interbench binary (build it with make)" >&2
 		exit 2
 	fi
+	if ! command -v python3 >/dev/null; then
+		echo "$name: python3: not installed (make deps installs it with the suite's other tools)" >&2
+		exit 2
+	fi
 	bin=$(realpath "$2")
 	tmp=$(mktemp -d /tmp/interbench-bench.XXXXXX)
 	trap 'cd /; rm -rf "$tmp"' EXIT

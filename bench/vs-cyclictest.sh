@@ -21,7 +21,7 @@ prio=98
 echo "## Floor: interbench against cyclictest"
 echo
 if ! command -v cyclictest >/dev/null; then
-	echo "Skipped: cyclictest is not installed (Debian: \`apt-get install rt-tests\`)."
+	echo "Skipped: cyclictest is not installed (\`make deps\` installs it; Debian: \`apt-get install rt-tests\`)."
 	bench_target "floor within 1.2x of cyclictest (mean, p99)" "not measured" "skipped: no cyclictest"
 	exit 0
 fi
