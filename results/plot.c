@@ -91,7 +91,8 @@ static void gp_head(FILE *g, const struct plot_job *j, const char *stem, const c
 	for (char *p = t; *p; p++)
 		if (*p == '"' || *p == '\\')
 			*p = '\'';
-	fprintf(g, "set terminal %s size 900,560\nset output '%s.%s'\nset title \"%s\"\nset grid\nset key outside right\n",
+	/* noenhanced: names such as SCHED_BATCH or nice_0 are text, not subscripts */
+	fprintf(g, "set terminal %s noenhanced size 900,560\nset output '%s.%s'\nset title \"%s\"\nset grid\nset key outside right\n",
 		strcmp(j->format, "svg") == 0 ? "svg" : "pngcairo", stem, j->format, t);
 }
 
@@ -194,9 +195,9 @@ static void plot_percentiles(struct plot_job *j, const json_t *results, const ch
 		if (!of_sim(r, sim))
 			continue;
 		load_label(r, label, sizeof(label));
-		for (char *p = label; *p; p++)
-			if (*p == ' ' || *p == '"')
-				*p = '_';
+		for (char *p = label; *p; p++) /* a quoted gnuplot string: spaces stay */
+			if (*p == '"' || *p == '\\')
+				*p = '\'';
 		fprintf(d, "\"%s\" %g %g %g\n", label, num(r, "latency_p50_ns") / 1e6, num(r, JK_LATENCY_P99) / 1e6,
 			num(r, JK_IB_LATENCY_MAX) >= 0 ? num(r, JK_IB_LATENCY_MAX) / 1e6 : num(r, JK_LATENCY_MAX) / 1e6);
 		if (num(r, "interval_us") > 0)
@@ -246,9 +247,9 @@ static void plot_sweep(struct plot_job *j, const json_t *sw)
 			const json_t *cell = json_array_get(json_array_get(cells, rr), c);
 			char x[64];
 			snprintf(x, sizeof(x), "%s", json_string_value(json_array_get(rows, rr)));
-			for (char *p = x; *p; p++)
-				if (*p == ' ')
-					*p = '_';
+			for (char *p = x; *p; p++) /* a quoted gnuplot string: spaces stay */
+				if (*p == '"' || *p == '\\')
+					*p = '\'';
 			if (json_is_object(cell))
 				fprintf(d, "%zu \"%s\" %g %g\n", rr, x, num(cell, JK_DEADLINES_MET) / 1e4,
 					num(cell, JK_LATENCY_P99) >= 0 ? num(cell, JK_LATENCY_P99) / 1e6 : 0.0);

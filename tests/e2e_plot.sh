@@ -33,6 +33,9 @@ if [ "$(grep -o "title '[^']*'" pics/latency-audio.gp | wc -l)" = 12 ] &&
    [ "$(grep -o "title '[^']*'" pics/sweep-audio-burn.gp | wc -l)" = 4 ] &&
    grep -q "^set arrow" pics/percentiles-audio.gp && grep -q "^set arrow" pics/timeline-0.gp
 then ok "the series expected, the deadline lines"; else bad "series"; fi
+# names are text: "nice 0" a tick label as written, SCHED_BATCH no subscript (noenhanced)
+if grep -q '^0 "nice 0" ' pics/sweep-audio-burn.dat && [ "$(grep -L '^set terminal pngcairo noenhanced ' pics/*.gp)" = "" ]
+then ok "labels as written (spaces kept, no enhanced-text markup)"; else bad "labels" pics/sweep-audio-burn.dat; fi
 "$BIN" plot r.json --out svg --format svg >"$out" 2>&1; rc=$?
 if [ "$rc" = 0 ] && grep -q '<svg' svg/latency-audio.svg; then ok "--format svg"; else bad "svg (exit $rc)" "$out"; fi
 PATH=/nonexistent "$BIN" plot r.json --out none >"$out" 2>&1; rc=$?
