@@ -189,8 +189,14 @@ static json_t *json_value(enum rs_metric m, double v)
 	return isfinite(v) ? json_real(rs_metric_is_time(m) ? v / 1e6 : v) : json_null();
 }
 
-static void print_metric(FILE *out, const char *sim, const char *load, enum rs_metric m, const struct metric_cmp *mc,
-			 const struct cmp_thresholds *t)
+/* Widths of the table's Simulation and Load columns: at least the headings', wide enough for the
+ * longest names compared (a sweep's "Audio SCHED_BATCH nice -10"). */
+struct cmp_cols {
+	int sim, load;
+};
+
+static void print_metric(FILE *out, const struct cmp_cols *w, const char *sim, const char *load, enum rs_metric m,
+			 const struct metric_cmp *mc, const struct cmp_thresholds *t)
 {
 	char o[32], n[32], ch[32], p[16];
 	fmt_value(m, mc->old, o, sizeof(o));
@@ -202,7 +208,7 @@ static void print_metric(FILE *out, const char *sim, const char *load, enum rs_m
 	snprintf(p, sizeof(p), mc->tested ? "%.3f" : "-", mc->p);
 	const char *verdict = mc->regression ? "REGRESSION" :
 		mc->tested && mc->p < CMP_ALPHA ? "significant" : "";
-	fprintf(out, "%-16s %-8s %-18s %10s %10s %10s %6s%s%s\n", sim, load, rs_metric_name(m), o, n, ch, p,
+	fprintf(out, "%-*s %-*s %-18s %10s %10s %10s %6s%s%s\n", w->sim, sim, w->load, load, rs_metric_name(m), o, n, ch, p,
 		*verdict ? "  " : "", verdict);
 	if (t->json)
 		json_push(t, "figures", json_pack("{s:o, s:o, s:s, s:s, s:o, s:o, s:o, s:s, s:o, s:s}",
@@ -228,12 +234,12 @@ static void note_flagged(struct cmp_flagged *f, const struct rs_pair *a)
 
 /* Compares one pair in both sets; returns the number of regressions. */
 static unsigned compare_pair(const struct rs_pair *a, const struct rs_pair *b, const struct cmp_thresholds *t,
-			     const bool skip[RS_METRICS], FILE *out, bool *untested)
+			     const bool skip[RS_METRICS], FILE *out, const struct cmp_cols *w, bool *untested)
 {
 	if (a->n == 0 || b->n == 0) {
 		/* a pair a signal cut short in NEW is left out, as the README says, not a regression */
 		bool regressed = a->n > 0 && strcmp(b->why, RS_INTERRUPTED_WHY) != 0;
-		fprintf(out, "%-16s %-8s failed in %s: %s%s\n", a->sim, a->load, a->n == 0 ? "OLD" : "NEW",
+		fprintf(out, "%-*s %-*s failed in %s: %s%s\n", w->sim, a->sim, w->load, a->load, a->n == 0 ? "OLD" : "NEW",
 			a->n == 0 ? a->why : b->why, regressed ? "  REGRESSION" : " (not compared)");
 		if (t->json)
 			json_push(t, "failed", json_pack("{s:o, s:o, s:s, s:o, s:b}", "simulation", report_text(a->sim),
@@ -246,7 +252,7 @@ static unsigned compare_pair(const struct rs_pair *a, const struct rs_pair *b, c
 		struct metric_cmp mc;
 		if (skip[m] || !compare_metric(a, b, (enum rs_metric)m, t, &mc))
 			continue;
-		print_metric(out, a->sim, a->load, (enum rs_metric)m, &mc, t);
+		print_metric(out, w, a->sim, a->load, (enum rs_metric)m, &mc, t);
 		regressions += mc.regression;
 		if (mc.regression && t->flagged)
 			note_flagged(t->flagged, a);
@@ -349,6 +355,18 @@ static const struct rs_pair *match(const struct result_set *new, const struct rs
 	return by_name ? result_set_find_name(new, a->sim, a->load) : result_set_find(new, a->sim, a->load);
 }
 
+static struct cmp_cols table_cols(const struct result_set *old, const struct result_set *new, bool match_names)
+{
+	struct cmp_cols w = { 16, 8 };
+	for (size_t i = 0; i < old->n; i++)
+		if (match(new, &old->pairs[i], match_names)) {
+			int ns = (int)strlen(old->pairs[i].sim), nl = (int)strlen(old->pairs[i].load);
+			w.sim = ns > w.sim ? ns : w.sim;
+			w.load = nl > w.load ? nl : w.load;
+		}
+	return w;
+}
+
 int compare_sets(const char *old_name, const struct result_set *old, const char *new_name,
 		 const struct result_set *new, const struct cmp_thresholds *limits, FILE *out, FILE *err)
 {
@@ -379,12 +397,13 @@ int compare_sets(const char *old_name, const struct result_set *old, const char 
 	    latency_definitions(old_name, old, new_name, new, t, skip, out, err) != 0)
 		return CMP_BAD_INPUT;
 	print_notes(out, old, new, t, skip);
-	fprintf(out, "\n%-16s %-8s %-18s %10s %10s %10s %6s  %s\n", "Simulation", "Load", "Figure (ms, %)",
+	struct cmp_cols w = table_cols(old, new, t->match_names);
+	fprintf(out, "\n%-*s %-*s %-18s %10s %10s %10s %6s  %s\n", w.sim, "Simulation", w.load, "Load", "Figure (ms, %)",
 		"Old", "New", "Change", "p", "Verdict");
 	for (size_t i = 0; i < old->n; i++) {
 		const struct rs_pair *b = match(new, &old->pairs[i], t->match_names);
 		if (b)
-			regressions += compare_pair(&old->pairs[i], b, t, skip, out, &untested);
+			regressions += compare_pair(&old->pairs[i], b, t, skip, out, &w, &untested);
 	}
 	if (untested)
 		fprintf(out, "\nSignificance: threshold only where p is '-': the Mann-Whitney U test (two-sided, 5%%) "

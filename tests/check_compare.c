@@ -442,6 +442,30 @@ static void parse_ok(const char *text, struct result_set *rs)
 	ck_assert_msg(result_set_parse(text, strlen(text), rs, err, sizeof(err)) == 0, "%s", err);
 }
 
+/* The Simulation and Load columns widen for longer names (a sweep's or -r's words), so every
+ * row's load stands under "Load". */
+START_TEST(wide_names_aligned)
+{
+	static const char doc[] =
+		"{\"schema_version\":2,\"generator\":\"interbench\",\"results\":[{\"simulation\":\"ProAudio\","
+		"\"load\":\"Burn\",\"mode\":\"SCHED_BATCH nice -10\",\"repeat\":1,\"has_deadlines\":true,"
+		"\"latency_mean_ns\":5000,\"latency_p99_ns\":9000,\"latency_max_ns\":90000,"
+		"\"desired_cpu_ppm\":1000000,\"deadlines_met_ppm\":1000000}]}";
+	struct result_set a, b;
+	parse_ok(doc, &a);
+	parse_ok(doc, &b);
+	char out[8192];
+	ck_assert_int_eq(compare_text(&a, &b, out, sizeof(out)), CMP_OK);
+	const char *head = strstr(out, "\nSimulation"), *row = strstr(out, "\nProAudio SCHED_BATCH nice -10 ");
+	ck_assert_msg(head && row, "%s", out);
+	const char *load_col = strstr(head, " Load "), *burn_col = strstr(row, " Burn ");
+	ck_assert_msg(load_col && burn_col, "%s", out);
+	ck_assert_int_eq(load_col - head, burn_col - row);
+	result_set_free(&a);
+	result_set_free(&b);
+}
+END_TEST
+
 /* Mean and max latency are compared only in a definition both results carry (issue 11). */
 START_TEST(latency_definitions)
 {
@@ -559,6 +583,7 @@ int main(void)
 	tcase_add_test(tc, interrupted_windows_left_out);
 	tcase_add_test(tc, starved_interrupted_and_hex);
 	tcase_add_test(tc, exit_statuses);
+	tcase_add_test(tc, wide_names_aligned);
 	suite_add_tcase(s, tc);
 	return ck_run(s);
 }
