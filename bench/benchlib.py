@@ -8,8 +8,8 @@ Subcommands (each prints tab-separated values or Markdown on stdout):
                                         "#exit<TAB>seconds<TAB>status<TAB>maxrss_kB" (the
                                         largest RSS of CMD and its reaped descendants);
                                         exits with CMD's status
-  ctstats LINES                         cyclictest -v -N output (from run): samples, mean,
-                                        p99, max in ns
+  ctstats LINES...                      cyclictest -v -N outputs (from run), pooled: samples,
+                                        mean, p99, max in ns
   pairs LINES [WINDOW_S | --json FILE]  per pair: sim, load, wall s, window s, overhead s
   text LINES                            the command's output as it printed it
   table LINES                           the classic table rows: sim, load, mean ms, max ms,
@@ -19,9 +19,10 @@ Subcommands (each prints tab-separated values or Markdown on stdout):
                                         interbench 0.31's mean and max latency, scheduling
                                         latency's mean, p99, max (ms), % desired CPU,
                                         % deadlines met
-  families JSON SIM                     per latency family of SIM's first result (latency,
-                                        timer_latency, any other *_mean_ns): samples, mean,
-                                        p99, max in ns
+  families SIM JSON...                  per latency family of SIM's first result in each JSON
+                                        (latency, timer_latency, any other *_mean_ns), pooled
+                                        over the JSONs: samples, mean, p99, max in ns; p99 from
+                                        the merged histogram (None for a family without one)
   machine JSON                          the run's machine: CPU model, CPUs, kernel release and
                                         version, preemption model, clocksource, RAM GiB,
                                         loops_per_ms
@@ -173,12 +174,13 @@ def nearest_rank(sorted_vals, q):
 
 def cmd_ctstats(args):
     vals = []
-    for _, text in read_lines(args[0])[0]:
-        m = re.match(r"\s*\d+:\s*\d+:\s*(\d+)\s*$", text)
-        if m:
-            vals.append(int(m.group(1)))
+    for path in args:
+        for _, text in read_lines(path)[0]:
+            m = re.match(r"\s*\d+:\s*\d+:\s*(\d+)\s*$", text)
+            if m:
+                vals.append(int(m.group(1)))
     if not vals:
-        sys.exit(f"benchlib ctstats: no samples in {args[0]}")
+        sys.exit(f"benchlib ctstats: no samples in {' '.join(args)}")
     vals.sort()
     print(f"{len(vals)}\t{sum(vals) / len(vals):.0f}\t{nearest_rank(vals, 0.99)}\t{vals[-1]}")
 
@@ -325,17 +327,55 @@ def cmd_figs(args):
         print("\t".join(head + [conv(r.get(k)) if "failed" not in r else "-" for k, conv in FIGS]))
 
 
+def hist_high_ns(low_ns):
+    """The largest value in interbench's histogram bucket starting at low_ns (lib/histogram.h:
+    one bucket a ns below 128, above that 128 equal buckets per power of two)."""
+    if low_ns < 128:
+        return low_ns
+    return low_ns + (1 << (low_ns.bit_length() - 1 - 7)) - 1
+
+
+def hist_p99_ns(buckets, max_ns):
+    """Nearest-rank p99 of merged [low_ns, count] buckets, as interbench computes it: the upper
+    bound of the bucket holding the rank, clamped to the exact max."""
+    total = sum(c for _, c in buckets)
+    rank, seen = math.ceil(0.99 * total), 0
+    for low, c in sorted(buckets):
+        seen += c
+        if seen >= rank:
+            return min(hist_high_ns(low), max_ns)
+    return max_ns
+
+
+def family_samples(r, fam):
+    # timer latency has timer_samples; every other definition one sample per period
+    return r.get(fam + "_samples", r.get(re.sub("latency$", "", fam) + "samples", r.get("samples")))
+
+
 def cmd_families(args):
-    r = next((r for r in load_results(args[0]) if r["simulation"] == args[1]), None)
-    if r is None:
-        sys.exit(f"benchlib families: no {args[1]} result in {args[0]}")
-    for key in r:
-        if not key.endswith("_mean_ns"):
+    sim, pooled = args[0], {}
+    for path in args[1:]:
+        r = next((r for r in load_results(path) if r["simulation"] == sim), None)
+        if r is None:
+            sys.exit(f"benchlib families: no {sim} result in {path}")
+        for key in r:
+            if not key.endswith("_mean_ns"):
+                continue
+            fam = key[:-len("_mean_ns")]
+            n = family_samples(r, fam) or 0
+            p = pooled.setdefault(fam, {"n": 0, "sum": 0.0, "max": 0, "hist": [], "has_hist": True})
+            p["n"] += n
+            p["sum"] += r[key] * n
+            p["max"] = max(p["max"], r.get(fam + "_max_ns") or 0)
+            if fam + "_histogram" in r:
+                p["hist"] += r[fam + "_histogram"]
+            else:
+                p["has_hist"] = False
+    for fam, p in pooled.items():
+        if p["n"] == 0:
             continue
-        fam = key[:-len("_mean_ns")]
-        # timer latency has timer_samples; every other definition one sample per period
-        n = r.get(fam + "_samples", r.get(re.sub("latency$", "", fam) + "samples", r.get("samples", "?")))
-        print("\t".join(str(x) for x in (fam, n, r[key], r.get(fam + "_p99_ns"), r.get(fam + "_max_ns"))))
+        p99 = hist_p99_ns(p["hist"], p["max"]) if p["has_hist"] and p["hist"] else None
+        print("\t".join(str(x) for x in (fam, p["n"], round(p["sum"] / p["n"]), p99, p["max"])))
 
 
 def cmd_machine(args):

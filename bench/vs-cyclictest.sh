@@ -8,7 +8,8 @@
 # timer's expiry to its thread running): interbench's timer latency is the same measure;
 # scheduling latency is the further hop from the timing thread to the task.
 # Prints a Markdown section.  Run as root.
-# Audio runs 3 x as long as Custom, so that its p99 rests on about 600 samples, not 200.
+# Audio runs 3 x as long as Custom, so that its p99 rests on about 600 samples, not 200.  Each
+# side runs in BENCH_FLOOR_ROUNDS (5) alternating rounds, its samples pooled (see below).
 # The target is judged on the like-for-like figure, timer latency; the others are shown beside.
 # Usage: bench/vs-cyclictest.sh [./interbench] [seconds for Custom (10)] [Custom % CPU (10)]
 # shellcheck source=bench/common.sh
@@ -17,6 +18,14 @@ bench_setup vs-cyclictest.sh "${1:-./interbench}"
 secs=${2:-10}
 custom_pct=${3:-10}
 prio=98
+rounds=${BENCH_FLOOR_ROUNDS:-5}
+
+# floor_ct LINES: one cyclictest round with ctargs into LINES, added to ctlines.
+floor_ct() {
+	bench_show cyclictest "${ctargs[@]}"
+	bench_exec "$1" "$tmp/cyclictest" "${ctargs[@]}"
+	ctlines+=("$1")
+}
 
 echo "## Floor: interbench against cyclictest"
 echo
@@ -28,7 +37,10 @@ fi
 # A copy, so that the section survives the package being removed meanwhile (a test of
 # `make deps` on a shared machine does that).
 cp "$(command -v cyclictest)" "$tmp/cyclictest"
-echo "Both idle-state settings; Custom ${secs} s, Audio $((3 * secs)) s (about 600 samples), each task then its cyclictest run; cyclictest at SCHED_FIFO $prio, \`-m\` (mlockall, as"
+echo "Both idle-state settings; Custom ${secs} s, Audio $((3 * secs)) s (about 600 samples) a side, in $rounds rounds of"
+echo "interbench then cyclictest (every other round cyclictest first), each side's samples pooled over"
+echo "the rounds, so that a burst of other work on this shared machine falls on both sides alike."
+echo "cyclictest at SCHED_FIFO $prio, \`-m\` (mlockall, as"
 echo "interbench main), one thread, \`-v -N\` (every sample in ns: its mean, p99 (nearest rank) and"
 echo "max are computed from them).  interbench's p99 is the upper bound of its histogram bucket, at"
 echo "most 1/128 above the exact value.  Ratio = interbench / cyclictest.  interbench's figures"
@@ -36,26 +48,36 @@ echo "(doc/json.md): **timer_latency** (deadline to timing thread awake) is cycl
 echo "like for like; **lateness** (the period's nominal start to the task running) is the end to"
 echo "end one a task sees, one wake-up more; **latency** is scheduling latency, the timing thread"
 echo "to task hop alone; **interbench_latency** is interbench 0.31's (plus a period per missed one)."
-echo "A build without one of them has no row for it."
+echo "A build without one of them has no row for it; a p99 shows only where the JSON holds the"
+echo "histogram to pool (latency, timer_latency)."
 echo
 
-# cyclictest's figures for one interval: samples, mean, p99, max (ns).  Each task and its
-# cyclictest run back to back, so that a burst of other work falls on both sides alike.
-declare -A ct
+# Each (idle setting, task) is measured in $rounds rounds of interbench then cyclictest (every
+# other round cyclictest first), and each side's samples pooled, so that a burst of other work on
+# this shared machine (a stalled vCPU, a neighbour's job) falls on both sides alike rather than
+# on whichever ran during it.  cyclictest's figures: samples, mean, p99, max (ns).
+declare -A ct ibjson
 for hold in no yes; do
 	for sim in Audio Custom; do
 		if [ $sim = Audio ]; then
-			iv=50000 d=$((3 * secs)) ib=(-W Audio)
+			iv=50000 d=$((3 * secs / rounds)) ib=(-W Audio)
 		else
-			iv=1000 d=$secs ib=(-W Custom -C "$custom_pct" -I 1000)
+			iv=1000 d=$((secs / rounds)) ib=(-W Custom -C "$custom_pct" -I 1000)
 		fi
-		ib=(-t "$d" -r -c -q "${ib[@]}" -w None --json "floor-$hold-$sim.json")
+		((d >= 1)) || d=1
 		ctargs=(-m -p "$prio" -D "$d" -q -v -N -i "$iv")
-		if [ $hold = yes ]; then ib+=(--dma-latency 0); else ctargs+=(--laptop); fi
-		bench_run "floor-$hold-$sim.lines" "$bin" "${ib[@]}"
-		bench_show cyclictest "${ctargs[@]}"
-		bench_exec "ct-$hold-$iv.lines" "$tmp/cyclictest" "${ctargs[@]}"
-		ct[$hold-$iv]=$(bench_lib ctstats "ct-$hold-$iv.lines")
+		[ $hold = yes ] || ctargs+=(--laptop)
+		ctlines=() ibjson[$hold-$sim]=''
+		for ((k = 0; k < rounds; k++)); do
+			json=floor-$hold-$sim-$k.json
+			ibargs=(-t "$d" -r -c -q "${ib[@]}" -w None --json "$json")
+			[ $hold = no ] || ibargs+=(--dma-latency 0)
+			if ((k % 2)); then floor_ct "ct-$hold-$iv-$k.lines"; fi
+			bench_run "floor-$hold-$sim-$k.lines" "$bin" "${ibargs[@]}"
+			if ((k % 2 == 0)); then floor_ct "ct-$hold-$iv-$k.lines"; fi
+			ibjson[$hold-$sim]+=" $json"
+		done
+		ct[$hold-$iv]=$(bench_lib ctstats "${ctlines[@]}")
 	done
 done
 
@@ -79,7 +101,8 @@ for hold in no yes; do
 			echo "| $label | $sim ($((iv / 1000)) ms) | interbench | $fam | $n | $(us "$mean") | $(us "$p99") | $(us "$max") | $rm_ | $rp | $(ratio "$max" "$cmax") |"
 			worst_mean[$fam]=$(max_of "${worst_mean[$fam]:-0}" "$rm_")
 			worst_p99[$fam]=$(max_of "${worst_p99[$fam]:-0}" "$rp")
-		done < <(bench_lib families "floor-$hold-$sim.json" "$sim")
+		# shellcheck disable=SC2086 # the list of JSON files, names without spaces
+		done < <(bench_lib families "$sim" ${ibjson[$hold-$sim]})
 	done
 done
 echo
