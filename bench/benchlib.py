@@ -80,6 +80,8 @@ def is_timing_thread(pid, tid):
     if comm.startswith("ib-"):
         return comm == "ib-timer"
     stat = proc_text(f"/proc/{pid}/task/{tid}/stat")
+    if stat is None:  # the thread ended between listing and reading
+        return False
     try:
         return int(stat[stat.rindex(")") + 2:].split()[37]) == TIMER_PRIO
     except (TypeError, ValueError, IndexError):
