@@ -267,35 +267,49 @@ static int json_result(struct result_set *rs, const json_t *r, size_t idx, char 
 	return pair_add(rs, p, &v, err, errlen);
 }
 
-/* Adds fact name = the JSON value v (a string, a number, or null: "none"). */
+/* Adds fact name = the JSON value v: a string as it is, null as "none", anything else as its
+ * compact JSON text. */
 static void add_fact(struct result_set *rs, const char *name, const json_t *v)
 {
 	if (!v || rs->n_facts == RS_FACTS)
 		return;
 	struct rs_fact *f = &rs->facts[rs->n_facts++];
 	snprintf(f->name, sizeof(f->name), "%s", name);
-	if (json_is_string(v))
-		snprintf(f->value, sizeof(f->value), "%s", json_string_value(v));
-	else if (json_is_integer(v))
-		snprintf(f->value, sizeof(f->value), "%lld", (long long)json_integer_value(v));
-	else
-		snprintf(f->value, sizeof(f->value), "none");
+	char *text = json_is_string(v) || json_is_null(v) ? NULL : json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
+	snprintf(f->value, sizeof(f->value), "%s",
+		 json_is_string(v) ? json_string_value(v) : text ? text : "none");
+	free(text);
+}
+
+/* Whether run option key is a fact: not when compare matches it per pair (the task's and the
+ * loads' settings, -r), nor when it only selects or names the run's inputs and outputs. */
+static bool option_is_fact(const char *key)
+{
+	static const char *const not_facts[] = { "comment", "timeline", "loads", "exclude_loads", "sims",
+		"exclude_sims", "repeat", "recalibrate", "console_only", "realtime", "bench_nice", "load_nice",
+		"bench_policy", "load_policy" };
+	for (size_t i = 0; i < sizeof(not_facts) / sizeof(not_facts[0]); i++)
+		if (strcmp(key, not_facts[i]) == 0)
+			return false;
+	return true;
 }
 
 /* The facts compare sets side by side: the machine, its audit's settings that decide
- * interactivity, and the wakeup latency limit held. */
+ * interactivity, and the run's options that shape every pair (-t, -L, CPU placement, the
+ * wakeup latency limit held, each workload's own options such as --dsp-load). */
 static void json_facts(struct result_set *rs, const json_t *doc)
 {
 	static const char *const machine[] = { "cpu_model", "online_cpus", "preempt_model", "preempt_mode" };
 	static const char *const audit[] = { "cpufreq_governor", "smt", "deepest_idle_state", "sched_ext", "cmdline" };
-	const json_t *m = json_object_get(doc, "machine"), *a = json_object_get(m, "audit");
+	const json_t *m = json_object_get(doc, "machine"), *a = json_object_get(m, "audit"), *v;
 	for (size_t i = 0; i < sizeof(machine) / sizeof(machine[0]); i++)
 		add_fact(rs, machine[i], json_object_get(m, machine[i]));
 	for (size_t i = 0; i < sizeof(audit) / sizeof(audit[0]); i++)
 		add_fact(rs, audit[i], json_object_get(json_object_get(a, audit[i]), "value"));
-	const json_t *dma = json_object_get(json_object_get(doc, "options"), "dma_latency_us");
-	if (dma)
-		add_fact(rs, "dma_latency_us", dma);
+	const char *key;
+	json_object_foreach(json_object_get(doc, "options"), key, v)
+		if (option_is_fact(key))
+			add_fact(rs, key, v);
 }
 
 static int parse_json(const char *buf, size_t len, struct result_set *rs, char *err, size_t errlen)

@@ -49,8 +49,9 @@ struct rs_pair {
 #define RS_INTERRUPTED_WHY "interrupted: partial window"
 
 /* A fact about the machine or set-up a result was measured on (JSON only): compare lists the
- * ones that differ before any figure (issue 15). */
-#define RS_FACTS 16
+ * ones that differ before any figure (issue 15).  Room for the machine's, its audit's and every
+ * run option's. */
+#define RS_FACTS 64
 struct rs_fact {
 	char name[32];             /* "cpu_model", "online_cpus", "smt", "dma_latency_us"... */
 	char value[160];

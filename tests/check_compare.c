@@ -568,6 +568,33 @@ START_TEST(machine_guard)
 }
 END_TEST
 
+/* Run options that shape every pair are facts too: a different --dsp-load or -L warns; the
+ * settings compare matches per pair (nice, policy), the selection and the outputs do not. */
+START_TEST(option_differences_warned)
+{
+	static const char fmt[] =
+		"{\"schema_version\":2,\"generator\":\"interbench\",\"options\":{\"proaudio_dsp_load_pct\":%d,"
+		"\"load_threads\":%d,\"uniprocessor\":%s,\"load_nice\":%d,\"comment\":\"%s\",\"cpus\":%s},"
+		"\"results\":[{\"simulation\":\"Audio\",\"load\":\"None\",\"mode\":\"\",\"has_deadlines\":true,"
+		"\"latency_mean_ns\":5000,\"latency_p99_ns\":9000,\"latency_max_ns\":10000,\"desired_cpu_ppm\":1000000,"
+		"\"deadlines_met_ppm\":1000000}]}";
+	char a_text[1024], b_text[1024], out[8192];
+	snprintf(a_text, sizeof(a_text), fmt, 80, 1, "false", 0, "old run", "null");
+	snprintf(b_text, sizeof(b_text), fmt, 40, 4, "true", 19, "new run", "[0,1]");
+	struct result_set a, b;
+	parse_ok(a_text, &a);
+	parse_ok(b_text, &b);
+	ck_assert_int_eq(compare_text(&a, &b, out, sizeof(out)), CMP_OK);
+	ck_assert_msg(strstr(out, "Warning: proaudio_dsp_load_pct differs: OLD '80', NEW '40'"), "%s", out);
+	ck_assert_msg(strstr(out, "Warning: load_threads differs: OLD '1', NEW '4'"), "%s", out);
+	ck_assert_msg(strstr(out, "Warning: uniprocessor differs: OLD 'false', NEW 'true'"), "%s", out);
+	ck_assert_msg(strstr(out, "Warning: cpus differs: OLD 'none', NEW '[0,1]'"), "%s", out);
+	ck_assert_msg(!strstr(out, "load_nice") && !strstr(out, "comment"), "%s", out);
+	result_set_free(&a);
+	result_set_free(&b);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("compare");
@@ -584,6 +611,7 @@ int main(void)
 	tcase_add_test(tc, starved_interrupted_and_hex);
 	tcase_add_test(tc, exit_statuses);
 	tcase_add_test(tc, wide_names_aligned);
+	tcase_add_test(tc, option_differences_warned);
 	suite_add_tcase(s, tc);
 	return ck_run(s);
 }
