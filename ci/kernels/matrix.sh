@@ -96,8 +96,21 @@ kernel_image() {
 	esac
 }
 
+# KVM when /dev/kvm is writable and qemu really starts a vCPU on it: a nested host may offer
+# /dev/kvm and still refuse the guest's MSRs (qemu then aborts at once: "failed to set MSR
+# 0x10a"), so qemu is first started paused (-S) on it; still running after 2 s means KVM works.
+# TCG otherwise.
 accel=""
-[ -w /dev/kvm ] && accel="-enable-kvm -cpu host"
+if [ -w /dev/kvm ]; then
+	kvm_rc=0
+	kvm_err=$(timeout 2 qemu-system-x86_64 -enable-kvm -cpu host -S -nographic -monitor none -serial none \
+		-net none -m 64 </dev/null 2>&1 >/dev/null) || kvm_rc=$?
+	if [ "$kvm_rc" = 124 ]; then
+		accel="-enable-kvm -cpu host"
+	else
+		echo "matrix: /dev/kvm is there but qemu cannot run a vCPU on it (exit $kvm_rc: $(echo "$kvm_err" | head -1)); using TCG" >&2
+	fi
+fi
 
 # Boots kernel $2 with initramfs $3 through lava-run, in directory $1.  Writes $1/log.
 boot_lava() {
