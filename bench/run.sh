@@ -106,6 +106,20 @@ else
 	export IB031_WHY
 	ib031_note="not available: $IB031_WHY (set IB031_SRC to a clone or URL of its source)"
 fi
+# interbench 0.31 calibrates once into interbench.loops_per_ms beside its binary and keeps that
+# for every later run.  On a shared host one calibration can land far low (once 1033746 against
+# 3.4-3.6 million), and 0.31 then does a third of its work and meets every deadline; so it is
+# calibrated 3 times and the fastest kept, as our calibration keeps its fastest sample.
+if bench_ib031; then
+	ib031_cal=()
+	for k in 1 2 3; do
+		bench_run031 "ib031-cal-$k.lines" -b -t 1 -c -W Audio -w None
+		ib031_cal+=("$(cat "$ib031_dir/interbench.loops_per_ms")")
+	done
+	ib031_lpms=$(printf '%s\n' "${ib031_cal[@]}" | sort -n | tail -1)
+	printf '%s' "$ib031_lpms" >"$ib031_dir/interbench.loops_per_ms"
+	ib031_note+="; loops_per_ms $ib031_lpms, the fastest of 3 calibrations (${ib031_cal[*]}: \`interbench-0.31 -b -t 1 -c -W Audio -w None\`), as one calibration on a shared host can land far low"
+fi
 
 {
 	echo "# interbench benchmark results"
