@@ -49,14 +49,16 @@ echo "like for like; **lateness** (the period's nominal start to the task runnin
 echo "end one a task sees, one wake-up more; **latency** is scheduling latency, the timing thread"
 echo "to task hop alone; **interbench_latency** is interbench 0.31's (plus a period per missed one)."
 echo "A build without one of them has no row for it; a p99 shows only where the JSON holds the"
-echo "histogram to pool (latency, timer_latency)."
+echo "histogram to pool (latency, timer_latency).  The cyclictest A/A rows set cyclictest's even"
+echo "rounds against its odd ones: how far apart this criterion puts two measurements of the same"
+echo "thing on this machine."
 echo
 
 # Each (idle setting, task) is measured in $rounds rounds of interbench then cyclictest (every
 # other round cyclictest first), and each side's samples pooled, so that a burst of other work on
 # this shared machine (a stalled vCPU, a neighbour's job) falls on both sides alike rather than
 # on whichever ran during it.  cyclictest's figures: samples, mean, p99, max (ns).
-declare -A ct ibjson
+declare -A ct cta ibjson
 for hold in no yes; do
 	for sim in Audio Custom; do
 		if [ $sim = Audio ]; then
@@ -78,6 +80,12 @@ for hold in no yes; do
 			ibjson[$hold-$sim]+=" $json"
 		done
 		ct[$hold-$iv]=$(bench_lib ctstats "${ctlines[@]}")
+		# A/A: cyclictest's odd rounds against its even ones, the criterion's own noise here
+		even=() odd=()
+		for ((k = 0; k < rounds; k++)); do
+			if ((k % 2)); then odd+=("${ctlines[k]}"); else even+=("${ctlines[k]}"); fi
+		done
+		((${#odd[@]})) && cta[$hold-$iv]="$(bench_lib ctstats "${odd[@]}")	$(bench_lib ctstats "${even[@]}")"
 	done
 done
 
@@ -88,6 +96,9 @@ echo "| idle states | task (interval) | measured by | figure | samples | mean, u
 echo "| --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
 declare -A worst_mean worst_p99 # per figure: the largest ratio over the four
 max_of() { awk -v a="$1" -v b="$2" 'BEGIN { print (b != "-" && b + 0 > a + 0) ? b : a }'; }
+# spread A B: the larger of A/B and B/A (how far apart two measurements of one thing are)
+spread() { awk -v a="$1" -v b="$2" 'BEGIN { if (a + 0 == 0 || b + 0 == 0) print "-"; else printf "%.2f", (a + 0 > b + 0 ? a / b : b / a) }'; }
+aa_mean=0 aa_p99=0
 for hold in no yes; do
 	label="deep idle allowed"
 	[ $hold = yes ] && label="dma-latency 0 held"
@@ -96,6 +107,12 @@ for hold in no yes; do
 		[ $sim = Custom ] && iv=1000
 		read -r cn cmean cp99 cmax <<<"${ct[$hold-$iv]}"
 		echo "| $label | $sim ($((iv / 1000)) ms) | cyclictest | timer latency (its only) | $cn | $(us "$cmean") | $(us "$cp99") | $(us "$cmax") | 1 | 1 | 1 |"
+		if [ -n "${cta[$hold-$iv]:-}" ]; then
+			read -r on omean op99 _ en emean ep99 _ <<<"${cta[$hold-$iv]}"
+			sm=$(spread "$omean" "$emean") sp=$(spread "$op99" "$ep99")
+			echo "| $label | $sim ($((iv / 1000)) ms) | cyclictest A/A | its even rounds / odd rounds, the larger way | $en / $on | $(us "$emean") / $(us "$omean") | $(us "$ep99") / $(us "$op99") | - | $sm | $sp | - |"
+			aa_mean=$(max_of "$aa_mean" "$sm") aa_p99=$(max_of "$aa_p99" "$sp")
+		fi
 		while IFS=$'\t' read -r fam n mean p99 max; do
 			rm_=$(ratio "$mean" "$cmean") rp=$(ratio "$p99" "$cp99")
 			echo "| $label | $sim ($((iv / 1000)) ms) | interbench | $fam | $n | $(us "$mean") | $(us "$p99") | $(us "$max") | $rm_ | $rp | $(ratio "$max" "$cmax") |"
@@ -122,4 +139,10 @@ for fam in "${!worst_mean[@]}"; do
 	fi
 	echo "- $fam: mean ${m}x, p99 $p: $verdict"
 done
+if [ "$aa_mean" != 0 ]; then
+	echo "- cyclictest against itself (A/A: its even rounds against its odd ones, each about half the"
+	echo "  samples, so somewhat noisier than the full comparison): mean ${aa_mean}x, p99 ${aa_p99}x, the"
+	echo "  spread this criterion shows on this machine when nothing differs"
+	bench_target "floor: cyclictest against itself, even rounds against odd (A/A, worst of 4, the criterion's noise)" "mean ${aa_mean}x, p99 ${aa_p99}x" "shown, not judged"
+fi
 bench_commands
