@@ -83,17 +83,43 @@ static void draw(struct plot_job *j, const char *stem)
 	}
 }
 
-/* The gnuplot preamble: terminal and output file. */
-static void gp_head(FILE *g, const struct plot_job *j, const char *stem, const char *title)
+/* text as a gnuplot string literal, its quotes included, in buf (len >= 3), which it returns.
+ * Single quotes: the one form in which gnuplot neither runs a `backquoted` command nor expands
+ * an @macro, for the names come from a result file that anyone may have written; a quote is
+ * doubled, a control character (a newline would end the command) written as '?'.  Text that
+ * does not fit is cut. */
+static const char *gp_str(const char *text, char *buf, size_t len)
 {
-	char t[256];
-	text_escape_line(title, t, sizeof(t));
-	for (char *p = t; *p; p++)
+	size_t n = 0;
+	buf[n++] = '\'';
+	for (const unsigned char *p = (const unsigned char *)text; *p && n + 3 < len; p++) {
+		if (*p == '\'')
+			buf[n++] = '\'';
+		buf[n++] = *p < 0x20 || *p == 0x7f ? '?' : (char)*p;
+	}
+	buf[n++] = '\'';
+	buf[n] = '\0';
+	return buf;
+}
+
+/* Makes name safe as a double-quoted string or a comment in a data file, in place: a double
+ * quote or backslash becomes ', a control character '?'. */
+static void dat_text(char *name)
+{
+	for (unsigned char *p = (unsigned char *)name; *p; p++)
 		if (*p == '"' || *p == '\\')
 			*p = '\'';
+		else if (*p < 0x20 || *p == 0x7f)
+			*p = '?';
+}
+
+/* The gnuplot preamble: terminal, output file and the figure's title (any text). */
+static void gp_head(FILE *g, const struct plot_job *j, const char *stem, const char *title)
+{
+	char t[512];
 	/* noenhanced: names such as SCHED_BATCH or nice_0 are text, not subscripts */
-	fprintf(g, "set terminal %s noenhanced size 900,560\nset output '%s.%s'\nset title \"%s\"\nset grid\nset key outside right\n",
-		strcmp(j->format, "svg") == 0 ? "svg" : "pngcairo", stem, j->format, t);
+	fprintf(g, "set terminal %s noenhanced size 900,560\nset output '%s.%s'\nset title %s\nset grid\nset key outside right\n",
+		strcmp(j->format, "svg") == 0 ? "svg" : "pngcairo", stem, j->format, gp_str(title, t, sizeof(t)));
 }
 
 static const char *str(const json_t *o, const char *k)
@@ -115,11 +141,13 @@ static bool of_sim(const json_t *r, const char *sim)
 	       num(r, "repeat") <= 1;
 }
 
-/* The label of a result's load with its settings ("Burn", "Burn nice 19"). */
+/* The label of a result's load with its settings ("Burn", "Burn nice 19"), safe in a data file
+ * (dat_text). */
 static void load_label(const json_t *r, char *buf, size_t len)
 {
 	const char *mode = str(r, JK_MODE), *lm = str(r, JK_LOAD_MODE);
 	snprintf(buf, len, "%s%s%s%s%s", str(r, JK_LOAD), *mode ? " / task " : "", mode, *lm ? " / loads " : "", lm);
+	dat_text(buf);
 }
 
 /* latency-SIM: a data block per load (sched and timer buckets), one line each. */
@@ -137,8 +165,9 @@ static void plot_distribution(struct plot_job *j, const json_t *results, const c
 			fclose(d);
 		return;
 	}
-	gp_head(g, j, stem, "");
-	fprintf(g, "set title \"%s: latency distributions (log-log); p99 and max marked\"\n", sim);
+	char title[256], q[512];
+	snprintf(title, sizeof(title), "%s: latency distributions (log-log); p99 and max marked", sim);
+	gp_head(g, j, stem, title);
 	fprintf(g, "set logscale xy\nset xlabel 'latency (us)'\nset ylabel 'periods'\nplot ");
 	size_t i;
 	json_t *r;
@@ -157,12 +186,14 @@ static void plot_distribution(struct plot_job *j, const json_t *results, const c
 				fprintf(d, "%g %lld\n", json_number_value(json_array_get(bucket, 0)) / 1e3,
 					(long long)json_integer_value(json_array_get(bucket, 1)));
 			fprintf(d, "\n\n");
-			fprintf(g, "%s'%s.dat' index %u with linespoints %s title '%s %s'", block ? ", \\\n     " : "",
-				stem, block, h ? "dt 2" : "", label, h ? "timer" : "sched");
+			snprintf(title, sizeof(title), "%s %s", label, h ? "timer" : "sched");
+			fprintf(g, "%s'%s.dat' index %u with linespoints %s title %s", block ? ", \\\n     " : "",
+				stem, block, h ? "dt 2" : "", gp_str(title, q, sizeof(q)));
 			block++;
 		}
 		fprintf(d, "# %s p99 max\n%g 1\n%g 1\n\n\n", label, num(r, JK_LATENCY_P99) / 1e3, num(r, JK_LATENCY_MAX) / 1e3);
-		fprintf(g, ", \\\n     '%s.dat' index %u with points pt 7 title '%s p99, max'", stem, block++, label);
+		snprintf(title, sizeof(title), "%s p99, max", label);
+		fprintf(g, ", \\\n     '%s.dat' index %u with points pt 7 title %s", stem, block++, gp_str(title, q, sizeof(q)));
 	}
 	fprintf(g, "\n");
 	fclose(d);
@@ -195,17 +226,15 @@ static void plot_percentiles(struct plot_job *j, const json_t *results, const ch
 		if (!of_sim(r, sim))
 			continue;
 		load_label(r, label, sizeof(label));
-		for (char *p = label; *p; p++) /* a quoted gnuplot string: spaces stay */
-			if (*p == '"' || *p == '\\')
-				*p = '\'';
 		fprintf(d, "\"%s\" %g %g %g\n", label, num(r, "latency_p50_ns") / 1e6, num(r, JK_LATENCY_P99) / 1e6,
 			num(r, JK_IB_LATENCY_MAX) >= 0 ? num(r, JK_IB_LATENCY_MAX) / 1e6 : num(r, JK_LATENCY_MAX) / 1e6);
 		if (num(r, "interval_us") > 0)
 			period_ms = num(r, "interval_us") / 1e3;
 		rows++;
 	}
-	gp_head(g, j, stem, "");
-	fprintf(g, "set title \"%s: latency percentiles by load (ms)%s\"\n", sim, period_ms > 0 ? "; the line is the period" : "");
+	char title[256];
+	snprintf(title, sizeof(title), "%s: latency percentiles by load (ms)%s", sim, period_ms > 0 ? "; the line is the period" : "");
+	gp_head(g, j, stem, title);
 	fprintf(g, "set style data histograms\nset style histogram clustered\nset style fill solid 0.6\n"
 		"set logscale y\nset ylabel 'ms'\nset xtics rotate by -30\n");
 	if (period_ms > 0)
@@ -236,28 +265,33 @@ static void plot_sweep(struct plot_job *j, const json_t *sw)
 	}
 	const json_t *rows = json_object_get(sw, "bench_settings"), *cols = json_object_get(sw, "load_settings");
 	const json_t *cells = json_object_get(sw, "cells");
-	gp_head(g, j, stem, "");
-	fprintf(g, "set title \"%s against %s: %% deadlines met (lines) and p99 latency (points, right axis)\"\n",
-		str(sw, JK_SIMULATION), str(sw, JK_LOAD));
+	char title[256], q[2][256];
+	snprintf(title, sizeof(title), "%s against %s: %% deadlines met (lines) and p99 latency (points, right axis)",
+		 str(sw, JK_SIMULATION), str(sw, JK_LOAD));
+	gp_head(g, j, stem, title);
 	fprintf(g, "set ylabel '%% deadlines met'\nset y2label 'p99 (ms)'\nset y2tics\nset yrange [0:105]\n"
 		"set xtics rotate by -30\nplot ");
 	for (size_t c = 0; c < json_array_size(cols); c++) {
-		fprintf(d, "# loads %s\n", json_string_value(json_array_get(cols, c)));
+		char col[96];
+		snprintf(col, sizeof(col), "%s", json_string_value(json_array_get(cols, c)) ?: "");
+		dat_text(col);
+		fprintf(d, "# loads %s\n", col);
 		for (size_t rr = 0; rr < json_array_size(rows); rr++) {
 			const json_t *cell = json_array_get(json_array_get(cells, rr), c);
 			char x[64];
-			snprintf(x, sizeof(x), "%s", json_string_value(json_array_get(rows, rr)));
-			for (char *p = x; *p; p++) /* a quoted gnuplot string: spaces stay */
-				if (*p == '"' || *p == '\\')
-					*p = '\'';
+			snprintf(x, sizeof(x), "%s", json_string_value(json_array_get(rows, rr)) ?: "");
+			dat_text(x); /* a quoted string in the data: its spaces stay */
 			if (json_is_object(cell))
 				fprintf(d, "%zu \"%s\" %g %g\n", rr, x, num(cell, JK_DEADLINES_MET) / 1e4,
 					num(cell, JK_LATENCY_P99) >= 0 ? num(cell, JK_LATENCY_P99) / 1e6 : 0.0);
 		}
 		fprintf(d, "\n\n");
-		fprintf(g, "%s'%s.dat' index %zu using 1:3:xtic(2) with linespoints title 'loads %s met', "
-			"'' index %zu using 1:4 axes x1y2 with points title 'loads %s p99'", c ? ", \\\n     " : "", stem, c,
-			json_string_value(json_array_get(cols, c)), c, json_string_value(json_array_get(cols, c)));
+		snprintf(title, sizeof(title), "loads %s met", col);
+		gp_str(title, q[0], sizeof(q[0]));
+		snprintf(title, sizeof(title), "loads %s p99", col);
+		fprintf(g, "%s'%s.dat' index %zu using 1:3:xtic(2) with linespoints title %s, "
+			"'' index %zu using 1:4 axes x1y2 with points title %s", c ? ", \\\n     " : "", stem, c, q[0], c,
+			gp_str(title, q[1], sizeof(q[1])));
 	}
 	fprintf(g, "\n");
 	fclose(d);
@@ -322,9 +356,10 @@ static int plot_timeline(struct plot_job *j, const json_t *doc)
 		}
 		const json_t *res = result_of_pair(results, r.pair);
 		double period_ms = res ? num(res, "interval_us") / 1e3 : -1;
-		gp_head(g, j, stem, "");
-		fprintf(g, "set title \"pair %u: %s against %s: lateness of each period\"\n", r.pair,
-			res ? str(res, JK_SIMULATION) : "?", res ? str(res, JK_LOAD) : "?");
+		char title[256];
+		snprintf(title, sizeof(title), "pair %u: %s against %s: lateness of each period", r.pair,
+			 res ? str(res, JK_SIMULATION) : "?", res ? str(res, JK_LOAD) : "?");
+		gp_head(g, j, stem, title);
 		fprintf(g, "set xlabel 'time (s)'\nset ylabel 'lateness (ms)'\n");
 		if (period_ms > 0)
 			fprintf(g, "set arrow from graph 0, first %g to graph 1, first %g nohead lw 2 dt 2 lc 'red'\n",
@@ -488,8 +523,9 @@ static void plot_overlay(struct plot_job *j, const json_t *old, const json_t *ne
 			fclose(d);
 		return;
 	}
-	gp_head(g, j, stem, "");
-	fprintf(g, "set title \"%s against %s: scheduling latency, OLD and NEW (log-log)\"\n", key, load);
+	char title[256];
+	snprintf(title, sizeof(title), "%s against %s: scheduling latency, OLD and NEW (log-log)", key, load);
+	gp_head(g, j, stem, title);
 	fprintf(g, "set logscale xy\nset xlabel 'latency (us)'\nset ylabel 'periods'\n");
 	fprintf(g, "plot '%s.dat' index 0 with linespoints title 'OLD', '' index 1 with linespoints title 'NEW'\n", stem);
 	for (int s = 0; s < 2; s++) {

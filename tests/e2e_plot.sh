@@ -29,13 +29,26 @@ for f in latency-audio percentiles-proaudio sweep-audio-burn timeline-0; do
 done
 if [ "$good" = 1 ]; then ok "each figure a PNG (signature, > 5 KB) beside its script and data"; else bad "figure files"; ls -l pics; fi
 # series: per load, scheduling and timer latency and the p99/max marks; per load setting, met and p99
-if [ "$(grep -o "title '[^']*'" pics/latency-audio.gp | wc -l)" = 12 ] &&
-   [ "$(grep -o "title '[^']*'" pics/sweep-audio-burn.gp | wc -l)" = 4 ] &&
+# (a series' title; the figure's own is on the 'set title' line)
+if [ "$(grep -v '^set title' pics/latency-audio.gp | grep -o "title '[^']*'" | wc -l)" = 12 ] &&
+   [ "$(grep -v '^set title' pics/sweep-audio-burn.gp | grep -o "title '[^']*'" | wc -l)" = 4 ] &&
    grep -q "^set arrow" pics/percentiles-audio.gp && grep -q "^set arrow" pics/timeline-0.gp
 then ok "the series expected, the deadline lines"; else bad "series"; fi
 # names are text: "nice 0" a tick label as written, SCHED_BATCH no subscript (noenhanced)
 if grep -q '^0 "nice 0" ' pics/sweep-audio-burn.dat && [ "$(grep -L '^set terminal pngcairo noenhanced ' pics/*.gp)" = "" ]
 then ok "labels as written (spaces kept, no enhanced-text markup)"; else bad "labels" pics/sweep-audio-burn.dat; fi
+# a result file from anyone: names with quotes, backquotes and gnuplot commands stay text
+python3 - <<'PY'
+import json
+d = json.load(open("r.json"))
+for r in d["results"]:
+    r["simulation"] = r["simulation"] + "\" ; system(\"touch pwned-1\") ; print \"`touch pwned-2`"
+    r["load"] = r["load"] + "' ; system('touch pwned-3') ; print '@x\n; system('touch pwned-4')"
+json.dump(d, open("evil.json", "w"))
+PY
+"$BIN" plot evil.json --out evil >"$out" 2>&1; rc=$?
+if [ "$rc" = 0 ] && ! ls pwned-* evil/pwned-* >/dev/null 2>&1 && [ "$(ls evil/*.png | wc -l)" -ge 2 ]
+then ok "names from the result run nothing in gnuplot"; else bad "a crafted result (exit $rc)" "$out"; ls pwned-* evil/pwned-* 2>/dev/null; fi
 "$BIN" plot r.json --out svg --format svg >"$out" 2>&1; rc=$?
 if [ "$rc" = 0 ] && grep -q '<svg' svg/latency-audio.svg; then ok "--format svg"; else bad "svg (exit $rc)" "$out"; fi
 PATH=/nonexistent "$BIN" plot r.json --out none >"$out" 2>&1; rc=$?
