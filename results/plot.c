@@ -58,18 +58,29 @@ static FILE *out_file(const struct plot_job *j, const char *name)
 	return f;
 }
 
-/* Runs gnuplot on DIR/STEM.gp in DIR; counts the figure made or failed. */
+/* Runs gnuplot on DIR/STEM.gp in DIR; counts the figure made or failed.  The picture is opened
+ * here, never through a link (out_file), and handed to gnuplot as its standard output with
+ * ib_stdout set, so that the script's own `set output` (kept for a user who reruns it) is
+ * skipped: gnuplot, run as root, would otherwise follow a link planted under the picture's name. */
 static void draw(struct plot_job *j, const char *stem)
 {
-	char gp[512];
+	char gp[512], pic[512];
 	snprintf(gp, sizeof(gp), "%s.gp", stem);
+	snprintf(pic, sizeof(pic), "%s.%s", stem, j->format);
+	FILE *o = out_file(j, pic);
+	if (!o) {
+		j->failed++;
+		return;
+	}
 	pid_t pid;
 	posix_spawn_file_actions_t fa;
 	posix_spawn_file_actions_init(&fa);
 	posix_spawn_file_actions_addchdir_np(&fa, j->out_dir);
-	char *argv[] = { "gnuplot", gp, NULL };
+	posix_spawn_file_actions_adddup2(&fa, fileno(o), STDOUT_FILENO);
+	char *argv[] = { "gnuplot", "-e", "ib_stdout = 1", gp, NULL };
 	int rc = posix_spawnp(&pid, "gnuplot", &fa, NULL, argv, environ);
 	posix_spawn_file_actions_destroy(&fa);
+	fclose(o);
 	int status = 0;
 	if (rc == 0)
 		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
@@ -79,6 +90,9 @@ static void draw(struct plot_job *j, const char *stem)
 		j->made++;
 	} else {
 		fprintf(j->err, "interbench plot: gnuplot failed on %s/%s\n", j->out_dir, gp);
+		char path[4096 + sizeof(pic)];
+		snprintf(path, sizeof(path), "%s/%s", j->out_dir, pic);
+		unlink(path); /* no empty picture left behind */
 		j->failed++;
 	}
 }
@@ -118,7 +132,8 @@ static void gp_head(FILE *g, const struct plot_job *j, const char *stem, const c
 {
 	char t[512];
 	/* noenhanced: names such as SCHED_BATCH or nice_0 are text, not subscripts */
-	fprintf(g, "set terminal %s noenhanced size 900,560\nset output '%s.%s'\nset title %s\nset grid\nset key outside right\n",
+	fprintf(g, "set terminal %s noenhanced size 900,560\nif (!exists(\"ib_stdout\")) set output '%s.%s'\n"
+		"set title %s\nset grid\nset key outside right\n",
 		strcmp(j->format, "svg") == 0 ? "svg" : "pngcairo", stem, j->format, gp_str(title, t, sizeof(t)));
 }
 

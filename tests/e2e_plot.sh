@@ -49,6 +49,12 @@ PY
 "$BIN" plot evil.json --out evil >"$out" 2>&1; rc=$?
 if [ "$rc" = 0 ] && ! ls pwned-* evil/pwned-* >/dev/null 2>&1 && [ "$(ls evil/*.png | wc -l)" -ge 2 ]
 then ok "names from the result run nothing in gnuplot"; else bad "a crafted result (exit $rc)" "$out"; ls pwned-* evil/pwned-* 2>/dev/null; fi
+# a link planted under a picture's name: refused, its target untouched, the other figures drawn
+mkdir planted && echo precious >target && ln -s "$PWD/target" planted/latency-audio.png
+"$BIN" plot r.json --out planted >"$out" 2>&1; rc=$?
+if [ "$rc" = 1 ] && [ "$(cat target)" = precious ] && grep -q "open planted/latency-audio.png" "$out" &&
+   head -c 4 planted/percentiles-audio.png | grep -q PNG
+then ok "a link planted under a picture's name is refused, its target untouched"; else bad "planted link (exit $rc)" "$out"; fi
 "$BIN" plot r.json --out svg --format svg >"$out" 2>&1; rc=$?
 if [ "$rc" = 0 ] && grep -q '<svg' svg/latency-audio.svg; then ok "--format svg"; else bad "svg (exit $rc)" "$out"; fi
 PATH=/nonexistent "$BIN" plot r.json --out none >"$out" 2>&1; rc=$?
