@@ -999,16 +999,22 @@ static int std_fds_open(void)
 }
 
 /* The subcommands: compare, export, plot.  Returns their exit status, or -1 when argv names
- * none. */
+ * none; 2 when their standard output could not be written (closed, a full disk), so that a
+ * comparison nobody could read never passes for one that found nothing. */
 static int subcommand(int argc, char **argv)
 {
+	int rc = -1;
 	if (argc > 1 && strcmp(argv[1], "compare") == 0)
-		return compare_main(argc - 1, argv + 1, stdout, stderr);
-	if (argc > 1 && strcmp(argv[1], "export") == 0)
-		return export_main(argc - 1, argv + 1, stdout, stderr);
-	if (argc > 1 && strcmp(argv[1], "plot") == 0)
-		return plot_main(argc - 1, argv + 1, stdout, stderr);
-	return -1;
+		rc = compare_main(argc - 1, argv + 1, stdout, stderr);
+	else if (argc > 1 && strcmp(argv[1], "export") == 0)
+		rc = export_main(argc - 1, argv + 1, stdout, stderr);
+	else if (argc > 1 && strcmp(argv[1], "plot") == 0)
+		rc = plot_main(argc - 1, argv + 1, stdout, stderr);
+	if (rc >= 0 && (fflush(stdout) != 0 || ferror(stdout))) {
+		fprintf(stderr, "interbench %s: write standard output: %s\n", argv[1], strerror(errno));
+		return 2;
+	}
+	return rc;
 }
 
 /* The option parse's outcomes that end the program before a run: -h, --audit, --version, a

@@ -41,6 +41,13 @@ check "compare with garbage" 2 "$bin" compare out.json garbage.txt
 check "compare with a truncated file" 2 "$bin" compare truncated.json out.json
 check "compare with a missing file" 2 "$bin" compare out.json missing.json
 check "compare with a directory" 2 "$bin" compare . out.json
+# a comparison nobody could read is no pass: standard output on a full device
+if [ -w /dev/full ]; then
+	"$bin" compare out.json out.json >/dev/full 2>"$tmp/err.txt"; got=$?
+	if [ "$got" = 2 ] && grep -q "compare: write standard output: No space left on device" "$tmp/err.txt"
+	then pass=$((pass + 1)); echo "ok   compare to a full stdout: exit 2, said"
+	else fail=$((fail + 1)); echo "FAIL compare to a full stdout: exit $got"; sed 's/^/     /' "$tmp/err.txt"; fi
+fi
 # Two real runs with logfiles (the load's throughput line under the Burn row), compared.
 mkdir "$tmp/logs" && cd "$tmp/logs" || exit 1
 log="$(uname -r).log"
