@@ -13,6 +13,7 @@
 #include "results/json_report.h"
 #include "results/logformat.h"
 #include "results/jsonkeys.h"
+#include "lib/safefile.h"
 #include "results/resultset.h"
 #include "results/summary.h"
 #include "lib/text.h"
@@ -617,67 +618,11 @@ int result_set_parse(const char *buf, size_t len, struct result_set *rs, char *e
 	return rc;
 }
 
-/* Reads at most RS_MAX_BYTES + 1 bytes of fd. */
-static char *read_capped(int fd, size_t *len, char *err, size_t errlen)
-{
-	size_t cap = 1 << 16, n = 0;
-	char *buf = malloc(cap);
-	while (buf) {
-		if (n == cap) {
-			cap = cap * 2 > RS_MAX_BYTES + 1 ? RS_MAX_BYTES + 1 : cap * 2;
-			char *nb = n > RS_MAX_BYTES ? NULL : realloc(buf, cap);
-			if (!nb)
-				break;
-			buf = nb;
-		}
-		ssize_t r = read(fd, buf + n, cap - n);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			fail(err, errlen, "read: %s", strerror(errno));
-			free(buf);
-			return NULL;
-		}
-		if (r == 0) {
-			*len = n;
-			return buf;
-		}
-		n += (size_t)r;
-	}
-	if (n > RS_MAX_BYTES)
-		fail(err, errlen, "larger than %u MiB: not an interbench result", RS_MAX_BYTES >> 20);
-	else
-		fail(err, errlen, "out of memory");
-	free(buf);
-	return NULL;
-}
-
 int result_set_load(const char *path, struct result_set *rs, char *err, size_t errlen)
 {
-	struct stat st;
-	memset(rs, 0, sizeof(*rs));
-	/* O_NONBLOCK: opening a FIFO without a writer must not hang. */
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	if (fd < 0)
-		return fail(err, errlen, "open: %s", strerror(errno));
-	if (fstat(fd, &st) != 0) {
-		fail(err, errlen, "fstat: %s", strerror(errno));
-		close(fd);
-		return -1;
-	}
-	if (S_ISDIR(st.st_mode) || !(S_ISREG(st.st_mode) || S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode))) {
-		close(fd);
-		return fail(err, errlen, S_ISDIR(st.st_mode) ? "is a directory" : "not a regular file");
-	}
-	int fl = fcntl(fd, F_GETFL);
-	if (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) != 0) {
-		fail(err, errlen, "fcntl: %s", strerror(errno));
-		close(fd);
-		return -1;
-	}
 	size_t len = 0;
-	char *buf = read_capped(fd, &len, err, errlen);
-	close(fd);
+	memset(rs, 0, sizeof(*rs));
+	char *buf = safe_read_file(path, RS_MAX_BYTES, &len, err, errlen);
 	if (!buf)
 		return -1;
 	int rc = result_set_parse(buf, len, rs, err, errlen);

@@ -66,7 +66,8 @@ struct result_set {
 	size_t n, cap;
 };
 
-/* Reads path (a regular file, pipe or character device; at most RS_MAX_BYTES) into *rs.
+/* Reads path into *rs: a regular file, or a pipe handed by descriptor ("-", /dev/fd/N), read
+ * without blocking on a planted FIFO and refused beyond RS_MAX_BYTES (lib/safefile.h).
  * Returns 0, or -1 with a one-line reason in err, not naming the file (the caller does): a
  * failed system call as "open: No such file or directory", "read: ...". */
 int result_set_load(const char *path, struct result_set *rs, char *err, size_t errlen);

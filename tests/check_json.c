@@ -208,8 +208,21 @@ START_TEST(hostile_files)
 	ck_assert_int_eq(result_set_load("/tmp", &rs, err, sizeof(err)), -1);
 	ck_assert_str_eq(err, "is a directory");
 	ck_assert_int_eq(result_set_load("/dev/zero", &rs, err, sizeof(err)), -1);
+	ck_assert_str_eq(err, "is not a regular file");
+	char big[] = "/tmp/ib-big.XXXXXX";
+	int fd = mkstemp(big);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(ftruncate(fd, RS_MAX_BYTES + 1), 0);   /* sparse: no disk used */
+	close(fd);
+	ck_assert_int_eq(result_set_load(big, &rs, err, sizeof(err)), -1);
+	unlink(big);
 	ck_assert_ptr_nonnull(strstr(err, "64 MiB"));
-	ck_assert_int_eq(result_set_load("/dev/null", &rs, err, sizeof(err)), -1);
+	int fds[2];   /* a pipe handed as /dev/fd/N is read, and bounded the same way */
+	ck_assert_int_eq(pipe(fds), 0);
+	close(fds[1]);
+	snprintf(big, sizeof(big), "/dev/fd/%d", fds[0]);
+	ck_assert_int_eq(result_set_load(big, &rs, err, sizeof(err)), -1);
+	close(fds[0]);
 	ck_assert_str_eq(err, "empty file");
 }
 END_TEST

@@ -1,0 +1,306 @@
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <unistd.h>
+#include "lib/safefile.h"
+
+#define TMP_TRIES 64
+
+static int fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	if (errlen)
+		vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+bool safe_stat_trusted(const struct stat *st, char *why, size_t whylen)
+{
+	if (st->st_uid != geteuid() && st->st_uid != 0) {
+		snprintf(why, whylen, "belongs to uid %u, not to the running user (uid %u) or root", (unsigned)st->st_uid,
+			 (unsigned)geteuid());
+		return false;
+	}
+	bool sticky_dir = S_ISDIR(st->st_mode) && (st->st_mode & S_ISVTX);
+	if ((st->st_mode & (S_IWGRP | S_IWOTH)) && !sticky_dir) {
+		snprintf(why, whylen, "is writable by %s (mode %04o)%s", st->st_mode & S_IWOTH ? "others" : "its group",
+			 (unsigned)(st->st_mode & 07777), S_ISDIR(st->st_mode) ? " without the sticky bit" : "");
+		return false;
+	}
+	return true;
+}
+
+int safe_dir_check(const char *dir, char *err, size_t errlen)
+{
+	struct stat st;
+	char why[160];
+	if (lstat(dir, &st) != 0)
+		return fail(err, errlen, "%s: lstat: %s", dir, strerror(errno));
+	if (S_ISLNK(st.st_mode))
+		return fail(err, errlen, "%s is a symbolic link; not followed (name the directory itself)", dir);
+	if (!S_ISDIR(st.st_mode))
+		return fail(err, errlen, "%s is not a directory", dir);
+	if (!safe_stat_trusted(&st, why, sizeof(why)))
+		return fail(err, errlen, "%s %s; refusing to write there (use a directory of your own)", dir, why);
+	return 0;
+}
+
+/* Splits path into its directory (opened into o->dir_fd) and its last name (o->name). */
+static int open_parent(struct safe_out *o, const char *path, unsigned flags, char *err, size_t errlen)
+{
+	const char *slash = strrchr(path, '/');
+	const char *base = slash ? slash + 1 : path;
+	char dir[PATH_MAX];
+	if (!*base || strcmp(base, ".") == 0 || strcmp(base, "..") == 0)
+		return fail(err, errlen, "%s: not a file name", path);
+	if (strlen(base) > NAME_MAX || strlen(path) >= sizeof(o->path))
+		return fail(err, errlen, "%s: file name too long", path);
+	snprintf(o->path, sizeof(o->path), "%s", path);
+	snprintf(o->name, sizeof(o->name), "%s", base);
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else
+		snprintf(dir, sizeof(dir), "%.*s", slash == path ? 1 : (int)(slash - path), path);
+	if ((flags & SAFE_OUT_CHECK_DIR) && safe_dir_check(dir, err, errlen) != 0)
+		return -1;
+	o->dir_fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (o->dir_fd < 0)
+		return fail(err, errlen, "%s: open its directory %s: %s", path, dir, strerror(errno));
+	return 0;
+}
+
+/* What is wrong with replacing the existing file st at the output's name, or NULL. */
+static const char *replace_refusal(const struct stat *st, unsigned flags, char *why, size_t whylen)
+{
+	if (S_ISLNK(st->st_mode))
+		return "is a symbolic link; not followed";
+	if (S_ISDIR(st->st_mode))
+		return "is a directory";
+	if (st->st_uid != geteuid() && st->st_uid != 0) {
+		snprintf(why, whylen, "belongs to uid %u; not replaced", (unsigned)st->st_uid);
+		return why;
+	}
+	if (!S_ISREG(st->st_mode) && !(flags & SAFE_OUT_DEVICES))
+		return "is not a regular file; not replaced";
+	return NULL;
+}
+
+/* Opens an existing FIFO or character device at the output's name as it is, never blocking. */
+static int open_device(struct safe_out *o, char *err, size_t errlen)
+{
+	o->fd = openat(o->dir_fd, o->name, O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (o->fd < 0)
+		return fail(err, errlen, "open %s: %s", o->path, errno == ENXIO ? "a FIFO with no reader" : strerror(errno));
+	int fl = fcntl(o->fd, F_GETFL);
+	if (fl < 0 || fcntl(o->fd, F_SETFL, fl & ~O_NONBLOCK) != 0)
+		return fail(err, errlen, "fcntl %s: %s", o->path, strerror(errno));
+	close(o->dir_fd);
+	o->dir_fd = -1;
+	return 0;
+}
+
+/* Creates the temporary file ".NAME.XXXXXX" beside the output's name. */
+static int open_tmp(struct safe_out *o, char *err, size_t errlen)
+{
+	static const char set[] = "abcdefghijklmnopqrstuvwxyz0123456789";
+	for (int t = 0; t < TMP_TRIES; t++) {
+		unsigned char r[6];
+		char sfx[7];
+		if (getrandom(r, sizeof(r), 0) != (ssize_t)sizeof(r))
+			return fail(err, errlen, "getrandom: %s", strerror(errno));
+		for (int i = 0; i < 6; i++)
+			sfx[i] = set[r[i] % (sizeof(set) - 1)];
+		sfx[6] = '\0';
+		snprintf(o->tmp, sizeof(o->tmp), ".%.*s.%s", NAME_MAX - 8, o->name, sfx);
+		o->fd = openat(o->dir_fd, o->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC,
+			       SAFE_FILE_MODE);
+		if (o->fd >= 0 || errno != EEXIST)
+			break;
+	}
+	if (o->fd < 0) {
+		int e = errno;
+		o->tmp[0] = '\0';
+		return fail(err, errlen, "create a file beside %s: %s", o->path, strerror(e));
+	}
+	return 0;
+}
+
+int safe_out_open(struct safe_out *o, const char *path, unsigned flags, char *err, size_t errlen)
+{
+	struct stat st;
+	char why[96];
+	memset(o, 0, sizeof(*o));
+	o->fd = o->dir_fd = -1;
+	if (open_parent(o, path, flags, err, errlen) != 0)
+		return -1;
+	int rc;
+	if (fstatat(o->dir_fd, o->name, &st, AT_SYMLINK_NOFOLLOW) == 0) {
+		const char *bad = replace_refusal(&st, flags, why, sizeof(why));
+		if (bad)
+			rc = fail(err, errlen, "%s %s", path, bad);
+		else
+			rc = S_ISREG(st.st_mode) ? open_tmp(o, err, errlen) : open_device(o, err, errlen);
+	} else if (errno == ENOENT) {
+		rc = open_tmp(o, err, errlen);
+	} else {
+		rc = fail(err, errlen, "%s: fstatat: %s", path, strerror(errno));
+	}
+	if (rc != 0)
+		safe_out_abort(o);
+	return rc;
+}
+
+int safe_out_commit(struct safe_out *o, char *err, size_t errlen)
+{
+	struct stat st;
+	char why[96];
+	int rc = 0;
+	if (o->fd >= 0 && close(o->fd) != 0)
+		rc = fail(err, errlen, "close %s: %s", o->path, strerror(errno));
+	o->fd = -1;
+	if (rc == 0 && o->tmp[0] && fstatat(o->dir_fd, o->name, &st, AT_SYMLINK_NOFOLLOW) == 0) {
+		const char *bad = replace_refusal(&st, 0, why, sizeof(why));
+		if (bad && !S_ISLNK(st.st_mode))   /* a link is replaced, never followed */
+			rc = fail(err, errlen, "%s %s", o->path, bad);
+	}
+	if (rc == 0 && o->tmp[0] && renameat(o->dir_fd, o->tmp, o->dir_fd, o->name) != 0)
+		rc = fail(err, errlen, "rename to %s: %s", o->path, strerror(errno));
+	if (rc == 0)
+		o->tmp[0] = '\0';
+	safe_out_abort(o);
+	return rc;
+}
+
+void safe_out_abort(struct safe_out *o)
+{
+	if (o->fd >= 0)
+		close(o->fd);
+	if (o->tmp[0] && o->dir_fd >= 0)
+		unlinkat(o->dir_fd, o->tmp, 0);
+	if (o->dir_fd >= 0)
+		close(o->dir_fd);
+	o->fd = o->dir_fd = -1;
+	o->tmp[0] = '\0';
+}
+
+int safe_write_all(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+	while (len) {
+		ssize_t w = write(fd, p, len);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			return -1;
+		p += w;
+		len -= (size_t)w;
+	}
+	return 0;
+}
+
+bool safe_path_is_handed_fd(const char *path)
+{
+	const char *num = NULL;
+	if (strcmp(path, "-") == 0 || strcmp(path, "/dev/stdin") == 0)
+		return true;
+	if (strncmp(path, "/dev/fd/", 8) == 0)
+		num = path + 8;
+	else if (strncmp(path, "/proc/self/fd/", 14) == 0)
+		num = path + 14;
+	if (!num || !*num)
+		return false;
+	return strspn(num, "0123456789") == strlen(num);
+}
+
+int safe_open_read(const char *path, char *err, size_t errlen)
+{
+	struct stat st;
+	bool handed = safe_path_is_handed_fd(path);
+	int fd = strcmp(path, "-") == 0 ? fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 3) :
+		 open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		return fail(err, errlen, "open: %s", strerror(errno));
+	const char *bad = fstat(fd, &st) != 0 ? "fstat failed" : S_ISDIR(st.st_mode) ? "is a directory" :
+			  S_ISREG(st.st_mode) || (handed && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode))) ? NULL :
+			  S_ISFIFO(st.st_mode) ? "is a FIFO: only regular files are read (or a pipe given as - or /dev/fd/N)" :
+						 "is not a regular file";
+	int fl = bad ? 0 : fcntl(fd, F_GETFL);
+	if (!bad && (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) != 0))
+		bad = "fcntl failed";
+	if (bad) {
+		fail(err, errlen, "%s%s%s", bad, strstr(bad, "failed") ? ": " : "", strstr(bad, "failed") ? strerror(errno) : "");
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* Reads fd to its end into a buffer, refusing more than max_bytes. */
+/* The refusal of input larger than max_bytes, in MiB where that is exact. */
+static void too_large(size_t max_bytes, char *err, size_t errlen)
+{
+	if (max_bytes >= (1u << 20) && max_bytes % (1u << 20) == 0)
+		fail(err, errlen, "larger than %zu MiB: refused", max_bytes >> 20);
+	else
+		fail(err, errlen, "larger than %zu bytes: refused", max_bytes);
+}
+
+static char *read_bounded(int fd, size_t max_bytes, size_t *len, char *err, size_t errlen)
+{
+	size_t cap = 1 << 16, n = 0;
+	char *buf = malloc(cap + 1);
+	const char *why = "out of memory";
+	while (buf) {
+		if (n > max_bytes) {
+			why = "too large";
+			break;
+		}
+		char *nb = n < cap ? buf : realloc(buf, (cap = cap * 2 > max_bytes + 1 ? max_bytes + 1 : cap * 2) + 1);
+		if (!nb)
+			break;
+		buf = nb;
+		ssize_t r = read(fd, buf + n, cap - n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r == 0 && n <= max_bytes) {
+			buf[n] = '\0';
+			*len = n;
+			return buf;
+		}
+		if (r < 0) {
+			why = strerror(errno);
+			break;
+		}
+		n += (size_t)r;
+	}
+	if (strcmp(why, "too large") == 0)
+		too_large(max_bytes, err, errlen);
+	else
+		fail(err, errlen, "%s%s", buf && strcmp(why, "out of memory") ? "read: " : "", why);
+	free(buf);
+	return NULL;
+}
+
+char *safe_read_file(const char *path, size_t max_bytes, size_t *len, char *err, size_t errlen)
+{
+	struct stat st;
+	int fd = safe_open_read(path, err, errlen);
+	if (fd < 0)
+		return NULL;
+	char *buf = NULL;
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (uintmax_t)st.st_size > max_bytes)
+		too_large(max_bytes, err, errlen);
+	else
+		buf = read_bounded(fd, max_bytes, len, err, errlen);
+	close(fd);
+	return buf;
+}
