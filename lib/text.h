@@ -1,40 +1,102 @@
-/* Small text helpers shared by the command-line parsers. */
+/* Small text helpers shared by the command-line parsers and every writer of text that came from
+ * outside (options, file names, result files, uname): one rule decides what may reach a
+ * terminal or a logfile as it is. */
 #ifndef IB_TEXT_H
 #define IB_TEXT_H
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <string.h>
 
-/* Replaces every control character (below 0x20, and DEL) in s with '?', so a message that
- * quotes user input stays on one printable line.  s must be NUL-terminated. */
-static inline void text_printable_line(char *s)
+/* Whether code point cp is one a terminal or a reader must never get as it is: C0 controls and
+ * DEL (below 0x20, 0x7f), C1 controls (U+0080-U+009F: U+009B is CSI, a terminal escape in one
+ * character; U+0085 a line break), the line and paragraph separators (U+2028, U+2029) and the
+ * bidirectional formatting characters of Unicode's UAX #9 (U+061C, U+200E, U+200F,
+ * U+202A-U+202E, U+2066-U+2069), which reorder what a reader sees ("Trojan Source",
+ * CVE-2021-42574). */
+static inline bool text_cp_unsafe(uint32_t cp)
 {
-	for (; *s; s++)
-		if ((unsigned char)*s < 0x20 || *s == 0x7f)
-			*s = '?';
+	return cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp <= 0x9f) || cp == 0x2028 || cp == 0x2029 ||
+	       cp == 0x061c || cp == 0x200e || cp == 0x200f || (cp >= 0x202a && cp <= 0x202e) ||
+	       (cp >= 0x2066 && cp <= 0x2069);
 }
 
-/* Copies in to out (outlen bytes, NUL-terminated, cut short if need be) as one printable line:
- * a backslash becomes "\\", a newline "\n", a tab "\t", any other control character (below
- * 0x20, and DEL) "\xHH".  Free text written to the logfile (the -m comment, failure reasons,
- * uname) goes through it, so it can never start a line of its own and forge a table. */
+/* The length in bytes (1-4) of the UTF-8 character at s (NUL-terminated, s[0] != 0), and in
+ * *safe whether it may be written as it is: well-formed UTF-8 (RFC 3629: no overlong form, no
+ * surrogate, nothing above U+10FFFF) of a code point text_cp_unsafe accepts.  A byte that does
+ * not start a well-formed character is one unsafe byte. */
+static inline size_t text_char(const char *s, bool *safe)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n = p[0] < 0x80 ? 1 : p[0] >= 0xc2 && p[0] <= 0xdf ? 2 : p[0] >= 0xe0 && p[0] <= 0xef ? 3 :
+		   p[0] >= 0xf0 && p[0] <= 0xf4 ? 4 : 0;
+	uint32_t cp = n == 1 ? p[0] : n == 2 ? p[0] & 0x1fu : n == 3 ? p[0] & 0x0fu : p[0] & 0x07u;
+	for (size_t i = 1; i < n; i++) {
+		if ((p[i] & 0xc0) != 0x80) {   /* also stops at the NUL */
+			n = 0;
+			break;
+		}
+		cp = cp << 6 | (p[i] & 0x3fu);
+	}
+	static const uint32_t min_cp[5] = { 0, 0, 0x80, 0x800, 0x10000 };
+	if (n == 0 || cp < min_cp[n] || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) {
+		*safe = false;
+		return 1;
+	}
+	*safe = !text_cp_unsafe(cp);
+	return n;
+}
+
+/* Replaces every character text_char finds unsafe in s (controls, C1, bidirectional overrides,
+ * each byte of malformed UTF-8) with '?', in place, so a message that quotes user input stays
+ * on one printable line.  s must be NUL-terminated. */
+static inline void text_printable_line(char *s)
+{
+	char *o = s;
+	while (*s) {
+		bool safe;
+		size_t n = text_char(s, &safe);
+		if (safe)
+			memmove(o, s, n);
+		else
+			*o = '?';
+		o += safe ? n : 1;
+		s += n;
+	}
+	*o = '\0';
+}
+
+/* Copies in to out (outlen bytes, NUL-terminated, cut short at a character's end if need be)
+ * as one printable line: a backslash becomes "\\", a newline "\n", a tab "\t", and every other
+ * byte of a character text_char finds unsafe "\xHH" (a C1 control, U+202E, a malformed byte).
+ * Free text written to a terminal or the logfile (the -m comment, --workdir, failure reasons,
+ * uname, names read from result files) goes through it, so it can never start a line of its
+ * own, forge a table, move the cursor or reorder what a reader sees. */
 static inline void text_escape_line(const char *in, char *out, size_t outlen)
 {
 	static const char hex[] = "0123456789abcdef";
 	size_t o = 0;
 	if (outlen == 0)
 		return;
-	for (; *in; in++) {
+	while (*in) {
+		bool safe;
+		size_t len = text_char(in, &safe), n = 0;
+		char esc[16];
 		unsigned char c = (unsigned char)*in;
-		char esc[5] = { (char)c, 0 };
 		if (c == '\\' || c == '\n' || c == '\t')
-			esc[0] = '\\', esc[1] = c == '\n' ? 'n' : c == '\t' ? 't' : '\\', esc[2] = 0;
-		else if (c < 0x20 || c == 0x7f)
-			esc[0] = '\\', esc[1] = 'x', esc[2] = hex[c >> 4], esc[3] = hex[c & 15], esc[4] = 0;
-		size_t n = strlen(esc);
+			esc[n++] = '\\', esc[n++] = c == '\n' ? 'n' : c == '\t' ? 't' : '\\';
+		else if (safe)
+			memcpy(esc, in, len), n = len;
+		else
+			for (size_t i = 0; i < len; i++) {
+				unsigned char b = (unsigned char)in[i];
+				esc[n++] = '\\', esc[n++] = 'x', esc[n++] = hex[b >> 4], esc[n++] = hex[b & 15];
+			}
 		if (o + n >= outlen)
 			break;
 		memcpy(out + o, esc, n);
 		o += n;
+		in += len;
 	}
 	out[o] = '\0';
 }
