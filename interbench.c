@@ -24,6 +24,7 @@
 #include "lib/audit.h"
 #include "lib/child.h"
 #include "lib/progress.h"
+#include "lib/safefile.h"
 #include "lib/timeutil.h"
 #include "lib/timeline.h"
 #include "lib/version.h"
@@ -119,7 +120,8 @@ struct run {
 	struct load_config load_cfg;
 	struct load_slot *loads;   /* one per workload_table entry (used for the loads) */
 	FILE *log;                 /* NULL with -c */
-	int timeline_fd;           /* --timeline's file, or -1 */
+	int timeline_fd;           /* --timeline's file (timeline_out.fd), or -1 */
+	struct safe_out timeline_out; /* --timeline's file, renamed into place at the end */
 	bool timeline_warned;      /* a write failure of it was reported */
 	uint32_t timeline_seq;     /* the pair id of the pair running: pairs run so far */
 	char log_path[128];
@@ -866,31 +868,46 @@ static void audit_note(const struct run *r)
 		fprintf(r->con, "Audit: known to hurt interactivity here: %s (interbench --audit says why)\n", names);
 }
 
-/* Opens --timeline's file (replacing what it held: the user named it; never through a symbolic
- * link, only a regular file) and writes its header.  Returns 0, or 2 with one line printed. */
+/* Opens --timeline's file and writes its header: written under a temporary name beside it and
+ * renamed into place when the run ends (lib/safefile.h: never through a link, a FIFO or another
+ * user's file).  Returns 0, or 2 with one line printed. */
 static int open_timeline(struct run *r)
 {
 	unsigned char head[TIMELINE_HEADER_BYTES];
-	const char *path = r->opt.timeline_path;
-	struct stat st;
+	char err[PATH_MAX + 128];
 	r->timeline_fd = -1;
-	if (!path)
+	if (!r->opt.timeline_path)
 		return 0;
-	int fd = open(path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0644);
-	const char *why = fd < 0 ? strerror(errno) : fstat(fd, &st) != 0 ? strerror(errno) :
-			  !S_ISREG(st.st_mode) ? "not a regular file" : NULL;
 	timeline_encode_header(head);
-	if (!why && (ftruncate(fd, 0) != 0 || fcntl(fd, F_SETFL, O_APPEND) != 0 || write(fd, head, sizeof(head)) != sizeof(head)))
-		why = strerror(errno);
-	if (why) {
-		fprintf(stderr, "interbench: --timeline: '%s': %s (accepted: a file name to write, not a symbolic link)\n",
-			path, errno == ELOOP ? "is a symbolic link" : why);
-		if (fd >= 0)
-			close(fd);
+	if (safe_out_open(&r->timeline_out, r->opt.timeline_path, 0, err, sizeof(err)) != 0) {
+		fprintf(stderr, "interbench: --timeline: %s (accepted: a new file or a regular file of your own)\n", err);
 		return 2;
 	}
-	r->timeline_fd = fd;
+	if (fcntl(r->timeline_out.fd, F_SETFL, O_APPEND) != 0 || safe_write_all(r->timeline_out.fd, head, sizeof(head)) != 0) {
+		fprintf(stderr, "interbench: --timeline %s: write: %s\n", r->opt.timeline_path, strerror(errno));
+		safe_out_abort(&r->timeline_out);
+		return 2;
+	}
+	r->timeline_fd = r->timeline_out.fd;
 	return 0;
+}
+
+/* Renames --timeline's file into place (commit) or removes it (a run refused before any pair).
+ * Returns 0, or -1 with the reason printed. */
+static int close_timeline(struct run *r, bool commit)
+{
+	char err[PATH_MAX + 128];
+	if (r->timeline_fd < 0)
+		return 0;
+	r->timeline_fd = -1;
+	if (!commit) {
+		safe_out_abort(&r->timeline_out);
+		return 0;
+	}
+	if (safe_out_commit(&r->timeline_out, err, sizeof(err)) == 0)
+		return 0;
+	fprintf(stderr, "interbench: --timeline: %s\n", err);
+	return -1;
 }
 
 /* Opens the logfile (unless -c) and starts the JSON document (when one will be written).
@@ -1067,8 +1084,10 @@ static int start_run(struct run *r)
 	rc = open_timeline(r);
 	if (rc == 0)
 		rc = open_outputs(r);
-	if (rc != 0)
+	if (rc != 0) {
+		close_timeline(r, false);
 		cleanup_loads(r);
+	}
 	return rc;
 }
 
@@ -1089,10 +1108,8 @@ static int finish_run(struct run *r, int rc)
 		rc = -1;
 	if (r->opt.dma_latency_us >= 0)
 		close(r->dma_fd); /* releases the latency limit */
-	if (r->timeline_fd >= 0 && close(r->timeline_fd) != 0) {
-		fprintf(stderr, "interbench: --timeline %s: close: %s\n", r->opt.timeline_path, strerror(errno));
+	if (close_timeline(r, true) != 0)
 		rc = -1;
-	}
 	json_decref(r->doc);
 	free(r->loads);
 	free(r->plan.items);

@@ -8,9 +8,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 #include <wchar.h>
+#include "lib/safefile.h"
 #include "loads/load.h"
 #include "lib/version.h"
 #include "results/json_report.h"
@@ -377,17 +377,10 @@ static char *dump_text(const json_t *doc, char *err, size_t errlen)
 /* Writes text to fd and closes it.  Returns 0, or -1 with err naming the call and name. */
 static int write_close(int fd, const char *name, const char *text, char *err, size_t errlen)
 {
-	size_t len = strlen(text), done = 0;
-	while (done < len) {
-		ssize_t w = write(fd, text + done, len - done);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0) {
-			snprintf(err, errlen, "write %s: %s", name, strerror(errno));
-			close(fd);
-			return -1;
-		}
-		done += (size_t)w;
+	if (safe_write_all(fd, text, strlen(text)) != 0) {
+		snprintf(err, errlen, "write %s: %s", name, strerror(errno));
+		close(fd);
+		return -1;
 	}
 	if (close(fd) != 0) {
 		snprintf(err, errlen, "close %s: %s", name, strerror(errno));
@@ -396,32 +389,24 @@ static int write_close(int fd, const char *name, const char *text, char *err, si
 	return 0;
 }
 
-/* Opens --json's path for writing: never through a symlink, never blocking on a FIFO with no
- * reader; a regular file (with no other hard link) is truncated, a pipe or device written as
- * it is.  Returns the descriptor, or -1 with err set. */
-static int open_target(const char *path, char *err, size_t errlen)
+/* Writes text to --json's path through lib/safefile: a regular file is replaced only once the
+ * whole document is written (a full disk leaves the old result whole), never through a link; a
+ * FIFO or device of the user's (/dev/null) is written as it is, never blocking on one with no
+ * reader.  Returns 0, or -1 with err set. */
+static int write_target(const char *path, const char *text, char *err, size_t errlen)
 {
-	struct stat st;
-	int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, 0666);
-	if (fd < 0) {
-		if (errno == ELOOP)
-			snprintf(err, errlen, "%s is a symbolic link; not followed (use - for stdout)", path);
-		else
-			snprintf(err, errlen, "open %s: %s", path, strerror(errno));
+	struct safe_out o;
+	if (safe_out_open(&o, path, SAFE_OUT_DEVICES, err, errlen) != 0) {
+		if (strstr(err, "symbolic link"))
+			snprintf(err + strlen(err), errlen - strlen(err), " (use - for stdout)");
 		return -1;
 	}
-	const char *bad = fstat(fd, &st) != 0 ? "fstat" : S_ISREG(st.st_mode) && st.st_nlink > 1 ?
-			  "has other hard links; refusing to overwrite it" : NULL;
-	if (!bad && S_ISREG(st.st_mode) && ftruncate(fd, 0) != 0)
-		bad = "ftruncate";
-	if (!bad && fcntl(fd, F_SETFL, 0) != 0)
-		bad = "fcntl";
-	if (bad) {
-		snprintf(err, errlen, "%s: %s%s%s", path, bad, bad[0] == 'f' ? ": " : "", bad[0] == 'f' ? strerror(errno) : "");
-		close(fd);
+	if (safe_write_all(o.fd, text, strlen(text)) != 0) {
+		snprintf(err, errlen, "write %s: %s", path, strerror(errno));
+		safe_out_abort(&o);
 		return -1;
 	}
-	return fd;
+	return safe_out_commit(&o, err, errlen);
 }
 
 int report_write(const json_t *doc, const char *path, char *err, size_t errlen)
@@ -436,9 +421,7 @@ int report_write(const json_t *doc, const char *path, char *err, size_t errlen)
 		else
 			rc = 0;
 	} else {
-		int fd = open_target(path, err, errlen);
-		if (fd >= 0)
-			rc = write_close(fd, path, text, err, errlen);
+		rc = write_target(path, text, err, errlen);
 	}
 	free(text);
 	return rc;
@@ -456,7 +439,7 @@ int report_create(const json_t *doc, const char *stem, char *name, size_t namele
 			snprintf(err, errlen, "%s.json: file name too long", stem);
 			break;
 		}
-		fd = open(name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644); /* as the logfile */
+		fd = open(name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, SAFE_FILE_MODE);
 		if (fd < 0 && (errno != EEXIST || i == REPORT_CREATE_TRIES)) {
 			snprintf(err, errlen, "open %s: %s", name, strerror(errno));
 			break;

@@ -66,8 +66,11 @@ int report_add_sweep(json_t *doc, const char *sim, const char *load, const char 
 int report_mark_interrupted(json_t *doc, int sig);
 
 /* Writes doc (compact, keys in insertion order) to path, replacing what it held (--json: the
- * user named it), or to stdout (plus a newline) when path is "-".  Returns 0, or -1 with a
- * one-line reason in err naming the failed call and file ("open out.json: Permission denied"). */
+ * user named it) only once all of it is written, under a temporary name renamed into place
+ * (lib/safefile.h: never through a link, never another user's file, mode 0644), or to a FIFO
+ * or device of the user's as it is, or to stdout (plus a newline) when path is "-".  Returns
+ * 0, or -1 with a one-line reason in err naming the failed call and file ("write out.json: No
+ * space left on device"); the old file is then left whole. */
 int report_write(const json_t *doc, const char *path, char *err, size_t errlen);
 
 #define REPORT_CREATE_TRIES 100  /* "<stem>.json", then "<stem>-2.json" ... "<stem>-100.json" */
