@@ -87,6 +87,7 @@ e2e: interbench
 	bash tests/e2e_faults.sh ./interbench
 	bash tests/e2e_hardening_files.sh ./interbench
 	bash tests/e2e_hardening_env.sh ./interbench
+	bash tests/e2e_outputs.sh ./interbench
 	bash tests/e2e_sweep.sh ./interbench
 	bash tests/e2e_stutter.sh ./interbench
 	bash tests/e2e_audit.sh ./interbench

@@ -25,6 +25,7 @@
 #include "lib/child.h"
 #include "lib/progress.h"
 #include "lib/safefile.h"
+#include "lib/text.h"
 #include "lib/timeutil.h"
 #include "lib/timeline.h"
 #include "lib/version.h"
@@ -171,7 +172,7 @@ static void lock_memory(const struct privs *pv)
 		return;
 	bool unbounded = pv->cap_ipc_lock || pv->rlimit_memlock_bytes == UINT64_MAX;
 	if (mlockall(MCL_CURRENT | (unbounded ? MCL_FUTURE : 0)) != 0 && unbounded)
-		fprintf(stderr, "interbench: warning: mlockall: %s\n", strerror(errno));
+		text_message(stderr, "interbench: warning: mlockall: %s", strerror(errno));
 	/* with a finite limit privs_warn has already said memory may not be locked */
 }
 
@@ -183,7 +184,7 @@ static void raise_fd_limit(void)
 	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
 		rl.rlim_cur = rl.rlim_max;
 		if (setrlimit(RLIMIT_NOFILE, &rl) != 0)
-			fprintf(stderr, "interbench: warning: setrlimit(RLIMIT_NOFILE): %s\n", strerror(errno));
+			text_message(stderr, "interbench: warning: setrlimit(RLIMIT_NOFILE): %s", strerror(errno));
 	}
 }
 
@@ -196,7 +197,7 @@ static bool become_realtime(struct run *r, const struct privs *pv)
 		return false;
 	struct sched_param sp = { .sched_priority = r->prio_max };
 	if (sched_setscheduler(0, SCHED_FIFO | SCHED_RESET_ON_FORK, &sp) != 0) {
-		fprintf(stderr, "interbench: warning: sched_setscheduler(SCHED_FIFO): %s\n", strerror(errno));
+		text_message(stderr, "interbench: warning: sched_setscheduler(SCHED_FIFO): %s", strerror(errno));
 		return false;
 	}
 	lock_memory(pv);
@@ -209,7 +210,7 @@ static int pin_to_cpu0(void)
 	CPU_ZERO(&set);
 	CPU_SET(0, &set);
 	if (sched_setaffinity(0, sizeof(set), &set) != 0) {
-		fprintf(stderr, "interbench: -u: sched_setaffinity: %s\n", strerror(errno));
+		text_message(stderr, "interbench: -u: sched_setaffinity: %s", strerror(errno));
 		return -1;
 	}
 	return 0;
@@ -239,7 +240,7 @@ static uint64_t get_loops_per_ms(const struct options *o, FILE *con, const char 
 	if (lpms == 0)          /* interrupted: nothing measured, nothing saved */
 		return 0;
 	if (have_path && calib_save(path, &key, lpms) != 0)
-		fprintf(stderr, "interbench: warning: cannot save %s: %s\n", path, strerror(errno));
+		text_message(stderr, "interbench: warning: cannot save %s: %s", path, strerror(errno));
 	return lpms;
 }
 
@@ -379,7 +380,7 @@ static void main_priority_normal(const struct run *r, bool normal)
 {
 	struct sched_param sp = { .sched_priority = normal ? 0 : r->prio_max };
 	if (r->rt_ok && sched_setscheduler(0, (normal ? SCHED_OTHER : SCHED_FIFO) | SCHED_RESET_ON_FORK, &sp) != 0)
-		fprintf(stderr, "interbench: warning: sched_setscheduler(%s): %s\n",
+		text_message(stderr, "interbench: warning: sched_setscheduler(%s): %s",
 			normal ? "SCHED_OTHER" : "SCHED_FIFO", strerror(errno));
 }
 
@@ -458,11 +459,11 @@ static void timeline_note(struct run *r, const struct pair_outcome *po)
 	if (r->timeline_fd < 0 || r->timeline_warned || (!po->sim.timeline_error && !po->sim.timeline_truncated))
 		return;
 	if (po->sim.timeline_error)
-		fprintf(stderr, "interbench: warning: --timeline %s: write: %s; the timeline is incomplete\n",
+		text_message(stderr, "interbench: warning: --timeline %s: write: %s; the timeline is incomplete",
 			r->opt.timeline_path, strerror(po->sim.timeline_error));
 	else
-		fprintf(stderr, "interbench: warning: --timeline %s: a pair had more than %u periods; the rest are "
-			"not recorded\n", r->opt.timeline_path, TIMELINE_MAX_RECORDS);
+		text_message(stderr, "interbench: warning: --timeline %s: a pair had more than %u periods; the rest are "
+			"not recorded", r->opt.timeline_path, TIMELINE_MAX_RECORDS);
 	r->timeline_warned = true;
 }
 
@@ -498,7 +499,7 @@ static void record(struct run *r, size_t i, unsigned repeat, const struct pair_o
 		.timeline_pair = r->timeline_fd >= 0 && !po->sim.timeline_error ? (int64_t)r->timeline_seq : -1,
 	};
 	if (report_add(r->doc, &e) != 0)
-		fprintf(stderr, "interbench: warning: out of memory for the JSON results\n");
+		text_message(stderr, "interbench: warning: out of memory for the JSON results");
 }
 
 /* Setting b made concrete for task w resolved as spec (plan_item.bench_sched). */
@@ -573,7 +574,7 @@ static int run_matrix(struct run *r)
 	struct pair_outcome *po = malloc(sizeof(*po));
 	r->reps = calloc(r->plan.n ? r->plan.n * r->opt.repeat : 1, sizeof(*r->reps));
 	if (!po || !r->reps) {
-		fprintf(stderr, "interbench: %s: %s\n", po ? "calloc" : "malloc", strerror(errno));
+		text_message(stderr, "interbench: %s: %s", po ? "calloc" : "malloc", strerror(errno));
 		free(po);
 		return -1;
 	}
@@ -640,7 +641,7 @@ static void emit_sweep(struct run *r, const struct plan_item *first)
 				    first->spec.desc->has_deadlines, us);
 	if (r->doc && report_add_sweep(r->doc, first->sim->name, slot_of(r, first)->ctx.name, rows, nb, rows + nb, nl,
 				       cells) != 0)
-		fprintf(stderr, "interbench: warning: out of memory for the JSON results\n");
+		text_message(stderr, "interbench: warning: out of memory for the JSON results");
 out:
 	free(cells);
 	free(labels);
@@ -707,19 +708,19 @@ static int check_selection(struct run *r)
 {
 	char err[PATH_MAX + 256];
 	if (build_plan(r) != 0) {
-		fprintf(stderr, "interbench: calloc: %s\n", strerror(errno));
+		text_message(stderr, "interbench: calloc: %s", strerror(errno));
 		return 1;
 	}
 	if (r->plan.n == 0) {
 		no_pair_reasons(r, err, sizeof(err));
-		fprintf(stderr, "interbench: -W/-X/-w/-x: no (simulation, load) pair left to run (accepted: %s)\n", err);
+		text_message(stderr, "interbench: -W/-X/-w/-x: no (simulation, load) pair left to run (accepted: %s)", err);
 		return 2;
 	}
 	for (unsigned i = 0; i < workload_count; i++) {
 		const struct workload *w = workload_table[i];
 		if (w->preflight && in_plan(r, i) &&
 		    w->preflight(wl_opts(r, i), err, sizeof(err)) != 0) {
-			fprintf(stderr, "interbench: %s\n", err);
+			text_message(stderr, "interbench: %s", err);
 			return 2;
 		}
 	}
@@ -779,8 +780,8 @@ static int check_cpus(const struct run *r)
 	for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); i++)
 		for (unsigned c = 0; lists[i].l->given && c < OPTSPEC_MAX_CPUS; c++)
 			if (optspec_cpu_isset(lists[i].l, c) && !optspec_cpu_isset(&have, c)) {
-				fprintf(stderr, "interbench: %s: '%s' names CPU %u, which this process may not use "
-					"(accepted: CPUs of %s)\n", lists[i].name, format_cpu_list(lists[i].l, list, sizeof(list)),
+				text_message(stderr, "interbench: %s: '%s' names CPU %u, which this process may not use "
+					"(accepted: CPUs of %s)", lists[i].name, format_cpu_list(lists[i].l, list, sizeof(list)),
 					c, format_cpu_list(&have, ok, sizeof(ok)));
 				return 2;
 			}
@@ -795,14 +796,14 @@ static int prepare_process(struct run *r)
 	char err[2 * PATH_MAX + 1024]; /* a refusal may name a cgroup directory twice */
 	privs_probe(&pv, FIFO_LEVELS);
 	if (privs_check_options(&pv, &r->opt, FIFO_LEVELS, err, sizeof(err)) != 0) {
-		fprintf(stderr, "interbench: %s\n", err);
+		text_message(stderr, "interbench: %s", err);
 		return 2;
 	}
 	if (r->opt.dma_latency_us >= 0) {
 		char why[256];
 		r->dma_fd = pmqos_hold((uint32_t)r->opt.dma_latency_us, why, sizeof(why));
 		if (r->dma_fd < 0) {
-			fprintf(stderr, "interbench: --dma-latency: %s (accepted: a run as root, on a kernel with PM QoS)\n", why);
+			text_message(stderr, "interbench: --dma-latency: %s (accepted: a run as root, on a kernel with PM QoS)", why);
 			return 2;
 		}
 	}
@@ -825,7 +826,7 @@ static int setup_run(struct run *r)
 	r->info.audit = &r->audit;
 	r->info.loops_per_ms = get_loops_per_ms(&r->opt, r->con, &r->info.loops_source);
 	if (!r->info.loops_per_ms) {
-		fprintf(stderr, "interbench: interrupted (%s) while measuring loops_per_ms\n", strsignal(g_signal));
+		text_message(stderr, "interbench: interrupted (%s) while measuring loops_per_ms", strsignal(g_signal));
 		return 128 + g_signal;
 	}
 	r->info.duration_s = r->opt.duration_s;
@@ -845,7 +846,7 @@ static int setup_run(struct run *r)
 	g_scratch = &r->scratch;
 	r->loads = calloc(workload_count, sizeof(*r->loads));
 	if (!r->loads) {
-		fprintf(stderr, "interbench: calloc: %s\n", strerror(errno));
+		text_message(stderr, "interbench: calloc: %s", strerror(errno));
 		return -1;
 	}
 	for (unsigned i = 0; i < workload_count; i++)
@@ -880,11 +881,11 @@ static int open_timeline(struct run *r)
 		return 0;
 	timeline_encode_header(head);
 	if (safe_out_open(&r->timeline_out, r->opt.timeline_path, 0, err, sizeof(err)) != 0) {
-		fprintf(stderr, "interbench: --timeline: %s (accepted: a new file or a regular file of your own)\n", err);
+		text_message(stderr, "interbench: --timeline: %s (accepted: a new file or a regular file of your own)", err);
 		return 2;
 	}
 	if (fcntl(r->timeline_out.fd, F_SETFL, O_APPEND) != 0 || safe_write_all(r->timeline_out.fd, head, sizeof(head)) != 0) {
-		fprintf(stderr, "interbench: --timeline %s: write: %s\n", r->opt.timeline_path, strerror(errno));
+		text_message(stderr, "interbench: --timeline %s: write: %s", r->opt.timeline_path, strerror(errno));
 		safe_out_abort(&r->timeline_out);
 		return 2;
 	}
@@ -906,7 +907,7 @@ static int close_timeline(struct run *r, bool commit)
 	}
 	if (safe_out_commit(&r->timeline_out, err, sizeof(err)) == 0)
 		return 0;
-	fprintf(stderr, "interbench: --timeline: %s\n", err);
+	text_message(stderr, "interbench: --timeline: %s", err);
 	return -1;
 }
 
@@ -918,7 +919,7 @@ static int open_outputs(struct run *r)
 		char err[PATH_MAX + 256];
 		r->log = logfile_open(&r->info, r->log_path, sizeof(r->log_path), err, sizeof(err));
 		if (!r->log) {
-			fprintf(stderr, "interbench: logfile: %s (accepted: a regular file, or -c for none)\n", err);
+			text_message(stderr, "interbench: logfile: %s (accepted: a regular file, or -c for none)", err);
 			return 2;
 		}
 		logfile_header(r->log, &r->info);
@@ -927,7 +928,7 @@ static int open_outputs(struct run *r)
 	if (r->opt.json_path || !r->opt.console_only) {
 		r->doc = report_new(&r->machine, &r->info, &r->opt);
 		if (!r->doc)
-			fprintf(stderr, "interbench: warning: out of memory for the JSON results\n");
+			text_message(stderr, "interbench: warning: out of memory for the JSON results");
 	}
 	logfile_header(r->con, &r->info);
 	audit_note(r);
@@ -954,12 +955,12 @@ static int write_json(struct run *r)
 	if (!r->doc)
 		return 0;
 	if (r->opt.json_path && report_write(r->doc, r->opt.json_path, err, sizeof(err)) != 0) {
-		fprintf(stderr, "interbench: --json: %s\n", err);
+		text_message(stderr, "interbench: --json: %s", err);
 		rc = -1;
 	}
 	snprintf(stem, sizeof(stem), "%s-%s", r->info.kernel_release, r->info.datestamp);
 	if (!r->opt.console_only && report_create(r->doc, stem, path, sizeof(path), err, sizeof(err)) != 0) {
-		fprintf(stderr, "interbench: %s\n", err);
+		text_message(stderr, "interbench: %s", err);
 		rc = -1;
 	}
 	return rc;
@@ -974,7 +975,7 @@ static int close_outputs(struct run *r)
 		flush_out(r, r->log);
 		bool failed = ferror(r->log) != 0;
 		if ((fclose(r->log) != 0 && !r->log_errno && (r->log_errno = errno)) || failed || r->log_errno) {
-			fprintf(stderr, "interbench: write %s: %s\n", r->log_path, strerror(r->log_errno ? r->log_errno : EIO));
+			text_message(stderr, "interbench: write %s: %s", r->log_path, strerror(r->log_errno ? r->log_errno : EIO));
 			rc = -1;
 		}
 		r->log = NULL;
@@ -983,7 +984,7 @@ static int close_outputs(struct run *r)
 		rc = -1;
 	flush_out(r, r->con);
 	if (ferror(r->con) || r->con_errno) {
-		fprintf(stderr, "interbench: write to the console: %s\n", strerror(r->con_errno ? r->con_errno : EIO));
+		text_message(stderr, "interbench: write to the console: %s", strerror(r->con_errno ? r->con_errno : EIO));
 		rc = -1;
 	}
 	return rc;
@@ -1028,7 +1029,7 @@ static int subcommand(int argc, char **argv)
 	else if (argc > 1 && strcmp(argv[1], "plot") == 0)
 		rc = plot_main(argc - 1, argv + 1, stdout, stderr);
 	if (rc >= 0 && (fflush(stdout) != 0 || ferror(stdout))) {
-		fprintf(stderr, "interbench %s: write standard output: %s\n", argv[1], strerror(errno));
+		text_message(stderr, "interbench %s: write standard output: %s", argv[1], strerror(errno));
 		return 2;
 	}
 	return rc;
@@ -1051,7 +1052,7 @@ static int early_exit(enum opt_status st, const char *err)
 		printf("interbench %s\n", ib_version());
 		return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
 	case OPT_ERROR:
-		fprintf(stderr, "interbench: %s\n", err);
+		text_message(stderr, "interbench: %s", err);
 		return 2;
 	default:
 		return -1;
@@ -1073,7 +1074,7 @@ static int start_run(struct run *r)
 	if (rc == 0) {  /* main's priority known: the settings and the plan with it */
 		sweep_build(&r->opt, r->prio_max - 2, &r->bench, &r->load);
 		if (build_plan(r) != 0) {
-			fprintf(stderr, "interbench: calloc: %s\n", strerror(errno));
+			text_message(stderr, "interbench: calloc: %s", strerror(errno));
 			rc = -1;
 		}
 	}
@@ -1101,7 +1102,7 @@ static int finish_run(struct run *r, int rc)
 		if (r->doc)
 			report_mark_interrupted(r->doc, sig);
 	} else if (rc == 0 && r->plan.n && measured_count(r) == 0) {
-		fprintf(stderr, "interbench: no pair could be measured (every one failed; see the reasons above)\n");
+		text_message(stderr, "interbench: no pair could be measured (every one failed; see the reasons above)");
 		rc = -1;
 	}
 	if (close_outputs(r) != 0)

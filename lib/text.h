@@ -5,6 +5,7 @@
 #define IB_TEXT_H
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -100,5 +101,10 @@ static inline void text_escape_line(const char *in, char *out, size_t outlen)
 	}
 	out[o] = '\0';
 }
+
+/* Writes one message line to f: fmt's text (cut at 4 KiB) escaped by text_escape_line, then a
+ * newline.  Every message that may quote text from outside (a file name, an option's value, a
+ * reason read from a file) is written through it. */
+void text_message(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 #endif

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "lib/text.h"
 #include "loads/disk.h"
 #include "loads/probe.h"
 #include "loads/sizes.h"
@@ -197,7 +198,7 @@ void disk_after_pair(struct load_ctx *ctx, const struct load_counters *c)
 	if (fd < 0)
 		return;
 	if (syncfs(fd) != 0)
-		fprintf(stderr, "interbench: warning: syncfs %s: %s\n", disk_opts_of(ctx)->workdir, strerror(errno));
+		text_message(stderr, "interbench: warning: syncfs %s: %s", disk_opts_of(ctx)->workdir, strerror(errno));
 	close(fd);
 }
 
