@@ -74,7 +74,7 @@ static int open_parent(struct safe_out *o, const char *path, unsigned flags, cha
 		return -1;
 	o->dir_fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (o->dir_fd < 0)
-		return fail(err, errlen, "%s: open its directory %s: %s", path, dir, strerror(errno));
+		return fail(err, errlen, "open %s (the directory of %s): %s", dir, path, strerror(errno));
 	return 0;
 }
 
