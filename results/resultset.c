@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <jansson.h>
 #include <math.h>
+#include <search.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -74,26 +75,85 @@ void result_set_free(struct result_set *rs)
 	for (size_t i = 0; i < rs->n; i++)
 		free(rs->pairs[i].v);
 	free(rs->pairs);
+	tdestroy(rs->by_key, free);
+	tdestroy(rs->by_name, free);
+	rs->by_key = rs->by_name = NULL;
 	rs->pairs = NULL;
 	rs->n = rs->cap = 0;
 }
 
+/* ---- the indexes (struct result_set.by_key, .by_name) ---- */
+
+/* A node of an index: the pair's place in pairs and what it is ordered by, "FIRST\0LOAD\0"
+ * with FIRST its key (by_key) or its task name (by_name). */
+struct rs_key {
+	size_t idx;
+	size_t first_len;          /* bytes of FIRST */
+	char text[];
+};
+
+/* Room for the text of any pair's key: names longer than rs_pair's fields match no pair. */
+#define RS_KEY_TEXT (sizeof(((struct rs_pair *)0)->sim) + sizeof(((struct rs_pair *)0)->load))
+
+/* The order of both indexes: FIRST, then LOAD, byte by byte (strcmp). */
+static int key_cmp(const void *a, const void *b)
+{
+	const struct rs_key *x = a, *y = b;
+	int c = strcmp(x->text, y->text);
+	return c ? c : strcmp(x->text + x->first_len + 1, y->text + y->first_len + 1);
+}
+
+/* Fills k (with room for RS_KEY_TEXT bytes of text) with first[0..first_len) and load.
+ * Returns false when they do not fit: no pair has such names. */
+static bool key_fill(struct rs_key *k, size_t idx, const char *first, size_t first_len, const char *load)
+{
+	size_t load_len = strlen(load);
+	if (first_len + load_len + 2 > RS_KEY_TEXT)
+		return false;
+	k->idx = idx;
+	k->first_len = first_len;
+	memcpy(k->text, first, first_len);
+	k->text[first_len] = '\0';
+	memcpy(k->text + first_len + 1, load, load_len + 1);
+	return true;
+}
+
+/* The pair of index root whose FIRST is first[0..first_len) and whose load is load, or NULL. */
+static const struct rs_pair *index_find(const struct result_set *rs, void *const *root, const char *first,
+					size_t first_len, const char *load)
+{
+	_Alignas(struct rs_key) char buf[sizeof(struct rs_key) + RS_KEY_TEXT];
+	struct rs_key *probe = (struct rs_key *)buf;
+	if (!key_fill(probe, 0, first, first_len, load))
+		return NULL;
+	struct rs_key *const *hit = tfind(probe, root, key_cmp);
+	return hit ? &rs->pairs[(*hit)->idx] : NULL;
+}
+
+/* Adds pairs[idx] to index *root under first[0..first_len) and its load, unless a pair is
+ * there under the same text already (by_name keeps the first).  Returns 0, or -1 when out of
+ * memory. */
+static int index_add(void **root, const struct rs_pair *p, size_t idx, size_t first_len)
+{
+	struct rs_key *k = malloc(sizeof(*k) + first_len + strlen(p->load) + 2);
+	if (!k || !key_fill(k, idx, p->sim, first_len, p->load)) {
+		free(k);
+		return -1;
+	}
+	struct rs_key **node = tsearch(k, root, key_cmp);
+	if (!node || *node != k)
+		free(k);
+	return node ? 0 : -1;
+}
+
 const struct rs_pair *result_set_find_name(const struct result_set *rs, const char *sim, const char *load)
 {
-	size_t n = strcspn(sim, " ");
-	for (size_t i = 0; i < rs->n; i++)
-		if (strcspn(rs->pairs[i].sim, " ") == n && strncmp(rs->pairs[i].sim, sim, n) == 0 &&
-		    strcmp(rs->pairs[i].load, load) == 0)
-			return &rs->pairs[i];
-	return NULL;
+	return index_find(rs, &rs->by_name, sim, strcspn(sim, " "), load);
 }
 
 const struct rs_pair *result_set_find(const struct result_set *rs, const char *sim, const char *load)
 {
-	for (size_t i = 0; i < rs->n; i++)
-		if (strcmp(rs->pairs[i].sim, sim) == 0 && strcmp(rs->pairs[i].load, load) == 0)
-			return &rs->pairs[i];
-	return NULL;
+	return index_find(rs, &rs->by_key, sim, strlen(sim), load);
 }
 
 /* The pair (sim, load), created when new; the names are kept escaped (text_escape_line), so
@@ -122,10 +182,16 @@ static struct rs_pair *pair_get(struct result_set *rs, const char *raw_sim, cons
 		rs->pairs = np;
 		rs->cap = cap;
 	}
-	p = &rs->pairs[rs->n++];
+	p = &rs->pairs[rs->n];
 	memset(p, 0, sizeof(*p));
 	snprintf(p->sim, sizeof(p->sim), "%s", sim);
 	snprintf(p->load, sizeof(p->load), "%s", load);
+	if (index_add(&rs->by_key, p, rs->n, strlen(p->sim)) != 0 ||
+	    index_add(&rs->by_name, p, rs->n, strcspn(p->sim, " ")) != 0) {
+		fail(err, errlen, "out of memory");
+		return NULL;
+	}
+	rs->n++;
 	return p;
 }
 

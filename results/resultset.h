@@ -64,6 +64,11 @@ struct result_set {
 	bool has[RS_METRICS];      /* some pair carries the figure */
 	struct rs_pair *pairs;
 	size_t n, cap;
+	/* Indexes of pairs, balanced search trees (tsearch(3)): by_key orders every pair by
+	 * (sim, load), by_name the first pair of each (task name, load); a lookup costs
+	 * O(log n) string comparisons whatever the input, so reading and comparing n pairs is
+	 * O(n log n).  Kept by the reader, freed by result_set_free. */
+	void *by_key, *by_name;
 };
 
 /* Reads path (a regular file, pipe or character device; at most RS_MAX_BYTES) into *rs.
@@ -75,11 +80,11 @@ int result_set_load(const char *path, struct result_set *rs, char *err, size_t e
  * logfile holds several runs, the last one is kept.  Returns 0, or -1 with err set. */
 int result_set_parse(const char *buf, size_t len, struct result_set *rs, char *err, size_t errlen);
 
-/* The pair (sim, load), or NULL. */
+/* The pair (sim, load), or NULL; O(log n) through rs->by_key. */
 const struct rs_pair *result_set_find(const struct result_set *rs, const char *sim, const char *load);
 
 /* The first pair whose task name (sim up to its first space: the settings' words left out)
- * is that of sim and whose load is load, or NULL. */
+ * is that of sim and whose load is load, or NULL; O(log n) through rs->by_name. */
 const struct rs_pair *result_set_find_name(const struct result_set *rs, const char *sim, const char *load);
 
 struct json_t;

@@ -595,6 +595,56 @@ START_TEST(option_differences_warned)
 }
 END_TEST
 
+/* A logfile of n pairs, "Sim<i / 100>" against "L<i % 100>", into *rs (the classic table of
+ * results/logformat.h, one run). */
+static void make_large_log(struct result_set *rs, unsigned n)
+{
+	char *buf = NULL, err[256];
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	fprintf(f, "Benchmarking kernel 6.1 at datestamp 202611230000\n");
+	for (unsigned i = 0; i < n; i++) {
+		if (i % 100 == 0)
+			fprintf(f, "\n--- Benchmarking simulated cpu of Sim%u in the presence of simulated ---\n"
+				"Load      Latency +/- SD (ms)    Max Latency   %% Desired CPU  %% Deadlines Met\n", i / 100);
+		fprintf(f, "L%u 0.005 +/- 0.001 0.09 100 100\n", i % 100);
+	}
+	fclose(f);
+	ck_assert_msg(result_set_parse(buf, len, rs, err, sizeof(err)) == 0, "%s", err);
+	free(buf);
+}
+
+/* 40000 pairs are read and compared pair by pair, by key and by name, within check's default
+ * timeout (4 s): the lookups are O(log n), where a linear search per pair took 19 s for this
+ * many (results/resultset.h, by_key). */
+START_TEST(large_sets_bounded)
+{
+	enum { N = 40000 };
+	struct result_set a, b;
+	make_large_log(&a, N);
+	make_large_log(&b, N);
+	ck_assert_uint_eq(a.n, N);
+	const struct rs_pair *p = result_set_find(&b, "Sim399", "L99");
+	ck_assert_ptr_eq(p, &b.pairs[N - 1]);
+	ck_assert_ptr_eq(result_set_find_name(&b, "Sim7 nice 19", "L3"), &b.pairs[703]);
+	ck_assert_ptr_null(result_set_find(&b, "Sim400", "L0"));
+	struct cmp_thresholds t;
+	cmp_default_thresholds(&t);
+	for (int by_name = 0; by_name < 2; by_name++) {
+		char tail[128];
+		FILE *out = tmpfile();
+		t.match_names = by_name;
+		ck_assert_int_eq(compare_sets("old", &a, "new", &b, &t, out, out), CMP_OK);
+		fseek(out, -(long)sizeof(tail) + 1, SEEK_END);
+		tail[fread(tail, 1, sizeof(tail) - 1, out)] = '\0';
+		fclose(out);
+		ck_assert_msg(strstr(tail, "\n40000 pairs compared: 0 regressions"), "%s", tail);
+	}
+	result_set_free(&a);
+	result_set_free(&b);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("compare");
@@ -612,6 +662,7 @@ int main(void)
 	tcase_add_test(tc, exit_statuses);
 	tcase_add_test(tc, wide_names_aligned);
 	tcase_add_test(tc, option_differences_warned);
+	tcase_add_test(tc, large_sets_bounded);
 	suite_add_tcase(s, tc);
 	return ck_run(s);
 }
