@@ -18,8 +18,6 @@
 #include "results/summary.h"
 #include "lib/text.h"
 
-#define RS_MAX_PAIRS 100000
-#define RS_MAX_REPEATS 100000
 
 static int fail(char *err, size_t errlen, const char *fmt, ...)
 {
@@ -156,6 +154,46 @@ const struct rs_pair *result_set_find(const struct result_set *rs, const char *s
 	return index_find(rs, &rs->by_key, sim, strlen(sim), load);
 }
 
+/* Makes room for one more element in arr (n used of *cap, elem bytes each), doubling from
+ * first.  Returns the array, moved or not, or NULL when out of memory (arr then unchanged). */
+static void *grow(void *arr, size_t *cap, size_t n, size_t elem, size_t first)
+{
+	if (n < *cap)
+		return arr;
+	size_t ncap = *cap ? *cap * 2 : first;
+	void *na = realloc(arr, ncap * elem);
+	if (na)
+		*cap = ncap;
+	return na;
+}
+
+/* Appends a pair named sim and load (checked to fit) to rs and its indexes.  NULL with err set
+ * beyond RS_MAX_PAIRS or when out of memory. */
+static struct rs_pair *pair_new(struct result_set *rs, const char *sim, const char *load, char *err, size_t errlen)
+{
+	if (rs->n >= RS_MAX_PAIRS) {
+		fail(err, errlen, "more than %d (simulation, load) pairs", RS_MAX_PAIRS);
+		return NULL;
+	}
+	struct rs_pair *pairs = grow(rs->pairs, &rs->cap, rs->n, sizeof(*rs->pairs), 16);
+	if (!pairs) {
+		fail(err, errlen, "out of memory");
+		return NULL;
+	}
+	rs->pairs = pairs;
+	struct rs_pair *p = &rs->pairs[rs->n];
+	memset(p, 0, sizeof(*p));
+	snprintf(p->sim, sizeof(p->sim), "%s", sim);
+	snprintf(p->load, sizeof(p->load), "%s", load);
+	if (index_add(&rs->by_key, p, rs->n, strlen(p->sim)) != 0 ||
+	    index_add(&rs->by_name, p, rs->n, strcspn(p->sim, " ")) != 0) {
+		fail(err, errlen, "out of memory");
+		return NULL;
+	}
+	rs->n++;
+	return p;
+}
+
 /* The pair (sim, load), created when new; the names are kept escaped (text_escape_line), so
  * no input can put a control character or escape sequence on the terminal.  NULL with err set
  * on a too long name or too many. */
@@ -172,39 +210,17 @@ static struct rs_pair *pair_get(struct result_set *rs, const char *raw_sim, cons
 		fail(err, errlen, "simulation or load name empty or too long");
 		return NULL;
 	}
-	if (rs->n == rs->cap) {
-		size_t cap = rs->cap ? rs->cap * 2 : 16;
-		void *np = rs->n >= RS_MAX_PAIRS ? NULL : realloc(rs->pairs, cap * sizeof(*rs->pairs));
-		if (!np) {
-			fail(err, errlen, "too many pairs");
-			return NULL;
-		}
-		rs->pairs = np;
-		rs->cap = cap;
-	}
-	p = &rs->pairs[rs->n];
-	memset(p, 0, sizeof(*p));
-	snprintf(p->sim, sizeof(p->sim), "%s", sim);
-	snprintf(p->load, sizeof(p->load), "%s", load);
-	if (index_add(&rs->by_key, p, rs->n, strlen(p->sim)) != 0 ||
-	    index_add(&rs->by_name, p, rs->n, strcspn(p->sim, " ")) != 0) {
-		fail(err, errlen, "out of memory");
-		return NULL;
-	}
-	rs->n++;
-	return p;
+	return pair_new(rs, sim, load, err, errlen);
 }
 
 static int pair_add(struct result_set *rs, struct rs_pair *p, const struct rs_values *v, char *err, size_t errlen)
 {
-	if (p->n == p->cap) {
-		size_t cap = p->cap ? p->cap * 2 : 4;
-		void *nv = p->n >= RS_MAX_REPEATS ? NULL : realloc(p->v, cap * sizeof(*p->v));
-		if (!nv)
-			return fail(err, errlen, "too many repeats of %s/%s", p->sim, p->load);
-		p->v = nv;
-		p->cap = cap;
-	}
+	if (p->n >= RS_MAX_REPEATS)
+		return fail(err, errlen, "more than %d repeats of %s/%s", RS_MAX_REPEATS, p->sim, p->load);
+	struct rs_values *v_new = grow(p->v, &p->cap, p->n, sizeof(*p->v), 4);
+	if (!v_new)
+		return fail(err, errlen, "out of memory");
+	p->v = v_new;
 	p->v[p->n++] = *v;
 	for (int m = 0; m < RS_METRICS; m++)
 		if (!isnan(v->m[m]))

@@ -8,6 +8,10 @@
 #include <stddef.h>
 
 #define RS_MAX_BYTES (64u << 20)  /* larger input is refused */
+/* More pairs, or more repeats of one pair, are refused: every pair is looked up in O(log n)
+ * (result_set.by_key), so these bound the work of reading and comparing a result. */
+#define RS_MAX_PAIRS 100000
+#define RS_MAX_REPEATS 100000
 /* % desired CPU may pass 100 (Gaming's frames, or any work, done on a CPU running faster than
  * at calibration); above this a figure is taken as corrupt. */
 #define RS_MAX_CPU_PCT 1000

@@ -595,11 +595,12 @@ START_TEST(option_differences_warned)
 }
 END_TEST
 
-/* A logfile of n pairs, "Sim<i / 100>" against "L<i % 100>", into *rs (the classic table of
- * results/logformat.h, one run). */
-static void make_large_log(struct result_set *rs, unsigned n)
+/* A logfile of n pairs, "Sim<i / 100>" against "L<i % 100>" (the classic table of
+ * results/logformat.h, one run), parsed into *rs.  Returns result_set_parse's status, its
+ * reason in err (256 bytes). */
+static int parse_large_log(struct result_set *rs, unsigned n, char *err)
 {
-	char *buf = NULL, err[256];
+	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 	fprintf(f, "Benchmarking kernel 6.1 at datestamp 202611230000\n");
@@ -610,8 +611,15 @@ static void make_large_log(struct result_set *rs, unsigned n)
 		fprintf(f, "L%u 0.005 +/- 0.001 0.09 100 100\n", i % 100);
 	}
 	fclose(f);
-	ck_assert_msg(result_set_parse(buf, len, rs, err, sizeof(err)) == 0, "%s", err);
+	int rc = result_set_parse(buf, len, rs, err, 256);
 	free(buf);
+	return rc;
+}
+
+static void make_large_log(struct result_set *rs, unsigned n)
+{
+	char err[256];
+	ck_assert_msg(parse_large_log(rs, n, err) == 0, "%s", err);
 }
 
 /* 40000 pairs are read and compared pair by pair, by key and by name, within check's default
@@ -642,6 +650,9 @@ START_TEST(large_sets_bounded)
 	}
 	result_set_free(&a);
 	result_set_free(&b);
+	char err[256];
+	ck_assert_int_eq(parse_large_log(&a, RS_MAX_PAIRS + 1, err), -1);
+	ck_assert_str_eq(err, "more than 100000 (simulation, load) pairs");
 }
 END_TEST
 
