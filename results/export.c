@@ -32,21 +32,28 @@ void export_slug(const char *s, char *out, size_t outlen)
 	out[n] = '\0';
 }
 
-/* The case of pair p itself: ERROR when any repeat failed, else PASS. */
-static void pair_case(const struct rs_pair *p, struct export_case *c)
+/* The case of pair p itself, against old (its baseline's pair, or NULL): ERROR when any
+ * repeat failed, FAIL when compare would flag its starved repeats (cmp_starved_regression),
+ * else PASS. */
+static void pair_case(const struct rs_pair *p, const struct rs_pair *old, const struct export_spec *spec,
+		      struct export_case *c)
 {
 	memset(c, 0, sizeof(*c));
 	export_slug(p->sim, c->sim_slug, sizeof(c->sim_slug));
 	export_slug(p->load, c->load_slug, sizeof(c->load_slug));
 	snprintf(c->id, sizeof(c->id), "%s-%s", c->sim_slug, c->load_slug);
 	c->result = p->failed ? EXPORT_RESULT_ERROR : EXPORT_RESULT_PASS;
+	if (!p->failed && old && cmp_starved_regression(old, p, &spec->thresholds))
+		c->result = EXPORT_RESULT_FAIL;
 	c->value_ns = NAN;
 }
 
-/* The case of figure m of pair p, from the pair's case pc.  Returns false when no measured
- * repeat of p has the figure. */
-static bool figure_case(const struct rs_pair *p, enum rs_metric m, const struct export_spec *spec,
-			const struct export_case *pc, struct export_case *c)
+/* The case of figure m of pair p, from the pair's case pc, against old (the baseline's pair,
+ * or NULL).  A starved median (+inf, compare_metric) has no measurement: without a baseline
+ * the case is ERROR, no latency could be measured.  Returns false when no measured repeat of
+ * p has the figure. */
+static bool figure_case(const struct rs_pair *p, const struct rs_pair *old, enum rs_metric m,
+			const struct export_spec *spec, const struct export_case *pc, struct export_case *c)
 {
 	double med = cmp_median(p, m);
 	if (isnan(med))
@@ -54,12 +61,11 @@ static bool figure_case(const struct rs_pair *p, enum rs_metric m, const struct 
 	*c = *pc;
 	export_slug(rs_metric_name(m), c->figure_slug, sizeof(c->figure_slug));
 	snprintf(c->id, sizeof(c->id), "%s-%s-%s", c->sim_slug, c->load_slug, c->figure_slug);
-	c->has_value = true;
-	c->value = rs_metric_is_time(m) ? med / 1e6 : med;
-	c->value_ns = rs_metric_is_time(m) ? med : NAN;
-	c->unit = rs_metric_unit(m);
-	c->result = EXPORT_RESULT_MEASURED;
-	const struct rs_pair *old = spec->baseline ? result_set_find(spec->baseline, p->sim, p->load) : NULL;
+	c->has_value = isfinite(med);
+	c->value = c->has_value ? (rs_metric_is_time(m) ? med / 1e6 : med) : NAN;
+	c->value_ns = c->has_value && rs_metric_is_time(m) ? med : NAN;
+	c->unit = c->has_value ? rs_metric_unit(m) : NULL;
+	c->result = c->has_value ? EXPORT_RESULT_MEASURED : EXPORT_RESULT_ERROR;
 	struct metric_cmp mc;
 	if (spec->baseline)  /* without the pair or the figure in the baseline: nothing to fail */
 		c->result = old && compare_metric(old, p, m, &spec->thresholds, &mc) && mc.regression ?
@@ -74,12 +80,14 @@ unsigned export_cases(const struct result_set *rs, const struct export_spec *spe
 {
 	unsigned fails = 0;
 	for (size_t i = 0; i < rs->n; i++) {
+		const struct rs_pair *p = &rs->pairs[i];
+		const struct rs_pair *old = spec->baseline ? result_set_find(spec->baseline, p->sim, p->load) : NULL;
 		struct export_case pc, c;
-		pair_case(&rs->pairs[i], &pc);
+		pair_case(p, old, spec, &pc);
 		fn(&pc, arg);
 		fails += failed(pc.result);
 		for (int m = 0; m < RS_METRICS; m++)
-			if (rs->has[m] && figure_case(&rs->pairs[i], (enum rs_metric)m, spec, &pc, &c)) {
+			if (rs->has[m] && figure_case(p, old, (enum rs_metric)m, spec, &pc, &c)) {
 				fn(&c, arg);
 				fails += failed(c.result);
 			}

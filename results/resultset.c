@@ -234,6 +234,15 @@ static void pair_failed(struct rs_pair *p, const char *why)
 		text_escape_line(why, p->why, sizeof(p->why));
 }
 
+/* A repeat that took no latency sample (rs_values.no_samples: the task never ran) met no
+ * deadline, whatever its source says (a run without a period counts 100 %): its % deadlines
+ * met is 0 where the figure is carried. */
+static void starved_met(struct rs_values *v)
+{
+	if (v->no_samples && !isnan(v->m[RS_MET]))
+		v->m[RS_MET] = 0;
+}
+
 /* ---- JSON ---- */
 
 /* Integer member key of result object o (results[idx]) within [0, max]. */
@@ -297,12 +306,13 @@ static int json_values(const json_t *r, size_t idx, struct rs_values *v, char *e
 		if (json_uint_or_null(r, f[k].key, idx, f[k].max, latency && v->no_samples, &v->m[f[k].m],
 				      err, errlen) != 0)
 			return -1;
-		v->m[f[k].m] = latency && v->no_samples ? NAN : v->m[f[k].m] * f[k].scale;
+		v->m[f[k].m] = latency && v->no_samples ? INFINITY : v->m[f[k].m] * f[k].scale;
 	}
 	if (!json_is_true(json_object_get(r, JK_HAS_DEADLINES)))
 		v->m[RS_MET] = v->m[RS_STREAK] = NAN;
 	else
 		v->m[RS_LOW1] = NAN;  /* "1% low" is Gaming's figure */
+	starved_met(v);
 	double run_ns = NAN;      /* xruns per minute of the task's run */
 	if (!isnan(v->m[RS_XRUNS]) && json_uint(r, JK_TASK_RUN, idx, INT64_MAX, &run_ns, err, errlen) != 0)
 		return -1;
@@ -579,9 +589,10 @@ static int table_row_line(struct result_set *rs, struct table_cols *c, char *lin
 	    number(tok[5], RS_MAX_CPU_PCT, &v.m[RS_CPU]) || (c->deadlines && number(tok[6], 100, &v.m[RS_MET])) ||
 	    (c->p99_col >= 0 && number(tok[classic + c->p99_col], 1e15, &v.m[RS_P99])))
 		return fail(err, errlen, "line %zu: malformed or truncated row for %s", lineno, c->sim);
-	v.m[RS_MEAN] = v.no_samples ? NAN : v.m[RS_MEAN] * c->unit_ns;
-	v.m[RS_MAX] = v.no_samples ? NAN : v.m[RS_MAX] * c->unit_ns;
-	v.m[RS_P99] = v.no_samples ? NAN : v.m[RS_P99] * c->unit_ns;
+	v.m[RS_MEAN] = v.no_samples ? INFINITY : v.m[RS_MEAN] * c->unit_ns;
+	v.m[RS_MAX] = v.no_samples ? INFINITY : v.m[RS_MAX] * c->unit_ns;
+	v.m[RS_P99] = v.no_samples && c->p99_col >= 0 ? INFINITY : v.m[RS_P99] * c->unit_ns;
+	starved_met(&v);
 	if (c->sched_classic) {  /* an older log of ours: the classic columns are scheduling latency */
 		v.m[RS_SMEAN] = v.m[RS_MEAN];
 		v.m[RS_SMAX] = v.m[RS_MAX];

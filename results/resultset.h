@@ -34,8 +34,10 @@ enum rs_metric {
 /* Per-repeat values of one metric set; NaN where the source does not carry the figure. */
 struct rs_values {
 	double m[RS_METRICS];      /* NaN: not in this result */
-	bool no_samples;           /* the pair ran but took no latency sample (a starved task):
-	                              its latency figures are NaN, "-" in tables, null in JSON */
+	bool no_samples;           /* the pair ran but took no latency sample (a starved task;
+	                              "-" in tables, null in JSON): its latency figures that the
+	                              source carries are +INFINITY, worse than any measured, and
+	                              its % deadlines met 0 whatever the source says */
 };
 
 /* One (simulation, load) pair and its measured repeats. */

@@ -79,22 +79,36 @@ START_TEST(threshold_syntax)
 END_TEST
 
 /* A JSON document with Audio/None repeated n times: p99 = p99_ns + i * step_ns, deadlines
- * met met_pct (mean and max fixed). */
-static void make_set(struct result_set *rs, unsigned n, long p99_ns, long step_ns, double met_pct)
+ * met met_pct (mean and max fixed); its last starved repeats took no latency sample, written
+ * as a run writes them: samples 0, the latencies null, and 100 % deadlines met (a run counts
+ * 100 % when no period completed). */
+static void make_set_starved(struct result_set *rs, unsigned n, long p99_ns, long step_ns, double met_pct,
+			     unsigned starved)
 {
 	char *buf = NULL, err[256];
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 	fprintf(f, "{\"schema_version\":1,\"generator\":\"interbench\",\"results\":[");
-	for (unsigned i = 0; i < n; i++)
-		fprintf(f, "%s{\"simulation\":\"Audio\",\"load\":\"None\",\"mode\":\"\",\"repeat\":%u,\"has_deadlines\":true,"
-			"\"latency_mean_ns\":5000,\"latency_p99_ns\":%ld,\"latency_max_ns\":900000,"
-			"\"desired_cpu_ppm\":1000000,\"deadlines_met_ppm\":%ld}", i ? "," : "", i + 1,
-			p99_ns + (long)i * step_ns, lround(met_pct * 1e4));
+	for (unsigned i = 0; i < n; i++) {
+		fprintf(f, "%s{\"simulation\":\"Audio\",\"load\":\"None\",\"mode\":\"\",\"repeat\":%u,"
+			"\"has_deadlines\":true,", i ? "," : "", i + 1);
+		if (i >= n - starved)
+			fprintf(f, "\"samples\":0,\"latency_mean_ns\":null,\"latency_p99_ns\":null,\"latency_max_ns\":null,"
+				"\"desired_cpu_ppm\":0,\"deadlines_met_ppm\":1000000}");
+		else
+			fprintf(f, "\"latency_mean_ns\":5000,\"latency_p99_ns\":%ld,\"latency_max_ns\":900000,"
+				"\"desired_cpu_ppm\":1000000,\"deadlines_met_ppm\":%ld}", p99_ns + (long)i * step_ns,
+				lround(met_pct * 1e4));
+	}
 	fprintf(f, "]}");
 	fclose(f);
 	ck_assert_msg(result_set_parse(buf, len, rs, err, sizeof(err)) == 0, "%s", err);
 	free(buf);
+}
+
+static void make_set(struct result_set *rs, unsigned n, long p99_ns, long step_ns, double met_pct)
+{
+	make_set_starved(rs, n, p99_ns, step_ns, met_pct, 0);
 }
 
 /* compare_sets' status for old vs new under the default thresholds, output discarded. */
@@ -595,6 +609,67 @@ START_TEST(option_differences_warned)
 }
 END_TEST
 
+/* A table line of out (the whole line, up to its newline) that starts with prefix, or "". */
+static const char *table_line(const char *out, const char *prefix, char *line, size_t len)
+{
+	const char *p = strstr(out, prefix);
+	snprintf(line, len, "%.*s", p ? (int)strcspn(p, "\n") : 0, p ? p : "");
+	return line;
+}
+
+/* --repeat 5 against 5 of which 2 starved (no latency sample): a starved repeat is no value
+ * left out but the worst latency there is, +inf in the medians and Mann-Whitney's ranks, with
+ * 0 % deadlines met, and a larger share of starved repeats in NEW is a regression. */
+START_TEST(starved_repeats_rank_worst)
+{
+	struct result_set old, new;
+	char out[8192], line[256];
+	make_set(&old, 5, 100000, 1000, 100);
+	make_set_starved(&new, 5, 100000, 1000, 100, 2);  /* the 3 others as OLD's first 3 */
+	const struct rs_pair *a = result_set_find(&old, "Audio", "None"), *b = result_set_find(&new, "Audio", "None");
+	ck_assert(b->v[4].no_samples && isinf(b->v[4].m[RS_P99]) && b->v[4].m[RS_P99] > 0);
+	ck_assert_double_eq(b->v[4].m[RS_MET], 0);  /* 0 % met, whatever the document says */
+	struct cmp_thresholds t;
+	struct metric_cmp mc;
+	cmp_default_thresholds(&t);
+	ck_assert(compare_metric(a, b, RS_P99, &t, &mc));
+	ck_assert_double_eq(mc.new, 102000);  /* the median of 100, 101, 102, inf, inf us */
+	/* The ranks with midranks: OLD 100 101 102 103 104 us, NEW 100 101 102 inf inf: U of OLD
+	 * = 0.5 + 1.5 + 2.5 + 3 + 3 = 10.5, mu = 12.5; ties 100, 101, 102 and inf, pairs each:
+	 * sum(t^3 - t) = 24; sigma^2 = 25 / 12 * (11 - 24 / 90) = 22.3611; z = (2 - 0.5) / 4.72875
+	 * = 0.317208; p = erfc(z / sqrt 2) = 0.751086 (worked by hand and checked in Python): nowhere near significant. */
+	ck_assert(mc.tested);
+	ck_assert_double_eq_tol(mc.p, 0.751086, 1e-6);
+	ck_assert_int_eq(compare_text(&old, &new, out, sizeof(out)), CMP_REGRESSION);
+	ck_assert_msg(strstr(table_line(out, "Audio            None     starved repeats", line, sizeof(line)),
+			     "0 of 5     2 of 5  +40.00 pt      -  REGRESSION"), "%s", out);
+	ck_assert_msg(strstr(out, "\nStarved: a repeat that took no latency sample"), "%s", out);
+	ck_assert_msg(strstr(out, "1 pair compared: 1 regression beyond"), "%s", out);
+	ck_assert_int_eq(compare_text(&new, &old, out, sizeof(out)), CMP_OK);  /* fewer starved: better */
+	result_set_free(&new);
+	/* 3 of 5 starved: the medians are starved, shown so, never as a number; the ranks put
+	 * NEW's 3 infinities above all of OLD's values. */
+	make_set_starved(&new, 5, 100000, 1000, 100, 3);
+	b = result_set_find(&new, "Audio", "None");
+	/* p99: U of OLD = 0.5 + 1.5 + 2 + 2 + 2 = 8; ties 100, 101 (pairs) and inf (3): sum(t^3 - t)
+	 * = 36; sigma^2 = 25 / 12 * (11 - 36 / 90) = 22.0833; z = (4.5 - 0.5) / 4.69929; p =
+	 * 0.394663.  % met: OLD 100 x 5, NEW 100 100 0 0 0: U = 5 x 4 = 20; ties 7 and 3: 360;
+	 * sigma^2 = 14.5833; z = 7 / 3.81881; p = 0.0667981 (worked by hand and checked in Python).  Neither alone is
+	 * significant at 5 %: the starved repeats' own row flags the pair. */
+	ck_assert(compare_metric(a, b, RS_P99, &t, &mc));
+	ck_assert(isinf(mc.new) && isinf(mc.change) && mc.tested && !mc.regression);
+	ck_assert_double_eq_tol(mc.p, 0.394663, 1e-6);
+	ck_assert(compare_metric(a, b, RS_MET, &t, &mc));
+	ck_assert(mc.new == 0 && mc.change == -100 && mc.tested);  /* worse when lower */
+	ck_assert_double_eq_tol(mc.p, 0.0667981, 1e-6);
+	ck_assert_int_eq(compare_text(&old, &new, out, sizeof(out)), CMP_REGRESSION);
+	ck_assert_msg(strstr(table_line(out, "Audio            None     p99 latency", line, sizeof(line)),
+			     "0.102    starved    starved"), "%s", out);
+	result_set_free(&new);
+	result_set_free(&old);
+}
+END_TEST
+
 /* A logfile of n pairs, "Sim<i / 100>" against "L<i % 100>" (the classic table of
  * results/logformat.h, one run), parsed into *rs.  Returns result_set_parse's status, its
  * reason in err (256 bytes). */
@@ -673,6 +748,7 @@ int main(void)
 	tcase_add_test(tc, exit_statuses);
 	tcase_add_test(tc, wide_names_aligned);
 	tcase_add_test(tc, option_differences_warned);
+	tcase_add_test(tc, starved_repeats_rank_worst);
 	tcase_add_test(tc, large_sets_bounded);
 	suite_add_tcase(s, tc);
 	return ck_run(s);
