@@ -367,30 +367,43 @@ static void print_notes(FILE *out, const struct result_set *old, const struct re
 				isnan(t->limit[m]) ? "" : "; its threshold is not applied");
 }
 
+/* Says that fact a of OLD and b of NEW (same name) differ: a warning, or for a different CPU
+ * model or count without --allow-different-machine a refusal.  The names and values come from
+ * the files: escaped on the terminal (text_escape_line), replaced where not UTF-8 in the JSON
+ * (report_text; a name cut at rs_fact's size may end mid-character).  Returns 0, or -1
+ * (reason on err). */
+static int fact_differs(const struct rs_fact *a, const struct rs_fact *b, const struct cmp_thresholds *t, FILE *out,
+			FILE *err)
+{
+	char name[4 * sizeof(a->name)], va[sizeof(a->value)], vb[sizeof(b->value)];
+	text_escape_line(a->name, name, sizeof(name));
+	text_escape_line(a->value, va, sizeof(va));
+	text_escape_line(b->value, vb, sizeof(vb));
+	bool machine = strcmp(a->name, "cpu_model") == 0 || strcmp(a->name, "online_cpus") == 0;
+	if (machine && !t->allow_different_machine) {
+		fprintf(err, "interbench compare: different machines (%s: OLD '%s', NEW '%s'); "
+			"--allow-different-machine compares them anyway\n", name, va, vb);
+		return -1;
+	}
+	fprintf(out, "Warning: %s differs: OLD '%s', NEW '%s'\n", name, va, vb);
+	json_push(t, "warnings", json_pack("{s:o, s:o, s:o}", "setting", report_text(a->name),
+					    "old", report_text(a->value), "new", report_text(b->value)));
+	return 0;
+}
+
 /* Lists, before any figure, the facts of the machine and set-up that differ between OLD and
  * NEW (the kernel aside: usually the point).  A different CPU model or count makes the
- * comparison one of machines, refused unless allowed.  Returns 0, or -1 (reason on err). */
+ * comparison one of machines, refused unless allowed.  Returns 0, or -1 (reason on err).
+ * At most RS_FACTS x RS_FACTS comparisons. */
 static int machine_guard(const struct result_set *old, const struct result_set *new, const struct cmp_thresholds *t,
 			 FILE *out, FILE *err)
 {
-	bool allow = t->allow_different_machine;
 	for (unsigned i = 0; i < old->n_facts; i++)
 		for (unsigned j = 0; j < new->n_facts; j++) {
 			const struct rs_fact *a = &old->facts[i], *b = &new->facts[j];
-			if (strcmp(a->name, b->name) != 0 || strcmp(a->value, b->value) == 0)
-				continue;
-			char va[sizeof(a->value)], vb[sizeof(b->value)];
-			text_escape_line(a->value, va, sizeof(va));
-			text_escape_line(b->value, vb, sizeof(vb));
-			bool machine = strcmp(a->name, "cpu_model") == 0 || strcmp(a->name, "online_cpus") == 0;
-			if (machine && !allow) {
-				fprintf(err, "interbench compare: different machines (%s: OLD '%s', NEW '%s'); "
-					"--allow-different-machine compares them anyway\n", a->name, va, vb);
+			if (strcmp(a->name, b->name) == 0 && strcmp(a->value, b->value) != 0 &&
+			    fact_differs(a, b, t, out, err) != 0)
 				return -1;
-			}
-			fprintf(out, "Warning: %s differs: OLD '%s', NEW '%s'\n", a->name, va, vb);
-			json_push(t, "warnings", json_pack("{s:s, s:o, s:o}", "setting", a->name, "old", report_text(a->value),
-							    "new", report_text(b->value)));
 		}
 	return 0;
 }

@@ -5,7 +5,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "lib/text.h"
+#include "lib/utf8.h"
 #include "results/export.h"
 
 
@@ -169,24 +169,31 @@ static bool only_chars(const char *s, const char *accepted)
 	return *s && strspn(s, accepted) == strlen(s);
 }
 
+/* The build id's rule, said in every message about it. */
+#define BUILD_ID_ACCEPTED "(accepted: '%s:' followed by the build's id, valid UTF-8 text of at most 300 bytes)"
+
 int export_kcidb_ids_check(const struct kcidb_ids *ids, char *err, size_t errlen)
 {
 	static const char lower[] = "abcdefghijklmnopqrstuvwxyz0123456789_";
 	static const char word[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-";
+	char origin[128], build[128], run[128];  /* the values quoted, escaped (and cut short) */
+	utf8_escape_line(ids->origin ? ids->origin : "", origin, sizeof(origin));
+	utf8_escape_line(ids->build_id ? ids->build_id : "", build, sizeof(build));
+	utf8_escape_line(ids->run ? ids->run : "", run, sizeof(run));
 	size_t olen = ids->origin ? strlen(ids->origin) : 0;
 	if (!ids->origin || !only_chars(ids->origin, lower))
 		snprintf(err, errlen, "--origin: '%s' is not a KCIDB origin (accepted: [a-z0-9_]+, the CI system's name)",
-			 ids->origin ? ids->origin : "");
+			 origin);
 	else if (!ids->build_id || strncmp(ids->build_id, ids->origin, olen) != 0 || ids->build_id[olen] != ':' ||
 		 strlen(ids->build_id) > 300)
-		snprintf(err, errlen, "--build-id: '%s' is not a build of origin '%s' (accepted: '%s:' followed by "
-			 "the build's id, at most 300 characters)", ids->build_id ? ids->build_id : "", ids->origin,
-			 ids->origin);
+		snprintf(err, errlen, "--build-id: '%s' is not a build of origin '%s' " BUILD_ID_ACCEPTED, build, origin,
+			 origin);
+	else if (!utf8_valid(ids->build_id))  /* jansson refuses it: no report could carry it */
+		snprintf(err, errlen, "--build-id: '%s' is not valid UTF-8 " BUILD_ID_ACCEPTED, build, origin);
 	else if (ids->run && (!only_chars(ids->run, word) || strlen(ids->run) > 100))
-		snprintf(err, errlen, "--run: '%s' is not accepted (accepted: 1 to 100 of [A-Za-z0-9_.-])", ids->run);
+		snprintf(err, errlen, "--run: '%s' is not accepted (accepted: 1 to 100 of [A-Za-z0-9_.-])", run);
 	else
 		return 0;
-	text_printable_line(err);
 	return -1;
 }
 
@@ -243,8 +250,7 @@ static int export_parse(int argc, char **argv, struct export_args *a, FILE *err)
 			return EXPORT_BAD_INPUT;
 		}
 		if (c == 'f' && strcmp(optarg, "lava") != 0 && strcmp(optarg, "kcidb") != 0) {
-			snprintf(msg, sizeof(msg), "%s", optarg);
-			text_printable_line(msg);
+			utf8_escape_line(optarg, msg, sizeof(msg));
 			fprintf(err, "interbench export: --format: '%s' is not a format (accepted: lava, kcidb)\n", msg);
 			return EXPORT_BAD_INPUT;
 		}

@@ -1,6 +1,7 @@
 /* compare: Mann-Whitney U against reference values, thresholds, verdicts and exit statuses on
  * constructed results, and the logfile reader on interbench 0.20/0.31 tables and ours. */
 #include <check.h>
+#include <jansson.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -609,6 +610,42 @@ START_TEST(option_differences_warned)
 }
 END_TEST
 
+/* A fact's name comes from the file: cut at rs_fact's 32 bytes, "\u00e9" x 20 ends mid-character,
+ * which jansson refuses; the warning still reaches --json (the cut replaced by U+FFFD), and a
+ * control character in a name is escaped on the terminal. */
+START_TEST(fact_names_into_json)
+{
+	static const char fmt[] =
+		"{\"schema_version\":2,\"generator\":\"interbench\",\"options\":{\"%s\":%d,\"a\\u001b[2Jb\":%d},"
+		"\"results\":[{\"simulation\":\"Audio\",\"load\":\"None\",\"mode\":\"\",\"has_deadlines\":true,"
+		"\"latency_mean_ns\":5000,\"latency_p99_ns\":9000,\"latency_max_ns\":10000,\"desired_cpu_ppm\":1000000,"
+		"\"deadlines_met_ppm\":1000000}]}";
+	char name[64] = "", a_text[1024], b_text[1024], out[8192];
+	for (int i = 0; i < 20; i++)
+		strcat(name, "\xc3\xa9");
+	snprintf(a_text, sizeof(a_text), fmt, name, 1, 1);
+	snprintf(b_text, sizeof(b_text), fmt, name, 2, 2);
+	struct result_set a, b;
+	parse_ok(a_text, &a);
+	parse_ok(b_text, &b);
+	struct cmp_thresholds t;
+	cmp_default_thresholds(&t);
+	t.json = json_object();
+	FILE *f = fmemopen(out, sizeof(out), "w");
+	ck_assert_int_eq(compare_sets("old", &a, "new", &b, &t, f, f), CMP_OK);
+	fclose(f);
+	ck_assert_msg(strstr(out, "Warning: a\\x1b[2Jb differs: OLD '1', NEW '2'"), "%s", out);
+	json_t *w = json_object_get(t.json, "warnings");
+	ck_assert_uint_eq(json_array_size(w), 2);
+	char want[64];
+	snprintf(want, sizeof(want), "%.30s\xef\xbf\xbd", name);  /* 15 characters, then U+FFFD */
+	ck_assert_str_eq(json_string_value(json_object_get(json_array_get(w, 0), "setting")), want);
+	json_decref(t.json);
+	result_set_free(&a);
+	result_set_free(&b);
+}
+END_TEST
+
 /* A table line of out (the whole line, up to its newline) that starts with prefix, or "". */
 static const char *table_line(const char *out, const char *prefix, char *line, size_t len)
 {
@@ -749,6 +786,7 @@ int main(void)
 	tcase_add_test(tc, wide_names_aligned);
 	tcase_add_test(tc, option_differences_warned);
 	tcase_add_test(tc, starved_repeats_rank_worst);
+	tcase_add_test(tc, fact_names_into_json);
 	tcase_add_test(tc, large_sets_bounded);
 	suite_add_tcase(s, tc);
 	return ck_run(s);

@@ -288,12 +288,20 @@ START_TEST(kcidb_ids)
 	const struct kcidb_ids bad[] = {
 		{ NULL, "lab:x", NULL }, { "Lab", "Lab:x", NULL }, { "lab-1", "lab-1:x", NULL }, { "", ":x", NULL },
 		{ "lab", NULL, NULL }, { "lab", "other:x", NULL }, { "lab", "labx:y", NULL }, { "lab", "lab", NULL },
-		{ "lab", "lab:x", "a b" }, { "lab", "lab:x", "" }, { "lab", "lab:x", "r\n" },
+		{ "lab", "lab:x", "a b" }, { "lab", "lab:x", "" }, { "lab", "lab:x", "r\n" }, { "lab", "lab:\xff", NULL },
+		{ "lab", "lab:\xc3", NULL }, { "lab", "lab:\xed\xa0\x80", NULL }, { "lab", "lab:\xc0\xaf", NULL },
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		ck_assert_msg(export_kcidb_ids_check(&bad[i], err, sizeof(err)) == -1, "accepted case %zu", i);
 		ck_assert_msg(strchr(err, '\n') == NULL && strstr(err, "accepted"), "%s", err);
 	}
+	/* Not UTF-8, which jansson refuses (the report said "out of memory"): the option, the value
+	 * escaped, what is accepted. */
+	struct kcidb_ids latin1 = { "lab", "lab:caf\xe9\n", NULL }, utf8 = { "lab", "lab:caf\xc3\xa9", NULL };
+	ck_assert_int_eq(export_kcidb_ids_check(&latin1, err, sizeof(err)), -1);
+	ck_assert_str_eq(err, "--build-id: 'lab:caf\\xe9\\x0a' is not valid UTF-8 (accepted: 'lab:' followed by the "
+			 "build's id, valid UTF-8 text of at most 300 bytes)");
+	ck_assert_int_eq(export_kcidb_ids_check(&utf8, err, sizeof(err)), 0);
 }
 END_TEST
 
