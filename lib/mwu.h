@@ -16,8 +16,9 @@ struct mwu_result {
 	bool exact;    /* p from the exact distribution (else the normal approximation) */
 };
 
-/* Tests x[0..nx) against y[0..ny) (both >= 1; values finite).  Returns 0, or -1 on empty input
- * or out of memory. */
+/* Tests x[0..nx) against y[0..ny) (both >= 1).  Values are finite or +inf (compare's starved
+ * repeat, above every finite value); equal values, infinities among them, are ties and take
+ * their mean rank (the midrank).  Returns 0, or -1 on empty input or out of memory. */
 int mwu_test(const double *x, size_t nx, const double *y, size_t ny, struct mwu_result *out);
 
 /* The smallest two-sided p the exact test can give for these sizes: 2 / C(nx + ny, nx), at

@@ -118,13 +118,40 @@ static bool testable(size_t na, size_t nb)
 	return na >= 1 && nb >= 1 && mwu_min_p(na, nb) < CMP_ALPHA;
 }
 
-/* Whether every repeat of p took no latency sample (a starved task). */
-static bool starved(const struct rs_pair *p)
+/* The repeats of p that took no latency sample (rs_values.no_samples: the task never ran). */
+static size_t starved_repeats(const struct rs_pair *p)
 {
+	size_t n = 0;
 	for (size_t i = 0; i < p->n; i++)
-		if (!p->v[i].no_samples)
-			return false;
-	return p->n > 0;
+		n += p->v[i].no_samples;
+	return n;
+}
+
+/* Whether t limits any latency figure. */
+static bool latency_limited(const struct cmp_thresholds *t)
+{
+	for (int m = 0; m < RS_METRICS; m++)
+		if (is_latency((enum rs_metric)m) && !isnan(t->limit[m]))
+			return true;
+	return false;
+}
+
+bool cmp_starved_regression(const struct rs_pair *a, const struct rs_pair *b, const struct cmp_thresholds *t)
+{
+	if (a->n == 0 || b->n == 0 || !latency_limited(t))
+		return false;
+	return starved_repeats(b) * a->n > starved_repeats(a) * b->n;  /* b's share > a's */
+}
+
+/* The change from old to new of metric m: % of old (worse when higher) or points.  A starved
+ * (+inf) NEW against a measured OLD is +inf; with OLD starved, NaN: no figure can say it. */
+static double change_of(enum rs_metric m, double old, double new)
+{
+	if (isinf(old))
+		return NAN;
+	if (!rs_metric_higher_worse(m))
+		return new - old;
+	return old > 0 ? (new - old) / old * 100 : (new > 0 ? INFINITY : 0);
 }
 
 bool compare_metric(const struct rs_pair *a, const struct rs_pair *b, enum rs_metric m,
@@ -134,26 +161,13 @@ bool compare_metric(const struct rs_pair *a, const struct rs_pair *b, enum rs_me
 	size_t na = va ? collect(a, m, va) : 0, nb = vb ? collect(b, m, vb) : 0;
 	bool have = na > 0 && nb > 0;
 	memset(mc, 0, sizeof(*mc));
-	if (is_latency(m) && na > 0 && nb == 0 && starved(b)) {
-		/* NEW took no sample where OLD did: the task starved, the worst latency there is */
-		mc->old = median_of(va, (unsigned)na);
-		mc->new = mc->change = INFINITY;
-		mc->p = NAN;
-		/* a regression whenever any latency figure has a threshold (the one compared here may
-		 * be missing from one side, as p99 from a classic logfile) */
-		mc->regression = !isnan(t->limit[RS_MEAN]) || !isnan(t->limit[RS_P99]) || !isnan(t->limit[RS_MAX]);
-		have = true;
-	}
-	if (na > 0 && nb > 0) {
+	if (have) {
 		struct mwu_result r;
 		mc->tested = testable(na, nb) && mwu_test(va, na, vb, nb, &r) == 0;
 		mc->p = mc->tested ? r.p : NAN;
 		mc->old = median_of(va, (unsigned)na);
 		mc->new = median_of(vb, (unsigned)nb);
-		if (!rs_metric_higher_worse(m))
-			mc->change = mc->new - mc->old;
-		else
-			mc->change = mc->old > 0 ? (mc->new - mc->old) / mc->old * 100 : (mc->new > 0 ? INFINITY : 0);
+		mc->change = change_of(m, mc->old, mc->new);
 		double worse = rs_metric_higher_worse(m) ? mc->change : -mc->change;
 		mc->regression = !isnan(t->limit[m]) && worse > t->limit[m] && (!mc->tested || mc->p < CMP_ALPHA);
 	}
@@ -162,12 +176,24 @@ bool compare_metric(const struct rs_pair *a, const struct rs_pair *b, enum rs_me
 	return have;
 }
 
+/* A median as shown: in its unit, three significant digits; "starved" for +inf (rs_values:
+ * at least half the repeats took no latency sample), never a number. */
 static void fmt_value(enum rs_metric m, double v, char *buf, size_t len)
 {
 	if (isinf(v))
-		snprintf(buf, len, "no samples");
+		snprintf(buf, len, "starved");
 	else
 		fmt_sig3(rs_metric_is_time(m) ? v / 1e6 : v, buf, len);
+}
+
+/* A change as shown: "+12.3%" or "-1.50 pt"; "starved" for +inf (NEW starved, OLD not), "-"
+ * for NaN (OLD starved: no figure says the change). */
+static void fmt_change(enum rs_metric m, double change, char *buf, size_t len)
+{
+	if (isnan(change) || isinf(change))
+		snprintf(buf, len, "%s", isnan(change) ? "-" : "starved");
+	else
+		snprintf(buf, len, rs_metric_higher_worse(m) ? "%+.1f%%" : "%+.2f pt", change);
 }
 
 /* Appends value v to the array under key of t->json (created on first use). */
@@ -183,10 +209,10 @@ static void json_push(const struct cmp_thresholds *t, const char *key, json_t *v
 	json_array_append_new(a, v);
 }
 
-/* A figure's value for the JSON: in its unit (ms, %, fps, /min), null for "no samples". */
-static json_t *json_value(enum rs_metric m, double v)
+/* A number for the JSON, null when not finite (a starved median, a change no figure says). */
+static json_t *json_number(double v)
 {
-	return isfinite(v) ? json_real(rs_metric_is_time(m) ? v / 1e6 : v) : json_null();
+	return isfinite(v) ? json_real(v) : json_null();
 }
 
 /* Widths of the table's Simulation and Load columns: at least the headings', wide enough for the
@@ -195,28 +221,63 @@ struct cmp_cols {
 	int sim, load;
 };
 
+/* One row of the table: its cells as shown, and its values for the "figures" entry of the
+ * JSON (old and new in unit, change in change_unit, p; NaN or infinite: null). */
+struct cmp_row {
+	const char *figure, *unit, *change_unit;
+	char old[32], new[32], change[32], p[16];
+	const char *verdict;      /* "REGRESSION", "significant" or "" */
+	double old_v, new_v, change_v, p_v;
+};
+
+static void print_row(FILE *out, const struct cmp_cols *w, const char *sim, const char *load, const struct cmp_row *r,
+		      const struct cmp_thresholds *t)
+{
+	fprintf(out, "%-*s %-*s %-18s %10s %10s %10s %6s%s%s\n", w->sim, sim, w->load, load, r->figure, r->old, r->new,
+		r->change, r->p, *r->verdict ? "  " : "", r->verdict);
+	if (t->json)
+		json_push(t, "figures", json_pack("{s:o, s:o, s:s, s:s, s:o, s:o, s:o, s:s, s:o, s:s}",
+			"simulation", report_text(sim), "load", report_text(load), "figure", r->figure,
+			"unit", r->unit, "old", json_number(r->old_v), "new", json_number(r->new_v),
+			"change", json_number(r->change_v), "change_unit", r->change_unit, "p", json_number(r->p_v),
+			"verdict", r->verdict));
+}
+
 static void print_metric(FILE *out, const struct cmp_cols *w, const char *sim, const char *load, enum rs_metric m,
 			 const struct metric_cmp *mc, const struct cmp_thresholds *t)
 {
-	char o[32], n[32], ch[32], p[16];
-	fmt_value(m, mc->old, o, sizeof(o));
-	fmt_value(m, mc->new, n, sizeof(n));
-	if (isinf(mc->new))
-		snprintf(ch, sizeof(ch), "starved");
-	else
-		snprintf(ch, sizeof(ch), rs_metric_higher_worse(m) ? "%+.1f%%" : "%+.2f pt", mc->change);
-	snprintf(p, sizeof(p), mc->tested ? "%.3f" : "-", mc->p);
-	const char *verdict = mc->regression ? "REGRESSION" :
-		mc->tested && mc->p < CMP_ALPHA ? "significant" : "";
-	fprintf(out, "%-*s %-*s %-18s %10s %10s %10s %6s%s%s\n", w->sim, sim, w->load, load, rs_metric_name(m), o, n, ch, p,
-		*verdict ? "  " : "", verdict);
-	if (t->json)
-		json_push(t, "figures", json_pack("{s:o, s:o, s:s, s:s, s:o, s:o, s:o, s:s, s:o, s:s}",
-			"simulation", report_text(sim), "load", report_text(load), "figure", rs_metric_name(m),
-			"unit", rs_metric_unit(m), "old", json_value(m, mc->old), "new", json_value(m, mc->new),
-			"change", isfinite(mc->change) ? json_real(mc->change) : json_null(),
-			"change_unit", rs_metric_higher_worse(m) ? "%" : "pt",
-			"p", mc->tested ? json_real(mc->p) : json_null(), "verdict", verdict));
+	double scale = rs_metric_is_time(m) ? 1e-6 : 1;  /* ns shown in ms */
+	struct cmp_row r = {
+		.figure = rs_metric_name(m), .unit = rs_metric_unit(m), .change_unit = rs_metric_higher_worse(m) ? "%" : "pt",
+		.verdict = mc->regression ? "REGRESSION" : mc->tested && mc->p < CMP_ALPHA ? "significant" : "",
+		.old_v = mc->old * scale, .new_v = mc->new * scale, .change_v = mc->change, .p_v = mc->tested ? mc->p : NAN,
+	};
+	fmt_value(m, mc->old, r.old, sizeof(r.old));
+	fmt_value(m, mc->new, r.new, sizeof(r.new));
+	fmt_change(m, mc->change, r.change, sizeof(r.change));
+	snprintf(r.p, sizeof(r.p), mc->tested ? "%.3f" : "-", mc->p);
+	print_row(out, w, sim, load, &r, t);
+}
+
+/* The "starved repeats" row of pairs a (OLD) and b (NEW), when either has one: how many of
+ * their repeats took no latency sample, a regression as cmp_starved_regression says.  Returns
+ * whether it is one. */
+static bool print_starved(FILE *out, const struct cmp_cols *w, const struct rs_pair *a, const struct rs_pair *b,
+			  const struct cmp_thresholds *t)
+{
+	size_t sa = starved_repeats(a), sb = starved_repeats(b);
+	bool regression = cmp_starved_regression(a, b, t);
+	struct cmp_row r = {
+		.figure = "starved repeats", .unit = "%", .change_unit = "pt", .p = "-",
+		.verdict = regression ? "REGRESSION" : "", .p_v = NAN,
+		.old_v = 100.0 * (double)sa / (double)a->n, .new_v = 100.0 * (double)sb / (double)b->n,
+	};
+	r.change_v = r.new_v - r.old_v;
+	snprintf(r.old, sizeof(r.old), "%zu of %zu", sa, a->n);
+	snprintf(r.new, sizeof(r.new), "%zu of %zu", sb, b->n);
+	snprintf(r.change, sizeof(r.change), "%+.2f pt", r.change_v);
+	print_row(out, w, a->sim, a->load, &r, t);
+	return regression;
 }
 
 /* Notes pair a as flagged, once. */
@@ -232,21 +293,35 @@ static void note_flagged(struct cmp_flagged *f, const struct rs_pair *a)
 	f->n++;
 }
 
-/* Compares one pair in both sets; returns the number of regressions. */
-static unsigned compare_pair(const struct rs_pair *a, const struct rs_pair *b, const struct cmp_thresholds *t,
-			     const bool skip[RS_METRICS], FILE *out, const struct cmp_cols *w, bool *untested)
+/* What the notes under the table must explain. */
+struct cmp_notes {
+	bool untested;            /* a figure's verdict rests on its threshold alone */
+	bool starved;             /* a pair has a starved repeat */
+};
+
+/* The line of a pair that failed in OLD or NEW (no repeat measured).  Returns whether it is a
+ * regression: failed in NEW only, and not because a signal cut its window short (left out, as
+ * the README says). */
+static bool print_failed(FILE *out, const struct cmp_cols *w, const struct rs_pair *a, const struct rs_pair *b,
+			 const struct cmp_thresholds *t)
 {
-	if (a->n == 0 || b->n == 0) {
-		/* a pair a signal cut short in NEW is left out, as the README says, not a regression */
-		bool regressed = a->n > 0 && strcmp(b->why, RS_INTERRUPTED_WHY) != 0;
-		fprintf(out, "%-*s %-*s failed in %s: %s%s\n", w->sim, a->sim, w->load, a->load, a->n == 0 ? "OLD" : "NEW",
-			a->n == 0 ? a->why : b->why, regressed ? "  REGRESSION" : " (not compared)");
-		if (t->json)
-			json_push(t, "failed", json_pack("{s:o, s:o, s:s, s:o, s:b}", "simulation", report_text(a->sim),
-				"load", report_text(a->load), "in", a->n == 0 ? "OLD" : "NEW",
-				"why", report_text(a->n == 0 ? a->why : b->why), "regression", regressed));
-		return regressed;
-	}
+	bool regressed = a->n > 0 && strcmp(b->why, RS_INTERRUPTED_WHY) != 0;
+	const char *in = a->n == 0 ? "OLD" : "NEW", *why = a->n == 0 ? a->why : b->why;
+	fprintf(out, "%-*s %-*s failed in %s: %s%s\n", w->sim, a->sim, w->load, a->load, in, why,
+		regressed ? "  REGRESSION" : " (not compared)");
+	if (t->json)
+		json_push(t, "failed", json_pack("{s:o, s:o, s:s, s:o, s:b}", "simulation", report_text(a->sim),
+			"load", report_text(a->load), "in", in, "why", report_text(why), "regression", regressed));
+	return regressed;
+}
+
+/* Compares one pair in both sets: its figures, then its starved repeats when either side has
+ * one.  Returns the number of regressions. */
+static unsigned compare_pair(const struct rs_pair *a, const struct rs_pair *b, const struct cmp_thresholds *t,
+			     const bool skip[RS_METRICS], FILE *out, const struct cmp_cols *w, struct cmp_notes *notes)
+{
+	if (a->n == 0 || b->n == 0)
+		return print_failed(out, w, a, b, t);
 	unsigned regressions = 0;
 	for (int m = 0; m < RS_METRICS; m++) {
 		struct metric_cmp mc;
@@ -254,10 +329,14 @@ static unsigned compare_pair(const struct rs_pair *a, const struct rs_pair *b, c
 			continue;
 		print_metric(out, w, a->sim, a->load, (enum rs_metric)m, &mc, t);
 		regressions += mc.regression;
-		if (mc.regression && t->flagged)
-			note_flagged(t->flagged, a);
-		*untested |= !mc.tested;
+		notes->untested |= !mc.tested;
 	}
+	if (starved_repeats(a) || starved_repeats(b)) {
+		notes->starved = true;
+		regressions += print_starved(out, w, a, b, t);
+	}
+	if (regressions && t->flagged)
+		note_flagged(t->flagged, a);
 	return regressions;
 }
 
@@ -288,30 +367,43 @@ static void print_notes(FILE *out, const struct result_set *old, const struct re
 				isnan(t->limit[m]) ? "" : "; its threshold is not applied");
 }
 
+/* Says that fact a of OLD and b of NEW (same name) differ: a warning, or for a different CPU
+ * model or count without --allow-different-machine a refusal.  The names and values come from
+ * the files: escaped on the terminal (text_escape_line), replaced where not UTF-8 in the JSON
+ * (report_text; a name cut at rs_fact's size may end mid-character).  Returns 0, or -1
+ * (reason on err). */
+static int fact_differs(const struct rs_fact *a, const struct rs_fact *b, const struct cmp_thresholds *t, FILE *out,
+			FILE *err)
+{
+	char name[4 * sizeof(a->name)], va[sizeof(a->value)], vb[sizeof(b->value)];
+	text_escape_line(a->name, name, sizeof(name));
+	text_escape_line(a->value, va, sizeof(va));
+	text_escape_line(b->value, vb, sizeof(vb));
+	bool machine = strcmp(a->name, "cpu_model") == 0 || strcmp(a->name, "online_cpus") == 0;
+	if (machine && !t->allow_different_machine) {
+		fprintf(err, "interbench compare: different machines (%s: OLD '%s', NEW '%s'); "
+			"--allow-different-machine compares them anyway\n", name, va, vb);
+		return -1;
+	}
+	fprintf(out, "Warning: %s differs: OLD '%s', NEW '%s'\n", name, va, vb);
+	json_push(t, "warnings", json_pack("{s:o, s:o, s:o}", "setting", report_text(a->name),
+					    "old", report_text(a->value), "new", report_text(b->value)));
+	return 0;
+}
+
 /* Lists, before any figure, the facts of the machine and set-up that differ between OLD and
  * NEW (the kernel aside: usually the point).  A different CPU model or count makes the
- * comparison one of machines, refused unless allowed.  Returns 0, or -1 (reason on err). */
+ * comparison one of machines, refused unless allowed.  Returns 0, or -1 (reason on err).
+ * At most RS_FACTS x RS_FACTS comparisons. */
 static int machine_guard(const struct result_set *old, const struct result_set *new, const struct cmp_thresholds *t,
 			 FILE *out, FILE *err)
 {
-	bool allow = t->allow_different_machine;
 	for (unsigned i = 0; i < old->n_facts; i++)
 		for (unsigned j = 0; j < new->n_facts; j++) {
 			const struct rs_fact *a = &old->facts[i], *b = &new->facts[j];
-			if (strcmp(a->name, b->name) != 0 || strcmp(a->value, b->value) == 0)
-				continue;
-			char va[sizeof(a->value)], vb[sizeof(b->value)];
-			text_escape_line(a->value, va, sizeof(va));
-			text_escape_line(b->value, vb, sizeof(vb));
-			bool machine = strcmp(a->name, "cpu_model") == 0 || strcmp(a->name, "online_cpus") == 0;
-			if (machine && !allow) {
-				fprintf(err, "interbench compare: different machines (%s: OLD '%s', NEW '%s'); "
-					"--allow-different-machine compares them anyway\n", a->name, va, vb);
+			if (strcmp(a->name, b->name) == 0 && strcmp(a->value, b->value) != 0 &&
+			    fact_differs(a, b, t, out, err) != 0)
 				return -1;
-			}
-			fprintf(out, "Warning: %s differs: OLD '%s', NEW '%s'\n", a->name, va, vb);
-			json_push(t, "warnings", json_pack("{s:s, s:o, s:o}", "setting", a->name, "old", report_text(a->value),
-							    "new", report_text(b->value)));
 		}
 	return 0;
 }
@@ -371,7 +463,8 @@ int compare_sets(const char *old_name, const struct result_set *old, const char 
 		 const struct result_set *new, const struct cmp_thresholds *limits, FILE *out, FILE *err)
 {
 	unsigned common = 0, regressions = 0;
-	bool untested = false, skip[RS_METRICS] = { false };
+	bool skip[RS_METRICS] = { false };
+	struct cmp_notes notes = { .untested = false };
 	struct cmp_thresholds tl = *limits, *t = &tl;
 	for (size_t i = 0; i < old->n; i++)
 		common += match(new, &old->pairs[i], t->match_names) != NULL;
@@ -403,9 +496,14 @@ int compare_sets(const char *old_name, const struct result_set *old, const char 
 	for (size_t i = 0; i < old->n; i++) {
 		const struct rs_pair *b = match(new, &old->pairs[i], t->match_names);
 		if (b)
-			regressions += compare_pair(&old->pairs[i], b, t, skip, out, &w, &untested);
+			regressions += compare_pair(&old->pairs[i], b, t, skip, out, &w, &notes);
 	}
-	if (untested)
+	if (notes.starved)
+		fprintf(out, "\nStarved: a repeat that took no latency sample (the task never ran) counts as an infinite "
+			"latency, worse than any measured, in the medians and in the test's ranks, and as 0 %% deadlines met; "
+			"a median shown as starved is one.  A larger share of starved repeats in NEW than in OLD is a "
+			"regression whenever a latency threshold is set.\n");
+	if (notes.untested)
 		fprintf(out, "\nSignificance: threshold only where p is '-': the Mann-Whitney U test (two-sided, 5%%) "
 			"cannot reach significance with so few repeats (it needs e.g. 4 on each side; use --repeat).\n");
 	else

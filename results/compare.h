@@ -49,19 +49,34 @@ int cmp_parse_thresholds(const char *spec, struct cmp_thresholds *t, char *err, 
 
 /* The comparison of one metric of one pair. */
 struct metric_cmp {
-	double old, new;       /* medians over the repeats (ns for latencies, % for percentages) */
-	double change;         /* % of old (latencies) or points (percentages) */
+	double old, new;       /* medians over the repeats (ns for latencies, % for percentages);
+	                          +inf: starved (see compare_metric) */
+	double change;         /* % of old (latencies) or points (percentages); +inf when NEW
+	                          is starved and OLD is not, NaN when OLD is starved */
 	bool tested;           /* Mann-Whitney applied */
 	double p;              /* its two-sided p, NaN when !tested */
 	bool regression;       /* worse than t allows (and significant when tested) */
 };
 
-/* Compares metric m of pair a (OLD) and pair b (NEW) under t into *mc.  Returns false (mc
- * zeroed) when either side has no value of the figure. */
+/* Compares metric m of pair a (OLD) and pair b (NEW) under t into *mc: the medians, their
+ * change, and where the repeats allow it the two-sided Mann-Whitney U test (lib/mwu.h; ties
+ * take their mean rank, the midrank, with the tie-corrected variance of Hollander & Wolfe,
+ * Nonparametric Statistical Methods).  A starved repeat (rs_values.no_samples) carries its
+ * latency figures as +inf: worse than any measured value in the median and in the ranks, its
+ * ties with other starved repeats midranks; a median of +inf is "starved", never a number.
+ * Returns false (mc zeroed) when either side has no value of the figure. */
 bool compare_metric(const struct rs_pair *a, const struct rs_pair *b, enum rs_metric m,
 		    const struct cmp_thresholds *t, struct metric_cmp *mc);
 
-/* The median of metric m over p's repeats (NaN values skipped), or NaN when none has it. */
+/* Whether NEW's pair b has a larger share of starved repeats (no latency sample: the task
+ * never ran in that window) than OLD's pair a, while t limits some latency figure.  compare
+ * calls it a regression without a test, as it does a pair that failed in NEW only: a task
+ * that never ran for a whole window is no noise of a working scheduler, and 2 starved
+ * repeats of 5 move neither the median nor Mann-Whitney's ranks enough to be seen. */
+bool cmp_starved_regression(const struct rs_pair *a, const struct rs_pair *b, const struct cmp_thresholds *t);
+
+/* The median of metric m over p's repeats (NaN values skipped; a starved repeat's latency,
+ * +inf, counted as the worst), or NaN when none has it.  +inf when half or more are starved. */
 double cmp_median(const struct rs_pair *p, enum rs_metric m);
 
 /* Compares the pairs present in both sets and writes the report to out.  Returns CMP_OK,

@@ -5,7 +5,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "lib/text.h"
+#include "lib/utf8.h"
 #include "results/export.h"
 
 
@@ -32,21 +32,28 @@ void export_slug(const char *s, char *out, size_t outlen)
 	out[n] = '\0';
 }
 
-/* The case of pair p itself: ERROR when any repeat failed, else PASS. */
-static void pair_case(const struct rs_pair *p, struct export_case *c)
+/* The case of pair p itself, against old (its baseline's pair, or NULL): ERROR when any
+ * repeat failed, FAIL when compare would flag its starved repeats (cmp_starved_regression),
+ * else PASS. */
+static void pair_case(const struct rs_pair *p, const struct rs_pair *old, const struct export_spec *spec,
+		      struct export_case *c)
 {
 	memset(c, 0, sizeof(*c));
 	export_slug(p->sim, c->sim_slug, sizeof(c->sim_slug));
 	export_slug(p->load, c->load_slug, sizeof(c->load_slug));
 	snprintf(c->id, sizeof(c->id), "%s-%s", c->sim_slug, c->load_slug);
 	c->result = p->failed ? EXPORT_RESULT_ERROR : EXPORT_RESULT_PASS;
+	if (!p->failed && old && cmp_starved_regression(old, p, &spec->thresholds))
+		c->result = EXPORT_RESULT_FAIL;
 	c->value_ns = NAN;
 }
 
-/* The case of figure m of pair p, from the pair's case pc.  Returns false when no measured
- * repeat of p has the figure. */
-static bool figure_case(const struct rs_pair *p, enum rs_metric m, const struct export_spec *spec,
-			const struct export_case *pc, struct export_case *c)
+/* The case of figure m of pair p, from the pair's case pc, against old (the baseline's pair,
+ * or NULL).  A starved median (+inf, compare_metric) has no measurement: without a baseline
+ * the case is ERROR, no latency could be measured.  Returns false when no measured repeat of
+ * p has the figure. */
+static bool figure_case(const struct rs_pair *p, const struct rs_pair *old, enum rs_metric m,
+			const struct export_spec *spec, const struct export_case *pc, struct export_case *c)
 {
 	double med = cmp_median(p, m);
 	if (isnan(med))
@@ -54,12 +61,11 @@ static bool figure_case(const struct rs_pair *p, enum rs_metric m, const struct 
 	*c = *pc;
 	export_slug(rs_metric_name(m), c->figure_slug, sizeof(c->figure_slug));
 	snprintf(c->id, sizeof(c->id), "%s-%s-%s", c->sim_slug, c->load_slug, c->figure_slug);
-	c->has_value = true;
-	c->value = rs_metric_is_time(m) ? med / 1e6 : med;
-	c->value_ns = rs_metric_is_time(m) ? med : NAN;
-	c->unit = rs_metric_unit(m);
-	c->result = EXPORT_RESULT_MEASURED;
-	const struct rs_pair *old = spec->baseline ? result_set_find(spec->baseline, p->sim, p->load) : NULL;
+	c->has_value = isfinite(med);
+	c->value = c->has_value ? (rs_metric_is_time(m) ? med / 1e6 : med) : NAN;
+	c->value_ns = c->has_value && rs_metric_is_time(m) ? med : NAN;
+	c->unit = c->has_value ? rs_metric_unit(m) : NULL;
+	c->result = c->has_value ? EXPORT_RESULT_MEASURED : EXPORT_RESULT_ERROR;
 	struct metric_cmp mc;
 	if (spec->baseline)  /* without the pair or the figure in the baseline: nothing to fail */
 		c->result = old && compare_metric(old, p, m, &spec->thresholds, &mc) && mc.regression ?
@@ -74,12 +80,14 @@ unsigned export_cases(const struct result_set *rs, const struct export_spec *spe
 {
 	unsigned fails = 0;
 	for (size_t i = 0; i < rs->n; i++) {
+		const struct rs_pair *p = &rs->pairs[i];
+		const struct rs_pair *old = spec->baseline ? result_set_find(spec->baseline, p->sim, p->load) : NULL;
 		struct export_case pc, c;
-		pair_case(&rs->pairs[i], &pc);
+		pair_case(p, old, spec, &pc);
 		fn(&pc, arg);
 		fails += failed(pc.result);
 		for (int m = 0; m < RS_METRICS; m++)
-			if (rs->has[m] && figure_case(&rs->pairs[i], (enum rs_metric)m, spec, &pc, &c)) {
+			if (rs->has[m] && figure_case(p, old, (enum rs_metric)m, spec, &pc, &c)) {
 				fn(&c, arg);
 				fails += failed(c.result);
 			}
@@ -161,24 +169,31 @@ static bool only_chars(const char *s, const char *accepted)
 	return *s && strspn(s, accepted) == strlen(s);
 }
 
+/* The build id's rule, said in every message about it. */
+#define BUILD_ID_ACCEPTED "(accepted: '%s:' followed by the build's id, valid UTF-8 text of at most 300 bytes)"
+
 int export_kcidb_ids_check(const struct kcidb_ids *ids, char *err, size_t errlen)
 {
 	static const char lower[] = "abcdefghijklmnopqrstuvwxyz0123456789_";
 	static const char word[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-";
+	char origin[128], build[128], run[128];  /* the values quoted, escaped (and cut short) */
+	utf8_escape_line(ids->origin ? ids->origin : "", origin, sizeof(origin));
+	utf8_escape_line(ids->build_id ? ids->build_id : "", build, sizeof(build));
+	utf8_escape_line(ids->run ? ids->run : "", run, sizeof(run));
 	size_t olen = ids->origin ? strlen(ids->origin) : 0;
 	if (!ids->origin || !only_chars(ids->origin, lower))
 		snprintf(err, errlen, "--origin: '%s' is not a KCIDB origin (accepted: [a-z0-9_]+, the CI system's name)",
-			 ids->origin ? ids->origin : "");
+			 origin);
 	else if (!ids->build_id || strncmp(ids->build_id, ids->origin, olen) != 0 || ids->build_id[olen] != ':' ||
 		 strlen(ids->build_id) > 300)
-		snprintf(err, errlen, "--build-id: '%s' is not a build of origin '%s' (accepted: '%s:' followed by "
-			 "the build's id, at most 300 characters)", ids->build_id ? ids->build_id : "", ids->origin,
-			 ids->origin);
+		snprintf(err, errlen, "--build-id: '%s' is not a build of origin '%s' " BUILD_ID_ACCEPTED, build, origin,
+			 origin);
+	else if (!utf8_valid(ids->build_id))  /* jansson refuses it: no report could carry it */
+		snprintf(err, errlen, "--build-id: '%s' is not valid UTF-8 " BUILD_ID_ACCEPTED, build, origin);
 	else if (ids->run && (!only_chars(ids->run, word) || strlen(ids->run) > 100))
-		snprintf(err, errlen, "--run: '%s' is not accepted (accepted: 1 to 100 of [A-Za-z0-9_.-])", ids->run);
+		snprintf(err, errlen, "--run: '%s' is not accepted (accepted: 1 to 100 of [A-Za-z0-9_.-])", run);
 	else
 		return 0;
-	text_printable_line(err);
 	return -1;
 }
 
@@ -235,8 +250,7 @@ static int export_parse(int argc, char **argv, struct export_args *a, FILE *err)
 			return EXPORT_BAD_INPUT;
 		}
 		if (c == 'f' && strcmp(optarg, "lava") != 0 && strcmp(optarg, "kcidb") != 0) {
-			snprintf(msg, sizeof(msg), "%s", optarg);
-			text_printable_line(msg);
+			utf8_escape_line(optarg, msg, sizeof(msg));
 			fprintf(err, "interbench export: --format: '%s' is not a format (accepted: lava, kcidb)\n", msg);
 			return EXPORT_BAD_INPUT;
 		}

@@ -17,8 +17,10 @@ enum { EXPORT_PASS = 0, EXPORT_FAIL = 1, EXPORT_BAD_INPUT = 2 };
 enum export_result {
 	EXPORT_RESULT_MEASURED,    /* a figure without a baseline: a measurement, no verdict */
 	EXPORT_RESULT_PASS,
-	EXPORT_RESULT_FAIL,        /* a regression against the baseline */
-	EXPORT_RESULT_ERROR,       /* the pair could not be measured (or a repeat of it) */
+	EXPORT_RESULT_FAIL,        /* a regression against the baseline (a figure's, or the
+	                              pair's starved repeats: cmp_starved_regression) */
+	EXPORT_RESULT_ERROR,       /* the pair could not be measured (or a repeat of it); without
+	                              a baseline, a latency figure whose median is starved */
 };
 
 /* One test case. */
@@ -28,7 +30,7 @@ struct export_case {
 	char load_slug[40];        /* "burn" */
 	char figure_slug[24];      /* "p99-latency", "deadlines-met"; "" for a pair's own case */
 	enum export_result result;
-	bool has_value;
+	bool has_value;            /* false for a pair's case and a starved median (compare.h) */
 	double value;              /* the median over the repeats, in unit */
 	const char *unit;          /* rs_metric_unit: "ms", "%", "fps", "/min" (NULL without a value) */
 	double value_ns;           /* latencies: the same in ns (NaN for percentages) */

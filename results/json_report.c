@@ -34,6 +34,11 @@ json_t *report_text(const char *s)
 	if (!s)
 		return NULL;
 	size_t len = strlen(s), n = 0;
+	size_t ascii = 0;
+	while (ascii < len && (unsigned char)s[ascii] < 0x80)
+		ascii++;
+	if (ascii == len)  /* ASCII is UTF-8 as it is: no locale to load (compare names every row) */
+		return json_stringn(s, len);
 	char *out = len <= (SIZE_MAX - 1) / 3 ? malloc(3 * len + 1) : NULL; /* all replaced: 3x */
 	if (!out)
 		return NULL;

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <jansson.h>
 #include <math.h>
+#include <search.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -18,8 +19,6 @@
 #include "results/summary.h"
 #include "lib/text.h"
 
-#define RS_MAX_PAIRS 100000
-#define RS_MAX_REPEATS 100000
 
 static int fail(char *err, size_t errlen, const char *fmt, ...)
 {
@@ -75,26 +74,125 @@ void result_set_free(struct result_set *rs)
 	for (size_t i = 0; i < rs->n; i++)
 		free(rs->pairs[i].v);
 	free(rs->pairs);
+	tdestroy(rs->by_key, free);
+	tdestroy(rs->by_name, free);
+	rs->by_key = rs->by_name = NULL;
 	rs->pairs = NULL;
 	rs->n = rs->cap = 0;
 }
 
+/* ---- the indexes (struct result_set.by_key, .by_name) ---- */
+
+/* A node of an index: the pair's place in pairs and what it is ordered by, "FIRST\0LOAD\0"
+ * with FIRST its key (by_key) or its task name (by_name). */
+struct rs_key {
+	size_t idx;
+	size_t first_len;          /* bytes of FIRST */
+	char text[];
+};
+
+/* Room for the text of any pair's key: names longer than rs_pair's fields match no pair. */
+#define RS_KEY_TEXT (sizeof(((struct rs_pair *)0)->sim) + sizeof(((struct rs_pair *)0)->load))
+
+/* The order of both indexes: FIRST, then LOAD, byte by byte (strcmp). */
+static int key_cmp(const void *a, const void *b)
+{
+	const struct rs_key *x = a, *y = b;
+	int c = strcmp(x->text, y->text);
+	return c ? c : strcmp(x->text + x->first_len + 1, y->text + y->first_len + 1);
+}
+
+/* Fills k (with room for RS_KEY_TEXT bytes of text) with first[0..first_len) and load.
+ * Returns false when they do not fit: no pair has such names. */
+static bool key_fill(struct rs_key *k, size_t idx, const char *first, size_t first_len, const char *load)
+{
+	size_t load_len = strlen(load);
+	if (first_len + load_len + 2 > RS_KEY_TEXT)
+		return false;
+	k->idx = idx;
+	k->first_len = first_len;
+	memcpy(k->text, first, first_len);
+	k->text[first_len] = '\0';
+	memcpy(k->text + first_len + 1, load, load_len + 1);
+	return true;
+}
+
+/* The pair of index root whose FIRST is first[0..first_len) and whose load is load, or NULL. */
+static const struct rs_pair *index_find(const struct result_set *rs, void *const *root, const char *first,
+					size_t first_len, const char *load)
+{
+	_Alignas(struct rs_key) char buf[sizeof(struct rs_key) + RS_KEY_TEXT];
+	struct rs_key *probe = (struct rs_key *)buf;
+	if (!key_fill(probe, 0, first, first_len, load))
+		return NULL;
+	struct rs_key *const *hit = tfind(probe, root, key_cmp);
+	return hit ? &rs->pairs[(*hit)->idx] : NULL;
+}
+
+/* Adds pairs[idx] to index *root under first[0..first_len) and its load, unless a pair is
+ * there under the same text already (by_name keeps the first).  Returns 0, or -1 when out of
+ * memory. */
+static int index_add(void **root, const struct rs_pair *p, size_t idx, size_t first_len)
+{
+	struct rs_key *k = malloc(sizeof(*k) + first_len + strlen(p->load) + 2);
+	if (!k || !key_fill(k, idx, p->sim, first_len, p->load)) {
+		free(k);
+		return -1;
+	}
+	struct rs_key **node = tsearch(k, root, key_cmp);
+	if (!node || *node != k)
+		free(k);
+	return node ? 0 : -1;
+}
+
 const struct rs_pair *result_set_find_name(const struct result_set *rs, const char *sim, const char *load)
 {
-	size_t n = strcspn(sim, " ");
-	for (size_t i = 0; i < rs->n; i++)
-		if (strcspn(rs->pairs[i].sim, " ") == n && strncmp(rs->pairs[i].sim, sim, n) == 0 &&
-		    strcmp(rs->pairs[i].load, load) == 0)
-			return &rs->pairs[i];
-	return NULL;
+	return index_find(rs, &rs->by_name, sim, strcspn(sim, " "), load);
 }
 
 const struct rs_pair *result_set_find(const struct result_set *rs, const char *sim, const char *load)
 {
-	for (size_t i = 0; i < rs->n; i++)
-		if (strcmp(rs->pairs[i].sim, sim) == 0 && strcmp(rs->pairs[i].load, load) == 0)
-			return &rs->pairs[i];
-	return NULL;
+	return index_find(rs, &rs->by_key, sim, strlen(sim), load);
+}
+
+/* Makes room for one more element in arr (n used of *cap, elem bytes each), doubling from
+ * first.  Returns the array, moved or not, or NULL when out of memory (arr then unchanged). */
+static void *grow(void *arr, size_t *cap, size_t n, size_t elem, size_t first)
+{
+	if (n < *cap)
+		return arr;
+	size_t ncap = *cap ? *cap * 2 : first;
+	void *na = realloc(arr, ncap * elem);
+	if (na)
+		*cap = ncap;
+	return na;
+}
+
+/* Appends a pair named sim and load (checked to fit) to rs and its indexes.  NULL with err set
+ * beyond RS_MAX_PAIRS or when out of memory. */
+static struct rs_pair *pair_new(struct result_set *rs, const char *sim, const char *load, char *err, size_t errlen)
+{
+	if (rs->n >= RS_MAX_PAIRS) {
+		fail(err, errlen, "more than %d (simulation, load) pairs", RS_MAX_PAIRS);
+		return NULL;
+	}
+	struct rs_pair *pairs = grow(rs->pairs, &rs->cap, rs->n, sizeof(*rs->pairs), 16);
+	if (!pairs) {
+		fail(err, errlen, "out of memory");
+		return NULL;
+	}
+	rs->pairs = pairs;
+	struct rs_pair *p = &rs->pairs[rs->n];
+	memset(p, 0, sizeof(*p));
+	snprintf(p->sim, sizeof(p->sim), "%s", sim);
+	snprintf(p->load, sizeof(p->load), "%s", load);
+	if (index_add(&rs->by_key, p, rs->n, strlen(p->sim)) != 0 ||
+	    index_add(&rs->by_name, p, rs->n, strcspn(p->sim, " ")) != 0) {
+		fail(err, errlen, "out of memory");
+		return NULL;
+	}
+	rs->n++;
+	return p;
 }
 
 /* The pair (sim, load), created when new; the names are kept escaped (text_escape_line), so
@@ -113,33 +211,17 @@ static struct rs_pair *pair_get(struct result_set *rs, const char *raw_sim, cons
 		fail(err, errlen, "simulation or load name empty or too long");
 		return NULL;
 	}
-	if (rs->n == rs->cap) {
-		size_t cap = rs->cap ? rs->cap * 2 : 16;
-		void *np = rs->n >= RS_MAX_PAIRS ? NULL : realloc(rs->pairs, cap * sizeof(*rs->pairs));
-		if (!np) {
-			fail(err, errlen, "too many pairs");
-			return NULL;
-		}
-		rs->pairs = np;
-		rs->cap = cap;
-	}
-	p = &rs->pairs[rs->n++];
-	memset(p, 0, sizeof(*p));
-	snprintf(p->sim, sizeof(p->sim), "%s", sim);
-	snprintf(p->load, sizeof(p->load), "%s", load);
-	return p;
+	return pair_new(rs, sim, load, err, errlen);
 }
 
 static int pair_add(struct result_set *rs, struct rs_pair *p, const struct rs_values *v, char *err, size_t errlen)
 {
-	if (p->n == p->cap) {
-		size_t cap = p->cap ? p->cap * 2 : 4;
-		void *nv = p->n >= RS_MAX_REPEATS ? NULL : realloc(p->v, cap * sizeof(*p->v));
-		if (!nv)
-			return fail(err, errlen, "too many repeats of %s/%s", p->sim, p->load);
-		p->v = nv;
-		p->cap = cap;
-	}
+	if (p->n >= RS_MAX_REPEATS)
+		return fail(err, errlen, "more than %d repeats of %s/%s", RS_MAX_REPEATS, p->sim, p->load);
+	struct rs_values *v_new = grow(p->v, &p->cap, p->n, sizeof(*p->v), 4);
+	if (!v_new)
+		return fail(err, errlen, "out of memory");
+	p->v = v_new;
 	p->v[p->n++] = *v;
 	for (int m = 0; m < RS_METRICS; m++)
 		if (!isnan(v->m[m]))
@@ -151,6 +233,15 @@ static void pair_failed(struct rs_pair *p, const char *why)
 {
 	if (p->failed++ == 0)
 		text_escape_line(why, p->why, sizeof(p->why));
+}
+
+/* A repeat that took no latency sample (rs_values.no_samples: the task never ran) met no
+ * deadline, whatever its source says (a run without a period counts 100 %): its % deadlines
+ * met is 0 where the figure is carried. */
+static void starved_met(struct rs_values *v)
+{
+	if (v->no_samples && !isnan(v->m[RS_MET]))
+		v->m[RS_MET] = 0;
 }
 
 /* ---- JSON ---- */
@@ -216,12 +307,13 @@ static int json_values(const json_t *r, size_t idx, struct rs_values *v, char *e
 		if (json_uint_or_null(r, f[k].key, idx, f[k].max, latency && v->no_samples, &v->m[f[k].m],
 				      err, errlen) != 0)
 			return -1;
-		v->m[f[k].m] = latency && v->no_samples ? NAN : v->m[f[k].m] * f[k].scale;
+		v->m[f[k].m] = latency && v->no_samples ? INFINITY : v->m[f[k].m] * f[k].scale;
 	}
 	if (!json_is_true(json_object_get(r, JK_HAS_DEADLINES)))
 		v->m[RS_MET] = v->m[RS_STREAK] = NAN;
 	else
 		v->m[RS_LOW1] = NAN;  /* "1% low" is Gaming's figure */
+	starved_met(v);
 	double run_ns = NAN;      /* xruns per minute of the task's run */
 	if (!isnan(v->m[RS_XRUNS]) && json_uint(r, JK_TASK_RUN, idx, INT64_MAX, &run_ns, err, errlen) != 0)
 		return -1;
@@ -498,9 +590,10 @@ static int table_row_line(struct result_set *rs, struct table_cols *c, char *lin
 	    number(tok[5], RS_MAX_CPU_PCT, &v.m[RS_CPU]) || (c->deadlines && number(tok[6], 100, &v.m[RS_MET])) ||
 	    (c->p99_col >= 0 && number(tok[classic + c->p99_col], 1e15, &v.m[RS_P99])))
 		return fail(err, errlen, "line %zu: malformed or truncated row for %s", lineno, c->sim);
-	v.m[RS_MEAN] = v.no_samples ? NAN : v.m[RS_MEAN] * c->unit_ns;
-	v.m[RS_MAX] = v.no_samples ? NAN : v.m[RS_MAX] * c->unit_ns;
-	v.m[RS_P99] = v.no_samples ? NAN : v.m[RS_P99] * c->unit_ns;
+	v.m[RS_MEAN] = v.no_samples ? INFINITY : v.m[RS_MEAN] * c->unit_ns;
+	v.m[RS_MAX] = v.no_samples ? INFINITY : v.m[RS_MAX] * c->unit_ns;
+	v.m[RS_P99] = v.no_samples && c->p99_col >= 0 ? INFINITY : v.m[RS_P99] * c->unit_ns;
+	starved_met(&v);
 	if (c->sched_classic) {  /* an older log of ours: the classic columns are scheduling latency */
 		v.m[RS_SMEAN] = v.m[RS_MEAN];
 		v.m[RS_SMAX] = v.m[RS_MAX];

@@ -8,6 +8,10 @@
 #include <stddef.h>
 
 #define RS_MAX_BYTES (64u << 20)  /* larger input is refused */
+/* More pairs, or more repeats of one pair, are refused: every pair is looked up in O(log n)
+ * (result_set.by_key), so these bound the work of reading and comparing a result. */
+#define RS_MAX_PAIRS 100000
+#define RS_MAX_REPEATS 100000
 /* % desired CPU may pass 100 (Gaming's frames, or any work, done on a CPU running faster than
  * at calibration); above this a figure is taken as corrupt. */
 #define RS_MAX_CPU_PCT 1000
@@ -30,8 +34,10 @@ enum rs_metric {
 /* Per-repeat values of one metric set; NaN where the source does not carry the figure. */
 struct rs_values {
 	double m[RS_METRICS];      /* NaN: not in this result */
-	bool no_samples;           /* the pair ran but took no latency sample (a starved task):
-	                              its latency figures are NaN, "-" in tables, null in JSON */
+	bool no_samples;           /* the pair ran but took no latency sample (a starved task;
+	                              "-" in tables, null in JSON): its latency figures that the
+	                              source carries are +INFINITY, worse than any measured, and
+	                              its % deadlines met 0 whatever the source says */
 };
 
 /* One (simulation, load) pair and its measured repeats. */
@@ -64,6 +70,11 @@ struct result_set {
 	bool has[RS_METRICS];      /* some pair carries the figure */
 	struct rs_pair *pairs;
 	size_t n, cap;
+	/* Indexes of pairs, balanced search trees (tsearch(3)): by_key orders every pair by
+	 * (sim, load), by_name the first pair of each (task name, load); a lookup costs
+	 * O(log n) string comparisons whatever the input, so reading and comparing n pairs is
+	 * O(n log n).  Kept by the reader, freed by result_set_free. */
+	void *by_key, *by_name;
 };
 
 /* Reads path into *rs: a regular file, or a pipe handed by descriptor ("-", /dev/fd/N), read
@@ -76,11 +87,11 @@ int result_set_load(const char *path, struct result_set *rs, char *err, size_t e
  * logfile holds several runs, the last one is kept.  Returns 0, or -1 with err set. */
 int result_set_parse(const char *buf, size_t len, struct result_set *rs, char *err, size_t errlen);
 
-/* The pair (sim, load), or NULL. */
+/* The pair (sim, load), or NULL; O(log n) through rs->by_key. */
 const struct rs_pair *result_set_find(const struct result_set *rs, const char *sim, const char *load);
 
 /* The first pair whose task name (sim up to its first space: the settings' words left out)
- * is that of sim and whose load is load, or NULL. */
+ * is that of sim and whose load is load, or NULL; O(log n) through rs->by_name. */
 const struct rs_pair *result_set_find_name(const struct result_set *rs, const char *sim, const char *load);
 
 struct json_t;

@@ -1,6 +1,7 @@
 /* compare: Mann-Whitney U against reference values, thresholds, verdicts and exit statuses on
  * constructed results, and the logfile reader on interbench 0.20/0.31 tables and ours. */
 #include <check.h>
+#include <jansson.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -79,22 +80,36 @@ START_TEST(threshold_syntax)
 END_TEST
 
 /* A JSON document with Audio/None repeated n times: p99 = p99_ns + i * step_ns, deadlines
- * met met_pct (mean and max fixed). */
-static void make_set(struct result_set *rs, unsigned n, long p99_ns, long step_ns, double met_pct)
+ * met met_pct (mean and max fixed); its last starved repeats took no latency sample, written
+ * as a run writes them: samples 0, the latencies null, and 100 % deadlines met (a run counts
+ * 100 % when no period completed). */
+static void make_set_starved(struct result_set *rs, unsigned n, long p99_ns, long step_ns, double met_pct,
+			     unsigned starved)
 {
 	char *buf = NULL, err[256];
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 	fprintf(f, "{\"schema_version\":1,\"generator\":\"interbench\",\"results\":[");
-	for (unsigned i = 0; i < n; i++)
-		fprintf(f, "%s{\"simulation\":\"Audio\",\"load\":\"None\",\"mode\":\"\",\"repeat\":%u,\"has_deadlines\":true,"
-			"\"latency_mean_ns\":5000,\"latency_p99_ns\":%ld,\"latency_max_ns\":900000,"
-			"\"desired_cpu_ppm\":1000000,\"deadlines_met_ppm\":%ld}", i ? "," : "", i + 1,
-			p99_ns + (long)i * step_ns, lround(met_pct * 1e4));
+	for (unsigned i = 0; i < n; i++) {
+		fprintf(f, "%s{\"simulation\":\"Audio\",\"load\":\"None\",\"mode\":\"\",\"repeat\":%u,"
+			"\"has_deadlines\":true,", i ? "," : "", i + 1);
+		if (i >= n - starved)
+			fprintf(f, "\"samples\":0,\"latency_mean_ns\":null,\"latency_p99_ns\":null,\"latency_max_ns\":null,"
+				"\"desired_cpu_ppm\":0,\"deadlines_met_ppm\":1000000}");
+		else
+			fprintf(f, "\"latency_mean_ns\":5000,\"latency_p99_ns\":%ld,\"latency_max_ns\":900000,"
+				"\"desired_cpu_ppm\":1000000,\"deadlines_met_ppm\":%ld}", p99_ns + (long)i * step_ns,
+				lround(met_pct * 1e4));
+	}
 	fprintf(f, "]}");
 	fclose(f);
 	ck_assert_msg(result_set_parse(buf, len, rs, err, sizeof(err)) == 0, "%s", err);
 	free(buf);
+}
+
+static void make_set(struct result_set *rs, unsigned n, long p99_ns, long step_ns, double met_pct)
+{
+	make_set_starved(rs, n, p99_ns, step_ns, met_pct, 0);
 }
 
 /* compare_sets' status for old vs new under the default thresholds, output discarded. */
@@ -595,6 +610,164 @@ START_TEST(option_differences_warned)
 }
 END_TEST
 
+/* A fact's name comes from the file: cut at rs_fact's 32 bytes, "\u00e9" x 20 ends mid-character,
+ * which jansson refuses; the warning still reaches --json (the cut replaced by U+FFFD), and a
+ * control character in a name is escaped on the terminal. */
+START_TEST(fact_names_into_json)
+{
+	static const char fmt[] =
+		"{\"schema_version\":2,\"generator\":\"interbench\",\"options\":{\"%s\":%d,\"a\\u001b[2Jb\":%d},"
+		"\"results\":[{\"simulation\":\"Audio\",\"load\":\"None\",\"mode\":\"\",\"has_deadlines\":true,"
+		"\"latency_mean_ns\":5000,\"latency_p99_ns\":9000,\"latency_max_ns\":10000,\"desired_cpu_ppm\":1000000,"
+		"\"deadlines_met_ppm\":1000000}]}";
+	char name[64] = "", a_text[1024], b_text[1024], out[8192];
+	for (int i = 0; i < 20; i++)
+		strcat(name, "\xc3\xa9");
+	snprintf(a_text, sizeof(a_text), fmt, name, 1, 1);
+	snprintf(b_text, sizeof(b_text), fmt, name, 2, 2);
+	struct result_set a, b;
+	parse_ok(a_text, &a);
+	parse_ok(b_text, &b);
+	struct cmp_thresholds t;
+	cmp_default_thresholds(&t);
+	t.json = json_object();
+	FILE *f = fmemopen(out, sizeof(out), "w");
+	ck_assert_int_eq(compare_sets("old", &a, "new", &b, &t, f, f), CMP_OK);
+	fclose(f);
+	ck_assert_msg(strstr(out, "Warning: a\\x1b[2Jb differs: OLD '1', NEW '2'"), "%s", out);
+	json_t *w = json_object_get(t.json, "warnings");
+	ck_assert_uint_eq(json_array_size(w), 2);
+	char want[64];
+	snprintf(want, sizeof(want), "%.30s\xef\xbf\xbd", name);  /* 15 characters, then U+FFFD */
+	ck_assert_str_eq(json_string_value(json_object_get(json_array_get(w, 0), "setting")), want);
+	json_decref(t.json);
+	result_set_free(&a);
+	result_set_free(&b);
+}
+END_TEST
+
+/* A table line of out (the whole line, up to its newline) that starts with prefix, or "". */
+static const char *table_line(const char *out, const char *prefix, char *line, size_t len)
+{
+	const char *p = strstr(out, prefix);
+	snprintf(line, len, "%.*s", p ? (int)strcspn(p, "\n") : 0, p ? p : "");
+	return line;
+}
+
+/* --repeat 5 against 5 of which 2 starved (no latency sample): a starved repeat is no value
+ * left out but the worst latency there is, +inf in the medians and Mann-Whitney's ranks, with
+ * 0 % deadlines met, and a larger share of starved repeats in NEW is a regression. */
+START_TEST(starved_repeats_rank_worst)
+{
+	struct result_set old, new;
+	char out[8192], line[256];
+	make_set(&old, 5, 100000, 1000, 100);
+	make_set_starved(&new, 5, 100000, 1000, 100, 2);  /* the 3 others as OLD's first 3 */
+	const struct rs_pair *a = result_set_find(&old, "Audio", "None"), *b = result_set_find(&new, "Audio", "None");
+	ck_assert(b->v[4].no_samples && isinf(b->v[4].m[RS_P99]) && b->v[4].m[RS_P99] > 0);
+	ck_assert_double_eq(b->v[4].m[RS_MET], 0);  /* 0 % met, whatever the document says */
+	struct cmp_thresholds t;
+	struct metric_cmp mc;
+	cmp_default_thresholds(&t);
+	ck_assert(compare_metric(a, b, RS_P99, &t, &mc));
+	ck_assert_double_eq(mc.new, 102000);  /* the median of 100, 101, 102, inf, inf us */
+	/* The ranks with midranks: OLD 100 101 102 103 104 us, NEW 100 101 102 inf inf: U of OLD
+	 * = 0.5 + 1.5 + 2.5 + 3 + 3 = 10.5, mu = 12.5; ties 100, 101, 102 and inf, pairs each:
+	 * sum(t^3 - t) = 24; sigma^2 = 25 / 12 * (11 - 24 / 90) = 22.3611; z = (2 - 0.5) / 4.72875
+	 * = 0.317208; p = erfc(z / sqrt 2) = 0.751086 (worked by hand and checked in Python): nowhere near significant. */
+	ck_assert(mc.tested);
+	ck_assert_double_eq_tol(mc.p, 0.751086, 1e-6);
+	ck_assert_int_eq(compare_text(&old, &new, out, sizeof(out)), CMP_REGRESSION);
+	ck_assert_msg(strstr(table_line(out, "Audio            None     starved repeats", line, sizeof(line)),
+			     "0 of 5     2 of 5  +40.00 pt      -  REGRESSION"), "%s", out);
+	ck_assert_msg(strstr(out, "\nStarved: a repeat that took no latency sample"), "%s", out);
+	ck_assert_msg(strstr(out, "1 pair compared: 1 regression beyond"), "%s", out);
+	ck_assert_int_eq(compare_text(&new, &old, out, sizeof(out)), CMP_OK);  /* fewer starved: better */
+	result_set_free(&new);
+	/* 3 of 5 starved: the medians are starved, shown so, never as a number; the ranks put
+	 * NEW's 3 infinities above all of OLD's values. */
+	make_set_starved(&new, 5, 100000, 1000, 100, 3);
+	b = result_set_find(&new, "Audio", "None");
+	/* p99: U of OLD = 0.5 + 1.5 + 2 + 2 + 2 = 8; ties 100, 101 (pairs) and inf (3): sum(t^3 - t)
+	 * = 36; sigma^2 = 25 / 12 * (11 - 36 / 90) = 22.0833; z = (4.5 - 0.5) / 4.69929; p =
+	 * 0.394663.  % met: OLD 100 x 5, NEW 100 100 0 0 0: U = 5 x 4 = 20; ties 7 and 3: 360;
+	 * sigma^2 = 14.5833; z = 7 / 3.81881; p = 0.0667981 (worked by hand and checked in Python).  Neither alone is
+	 * significant at 5 %: the starved repeats' own row flags the pair. */
+	ck_assert(compare_metric(a, b, RS_P99, &t, &mc));
+	ck_assert(isinf(mc.new) && isinf(mc.change) && mc.tested && !mc.regression);
+	ck_assert_double_eq_tol(mc.p, 0.394663, 1e-6);
+	ck_assert(compare_metric(a, b, RS_MET, &t, &mc));
+	ck_assert(mc.new == 0 && mc.change == -100 && mc.tested);  /* worse when lower */
+	ck_assert_double_eq_tol(mc.p, 0.0667981, 1e-6);
+	ck_assert_int_eq(compare_text(&old, &new, out, sizeof(out)), CMP_REGRESSION);
+	ck_assert_msg(strstr(table_line(out, "Audio            None     p99 latency", line, sizeof(line)),
+			     "0.102    starved    starved"), "%s", out);
+	result_set_free(&new);
+	result_set_free(&old);
+}
+END_TEST
+
+/* A logfile of n pairs, "Sim<i / 100>" against "L<i % 100>" (the classic table of
+ * results/logformat.h, one run), parsed into *rs.  Returns result_set_parse's status, its
+ * reason in err (256 bytes). */
+static int parse_large_log(struct result_set *rs, unsigned n, char *err)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	fprintf(f, "Benchmarking kernel 6.1 at datestamp 202611230000\n");
+	for (unsigned i = 0; i < n; i++) {
+		if (i % 100 == 0)
+			fprintf(f, "\n--- Benchmarking simulated cpu of Sim%u in the presence of simulated ---\n"
+				"Load      Latency +/- SD (ms)    Max Latency   %% Desired CPU  %% Deadlines Met\n", i / 100);
+		fprintf(f, "L%u 0.005 +/- 0.001 0.09 100 100\n", i % 100);
+	}
+	fclose(f);
+	int rc = result_set_parse(buf, len, rs, err, 256);
+	free(buf);
+	return rc;
+}
+
+static void make_large_log(struct result_set *rs, unsigned n)
+{
+	char err[256];
+	ck_assert_msg(parse_large_log(rs, n, err) == 0, "%s", err);
+}
+
+/* 40000 pairs are read and compared pair by pair, by key and by name, within check's default
+ * timeout (4 s): the lookups are O(log n), where a linear search per pair took 19 s for this
+ * many (results/resultset.h, by_key). */
+START_TEST(large_sets_bounded)
+{
+	enum { N = 40000 };
+	struct result_set a, b;
+	make_large_log(&a, N);
+	make_large_log(&b, N);
+	ck_assert_uint_eq(a.n, N);
+	const struct rs_pair *p = result_set_find(&b, "Sim399", "L99");
+	ck_assert_ptr_eq(p, &b.pairs[N - 1]);
+	ck_assert_ptr_eq(result_set_find_name(&b, "Sim7 nice 19", "L3"), &b.pairs[703]);
+	ck_assert_ptr_null(result_set_find(&b, "Sim400", "L0"));
+	struct cmp_thresholds t;
+	cmp_default_thresholds(&t);
+	for (int by_name = 0; by_name < 2; by_name++) {
+		char tail[128];
+		FILE *out = tmpfile();
+		t.match_names = by_name;
+		ck_assert_int_eq(compare_sets("old", &a, "new", &b, &t, out, out), CMP_OK);
+		fseek(out, -(long)sizeof(tail) + 1, SEEK_END);
+		tail[fread(tail, 1, sizeof(tail) - 1, out)] = '\0';
+		fclose(out);
+		ck_assert_msg(strstr(tail, "\n40000 pairs compared: 0 regressions"), "%s", tail);
+	}
+	result_set_free(&a);
+	result_set_free(&b);
+	char err[256];
+	ck_assert_int_eq(parse_large_log(&a, RS_MAX_PAIRS + 1, err), -1);
+	ck_assert_str_eq(err, "more than 100000 (simulation, load) pairs");
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("compare");
@@ -612,6 +785,9 @@ int main(void)
 	tcase_add_test(tc, exit_statuses);
 	tcase_add_test(tc, wide_names_aligned);
 	tcase_add_test(tc, option_differences_warned);
+	tcase_add_test(tc, starved_repeats_rank_worst);
+	tcase_add_test(tc, fact_names_into_json);
+	tcase_add_test(tc, large_sets_bounded);
 	suite_add_tcase(s, tc);
 	return ck_run(s);
 }

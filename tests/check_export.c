@@ -225,6 +225,60 @@ START_TEST(kcidb_report)
 }
 END_TEST
 
+/* Audio/Burn repeated 5 times (p99 100 us, 100 % met), its last starved ones without a
+ * latency sample, as a run writes them (samples 0, latencies null, 100 % met). */
+static void make_starved_set(struct result_set *rs, unsigned starved)
+{
+	json_t *results = json_array();
+	for (unsigned i = 0; i < 5; i++) {
+		bool s = i >= 5 - starved;
+		json_t *lat = s ? json_null() : json_integer(100000);
+		json_array_append_new(results, json_pack("{s:s, s:s, s:s, s:i, s:b, s:i, s:O, s:O, s:O, s:i, s:i}",
+			"simulation", "Audio", "load", "Burn", "mode", "", "repeat", (int)i + 1, "has_deadlines", 1,
+			"samples", s ? 0 : 100, "latency_mean_ns", lat, "latency_p99_ns", lat, "latency_max_ns", lat,
+			"desired_cpu_ppm", 1000000, "deadlines_met_ppm", 1000000));
+		json_decref(lat);
+	}
+	json_t *doc = json_pack("{s:i, s:s, s:o}", "schema_version", 1, "generator", "interbench 1.0.0",
+				"results", results);
+	char *text = json_dumps(doc, 0), err[256];
+	json_decref(doc);
+	ck_assert_msg(result_set_parse(text, strlen(text), rs, err, sizeof(err)) == 0, "%s", err);
+	free(text);
+}
+
+/* A starved median has no number (never "inf"): without a baseline its case is an error, no
+ * latency could be measured; against a baseline, more starved repeats fail the pair's case,
+ * as compare calls them a regression, and the KCIDB report is written (jansson refuses inf). */
+START_TEST(starved_medians)
+{
+	struct result_set good, two, three;
+	unsigned fails;
+	int rc;
+	make_starved_set(&good, 0);
+	make_starved_set(&two, 2);
+	make_starved_set(&three, 3);
+	char *text = lava_text(&three, NULL, NULL, &fails);
+	ck_assert_msg(has_line(text, "audio-burn-p99-latency fail") && !strstr(text, "inf"), "%s", text);
+	ck_assert_msg(has_line(text, "audio-burn-deadlines-met pass 0.0000 %"), "%s", text);
+	ck_assert_uint_eq(fails, 3);  /* mean, p99 and max */
+	free(text);
+	text = lava_text(&two, &good, NULL, &fails);
+	ck_assert_msg(has_line(text, "audio-burn fail") && has_line(text, "audio-burn-p99-latency pass 0.100000 ms"),
+		      "%s", text);
+	ck_assert_uint_eq(fails, 1);
+	free(text);
+	json_t *tests = kcidb_tests(&three, NULL, &rc);
+	ck_assert_int_eq(rc, 3);
+	ck_assert_str_eq(json_string_value(json_object_get(json_array_get(tests, 2), "status")), "ERROR");
+	ck_assert_ptr_null(json_object_get(json_array_get(tests, 2), "number"));
+	json_decref(tests);
+	result_set_free(&good);
+	result_set_free(&two);
+	result_set_free(&three);
+}
+END_TEST
+
 START_TEST(kcidb_ids)
 {
 	char err[256];
@@ -234,12 +288,20 @@ START_TEST(kcidb_ids)
 	const struct kcidb_ids bad[] = {
 		{ NULL, "lab:x", NULL }, { "Lab", "Lab:x", NULL }, { "lab-1", "lab-1:x", NULL }, { "", ":x", NULL },
 		{ "lab", NULL, NULL }, { "lab", "other:x", NULL }, { "lab", "labx:y", NULL }, { "lab", "lab", NULL },
-		{ "lab", "lab:x", "a b" }, { "lab", "lab:x", "" }, { "lab", "lab:x", "r\n" },
+		{ "lab", "lab:x", "a b" }, { "lab", "lab:x", "" }, { "lab", "lab:x", "r\n" }, { "lab", "lab:\xff", NULL },
+		{ "lab", "lab:\xc3", NULL }, { "lab", "lab:\xed\xa0\x80", NULL }, { "lab", "lab:\xc0\xaf", NULL },
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		ck_assert_msg(export_kcidb_ids_check(&bad[i], err, sizeof(err)) == -1, "accepted case %zu", i);
 		ck_assert_msg(strchr(err, '\n') == NULL && strstr(err, "accepted"), "%s", err);
 	}
+	/* Not UTF-8, which jansson refuses (the report said "out of memory"): the option, the value
+	 * escaped, what is accepted. */
+	struct kcidb_ids latin1 = { "lab", "lab:caf\xe9\n", NULL }, utf8 = { "lab", "lab:caf\xc3\xa9", NULL };
+	ck_assert_int_eq(export_kcidb_ids_check(&latin1, err, sizeof(err)), -1);
+	ck_assert_str_eq(err, "--build-id: 'lab:caf\\xe9\\x0a' is not valid UTF-8 (accepted: 'lab:' followed by the "
+			 "build's id, valid UTF-8 text of at most 300 bytes)");
+	ck_assert_int_eq(export_kcidb_ids_check(&utf8, err, sizeof(err)), 0);
 }
 END_TEST
 
@@ -325,6 +387,7 @@ int main(void)
 	tcase_add_test(tc, lava_lines_without_baseline);
 	tcase_add_test(tc, lava_verdicts_against_baseline);
 	tcase_add_test(tc, kcidb_report);
+	tcase_add_test(tc, starved_medians);
 	tcase_add_test(tc, kcidb_ids);
 	tcase_add_test(tc, subcommand_statuses);
 	tcase_add_test(tc, seed_never_zero);

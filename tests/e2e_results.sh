@@ -35,6 +35,25 @@ for r in doc["results"]:
 json.dump(doc, open("worse.json", "w"))
 PY
 check "compare with a doctored copy" 1 "$bin" compare out.json worse.json
+# a repeat that took no latency sample (the task never ran) is the worst latency, not left out
+python3 - <<'PY'
+import json
+doc = json.load(open("out.json"))
+for r in doc["results"]:
+    if r.get("load") == "Burn" and r.get("repeat") == 2:
+        r["samples"] = 0
+        for k in r:
+            if k.startswith(("latency_", "interbench_latency_")) and k.endswith("_ns"):
+                r[k] = None
+json.dump(doc, open("starved.json", "w"))
+PY
+check "compare with a repeat starved" 1 "$bin" compare out.json starved.json
+cp "$tmp/out.txt" "$tmp/starved.txt"
+check "the starved repeat is named" 0 grep -q '^Audio  *Burn  *starved repeats  *0 of 2  *1 of 2 .*REGRESSION$' "$tmp/starved.txt"
+# a --build-id jansson cannot take: the option, the value escaped, what is accepted
+check "export --build-id not UTF-8" 2 "$bin" export -f kcidb --origin ci --build-id $'ci:caf\xe9' out.json
+cp "$tmp/out.txt" "$tmp/build-id.txt"
+check "export says why" 0 grep -qxF "interbench export: --build-id: 'ci:caf\\xe9' is not valid UTF-8 (accepted: 'ci:' followed by the build's id, valid UTF-8 text of at most 300 bytes)" "$tmp/build-id.txt"
 head -c 300 out.json > truncated.json
 printf 'not an interbench result\n' > garbage.txt
 check "compare with garbage" 2 "$bin" compare out.json garbage.txt
