@@ -10,6 +10,6 @@ void text_message(FILE *f, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(raw, sizeof(raw), fmt, ap);
 	va_end(ap);
-	text_escape_line(raw, esc, sizeof(esc));
+	text_escape(raw, esc, sizeof(esc), false);
 	fprintf(f, "%s\n", esc);
 }

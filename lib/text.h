@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdint.h>
 #include <string.h>
+#include "lib/utf8.h"
 
 /* Whether code point cp is one a terminal or a reader must never get as it is: C0 controls and
  * DEL (below 0x20, 0x7f), C1 controls (U+0080-U+009F: U+009B is CSI, a terminal escape in one
@@ -28,24 +29,10 @@ static inline bool text_cp_unsafe(uint32_t cp)
  * not start a well-formed character is one unsafe byte. */
 static inline size_t text_char(const char *s, bool *safe)
 {
-	const unsigned char *p = (const unsigned char *)s;
-	size_t n = p[0] < 0x80 ? 1 : p[0] >= 0xc2 && p[0] <= 0xdf ? 2 : p[0] >= 0xe0 && p[0] <= 0xef ? 3 :
-		   p[0] >= 0xf0 && p[0] <= 0xf4 ? 4 : 0;
-	uint32_t cp = n == 1 ? p[0] : n == 2 ? p[0] & 0x1fu : n == 3 ? p[0] & 0x0fu : p[0] & 0x07u;
-	for (size_t i = 1; i < n; i++) {
-		if ((p[i] & 0xc0) != 0x80) {   /* also stops at the NUL */
-			n = 0;
-			break;
-		}
-		cp = cp << 6 | (p[i] & 0x3fu);
-	}
-	static const uint32_t min_cp[5] = { 0, 0, 0x80, 0x800, 0x10000 };
-	if (n == 0 || cp < min_cp[n] || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) {
-		*safe = false;
-		return 1;
-	}
-	*safe = !text_cp_unsafe(cp);
-	return n;
+	uint32_t cp;
+	size_t n = utf8_char(s, &cp);
+	*safe = n > 0 && !text_cp_unsafe(cp);
+	return n ? n : 1;
 }
 
 /* Replaces every character text_char finds unsafe in s (controls, C1, bidirectional overrides,
@@ -68,12 +55,10 @@ static inline void text_printable_line(char *s)
 }
 
 /* Copies in to out (outlen bytes, NUL-terminated, cut short at a character's end if need be)
- * as one printable line: a backslash becomes "\\", a newline "\n", a tab "\t", and every other
- * byte of a character text_char finds unsafe "\xHH" (a C1 control, U+202E, a malformed byte).
- * Free text written to a terminal or the logfile (the -m comment, --workdir, failure reasons,
- * uname, names read from result files) goes through it, so it can never start a line of its
- * own, forge a table, move the cursor or reorder what a reader sees. */
-static inline void text_escape_line(const char *in, char *out, size_t outlen)
+ * as one printable line: a newline becomes "\n", a tab "\t", a backslash "\\" when backslash
+ * is set, and every other byte of a character text_char finds unsafe "\xHH" (a C1 control,
+ * U+202E, a malformed byte). */
+static inline void text_escape(const char *in, char *out, size_t outlen, bool backslash)
 {
 	static const char hex[] = "0123456789abcdef";
 	size_t o = 0;
@@ -84,7 +69,7 @@ static inline void text_escape_line(const char *in, char *out, size_t outlen)
 		size_t len = text_char(in, &safe), n = 0;
 		char esc[16];
 		unsigned char c = (unsigned char)*in;
-		if (c == '\\' || c == '\n' || c == '\t')
+		if ((c == '\\' && backslash) || c == '\n' || c == '\t')
 			esc[n++] = '\\', esc[n++] = c == '\n' ? 'n' : c == '\t' ? 't' : '\\';
 		else if (safe)
 			memcpy(esc, in, len), n = len;
@@ -102,9 +87,19 @@ static inline void text_escape_line(const char *in, char *out, size_t outlen)
 	out[o] = '\0';
 }
 
-/* Writes one message line to f: fmt's text (cut at 4 KiB) escaped by text_escape_line, then a
- * newline.  Every message that may quote text from outside (a file name, an option's value, a
- * reason read from a file) is written through it. */
+/* text_escape with backslashes doubled, so that the line can be read back unambiguously.  Free
+ * text written to the logfile or a table (the -m comment, --workdir, failure reasons, uname,
+ * names read from result files) goes through it, so it can never start a line of its own,
+ * forge a table, move the cursor or reorder what a reader sees. */
+static inline void text_escape_line(const char *in, char *out, size_t outlen)
+{
+	text_escape(in, out, outlen, true);
+}
+
+/* Writes one message line to f: fmt's text (cut at 4 KiB) through text_escape, backslashes
+ * kept (a part already escaped by text_escape_line reads the same), then a newline.  Every
+ * message that may quote text from outside (a file name, an option's value, a reason read
+ * from a file) is written through it. */
 void text_message(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 #endif

@@ -381,8 +381,8 @@ static int fact_differs(const struct rs_fact *a, const struct rs_fact *b, const 
 	text_escape_line(b->value, vb, sizeof(vb));
 	bool machine = strcmp(a->name, "cpu_model") == 0 || strcmp(a->name, "online_cpus") == 0;
 	if (machine && !t->allow_different_machine) {
-		fprintf(err, "interbench compare: different machines (%s: OLD '%s', NEW '%s'); "
-			"--allow-different-machine compares them anyway\n", name, va, vb);
+		text_message(err, "interbench compare: different machines (%s: OLD '%s', NEW '%s'); "
+			"--allow-different-machine compares them anyway", name, va, vb);
 		return -1;
 	}
 	fprintf(out, "Warning: %s differs: OLD '%s', NEW '%s'\n", name, va, vb);
@@ -421,10 +421,10 @@ static int latency_definitions(const char *old_name, const struct result_set *ol
 	bool old_any = old->has[RS_MEAN] || old->has[RS_SMEAN], new_any = new->has[RS_MEAN] || new->has[RS_SMEAN];
 	if (!ib && !sched && old_any && new_any) {
 		const struct result_set *s = old->has[RS_MEAN] ? new : old;
-		fprintf(err, "interbench compare: %s's mean and max latency are scheduling latency, %s's are interbench "
+		text_message(err, "interbench compare: %s's mean and max latency are scheduling latency, %s's are interbench "
 			"0.31's (scheduling latency plus one period per missed deadline): not comparable (a logfile of this "
 			"program from before the definitions line; compare JSON results, which carry both, or logfiles "
-			"of the same kind)\n", s == old ? old_name : new_name, s == old ? new_name : old_name);
+			"of the same kind)", s == old ? old_name : new_name, s == old ? new_name : old_name);
 		return -1;
 	}
 	skip[ib ? RS_SMEAN : RS_MEAN] = skip[ib ? RS_SMAX : RS_MAX] = true;
@@ -473,10 +473,10 @@ int compare_sets(const char *old_name, const struct result_set *old, const char 
 		for (size_t i = 0; i < old->n; i++)
 			by_name |= match(new, &old->pairs[i], true) != NULL;
 		if (by_name)
-			fprintf(err, "interbench compare: %s and %s have no (simulation, load) pair at the same settings "
-				"(nice, policy); --match simulation,load compares them anyway\n", old_name, new_name);
+			text_message(err, "interbench compare: %s and %s have no (simulation, load) pair at the same settings "
+				"(nice, policy); --match simulation,load compares them anyway", old_name, new_name);
 		else
-			fprintf(err, "interbench compare: %s and %s have no (simulation, load) pair in common\n", old_name,
+			text_message(err, "interbench compare: %s and %s have no (simulation, load) pair in common", old_name,
 				new_name);
 		return CMP_BAD_INPUT;
 	}
@@ -556,8 +556,8 @@ static int compare_args(int argc, char **argv, struct cmp_thresholds *t, const c
 			compare_usage(out);
 			return CMP_OK;
 		case ':':
-			fprintf(err, "interbench compare: %s: missing value (accepted: comma-separated "
-				"metric=limit items, e.g. p99=10%%,deadlines=1)\n", argv[optind - 1]);
+			text_message(err, "interbench compare: %s: missing value (accepted: comma-separated "
+				"metric=limit items, e.g. p99=10%%,deadlines=1)", argv[optind - 1]);
 			return CMP_BAD_INPUT;
 		case 'A': t->allow_different_machine = true; break;
 		case 'P': *plot_dir = optarg; break;
@@ -565,8 +565,8 @@ static int compare_args(int argc, char **argv, struct cmp_thresholds *t, const c
 		case 'M':
 			if (strcmp(optarg, "simulation,load") != 0 && strcmp(optarg, "simulation,load,settings") != 0) {
 				text_escape_line(optarg, msg, sizeof(msg));
-				fprintf(err, "interbench compare: --match: invalid value '%s' (accepted: simulation,load to set "
-					"the settings aside, or simulation,load,settings, the default)\n", msg);
+				text_message(err, "interbench compare: --match: invalid value '%s' (accepted: simulation,load to set "
+					"the settings aside, or simulation,load,settings, the default)", msg);
 				return CMP_BAD_INPUT;
 			}
 			t->match_names = strcmp(optarg, "simulation,load") == 0;
@@ -574,16 +574,16 @@ static int compare_args(int argc, char **argv, struct cmp_thresholds *t, const c
 		case 'T':
 			if (cmp_parse_thresholds(optarg, t, msg, sizeof(msg)) == 0)
 				break;
-			fprintf(err, "interbench compare: %s\n", msg);
+			text_message(err, "interbench compare: %s", msg);
 			return CMP_BAD_INPUT;
 		default:
-			fprintf(err, "interbench compare: %s: unknown option (see --help)\n", argv[optind - 1]);
+			text_message(err, "interbench compare: %s: unknown option (see --help)", argv[optind - 1]);
 			return CMP_BAD_INPUT;
 		}
 	}
 	if (argc - optind == 2)
 		return -1;
-	fprintf(err, "interbench compare: expected two files, OLD and NEW (see --help)\n");
+	text_message(err, "interbench compare: expected two files, OLD and NEW (see --help)");
 	return CMP_BAD_INPUT;
 }
 
@@ -594,7 +594,7 @@ static int write_compare_json(struct cmp_thresholds *t, const char *path, int rc
 	char msg[512];
 	json_object_set_new(t->json, "exit_status", json_integer(rc));
 	if (report_write(t->json, path, msg, sizeof(msg)) != 0) {
-		fprintf(err, "interbench compare: --json: %s\n", msg);
+		text_message(err, "interbench compare: --json: %s", msg);
 		rc = CMP_BAD_INPUT;
 	}
 	json_decref(t->json);
@@ -617,7 +617,7 @@ int compare_main(int argc, char **argv, FILE *out, FILE *err)
 	struct result_set sets[2];
 	for (int i = 0; i < 2; i++)
 		if (result_set_load(names[i], &sets[i], msg, sizeof(msg)) != 0) {
-			fprintf(err, "interbench compare: %s: %s\n", names[i], msg);
+			text_message(err, "interbench compare: %s: %s", names[i], msg);
 			if (i == 1)
 				result_set_free(&sets[0]);
 			return CMP_BAD_INPUT;

@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "lib/text.h"
 #include "lib/utf8.h"
 #include "results/export.h"
 
@@ -177,9 +178,9 @@ int export_kcidb_ids_check(const struct kcidb_ids *ids, char *err, size_t errlen
 	static const char lower[] = "abcdefghijklmnopqrstuvwxyz0123456789_";
 	static const char word[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-";
 	char origin[128], build[128], run[128];  /* the values quoted, escaped (and cut short) */
-	utf8_escape_line(ids->origin ? ids->origin : "", origin, sizeof(origin));
-	utf8_escape_line(ids->build_id ? ids->build_id : "", build, sizeof(build));
-	utf8_escape_line(ids->run ? ids->run : "", run, sizeof(run));
+	text_escape_line(ids->origin ? ids->origin : "", origin, sizeof(origin));
+	text_escape_line(ids->build_id ? ids->build_id : "", build, sizeof(build));
+	text_escape_line(ids->run ? ids->run : "", run, sizeof(run));
 	size_t olen = ids->origin ? strlen(ids->origin) : 0;
 	if (!ids->origin || !only_chars(ids->origin, lower))
 		snprintf(err, errlen, "--origin: '%s' is not a KCIDB origin (accepted: [a-z0-9_]+, the CI system's name)",
@@ -245,17 +246,17 @@ static int export_parse(int argc, char **argv, struct export_args *a, FILE *err)
 			return 0;
 		}
 		if (c == ':' || c == '?') {
-			fprintf(err, "interbench export: %s: %s (see --help)\n", argv[optind - 1],
+			text_message(err, "interbench export: %s: %s (see --help)", argv[optind - 1],
 				c == ':' ? "missing value" : "unknown option");
 			return EXPORT_BAD_INPUT;
 		}
 		if (c == 'f' && strcmp(optarg, "lava") != 0 && strcmp(optarg, "kcidb") != 0) {
-			utf8_escape_line(optarg, msg, sizeof(msg));
-			fprintf(err, "interbench export: --format: '%s' is not a format (accepted: lava, kcidb)\n", msg);
+			text_escape_line(optarg, msg, sizeof(msg));
+			text_message(err, "interbench export: --format: '%s' is not a format (accepted: lava, kcidb)", msg);
 			return EXPORT_BAD_INPUT;
 		}
 		if (c == 'T' && cmp_parse_thresholds(optarg, &a->t, msg, sizeof(msg)) != 0) {
-			fprintf(err, "interbench export: %s\n", msg);
+			text_message(err, "interbench export: %s", msg);
 			return EXPORT_BAD_INPUT;
 		}
 		a->kcidb = c == 'f' ? strcmp(optarg, "kcidb") == 0 : a->kcidb;
@@ -266,16 +267,16 @@ static int export_parse(int argc, char **argv, struct export_args *a, FILE *err)
 		a->ids.run = c == 'r' ? optarg : a->ids.run;
 	}
 	if (argc - optind != 1) {
-		fprintf(err, "interbench export: expected one file, RESULT (see --help)\n");
+		text_message(err, "interbench export: expected one file, RESULT (see --help)");
 		return EXPORT_BAD_INPUT;
 	}
 	a->result = argv[optind];
 	if (a->threshold_given && !a->against) {
-		fprintf(err, "interbench export: --threshold: needs --against OLD (the limits are on the change from OLD)\n");
+		text_message(err, "interbench export: --threshold: needs --against OLD (the limits are on the change from OLD)");
 		return EXPORT_BAD_INPUT;
 	}
 	if (a->kcidb && export_kcidb_ids_check(&a->ids, msg, sizeof(msg)) != 0) {
-		fprintf(err, "interbench export: %s\n", msg);
+		text_message(err, "interbench export: %s", msg);
 		return EXPORT_BAD_INPUT;
 	}
 	return 0;
@@ -287,7 +288,7 @@ static int load_set(const char *path, struct result_set *rs, FILE *err)
 	char msg[512];
 	if (result_set_load(path, rs, msg, sizeof(msg)) == 0)
 		return 0;
-	fprintf(err, "interbench export: %s: %s\n", path, msg);
+	text_message(err, "interbench export: %s: %s", path, msg);
 	return -1;
 }
 
@@ -313,7 +314,7 @@ int export_main(int argc, char **argv, FILE *out, FILE *err)
 	long fails = a.kcidb ? export_kcidb(&rs, &spec, &a.ids, out) : (long)export_lava(&rs, &spec, out);
 	bool write_failed = fflush(out) != 0 || ferror(out);
 	if (write_failed || fails < 0)
-		fprintf(err, "interbench export: %s: %s\n", write_failed ? "write" : "json", write_failed ?
+		text_message(err, "interbench export: %s: %s", write_failed ? "write" : "json", write_failed ?
 			strerror(errno ? errno : EIO) : "out of memory");
 	fails = write_failed ? -1 : fails;
 	result_set_free(&rs);

@@ -299,7 +299,7 @@ START_TEST(kcidb_ids)
 	 * escaped, what is accepted. */
 	struct kcidb_ids latin1 = { "lab", "lab:caf\xe9\n", NULL }, utf8 = { "lab", "lab:caf\xc3\xa9", NULL };
 	ck_assert_int_eq(export_kcidb_ids_check(&latin1, err, sizeof(err)), -1);
-	ck_assert_str_eq(err, "--build-id: 'lab:caf\\xe9\\x0a' is not valid UTF-8 (accepted: 'lab:' followed by the "
+	ck_assert_str_eq(err, "--build-id: 'lab:caf\\xe9\\n' is not valid UTF-8 (accepted: 'lab:' followed by the "
 			 "build's id, valid UTF-8 text of at most 300 bytes)");
 	ck_assert_int_eq(export_kcidb_ids_check(&utf8, err, sizeof(err)), 0);
 }

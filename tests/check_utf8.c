@@ -1,5 +1,5 @@
-/* lib/utf8: which byte sequences are UTF-8 (RFC 3629, as jansson takes a string) and how text
- * that is not is quoted in a message. */
+/* lib/utf8: which byte sequences are UTF-8 (RFC 3629, as jansson takes a string); their quoting
+ * in a message is check_text's. */
 #include <check.h>
 #include <string.h>
 #include "lib/utf8.h"
@@ -22,26 +22,11 @@ START_TEST(char_lengths)
 }
 END_TEST
 
-START_TEST(escaped_lines)
-{
-	char out[64];
-	utf8_escape_line("caf\xc3\xa9 \xe9\\\n\x1b[2J", out, sizeof(out));
-	ck_assert_str_eq(out, "caf\xc3\xa9 \\xe9\\\\\\x0a\\x1b[2J");
-	utf8_escape_line("ab\xc3\xa9", out, 4);  /* cut before the character, never inside it */
-	ck_assert_str_eq(out, "ab");
-	utf8_escape_line("a\xff", out, 5);      /* nor inside an escape */
-	ck_assert_str_eq(out, "a");
-	utf8_escape_line("x", out, 1);
-	ck_assert_str_eq(out, "");
-}
-END_TEST
-
 int main(void)
 {
 	Suite *s = suite_create("utf8");
 	TCase *tc = tcase_create("utf8");
 	tcase_add_test(tc, char_lengths);
-	tcase_add_test(tc, escaped_lines);
 	suite_add_tcase(s, tc);
 	return ck_run(s);
 }
