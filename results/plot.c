@@ -192,6 +192,20 @@ static const char *no_picture(int status, int pic, char *buf, size_t len)
 	return buf;
 }
 
+/* Keeps the picture gnuplot drew into pic (status as gnuplot_run returns it) under its name, or
+ * drops it saying why.  Returns whether it was kept. */
+static bool keep_picture(const struct plot_job *j, struct safe_out *pic, int status)
+{
+	char why[128], err[PATH_MAX + 128];
+	const char *bad = no_picture(status, pic->fd, why, sizeof(why));
+	if (bad)
+		fprintf(j->err, "%s: gnuplot %s on %s\n", j->who, bad, pic->path);
+	else if (safe_out_commit(pic, err, sizeof(err)) != 0)
+		fprintf(j->err, "%s: %s\n", j->who, (bad = err));
+	safe_out_abort(pic);
+	return !bad;
+}
+
 /* Has gnuplot draw f's script, handed as its standard input (-d: no startup file read; ib_stdout:
  * the script's own set output skipped), into a temporary picture given as its standard output,
  * renamed to DIR/STEM.FORMAT only when gnuplot succeeded and the picture is not empty.  Counts
@@ -208,20 +222,10 @@ static void draw(struct plot_job *j, const struct figure *f)
 		close(script);
 		script = -1;
 	}
-	if (script < 0) {
-		j->failed++;
-		return;
-	}
-	char whybuf[128];
-	const char *why = no_picture(gnuplot_run(args, script, pic.fd), pic.fd, whybuf, sizeof(whybuf));
-	bool bad = why != NULL;
-	close(script);
-	if (why)
-		fprintf(j->err, "%s: gnuplot %s on %s\n", j->who, why, path);
-	else if ((bad = safe_out_commit(&pic, err, sizeof(err)) != 0))
-		fprintf(j->err, "%s: %s\n", j->who, err);
-	safe_out_abort(&pic);
-	if (bad) {
+	bool kept = script >= 0 && keep_picture(j, &pic, gnuplot_run(args, script, pic.fd));
+	if (script >= 0)
+		close(script);
+	if (!kept) {
 		j->failed++;
 		return;
 	}
