@@ -3,28 +3,38 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <jansson.h>
+#include <limits.h>
+#include <math.h>
 #include <spawn.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include "lib/text.h"
+#include "lib/safefile.h"
 #include "lib/timeline.h"
 #include "results/jsonkeys.h"
 #include "results/plot.h"
 #include "results/resultset.h"
 
-extern char **environ;
+/* Bounds on what one result or timeline can make plot do (the man page's plot section). */
+#define PLOT_MAX_SIMS 64             /* simulations drawn, two figures each */
+#define PLOT_MAX_LOADS 64            /* loads in a simulation's figures */
+#define PLOT_MAX_SWEEPS 64           /* sweep figures */
+#define PLOT_MAX_PAIRS 256           /* timeline figures */
+#define PLOT_MAX_TL_RECORDS (4u * TIMELINE_MAX_RECORDS)  /* records a --timeline may hold */
 
 /* What plot is asked to do. */
 struct plot_job {
 	const char *result, *timeline, *out_dir;
+	const char *who, *out_opt;     /* "interbench plot", "--out": for messages */
 	const char *format;            /* "png" or "svg" */
 	FILE *out, *err;
-	unsigned made, failed;         /* figures drawn, gnuplot failures */
+	unsigned made, failed;         /* pictures drawn, figures that failed */
 };
 
 /* A file name part made of the name's letters and digits ("Audio real time" -> "audio-real-time"). */
@@ -43,58 +53,206 @@ static void slug(const char *name, char *buf, size_t len)
 	buf[n] = '\0';
 }
 
-/* Opens DIR/NAME for writing (created exclusively or replaced, never through a link). */
-static FILE *out_file(const struct plot_job *j, const char *name)
+/* The environment gnuplot runs in, whatever the caller's: no GNUPLOT_LIB, GNUPLOT_DRIVER_DIR,
+ * GNUTERM or font paths, and a HOME nobody but root can create (its .gnuplot is not read anyway:
+ * -d, gnuplot(1)). */
+static char *const gnuplot_env[] = { "PATH=/usr/bin:/bin", "HOME=/nonexistent", "LC_ALL=C.UTF-8", NULL };
+
+/* Runs gnuplot (found on the caller's PATH) with args, in "/" (a directory only root can
+ * write, so nothing it might load relatively is planted) and in gnuplot_env, its standard input
+ * in_fd and output out_fd (-1: /dev/null).  Returns its exit status, or -1 when it could not be
+ * started (errno set by posix_spawnp(3)) or was killed. */
+static int gnuplot_run(char *const args[], int in_fd, int out_fd)
 {
-	char path[4096];
-	snprintf(path, sizeof(path), "%s/%s", j->out_dir, name);
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
-	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
-	if (!f) {
-		fprintf(j->err, "interbench plot: open %s: %s\n", path, strerror(errno));
-		if (fd >= 0)
-			close(fd);
+	pid_t pid;
+	int status = -1;
+	posix_spawn_file_actions_t fa;
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addchdir_np(&fa, "/");
+	if (in_fd >= 0)
+		posix_spawn_file_actions_adddup2(&fa, in_fd, STDIN_FILENO);
+	else
+		posix_spawn_file_actions_addopen(&fa, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+	if (out_fd >= 0)
+		posix_spawn_file_actions_adddup2(&fa, out_fd, STDOUT_FILENO);
+	else
+		posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
+	int rc = posix_spawnp(&pid, "gnuplot", &fa, NULL, args, gnuplot_env);
+	posix_spawn_file_actions_destroy(&fa);
+	if (rc != 0) {
+		errno = rc;
+		return -1;
 	}
-	return f;
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	errno = 0;   /* -1 below: killed */
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-/* Runs gnuplot on DIR/STEM.gp in DIR; counts the figure made or failed.  The picture is opened
- * here, never through a link (out_file), and handed to gnuplot as its standard output with
- * ib_stdout set, so that the script's own `set output` (kept for a user who reruns it) is
- * skipped: gnuplot, run as root, would otherwise follow a link planted under the picture's name. */
-static void draw(struct plot_job *j, const char *stem)
+/* A figure's gnuplot script, built in memory: the preamble and the data (datablocks $d0, $d1,
+ * ...) in head, the plot command in plot, appended to head when the figure is complete (a
+ * datablock must be defined before it is plotted). */
+struct figure {
+	char stem[192];               /* the file name without its extension */
+	FILE *head, *plot;            /* open_memstream(3) */
+	char *hbuf, *pbuf;
+	size_t hlen, plen;
+	unsigned blocks;              /* datablocks begun */
+};
+
+/* Frees what f holds, its streams closed or not. */
+static void fig_free(struct figure *f)
 {
-	char gp[512], pic[512];
-	snprintf(gp, sizeof(gp), "%s.gp", stem);
-	snprintf(pic, sizeof(pic), "%s.%s", stem, j->format);
-	FILE *o = out_file(j, pic);
-	if (!o) {
+	if (f->head)
+		fclose(f->head);
+	if (f->plot)
+		fclose(f->plot);
+	free(f->hbuf);
+	free(f->pbuf);
+	f->head = f->plot = NULL;
+	f->hbuf = f->pbuf = NULL;
+}
+
+/* Starts datablock $dN of f; returns N.  Its lines start with a number, '"' or '#', never
+ * with the terminator. */
+static unsigned block_begin(struct figure *f)
+{
+	fprintf(f->head, "$d%u << EOD\n", f->blocks);
+	return f->blocks++;
+}
+
+static void block_end(struct figure *f)
+{
+	fputs("EOD\n", f->head);
+}
+
+/* Closes f's streams, its whole script then in hbuf[0..hlen).  Returns 0, or -1 on a stream
+ * error (out of memory). */
+static int fig_close(struct figure *f)
+{
+	int bad = fclose(f->plot);
+	f->plot = NULL;
+	bad |= !f->pbuf || fwrite(f->pbuf, 1, f->plen, f->head) != f->plen;
+	bad |= fclose(f->head);
+	f->head = NULL;
+	return bad || !f->hbuf ? -1 : 0;
+}
+
+/* Writes f's script to DIR/STEM.gp through lib/safefile (a temporary renamed into place, never
+ * through a link, another user's file or a FIFO).  Returns 0, or -1 having said why. */
+static int save_script(struct plot_job *j, const struct figure *f)
+{
+	char path[PATH_MAX], err[PATH_MAX + 128];
+	struct safe_out o;
+	snprintf(path, sizeof(path), "%s/%s.gp", j->out_dir, f->stem);
+	int rc = safe_out_open(&o, path, SAFE_OUT_CHECK_DIR, err, sizeof(err));
+	if (rc == 0 && safe_write_all(o.fd, f->hbuf, f->hlen) != 0) {
+		snprintf(err, sizeof(err), "write %s: %s", path, strerror(errno));
+		rc = -1;
+	}
+	if (rc == 0)
+		rc = safe_out_commit(&o, err, sizeof(err));
+	if (rc != 0) {
+		safe_out_abort(&o);
+		fprintf(j->err, "%s: %s\n", j->who, err);
+	}
+	return rc;
+}
+
+/* f's script in a memory file (memfd_create(2)) read from its start: what gnuplot reads, so
+ * no file another user could change between our write and its read.  Returns the descriptor,
+ * or -1 having said why. */
+static int script_fd(struct plot_job *j, const struct figure *f)
+{
+	int fd = memfd_create("interbench-plot", MFD_CLOEXEC);
+	if (fd < 0 || safe_write_all(fd, f->hbuf, f->hlen) != 0 || lseek(fd, 0, SEEK_SET) != 0) {
+		fprintf(j->err, "%s: %s: %s\n", j->who, fd < 0 ? "memfd_create" : "write", strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* Why gnuplot gave no picture in pic (status as gnuplot_run returns it, errno set with it), in
+ * buf (len bytes), or NULL. */
+static const char *no_picture(int status, int pic, char *buf, size_t len)
+{
+	struct stat st;
+	if (status < 0 && errno)
+		snprintf(buf, len, "could not be started (posix_spawnp: %s)", strerror(errno));
+	else if (status < 0)
+		snprintf(buf, len, "was killed");
+	else if (status != 0)
+		snprintf(buf, len, "failed (exit status %d)", status);
+	else if (fstat(pic, &st) != 0)
+		snprintf(buf, len, "left a picture fstat cannot read (%s)", strerror(errno));
+	else
+		return st.st_size > 0 ? NULL : "drew nothing (an empty picture)";
+	return buf;
+}
+
+/* Keeps the picture gnuplot drew into pic (status as gnuplot_run returns it) under its name, or
+ * drops it saying why.  Returns whether it was kept. */
+static bool keep_picture(const struct plot_job *j, struct safe_out *pic, int status)
+{
+	char why[128], err[PATH_MAX + 128];
+	const char *bad = no_picture(status, pic->fd, why, sizeof(why));
+	if (bad)
+		fprintf(j->err, "%s: gnuplot %s on %s\n", j->who, bad, pic->path);
+	else if (safe_out_commit(pic, err, sizeof(err)) != 0)
+		fprintf(j->err, "%s: %s\n", j->who, (bad = err));
+	safe_out_abort(pic);
+	return !bad;
+}
+
+/* Has gnuplot draw f's script, handed as its standard input (-d: no startup file read; ib_stdout:
+ * the script's own set output skipped), into a temporary picture given as its standard output,
+ * renamed to DIR/STEM.FORMAT only when gnuplot succeeded and the picture is not empty.  Counts
+ * the figure made or failed. */
+static void draw(struct plot_job *j, const struct figure *f)
+{
+	char path[PATH_MAX], err[PATH_MAX + 128];
+	char *args[] = { "gnuplot", "-d", "-e", "ib_stdout = 1", "-", NULL };
+	struct safe_out pic;
+	snprintf(path, sizeof(path), "%s/%s.%s", j->out_dir, f->stem, j->format);
+	int script = script_fd(j, f);
+	if (script >= 0 && safe_out_open(&pic, path, SAFE_OUT_CHECK_DIR, err, sizeof(err)) != 0) {
+		fprintf(j->err, "%s: %s\n", j->who, err);
+		close(script);
+		script = -1;
+	}
+	bool kept = script >= 0 && keep_picture(j, &pic, gnuplot_run(args, script, pic.fd));
+	if (script >= 0)
+		close(script);
+	if (!kept) {
 		j->failed++;
 		return;
 	}
-	pid_t pid;
-	posix_spawn_file_actions_t fa;
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_addchdir_np(&fa, j->out_dir);
-	posix_spawn_file_actions_adddup2(&fa, fileno(o), STDOUT_FILENO);
-	char *argv[] = { "gnuplot", "-e", "ib_stdout = 1", gp, NULL };
-	int rc = posix_spawnp(&pid, "gnuplot", &fa, NULL, argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	fclose(o);
-	int status = 0;
-	if (rc == 0)
-		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-			;
-	if (rc == 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0) {
-		fprintf(j->out, "%s/%s.%s\n", j->out_dir, stem, j->format);
-		j->made++;
-	} else {
-		fprintf(j->err, "interbench plot: gnuplot failed on %s/%s\n", j->out_dir, gp);
-		char path[4096 + sizeof(pic)];
-		snprintf(path, sizeof(path), "%s/%s", j->out_dir, pic);
-		unlink(path); /* no empty picture left behind */
+	fprintf(j->out, "%s\n", path);
+	j->made++;
+}
+
+/* Completes figure f: with something to draw, its script saved beside the picture and drawn;
+ * else dropped.  Frees f. */
+static void fig_end(struct plot_job *j, struct figure *f, bool something)
+{
+	if (something && fig_close(f) != 0) {
+		fprintf(j->err, "%s: %s: out of memory\n", j->who, f->stem);
 		j->failed++;
+	} else if (something && save_script(j, f) != 0) {
+		j->failed++;
+	} else if (something) {
+		draw(j, f);
 	}
+	fig_free(f);
+}
+
+/* Says that what of figure stem was cut to max of n. */
+static void too_many(const struct plot_job *j, const char *stem, const char *what, unsigned long n, unsigned max)
+{
+	if (n > max)
+		fprintf(j->err, "%s: %s: %lu %s, the first %u drawn\n", j->who, stem, n, what, max);
 }
 
 /* text as a gnuplot string literal, its quotes included, in buf (len >= 3), which it returns.
@@ -116,8 +274,9 @@ static const char *gp_str(const char *text, char *buf, size_t len)
 	return buf;
 }
 
-/* Makes name safe as a double-quoted string or a comment in a data file, in place: a double
- * quote or backslash becomes ', a control character '?'. */
+/* Makes name safe as a double-quoted string or a comment in a datablock, in place: a double
+ * quote or backslash becomes ', a control character '?' (no line break: a line of the block
+ * always starts with what we wrote, never with the terminator). */
 static void dat_text(char *name)
 {
 	for (unsigned char *p = (unsigned char *)name; *p; p++)
@@ -156,7 +315,7 @@ static bool of_sim(const json_t *r, const char *sim)
 	       num(r, "repeat") <= 1;
 }
 
-/* The label of a result's load with its settings ("Burn", "Burn nice 19"), safe in a data file
+/* The label of a result's load with its settings ("Burn", "Burn nice 19"), safe in a datablock
  * (dat_text). */
 static void load_label(const json_t *r, char *buf, size_t len)
 {
@@ -165,263 +324,410 @@ static void load_label(const json_t *r, char *buf, size_t len)
 	dat_text(buf);
 }
 
-/* latency-SIM: a data block per load (sched and timer buckets), one line each. */
+/* Starts figure f (its stem already set) titled title: the streams opened, the preamble
+ * written (title NULL: by the caller, into f->plot, after the data).  Returns false, the
+ * figure counted failed, when memory runs out. */
+static bool fig_begin(struct plot_job *j, struct figure *f, const char *title)
+{
+	f->head = open_memstream(&f->hbuf, &f->hlen);
+	f->plot = f->head ? open_memstream(&f->pbuf, &f->plen) : NULL;
+	if (!f->plot) {
+		fprintf(j->err, "%s: %s: open_memstream: %s\n", j->who, f->stem, strerror(errno));
+		fig_free(f);
+		j->failed++;
+		return false;
+	}
+	if (title)
+		gp_head(f->head, j, f->stem, title);
+	return true;
+}
+
+/* Writes histogram h (validated: [low_ns, count] pairs) as a datablock of f, x in us. */
+static unsigned hist_block(struct figure *f, const json_t *h)
+{
+	size_t k;
+	json_t *bucket;
+	unsigned b = block_begin(f);
+	json_array_foreach(h, k, bucket)
+		fprintf(f->head, "%g %lld\n", json_number_value(json_array_get(bucket, 0)) / 1e3,
+			(long long)json_integer_value(json_array_get(bucket, 1)));
+	block_end(f);
+	return b;
+}
+
+/* The series of one load in latency-SIM: its sched and timer buckets, its p99 and max. */
+static void distribution_load(struct figure *f, const json_t *r)
+{
+	char label[160], title[256], q[512];
+	load_label(r, label, sizeof(label));
+	for (int h = 0; h < 2; h++) {
+		unsigned b = hist_block(f, json_object_get(r, h ? "timer_latency_histogram" : "latency_histogram"));
+		snprintf(title, sizeof(title), "%s %s", label, h ? "timer" : "sched");
+		fprintf(f->plot, "%s$d%u with linespoints %s title %s", b ? ", \\\n     " : "plot ", b, h ? "dt 2" : "",
+			gp_str(title, q, sizeof(q)));
+	}
+	unsigned b = block_begin(f);
+	fprintf(f->head, "# %s p99 max\n%g 1\n%g 1\n", label, num(r, JK_LATENCY_P99) / 1e3, num(r, JK_LATENCY_MAX) / 1e3);
+	block_end(f);
+	snprintf(title, sizeof(title), "%s p99, max", label);
+	fprintf(f->plot, ", \\\n     $d%u with points pt 7 title %s", b, gp_str(title, q, sizeof(q)));
+}
+
+/* latency-SIM: the sched and timer latency distributions of each load, p99 and max marked. */
 static void plot_distribution(struct plot_job *j, const json_t *results, const char *sim)
 {
-	char s[64], stem[96], name[128], label[160];
+	struct figure f = { .blocks = 0 };
+	char s[64], title[256];
 	slug(sim, s, sizeof(s));
-	snprintf(stem, sizeof(stem), "latency-%s", s);
-	snprintf(name, sizeof(name), "%s.dat", stem);
-	FILE *d = out_file(j, name);
-	snprintf(name, sizeof(name), "%s.gp", stem);
-	FILE *g = d ? out_file(j, name) : NULL;
-	if (!g) {
-		if (d)
-			fclose(d);
-		return;
-	}
-	char title[256], q[512];
+	snprintf(f.stem, sizeof(f.stem), "latency-%s", s);
 	snprintf(title, sizeof(title), "%s: latency distributions (log-log); p99 and max marked", sim);
-	gp_head(g, j, stem, title);
-	fprintf(g, "set logscale xy\nset xlabel 'latency (us)'\nset ylabel 'periods'\nplot ");
+	if (!fig_begin(j, &f, title))
+		return;
+	fprintf(f.head, "set logscale xy\nset xlabel 'latency (us)'\nset ylabel 'periods'\n");
+	unsigned long loads = 0;
 	size_t i;
 	json_t *r;
-	unsigned block = 0;
-	json_array_foreach(results, i, r) {
-		if (!of_sim(r, sim))
-			continue;
-		load_label(r, label, sizeof(label));
-		const char *hists[2] = { "latency_histogram", "timer_latency_histogram" };
-		for (int h = 0; h < 2; h++) {
-			const json_t *b = json_object_get(r, hists[h]);
-			size_t k;
-			json_t *bucket;
-			fprintf(d, "# %s %s\n", label, h ? "timer" : "sched");
-			json_array_foreach(b, k, bucket)
-				fprintf(d, "%g %lld\n", json_number_value(json_array_get(bucket, 0)) / 1e3,
-					(long long)json_integer_value(json_array_get(bucket, 1)));
-			fprintf(d, "\n\n");
-			snprintf(title, sizeof(title), "%s %s", label, h ? "timer" : "sched");
-			fprintf(g, "%s'%s.dat' index %u with linespoints %s title %s", block ? ", \\\n     " : "",
-				stem, block, h ? "dt 2" : "", gp_str(title, q, sizeof(q)));
-			block++;
-		}
-		fprintf(d, "# %s p99 max\n%g 1\n%g 1\n\n\n", label, num(r, JK_LATENCY_P99) / 1e3, num(r, JK_LATENCY_MAX) / 1e3);
-		snprintf(title, sizeof(title), "%s p99, max", label);
-		fprintf(g, ", \\\n     '%s.dat' index %u with points pt 7 title %s", stem, block++, gp_str(title, q, sizeof(q)));
-	}
-	fprintf(g, "\n");
-	fclose(d);
-	fclose(g);
-	if (block)
-		draw(j, stem);
+	json_array_foreach(results, i, r)
+		if (of_sim(r, sim) && loads++ < PLOT_MAX_LOADS)
+			distribution_load(&f, r);
+	fputs("\n", f.plot);
+	too_many(j, f.stem, "loads", loads, PLOT_MAX_LOADS);
+	fig_end(j, &f, loads > 0);
+}
+
+/* One row of percentiles-SIM's data: the load, p50, p99 and max (ms).  Returns the period of
+ * its task (ms), or -1. */
+static double percentiles_row(struct figure *f, const json_t *r)
+{
+	char label[160];
+	load_label(r, label, sizeof(label));
+	fprintf(f->head, "\"%s\" %g %g %g\n", label, num(r, "latency_p50_ns") / 1e6, num(r, JK_LATENCY_P99) / 1e6,
+		num(r, JK_IB_LATENCY_MAX) >= 0 ? num(r, JK_IB_LATENCY_MAX) / 1e6 : num(r, JK_LATENCY_MAX) / 1e6);
+	return num(r, "interval_us") > 0 ? num(r, "interval_us") / 1e3 : -1;
 }
 
 /* percentiles-SIM: p50, p99 and max per load as bars, the period as a line. */
 static void plot_percentiles(struct plot_job *j, const json_t *results, const char *sim)
 {
-	char s[64], stem[96], name[128], label[160];
+	struct figure f = { .blocks = 0 };
+	char s[64], title[256];
 	slug(sim, s, sizeof(s));
-	snprintf(stem, sizeof(stem), "percentiles-%s", s);
-	snprintf(name, sizeof(name), "%s.dat", stem);
-	FILE *d = out_file(j, name);
-	snprintf(name, sizeof(name), "%s.gp", stem);
-	FILE *g = d ? out_file(j, name) : NULL;
-	if (!g) {
-		if (d)
-			fclose(d);
+	snprintf(f.stem, sizeof(f.stem), "percentiles-%s", s);
+	if (!fig_begin(j, &f, NULL))
 		return;
-	}
 	double period_ms = -1;
-	unsigned rows = 0;
+	unsigned long rows = 0;
 	size_t i;
 	json_t *r;
-	fprintf(d, "# load p50_ms p99_ms max_ms\n");
-	json_array_foreach(results, i, r) {
-		if (!of_sim(r, sim))
-			continue;
-		load_label(r, label, sizeof(label));
-		fprintf(d, "\"%s\" %g %g %g\n", label, num(r, "latency_p50_ns") / 1e6, num(r, JK_LATENCY_P99) / 1e6,
-			num(r, JK_IB_LATENCY_MAX) >= 0 ? num(r, JK_IB_LATENCY_MAX) / 1e6 : num(r, JK_LATENCY_MAX) / 1e6);
-		if (num(r, "interval_us") > 0)
-			period_ms = num(r, "interval_us") / 1e3;
-		rows++;
-	}
-	char title[256];
+	block_begin(&f);
+	fprintf(f.head, "# load p50_ms p99_ms max_ms\n");
+	json_array_foreach(results, i, r)
+		if (of_sim(r, sim) && rows++ < PLOT_MAX_LOADS)
+			period_ms = fmax(period_ms, percentiles_row(&f, r));
+	block_end(&f);
 	snprintf(title, sizeof(title), "%s: latency percentiles by load (ms)%s", sim, period_ms > 0 ? "; the line is the period" : "");
-	gp_head(g, j, stem, title);
-	fprintf(g, "set style data histograms\nset style histogram clustered\nset style fill solid 0.6\n"
+	gp_head(f.plot, j, f.stem, title);
+	fprintf(f.plot, "set style data histograms\nset style histogram clustered\nset style fill solid 0.6\n"
 		"set logscale y\nset ylabel 'ms'\nset xtics rotate by -30\n");
 	if (period_ms > 0)
-		fprintf(g, "set arrow from graph 0, first %g to graph 1, first %g nohead lw 2 dt 2\n", period_ms, period_ms);
-	fprintf(g, "plot '%s.dat' using 2:xtic(1) title 'p50 (sched)', '' using 3 title 'p99 (sched)', "
-		"'' using 4 title 'max (interbench)'\n", stem);
-	fclose(d);
-	fclose(g);
-	if (rows)
-		draw(j, stem);
+		fprintf(f.plot, "set arrow from graph 0, first %g to graph 1, first %g nohead lw 2 dt 2\n", period_ms, period_ms);
+	fprintf(f.plot, "plot $d0 using 2:xtic(1) title 'p50 (sched)', $d0 using 3 title 'p99 (sched)', "
+		"$d0 using 4 title 'max (interbench)'\n");
+	too_many(j, f.stem, "loads", rows, PLOT_MAX_LOADS);
+	fig_end(j, &f, rows > 0);
 }
 
-/* sweep-SIM-LOAD: one figure per sweep summary of the JSON. */
+/* The curves of column c of sweep sw: % met and p99 of each bench setting, loads at setting c. */
+static void sweep_column(struct figure *f, const json_t *sw, size_t c)
+{
+	const json_t *rows = json_object_get(sw, "bench_settings"), *cells = json_object_get(sw, "cells");
+	char col[96], x[64], title[160], q[2][256];
+	snprintf(col, sizeof(col), "%s", json_string_value(json_array_get(json_object_get(sw, "load_settings"), c)));
+	dat_text(col);
+	unsigned b = block_begin(f);
+	fprintf(f->head, "# loads %s\n", col);
+	for (size_t rr = 0; rr < json_array_size(rows); rr++) {
+		const json_t *cell = json_array_get(json_array_get(cells, rr), c);
+		snprintf(x, sizeof(x), "%s", json_string_value(json_array_get(rows, rr)));
+		dat_text(x); /* a quoted string in the data: its spaces stay */
+		if (json_is_object(cell))
+			fprintf(f->head, "%zu \"%s\" %g %g\n", rr, x, num(cell, JK_DEADLINES_MET) / 1e4,
+				num(cell, JK_LATENCY_P99) >= 0 ? num(cell, JK_LATENCY_P99) / 1e6 : 0.0);
+	}
+	block_end(f);
+	snprintf(title, sizeof(title), "loads %s met", col);
+	gp_str(title, q[0], sizeof(q[0]));
+	snprintf(title, sizeof(title), "loads %s p99", col);
+	fprintf(f->plot, "%s$d%u using 1:3:xtic(2) with linespoints title %s, $d%u using 1:4 axes x1y2 with points title %s",
+		b ? ", \\\n     " : "plot ", b, q[0], b, gp_str(title, q[1], sizeof(q[1])));
+}
+
+/* sweep-SIM-LOAD: one figure per sweep summary of the JSON (validated: result_json_load). */
 static void plot_sweep(struct plot_job *j, const json_t *sw)
 {
-	char s[64], l[64], stem[160], name[200];
+	struct figure f = { .blocks = 0 };
+	char s[64], l[64], title[256];
 	slug(str(sw, JK_SIMULATION), s, sizeof(s));
 	slug(str(sw, JK_LOAD), l, sizeof(l));
-	snprintf(stem, sizeof(stem), "sweep-%s-%s", s, l);
-	snprintf(name, sizeof(name), "%s.dat", stem);
-	FILE *d = out_file(j, name);
-	snprintf(name, sizeof(name), "%s.gp", stem);
-	FILE *g = d ? out_file(j, name) : NULL;
-	if (!g) {
-		if (d)
-			fclose(d);
-		return;
-	}
-	const json_t *rows = json_object_get(sw, "bench_settings"), *cols = json_object_get(sw, "load_settings");
-	const json_t *cells = json_object_get(sw, "cells");
-	char title[256], q[2][256];
+	snprintf(f.stem, sizeof(f.stem), "sweep-%s-%s", s, l);
 	snprintf(title, sizeof(title), "%s against %s: %% deadlines met (lines) and p99 latency (points, right axis)",
 		 str(sw, JK_SIMULATION), str(sw, JK_LOAD));
-	gp_head(g, j, stem, title);
-	fprintf(g, "set ylabel '%% deadlines met'\nset y2label 'p99 (ms)'\nset y2tics\nset yrange [0:105]\n"
-		"set xtics rotate by -30\nplot ");
-	for (size_t c = 0; c < json_array_size(cols); c++) {
-		char col[96];
-		snprintf(col, sizeof(col), "%s", json_string_value(json_array_get(cols, c)) ?: "");
-		dat_text(col);
-		fprintf(d, "# loads %s\n", col);
-		for (size_t rr = 0; rr < json_array_size(rows); rr++) {
-			const json_t *cell = json_array_get(json_array_get(cells, rr), c);
-			char x[64];
-			snprintf(x, sizeof(x), "%s", json_string_value(json_array_get(rows, rr)) ?: "");
-			dat_text(x); /* a quoted string in the data: its spaces stay */
-			if (json_is_object(cell))
-				fprintf(d, "%zu \"%s\" %g %g\n", rr, x, num(cell, JK_DEADLINES_MET) / 1e4,
-					num(cell, JK_LATENCY_P99) >= 0 ? num(cell, JK_LATENCY_P99) / 1e6 : 0.0);
-		}
-		fprintf(d, "\n\n");
-		snprintf(title, sizeof(title), "loads %s met", col);
-		gp_str(title, q[0], sizeof(q[0]));
-		snprintf(title, sizeof(title), "loads %s p99", col);
-		fprintf(g, "%s'%s.dat' index %zu using 1:3:xtic(2) with linespoints title %s, "
-			"'' index %zu using 1:4 axes x1y2 with points title %s", c ? ", \\\n     " : "", stem, c, q[0], c,
-			gp_str(title, q[1], sizeof(q[1])));
-	}
-	fprintf(g, "\n");
-	fclose(d);
-	fclose(g);
-	draw(j, stem);
+	if (!fig_begin(j, &f, title))
+		return;
+	fprintf(f.head, "set ylabel '%% deadlines met'\nset y2label 'p99 (ms)'\nset y2tics\nset yrange [0:105]\n"
+		"set xtics rotate by -30\n");
+	for (size_t c = 0; c < json_array_size(json_object_get(sw, "load_settings")); c++)
+		sweep_column(&f, sw, c);
+	fputs("\n", f.plot);
+	fig_end(j, &f, true);
 }
 
-/* The result of timeline pair id, or NULL. */
-static const json_t *result_of_pair(const json_t *results, uint32_t pair)
+/* A timeline figure: its pair and result, and its records as they are read. */
+struct tl_pair {
+	uint32_t id;
+	size_t order;                 /* its result's index: of equal ids, the first is drawn */
+	const json_t *res;
+	struct figure f;              /* begun at the pair's first record */
+	unsigned long records;
+	bool broken;                  /* its figure could not be begun */
+};
+
+/* The timeline figures, one per pair id of the result (at most PLOT_MAX_PAIRS), sorted by id. */
+struct tl_set {
+	struct tl_pair p[PLOT_MAX_PAIRS];
+	size_t n;
+	struct tl_pair *last;         /* the last found: records come pair after pair */
+	unsigned long unknown;        /* records of ids no result has */
+};
+
+/* qsort(3) and bsearch(3) orders: by pair id; by pair id, then result index. */
+static int tl_cmp_id(const void *a, const void *b)
 {
-	size_t i;
+	const struct tl_pair *x = a, *y = b;
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+static int tl_cmp(const void *a, const void *b)
+{
+	const struct tl_pair *x = a, *y = b;
+	return tl_cmp_id(a, b) ? tl_cmp_id(a, b) : x->order < y->order ? -1 : x->order > y->order;
+}
+
+/* Fills set with the results that name a timeline pair, sorted by id, each id once. */
+static void tl_index(struct plot_job *j, const json_t *results, struct tl_set *set)
+{
+	size_t i, n = 0;
+	unsigned long named = 0;
 	json_t *r;
 	json_array_foreach(results, i, r)
-		if (json_is_integer(json_object_get(r, "timeline_pair")) &&
-		    json_integer_value(json_object_get(r, "timeline_pair")) == pair)
-			return r;
+		if (json_is_integer(json_object_get(r, "timeline_pair")) && named++ < PLOT_MAX_PAIRS)
+			set->p[n++] = (struct tl_pair){ .id = (uint32_t)json_integer_value(json_object_get(r, "timeline_pair")),
+							.order = i, .res = r };
+	too_many(j, j->result, "timeline pairs", named, PLOT_MAX_PAIRS);
+	qsort(set->p, n, sizeof(set->p[0]), tl_cmp);
+	set->n = 0;
+	for (i = 0; i < n; i++)
+		if (set->n == 0 || set->p[set->n - 1].id != set->p[i].id)
+			set->p[set->n++] = set->p[i];
+}
+
+/* The figure of pair id, or NULL. */
+static struct tl_pair *tl_find(struct tl_set *set, uint32_t id)
+{
+	if (set->last && set->last->id == id)
+		return set->last;
+	struct tl_pair key = { .id = id };
+	struct tl_pair *p = bsearch(&key, set->p, set->n, sizeof(set->p[0]), tl_cmp_id);
+	return p ? (set->last = p) : NULL;
+}
+
+/* Begins p's figure: timeline-PAIR, its title and deadline lines, its datablock opened. */
+static void tl_begin(struct plot_job *j, struct tl_pair *p, const json_t *opts)
+{
+	char title[256];
+	snprintf(p->f.stem, sizeof(p->f.stem), "timeline-%u", p->id);
+	snprintf(title, sizeof(title), "pair %u: %s against %s: lateness of each period", p->id, str(p->res, JK_SIMULATION),
+		 str(p->res, JK_LOAD));
+	p->broken = !fig_begin(j, &p->f, title);
+	if (p->broken)
+		return;
+	double period_ms = num(p->res, "interval_us") / 1e3;
+	const json_t *xruns = json_object_get(p->res, JK_XRUNS);
+	double periods = xruns && !json_is_null(xruns) ? num(opts, "proaudio_periods") : -1;
+	fprintf(p->f.head, "set xlabel 'time (s)'\nset ylabel 'lateness (ms)'\n");
+	if (period_ms > 0)
+		fprintf(p->f.head, "set arrow from graph 0, first %g to graph 1, first %g nohead lw 2 dt 2 lc 'red'\n",
+			period_ms, period_ms);
+	if (period_ms > 0 && periods > 1)
+		fprintf(p->f.head, "set arrow from graph 0, first %g to graph 1, first %g nohead lw 2 dt 3 lc 'orange'\n",
+			period_ms * (periods - 1), period_ms * (periods - 1));
+	block_begin(&p->f);
+	fprintf(p->f.head, "# time_s lateness_ms xrun\n");
+}
+
+/* Opens --timeline (lib/safefile: a regular file or a handed pipe, never waiting on a FIFO) and
+ * reads its header.  Returns the stream at its first record, or NULL having said why. */
+static FILE *tl_open(struct plot_job *j)
+{
+	char why[256];
+	unsigned char head[TIMELINE_HEADER_BYTES];
+	struct stat st;
+	int fd = safe_open_read(j->timeline, why, sizeof(why));
+	FILE *in = fd >= 0 ? fdopen(fd, "r") : NULL;
+	if (fd >= 0 && !in)
+		snprintf(why, sizeof(why), "fdopen: %s", strerror(errno));
+	else if (in && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+		 (uintmax_t)st.st_size > TIMELINE_HEADER_BYTES + (uintmax_t)PLOT_MAX_TL_RECORDS * TIMELINE_RECORD_BYTES)
+		snprintf(why, sizeof(why), "more than %u records (%u MiB): refused", PLOT_MAX_TL_RECORDS,
+			 (unsigned)(((uintmax_t)PLOT_MAX_TL_RECORDS * TIMELINE_RECORD_BYTES) >> 20));
+	else if (in && (fread(head, 1, sizeof(head), in) != sizeof(head) || timeline_decode_header(head) != 0))
+		snprintf(why, sizeof(why), "not an interbench timeline (doc/timeline.md)");
+	else if (in)
+		return in;
+	fprintf(j->err, "%s: --timeline %s: %s\n", j->who, j->timeline, why);
+	if (in)
+		fclose(in);
+	else if (fd >= 0)
+		close(fd);
 	return NULL;
 }
 
-/* timeline-PAIR figures: lateness over time per pair, deadline and buffer lines, xruns. */
-static int plot_timeline(struct plot_job *j, const json_t *doc)
+/* Adds record r to its pair's figure, or counts it unknown. */
+static void tl_add(struct plot_job *j, struct tl_set *set, const struct timeline_rec *r, const json_t *opts)
 {
-	unsigned char head[TIMELINE_HEADER_BYTES], rec[TIMELINE_RECORD_BYTES];
-	FILE *in = fopen(j->timeline, "re");
-	if (!in || fread(head, 1, sizeof(head), in) != sizeof(head) || timeline_decode_header(head) != 0) {
-		fprintf(j->err, "interbench plot: --timeline %s: %s\n", j->timeline,
-			in ? "not an interbench timeline (doc/timeline.md)" : strerror(errno));
-		if (in)
-			fclose(in);
+	struct tl_pair *p = tl_find(set, r->pair);
+	if (!p) {
+		set->unknown++;
+		return;
+	}
+	if (!p->f.head && !p->broken)
+		tl_begin(j, p, opts);
+	if (p->broken)
+		return;
+	fprintf(p->f.head, "%.6f %.6f %u\n", r->start_ns / 1e9, r->late_ns / 1e6, (r->flags & TIMELINE_XRUN) ? 1u : 0u);
+	p->records++;
+}
+
+/* Reads in's records, at most PLOT_MAX_TL_RECORDS, into set.  Returns 0, or 2 having said why;
+ * a record cut short at the end and records of unknown pairs are reported. */
+static int tl_read(struct plot_job *j, FILE *in, struct tl_set *set, const json_t *opts)
+{
+	unsigned char rec[TIMELINE_RECORD_BYTES];
+	struct timeline_rec r;
+	unsigned long n = 0;
+	size_t got;
+	while ((got = fread(rec, 1, sizeof(rec), in)) == sizeof(rec) && n++ < PLOT_MAX_TL_RECORDS) {
+		timeline_decode(rec, &r);
+		tl_add(j, set, &r, opts);
+	}
+	bool bad = ferror(in) || n > PLOT_MAX_TL_RECORDS;
+	if (ferror(in))
+		fprintf(j->err, "%s: --timeline %s: read: %s\n", j->who, j->timeline, strerror(errno));
+	else if (bad)
+		fprintf(j->err, "%s: --timeline %s: more than %u records: refused\n", j->who, j->timeline, PLOT_MAX_TL_RECORDS);
+	else if (got)
+		fprintf(j->err, "%s: --timeline %s: warning: its last record is cut short (%zu of %u bytes); ignored\n",
+			j->who, j->timeline, got, TIMELINE_RECORD_BYTES);
+	if (set->unknown)
+		fprintf(j->err, "%s: --timeline %s: %lu records of pairs that %s has no result for (timeline_pair) "
+			"skipped\n", j->who, j->timeline, set->unknown, j->result);
+	return bad ? 2 : 0;
+}
+
+/* timeline-PAIR figures: lateness over time per pair of the result that has records, the
+ * deadline and buffer lines, xruns marked.  Returns 0, or 2 on a timeline refused. */
+static int plot_timeline(struct plot_job *j, const json_t *doc, FILE *in)
+{
+	struct tl_set *set = calloc(1, sizeof(*set));
+	if (!set) {
+		fprintf(j->err, "%s: --timeline: out of memory\n", j->who);
 		return 2;
 	}
-	const json_t *results = json_object_get(doc, JK_RESULTS), *opts = json_object_get(doc, "options");
-	FILE *d = NULL, *g = NULL;
-	char stem[64] = "";
-	int64_t cur = -1;
-	struct timeline_rec r;
-	bool more = true;
-	while (more) {
-		more = fread(rec, 1, sizeof(rec), in) == sizeof(rec);
-		if (more)
-			timeline_decode(rec, &r);
-		if (d && (!more || r.pair != cur)) {   /* the pair's figure is complete */
-			fclose(d);
-			fclose(g);
-			draw(j, stem);
-			d = g = NULL;
-		}
-		if (!more || (d && r.pair == cur))
-			goto add;
-		cur = r.pair;
-		snprintf(stem, sizeof(stem), "timeline-%u", r.pair);
-		char name[96];
-		snprintf(name, sizeof(name), "%s.dat", stem);
-		d = out_file(j, name);
-		snprintf(name, sizeof(name), "%s.gp", stem);
-		g = d ? out_file(j, name) : NULL;
-		if (!g) {
-			if (d)
-				fclose(d);
-			fclose(in);
-			return 1;
-		}
-		const json_t *res = result_of_pair(results, r.pair);
-		double period_ms = res ? num(res, "interval_us") / 1e3 : -1;
-		char title[256];
-		snprintf(title, sizeof(title), "pair %u: %s against %s: lateness of each period", r.pair,
-			 res ? str(res, JK_SIMULATION) : "?", res ? str(res, JK_LOAD) : "?");
-		gp_head(g, j, stem, title);
-		fprintf(g, "set xlabel 'time (s)'\nset ylabel 'lateness (ms)'\n");
-		if (period_ms > 0)
-			fprintf(g, "set arrow from graph 0, first %g to graph 1, first %g nohead lw 2 dt 2 lc 'red'\n",
-				period_ms, period_ms);
-		double periods = res && json_object_get(res, JK_XRUNS) && !json_is_null(json_object_get(res, JK_XRUNS)) ?
-				 num(opts, "proaudio_periods") : -1;
-		if (period_ms > 0 && periods > 1)
-			fprintf(g, "set arrow from graph 0, first %g to graph 1, first %g nohead lw 2 dt 3 lc 'orange'\n",
-				period_ms * (periods - 1), period_ms * (periods - 1));
-		fprintf(g, "plot '%s.dat' using 1:2 with impulses title 'lateness', "
-			"'' using 1:($3 > 0 ? $2 : 1/0) with points pt 7 lc 'red' title 'xrun'\n", stem);
-	add:
-		if (more && d)
-			fprintf(d, "%.6f %.6f %u\n", r.start_ns / 1e9, r.late_ns / 1e6, (r.flags & TIMELINE_XRUN) ? 1u : 0u);
+	tl_index(j, json_object_get(doc, JK_RESULTS), set);
+	int rc = tl_read(j, in, set, json_object_get(doc, "options"));
+	for (size_t i = 0; i < set->n; i++) {
+		struct tl_pair *p = &set->p[i];
+		if (!p->f.head)
+			continue;
+		block_end(&p->f);
+		fprintf(p->f.plot, "plot $d0 using 1:2 with impulses title 'lateness', "
+			"$d0 using 1:($3 > 0 ? $2 : 1/0) with points pt 7 lc 'red' title 'xrun'\n");
+		fig_end(j, &p->f, rc == 0);
 	}
-	fclose(in);
-	return 0;
+	free(set);
+	return rc;
 }
 
 /* Whether gnuplot can be run.  Says what to install when not. */
-static bool have_gnuplot(FILE *err)
+static bool have_gnuplot(const struct plot_job *j)
 {
-	pid_t pid;
-	char *argv[] = { "gnuplot", "--version", NULL };
-	posix_spawn_file_actions_t fa;
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-	int rc = posix_spawnp(&pid, "gnuplot", &fa, NULL, argv, environ), status = 1;
-	posix_spawn_file_actions_destroy(&fa);
-	if (rc == 0)
-		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-			;
-	if (rc != 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-		fprintf(err, "interbench plot: gnuplot is not installed (accepted: gnuplot on the PATH; Debian: apt-get "
-			"install gnuplot-nox, or make deps)\n");
-		return false;
+	char *args[] = { "gnuplot", "--version", NULL };
+	if (gnuplot_run(args, -1, -1) == 0)
+		return true;
+	fprintf(j->err, "%s: gnuplot is not installed (accepted: gnuplot on the PATH; Debian: apt-get install "
+		"gnuplot-nox, or make deps)\n", j->who);
+	return false;
+}
+
+/* Makes the output directory when missing and checks that it may take the outputs: a directory
+ * of the running user or root that no other user can write, or sticky (safe_dir_check).
+ * Returns 0, or -1 having said why. */
+static int out_dir_ready(const struct plot_job *j)
+{
+	char why[PATH_MAX + 192];
+	if (mkdir(j->out_dir, 0755) != 0 && errno != EEXIST) {
+		fprintf(j->err, "%s: %s %s: mkdir: %s\n", j->who, j->out_opt, j->out_dir, strerror(errno));
+		return -1;
 	}
-	return true;
+	if (safe_dir_check(j->out_dir, why, sizeof(why)) != 0) {
+		fprintf(j->err, "%s: %s %s\n", j->who, j->out_opt, why);
+		return -1;
+	}
+	return 0;
+}
+
+/* latency-SIM and percentiles-SIM of each simulation, once, in the order of the results (at
+ * most PLOT_MAX_SIMS). */
+static void plot_sims(struct plot_job *j, const json_t *results)
+{
+	const char *done[PLOT_MAX_SIMS];
+	unsigned ndone = 0;
+	bool more = false;
+	size_t i;
+	json_t *r;
+	json_array_foreach(results, i, r) {
+		const char *sim = str(r, JK_SIMULATION);
+		bool seen = false;
+		for (unsigned k = 0; k < ndone && !seen; k++)
+			seen = strcmp(done[k], sim) == 0;
+		more |= !seen && ndone == PLOT_MAX_SIMS;
+		if (seen || ndone == PLOT_MAX_SIMS)
+			continue;
+		done[ndone++] = sim;
+		plot_distribution(j, results, sim);
+		plot_percentiles(j, results, sim);
+	}
+	if (more)
+		fprintf(j->err, "%s: %s: more than %u simulations, the first %u drawn\n", j->who, j->result, PLOT_MAX_SIMS,
+			PLOT_MAX_SIMS);
+}
+
+/* sweep-SIM-LOAD of each sweep (at most PLOT_MAX_SWEEPS). */
+static void plot_sweeps(struct plot_job *j, const json_t *sweeps)
+{
+	for (size_t i = 0; i < json_array_size(sweeps) && i < PLOT_MAX_SWEEPS; i++)
+		plot_sweep(j, json_array_get(sweeps, i));
+	too_many(j, j->result, "sweeps", json_array_size(sweeps), PLOT_MAX_SWEEPS);
 }
 
 static void plot_usage(FILE *f)
 {
 	fprintf(f, "Usage: interbench plot RESULT.json [--timeline FILE] [--out DIR] [--format png|svg]\n"
 		"Draws a result with gnuplot: latency distributions and percentiles per task, sweeps, and with\n"
-		"--timeline each pair's periods; each picture beside its gnuplot script and data.\n"
+		"--timeline each pair's periods; each picture beside the gnuplot script, data included, that drew it.\n"
 		"  --timeline FILE   the --timeline file of the same run\n"
-		"  --out DIR         where the pictures go (created; default: .)\n"
+		"  --out DIR         where the pictures go (created; yours or root's, writable by no other\n"
+		"                    user unless sticky; default: .)\n"
 		"  --format F        png (default) or svg\n");
 }
 
@@ -460,49 +766,36 @@ static int plot_args(int argc, char **argv, struct plot_job *j)
 	return -1;
 }
 
+/* Draws every figure of doc, with the timeline in tl (or NULL).  Returns 0, 1 when a figure
+ * failed, 2 when the timeline was refused. */
+static int plot_all(struct plot_job *j, const json_t *doc, FILE *tl)
+{
+	plot_sims(j, json_object_get(doc, JK_RESULTS));
+	plot_sweeps(j, json_object_get(doc, "sweeps"));
+	int rc = tl ? plot_timeline(j, doc, tl) : 0;
+	fprintf(j->out, "%u figure%s drawn in %s%s\n", j->made, j->made == 1 ? "" : "s", j->out_dir,
+		j->failed ? " (some failed: see above)" : "");
+	return rc ? rc : j->failed ? 1 : 0;
+}
+
 int plot_main(int argc, char **argv, FILE *out, FILE *err)
 {
-	struct plot_job j = { .out_dir = ".", .format = "png", .out = out, .err = err };
+	struct plot_job j = { .out_dir = ".", .format = "png", .who = "interbench plot", .out_opt = "--out", .out = out,
+			      .err = err };
 	int rc = plot_args(argc, argv, &j);
 	if (rc >= 0)
 		return rc;
-	json_error_t je;
-	json_t *doc = json_load_file(j.result, JSON_REJECT_DUPLICATES, &je);
-	const json_t *results = json_object_get(doc, JK_RESULTS);
-	if (!json_is_array(results)) {
-		fprintf(err, "interbench plot: %s: not an interbench JSON result (%s)\n", j.result, doc ? "no results" : je.text);
-		json_decref(doc);
+	char why[512];
+	json_t *doc = result_json_load(j.result, why, sizeof(why));
+	if (!doc) {
+		fprintf(err, "interbench plot: %s: %s\n", j.result, why);
 		return 2;
 	}
-	if (!have_gnuplot(err) || (mkdir(j.out_dir, 0755) != 0 && errno != EEXIST)) {
-		if (errno && errno != EEXIST && errno != ENOENT)
-			fprintf(err, "interbench plot: --out %s: %s\n", j.out_dir, strerror(errno));
-		json_decref(doc);
-		return 2;
-	}
-	const char *done[64];
-	unsigned ndone = 0;
-	size_t i;
-	json_t *r;
-	json_array_foreach(results, i, r) {   /* each simulation once, in the order of the results */
-		const char *sim = str(r, JK_SIMULATION);
-		bool seen = false;
-		for (unsigned k = 0; k < ndone; k++)
-			seen |= strcmp(done[k], sim) == 0;
-		if (seen || ndone == 64)
-			continue;
-		done[ndone++] = sim;
-		plot_distribution(&j, results, sim);
-		plot_percentiles(&j, results, sim);
-	}
-	json_array_foreach(json_object_get(doc, "sweeps"), i, r)
-		plot_sweep(&j, r);
-	rc = j.timeline ? plot_timeline(&j, doc) : 0;
+	FILE *tl = j.timeline ? tl_open(&j) : NULL;
+	rc = (j.timeline && !tl) || !have_gnuplot(&j) || out_dir_ready(&j) != 0 ? 2 : plot_all(&j, doc, tl);
+	if (tl)
+		fclose(tl);
 	json_decref(doc);
-	if (rc == 0 && j.failed)
-		rc = 1;
-	fprintf(out, "%u figure%s drawn in %s%s\n", j.made, j.made == 1 ? "" : "s", j.out_dir,
-		j.failed ? " (some failed: see above)" : "");
 	return rc;
 }
 
@@ -523,57 +816,42 @@ static const json_t *find_result(const json_t *doc, const char *key, const char 
 static void plot_overlay(struct plot_job *j, const json_t *old, const json_t *new, const char *key, const char *load)
 {
 	const json_t *res[2] = { find_result(old, key, load), find_result(new, key, load) };
-	char k[96], l[48], stem[160], name[200];
+	struct figure f = { .blocks = 0 };
+	char k[96], l[48], title[256];
 	if (!res[0] || !res[1])
 		return;
 	slug(key, k, sizeof(k));
 	slug(load, l, sizeof(l));
-	snprintf(stem, sizeof(stem), "compare-%s-%s", k, l);
-	snprintf(name, sizeof(name), "%s.dat", stem);
-	FILE *d = out_file(j, name);
-	snprintf(name, sizeof(name), "%s.gp", stem);
-	FILE *g = d ? out_file(j, name) : NULL;
-	if (!g) {
-		if (d)
-			fclose(d);
-		return;
-	}
-	char title[256];
+	snprintf(f.stem, sizeof(f.stem), "compare-%s-%s", k, l);
 	snprintf(title, sizeof(title), "%s against %s: scheduling latency, OLD and NEW (log-log)", key, load);
-	gp_head(g, j, stem, title);
-	fprintf(g, "set logscale xy\nset xlabel 'latency (us)'\nset ylabel 'periods'\n");
-	fprintf(g, "plot '%s.dat' index 0 with linespoints title 'OLD', '' index 1 with linespoints title 'NEW'\n", stem);
-	for (int s = 0; s < 2; s++) {
-		size_t i;
-		json_t *b;
-		json_array_foreach(json_object_get(res[s], "latency_histogram"), i, b)
-			fprintf(d, "%g %lld\n", json_number_value(json_array_get(b, 0)) / 1e3,
-				(long long)json_integer_value(json_array_get(b, 1)));
-		fprintf(d, "\n\n");
-	}
-	fclose(d);
-	fclose(g);
-	draw(j, stem);
+	if (!fig_begin(j, &f, title))
+		return;
+	fprintf(f.head, "set logscale xy\nset xlabel 'latency (us)'\nset ylabel 'periods'\n");
+	for (int s = 0; s < 2; s++)
+		hist_block(&f, json_object_get(res[s], "latency_histogram"));
+	fprintf(f.plot, "plot $d0 with linespoints title 'OLD', $d1 with linespoints title 'NEW'\n");
+	fig_end(j, &f, true);
 }
 
 int plot_compare(const char *dir, const char *old_path, const char *new_path, const struct cmp_flagged *flagged,
 		 FILE *out, FILE *err)
 {
-	struct plot_job j = { .out_dir = dir, .format = "png", .out = out, .err = err };
-	json_error_t je;
-	json_t *docs[2] = { json_load_file(old_path, 0, &je), json_load_file(new_path, 0, &je) };
+	struct plot_job j = { .out_dir = dir, .format = "png", .who = "interbench compare", .out_opt = "--plot",
+			      .out = out, .err = err };
+	const char *paths[2] = { old_path, new_path };
+	json_t *docs[2] = { NULL, NULL };
+	char why[512];
 	int rc = 0;
-	if (!json_is_array(json_object_get(docs[0], JK_RESULTS)) || !json_is_array(json_object_get(docs[1], JK_RESULTS))) {
-		fprintf(err, "interbench compare: --plot: draws JSON results only (logfiles carry no histograms)\n");
+	for (int i = 0; i < 2 && rc == 0; i++)
+		if (!(docs[i] = result_json_load(paths[i], why, sizeof(why)))) {
+			fprintf(err, "interbench compare: --plot: %s: %s\n", paths[i], why);
+			rc = 2;
+		}
+	if (rc == 0 && (!have_gnuplot(&j) || out_dir_ready(&j) != 0))
 		rc = 2;
-	} else if (!have_gnuplot(err) || (mkdir(dir, 0755) != 0 && errno != EEXIST)) {
-		rc = 2;
-	} else {
-		for (unsigned i = 0; i < flagged->n; i++)
-			plot_overlay(&j, docs[0], docs[1], flagged->sim[i], flagged->load[i]);
-		rc = j.failed ? 1 : 0;
-	}
+	for (unsigned i = 0; rc == 0 && i < flagged->n; i++)
+		plot_overlay(&j, docs[0], docs[1], flagged->sim[i], flagged->load[i]);
 	json_decref(docs[0]);
 	json_decref(docs[1]);
-	return rc;
+	return rc ? rc : j.failed ? 1 : 0;
 }

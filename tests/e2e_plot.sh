@@ -1,7 +1,10 @@
 #!/bin/bash
-# End to end: interbench plot (issue 15) renders real results from short runs (a sweep with
-# --timeline): every kind of figure, each a valid PNG or SVG beside its gnuplot script and
-# data, with the series expected; a clear message and exit 2 without gnuplot or a result.
+# End to end: interbench plot renders real results from short runs (a sweep with --timeline):
+# every kind of figure, each a valid PNG or SVG beside the self-contained gnuplot script that
+# drew it, with the series expected; a clear message and exit 2 without gnuplot or a result.
+# As root in places others can write: gnuplot is handed its script, never a path; --out must be
+# a directory no other user controls; planted scripts, links and FIFOs change nothing; input
+# is validated and bounded.
 # Usage: e2e_plot.sh BINARY
 set -u
 BIN=$(realpath "${1:?usage: $0 path/to/interbench}")
@@ -23,11 +26,11 @@ if [ "$rc" = 0 ] && grep -q "^$((2 + 2 + 4 + n_tl)) figures drawn in pics$" "$ou
 then ok "plot: distributions and percentiles of 2 tasks, 4 sweeps, $n_tl timelines"; else bad "plot (exit $rc)" "$out"; fi
 good=1
 for f in latency-audio percentiles-proaudio sweep-audio-burn timeline-0; do
-	[ -s "pics/$f.gp" ] && [ -s "pics/$f.dat" ] || good=0
+	grep -q '^\$d0 << EOD$' "pics/$f.gp" && [ ! -e "pics/$f.dat" ] || good=0
 	head -c 8 "pics/$f.png" | od -An -tx1 | tr -d ' \n' | grep -q '^89504e470d0a1a0a$' || good=0
 	[ "$(stat -c %s "pics/$f.png")" -gt 5000 ] || good=0
 done
-if [ "$good" = 1 ]; then ok "each figure a PNG (signature, > 5 KB) beside its script and data"; else bad "figure files"; ls -l pics; fi
+if [ "$good" = 1 ]; then ok "each figure a PNG (signature, > 5 KB) beside its script, its data inline"; else bad "figure files"; ls -l pics; fi
 # series: per load, scheduling and timer latency and the p99/max marks; per load setting, met and p99
 # (a series' title; the figure's own is on the 'set title' line)
 if [ "$(grep -v '^set title' pics/latency-audio.gp | grep -o "title '[^']*'" | wc -l)" = 12 ] &&
@@ -35,24 +38,25 @@ if [ "$(grep -v '^set title' pics/latency-audio.gp | grep -o "title '[^']*'" | w
    grep -q "^set arrow" pics/percentiles-audio.gp && grep -q "^set arrow" pics/timeline-0.gp
 then ok "the series expected, the deadline lines"; else bad "series"; fi
 # names are text: "nice 0" a tick label as written, SCHED_BATCH no subscript (noenhanced)
-if grep -q '^0 "nice 0" ' pics/sweep-audio-burn.dat && [ "$(grep -L '^set terminal pngcairo noenhanced ' pics/*.gp)" = "" ]
-then ok "labels as written (spaces kept, no enhanced-text markup)"; else bad "labels" pics/sweep-audio-burn.dat; fi
+if grep -q '^0 "nice 0" ' pics/sweep-audio-burn.gp && [ "$(grep -L '^set terminal pngcairo noenhanced ' pics/*.gp)" = "" ]
+then ok "labels as written (spaces kept, no enhanced-text markup)"; else bad "labels" pics/sweep-audio-burn.gp; fi
 # a result file from anyone: names with quotes, backquotes and gnuplot commands stay text
 python3 - <<'PY'
 import json
 d = json.load(open("r.json"))
 for r in d["results"]:
-    r["simulation"] = r["simulation"] + "\" ; system(\"touch pwned-1\") ; print \"`touch pwned-2`"
-    r["load"] = r["load"] + "' ; system('touch pwned-3') ; print '@x\n; system('touch pwned-4')"
+    # within the lengths a result's names may have (compare's limits, which plot shares)
+    r["simulation"] = r["simulation"] + "\";system(\"touch pwned-1\")`touch pwned-2`\n!touch pwned-4"
+    r["load"] = r["load"] + "';system('touch pwned-3')@x"
 json.dump(d, open("evil.json", "w"))
 PY
 "$BIN" plot evil.json --out evil >"$out" 2>&1; rc=$?
-if [ "$rc" = 0 ] && ! ls pwned-* evil/pwned-* >/dev/null 2>&1 && [ "$(ls evil/*.png | wc -l)" -ge 2 ]
-then ok "names from the result run nothing in gnuplot"; else bad "a crafted result (exit $rc)" "$out"; ls pwned-* evil/pwned-* 2>/dev/null; fi
+if [ "$rc" = 0 ] && ! ls pwned-* evil/pwned-* /pwned-* >/dev/null 2>&1 && [ "$(ls evil/*.png | wc -l)" -ge 2 ]
+then ok "names from the result run nothing in gnuplot"; else bad "a crafted result (exit $rc)" "$out"; ls pwned-* evil/pwned-* /pwned-* 2>/dev/null; fi
 # a link planted under a picture's name: refused, its target untouched, the other figures drawn
 mkdir planted && echo precious >target && ln -s "$PWD/target" planted/latency-audio.png
 "$BIN" plot r.json --out planted >"$out" 2>&1; rc=$?
-if [ "$rc" = 1 ] && [ "$(cat target)" = precious ] && grep -q "open planted/latency-audio.png" "$out" &&
+if [ "$rc" = 1 ] && [ "$(cat target)" = precious ] && grep -q "planted/latency-audio.png is a symbolic link" "$out" &&
    head -c 4 planted/percentiles-audio.png | grep -q PNG
 then ok "a link planted under a picture's name is refused, its target untouched"; else bad "planted link (exit $rc)" "$out"; fi
 "$BIN" plot r.json --out svg --format svg >"$out" 2>&1; rc=$?
@@ -75,10 +79,127 @@ if [ "$rc" = 1 ] && grep -q REGRESSION "$out" && [ "$n" -ge 1 ] && grep -q "titl
 then ok "compare --plot: OLD and NEW overlaid for the $n flagged pair(s)"; else bad "compare --plot (exit $rc, $n pictures)" "$out"; fi
 echo '{}' > empty.json
 "$BIN" plot empty.json >"$out" 2>&1; rc=$?
-if [ "$rc" = 2 ] && grep -q "not an interbench JSON result" "$out"; then ok "a file that is not a result: exit 2"
+if [ "$rc" = 2 ] && grep -q "empty.json: not an interbench result" "$out"; then ok "a file that is not a result: exit 2"
 else bad "bad result (exit $rc)" "$out"; fi
 "$BIN" plot r.json --timeline r.json --out x >"$out" 2>&1; rc=$?
 if [ "$rc" = 2 ] && grep -q "not an interbench timeline" "$out"; then ok "a file that is not a timeline: exit 2"
 else bad "bad timeline (exit $rc)" "$out"; fi
+# a rerun of a saved script needs nothing beside it: the data is in it
+mkdir rerun && cp pics/latency-audio.gp rerun/ && (cd rerun && gnuplot latency-audio.gp) >"$out" 2>&1
+if head -c 4 rerun/latency-audio.png 2>/dev/null | grep -q PNG; then ok "a saved script redraws its picture on its own"
+else bad "rerun of a saved script" "$out"; fi
+
+# --out a directory another user controls: refused before anything is written
+mkdir theirs && chown 65534:65534 theirs
+"$BIN" plot r.json --out theirs >"$out" 2>&1; rc=$?
+if [ "$rc" = 2 ] && grep -q "^interbench plot: --out theirs belongs to uid 65534" "$out" && [ -z "$(ls -A theirs)" ]
+then ok "--out owned by another user: exit 2 naming why"; else bad "--out of another user (exit $rc)" "$out"; fi
+mkdir open && chmod 0777 open
+"$BIN" plot r.json --out open >"$out" 2>&1; rc=$?
+if [ "$rc" = 2 ] && grep -q "^interbench plot: --out open is writable by others (mode 0777) without the sticky bit" "$out" &&
+   [ -z "$(ls -A open)" ]
+then ok "--out writable by others, not sticky: exit 2 naming why"; else bad "--out world-writable (exit $rc)" "$out"; fi
+# a shared sticky directory: another user's script planted under a figure's name is left alone
+mkdir shared && chmod 1777 shared
+printf 'system("touch %s/MARK-planted")\n' "$PWD" >shared/latency-audio.gp && chown 65534:65534 shared/latency-audio.gp
+"$BIN" plot r.json --out shared >"$out" 2>&1; rc=$?
+if [ "$rc" = 1 ] && grep -q "shared/latency-audio.gp belongs to uid 65534; not replaced" "$out" &&
+   grep -q MARK-planted shared/latency-audio.gp && [ ! -e MARK-planted ] && [ ! -e shared/latency-audio.png ] &&
+   head -c 4 shared/percentiles-audio.png | grep -q PNG
+then ok "a script planted in a sticky --out is not replaced and never run"; else bad "planted script (exit $rc)" "$out"; fi
+
+# what gnuplot is given: its script on standard input (never a path), in /, a fixed environment
+REAL_GNUPLOT=$(command -v gnuplot)
+mkdir fake && cat >fake/gnuplot <<EOF
+#!/bin/sh
+[ "\$1" = --version ] && exit 0
+printf '%s\n' "\$@" >$TMP/fake.argv
+pwd >$TMP/fake.cwd
+env >$TMP/fake.env
+cat >$TMP/fake.stdin
+EOF
+chmod +x fake/gnuplot
+PATH="$PWD/fake:$PATH" GNUPLOT_LIB="$PWD" "$BIN" plot r.json --out fk >"$out" 2>&1; rc=$?
+if [ "$(tr '\n' ' ' <"$TMP/fake.argv")" = "-d -e ib_stdout = 1 - " ] && [ "$(cat "$TMP/fake.cwd")" = / ] &&
+   grep -q '^\$d0 << EOD$' "$TMP/fake.stdin" && grep -q '^plot \$d0 ' "$TMP/fake.stdin" &&
+   ! grep -q GNUPLOT_LIB "$TMP/fake.env" && grep -qx HOME=/nonexistent "$TMP/fake.env"
+then ok "gnuplot reads its script from standard input, runs in / with a fixed environment"
+else bad "what gnuplot is given" "$TMP/fake.argv"; cat "$TMP/fake.cwd"; grep -E '^(HOME|GNUPLOT)' "$TMP/fake.env"; fi
+# that fake draws nothing: an empty picture is no figure
+if [ "$rc" = 1 ] && grep -q "^0 figures drawn in fk" "$out" && grep -q "gnuplot drew nothing (an empty picture) on fk/latency-audio.png" "$out" &&
+   [ -z "$(ls fk/*.png 2>/dev/null)" ]
+then ok "an empty picture is not counted and not kept: exit 1"; else bad "empty picture (exit $rc)" "$out"; fi
+# a script rewritten on disk between interbench's write and gnuplot's start changes nothing
+mkdir race && cat >race/gnuplot <<EOF
+#!/bin/sh
+for f in $PWD/rc/*.gp; do [ -e "\$f" ] && printf 'system("touch $PWD/MARK-race")\n' >"\$f"; done
+exec $REAL_GNUPLOT "\$@"
+EOF
+chmod +x race/gnuplot
+PATH="$PWD/race:$PATH" "$BIN" plot r.json --out rc >"$out" 2>&1; rc=$?
+if [ "$rc" = 0 ] && [ ! -e MARK-race ] && head -c 4 rc/latency-audio.png | grep -q PNG
+then ok "a script rewritten on disk is not what gnuplot runs"; else bad "rewritten script (exit $rc)" "$out"; fi
+# the caller's gnuplot start-up files are not read
+mkdir -p home/.config/gnuplot
+printf 'system("touch %s/MARK-home")\n' "$PWD" | tee home/.gnuplot >home/.config/gnuplot/gnuplotrc
+HOME="$PWD/home" XDG_CONFIG_HOME="$PWD/home/.config" "$BIN" plot r.json --out hm >"$out" 2>&1; rc=$?
+if [ "$rc" = 0 ] && [ ! -e MARK-home ]; then ok "the caller's ~/.gnuplot is not run"; else bad "~/.gnuplot (exit $rc)" "$out"; fi
+
+# a hard link planted under an output's name: its other name keeps its content
+mkdir hl && echo precious >linked && ln linked hl/latency-audio.gp && ln linked hl/percentiles-audio.png
+"$BIN" plot r.json --out hl >"$out" 2>&1; rc=$?
+if [ "$rc" = 0 ] && [ "$(cat linked)" = precious ] && [ "$(stat -c %h linked)" = 1 ] && grep -q '^\$d0 << EOD' hl/latency-audio.gp
+then ok "hard links planted as outputs: their other name untouched"; else bad "hard link (exit $rc)" "$out"; fi
+
+# FIFOs as the result or the timeline: refused at once, no reader waited for
+mkfifo fifo.json fifo.bin
+timeout 20 "$BIN" plot fifo.json --out ff >"$out" 2>&1; rc=$?
+if [ "$rc" = 2 ] && grep -q "^interbench plot: fifo.json: is a FIFO" "$out"; then ok "a FIFO as the result: exit 2, no hang"
+else bad "FIFO result (exit $rc)" "$out"; fi
+timeout 20 "$BIN" plot r.json --timeline fifo.bin --out ff >"$out" 2>&1; rc=$?
+if [ "$rc" = 2 ] && grep -q "^interbench plot: --timeline fifo.bin: is a FIFO" "$out"; then ok "a FIFO as --timeline: exit 2, no hang"
+else bad "FIFO timeline (exit $rc)" "$out"; fi
+
+# results compare would refuse are refused with the validator's reason
+python3 - <<'PY2'
+import json
+d = json.load(open("r.json"))
+def variant(name, change):
+    v = json.loads(json.dumps(d)); change(v); json.dump(v, open(name, "w"))
+variant("schema99.json", lambda v: v.update(schema_version=99))
+variant("negative.json", lambda v: v["results"][0]["latency_histogram"][0].__setitem__(1, -4))
+variant("string.json", lambda v: v["results"][0].__setitem__("latency_p99_ns", "181015"))
+with open("huge.json", "w") as f:
+    f.write(json.dumps(d)[:-1] + " " * (65 << 20) + "}")
+PY2
+for c in "schema99.json:schema version 99 is not supported" "negative.json:results\[0\].latency_histogram\[0\]: not a \[low_ns, count\] pair" \
+	 "string.json:results\[0\].latency_p99_ns: not an integer" "huge.json:larger than 64 MiB: refused"; do
+	f=${c%%:*}
+	"$BIN" plot "$f" --out inv >"$out" 2>&1; rc=$?
+	if [ "$rc" = 2 ] && grep -q "^interbench plot: $f: ${c#*:}" "$out" && [ ! -e inv ]; then ok "$f: exit 2 with the validator's reason"
+	else bad "$f (exit $rc)" "$out"; fi
+done
+rm -f huge.json
+
+# a crafted timeline: 200 records alternating two real pairs, 10 of a pair no result has, a cut
+# record: a figure per real pair, the rest reported
+python3 - <<'PY2'
+import struct
+with open("crafted.bin", "wb") as f:
+    f.write(struct.pack("<4sIII", b"IBTL", 1, 40, 0))
+    for i in range(200):
+        f.write(struct.pack("<IIQIIIIII", i % 2, i // 2, i * 1000000, 0, 0, 50000 + i, 0, 1, 0))
+    for i in range(10):
+        f.write(struct.pack("<IIQIIIIII", 999, i, i * 1000000, 0, 0, 1000, 0, 1, 0))
+    f.write(b"\0" * 12)
+PY2
+"$BIN" plot r.json --timeline crafted.bin --out ct >"$out" 2>&1; rc=$?
+if [ "$rc" = 0 ] && [ "$(ls ct/timeline-*.png | tr '\n' ' ')" = "ct/timeline-0.png ct/timeline-1.png " ] &&
+   [ "$(grep -c '^[0-9.]* [0-9.]* 0$' ct/timeline-0.gp)" = 100 ] &&
+   grep -q "^interbench plot: --timeline crafted.bin: 10 records of pairs that r.json has no result for" "$out" &&
+   grep -q "^interbench plot: --timeline crafted.bin: warning: its last record is cut short (12 of 40 bytes)" "$out"
+then ok "a crafted timeline: one figure per real pair, unknown pairs and a cut record reported"
+else bad "crafted timeline (exit $rc)" "$out"; ls ct; fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
