@@ -39,18 +39,38 @@ bool safe_stat_trusted(const struct stat *st, char *why, size_t whylen)
 	return true;
 }
 
-int safe_dir_check(const char *dir, char *err, size_t errlen)
+/* Opens dir (never through a symbolic link as its last name) and, with check, verifies the
+ * directory opened, not the name, is trusted: a directory swapped under the name between the
+ * check and the use cannot pass.  Returns the descriptor, or -1 with err set. */
+static int open_dir(const char *dir, bool check, char *err, size_t errlen)
 {
 	struct stat st;
 	char why[160];
-	if (lstat(dir, &st) != 0)
-		return fail(err, errlen, "%s: lstat: %s", dir, strerror(errno));
-	if (S_ISLNK(st.st_mode))
-		return fail(err, errlen, "%s is a symbolic link; not followed (name the directory itself)", dir);
-	if (!S_ISDIR(st.st_mode))
-		return fail(err, errlen, "%s is not a directory", dir);
-	if (!safe_stat_trusted(&st, why, sizeof(why)))
-		return fail(err, errlen, "%s %s; refusing to write there (use a directory of your own)", dir, why);
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC | (check ? O_NOFOLLOW : 0));
+	if (fd < 0) {
+		if (errno == ELOOP || errno == ENOTDIR) {
+			bool link = lstat(dir, &st) == 0 && S_ISLNK(st.st_mode);
+			return fail(err, errlen, link ? "%s is a symbolic link; not followed (name the directory itself)" :
+				    "%s is not a directory", dir);
+		}
+		return fail(err, errlen, "open %s: %s", dir, strerror(errno));
+	}
+	const char *bad = !check ? NULL : fstat(fd, &st) != 0 ? strerror(errno) :
+			  !safe_stat_trusted(&st, why, sizeof(why)) ? why : NULL;
+	if (bad) {
+		fail(err, errlen, "%s %s; refusing to write there (use a directory of your own)", dir, bad);
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+int safe_dir_check(const char *dir, char *err, size_t errlen)
+{
+	int fd = open_dir(dir, true, err, errlen);
+	if (fd < 0)
+		return -1;
+	close(fd);
 	return 0;
 }
 
@@ -70,12 +90,10 @@ static int open_parent(struct safe_out *o, const char *path, unsigned flags, cha
 		snprintf(dir, sizeof(dir), ".");
 	else
 		snprintf(dir, sizeof(dir), "%.*s", slash == path ? 1 : (int)(slash - path), path);
-	if ((flags & SAFE_OUT_CHECK_DIR) && safe_dir_check(dir, err, errlen) != 0)
-		return -1;
-	o->dir_fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (o->dir_fd < 0)
-		return fail(err, errlen, "open %s (the directory of %s): %s", dir, path, strerror(errno));
-	return 0;
+	o->dir_fd = open_dir(dir, flags & SAFE_OUT_CHECK_DIR, err, errlen);
+	if (o->dir_fd < 0 && !(flags & SAFE_OUT_CHECK_DIR))
+		snprintf(err + strlen(err), errlen - strlen(err), " (the directory of %s)", path);
+	return o->dir_fd < 0 ? -1 : 0;
 }
 
 /* What is wrong with replacing the existing file st at the output's name, or NULL. */

@@ -16,6 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "lib/safefile.h"
+#include "lib/text.h"
 #include "lib/timeline.h"
 #include "results/jsonkeys.h"
 #include "results/plot.h"
@@ -154,7 +155,7 @@ static int save_script(struct plot_job *j, const struct figure *f)
 		rc = safe_out_commit(&o, err, sizeof(err));
 	if (rc != 0) {
 		safe_out_abort(&o);
-		fprintf(j->err, "%s: %s\n", j->who, err);
+		text_message(j->err, "%s: %s", j->who, err);
 	}
 	return rc;
 }
@@ -166,7 +167,7 @@ static int script_fd(struct plot_job *j, const struct figure *f)
 {
 	int fd = memfd_create("interbench-plot", MFD_CLOEXEC);
 	if (fd < 0 || safe_write_all(fd, f->hbuf, f->hlen) != 0 || lseek(fd, 0, SEEK_SET) != 0) {
-		fprintf(j->err, "%s: %s: %s\n", j->who, fd < 0 ? "memfd_create" : "write", strerror(errno));
+		text_message(j->err, "%s: %s: %s", j->who, fd < 0 ? "memfd_create" : "write", strerror(errno));
 		if (fd >= 0)
 			close(fd);
 		return -1;
@@ -199,9 +200,9 @@ static bool keep_picture(const struct plot_job *j, struct safe_out *pic, int sta
 	char why[128], err[PATH_MAX + 128];
 	const char *bad = no_picture(status, pic->fd, why, sizeof(why));
 	if (bad)
-		fprintf(j->err, "%s: gnuplot %s on %s\n", j->who, bad, pic->path);
+		text_message(j->err, "%s: gnuplot %s on %s", j->who, bad, pic->path);
 	else if (safe_out_commit(pic, err, sizeof(err)) != 0)
-		fprintf(j->err, "%s: %s\n", j->who, (bad = err));
+		text_message(j->err, "%s: %s", j->who, (bad = err));
 	safe_out_abort(pic);
 	return !bad;
 }
@@ -218,7 +219,7 @@ static void draw(struct plot_job *j, const struct figure *f)
 	snprintf(path, sizeof(path), "%s/%s.%s", j->out_dir, f->stem, j->format);
 	int script = script_fd(j, f);
 	if (script >= 0 && safe_out_open(&pic, path, SAFE_OUT_CHECK_DIR, err, sizeof(err)) != 0) {
-		fprintf(j->err, "%s: %s\n", j->who, err);
+		text_message(j->err, "%s: %s", j->who, err);
 		close(script);
 		script = -1;
 	}
@@ -238,7 +239,7 @@ static void draw(struct plot_job *j, const struct figure *f)
 static void fig_end(struct plot_job *j, struct figure *f, bool something)
 {
 	if (something && fig_close(f) != 0) {
-		fprintf(j->err, "%s: %s: out of memory\n", j->who, f->stem);
+		text_message(j->err, "%s: %s: out of memory", j->who, f->stem);
 		j->failed++;
 	} else if (something && save_script(j, f) != 0) {
 		j->failed++;
@@ -252,7 +253,7 @@ static void fig_end(struct plot_job *j, struct figure *f, bool something)
 static void too_many(const struct plot_job *j, const char *stem, const char *what, unsigned long n, unsigned max)
 {
 	if (n > max)
-		fprintf(j->err, "%s: %s: %lu %s, the first %u drawn\n", j->who, stem, n, what, max);
+		text_message(j->err, "%s: %s: %lu %s, the first %u drawn", j->who, stem, n, what, max);
 }
 
 /* text as a gnuplot string literal, its quotes included, in buf (len >= 3), which it returns.
@@ -332,7 +333,7 @@ static bool fig_begin(struct plot_job *j, struct figure *f, const char *title)
 	f->head = open_memstream(&f->hbuf, &f->hlen);
 	f->plot = f->head ? open_memstream(&f->pbuf, &f->plen) : NULL;
 	if (!f->plot) {
-		fprintf(j->err, "%s: %s: open_memstream: %s\n", j->who, f->stem, strerror(errno));
+		text_message(j->err, "%s: %s: open_memstream: %s", j->who, f->stem, strerror(errno));
 		fig_free(f);
 		j->failed++;
 		return false;
@@ -584,7 +585,7 @@ static FILE *tl_open(struct plot_job *j)
 		snprintf(why, sizeof(why), "not an interbench timeline (doc/timeline.md)");
 	else if (in)
 		return in;
-	fprintf(j->err, "%s: --timeline %s: %s\n", j->who, j->timeline, why);
+	text_message(j->err, "%s: --timeline %s: %s", j->who, j->timeline, why);
 	if (in)
 		fclose(in);
 	else if (fd >= 0)
@@ -622,15 +623,15 @@ static int tl_read(struct plot_job *j, FILE *in, struct tl_set *set, const json_
 	}
 	bool bad = ferror(in) || n > PLOT_MAX_TL_RECORDS;
 	if (ferror(in))
-		fprintf(j->err, "%s: --timeline %s: read: %s\n", j->who, j->timeline, strerror(errno));
+		text_message(j->err, "%s: --timeline %s: read: %s", j->who, j->timeline, strerror(errno));
 	else if (bad)
-		fprintf(j->err, "%s: --timeline %s: more than %u records: refused\n", j->who, j->timeline, PLOT_MAX_TL_RECORDS);
+		text_message(j->err, "%s: --timeline %s: more than %u records: refused", j->who, j->timeline, PLOT_MAX_TL_RECORDS);
 	else if (got)
-		fprintf(j->err, "%s: --timeline %s: warning: its last record is cut short (%zu of %u bytes); ignored\n",
+		text_message(j->err, "%s: --timeline %s: warning: its last record is cut short (%zu of %u bytes); ignored",
 			j->who, j->timeline, got, TIMELINE_RECORD_BYTES);
 	if (set->unknown)
-		fprintf(j->err, "%s: --timeline %s: %lu records of pairs that %s has no result for (timeline_pair) "
-			"skipped\n", j->who, j->timeline, set->unknown, j->result);
+		text_message(j->err, "%s: --timeline %s: %lu records of pairs that %s has no result for (timeline_pair) "
+			"skipped", j->who, j->timeline, set->unknown, j->result);
 	return bad ? 2 : 0;
 }
 
@@ -640,7 +641,7 @@ static int plot_timeline(struct plot_job *j, const json_t *doc, FILE *in)
 {
 	struct tl_set *set = calloc(1, sizeof(*set));
 	if (!set) {
-		fprintf(j->err, "%s: --timeline: out of memory\n", j->who);
+		text_message(j->err, "%s: --timeline: out of memory", j->who);
 		return 2;
 	}
 	tl_index(j, json_object_get(doc, JK_RESULTS), set);
@@ -664,8 +665,8 @@ static bool have_gnuplot(const struct plot_job *j)
 	char *args[] = { "gnuplot", "--version", NULL };
 	if (gnuplot_run(args, -1, -1) == 0)
 		return true;
-	fprintf(j->err, "%s: gnuplot is not installed (accepted: gnuplot on the PATH; Debian: apt-get install "
-		"gnuplot-nox, or make deps)\n", j->who);
+	text_message(j->err, "%s: gnuplot is not installed (accepted: gnuplot on the PATH; Debian: apt-get install "
+		"gnuplot-nox, or make deps)", j->who);
 	return false;
 }
 
@@ -676,11 +677,11 @@ static int out_dir_ready(const struct plot_job *j)
 {
 	char why[PATH_MAX + 192];
 	if (mkdir(j->out_dir, 0755) != 0 && errno != EEXIST) {
-		fprintf(j->err, "%s: %s %s: mkdir: %s\n", j->who, j->out_opt, j->out_dir, strerror(errno));
+		text_message(j->err, "%s: %s %s: mkdir: %s", j->who, j->out_opt, j->out_dir, strerror(errno));
 		return -1;
 	}
 	if (safe_dir_check(j->out_dir, why, sizeof(why)) != 0) {
-		fprintf(j->err, "%s: %s %s\n", j->who, j->out_opt, why);
+		text_message(j->err, "%s: %s %s", j->who, j->out_opt, why);
 		return -1;
 	}
 	return 0;
@@ -708,7 +709,7 @@ static void plot_sims(struct plot_job *j, const json_t *results)
 		plot_percentiles(j, results, sim);
 	}
 	if (more)
-		fprintf(j->err, "%s: %s: more than %u simulations, the first %u drawn\n", j->who, j->result, PLOT_MAX_SIMS,
+		text_message(j->err, "%s: %s: more than %u simulations, the first %u drawn", j->who, j->result, PLOT_MAX_SIMS,
 			PLOT_MAX_SIMS);
 }
 
@@ -753,13 +754,13 @@ static int plot_args(int argc, char **argv, struct plot_job *j)
 		else if (c == 'f' && (strcmp(optarg, "png") == 0 || strcmp(optarg, "svg") == 0))
 			j->format = optarg;
 		else {
-			fprintf(j->err, "interbench plot: %s: %s (accepted: --timeline FILE, --out DIR, --format png|svg; "
-				"see --help)\n", argv[optind - 1], c == 'f' ? "invalid format" : "unknown option or missing value");
+			text_message(j->err, "interbench plot: %s: %s (accepted: --timeline FILE, --out DIR, --format png|svg; "
+				"see --help)", argv[optind - 1], c == 'f' ? "invalid format" : "unknown option or missing value");
 			return 2;
 		}
 	}
 	if (argc - optind != 1) {
-		fprintf(j->err, "interbench plot: expected one result file (see --help)\n");
+		text_message(j->err, "interbench plot: expected one result file (see --help)");
 		return 2;
 	}
 	j->result = argv[optind];
@@ -788,7 +789,7 @@ int plot_main(int argc, char **argv, FILE *out, FILE *err)
 	char why[512];
 	json_t *doc = result_json_load(j.result, why, sizeof(why));
 	if (!doc) {
-		fprintf(err, "interbench plot: %s: %s\n", j.result, why);
+		text_message(err, "interbench plot: %s: %s", j.result, why);
 		return 2;
 	}
 	FILE *tl = j.timeline ? tl_open(&j) : NULL;
@@ -844,7 +845,7 @@ int plot_compare(const char *dir, const char *old_path, const char *new_path, co
 	int rc = 0;
 	for (int i = 0; i < 2 && rc == 0; i++)
 		if (!(docs[i] = result_json_load(paths[i], why, sizeof(why)))) {
-			fprintf(err, "interbench compare: --plot: %s: %s\n", paths[i], why);
+			text_message(err, "interbench compare: --plot: %s: %s", paths[i], why);
 			rc = 2;
 		}
 	if (rc == 0 && (!have_gnuplot(&j) || out_dir_ready(&j) != 0))

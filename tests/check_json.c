@@ -346,7 +346,7 @@ START_TEST(create_never_overwrites)
 	ck_assert_int_eq(report_create(doc, "/nonexistent/x", name[0], sizeof(name[0]), err, sizeof(err)), -1);
 	ck_assert_str_eq(err, "open /nonexistent/x.json: No such file or directory");
 	ck_assert_int_eq(report_write(doc, "/nonexistent/y.json", err, sizeof(err)), -1);
-	ck_assert_str_eq(err, "open /nonexistent (the directory of /nonexistent/y.json): No such file or directory");
+	ck_assert_str_eq(err, "open /nonexistent: No such file or directory (the directory of /nonexistent/y.json)");
 	ck_assert_int_eq(report_create(doc, stem, name[0], 8, err, sizeof(err)), -1);
 	ck_assert_ptr_nonnull(strstr(err, "file name too long"));
 	json_decref(doc);

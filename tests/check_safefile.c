@@ -156,6 +156,12 @@ START_TEST(other_users_files_and_dirs)
 	ck_assert_int_eq(safe_dir_check(dir, err, sizeof(err)), -1);
 	ck_assert_ptr_nonnull(strstr(err, "belongs to uid 65534"));
 	ck_assert_int_eq(chown(dir, 0, 0), 0);
+	snprintf(p, sizeof(p), "%s/lnk", dir);   /* a link to a trusted directory is not followed */
+	ck_assert_int_eq(symlink("/", p), 0);
+	ck_assert_int_eq(safe_dir_check(p, err, sizeof(err)), -1);
+	ck_assert_ptr_nonnull(strstr(err, "symbolic link"));
+	snprintf(p, sizeof(p), "%s/lnk/x", dir);
+	ck_assert_int_eq(write_out("lnk/x", "x", SAFE_OUT_CHECK_DIR, err), -2);
 }
 END_TEST
 
