@@ -406,14 +406,12 @@ static void json_facts(struct result_set *rs, const json_t *doc)
 			add_fact(rs, key, v);
 }
 
-static int parse_json(const char *buf, size_t len, struct result_set *rs, char *err, size_t errlen)
+/* Reads the parsed document doc into rs (validating what compare reads).  Returns 0, or -1
+ * with err set. */
+static int parse_json_doc(const json_t *doc, struct result_set *rs, char *err, size_t errlen)
 {
-	json_error_t je;
-	json_t *doc = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &je);
 	int rc = -1;
 	rs->format = "json";
-	if (!doc)
-		return fail(err, errlen, "invalid JSON at line %d column %d: %s", je.line, je.column, je.text);
 	const json_t *ver = json_object_get(doc, JK_SCHEMA_VERSION), *results = json_object_get(doc, JK_RESULTS);
 	const char *gen = json_str(doc, JK_GENERATOR);
 	if (!json_is_object(doc) || !gen || !report_generator_is_ours(gen))
@@ -431,6 +429,26 @@ static int parse_json(const char *buf, size_t len, struct result_set *rs, char *
 		rc = json_result(rs, json_array_get(results, i), i, err, errlen);
 	if (rc == 0)
 		json_facts(rs, doc);
+	if (rc == 0 && rs->n == 0)
+		rc = fail(err, errlen, "no results in the file");
+	return rc;
+}
+
+/* Parses buf[0..len) as JSON (duplicate keys refused), or says where it is not.  Returns the
+ * document, or NULL with err set. */
+static json_t *load_json(const char *buf, size_t len, char *err, size_t errlen)
+{
+	json_error_t je;
+	json_t *doc = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &je);
+	if (!doc)
+		fail(err, errlen, "invalid JSON at line %d column %d: %s", je.line, je.column, je.text);
+	return doc;
+}
+
+static int parse_json(const char *buf, size_t len, struct result_set *rs, char *err, size_t errlen)
+{
+	json_t *doc = load_json(buf, len, err, errlen);
+	int rc = doc ? parse_json_doc(doc, rs, err, errlen) : -1;
 	json_decref(doc);
 	return rc;
 }
@@ -832,23 +850,20 @@ json_t *result_json_load(const char *path, char *err, size_t errlen)
 {
 	size_t len = 0;
 	struct result_set rs;
-	json_error_t je;
 	json_t *doc = NULL;
 	char *buf = safe_read_file(path, RS_MAX_BYTES, &len, err, errlen);
 	if (!buf)
 		return NULL;
+	memset(&rs, 0, sizeof(rs));
 	if (buf[strspn(buf, " \t\r\n")] != '{')
 		fail(err, errlen, "not a JSON result (a logfile carries no histograms)");
-	else if (result_set_parse(buf, len, &rs, err, errlen) == 0) {
-		result_set_free(&rs);
-		doc = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &je);
-		if (!doc)   /* parsed once already: only memory can fail */
-			fail(err, errlen, "out of memory: %s", je.text);
-	}
-	if (doc && json_doc_drawn_check(doc, err, errlen) != 0) {
+	else
+		doc = load_json(buf, len, err, errlen);
+	free(buf);   /* the document is parsed once, then validated as compare and plot read it */
+	if (doc && (parse_json_doc(doc, &rs, err, errlen) != 0 || json_doc_drawn_check(doc, err, errlen) != 0)) {
 		json_decref(doc);
 		doc = NULL;
 	}
-	free(buf);
+	result_set_free(&rs);
 	return doc;
 }
