@@ -215,7 +215,7 @@ static int pin_to_cpu0(void)
 
 static uint64_t get_loops_per_ms(const struct options *o, FILE *con, const char **source)
 {
-	char path[4096], why[128] = "";
+	char path[4096], why[PATH_MAX + 256] = "";
 	struct calib_key key;
 	if (o->loops_per_ms) {
 		*source = "-l";
@@ -236,8 +236,8 @@ static uint64_t get_loops_per_ms(const struct options *o, FILE *con, const char 
 	*source = "measured";
 	if (lpms == 0)          /* interrupted: nothing measured, nothing saved */
 		return 0;
-	if (have_path && calib_save(path, &key, lpms) != 0)
-		fprintf(stderr, "interbench: warning: cannot save %s: %s\n", path, strerror(errno));
+	if (have_path && calib_save(path, &key, lpms, why, sizeof(why)) != 0)
+		fprintf(stderr, "interbench: warning: loops_per_ms not saved: %s\n", why);
 	return lpms;
 }
 

@@ -19,6 +19,7 @@ wait_for() { for _ in $(seq 6000); do "$@" && return 0; sleep 0.01; done; return
 none_left() { ! pgrep -f "$BIN" >/dev/null; }
 cd "$TMP" || exit 1
 "$BIN" -t 1 -c -W Audio -w None >/dev/null 2>&1   # calibrate once
+cp "$XDG_CACHE_HOME/interbench/loops_per_ms" "$TMP/calib.good"   # this machine's key
 LOG="$(uname -r).log"
 echo precious >"$TMP/victim"
 
@@ -96,6 +97,28 @@ rm -f "$XDG_CACHE_HOME/interbench/loops_per_ms" && mkfifo "$XDG_CACHE_HOME/inter
 timeout 60 "$BIN" -t 1 -c -W Audio -w None >out 2>&1; rc=$?
 if [ $rc = 0 ] && grep -q 'saved value: not a regular file' out && grep -q 'loops per ms (measured)' out
 then ok "FIFO at the calibration cache: reason given, measured again"; else bad "FIFO cache (exit $rc)" out; fi
+
+# 9. A calibration cache another user could have written (root's XDG_CACHE_HOME kept by sudo -E
+# pointing into a user's home): measured again with the reason, the planted file left alone.
+mkdir -p "$TMP/userhome/.cache/interbench"
+sed 's/^loops_per_ms=.*/loops_per_ms=1000/' "$TMP/calib.good" >"$TMP/userhome/.cache/interbench/loops_per_ms"
+chown -R 65534:65534 "$TMP/userhome"
+planted=$(md5sum <"$TMP/userhome/.cache/interbench/loops_per_ms")
+XDG_CACHE_HOME= HOME="$TMP/userhome" timeout 60 "$BIN" -t 1 -c -W Audio -w None >out 2>&1; rc=$?
+if [ $rc = 0 ] && grep -q "saved value: $TMP/userhome belongs to uid 65534.*; not trusted" out &&
+   grep -q 'loops per ms (measured)' out && grep -q "loops_per_ms not saved: $TMP/userhome belongs to uid 65534" out &&
+   [ "$(md5sum <"$TMP/userhome/.cache/interbench/loops_per_ms")" = "$planted" ] &&
+   [ -z "$(find "$TMP/userhome" -user 0)" ]
+then ok "another user's calibration cache: not trusted, measured again, nothing written there"
+else bad "untrusted calibration cache (exit $rc)" out; fi
+# A symbolic link among the cache's directories: not followed, for reading or for saving.
+mkdir -p "$TMP/elsewhere/interbench" && cp "$TMP/userhome/.cache/interbench/loops_per_ms" "$TMP/elsewhere/interbench/"
+chown -R 0:0 "$TMP/elsewhere" && ln -s "$TMP/elsewhere" "$TMP/linkcache"
+XDG_CACHE_HOME="$TMP/linkcache" timeout 60 "$BIN" -t 1 -c -W Audio -w None >out 2>&1; rc=$?
+if [ $rc = 0 ] && grep -q "saved value: $TMP/linkcache is a symbolic link; not followed" out &&
+   grep -q 'loops per ms (measured)' out && grep -q '^loops_per_ms=1000$' "$TMP/elsewhere/interbench/loops_per_ms"
+then ok "a symbolic link on the cache's path: not followed, measured again, not saved through"
+else bad "symlinked cache directory (exit $rc)" out; fi
 
 # 8. A comment cannot forge log structure; compare prints hostile names escaped.
 rm -f "$(uname -r)"*.log ./*.json
