@@ -898,12 +898,14 @@ static int open_timeline(struct run *r)
 static int open_outputs(struct run *r)
 {
 	if (!r->opt.console_only) {
-		char err[PATH_MAX + 256];
-		r->log = logfile_open(&r->info, r->log_path, sizeof(r->log_path), err, sizeof(err));
+		char err[PATH_MAX + 256], note[2 * PATH_MAX + 512];
+		r->log = logfile_open(&r->info, r->log_path, sizeof(r->log_path), note, sizeof(note), err, sizeof(err));
 		if (!r->log) {
 			fprintf(stderr, "interbench: logfile: %s (accepted: a regular file, or -c for none)\n", err);
 			return 2;
 		}
+		if (note[0])
+			fprintf(stderr, "interbench: logfile: %s\n", note);
 		logfile_header(r->log, &r->info);
 		logfile_audit(r->log, &r->audit);
 	}

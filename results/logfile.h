@@ -28,14 +28,21 @@ void run_info_init(struct run_info *info);
 
 #define LOGFILE_MAX_SIBLINGS 100 /* <release>.log, then -2.log ... -100.log */
 
-/* Opens (appending, creating 0644) "<release>.log" in the current directory for this run and
- * holds an exclusive flock on it until it is closed, so two runs never interleave their
- * lines: while another live run holds "<release>.log", this one takes "<release>-2.log",
- * then -3 ... -LOGFILE_MAX_SIBLINGS.  Never follows a symlink (O_NOFOLLOW) and never blocks
- * opening a FIFO; only a regular file with no other hard link is accepted.  path receives
- * the name.  Returns the stream, or NULL with a one-line reason in err ("is a symbolic
- * link...", "is not a regular file", the failed call and errno). */
-FILE *logfile_open(const struct run_info *info, char *path, size_t len, char *err, size_t errlen);
+/* Opens "<release>.log" in the current directory for appending and holds an exclusive flock
+ * on it until it is closed, so two runs never interleave their lines.  An existing file is
+ * appended to only when it is a regular file with no other hard link, belongs to the running
+ * user or root and no one else can write it (lib/safefile.h safe_stat_trusted): a file another
+ * user planted (mode 0666 in a shared directory) would get this run's results and could then
+ * be extended with a forged run.  Nothing is opened through a symbolic link, no FIFO blocks the
+ * open, a missing file is created exclusively (O_EXCL, 0644).  A name that is not ours to
+ * append to, or that another live run holds locked, passes to "<release>-2.log", then -3 ...
+ * -LOGFILE_MAX_SIBLINGS; when all are taken, a new "<release>-<datestamp>-XXXXXX.log"
+ * (mkostemps(3)) rather than no run.  path receives the name; note (notelen bytes) one line
+ * saying why another name than "<release>.log" was written when it was not ours ("6.8.log
+ * belongs to uid 65534, ...; writing 6.8-2.log instead"), or "".  Returns the stream, or NULL
+ * with a one-line reason in err naming the failed call and errno text. */
+FILE *logfile_open(const struct run_info *info, char *path, size_t len, char *note, size_t notelen, char *err,
+		   size_t errlen);
 
 /* Writes the system audit for a logfile's run header: "Audit:" and one line per setting with
  * its value and source, a hint under each known to hurt. */
