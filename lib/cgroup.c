@@ -310,3 +310,12 @@ void cgroup_cpu_limits_read(const char *root, struct cgroup_cpu_limits *lim)
 	if (cgroup_locate_self(root, "cpuset", &loc) == 0)
 		read_cpuset(lim, loc.dir, "cpuset.cpus", root_len);
 }
+
+void cgroup_quota_text(const struct cgroup_cpu_limits *lim, char *buf, size_t len)
+{
+	if (lim->quota_us <= 0 || lim->period_us <= 0)
+		snprintf(buf, len, "none");
+	else
+		snprintf(buf, len, "%" PRId64 " us per %" PRId64 " us (%.4g %% of one CPU)", lim->quota_us, lim->period_us,
+			 100.0 * (double)lim->quota_us / (double)lim->period_us);
+}

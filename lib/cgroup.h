@@ -65,4 +65,7 @@ int cgroup_parse_cpu_max(const char *text, int64_t *quota_us, int64_t *period_us
  * (quota_us -1) or "" (cpuset). */
 void cgroup_cpu_limits_read(const char *root, struct cgroup_cpu_limits *lim);
 
+/* Writes lim's quota as "5000 us per 100000 us (5 % of one CPU)" into buf, or "none". */
+void cgroup_quota_text(const struct cgroup_cpu_limits *lim, char *buf, size_t len);
+
 #endif

@@ -9,7 +9,7 @@
 #include <unistd.h>
 #include "lib/runlock.h"
 
-int runlock_open(const char *root, char *why, size_t whylen)
+int runlock_open(const char *root, bool create, char *why, size_t whylen)
 {
 	char path[PATH_MAX];
 	struct stat st;
@@ -18,13 +18,15 @@ int runlock_open(const char *root, char *why, size_t whylen)
 	int fd = -1;
 	for (int tries = 0; fd < 0 && tries < 2; tries++) {
 		fd = open(path, flags);
-		if (fd < 0 && errno == ENOENT)
+		if (fd < 0 && errno == ENOENT && create)
 			fd = open(path, flags | O_CREAT | O_EXCL, 0644);
 		if (fd < 0 && errno != EEXIST)
 			break;
 	}
 	if (fd < 0) {
-		snprintf(why, whylen, "open %s: %s", path, errno == ELOOP ? "a symbolic link, not followed" : strerror(errno));
+		int e = errno;
+		snprintf(why, whylen, "open %s: %s", path, e == ELOOP ? "a symbolic link, not followed" : strerror(e));
+		errno = e;
 		return -1;
 	}
 	const char *bad = fstat(fd, &st) != 0 ? strerror(errno) : !S_ISREG(st.st_mode) ? "not a regular file" : NULL;
@@ -65,12 +67,48 @@ pid_t runlock_other(int fd)
 
 pid_t runlock_check(const char *root, char *why, size_t whylen)
 {
-	int fd = runlock_open(root, why, whylen);
+	int fd = runlock_open(root, false, why, whylen);
 	if (fd < 0)
-		return -1;
+		return errno == ENOENT ? 0 : -1;
 	pid_t other = runlock_other(fd);
 	if (other < 0)
 		snprintf(why, whylen, "fcntl F_OFD_GETLK %s: %s", RUNLOCK_PATH, strerror(errno));
 	close(fd);
 	return other;
+}
+
+int run_watch_start(struct run_watch *w, uint64_t now_ns, char *why, size_t whylen)
+{
+	*w = (struct run_watch){ .fd = runlock_open("", true, why, whylen), .next_ns = now_ns + RUN_WATCH_POLL_NS };
+	if (w->fd < 0)
+		return -1;
+	if (runlock_take(w->fd, why, whylen) != 0) {
+		run_watch_end(w);
+		return -1;
+	}
+	pid_t other = runlock_other(w->fd);
+	w->at_start = other > 0 ? other : 0;
+	return 0;
+}
+
+void run_watch_poll(struct run_watch *w, uint64_t now_ns)
+{
+	if (w->fd < 0 || now_ns < w->next_ns || run_watch_seen(w))
+		return;
+	w->next_ns = now_ns + RUN_WATCH_POLL_NS;
+	pid_t other = runlock_other(w->fd);
+	if (other > 0)
+		w->during = other;
+}
+
+pid_t run_watch_seen(const struct run_watch *w)
+{
+	return w->at_start ? w->at_start : w->during;
+}
+
+void run_watch_end(struct run_watch *w)
+{
+	if (w->fd >= 0)
+		close(w->fd);
+	w->fd = -1;
 }

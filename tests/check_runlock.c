@@ -42,7 +42,7 @@ static pid_t other_run(void)
 	pid_t pid = fork();
 	ck_assert_int_ge(pid, 0);
 	if (pid == 0) {
-		int fd = runlock_open(root, why, sizeof(why));
+		int fd = runlock_open(root, true, why, sizeof(why));
 		if (fd < 0 || runlock_take(fd, why, sizeof(why)) != 0)
 			_exit(1);
 		if (write(p[1], "x", 1) != 1)
@@ -60,8 +60,12 @@ START_TEST(another_run_found)
 {
 	char why[256] = "";
 	make_root();
-	ck_assert_int_eq(runlock_check(root, why, sizeof(why)), 0);    /* creates the file: no other run */
-	int fd = runlock_open(root, why, sizeof(why));
+	char path[128];
+	struct stat st;
+	snprintf(path, sizeof(path), "%s%s", root, RUNLOCK_PATH);
+	ck_assert_int_eq(runlock_check(root, why, sizeof(why)), 0);    /* no file: no other run */
+	ck_assert_int_eq(lstat(path, &st), -1);                         /* and none made by a check */
+	int fd = runlock_open(root, true, why, sizeof(why));
 	ck_assert_int_ge(fd, 0);
 	ck_assert_int_eq(runlock_take(fd, why, sizeof(why)), 0);
 	ck_assert_int_eq(runlock_other(fd), 0);                         /* our own lock is not another run */
@@ -83,11 +87,11 @@ START_TEST(lock_file_not_followed)
 	make_root();
 	snprintf(path, sizeof(path), "%s%s", root, RUNLOCK_PATH);
 	ck_assert_int_eq(symlink("/etc/passwd", path), 0);
-	ck_assert_int_eq(runlock_open(root, why, sizeof(why)), -1);
+	ck_assert_int_eq(runlock_open(root, true, why, sizeof(why)), -1);
 	ck_assert_msg(strstr(why, "a symbolic link, not followed"), "%s", why);
 	ck_assert_int_eq(unlink(path), 0);
 	ck_assert_int_eq(mkfifo(path, 0644), 0);
-	ck_assert_int_eq(runlock_open(root, why, sizeof(why)), -1);     /* returns: no writer needed */
+	ck_assert_int_eq(runlock_open(root, true, why, sizeof(why)), -1);     /* returns: no writer needed */
 	ck_assert_msg(strstr(why, "not a regular file"), "%s", why);
 	remove_root();
 }
