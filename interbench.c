@@ -24,6 +24,7 @@
 #include "lib/audit.h"
 #include "lib/child.h"
 #include "lib/progress.h"
+#include "lib/runlock.h"
 #include "lib/timeutil.h"
 #include "lib/timeline.h"
 #include "lib/version.h"
@@ -127,6 +128,7 @@ struct run {
 	json_t *doc;               /* JSON results, or NULL (-c without --json) */
 	struct machine_info machine;
 	struct audit audit;        /* what on the machine decides interactivity (lib/audit.h) */
+	struct run_watch watch;    /* another interbench run at the same time (lib/runlock.h) */
 	struct plan plan;
 	struct sweep_side bench, load; /* the scheduling settings swept (sweep_build) */
 	struct rep_result *reps;   /* plan.n x opt.repeat, item-major */
@@ -413,7 +415,9 @@ static void settle_load(struct run *r, struct load_ctx *lctx, const struct load_
 
 static void tick_progress(void *arg, uint64_t t_ns)
 {
-	progress_tick(arg, t_ns);
+	struct run *r = arg;
+	progress_tick(&r->progress, t_ns);
+	run_watch_poll(&r->watch, t_ns);
 }
 
 static void run_pair(struct run *r, const struct plan_item *it, struct pair_outcome *po)
@@ -437,7 +441,7 @@ static void run_pair(struct run *r, const struct plan_item *it, struct pair_outc
 		.timeline_pair = r->timeline_seq,
 		.interrupted = &g_signal,
 		.tick = tick_progress,
-		.tick_arg = &r->progress,
+		.tick_arg = r,
 	};
 	if (!prepare_load(r, slot)) {
 		memset(po, 0, sizeof(*po));
@@ -766,14 +770,10 @@ static int check_cpus(const struct run *r)
 	const struct { const char *name; const struct optspec_cpus *l; } lists[] = {
 		{ "--cpus", &r->opt.cpus }, { "--bench-cpus", &r->opt.bench_cpus }, { "--load-cpus", &r->opt.load_cpus },
 	};
-	cpu_set_t allowed;
 	char list[256], ok[256];
-	struct optspec_cpus have = { .given = true };
-	if (sched_getaffinity(0, sizeof(allowed), &allowed) != 0)
+	struct optspec_cpus have;
+	if (machine_allowed_cpus(&have) == 0)
 		return 0;  /* the children's sched_setaffinity will name the problem */
-	for (unsigned c = 0; c < OPTSPEC_MAX_CPUS && c < CPU_SETSIZE; c++)
-		if (CPU_ISSET(c, &allowed))
-			have.bits[c / 64] |= 1ull << (c % 64);
 	for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); i++)
 		for (unsigned c = 0; lists[i].l->given && c < OPTSPEC_MAX_CPUS; c++)
 			if (optspec_cpu_isset(lists[i].l, c) && !optspec_cpu_isset(&have, c)) {
@@ -817,7 +817,10 @@ static int prepare_process(struct run *r)
  * interrupted while measuring loops_per_ms. */
 static int setup_run(struct run *r)
 {
+	char why[PATH_MAX + 128];
 	run_info_init(&r->info);
+	if (run_watch_start(&r->watch, now_ns(), why, sizeof(why)) != 0)
+		fprintf(stderr, "interbench: warning: another interbench run at the same time would go unnoticed: %s\n", why);
 	machine_info_collect(&r->machine);
 	audit_collect(&r->audit, "/");
 	r->info.audit = &r->audit;
@@ -828,7 +831,13 @@ static int setup_run(struct run *r)
 	}
 	r->info.duration_s = r->opt.duration_s;
 	r->info.cpus = r->machine.online_cpus;
-	r->info.load_threads = r->opt.load_threads ? r->opt.load_threads : r->info.cpus;
+	r->info.allowed_cpus = r->machine.allowed_cpus;
+	r->info.allowed_cpu_list = r->machine.allowed_cpu_list;
+	r->info.cgroup = &r->machine.cgroup;
+	r->info.concurrent_pid = r->watch.at_start;
+	/* one load thread per CPU the run may use (taskset, a cpuset), not per CPU online */
+	r->info.load_threads = r->opt.load_threads ? r->opt.load_threads :
+			       r->info.allowed_cpus ? r->info.allowed_cpus : r->info.cpus;
 	r->info.comment = r->opt.comment;
 	options_workload_line(&r->opt, r->workload_options, sizeof(r->workload_options));
 	r->info.workload_options = r->workload_options;
@@ -1074,6 +1083,16 @@ static int start_run(struct run *r)
 	return rc;
 }
 
+/* Says, on the console, in the logfile and the JSON, that another run started during this one. */
+static void note_concurrent(struct run *r)
+{
+	logfile_concurrent(r->con, r->watch.during);
+	if (r->log)
+		logfile_concurrent(r->log, r->watch.during);
+	if (r->doc)
+		report_set_concurrent(r->doc, r->watch.during);
+}
+
 /* After the pairs: the interruption note or the nothing-measured verdict, the outputs closed,
  * the resources released.  Returns the exit status. */
 static int finish_run(struct run *r, int rc)
@@ -1087,6 +1106,9 @@ static int finish_run(struct run *r, int rc)
 		fprintf(stderr, "interbench: no pair could be measured (every one failed; see the reasons above)\n");
 		rc = -1;
 	}
+	if (r->watch.during)
+		note_concurrent(r);
+	run_watch_end(&r->watch);
 	if (close_outputs(r) != 0)
 		rc = -1;
 	if (r->opt.dma_latency_us >= 0)

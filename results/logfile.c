@@ -10,6 +10,7 @@
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
+#include "lib/machine.h"
 #include "lib/safefile.h"
 #include "lib/text.h"
 #include "results/logfile.h"
@@ -178,6 +179,31 @@ void logfile_audit(FILE *f, const struct audit *a)
 	}
 }
 
+void logfile_concurrent(FILE *f, long pid)
+{
+	fprintf(f, "Another interbench run (pid %ld) was running at the same time: figures measured under its load\n", pid);
+}
+
+/* The header's lines on what confined the run: its CPUs, a CPU quota, a narrower cpuset,
+ * another run at the same time. */
+static void header_confinement(FILE *f, const struct run_info *info)
+{
+	char text[512];
+	machine_allowed_text(info->allowed_cpus, info->cpus, info->allowed_cpu_list ? info->allowed_cpu_list : "",
+			     text, sizeof(text));
+	fprintf(f, "CPUs this run may use: %s (sched_getaffinity)\n", text);
+	const struct cgroup_cpu_limits *cg = info->cgroup;
+	if (cg && cg->quota_us > 0) {
+		cgroup_quota_text(cg, text, sizeof(text));
+		fprintf(f, "CPU quota of its cgroup: %s (%s)\n", text, cg->quota_file);
+	}
+	unsigned in_set = cg ? machine_cpu_list_count(cg->cpuset) : 0;
+	if (in_set && in_set < info->cpus)
+		fprintf(f, "Cpuset of its cgroup: %s (%s)\n", cg->cpuset, cg->cpuset_file);
+	if (info->concurrent_pid > 0)
+		logfile_concurrent(f, info->concurrent_pid);
+}
+
 void logfile_header(FILE *f, const struct run_info *info)
 {
 	fprintf(f, LOG_USING "%llu" LOG_USING_LOOPS " (%s), running every load for %u seconds\n",
@@ -186,6 +212,7 @@ void logfile_header(FILE *f, const struct run_info *info)
 	char text[2 * sizeof(info->kernel_version)];
 	text_escape_line(info->kernel_version, text, sizeof(text));
 	fprintf(f, LOG_KERNEL_VERSION "%s, %u CPUs online, %u load threads\n", text, info->cpus, info->load_threads);
+	header_confinement(f, info);
 	if (info->dma_latency_us >= 0)
 		fprintf(f, "CPU wakeup latency limit held at %lld us (/dev/cpu_dma_latency)\n",
 			(long long)info->dma_latency_us);

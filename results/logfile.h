@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "lib/audit.h"
+#include "lib/cgroup.h"
 
 struct run_info {
 	char kernel_release[65];   /* uname -r */
@@ -21,6 +22,10 @@ struct run_info {
 	const char *settings;      /* the sweep's settings and CPU placement (core/sweep.h), or "" */
 	const struct audit *audit; /* the system audit (lib/audit.h), or NULL */
 	int64_t dma_latency_us;    /* --dma-latency limit held, microseconds; -1 = none */
+	unsigned allowed_cpus;     /* CPUs the run may use (sched_getaffinity(2)); 0: unknown */
+	const char *allowed_cpu_list; /* those CPUs ("1"), or NULL */
+	const struct cgroup_cpu_limits *cgroup; /* its cgroups' CPU quota and cpuset, or NULL */
+	long concurrent_pid;       /* another interbench run running when this one started, 0: none */
 };
 
 /* Fills the kernel and date fields of info (the rest is the caller's). */
@@ -48,8 +53,13 @@ FILE *logfile_open(const struct run_info *info, char *path, size_t len, char *no
  * its value and source, a hint under each known to hurt. */
 void logfile_audit(FILE *f, const struct audit *a);
 
+/* The line saying another interbench run (pid) was running at the same time. */
+void logfile_concurrent(FILE *f, long pid);
+
 /* Writes the run header: loops_per_ms and duration, kernel release and datestamp (the
- * interbench 0.31 lines), then CPUs, load threads, the --dma-latency hold, the workload
+ * interbench 0.31 lines), then CPUs, load threads, the CPUs the run may use ("CPUs this run may
+ * use: 1 of 2 CPUs: 1"), its cgroups' CPU quota and a cpuset narrower than the online CPUs
+ * where there are, another run at the same time, the --dma-latency hold, the workload
  * options given ("Workload options: --file-size 64M") and the comment. */
 void logfile_header(FILE *f, const struct run_info *info);
 
