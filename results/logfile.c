@@ -47,38 +47,44 @@ static const char *log_refusal(const struct stat *st, char *buf, size_t len)
 	return safe_stat_trusted(st, buf, len) ? NULL : buf;
 }
 
-/* Opens path for appending: an existing entry only when log_refusal has nothing against it
- * (checked before the open, which never follows a link or blocks, and again on what was
- * opened), else a new file created exclusively.  Returns the descriptor, -1 with err set on a
- * failure, or -2 with why set when the name is not ours to append to. */
+/* Opens the existing entry st at path for appending when log_refusal has nothing against it,
+ * checked again on what was opened (never following a link, never blocking).  Returns the
+ * descriptor, or -2 with why set. */
+static int open_existing(const char *path, const struct stat *st, char *why, size_t whylen)
+{
+	struct stat got;
+	const char *bad = log_refusal(st, why, whylen);
+	if (bad) {
+		if (bad != why)
+			snprintf(why, whylen, "%s", bad);
+		return -2;
+	}
+	int fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY);
+	if (fd >= 0 && fstat(fd, &got) == 0 && got.st_dev == st->st_dev && got.st_ino == st->st_ino &&
+	    !log_refusal(&got, why, whylen) && fcntl(fd, F_SETFL, O_APPEND) == 0)
+		return fd;
+	if (fd >= 0)
+		close(fd);
+	snprintf(why, whylen, "changed while it was opened");
+	return -2;
+}
+
+/* Opens path for appending: an existing entry as open_existing allows, else a new file
+ * created exclusively.  Returns the descriptor, -1 with err set on a failure, or -2 with why
+ * set when the name is not ours to append to. */
 static int open_log(const char *path, char *why, size_t whylen, char *err, size_t errlen)
 {
-	struct stat st, got;
-	const char *bad;
-	for (int tries = 0; tries < 2; tries++) {
-		if (lstat(path, &st) == 0) {
-			if ((bad = log_refusal(&st, why, whylen)) != NULL) {
-				if (bad != why)
-					snprintf(why, whylen, "%s", bad);
-				return -2;
-			}
-			int fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY);
-			if (fd >= 0 && fstat(fd, &got) == 0 && got.st_dev == st.st_dev && got.st_ino == st.st_ino &&
-			    !log_refusal(&got, why, whylen) && fcntl(fd, F_SETFL, O_APPEND) == 0)
-				return fd;
-			if (fd >= 0)
-				close(fd);
-			snprintf(why, whylen, "changed while it was opened");
-			return -2;
-		}
+	struct stat st;
+	for (int tries = 0; tries < 2; tries++) {   /* a name made between lstat and open: once more */
+		if (lstat(path, &st) == 0)
+			return open_existing(path, &st, why, whylen);
 		if (errno != ENOENT)
 			break;
 		int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY, 0644);
-		if (fd >= 0)
+		if (fd >= 0 || errno != EEXIST) {
+			if (fd < 0)
+				snprintf(err, errlen, "open %s: %s", path, strerror(errno));
 			return fd;
-		if (errno != EEXIST) {
-			snprintf(err, errlen, "open %s: %s", path, strerror(errno));
-			return -1;
 		}
 	}
 	snprintf(err, errlen, "lstat %s: %s", path, strerror(errno));
