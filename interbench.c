@@ -24,6 +24,7 @@
 #include "lib/audit.h"
 #include "lib/child.h"
 #include "lib/progress.h"
+#include "lib/runlock.h"
 #include "lib/safefile.h"
 #include "lib/text.h"
 #include "lib/timeutil.h"
@@ -130,6 +131,7 @@ struct run {
 	json_t *doc;               /* JSON results, or NULL (-c without --json) */
 	struct machine_info machine;
 	struct audit audit;        /* what on the machine decides interactivity (lib/audit.h) */
+	struct run_watch watch;    /* another interbench run at the same time (lib/runlock.h) */
 	struct plan plan;
 	struct sweep_side bench, load; /* the scheduling settings swept (sweep_build) */
 	struct rep_result *reps;   /* plan.n x opt.repeat, item-major */
@@ -218,7 +220,7 @@ static int pin_to_cpu0(void)
 
 static uint64_t get_loops_per_ms(const struct options *o, FILE *con, const char **source)
 {
-	char path[4096], why[128] = "";
+	char path[4096], why[PATH_MAX + 256] = "";
 	struct calib_key key;
 	if (o->loops_per_ms) {
 		*source = "-l";
@@ -239,8 +241,8 @@ static uint64_t get_loops_per_ms(const struct options *o, FILE *con, const char 
 	*source = "measured";
 	if (lpms == 0)          /* interrupted: nothing measured, nothing saved */
 		return 0;
-	if (have_path && calib_save(path, &key, lpms) != 0)
-		text_message(stderr, "interbench: warning: cannot save %s: %s", path, strerror(errno));
+	if (have_path && calib_save(path, &key, lpms, why, sizeof(why)) != 0)
+		text_message(stderr, "interbench: warning: loops_per_ms not saved: %s", why);
 	return lpms;
 }
 
@@ -416,7 +418,9 @@ static void settle_load(struct run *r, struct load_ctx *lctx, const struct load_
 
 static void tick_progress(void *arg, uint64_t t_ns)
 {
-	progress_tick(arg, t_ns);
+	struct run *r = arg;
+	progress_tick(&r->progress, t_ns);
+	run_watch_poll(&r->watch, t_ns);
 }
 
 static void run_pair(struct run *r, const struct plan_item *it, struct pair_outcome *po)
@@ -440,7 +444,7 @@ static void run_pair(struct run *r, const struct plan_item *it, struct pair_outc
 		.timeline_pair = r->timeline_seq,
 		.interrupted = &g_signal,
 		.tick = tick_progress,
-		.tick_arg = &r->progress,
+		.tick_arg = r,
 	};
 	if (!prepare_load(r, slot)) {
 		memset(po, 0, sizeof(*po));
@@ -769,14 +773,10 @@ static int check_cpus(const struct run *r)
 	const struct { const char *name; const struct optspec_cpus *l; } lists[] = {
 		{ "--cpus", &r->opt.cpus }, { "--bench-cpus", &r->opt.bench_cpus }, { "--load-cpus", &r->opt.load_cpus },
 	};
-	cpu_set_t allowed;
 	char list[256], ok[256];
-	struct optspec_cpus have = { .given = true };
-	if (sched_getaffinity(0, sizeof(allowed), &allowed) != 0)
+	struct optspec_cpus have;
+	if (machine_allowed_cpus(&have) == 0)
 		return 0;  /* the children's sched_setaffinity will name the problem */
-	for (unsigned c = 0; c < OPTSPEC_MAX_CPUS && c < CPU_SETSIZE; c++)
-		if (CPU_ISSET(c, &allowed))
-			have.bits[c / 64] |= 1ull << (c % 64);
 	for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); i++)
 		for (unsigned c = 0; lists[i].l->given && c < OPTSPEC_MAX_CPUS; c++)
 			if (optspec_cpu_isset(lists[i].l, c) && !optspec_cpu_isset(&have, c)) {
@@ -820,7 +820,10 @@ static int prepare_process(struct run *r)
  * interrupted while measuring loops_per_ms. */
 static int setup_run(struct run *r)
 {
+	char why[PATH_MAX + 128];
 	run_info_init(&r->info);
+	if (run_watch_start(&r->watch, now_ns(), why, sizeof(why)) != 0)
+		fprintf(stderr, "interbench: warning: another interbench run at the same time would go unnoticed: %s\n", why);
 	machine_info_collect(&r->machine);
 	audit_collect(&r->audit, "/");
 	r->info.audit = &r->audit;
@@ -831,7 +834,13 @@ static int setup_run(struct run *r)
 	}
 	r->info.duration_s = r->opt.duration_s;
 	r->info.cpus = r->machine.online_cpus;
-	r->info.load_threads = r->opt.load_threads ? r->opt.load_threads : r->info.cpus;
+	r->info.allowed_cpus = r->machine.allowed_cpus;
+	r->info.allowed_cpu_list = r->machine.allowed_cpu_list;
+	r->info.cgroup = &r->machine.cgroup;
+	r->info.concurrent_pid = r->watch.at_start;
+	/* one load thread per CPU the run may use (taskset, a cpuset), not per CPU online */
+	r->info.load_threads = r->opt.load_threads ? r->opt.load_threads :
+			       r->info.allowed_cpus ? r->info.allowed_cpus : r->info.cpus;
 	r->info.comment = r->opt.comment;
 	options_workload_line(&r->opt, r->workload_options, sizeof(r->workload_options));
 	r->info.workload_options = r->workload_options;
@@ -916,12 +925,14 @@ static int close_timeline(struct run *r, bool commit)
 static int open_outputs(struct run *r)
 {
 	if (!r->opt.console_only) {
-		char err[PATH_MAX + 256];
-		r->log = logfile_open(&r->info, r->log_path, sizeof(r->log_path), err, sizeof(err));
+		char err[PATH_MAX + 256], note[2 * PATH_MAX + 512];
+		r->log = logfile_open(&r->info, r->log_path, sizeof(r->log_path), note, sizeof(note), err, sizeof(err));
 		if (!r->log) {
 			text_message(stderr, "interbench: logfile: %s (accepted: a regular file, or -c for none)", err);
 			return 2;
 		}
+		if (note[0])
+			text_message(stderr, "interbench: logfile: %s", note);
 		logfile_header(r->log, &r->info);
 		logfile_audit(r->log, &r->audit);
 	}
@@ -1092,6 +1103,16 @@ static int start_run(struct run *r)
 	return rc;
 }
 
+/* Says, on the console, in the logfile and the JSON, that another run started during this one. */
+static void note_concurrent(struct run *r)
+{
+	logfile_concurrent(r->con, r->watch.during);
+	if (r->log)
+		logfile_concurrent(r->log, r->watch.during);
+	if (r->doc)
+		report_set_concurrent(r->doc, r->watch.during);
+}
+
 /* After the pairs: the interruption note or the nothing-measured verdict, the outputs closed,
  * the resources released.  Returns the exit status. */
 static int finish_run(struct run *r, int rc)
@@ -1105,6 +1126,9 @@ static int finish_run(struct run *r, int rc)
 		text_message(stderr, "interbench: no pair could be measured (every one failed; see the reasons above)");
 		rc = -1;
 	}
+	if (r->watch.during)
+		note_concurrent(r);
+	run_watch_end(&r->watch);
 	if (close_outputs(r) != 0)
 		rc = -1;
 	if (r->opt.dma_latency_us >= 0)

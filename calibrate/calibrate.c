@@ -11,6 +11,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 #include "calibrate/calibrate.h"
+#include "lib/safefile.h"
 #include "lib/timeutil.h"
 
 #define WARMUP_NS (200 * NS_PER_MS)
@@ -265,19 +266,59 @@ static int calib_parse_line(char *line, struct calib_file *cf)
 	return 0;
 }
 
-/* Opens the cache for reading: no symlink followed, no blocking open, a small regular file
- * only.  Returns the stream, or NULL with why set. */
+/* Splits path into its directory (dir) and last name (*base).  Returns 0, or -1 with why set. */
+static int split_path(const char *path, char *dir, size_t len, const char **base, char *why, size_t whylen)
+{
+	const char *slash = strrchr(path, '/');
+	if (path[0] != '/' || !slash || !slash[1] || (size_t)(slash - path) >= len) {
+		snprintf(why, whylen, "%s: not an absolute file name", path);
+		return -1;
+	}
+	snprintf(dir, len, "%.*s", slash == path ? 1 : (int)(slash - path), path);
+	*base = slash + 1;
+	return 0;
+}
+
+/* What is wrong with the open cache file st (shown as path), or NULL: not a small regular
+ * file, or one another user could have written. */
+static const char *calib_file_refusal(const struct stat *st, const char *path, char *buf, size_t len)
+{
+	char what[160];
+	if (S_ISDIR(st->st_mode))
+		return "a directory";
+	if (!S_ISREG(st->st_mode))
+		return "not a regular file";
+	if (st->st_size > CALIB_MAX_FILE_BYTES)
+		return "larger than a calibration file";
+	if (safe_stat_trusted(st, what, sizeof(what)))
+		return NULL;
+	snprintf(buf, len, "%s %s; not trusted", path, what);
+	return buf;
+}
+
+/* Opens the cache for reading: every directory from / down trusted and none a symbolic link
+ * (safe_dir_open_trusted), the file itself no symlink, opened without blocking, a small regular
+ * file that the running user or root owns and only they can write.  Returns the stream, or
+ * NULL with why set. */
 static FILE *calib_open(const char *path, char *why, size_t whylen)
 {
 	struct stat st;
-	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+	char dir[PATH_MAX], buf[PATH_MAX + 160];
+	const char *base;
+	if (split_path(path, dir, sizeof(dir), &base, why, whylen) != 0)
+		return NULL;
+	int dir_fd = safe_dir_open_trusted(dir, false, buf, sizeof(buf));
+	if (dir_fd < 0) {
+		snprintf(why, whylen, "%s%s", buf, strstr(buf, "No such file") ? "" : "; not trusted");
+		return NULL;
+	}
+	int fd = openat(dir_fd, base, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+	close(dir_fd);
 	if (fd < 0) {
 		snprintf(why, whylen, "%s", errno == ELOOP ? "a symbolic link, not followed" : strerror(errno));
 		return NULL;
 	}
-	const char *bad = fstat(fd, &st) != 0 ? strerror(errno) : S_ISDIR(st.st_mode) ? "a directory" :
-			  !S_ISREG(st.st_mode) ? "not a regular file" :
-			  st.st_size > CALIB_MAX_FILE_BYTES ? "larger than a calibration file" : NULL;
+	const char *bad = fstat(fd, &st) != 0 ? strerror(errno) : calib_file_refusal(&st, path, buf, sizeof(buf));
 	FILE *f = bad ? NULL : fdopen(fd, "r");
 	if (!f) {
 		snprintf(why, whylen, "%s", bad ? bad : strerror(errno));
@@ -316,50 +357,47 @@ uint64_t calib_load(const char *path, const struct calib_key *want, char *why, s
 	return cf.loops_per_ms;
 }
 
-static int mkdir_parents(char *path)
+/* Writes the cache's lines to the output o.  Returns 0, or -1 with why set. */
+static int calib_write(struct safe_out *o, const struct calib_key *key, uint64_t loops_per_ms, char *why, size_t whylen)
 {
-	for (char *p = path + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		int rc = mkdir(path, 0755);
-		*p = '/';
-		if (rc != 0 && errno != EEXIST)
-			return -1;
+	char text[512];
+	int n = snprintf(text, sizeof(text), "loops_per_ms=%llu\ncpu_model=%s\nonline_cpus=%u\nkernel_release=%s\n",
+			 (unsigned long long)loops_per_ms, key->cpu_model, key->online_cpus, key->kernel_release);
+	if (n < 0 || (size_t)n >= sizeof(text) || safe_write_all(o->fd, text, (size_t)n) != 0) {
+		snprintf(why, whylen, "write %s: %s", o->path, n < 0 || (size_t)n >= sizeof(text) ? "key too long" : strerror(errno));
+		return -1;
 	}
 	return 0;
 }
 
-int calib_save(const char *path, const struct calib_key *key, uint64_t loops_per_ms)
+int calib_save(const char *path, const struct calib_key *key, uint64_t loops_per_ms, char *why, size_t whylen)
 {
-	char dir[PATH_MAX], tmp[PATH_MAX + 16];
+	char dir[PATH_MAX], dummy[8];
+	const char *base;
+	struct safe_out o;
+	if (!why)
+		why = dummy, whylen = sizeof(dummy);
 	if (loops_per_ms < CALIB_MIN_LOOPS_PER_MS || loops_per_ms > CALIB_MAX_LOOPS_PER_MS) {
+		snprintf(why, whylen, "implausible loops_per_ms %llu", (unsigned long long)loops_per_ms);
 		errno = EINVAL;     /* calib_load would call it implausible */
 		return -1;
 	}
-	snprintf(dir, sizeof(dir), "%s", path);
-	if (mkdir_parents(dir) != 0)
+	if (split_path(path, dir, sizeof(dir), &base, why, whylen) != 0)
 		return -1;
-	snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path);
-	int fd = mkostemp(tmp, O_CLOEXEC);
-	FILE *f = fd < 0 ? NULL : fdopen(fd, "w");
-	if (!f) {
-		int saved = errno;
-		if (fd >= 0) {
-			close(fd);
-			unlink(tmp);
-		}
-		errno = saved;
+	int dir_fd = safe_dir_open_trusted(dir, true, why, whylen);
+	if (dir_fd < 0)
 		return -1;
-	}
-	fchmod(fd, 0644);
-	fprintf(f, "loops_per_ms=%llu\ncpu_model=%s\nonline_cpus=%u\nkernel_release=%s\n",
-		(unsigned long long)loops_per_ms, key->cpu_model, key->online_cpus, key->kernel_release);
-	if (fclose(f) != 0 || rename(tmp, path) != 0) {
-		int saved = errno;
-		unlink(tmp);
-		errno = saved;
+	/* every directory on the way is the user's or root's: nobody else can swap one, and a
+	 * symbolic link at the name is theirs too, replaced rather than followed */
+	struct stat st;
+	if (fstatat(dir_fd, base, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode))
+		unlinkat(dir_fd, base, 0);
+	close(dir_fd);
+	if (safe_out_open(&o, path, SAFE_OUT_CHECK_DIR, why, whylen) != 0)
+		return -1;
+	if (calib_write(&o, key, loops_per_ms, why, whylen) != 0) {
+		safe_out_abort(&o);
 		return -1;
 	}
-	return 0;
+	return safe_out_commit(&o, why, whylen);
 }

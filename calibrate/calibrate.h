@@ -62,17 +62,25 @@ int calib_default_path(char *buf, size_t len);
 #define CALIB_MAX_LOOPS_PER_MS 100000000ULL
 #define CALIB_MAX_FILE_BYTES 4096 /* a larger cache file is not ours */
 
-/* Reads a calibration file without following a symlink or blocking (O_NOFOLLOW|O_NONBLOCK:
- * a FIFO at the path must not hang the start), accepting only a regular file of at most
- * CALIB_MAX_FILE_BYTES.  Returns the saved loops_per_ms when the file is well formed, the
- * value plausible (CALIB_MIN/MAX_LOOPS_PER_MS) and its key equals *want; returns 0 when
- * missing, not a regular file, corrupt, implausible or stale (the caller recalibrates).
- * why (may be NULL) gets a short reason when 0 is returned. */
+/* Reads a calibration file that only the running user or root can have written: every
+ * directory of its path from / down must belong to the running user or root and be writable
+ * by no one else (or sticky, as /tmp), and none may be a symbolic link (lib/safefile.h
+ * safe_dir_open_trusted); the file itself is opened without following a symlink or blocking
+ * (O_NOFOLLOW|O_NONBLOCK: a FIFO at the path must not hang the start) and must be a regular
+ * file of at most CALIB_MAX_FILE_BYTES, owned by the running user or root, writable by no
+ * one else.  Returns the saved loops_per_ms when the file is well formed, the value plausible
+ * (CALIB_MIN/MAX_LOOPS_PER_MS) and its key equals *want; returns 0 when missing, untrusted,
+ * not a regular file, corrupt, implausible or stale (the caller recalibrates).  why (may be
+ * NULL) gets a short reason when 0 is returned ("/home/u/.cache belongs to uid 1000, not to
+ * the running user (uid 0) or root; not trusted"). */
 uint64_t calib_load(const char *path, const struct calib_key *want, char *why, size_t whylen);
 
-/* Saves loops_per_ms with key to path (creating the directory), atomically: a new file
- * created exclusively (mkostemp, never through a symlink) beside it, then renamed over it.
- * Returns 0, or -1 with errno set (EINVAL for a value calib_load would reject). */
-int calib_save(const char *path, const struct calib_key *key, uint64_t loops_per_ms);
+/* Saves loops_per_ms with key to the absolute path: the directories of its path are made
+ * where missing and each must be trusted as calib_load requires (none a symbolic link, none
+ * another user's or writable by others), then the file is written under a private temporary
+ * name and renamed over path (lib/safefile.h safe_out_open).  Returns 0, or -1 with a one-line
+ * reason in why (may be NULL) naming the failed call or the untrusted directory, and errno
+ * EINVAL for a value calib_load would reject; nothing is written then. */
+int calib_save(const char *path, const struct calib_key *key, uint64_t loops_per_ms, char *why, size_t whylen);
 
 #endif

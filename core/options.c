@@ -16,7 +16,7 @@ static const struct optspec core_options[] = {
 	  .help = "use N loops per ms (default: saved or measured)", .min = 1, .max = UINT32_MAX,
 	  .offset = O(loops_per_ms) },
 	{ .long_name = "load-threads", .short_name = 'L', .type = OPTSPEC_UINT, .metavar = "N",
-	  .help = "threads of Burn, Ring and Compile, groups of Hack\n(default: online CPUs)",
+	  .help = "threads of Burn, Ring and Compile, groups of Hack\n(default: one per CPU the run may use)",
 	  .min = 1, .max = LOAD_MAX_THREADS, .json_key = "load_threads", .offset = O(load_threads) },
 	{ .long_name = "time", .short_name = 't', .type = OPTSPEC_UINT, .metavar = "S",
 	  .help = "seconds to run each benchmark (default: 30)", .min = 1, .max = OPT_MAX_DURATION_S,

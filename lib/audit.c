@@ -8,7 +8,9 @@
 #include <sys/resource.h>
 #include <unistd.h>
 #include "lib/audit.h"
+#include "lib/cgroup.h"
 #include "lib/machine.h"
+#include "lib/runlock.h"
 
 /* Reads the first line of root/rel (newline stripped; "" for an empty file) into buf.  Returns
  * 0, or -1 when the file cannot be read (missing). */
@@ -269,6 +271,48 @@ static void add_preempt(struct audit *a, const char *root)
 	add(a, "cmdline", have_cmd ? cmd : NULL, "/proc/cmdline", "");
 }
 
+const char *audit_allowed_cpus_hint(unsigned allowed, unsigned online)
+{
+	return allowed && allowed < online ? "the run may use only some of the online CPUs (taskset, a cpuset): the "
+		"loads and the task share fewer CPUs, so its figures compare only with runs confined alike" : "";
+}
+
+const char *audit_cpu_quota_hint(int64_t quota_us)
+{
+	return quota_us > 0 ? "a CPU bandwidth quota: once the cgroup has used its time in a period, every task in "
+		"it waits for the next one (raise or remove cpu.max, cpu.cfs_quota_us)" : "";
+}
+
+const char *audit_concurrent_hint(long pid)
+{
+	return pid > 0 ? "another interbench run loads the machine too: figures measured now include its load "
+		"(wait for it to end)" : "";
+}
+
+/* What confines this process: the CPUs it may use (of the real process, whatever root is), its
+ * cgroups' CPU quota and cpuset, another interbench run at the same time. */
+static void add_confinement(struct audit *a, const char *root)
+{
+	const char *prefix = strcmp(root, "/") == 0 ? "" : root;
+	struct optspec_cpus set;
+	struct cgroup_cpu_limits lim;
+	char list[256], v[320], why[PATH_MAX + 64];
+	long online = sysconf(_SC_NPROCESSORS_ONLN);
+	unsigned allowed = machine_allowed_cpus(&set);
+	format_cpu_list(&set, list, sizeof(list));
+	machine_allowed_text(allowed, online > 0 ? (unsigned)online : 0, list, v, sizeof(v));
+	add(a, "allowed_cpus", allowed ? v : NULL, "sched_getaffinity(2)",
+	    audit_allowed_cpus_hint(allowed, online > 0 ? (unsigned)online : 0));
+	cgroup_cpu_limits_read(prefix, &lim);
+	cgroup_quota_text(&lim, v, sizeof(v));
+	add(a, "cpu_quota", v, lim.quota_file[0] ? lim.quota_file : "cpu.max, cpu.cfs_quota_us of its cgroups",
+	    audit_cpu_quota_hint(lim.quota_us));
+	add(a, "cpuset", lim.cpuset, lim.cpuset_file[0] ? lim.cpuset_file : "cpuset.cpus.effective, cpuset.cpus", "");
+	pid_t other = runlock_check(prefix, why, sizeof(why));
+	snprintf(v, sizeof(v), other > 0 ? "interbench pid %ld" : "none", (long)other);
+	add(a, "concurrent_run", other >= 0 ? v : NULL, RUNLOCK_PATH, audit_concurrent_hint(other));
+}
+
 void audit_collect(struct audit *a, const char *root)
 {
 	memset(a, 0, sizeof(*a));
@@ -286,6 +330,7 @@ void audit_collect(struct audit *a, const char *root)
 	add_mitigations(a, root);
 	add_file(a, root, "isolated_cpus", "sys/devices/system/cpu/isolated", NULL);
 	add_file(a, root, "nohz_full", "sys/devices/system/cpu/nohz_full", NULL);
+	add_confinement(a, root);
 	add_sound_irqs(a, root);
 	add_sched_ext(a, root);
 	add_microcode(a, root);

@@ -6,6 +6,7 @@
 #define IB_AUDIT_H
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #define AUDIT_MAX 32
@@ -44,5 +45,12 @@ const char *audit_preempt_hint(const char *model);
 const char *audit_clocksource_hint(const char *clocksource);
 /* exit latency of the deepest enabled idle state, microseconds (< 0: unknown) */
 const char *audit_idle_hint(long exit_latency_us);
+/* allowed of online CPUs usable by the process (sched_getaffinity(2)): hurts below online */
+const char *audit_allowed_cpus_hint(unsigned allowed, unsigned online);
+/* the tightest CPU quota of its cgroups, microseconds per period (<= 0: none; cgroup-v2.rst
+ * cpu.max, sched-bwc.rst) */
+const char *audit_cpu_quota_hint(int64_t quota_us);
+/* the process id of another interbench run at the same time (0: none; lib/runlock.h) */
+const char *audit_concurrent_hint(long pid);
 
 #endif

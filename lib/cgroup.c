@@ -1,5 +1,6 @@
 /* Locating this process's cgroups (see cgroup.h). */
 #include <errno.h>
+#include <inttypes.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -209,4 +210,112 @@ int cgroup_locate_self(const char *root, const char *controller, struct cgroup_l
 	memcpy(loc->mount, mount, sizeof(mount));
 	memcpy(loc->dir, dir, sizeof(dir));
 	return 0;
+}
+
+int cgroup_parse_cpu_max(const char *text, int64_t *quota_us, int64_t *period_us)
+{
+	char max[32];
+	long long period;
+	int used = 0;
+	if (sscanf(text, "%31s %lld%n", max, &period, &used) != 2 || period <= 0 || text[used + strspn(text + used, " \n")])
+		return -1;
+	char *end;
+	long long q = strcmp(max, "max") == 0 ? -1 : strtoll(max, &end, 10);
+	if (q == 0 || (q > 0 && *end) || (q < 0 && strcmp(max, "max") != 0))
+		return -1;
+	*quota_us = q;
+	*period_us = period;
+	return 0;
+}
+
+/* Reads a decimal integer from the file dir/name.  Returns 0, or -1 when unreadable or not a
+ * number. */
+static int read_int_file(const char *dir, const char *name, int64_t *v)
+{
+	char path[PATH_MAX + 64], *end;
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	char *text = cgroup_read_text("", path);
+	int rc = -1;
+	if (text) {
+		long long x = strtoll(text, &end, 10);
+		if (end != text && (*end == '\0' || *end == '\n')) {
+			*v = x;
+			rc = 0;
+		}
+	}
+	free(text);
+	return rc;
+}
+
+/* Keeps quota_us per period_us, set by file (root prefix cut off), when it allows less CPU
+ * than the quota kept so far. */
+static void keep_tighter(struct cgroup_cpu_limits *lim, int64_t quota_us, int64_t period_us, const char *file)
+{
+	if (quota_us <= 0 || period_us <= 0)
+		return;
+	if (lim->quota_us > 0 && (double)quota_us / (double)period_us >= (double)lim->quota_us / (double)lim->period_us)
+		return;
+	lim->quota_us = quota_us;
+	lim->period_us = period_us;
+	snprintf(lim->quota_file, sizeof(lim->quota_file), "%s", file);
+}
+
+/* One level's quota: v2 cpu.max, or v1 cpu.cfs_quota_us and cpu.cfs_period_us. */
+static void level_quota(struct cgroup_cpu_limits *lim, const struct cgroup_loc *loc, size_t root_len)
+{
+	char path[PATH_MAX + 64];
+	int64_t q, p;
+	if (loc->version == 2) {
+		snprintf(path, sizeof(path), "%s/cpu.max", loc->dir);
+		char *text = cgroup_read_text("", path);
+		if (text && cgroup_parse_cpu_max(text, &q, &p) == 0)
+			keep_tighter(lim, q, p, path + root_len);
+		free(text);
+	} else if (read_int_file(loc->dir, "cpu.cfs_quota_us", &q) == 0 &&
+		   read_int_file(loc->dir, "cpu.cfs_period_us", &p) == 0) {
+		snprintf(path, sizeof(path), "%s/cpu.cfs_quota_us", loc->dir);
+		keep_tighter(lim, q, p, path + root_len);
+	}
+}
+
+/* Reads the cpuset's CPUs from dir/name into lim when there is none yet.  */
+static void read_cpuset(struct cgroup_cpu_limits *lim, const char *dir, const char *name, size_t root_len)
+{
+	char path[PATH_MAX + 64];
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	char *text = lim->cpuset[0] ? NULL : cgroup_read_text("", path);
+	if (text && text[0] && text[0] != '\n') {
+		snprintf(lim->cpuset, sizeof(lim->cpuset), "%.*s", (int)strcspn(text, "\n"), text);
+		snprintf(lim->cpuset_file, sizeof(lim->cpuset_file), "%s", path + root_len);
+	}
+	free(text);
+}
+
+void cgroup_cpu_limits_read(const char *root, struct cgroup_cpu_limits *lim)
+{
+	struct cgroup_loc loc;
+	size_t root_len = strlen(root);
+	memset(lim, 0, sizeof(*lim));
+	lim->quota_us = -1;
+	if (cgroup_locate_self(root, NULL, &loc) == 0) {
+		read_cpuset(lim, loc.dir, "cpuset.cpus.effective", root_len);
+		do
+			level_quota(lim, &loc, root_len);
+		while (cgroup_up(&loc));
+	}
+	if (cgroup_locate_self(root, "cpu", &loc) == 0)
+		do
+			level_quota(lim, &loc, root_len);
+		while (cgroup_up(&loc));
+	if (cgroup_locate_self(root, "cpuset", &loc) == 0)
+		read_cpuset(lim, loc.dir, "cpuset.cpus", root_len);
+}
+
+void cgroup_quota_text(const struct cgroup_cpu_limits *lim, char *buf, size_t len)
+{
+	if (lim->quota_us <= 0 || lim->period_us <= 0)
+		snprintf(buf, len, "none");
+	else
+		snprintf(buf, len, "%" PRId64 " us per %" PRId64 " us (%.4g %% of one CPU)", lim->quota_us, lim->period_us,
+			 100.0 * (double)lim->quota_us / (double)lim->period_us);
 }

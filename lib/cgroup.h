@@ -7,6 +7,7 @@
 #include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 struct cgroup_loc {
 	int version;          /* 1: a controller's own hierarchy, 2: the unified one */
@@ -38,5 +39,33 @@ char *cgroup_read_text(const char *root, const char *path);
  * root prefix, so they can be opened directly.  Returns 0, or -1 (files unreadable, or as
  * cgroup_locate). */
 int cgroup_locate_self(const char *root, const char *controller, struct cgroup_loc *loc);
+
+/* What the process's cgroups allow it of the CPUs: the tightest CPU bandwidth quota of its
+ * cgroup and its ancestors, and the CPUs of its cpuset.  Ancestors above the cgroup namespace's
+ * root (a container's host side) are not visible and not counted. */
+struct cgroup_cpu_limits {
+	int64_t quota_us;          /* CPU time allowed per period, microseconds; -1: no quota */
+	int64_t period_us;         /* the period the quota applies to, microseconds; 0: no quota */
+	char quota_file[PATH_MAX]; /* the file setting it ("/sys/fs/cgroup/a/cpu.max"), "" without */
+	char cpuset[256];          /* the cpuset's CPUs ("0-1"), "" when unknown */
+	char cpuset_file[PATH_MAX]; /* where they were read, "" when unknown */
+};
+
+/* Parses the text of a v2 cpu.max: "$MAX $PERIOD" with $MAX "max" for no limit
+ * (Documentation/admin-guide/cgroup-v2.rst, "cpu.max").  Returns 0 with *quota_us (-1 for
+ * "max") and *period_us set, or -1 when the text is not of that form. */
+int cgroup_parse_cpu_max(const char *text, int64_t *quota_us, int64_t *period_us);
+
+/* Reads the CPU limits of the process's cgroups under root ("" for the real system, else a
+ * directory standing in for "/"): every v2 cpu.max from its cgroup up to the mount, and
+ * every v1 cpu.cfs_quota_us with its cpu.cfs_period_us (-1: no quota;
+ * Documentation/scheduler/sched-bwc.rst), keeping the quota that allows the smallest share of
+ * a CPU; the cpuset's CPUs from v2 cpuset.cpus.effective, else v1 cpuset.cpus.  The file names
+ * kept are without the root prefix.  Never fails: what cannot be read is left "none"
+ * (quota_us -1) or "" (cpuset). */
+void cgroup_cpu_limits_read(const char *root, struct cgroup_cpu_limits *lim);
+
+/* Writes lim's quota as "5000 us per 100000 us (5 % of one CPU)" into buf, or "none". */
+void cgroup_quota_text(const struct cgroup_cpu_limits *lim, char *buf, size_t len);
 
 #endif

@@ -1,4 +1,5 @@
 #define _GNU_SOURCE
+#include <sched.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -115,6 +116,50 @@ static void read_preempt(struct machine_info *m)
 	free(cfg);
 }
 
+unsigned machine_allowed_cpus(struct optspec_cpus *set)
+{
+	cpu_set_t allowed;
+	unsigned n = 0;
+	memset(set, 0, sizeof(*set));
+	set->given = true;
+	if (sched_getaffinity(0, sizeof(allowed), &allowed) != 0)
+		return 0;
+	for (unsigned c = 0; c < OPTSPEC_MAX_CPUS && c < CPU_SETSIZE; c++)
+		if (CPU_ISSET(c, &allowed)) {
+			set->bits[c / 64] |= 1ull << (c % 64);
+			n++;
+		}
+	return n;
+}
+
+void machine_allowed_text(unsigned allowed, unsigned online, const char *list, char *buf, size_t len)
+{
+	if (allowed)
+		snprintf(buf, len, "%u of %u CPUs: %s", allowed, online, list);
+	else
+		snprintf(buf, len, "unknown");
+}
+
+unsigned machine_cpu_list_count(const char *list)
+{
+	struct optspec_cpus set;
+	unsigned n = 0;
+	if (parse_cpu_list(list, &set) != 0)
+		return 0;
+	for (unsigned c = 0; c < OPTSPEC_MAX_CPUS; c++)
+		n += optspec_cpu_isset(&set, c);
+	return n;
+}
+
+/* The CPUs this process may use and what its cgroups allow it. */
+static void read_confinement(struct machine_info *m)
+{
+	struct optspec_cpus set;
+	m->allowed_cpus = machine_allowed_cpus(&set);
+	format_cpu_list(&set, m->allowed_cpu_list, sizeof(m->allowed_cpu_list));
+	cgroup_cpu_limits_read("", &m->cgroup);
+}
+
 void machine_info_collect(struct machine_info *m)
 {
 	struct utsname u;
@@ -133,6 +178,7 @@ void machine_info_collect(struct machine_info *m)
 	}
 	read_cpu_model(m);
 	read_preempt(m);
+	read_confinement(m);
 	char *cs = read_small("/sys/devices/system/clocksource/clocksource0/current_clocksource");
 	copy_trimmed(m->clocksource, sizeof(m->clocksource), cs ? cs : "unknown");
 	free(cs);

@@ -3,7 +3,10 @@
  * collecting never fails. */
 #ifndef IB_MACHINE_H
 #define IB_MACHINE_H
+#include <stddef.h>
 #include <stdint.h>
+#include "lib/cgroup.h"
+#include "lib/optspec.h"
 
 struct machine_info {
 	char kernel_release[65];   /* uname -r */
@@ -17,7 +20,22 @@ struct machine_info {
 	char preempt_mode[16];     /* PREEMPT_DYNAMIC's current mode ("full", "lazy"...), or "" if unreadable */
 	char preempt_source[64];   /* the file or string the model was read from */
 	char clocksource[32];      /* current_clocksource, or "unknown" */
+	unsigned allowed_cpus;     /* CPUs this process may run on (sched_getaffinity(2)); 0: unknown */
+	char allowed_cpu_list[256]; /* those CPUs as a list ("1", "0-3,6"), "" when unknown */
+	struct cgroup_cpu_limits cgroup; /* its cgroups' CPU quota and cpuset (lib/cgroup.h) */
 };
+
+/* The CPUs this process may run on, from sched_getaffinity(2) (taskset, a cpuset, a
+ * container's CPU set), into set (given).  Returns their count, or 0 when the call failed (set
+ * empty). */
+unsigned machine_allowed_cpus(struct optspec_cpus *set);
+
+/* Writes "1 of 2 CPUs: 1" (allowed of online, then the list) into buf; "unknown" when allowed
+ * is 0. */
+void machine_allowed_text(unsigned allowed, unsigned online, const char *list, char *buf, size_t len);
+
+/* How many CPUs the list ("0-1,4") names; 0 for an empty or malformed one. */
+unsigned machine_cpu_list_count(const char *list);
 
 /* Fills *m from the running system. */
 void machine_info_collect(struct machine_info *m);

@@ -74,6 +74,72 @@ int safe_dir_check(const char *dir, char *err, size_t errlen)
 	return 0;
 }
 
+/* Checks the directory open on fd (shown as name) with safe_stat_trusted. */
+static int trusted_dir_fd(int fd, const char *name, char *why, size_t whylen)
+{
+	struct stat st;
+	char what[160];
+	if (fstat(fd, &st) != 0)
+		return fail(why, whylen, "fstat %s: %s", name, strerror(errno));
+	if (!safe_stat_trusted(&st, what, sizeof(what)))
+		return fail(why, whylen, "%s %s", name, what);
+	return 0;
+}
+
+/* Opens the directory name inside dir_fd (shown as shown) without following a link, making it
+ * first when create and it is missing; checks it is trusted.  Returns its descriptor, or -1. */
+static int open_trusted_step(int dir_fd, const char *name, const char *shown, bool create, char *why, size_t whylen)
+{
+	const int flags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
+	int fd = openat(dir_fd, name, flags);
+	if (fd < 0 && errno == ENOENT && create) {
+		if (mkdirat(dir_fd, name, 0755) != 0 && errno != EEXIST)
+			return fail(why, whylen, "mkdir %s: %s", shown, strerror(errno));
+		fd = openat(dir_fd, name, flags);
+	}
+	if (fd < 0) {
+		struct stat st;
+		int e = errno;
+		if ((e == ELOOP || e == ENOTDIR) && fstatat(dir_fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0)
+			return fail(why, whylen, "%s %s", shown, S_ISLNK(st.st_mode) ? "is a symbolic link; not followed" :
+				    "is not a directory");
+		return fail(why, whylen, "open %s: %s", shown, strerror(e));
+	}
+	if (trusted_dir_fd(fd, shown, why, whylen) != 0) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+int safe_dir_open_trusted(const char *dir, bool create, char *why, size_t whylen)
+{
+	char name[NAME_MAX + 1], shown[PATH_MAX];
+	if (dir[0] != '/')
+		return fail(why, whylen, "%s: not an absolute path", dir);
+	int fd = open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return fail(why, whylen, "open /: %s", strerror(errno));
+	if (trusted_dir_fd(fd, "/", why, whylen) != 0) {
+		close(fd);
+		return -1;
+	}
+	for (const char *p = dir + strspn(dir, "/"); fd >= 0 && *p; p += strspn(p, "/")) {
+		size_t n = strcspn(p, "/");
+		if (n > NAME_MAX || (size_t)(p + n - dir) >= sizeof(shown)) {
+			close(fd);
+			return fail(why, whylen, "%s: file name too long", dir);
+		}
+		snprintf(name, sizeof(name), "%.*s", (int)n, p);
+		snprintf(shown, sizeof(shown), "%.*s", (int)(p + n - dir), dir);
+		int next = open_trusted_step(fd, name, shown, create, why, whylen);
+		close(fd);
+		fd = next;
+		p += n;
+	}
+	return fd;
+}
+
 /* Splits path into its directory (opened into o->dir_fd) and its last name (o->name). */
 static int open_parent(struct safe_out *o, const char *path, unsigned flags, char *err, size_t errlen)
 {

@@ -28,6 +28,17 @@ bool safe_stat_trusted(const struct stat *st, char *why, size_t whylen);
  * safe_stat_trusted says.  Returns 0, or -1 with a one-line reason in err that names dir. */
 int safe_dir_check(const char *dir, char *err, size_t errlen);
 
+/* Opens the directory at the absolute path dir one component at a time from "/", each through
+ * openat(2) with O_NOFOLLOW | O_DIRECTORY, so that no symbolic link is followed anywhere on
+ * the way, and checks every directory met ("/" included) with safe_stat_trusted: none may
+ * belong to another user or be writable by others without the sticky bit, so nobody else can
+ * swap anything below it.  With create, a missing component is made (mkdirat(2), mode 0755)
+ * before it is opened.  Returns the final directory's descriptor (O_CLOEXEC; close it), or -1
+ * with a one-line reason in why naming the component ("/home/u/.cache belongs to uid 1000, not
+ * to the running user (uid 0) or root", "/tmp/x is a symbolic link; not followed", "open
+ * /tmp/y: No such file or directory"). */
+int safe_dir_open_trusted(const char *dir, bool create, char *why, size_t whylen);
+
 /* Flags of safe_out_open. */
 enum {
 	SAFE_OUT_DEVICES = 1,   /* an existing FIFO or character device owned by the user or root

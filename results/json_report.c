@@ -139,6 +139,22 @@ static json_t *machine_json(const struct machine_info *m)
 			 "clocksource", report_text(m->clocksource));
 }
 
+/* What confined the run: the CPUs it may use, its cgroups' CPU quota and cpuset (null where
+ * none or unknown). */
+static json_t *confinement_json(const struct machine_info *m)
+{
+	const struct cgroup_cpu_limits *cg = &m->cgroup;
+	bool quota = cg->quota_us > 0 && cg->period_us > 0;
+	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+			 "allowed_cpus", m->allowed_cpus ? json_integer(m->allowed_cpus) : json_null(),
+			 "allowed_cpu_list", m->allowed_cpus ? report_text(m->allowed_cpu_list) : json_null(),
+			 "cpu_quota_us", quota ? json_integer(cg->quota_us) : json_null(),
+			 "cpu_quota_period_us", quota ? json_integer(cg->period_us) : json_null(),
+			 "cpu_quota_source", quota ? report_text(cg->quota_file) : json_null(),
+			 "cpuset", cg->cpuset[0] ? report_text(cg->cpuset) : json_null(),
+			 "cpuset_source", cg->cpuset[0] ? report_text(cg->cpuset_file) : json_null());
+}
+
 /* Every option with a JSON key, from the option tables (core and workloads'). */
 static json_t *options_json(const struct options *o)
 {
@@ -174,6 +190,13 @@ json_t *report_new(const struct machine_info *m, const struct run_info *info, co
 	char generator[96];
 	snprintf(generator, sizeof(generator), "%s %s", REPORT_GENERATOR, ib_version());
 	json_t *doc = report_new_doc(m, info, o, generator);
+	if (doc)
+		json_object_update_new(json_object_get(doc, "machine"), confinement_json(m));
+	if (doc && (info->concurrent_pid ? report_set_concurrent(doc, info->concurrent_pid) :
+		    json_object_set_new(json_object_get(doc, "run"), "concurrent_run_pid", json_null())) != 0) {
+		json_decref(doc);
+		return NULL;
+	}
 	if (doc && info->audit)
 		json_object_set_new(json_object_get(doc, "machine"), "audit", audit_json(info->audit));
 	return doc;
@@ -223,6 +246,11 @@ int report_add_sweep(json_t *doc, const char *sim, const char *load, const char 
 			      "bench_settings", string_array(rows, nr), "load_settings", string_array(cols, nc),
 			      "cells", grid);
 	return o && json_array_append_new(sweeps, o) == 0 ? 0 : -1;
+}
+
+int report_set_concurrent(json_t *doc, long pid)
+{
+	return json_object_set_new(json_object_get(doc, "run"), "concurrent_run_pid", json_integer(pid));
 }
 
 int report_mark_interrupted(json_t *doc, int sig)

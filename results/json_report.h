@@ -65,6 +65,10 @@ int report_add_sweep(json_t *doc, const char *sim, const char *load, const char 
  * or -1 when out of memory. */
 int report_mark_interrupted(json_t *doc, int sig);
 
+/* Records in the document that another interbench run (process id pid) was running at the same
+ * time: run.concurrent_run_pid.  Returns 0, or -1 when out of memory. */
+int report_set_concurrent(json_t *doc, long pid);
+
 /* Writes doc (compact, keys in insertion order) to path, replacing what it held (--json: the
  * user named it) only once all of it is written, under a temporary name renamed into place
  * (lib/safefile.h: never through a link, never another user's file, mode 0644), or to a FIFO

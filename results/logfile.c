@@ -1,4 +1,8 @@
+#define _GNU_SOURCE
 #include <errno.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdlib.h>
 #include <fcntl.h>
 #include <string.h>
 #include <sys/file.h>
@@ -6,6 +10,8 @@
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
+#include "lib/machine.h"
+#include "lib/safefile.h"
 #include "lib/text.h"
 #include "results/logfile.h"
 #include "results/logformat.h"
@@ -28,62 +34,140 @@ void run_info_init(struct run_info *info)
 	strftime(info->datestamp, sizeof(info->datestamp), "%Y%m%d%H%M", &tm);
 }
 
-/* Opens path for appending without following a symlink or blocking, and checks it is a plain
- * file of its own.  Returns the descriptor, or -1 with err set. */
-static int open_plain(const char *path, char *err, size_t errlen)
+/* Why the entry st at a logfile name must not be appended to, or NULL: anything but a regular
+ * file of its own that only the running user or root can have written. */
+static const char *log_refusal(const struct stat *st, char *buf, size_t len)
 {
-	struct stat st;
-	int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, 0644);
-	if (fd < 0) {
-		if (errno == ELOOP)
-			snprintf(err, errlen, "%s is a symbolic link; refusing to write through it (remove it, or run "
-				 "in another directory)", path);
-		else
-			snprintf(err, errlen, "open %s: %s", path, strerror(errno));
-		return -1;
-	}
-	const char *bad = fstat(fd, &st) != 0 ? strerror(errno) : !S_ISREG(st.st_mode) ? "is not a regular file" :
-			  st.st_nlink > 1 ? "has other hard links; refusing to append to it" : NULL;
-	if (!bad && fcntl(fd, F_SETFL, O_APPEND) != 0)
-		bad = strerror(errno);
-	if (bad) {
-		snprintf(err, errlen, "%s %s", path, bad);
-		close(fd);
-		return -1;
-	}
-	return fd;
+	if (S_ISLNK(st->st_mode))
+		return "is a symbolic link; not followed";
+	if (!S_ISREG(st->st_mode))
+		return "is not a regular file";
+	if (st->st_nlink > 1)
+		return "has other hard links";
+	return safe_stat_trusted(st, buf, len) ? NULL : buf;
 }
 
-FILE *logfile_open(const struct run_info *info, char *path, size_t len, char *err, size_t errlen)
+/* Opens the existing entry st at path for appending when log_refusal has nothing against it,
+ * checked again on what was opened (never following a link, never blocking).  Returns the
+ * descriptor, or -2 with why set. */
+static int open_existing(const char *path, const struct stat *st, char *why, size_t whylen)
 {
+	struct stat got;
+	const char *bad = log_refusal(st, why, whylen);
+	if (bad) {
+		if (bad != why)
+			snprintf(why, whylen, "%s", bad);
+		return -2;
+	}
+	int fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY);
+	if (fd >= 0 && fstat(fd, &got) == 0 && got.st_dev == st->st_dev && got.st_ino == st->st_ino &&
+	    !log_refusal(&got, why, whylen) && fcntl(fd, F_SETFL, O_APPEND) == 0)
+		return fd;
+	if (fd >= 0)
+		close(fd);
+	snprintf(why, whylen, "changed while it was opened");
+	return -2;
+}
+
+/* Opens path for appending: an existing entry as open_existing allows, else a new file
+ * created exclusively.  Returns the descriptor, -1 with err set on a failure, or -2 with why
+ * set when the name is not ours to append to. */
+static int open_log(const char *path, char *why, size_t whylen, char *err, size_t errlen)
+{
+	struct stat st;
+	for (int tries = 0; tries < 2; tries++) {   /* a name made between lstat and open: once more */
+		if (lstat(path, &st) == 0)
+			return open_existing(path, &st, why, whylen);
+		if (errno != ENOENT)
+			break;
+		int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY, 0644);
+		if (fd >= 0 || errno != EEXIST) {
+			if (fd < 0)
+				snprintf(err, errlen, "open %s: %s", path, strerror(errno));
+			return fd;
+		}
+	}
+	snprintf(err, errlen, "lstat %s: %s", path, strerror(errno));
+	return -1;
+}
+
+/* Takes the run's exclusive lock on fd and makes it a stream.  Returns it, NULL with *busy set
+ * when another live run holds the lock, or NULL with err set. */
+static FILE *lock_log(int fd, const char *path, bool *busy, char *err, size_t errlen)
+{
+	*busy = false;
+	if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+		*busy = errno == EWOULDBLOCK;
+		if (!*busy)
+			snprintf(err, errlen, "flock %s: %s", path, strerror(errno));
+		close(fd);
+		return NULL;
+	}
+	FILE *f = fdopen(fd, "a");
+	if (!f) {
+		snprintf(err, errlen, "fdopen %s: %s", path, strerror(errno));
+		close(fd);
+	}
+	return f;
+}
+
+/* Creates "<release>-<datestamp>-XXXXXX.log", a name nobody can have taken (mkostemps(3):
+ * O_EXCL), when every sibling is locked or not ours. */
+static FILE *open_unique(const struct run_info *info, char *path, size_t len, char *err, size_t errlen)
+{
+	int n = snprintf(path, len, "%s-%s-XXXXXX.log", info->kernel_release, info->datestamp);
+	int fd = n < 0 || (size_t)n >= len ? -1 : mkostemps(path, 4, O_APPEND | O_CLOEXEC);
+	if (fd < 0 || fchmod(fd, 0644) != 0) {
+		snprintf(err, errlen, "create %s: %s", path, n < 0 || (size_t)n >= len ? "name too long" : strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return NULL;
+	}
+	flock(fd, LOCK_EX | LOCK_NB);   /* a new name of our own: taken by nobody else */
+	FILE *f = fdopen(fd, "a");
+	if (!f) {
+		snprintf(err, errlen, "fdopen %s: %s", path, strerror(errno));
+		close(fd);
+	}
+	return f;
+}
+
+/* The name of sibling k (1: "<release>.log", else "<release>-k.log").  Returns 0, or -1. */
+static int sibling_name(const struct run_info *info, unsigned k, char *path, size_t len)
+{
+	int n = k == 1 ? snprintf(path, len, "%s.log", info->kernel_release) :
+			 snprintf(path, len, "%s-%u.log", info->kernel_release, k);
+	return n < 0 || (size_t)n >= len ? -1 : 0;
+}
+
+FILE *logfile_open(const struct run_info *info, char *path, size_t len, char *note, size_t notelen, char *err,
+		   size_t errlen)
+{
+	char why[256], first[PATH_MAX + 300] = "";
+	note[0] = '\0';
 	for (unsigned k = 1; k <= LOGFILE_MAX_SIBLINGS; k++) {
-		int n = k == 1 ? snprintf(path, len, "%s.log", info->kernel_release) :
-				 snprintf(path, len, "%s-%u.log", info->kernel_release, k);
-		if (n < 0 || (size_t)n >= len) {
+		bool busy;
+		if (sibling_name(info, k, path, len) != 0) {
 			snprintf(err, errlen, "logfile name for kernel %s is too long", info->kernel_release);
 			return NULL;
 		}
-		int fd = open_plain(path, err, errlen);
-		if (fd < 0)
+		int fd = open_log(path, why, sizeof(why), err, errlen);
+		if (fd == -1)
 			return NULL;
-		if (flock(fd, LOCK_EX | LOCK_NB) != 0) {   /* another live run's log */
-			int e = errno;
-			close(fd);
-			if (e == EWOULDBLOCK)
-				continue;
-			snprintf(err, errlen, "flock %s: %s", path, strerror(e));
-			return NULL;
-		}
-		FILE *f = fdopen(fd, "a");
-		if (!f) {
-			snprintf(err, errlen, "fdopen %s: %s", path, strerror(errno));
-			close(fd);
-		}
-		return f;
+		if (fd == -2 && !first[0])
+			snprintf(first, sizeof(first), "%s %s", path, why);
+		FILE *f = fd >= 0 ? lock_log(fd, path, &busy, err, errlen) : NULL;
+		if (f && first[0])
+			snprintf(note, notelen, "%s; writing %s instead", first, path);
+		if (f || (fd >= 0 && !busy))
+			return f;
 	}
-	snprintf(err, errlen, "%s.log and %u siblings are all in use by other runs", info->kernel_release,
-		 LOGFILE_MAX_SIBLINGS - 1);
-	return NULL;
+	FILE *f = open_unique(info, path, len, err, errlen);
+	if (f)
+		snprintf(note, notelen, "%s.log and its %u siblings are in use by other runs%s%s; writing %s instead",
+			 info->kernel_release, LOGFILE_MAX_SIBLINGS - 1, first[0] ? " or not ours to append to: " : "",
+			 first, path);
+	return f;
 }
 
 void logfile_audit(FILE *f, const struct audit *a)
@@ -101,6 +185,31 @@ void logfile_audit(FILE *f, const struct audit *a)
 	}
 }
 
+void logfile_concurrent(FILE *f, long pid)
+{
+	fprintf(f, "Another interbench run (pid %ld) was running at the same time: figures measured under its load\n", pid);
+}
+
+/* The header's lines on what confined the run: its CPUs, a CPU quota, a narrower cpuset,
+ * another run at the same time. */
+static void header_confinement(FILE *f, const struct run_info *info)
+{
+	char text[512];
+	machine_allowed_text(info->allowed_cpus, info->cpus, info->allowed_cpu_list ? info->allowed_cpu_list : "",
+			     text, sizeof(text));
+	fprintf(f, "CPUs this run may use: %s (sched_getaffinity)\n", text);
+	const struct cgroup_cpu_limits *cg = info->cgroup;
+	if (cg && cg->quota_us > 0) {
+		cgroup_quota_text(cg, text, sizeof(text));
+		fprintf(f, "CPU quota of its cgroup: %s (%s)\n", text, cg->quota_file);
+	}
+	unsigned in_set = cg ? machine_cpu_list_count(cg->cpuset) : 0;
+	if (in_set && in_set < info->cpus)
+		fprintf(f, "Cpuset of its cgroup: %s (%s)\n", cg->cpuset, cg->cpuset_file);
+	if (info->concurrent_pid > 0)
+		logfile_concurrent(f, info->concurrent_pid);
+}
+
 void logfile_header(FILE *f, const struct run_info *info)
 {
 	fprintf(f, LOG_USING "%llu" LOG_USING_LOOPS " (%s), running every load for %u seconds\n",
@@ -109,6 +218,7 @@ void logfile_header(FILE *f, const struct run_info *info)
 	char text[2 * sizeof(info->kernel_version)];
 	text_escape_line(info->kernel_version, text, sizeof(text));
 	fprintf(f, LOG_KERNEL_VERSION "%s, %u CPUs online, %u load threads\n", text, info->cpus, info->load_threads);
+	header_confinement(f, info);
 	if (info->dma_latency_us >= 0)
 		fprintf(f, "CPU wakeup latency limit held at %lld us (/dev/cpu_dma_latency)\n",
 			(long long)info->dma_latency_us);

@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "lib/audit.h"
+#include "lib/cgroup.h"
 
 struct run_info {
 	char kernel_release[65];   /* uname -r */
@@ -21,6 +22,10 @@ struct run_info {
 	const char *settings;      /* the sweep's settings and CPU placement (core/sweep.h), or "" */
 	const struct audit *audit; /* the system audit (lib/audit.h), or NULL */
 	int64_t dma_latency_us;    /* --dma-latency limit held, microseconds; -1 = none */
+	unsigned allowed_cpus;     /* CPUs the run may use (sched_getaffinity(2)); 0: unknown */
+	const char *allowed_cpu_list; /* those CPUs ("1"), or NULL */
+	const struct cgroup_cpu_limits *cgroup; /* its cgroups' CPU quota and cpuset, or NULL */
+	long concurrent_pid;       /* another interbench run running when this one started, 0: none */
 };
 
 /* Fills the kernel and date fields of info (the rest is the caller's). */
@@ -28,21 +33,33 @@ void run_info_init(struct run_info *info);
 
 #define LOGFILE_MAX_SIBLINGS 100 /* <release>.log, then -2.log ... -100.log */
 
-/* Opens (appending, creating 0644) "<release>.log" in the current directory for this run and
- * holds an exclusive flock on it until it is closed, so two runs never interleave their
- * lines: while another live run holds "<release>.log", this one takes "<release>-2.log",
- * then -3 ... -LOGFILE_MAX_SIBLINGS.  Never follows a symlink (O_NOFOLLOW) and never blocks
- * opening a FIFO; only a regular file with no other hard link is accepted.  path receives
- * the name.  Returns the stream, or NULL with a one-line reason in err ("is a symbolic
- * link...", "is not a regular file", the failed call and errno). */
-FILE *logfile_open(const struct run_info *info, char *path, size_t len, char *err, size_t errlen);
+/* Opens "<release>.log" in the current directory for appending and holds an exclusive flock
+ * on it until it is closed, so two runs never interleave their lines.  An existing file is
+ * appended to only when it is a regular file with no other hard link, belongs to the running
+ * user or root and no one else can write it (lib/safefile.h safe_stat_trusted): a file another
+ * user planted (mode 0666 in a shared directory) would get this run's results and could then
+ * be extended with a forged run.  Nothing is opened through a symbolic link, no FIFO blocks the
+ * open, a missing file is created exclusively (O_EXCL, 0644).  A name that is not ours to
+ * append to, or that another live run holds locked, passes to "<release>-2.log", then -3 ...
+ * -LOGFILE_MAX_SIBLINGS; when all are taken, a new "<release>-<datestamp>-XXXXXX.log"
+ * (mkostemps(3)) rather than no run.  path receives the name; note (notelen bytes) one line
+ * saying why another name than "<release>.log" was written when it was not ours ("6.8.log
+ * belongs to uid 65534, ...; writing 6.8-2.log instead"), or "".  Returns the stream, or NULL
+ * with a one-line reason in err naming the failed call and errno text. */
+FILE *logfile_open(const struct run_info *info, char *path, size_t len, char *note, size_t notelen, char *err,
+		   size_t errlen);
 
 /* Writes the system audit for a logfile's run header: "Audit:" and one line per setting with
  * its value and source, a hint under each known to hurt. */
 void logfile_audit(FILE *f, const struct audit *a);
 
+/* The line saying another interbench run (pid) was running at the same time. */
+void logfile_concurrent(FILE *f, long pid);
+
 /* Writes the run header: loops_per_ms and duration, kernel release and datestamp (the
- * interbench 0.31 lines), then CPUs, load threads, the --dma-latency hold, the workload
+ * interbench 0.31 lines), then CPUs, load threads, the CPUs the run may use ("CPUs this run may
+ * use: 1 of 2 CPUs: 1"), its cgroups' CPU quota and a cpuset narrower than the online CPUs
+ * where there are, another run at the same time, the --dma-latency hold, the workload
  * options given ("Workload options: --file-size 64M") and the comment. */
 void logfile_header(FILE *f, const struct run_info *info);
 

@@ -388,16 +388,21 @@ static bool option_is_fact(const char *key)
 	return true;
 }
 
-/* The facts compare sets side by side: the machine, its audit's settings that decide
- * interactivity, and the run's options that shape every pair (-t, -L, CPU placement, the
- * wakeup latency limit held, each workload's own options such as --dsp-load). */
+/* The facts compare sets side by side: the machine, what confined the run (the CPUs it
+ * could use, its cgroups' CPU quota and cpuset, another run at the same time), its audit's
+ * settings that decide interactivity, and the run's options that shape every pair (-t, -L,
+ * CPU placement, the wakeup latency limit held, each workload's own options such as
+ * --dsp-load).  A fact a result does not carry (written before it was recorded) is not
+ * compared. */
 static void json_facts(struct result_set *rs, const json_t *doc)
 {
-	static const char *const machine[] = { "cpu_model", "online_cpus", "preempt_model", "preempt_mode" };
+	static const char *const machine[] = { "cpu_model", "online_cpus", "preempt_model", "preempt_mode",
+		"allowed_cpus", "allowed_cpu_list", "cpu_quota_us", "cpu_quota_period_us", "cpuset" };
 	static const char *const audit[] = { "cpufreq_governor", "smt", "deepest_idle_state", "sched_ext", "cmdline" };
 	const json_t *m = json_object_get(doc, "machine"), *a = json_object_get(m, "audit"), *v;
 	for (size_t i = 0; i < sizeof(machine) / sizeof(machine[0]); i++)
 		add_fact(rs, machine[i], json_object_get(m, machine[i]));
+	add_fact(rs, "concurrent_run_pid", json_object_get(json_object_get(doc, "run"), "concurrent_run_pid"));
 	for (size_t i = 0; i < sizeof(audit) / sizeof(audit[0]); i++)
 		add_fact(rs, audit[i], json_object_get(json_object_get(a, audit[i]), "value"));
 	const char *key;

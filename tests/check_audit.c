@@ -7,7 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sched.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include "lib/audit.h"
+#include "lib/runlock.h"
 
 static char root[64];
 
@@ -27,11 +32,17 @@ static void put(const char *rel, const char *text)
 	fclose(f);
 }
 
+/* A new empty directory standing in for "/", in root. */
+static void new_root(void)
+{
+	snprintf(root, sizeof(root), "/tmp/check_audit_XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(root));
+}
+
 START_TEST(fake_machine)
 {
 	struct audit a;
-	snprintf(root, sizeof(root), "/tmp/check_audit_XXXXXX");
-	ck_assert_ptr_nonnull(mkdtemp(root));
+	new_root();
 	put("sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", "powersave\n");
 	put("sys/devices/system/cpu/smt/active", "1\n");
 	put("sys/devices/system/cpu/cpu0/cpuidle/state0/name", "POLL\n");
@@ -74,6 +85,60 @@ START_TEST(fake_machine)
 }
 END_TEST
 
+/* What confines the process: a restricted CPU set, a CPU quota of its cgroup, another run
+ * holding its lock: each read with its source and flagged with a hint. */
+START_TEST(confinement)
+{
+	struct audit a;
+	char want[160];
+	int p[2];
+	new_root();
+	put("proc/self/cgroup", "0::/a\n");
+	put("proc/self/mountinfo", "40 30 0:37 / /sys/fs/cgroup rw - cgroup2 cgroup2 rw\n");
+	put("sys/fs/cgroup/cpu.max", "max 100000\n");
+	put("sys/fs/cgroup/a/cpu.max", "5000 100000\n");
+	put("sys/fs/cgroup/a/cpuset.cpus.effective", "1\n");
+	put("run/lock/.keep", "");                                         /* the lock file's directory */
+	long online = sysconf(_SC_NPROCESSORS_ONLN);
+	cpu_set_t one;
+	CPU_ZERO(&one);
+	CPU_SET(0, &one);
+	ck_assert_int_eq(sched_setaffinity(0, sizeof(one), &one), 0);   /* as taskset -c 0 */
+	ck_assert_int_eq(pipe(p), 0);
+	pid_t other = fork();
+	ck_assert_int_ge(other, 0);
+	if (other == 0) {   /* another run: holds its lock until killed */
+		char why[256];
+		int fd = runlock_open(root, true, why, sizeof(why));
+		if (fd < 0 || runlock_take(fd, why, sizeof(why)) != 0 || write(p[1], "x", 1) != 1)
+			_exit(1);
+		pause();
+		_exit(0);
+	}
+	char c;
+	ck_assert_int_eq(read(p[0], &c, 1), 1);
+	audit_collect(&a, root);
+	kill(other, SIGKILL);
+	waitpid(other, NULL, 0);
+	snprintf(want, sizeof(want), "1 of %ld CPUs: 0", online);
+	ck_assert_str_eq(audit_find(&a, "allowed_cpus")->value, want);
+	ck_assert_int_eq(audit_find(&a, "allowed_cpus")->hint[0] != '\0', online > 1);
+	ck_assert_str_eq(audit_find(&a, "cpu_quota")->value, "5000 us per 100000 us (5 % of one CPU)");
+	ck_assert_str_eq(audit_find(&a, "cpu_quota")->source, "/sys/fs/cgroup/a/cpu.max");
+	ck_assert(audit_find(&a, "cpu_quota")->hint[0]);
+	ck_assert_str_eq(audit_find(&a, "cpuset")->value, "1");
+	snprintf(want, sizeof(want), "interbench pid %ld", (long)other);
+	ck_assert_str_eq(audit_find(&a, "concurrent_run")->value, want);
+	ck_assert(audit_find(&a, "concurrent_run")->hint[0]);
+	audit_collect(&a, root);                                          /* that run has ended */
+	ck_assert_str_eq(audit_find(&a, "concurrent_run")->value, "none");
+	ck_assert(!audit_find(&a, "concurrent_run")->hint[0]);
+	char cmd[600];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
 START_TEST(judges)
 {
 	ck_assert_str_eq(audit_governor_hint("performance"), "");
@@ -84,6 +149,12 @@ START_TEST(judges)
 	ck_assert(audit_clocksource_hint("hpet")[0]);
 	ck_assert_str_eq(audit_clocksource_hint("tsc"), "");
 	ck_assert_str_eq(audit_idle_hint(2), "");
+	ck_assert_str_eq(audit_allowed_cpus_hint(2, 2), "");
+	ck_assert(audit_allowed_cpus_hint(1, 2)[0]);
+	ck_assert_str_eq(audit_cpu_quota_hint(-1), "");
+	ck_assert(audit_cpu_quota_hint(5000)[0]);
+	ck_assert_str_eq(audit_concurrent_hint(0), "");
+	ck_assert(audit_concurrent_hint(1234)[0]);
 	ck_assert_str_eq(audit_idle_hint(-1), "");
 	ck_assert(audit_idle_hint(133)[0]);
 }
@@ -94,6 +165,7 @@ int main(void)
 	Suite *s = suite_create("audit");
 	TCase *tc = tcase_create("audit");
 	tcase_add_test(tc, fake_machine);
+	tcase_add_test(tc, confinement);
 	tcase_add_test(tc, judges);
 	suite_add_tcase(s, tc);
 	return ck_run(s);

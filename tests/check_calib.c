@@ -1,6 +1,7 @@
 /* Calibration file: reuse only while the key matches; a corrupt file is never trusted. */
 #include <check.h>
 #include <errno.h>
+#include <limits.h>
 #include "tests/ck_run.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,7 +43,7 @@ START_TEST(round_trip)
 {
 	struct calib_key k;
 	calib_key_current(&k);
-	ck_assert_int_eq(calib_save(path, &k, 123456), 0);
+	ck_assert_int_eq(calib_save(path, &k, 123456, NULL, 0), 0);
 	ck_assert_uint_eq(calib_load(path, &k, NULL, 0), 123456);
 }
 END_TEST
@@ -52,11 +53,11 @@ START_TEST(save_refuses_unloadable_values)
 {
 	struct calib_key k;
 	calib_key_current(&k);
-	ck_assert_int_eq(calib_save(path, &k, 5000), 0);
+	ck_assert_int_eq(calib_save(path, &k, 5000, NULL, 0), 0);
 	errno = 0;
-	ck_assert_int_eq(calib_save(path, &k, 0), -1);
+	ck_assert_int_eq(calib_save(path, &k, 0, NULL, 0), -1);
 	ck_assert_int_eq(errno, EINVAL);
-	ck_assert_int_eq(calib_save(path, &k, UINT32_MAX + 1ULL), -1);
+	ck_assert_int_eq(calib_save(path, &k, UINT32_MAX + 1ULL, NULL, 0), -1);
 	ck_assert_uint_eq(calib_load(path, &k, NULL, 0), 5000);
 }
 END_TEST
@@ -66,7 +67,7 @@ START_TEST(stale_key)
 	struct calib_key k, other;
 	char why[64];
 	calib_key_current(&k);
-	ck_assert_int_eq(calib_save(path, &k, 1000), 0);
+	ck_assert_int_eq(calib_save(path, &k, 1000, NULL, 0), 0);
 	other = k;
 	other.online_cpus++;
 	ck_assert_uint_eq(calib_load(path, &other, why, sizeof(why)), 0);
@@ -107,7 +108,7 @@ START_TEST(implausible_values_and_odd_files)
 		write_file(line);
 		ck_assert_uint_eq(calib_load(path, &k, why, sizeof(why)), 0);
 		ck_assert_msg(strstr(why, "implausible"), "%llu: %s", forged[i], why);
-		ck_assert_int_eq(calib_save(path, &k, forged[i]), -1);
+		ck_assert_int_eq(calib_save(path, &k, forged[i], NULL, 0), -1);
 	}
 	unlink(path);
 	ck_assert_int_eq(mkfifo(path, 0600), 0);
@@ -121,11 +122,59 @@ START_TEST(implausible_values_and_odd_files)
 	ck_assert_int_eq(symlink("/etc/hostname", path), 0);
 	ck_assert_uint_eq(calib_load(path, &k, why, sizeof(why)), 0);
 	ck_assert_str_eq(why, "a symbolic link, not followed");
-	ck_assert_int_eq(calib_save(path, &k, 5000), 0);              /* replaces the link itself */
+	ck_assert_int_eq(calib_save(path, &k, 5000, NULL, 0), 0);              /* replaces the link itself */
 	struct stat st;
 	ck_assert_int_eq(lstat(path, &st), 0);
 	ck_assert(S_ISREG(st.st_mode));
 	ck_assert_uint_eq(calib_load(path, &k, NULL, 0), 5000);
+}
+END_TEST
+
+/* A good cache file (this machine's key, a plausible value) that another user could have
+ * written is not trusted: another user's file, a file or directory others may write, a
+ * directory on the way that is another user's or a symbolic link.  Nothing is saved there
+ * either.  As root the files are given to nobody (65534). */
+START_TEST(untrusted_cache_refused)
+{
+	struct calib_key k;
+	char why[PATH_MAX + 256], sub[128], real[128], line[512];
+	calib_key_current(&k);
+	snprintf(line, sizeof(line), "loops_per_ms=1000\ncpu_model=%s\nonline_cpus=%u\nkernel_release=%s\n",
+		 k.cpu_model, k.online_cpus, k.kernel_release);
+	snprintf(sub, sizeof(sub), "%s/sub", dir);
+	write_file(line);
+	ck_assert_uint_eq(calib_load(path, &k, why, sizeof(why)), 1000);   /* the user's own: trusted */
+	ck_assert_int_eq(chmod(path, 0666), 0);
+	ck_assert_uint_eq(calib_load(path, &k, why, sizeof(why)), 0);
+	ck_assert_msg(strstr(why, "is writable by others (mode 0666); not trusted"), "%s", why);
+	ck_assert_int_eq(chmod(path, 0644), 0);
+	ck_assert_int_eq(chmod(sub, 0777), 0);
+	ck_assert_uint_eq(calib_load(path, &k, why, sizeof(why)), 0);
+	ck_assert_msg(strstr(why, sub) && strstr(why, "writable by others"), "%s", why);
+	ck_assert_int_eq(calib_save(path, &k, 5000, why, sizeof(why)), -1);
+	ck_assert_int_eq(chmod(sub, 0755), 0);
+	if (geteuid() == 0) {
+		ck_assert_int_eq(chown(path, 65534, 65534), 0);
+		ck_assert_uint_eq(calib_load(path, &k, why, sizeof(why)), 0);
+		ck_assert_msg(strstr(why, "belongs to uid 65534"), "%s", why);
+		ck_assert_int_eq(chown(path, 0, 0), 0);
+		ck_assert_int_eq(chown(sub, 65534, 65534), 0);
+		ck_assert_uint_eq(calib_load(path, &k, why, sizeof(why)), 0);
+		ck_assert_msg(strstr(why, sub) && strstr(why, "belongs to uid 65534"), "%s", why);
+		ck_assert_int_eq(calib_save(path, &k, 5000, why, sizeof(why)), -1);
+		ck_assert_int_eq(chown(sub, 0, 0), 0);
+		ck_assert_uint_eq(calib_load(path, &k, NULL, 0), 1000);    /* untouched by the refused save */
+	}
+	/* a symbolic link on the way: neither read nor written through */
+	snprintf(real, sizeof(real), "%s/real", dir);
+	ck_assert_int_eq(rename(sub, real), 0);
+	ck_assert_int_eq(symlink("real", sub), 0);
+	ck_assert_uint_eq(calib_load(path, &k, why, sizeof(why)), 0);
+	ck_assert_msg(strstr(why, "is a symbolic link; not followed"), "%s", why);
+	ck_assert_int_eq(calib_save(path, &k, 5000, why, sizeof(why)), -1);
+	ck_assert_int_eq(unlink(sub), 0);
+	ck_assert_int_eq(rename(real, sub), 0);
+	ck_assert_uint_eq(calib_load(path, &k, NULL, 0), 1000);
 }
 END_TEST
 
@@ -171,6 +220,7 @@ int main(void)
 	tcase_add_test(tc, stale_key);
 	tcase_add_test(tc, corrupt_files);
 	tcase_add_test(tc, implausible_values_and_odd_files);
+	tcase_add_test(tc, untrusted_cache_refused);
 	tcase_add_test(tc, burn_stops);
 	tcase_add_test(tc, burn_cpu_time);
 	suite_add_tcase(s, tc);

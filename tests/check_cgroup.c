@@ -214,6 +214,59 @@ START_TEST(memcg_fake_root)
 }
 END_TEST
 
+START_TEST(cpu_max_parsing)
+{
+	int64_t q = 0, p = 0;
+	ck_assert_int_eq(cgroup_parse_cpu_max("5000 100000\n", &q, &p), 0);
+	ck_assert_int_eq(q, 5000);
+	ck_assert_int_eq(p, 100000);
+	ck_assert_int_eq(cgroup_parse_cpu_max("max 100000\n", &q, &p), 0);
+	ck_assert_int_eq(q, -1);
+	static const char *const bad[] = { "", "max", "5000", "0 100000", "5000 0", "x 100000", "50x 100000",
+					   "5000 100000 7" };
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		ck_assert_msg(cgroup_parse_cpu_max(bad[i], &q, &p) == -1, "accepted '%s'", bad[i]);
+}
+END_TEST
+
+/* The tightest CPU quota of the cgroup and its ancestors, v2 and v1, and the cpuset. */
+START_TEST(cpu_limits_fake_root)
+{
+	char root[] = "/tmp/check_cgroup.XXXXXX";
+	struct cgroup_cpu_limits lim;
+	ck_assert_ptr_nonnull(mkdtemp(root));
+	put(root, "proc/self/cgroup", "3:cpuset:/s\n1:cpu,cpuacct:/j/k\n0::/a/b\n");
+	put(root, "proc/self/mountinfo",
+	    "31 30 0:28 / /sys/fs/cgroup/cpu,cpuacct rw - cgroup cgroup rw,cpu,cpuacct\n"
+	    "33 30 0:30 / /sys/fs/cgroup/cpuset rw - cgroup cgroup rw,cpuset\n"
+	    "40 30 0:37 / /sys/fs/cgroup/unified rw - cgroup2 cgroup2 rw\n");
+	cgroup_cpu_limits_read(root, &lim);              /* no files at all: no limit */
+	ck_assert_int_eq(lim.quota_us, -1);
+	ck_assert_str_eq(lim.cpuset, "");
+	put(root, "sys/fs/cgroup/unified/a/b/cpu.max", "max 100000\n");
+	put(root, "sys/fs/cgroup/unified/a/cpu.max", "50000 100000\n");              /* half a CPU */
+	put(root, "sys/fs/cgroup/cpuset/s/cpuset.cpus", "1\n");
+	cgroup_cpu_limits_read(root, &lim);
+	ck_assert_int_eq(lim.quota_us, 50000);
+	ck_assert_int_eq(lim.period_us, 100000);
+	ck_assert_str_eq(lim.quota_file, "/sys/fs/cgroup/unified/a/cpu.max");
+	ck_assert_str_eq(lim.cpuset, "1");
+	ck_assert_str_eq(lim.cpuset_file, "/sys/fs/cgroup/cpuset/s/cpuset.cpus");
+	put(root, "sys/fs/cgroup/cpu,cpuacct/j/cpu.cfs_quota_us", "5000\n");           /* 5 % of a CPU */
+	put(root, "sys/fs/cgroup/cpu,cpuacct/j/cpu.cfs_period_us", "100000\n");
+	put(root, "sys/fs/cgroup/cpu,cpuacct/j/k/cpu.cfs_quota_us", "-1\n");
+	put(root, "sys/fs/cgroup/cpu,cpuacct/j/k/cpu.cfs_period_us", "100000\n");
+	put(root, "sys/fs/cgroup/unified/a/b/cpuset.cpus.effective", "0-1\n");
+	cgroup_cpu_limits_read(root, &lim);
+	ck_assert_int_eq(lim.quota_us, 5000);
+	ck_assert_str_eq(lim.quota_file, "/sys/fs/cgroup/cpu,cpuacct/j/cpu.cfs_quota_us");
+	ck_assert_str_eq(lim.cpuset, "0-1");                          /* v2's effective set first */
+	char cmd[PATH_MAX + 16];
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
+	ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("cgroup");
@@ -225,6 +278,8 @@ int main(void)
 	tcase_add_test(tc, memcg_level_files);
 	tcase_add_test(tc, memcg_tightest_room_wins);
 	tcase_add_test(tc, memcg_fake_root);
+	tcase_add_test(tc, cpu_max_parsing);
+	tcase_add_test(tc, cpu_limits_fake_root);
 	suite_add_tcase(s, tc);
 	return ck_run(s);
 }

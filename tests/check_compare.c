@@ -548,14 +548,18 @@ START_TEST(latency_definitions)
 END_TEST
 
 /* compare lists what differs between the machines and refuses different CPUs unless allowed. */
+/* The results of a JSON document with one measured pair, Audio against None. */
+#define ONE_AUDIO_RESULT \
+	"\"results\":[{\"simulation\":\"Audio\",\"load\":\"None\",\"mode\":\"\",\"has_deadlines\":true," \
+	"\"latency_mean_ns\":5000,\"latency_p99_ns\":9000,\"latency_max_ns\":10000,\"desired_cpu_ppm\":1000000," \
+	"\"deadlines_met_ppm\":1000000}]}"
+
 START_TEST(machine_guard)
 {
 	static const char fmt[] =
 		"{\"schema_version\":2,\"generator\":\"interbench\",\"machine\":{\"cpu_model\":\"%s\",\"online_cpus\":2,"
 		"\"audit\":{\"smt\":{\"value\":\"%s\",\"source\":\"x\"}}},\"options\":{\"dma_latency_us\":null},"
-		"\"results\":[{\"simulation\":\"Audio\",\"load\":\"None\",\"mode\":\"\",\"has_deadlines\":true,"
-		"\"latency_mean_ns\":5000,\"latency_p99_ns\":9000,\"latency_max_ns\":10000,\"desired_cpu_ppm\":1000000,"
-		"\"deadlines_met_ppm\":1000000}]}";
+		ONE_AUDIO_RESULT;
 	char a_text[1024], b_text[1024], c_text[1024], out[8192];
 	snprintf(a_text, sizeof(a_text), fmt, "Xeon", "1");
 	snprintf(b_text, sizeof(b_text), fmt, "Xeon", "0");
@@ -590,9 +594,7 @@ START_TEST(option_differences_warned)
 	static const char fmt[] =
 		"{\"schema_version\":2,\"generator\":\"interbench\",\"options\":{\"proaudio_dsp_load_pct\":%d,"
 		"\"load_threads\":%d,\"uniprocessor\":%s,\"load_nice\":%d,\"comment\":\"%s\",\"cpus\":%s},"
-		"\"results\":[{\"simulation\":\"Audio\",\"load\":\"None\",\"mode\":\"\",\"has_deadlines\":true,"
-		"\"latency_mean_ns\":5000,\"latency_p99_ns\":9000,\"latency_max_ns\":10000,\"desired_cpu_ppm\":1000000,"
-		"\"deadlines_met_ppm\":1000000}]}";
+		ONE_AUDIO_RESULT;
 	char a_text[1024], b_text[1024], out[8192];
 	snprintf(a_text, sizeof(a_text), fmt, 80, 1, "false", 0, "old run", "null");
 	snprintf(b_text, sizeof(b_text), fmt, 40, 4, "true", 19, "new run", "[0,1]");
@@ -768,6 +770,36 @@ START_TEST(large_sets_bounded)
 }
 END_TEST
 
+/* What confined a run is a fact: a different CPU set, CPU quota or concurrent run is a warning
+ * before any figure; a result written before these were recorded is not warned of. */
+START_TEST(confinement_differences_warned)
+{
+	static const char fmt[] =
+		"{\"schema_version\":2,\"generator\":\"interbench\",\"machine\":{\"online_cpus\":2%s},%s"
+		ONE_AUDIO_RESULT;
+	char a_text[1024], b_text[1024], c_text[1024], out[8192];
+	snprintf(a_text, sizeof(a_text), fmt, ",\"allowed_cpus\":2,\"allowed_cpu_list\":\"0-1\",\"cpu_quota_us\":null",
+		 "\"run\":{\"concurrent_run_pid\":null},");
+	snprintf(b_text, sizeof(b_text), fmt, ",\"allowed_cpus\":1,\"allowed_cpu_list\":\"1\",\"cpu_quota_us\":5000",
+		 "\"run\":{\"concurrent_run_pid\":4242},");
+	snprintf(c_text, sizeof(c_text), fmt, "", "");
+	const char *const texts[3] = { a_text, b_text, c_text };
+	struct result_set rs[3];   /* confined differently, and from before confinement was recorded */
+	for (int i = 0; i < 3; i++)
+		parse_ok(texts[i], &rs[i]);
+	ck_assert_int_eq(compare_text(&rs[0], &rs[1], out, sizeof(out)), CMP_OK);
+	ck_assert_msg(strstr(out, "Warning: allowed_cpus differs: OLD '2', NEW '1'"), "%s", out);
+	ck_assert_msg(strstr(out, "Warning: allowed_cpu_list differs: OLD '0-1', NEW '1'"), "%s", out);
+	ck_assert_msg(strstr(out, "Warning: cpu_quota_us differs: OLD 'none', NEW '5000'"), "%s", out);
+	ck_assert_msg(strstr(out, "Warning: concurrent_run_pid differs: OLD 'none', NEW '4242'"), "%s", out);
+	ck_assert_msg(strstr(out, "Warning: allowed_cpus") < strstr(out, "Verdict"), "%s", out);
+	ck_assert_int_eq(compare_text(&rs[2], &rs[1], out, sizeof(out)), CMP_OK);
+	ck_assert_msg(!strstr(out, "Warning:"), "%s", out);
+	for (int i = 0; i < 3; i++)
+		result_set_free(&rs[i]);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("compare");
@@ -788,6 +820,7 @@ int main(void)
 	tcase_add_test(tc, starved_repeats_rank_worst);
 	tcase_add_test(tc, fact_names_into_json);
 	tcase_add_test(tc, large_sets_bounded);
+	tcase_add_test(tc, confinement_differences_warned);
 	suite_add_tcase(s, tc);
 	return ck_run(s);
 }

@@ -1,12 +1,14 @@
 #!/bin/bash
 # End to end: the system audit (issue 15).  --audit prints every setting with its source and
 # exits 1 exactly when a hint is printed; a run writes the audit to the logfile header and the
-# JSON; compare lists machine differences and refuses different CPUs unless allowed.
+# JSON; compare lists machine differences and refuses different CPUs unless allowed.  What
+# confined a run (taskset, a cgroup CPU quota, another run at the same time) is recorded,
+# flagged and warned of by compare.
 # Usage: e2e_audit.sh BINARY
 set -u
 BIN=$(realpath "${1:?usage: $0 path/to/interbench}")
 TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
+trap 'rm -rf "$TMP"; [ -n "${CG:-}" ] && [ -d "$CG" ] && rmdir "$CG"' EXIT
 export XDG_CACHE_HOME="$TMP/cache"
 mkdir -p "$TMP/cache" "$TMP/run" && cd "$TMP/run" || exit 1
 pass=0 fail=0
@@ -53,5 +55,68 @@ assert d["warnings"] == [{"setting": "smt", "old": d["warnings"][0]["old"], "new
 assert d["pairs_compared"] == 1 and d["exit_status"] == '"$rc"' and d["latency_compared"] == "interbench"
 assert any(f["figure"] == "p99 latency" and f["unit"] == "ms" for f in d["figures"])
 ' cmp.json; then ok "compare --json: the warnings, the figures and the verdict"; else bad "compare --json (exit $rc)" "$out"; fi
+# What confined the run: the CPUs it may use, a CPU quota, another run at the same time.
+if [ "$(nproc --all)" -ge 2 ] && taskset -c 1 true 2>/dev/null; then
+	taskset -c 1 "$BIN" -t 1 -W Audio -w None --json one.json >"$out" 2>&1; rc=$?
+	if [ "$rc" = 0 ] && grep -q "^CPUs this run may use: 1 of $(getconf _NPROCESSORS_ONLN) CPUs: 1 (sched_getaffinity)$" "$out" &&
+	   grep -q ', 1 load threads$' "$out" && grep -q 'known to hurt interactivity here: .*allowed_cpus' "$out" &&
+	   python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["machine"]["allowed_cpus"] == 1 and d["machine"]["allowed_cpu_list"] == "1", d["machine"]
+assert d["run"]["load_threads"] == 1 and d["run"]["concurrent_run_pid"] is None, d["run"]
+assert d["machine"]["audit"]["allowed_cpus"]["hint"]' one.json
+	then ok "taskset -c 1: 1 allowed CPU in the header and the JSON, one load thread, flagged"
+	else bad "taskset -c 1 (exit $rc)" "$out"; fi
+	"$BIN" compare run.json one.json >"$out" 2>&1; rc=$?
+	if [ "$rc" != 2 ] && grep -q "^Warning: allowed_cpus differs: OLD '$(getconf _NPROCESSORS_ONLN)', NEW '1'" "$out" &&
+	   [ "$(grep -n '^Warning: allowed_cpus' "$out" | cut -d: -f1)" -lt "$(grep -n 'Verdict' "$out" | cut -d: -f1)" ]
+	then ok "compare warns, before any figure, that the CPUs allowed differ"; else bad "compare allowed CPUs (exit $rc)" "$out"; fi
+	taskset -c 1 "$BIN" --audit >"$out" 2>&1; rc=$?
+	if [ "$rc" = 1 ] && grep -A1 '^allowed_cpus .*1 of ' "$out" | grep -q 'hint: '
+	then ok "--audit flags a restricted CPU set"; else bad "--audit under taskset (exit $rc)" "$out"; fi
+else ok "# skipped: one CPU, no restricted CPU set to test"; fi
+
+# A CPU quota of the run's cgroup (a scratch cgroup, removed at the end).
+CG=""
+if [ -w /sys/fs/cgroup/cpu ] && mkdir "/sys/fs/cgroup/cpu/ib-e2e-$$" 2>/dev/null; then
+	CG="/sys/fs/cgroup/cpu/ib-e2e-$$"; echo 50000 >"$CG/cpu.cfs_quota_us" || CG_BAD=1; QF="$CG/cpu.cfs_quota_us"
+elif grep -qw cpu /sys/fs/cgroup/cgroup.subtree_control 2>/dev/null && mkdir "/sys/fs/cgroup/ib-e2e-$$" 2>/dev/null; then
+	CG="/sys/fs/cgroup/ib-e2e-$$"; echo "50000 100000" >"$CG/cpu.max" || CG_BAD=1; QF="$CG/cpu.max"
+fi
+if [ -n "$CG" ] && [ -z "${CG_BAD:-}" ]; then
+	CG="$CG" BIN="$BIN" sh -c 'echo $$ >"$CG/cgroup.procs" && exec "$BIN" -t 1 -c -W Audio -w None --json quota.json' >"$out" 2>&1; rc=$?
+	if [ "$rc" = 0 ] && grep -q "^CPU quota of its cgroup: 50000 us per 100000 us (50 % of one CPU) ($QF)$" "$out" &&
+	   python3 -c '
+import json, sys
+m = json.load(open(sys.argv[1]))["machine"]
+assert m["cpu_quota_us"] == 50000 and m["cpu_quota_period_us"] == 100000 and m["cpu_quota_source"] == sys.argv[2], m
+assert m["audit"]["cpu_quota"]["hint"]' quota.json "$QF"
+	then ok "a cgroup CPU quota: in the header, the JSON and the audit"; else bad "cgroup CPU quota (exit $rc)" "$out"; fi
+	"$BIN" compare run.json quota.json >"$out" 2>&1
+	if grep -q "^Warning: cpu_quota_us differs: OLD 'none', NEW '50000'" "$out"; then ok "compare warns of a CPU quota"
+	else bad "compare of a CPU quota" "$out"; fi
+else ok "# skipped: no cgroup with a CPU quota can be made here"; fi
+[ -n "$CG" ] && rmdir "$CG"
+
+# Two runs at the same time: each says the other was running, by its pid.
+"$BIN" -t 2 -W Audio -w None -w Burn -m first --json first.json >"$TMP/first.txt" 2>&1 &
+first=$!
+for _ in $(seq 3000); do grep -q '^None ' "$TMP/first.txt" && break; sleep 0.01; done
+"$BIN" -t 1 -W Audio -w None --json second.json >"$out" 2>&1 & second=$!
+wait $second; rc=$?
+wait $first; rc1=$?
+if [ "$rc" = 0 ] && grep -q "^Another interbench run (pid $first) was running at the same time: figures measured under its load$" "$out" &&
+   python3 -c 'import json, sys; assert json.load(open(sys.argv[1]))["run"]["concurrent_run_pid"] == int(sys.argv[2])' second.json "$first"
+then ok "a run started during another names it (header, JSON)"; else bad "the second of two runs (exit $rc)" "$out"; fi
+if [ "$rc1" = 0 ] && grep -q "^Another interbench run (pid $second) was running at the same time" "$TMP/first.txt" &&
+   grep -q "^Another interbench run (pid $second)" "$(uname -r).log" &&
+   python3 -c 'import json, sys; assert json.load(open(sys.argv[1]))["run"]["concurrent_run_pid"] == int(sys.argv[2])' first.json "$second"
+then ok "the run that was there first names the one that came (console, logfile, JSON)"
+else bad "the first of two runs (exit $rc1)" "$TMP/first.txt"; fi
+"$BIN" compare run.json second.json >"$out" 2>&1
+if grep -q "^Warning: concurrent_run_pid differs: OLD 'none', NEW '$first'" "$out"; then ok "compare warns of a concurrent run"
+else bad "compare of a concurrent run" "$out"; fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Hostile surroundings: a symlink planted at the logfile or --json path, a scratch file swapped
+# Hostile surroundings: a symlink or another user's file planted at the logfile or --json path,
+# every logfile name locked, a calibration cache another user could have written, a scratch file swapped
 # for a symlink mid-run, every terminating signal, a file size limit, closed stdout/stderr, two
 # runs in one directory at once, a FIFO at the calibration cache.
 # Usage: tests/e2e_hardening_files.sh ./interbench
@@ -19,15 +20,55 @@ wait_for() { for _ in $(seq 6000); do "$@" && return 0; sleep 0.01; done; return
 none_left() { ! pgrep -f "$BIN" >/dev/null; }
 cd "$TMP" || exit 1
 "$BIN" -t 1 -c -W Audio -w None >/dev/null 2>&1   # calibrate once
+cp "$XDG_CACHE_HOME/interbench/loops_per_ms" "$TMP/calib.good"   # this machine's key
 LOG="$(uname -r).log"
 echo precious >"$TMP/victim"
 
-# 1. A symlink at the logfile path is refused, its target untouched; so is one at --json.
+SIB="$(uname -r)-2.log"
+# 1. A symlink at the logfile path is not followed: the run logs to the next name and says so,
+# the link's target untouched; one at --json is refused.
 ln -s "$TMP/victim" "$LOG"
 "$BIN" -t 1 -W Audio -w None >out 2>&1; rc=$?
-if [ $rc = 2 ] && grep -q 'symbolic link; refusing' out && [ "$(cat victim)" = precious ]; then
-	ok "symlink at the logfile: refused (exit 2), target untouched"; else bad "symlink at the logfile (exit $rc)" out; fi
-rm -f "$LOG" ./*.json
+if [ $rc = 0 ] && grep -q "logfile: $LOG is a symbolic link; not followed; writing $SIB instead" out &&
+   [ "$(cat victim)" = precious ] && grep -q '^None ' "$SIB"; then
+	ok "symlink at the logfile: not followed, results in $SIB"; else bad "symlink at the logfile (exit $rc)" out; fi
+rm -f "$LOG" "$SIB" ./*.json
+
+# 1b. A logfile another user planted (mode 0666) is not appended to (it could then be extended
+# with a forged run that compare reads): the next name, and one line saying why.
+echo planted >"$LOG" && chmod 666 "$LOG" && chown 65534:65534 "$LOG"
+"$BIN" -t 1 -W Audio -w None >out 2>&1; rc=$?
+if [ $rc = 0 ] && grep -q "logfile: $LOG belongs to uid 65534, .*; writing $SIB instead" out &&
+   [ "$(cat "$LOG")" = planted ] && grep -q '^None ' "$SIB"; then
+	ok "another user's logfile: left alone, results in $SIB"; else bad "planted logfile (exit $rc)" out; fi
+chown 0:0 "$LOG"
+"$BIN" -t 1 -W Audio -w None >out 2>&1; rc=$?
+if [ $rc = 0 ] && grep -q "logfile: $LOG is writable by others (mode 0666); writing $SIB instead" out &&
+   [ "$(cat "$LOG")" = planted ]; then
+	ok "a logfile others may write: left alone"; else bad "world-writable logfile (exit $rc)" out; fi
+rm -f "$(uname -r)"*.log ./*.json
+
+# 1c. Every sibling name held locked by another process: the run is not refused, it logs
+# to a new unique name and says so.
+python3 - "$(uname -r)" <<'PY' &
+import fcntl, os, sys, time
+held = []
+for k in range(1, 101):
+    f = open(sys.argv[1] + (".log" if k == 1 else "-%d.log" % k), "a")
+    fcntl.flock(f, fcntl.LOCK_EX)
+    held.append(f)
+open("locks-held", "w").close()
+time.sleep(120)
+PY
+locker=$!
+wait_for test -e locks-held
+"$BIN" -t 1 -W Audio -w None >out 2>&1; rc=$?
+kill $locker; wait $locker 2>/dev/null
+uniq=$(compgen -G "$(uname -r)-[0-9]*-??????.log" | head -1)
+if [ $rc = 0 ] && grep -q "logfile: $LOG and its 99 siblings are in use by other runs; writing $uniq instead" out &&
+   [ -n "$uniq" ] && grep -q '^None ' "$uniq"; then
+	ok "all 100 logfile names locked: the run logged to $uniq"; else bad "logfile lock DoS (exit $rc)" out; fi
+rm -f "$(uname -r)"*.log ./*.json locks-held
 ln -s "$TMP/victim" j.json
 "$BIN" -t 1 -c -W Audio -w None --json j.json >out 2>&1
 if grep -q 'j.json is a symbolic link; not followed' out && [ "$(cat victim)" = precious ]; then
@@ -96,6 +137,28 @@ rm -f "$XDG_CACHE_HOME/interbench/loops_per_ms" && mkfifo "$XDG_CACHE_HOME/inter
 timeout 60 "$BIN" -t 1 -c -W Audio -w None >out 2>&1; rc=$?
 if [ $rc = 0 ] && grep -q 'saved value: not a regular file' out && grep -q 'loops per ms (measured)' out
 then ok "FIFO at the calibration cache: reason given, measured again"; else bad "FIFO cache (exit $rc)" out; fi
+
+# 9. A calibration cache another user could have written (root's XDG_CACHE_HOME kept by sudo -E
+# pointing into a user's home): measured again with the reason, the planted file left alone.
+mkdir -p "$TMP/userhome/.cache/interbench"
+sed 's/^loops_per_ms=.*/loops_per_ms=1000/' "$TMP/calib.good" >"$TMP/userhome/.cache/interbench/loops_per_ms"
+chown -R 65534:65534 "$TMP/userhome"
+planted=$(md5sum <"$TMP/userhome/.cache/interbench/loops_per_ms")
+XDG_CACHE_HOME= HOME="$TMP/userhome" timeout 60 "$BIN" -t 1 -c -W Audio -w None >out 2>&1; rc=$?
+if [ $rc = 0 ] && grep -q "saved value: $TMP/userhome belongs to uid 65534.*; not trusted" out &&
+   grep -q 'loops per ms (measured)' out && grep -q "loops_per_ms not saved: $TMP/userhome belongs to uid 65534" out &&
+   [ "$(md5sum <"$TMP/userhome/.cache/interbench/loops_per_ms")" = "$planted" ] &&
+   [ -z "$(find "$TMP/userhome" -user 0)" ]
+then ok "another user's calibration cache: not trusted, measured again, nothing written there"
+else bad "untrusted calibration cache (exit $rc)" out; fi
+# A symbolic link among the cache's directories: not followed, for reading or for saving.
+mkdir -p "$TMP/elsewhere/interbench" && cp "$TMP/userhome/.cache/interbench/loops_per_ms" "$TMP/elsewhere/interbench/"
+chown -R 0:0 "$TMP/elsewhere" && ln -s "$TMP/elsewhere" "$TMP/linkcache"
+XDG_CACHE_HOME="$TMP/linkcache" timeout 60 "$BIN" -t 1 -c -W Audio -w None >out 2>&1; rc=$?
+if [ $rc = 0 ] && grep -q "saved value: $TMP/linkcache is a symbolic link; not followed" out &&
+   grep -q 'loops per ms (measured)' out && grep -q '^loops_per_ms=1000$' "$TMP/elsewhere/interbench/loops_per_ms"
+then ok "a symbolic link on the cache's path: not followed, measured again, not saved through"
+else bad "symlinked cache directory (exit $rc)" out; fi
 
 # 8. A comment cannot forge log structure; compare prints hostile names escaped.
 rm -f "$(uname -r)"*.log ./*.json
