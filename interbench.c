@@ -147,15 +147,7 @@ static void flush_out(struct run *r, FILE *f)
 
 static void install_signals(void)
 {
-	struct sigaction sa;
-	memset(&sa, 0, sizeof(sa));
-	sigset_t stop_sigs;
-	stop_signals_fill(&stop_sigs);
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	for (int s = 1; s <= SIGRTMAX; s++)
-		if (sigismember(&stop_sigs, s) == 1)
-			sigaction(s, &sa, NULL);
+	stop_signals_catch(on_signal);  /* those ignored at start (nohup) stay ignored */
 	signal(SIGPIPE, SIG_IGN);  /* a write to a closed pipe fails with EPIPE and is reported */
 	signal(SIGXFSZ, SIG_IGN);  /* a write over RLIMIT_FSIZE fails with EFBIG and is reported */
 }

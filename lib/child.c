@@ -58,6 +58,24 @@ void stop_signals_fill(sigset_t *set)
 		sigaddset(set, s);
 }
 
+unsigned stop_signals_catch(void (*handler)(int))
+{
+	struct sigaction sa = { .sa_handler = handler }, old;
+	sigset_t stop_sigs;
+	stop_signals_fill(&stop_sigs);
+	sigemptyset(&sa.sa_mask);
+	unsigned kept = 0;
+	for (int s = 1; s <= SIGRTMAX; s++) {
+		if (sigismember(&stop_sigs, s) != 1 || sigaction(s, NULL, &old) != 0)
+			continue;
+		if (old.sa_handler == SIG_IGN)
+			kept++;   /* ignored at start (nohup, a background job): stays ignored */
+		else
+			sigaction(s, &sa, NULL);
+	}
+	return kept;
+}
+
 /* Runs first in a new child, with main's stop signals still blocked (see child_spawn), so
  * main's handler never runs in the child. */
 static void child_setup(pid_t parent)

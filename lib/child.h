@@ -29,6 +29,14 @@ typedef int (*child_body)(void *arg, int ctl_fd, int res_fd);
  * (SIGSEGV, SIGABRT...) and SIGTRAP/SIGSYS keep their default action.  signal(7). */
 void stop_signals_fill(sigset_t *set);
 
+/* Installs handler (no flags, nothing blocked while it runs) for every stop signal
+ * (stop_signals_fill) but those whose disposition is SIG_IGN on entry: a signal ignored when
+ * the program started stays ignored, as nohup(1) and a shell's background jobs (SIGINT,
+ * SIGQUIT) expect; an ignored disposition is inherited across fork and execve (sigaction(2),
+ * signal(7)).  Returns how many stop signals were left ignored.  Call it once, before any other
+ * handler is set. */
+unsigned stop_signals_catch(void (*handler)(int));
+
 /* Forks a child running body(arg).  In the child: every inherited descriptor above 2 is
  * closed but its pipes and the n_keep (at most CHILD_MAX_KEEP_FDS) in keep_fds; the stop
  * signals (stop_signals_fill), SIGPIPE and SIGXFSZ are ignored (main stops children over the

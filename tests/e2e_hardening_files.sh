@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Hostile surroundings: a symlink planted at the logfile or --json path, a scratch file swapped
-# for a symlink mid-run, every terminating signal, a file size limit, closed stdout/stderr, two
+# for a symlink mid-run, every terminating signal (and none ignored at start: nohup), a file size limit, closed stdout/stderr, two
 # runs in one directory at once, a FIFO at the calibration cache.
 # Usage: tests/e2e_hardening_files.sh ./interbench
 set -u
@@ -49,9 +49,10 @@ else bad "scratch file swapped for a symlink (exit $rc)" out; fi
 rm -f wd/*
 
 # 3. Every terminating signal: an orderly stop, exit 128+signal, results kept, nothing left.
+# (A background job of a script starts with SIGINT and SIGQUIT ignored: env gives them back.)
 for sig in QUIT USR1 USR2 ALRM XCPU VTALRM PROF IO PWR RTMIN RTMAX; do
 	rm -f "$LOG" ./*.json
-	"$BIN" -t 2 -W Audio -w Write -w Burn --workdir wd --file-size 8M >out 2>&1 &
+	env --default-signal=INT,QUIT "$BIN" -t 2 -W Audio -w Write -w Burn --workdir wd --file-size 8M >out 2>&1 &
 	pid=$!
 	wait_for compgen -G "wd/interbench-write-*.tmp" >/dev/null
 	kill -s "$sig" $pid; wait $pid; rc=$?
@@ -63,6 +64,19 @@ for sig in QUIT USR1 USR2 ALRM XCPU VTALRM PROF IO PWR RTMIN RTMAX; do
 	else bad "SIG$sig: exit $rc (want $((128 + num)))" out; fi
 	if ! wait_for none_left; then bad "SIG$sig: processes left"; fi
 done
+
+# 3b. A stop signal ignored at start stays ignored: under nohup a hangup (and, in a background
+# job, an interrupt) does not stop the run, which ends with every row.
+rm -f "$LOG" ./*.json
+nohup "$BIN" -t 2 -W Audio -w Write -w Burn --workdir wd --file-size 8M >out 2>&1 &
+pid=$!
+wait_for compgen -G "wd/interbench-write-*.tmp" >/dev/null
+kill -HUP $pid; kill -INT $pid; wait $pid; rc=$?
+if [ $rc = 0 ] && grep -q '^Write ' "$LOG" && grep -q '^Burn ' "$LOG" && ! grep -qi 'interrupted' "$LOG" out &&
+   [ -z "$(ls -A wd)" ]
+then ok "nohup: SIGHUP and SIGINT ignored at start stay ignored, the run ends with every row (exit 0)"
+else bad "nohup: SIGHUP stopped the run (exit $rc, want 0)" out; fi
+wait_for none_left || bad "nohup: processes left"
 
 # 4. A file size limit: the Write pair fails as on a full disk, the run goes on.
 rm -f "$LOG" ./*.json
