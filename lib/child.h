@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <signal.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 struct child {
@@ -77,5 +78,22 @@ int child_reap(struct child *c, int timeout_ms);
 
 /* Describes how a reaped child ended ("exit status 3", "killed by signal 9 (Killed)"). */
 void child_describe_status(int status, char *buf, size_t len);
+
+/* What may have killed a child, for child_describe_death. */
+struct child_fate {
+	bool realtime;             /* it had a thread under SCHED_FIFO or SCHED_RR, to which
+	                              RLIMIT_RTTIME applies */
+	uint64_t oom_kills_before; /* oom_kill_count() before it started (lib/oom.h); UINT64_MAX:
+	                              unknown */
+};
+
+/* child_describe_status, and for a death by signal the likely sender when the facts point to
+ * one: SIGKILL while the kernel's OOM kill count grew since f->oom_kills_before, ": the OOM
+ * killer? (1 OOM kill meanwhile)"; else SIGKILL (the hard limit) or SIGXCPU (the soft one) of
+ * a realtime child under a finite RLIMIT_RTTIME, ": RLIMIT_RTTIME of N us exceeded?"
+ * (setrlimit(2): the CPU time a realtime thread may use without a blocking call; a child
+ * ignores SIGXCPU, so the hard limit's SIGKILL ends it).  The limits read are the caller's,
+ * which the children inherit. */
+void child_describe_death(int status, const struct child_fate *f, char *buf, size_t len);
 
 #endif
