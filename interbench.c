@@ -23,6 +23,7 @@
 #include "core/sweep.h"
 #include "lib/audit.h"
 #include "lib/child.h"
+#include "lib/conout.h"
 #include "lib/progress.h"
 #include "lib/timeutil.h"
 #include "lib/timeline.h"
@@ -124,7 +125,8 @@ struct run {
 	bool timeline_warned;      /* a write failure of it was reported */
 	uint32_t timeline_seq;     /* the pair id of the pair running: pairs run so far */
 	char log_path[128];
-	FILE *con;                 /* console: stdout, or stderr with --json - */
+	FILE *con;                 /* console: stdout, or stderr with --json -, through conout */
+	struct conout conout;      /* the console's queue: never blocks a run (lib/conout.h) */
 	json_t *doc;               /* JSON results, or NULL (-c without --json) */
 	struct machine_info machine;
 	struct audit audit;        /* what on the machine decides interactivity (lib/audit.h) */
@@ -961,6 +963,8 @@ static int close_outputs(struct run *r)
 	if (write_json(r) != 0)
 		rc = -1;
 	flush_out(r, r->con);
+	if (conout_finish(&r->conout) != 0 && !r->con_errno)  /* the results are written: now wait */
+		r->con_errno = errno;
 	if (ferror(r->con) || r->con_errno) {
 		fprintf(stderr, "interbench: write to the console: %s\n", strerror(r->con_errno ? r->con_errno : EIO));
 		rc = -1;
@@ -1042,7 +1046,7 @@ static int early_exit(enum opt_status st, const char *err)
  * (-1: a failure already reported, exit 1). */
 static int start_run(struct run *r)
 {
-	r->con = r->opt.json_path && strcmp(r->opt.json_path, "-") == 0 ? stderr : stdout;
+	r->con = conout_open(&r->conout, r->opt.json_path && strcmp(r->opt.json_path, "-") == 0 ? stderr : stdout);
 	sweep_build(&r->opt, 1, &r->bench, &r->load);  /* priorities are set once main's is known */
 	int rc = check_cpus(r);
 	if (rc == 0)
