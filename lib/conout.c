@@ -89,6 +89,16 @@ static ssize_t cookie_write(void *cookie, const char *buf, size_t size)
 	return (ssize_t)size;
 }
 
+/* The console set up last, finished at exit (atexit(3) handlers run before stdio's streams
+ * are flushed): a run that ends early, on an error, still delivers every line. */
+static struct conout *g_at_exit;
+
+static void finish_at_exit(void)
+{
+	if (g_at_exit)
+		conout_finish(g_at_exit);
+}
+
 FILE *conout_open(struct conout *c, FILE *target)
 {
 	memset(c, 0, sizeof(*c));
@@ -98,13 +108,17 @@ FILE *conout_open(struct conout *c, FILE *target)
 	if (c->fd < 0)
 		return target;
 	FILE *f = fopencookie(c, "w", (cookie_io_functions_t){ .write = cookie_write });
-	if (!f || setvbuf(f, NULL, _IOFBF, BUFSIZ) != 0) {
+	/* buffered as stdio buffers the console: by line on a terminal, in blocks on a pipe */
+	if (!f || setvbuf(f, NULL, isatty(c->fd) ? _IOLBF : _IOFBF, BUFSIZ) != 0) {
 		if (f)
 			fclose(f);
 		close(c->fd);
 		c->fd = -1;
 		return target;
 	}
+	if (!g_at_exit)
+		atexit(finish_at_exit);
+	g_at_exit = c;
 	return c->stream = f;
 }
 

@@ -25,8 +25,10 @@ struct conout {
 };
 
 /* Sets c up for target (stdout or stderr, flushed first) and returns the stream to print to:
- * a queued one on a terminal or a pipe, else target itself.  Never fails: without memory or
- * a private description it returns target. */
+ * a queued one on a terminal (buffered by line) or a pipe (in blocks), else target itself.
+ * The last one set up is finished at exit (conout_finish), so every line is delivered
+ * however the program ends, but by _exit.  Never fails: without memory or a private
+ * description it returns target.  c must live until exit. */
 FILE *conout_open(struct conout *c, FILE *target);
 
 /* At the end of the run: flushes the stream and writes everything still queued, waiting for
