@@ -195,7 +195,9 @@ static int bench_window(const struct pair_params *p, struct child *kids[2], stru
 	uint64_t t0_ns = now_ns();
 	int spoke = watch_window(p, kids, t0_ns + p->duration_ns, -1);
 	out->window_ns = now_ns() - t0_ns;
-	struct child_fate fate = { .realtime = p->run_cfg.timer_prio > 0 || is_realtime(&p->run_cfg.sched),
+	/* the timing thread and a load's control thread block at every turn: RLIMIT_RTTIME can
+	 * only take a realtime task or load */
+	struct child_fate fate = { .realtime = is_realtime(&p->run_cfg.sched),
 				   .oom_kills_before = out->oom_kills_before };
 	out->ok = collect(bench, &fate, &out->sim, sizeof(out->sim), "bench", out->why, sizeof(out->why));
 	if (out->ok && out->sim.error) {
@@ -282,7 +284,7 @@ int pair_run(const struct pair_params *p, struct pair_outcome *out)
 	}
 	out->interrupted = spoke == -2;
 	char load_why[200] = "";
-	struct child_fate fate = { .realtime = p->run_cfg.timer_prio > 0 || is_realtime(&p->load_sched),
+	struct child_fate fate = { .realtime = is_realtime(&p->load_sched),
 				   .oom_kills_before = out->oom_kills_before };
 	bool load_ok = collect(&load, &fate, &out->load, sizeof(out->load), "load", load_why, sizeof(load_why));
 	if (kids[1] && !out->ok)
