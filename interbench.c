@@ -802,8 +802,8 @@ static int prepare_process(struct run *r)
 	privs_warn(&pv, &r->opt, FIFO_LEVELS, stderr);
 	install_signals();
 	/* the OOM killer takes a load first and main, which holds the results, last */
-	if (oom_adj_protect_main() != 0 && errno != EACCES && errno != EPERM && errno != ENOENT)
-		fprintf(stderr, "interbench: warning: /proc/self/oom_score_adj: %s\n", strerror(errno));
+	if (oom_adj_protect_main(err, sizeof(err)) != 0 && errno != EACCES && errno != EPERM && errno != ENOENT)
+		fprintf(stderr, "interbench: warning: %s\n", err);
 	raise_fd_limit();
 	r->rt_ok = become_realtime(r, &pv);
 	if (r->opt.uniprocessor && pin_to_cpu0() != 0)

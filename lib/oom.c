@@ -40,11 +40,16 @@ static int adj_write(int value)
 	return w == n ? 0 : -1;
 }
 
-int oom_adj_protect_main(void)
+int oom_adj_protect_main(char *err, size_t len)
 {
-	if (adj_read(&g_start_adj) != 0)
+	if (adj_read(&g_start_adj) != 0) {
+		snprintf(err, len, "read %s: %s", OOM_ADJ_PATH, strerror(errno));
 		return -1;
-	return g_start_adj == OOM_ADJ_MAIN ? 0 : adj_write(OOM_ADJ_MAIN);
+	}
+	if (g_start_adj == OOM_ADJ_MAIN || adj_write(OOM_ADJ_MAIN) == 0)
+		return 0;
+	snprintf(err, len, "write %d to %s: %s", OOM_ADJ_MAIN, OOM_ADJ_PATH, strerror(errno));
+	return -1;
 }
 
 int oom_adj_child(bool load)

@@ -12,6 +12,7 @@
 #ifndef IB_OOM_H
 #define IB_OOM_H
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* The main process: chosen last, when allowed.  Not -1000 (never chosen): a memory cgroup
@@ -23,9 +24,9 @@
 
 /* In the main process, once at start: remembers the oom_score_adj it was started with (for
  * the bench processes, oom_adj_child) and lowers its own to OOM_ADJ_MAIN.  Returns 0, or -1
- * with errno set: EACCES or EPERM without CAP_SYS_RESOURCE (the value is then left as it
- * was), ENOENT without /proc, or the error of open/read/write. */
-int oom_adj_protect_main(void);
+ * with errno set and err naming the failed call: EACCES or EPERM without CAP_SYS_RESOURCE
+ * (the value is then left as it was), ENOENT without /proc, or the error of open/read/write. */
+int oom_adj_protect_main(char *err, size_t len);
 
 /* In a child process, first thing: a load process raises its oom_score_adj to OOM_ADJ_LOAD, a
  * bench process goes back to the value main was started with (above main's, below the loads').

@@ -74,7 +74,8 @@ START_TEST(oom_order)
 	ck_assert_int_ne(start, 12345);
 	pid_t pid = fork();
 	if (pid == 0) {
-		int rc = oom_adj_protect_main();
+		char err[128] = "";
+		int rc = oom_adj_protect_main(err, sizeof(err));
 		int main_adj = read_adj();
 		if (rc == 0 ? main_adj != OOM_ADJ_MAIN : main_adj != start)
 			_exit(1);
