@@ -53,7 +53,7 @@ static int bench_body(void *arg, int ctl_fd, int res_fd)
 {
 	struct bench_arg *b = arg;
 	char err[160];
-	oom_adj_child(false);  /* best effort: main's own value when it could not lower it */
+	oom_adj_child(false);  /* between main and the loads; best effort */
 	if (pin(b->p->bench_cpus, err, sizeof(err)) != 0) {
 		memset(b->res, 0, sizeof(*b->res));
 		b->res->error = errno;

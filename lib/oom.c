@@ -9,8 +9,9 @@
 
 #define OOM_ADJ_PATH "/proc/self/oom_score_adj"
 
-/* The value the main process was started with; 0 (the kernel's default) until read. */
-static int g_start_adj;
+/* The main process's value once oom_adj_protect_main has run: OOM_ADJ_MAIN, or the value it
+ * was started with when it could not lower it; 0 (the kernel's default) until read. */
+static int g_main_adj;
 
 /* Reads this process's oom_score_adj into *value.  Returns 0, or -1 with errno set. */
 static int adj_read(int *value)
@@ -42,19 +43,26 @@ static int adj_write(int value)
 
 int oom_adj_protect_main(char *err, size_t len)
 {
-	if (adj_read(&g_start_adj) != 0) {
+	if (adj_read(&g_main_adj) != 0) {
 		snprintf(err, len, "read %s: %s", OOM_ADJ_PATH, strerror(errno));
 		return -1;
 	}
-	if (g_start_adj == OOM_ADJ_MAIN || adj_write(OOM_ADJ_MAIN) == 0)
+	if (g_main_adj <= OOM_ADJ_MAIN || adj_write(OOM_ADJ_MAIN) == 0) {
+		g_main_adj = g_main_adj < OOM_ADJ_MAIN ? g_main_adj : OOM_ADJ_MAIN;
 		return 0;
+	}
 	snprintf(err, len, "write %d to %s: %s", OOM_ADJ_MAIN, OOM_ADJ_PATH, strerror(errno));
 	return -1;
 }
 
+int oom_adj_bench(void)
+{
+	return (g_main_adj + OOM_ADJ_LOAD) / 2;
+}
+
 int oom_adj_child(bool load)
 {
-	return adj_write(load ? OOM_ADJ_LOAD : g_start_adj);
+	return adj_write(load ? OOM_ADJ_LOAD : oom_adj_bench());
 }
 
 uint64_t oom_kill_count(void)

@@ -22,15 +22,21 @@
 #define OOM_ADJ_MAIN (-999)
 #define OOM_ADJ_LOAD 1000     /* a load process: chosen first */
 
-/* In the main process, once at start: remembers the oom_score_adj it was started with (for
- * the bench processes, oom_adj_child) and lowers its own to OOM_ADJ_MAIN.  Returns 0, or -1
- * with errno set and err naming the failed call: EACCES or EPERM without CAP_SYS_RESOURCE
- * (the value is then left as it was), ENOENT without /proc, or the error of open/read/write. */
+/* In the main process, once at start: lowers its oom_score_adj to OOM_ADJ_MAIN (a value
+ * already lower is kept) and remembers the value it ends up with, for oom_adj_bench.
+ * Returns 0, or -1 with errno set and err naming the failed call: EACCES or EPERM without
+ * CAP_SYS_RESOURCE (the value is then left as it was, and remembered), ENOENT without /proc,
+ * or the error of open/read/write. */
 int oom_adj_protect_main(char *err, size_t len);
 
+/* A bench process's oom_score_adj: halfway between main's and OOM_ADJ_LOAD, so above main and
+ * below the loads whether or not main could lower its own (0 when main has -999, 500 when
+ * main kept the default 0): raising is always allowed. */
+int oom_adj_bench(void);
+
 /* In a child process, first thing: a load process raises its oom_score_adj to OOM_ADJ_LOAD, a
- * bench process goes back to the value main was started with (above main's, below the loads').
- * Best effort: a failure leaves the inherited value, and is returned as -1 with errno. */
+ * bench process to oom_adj_bench().  Best effort: a failure leaves the inherited value, and is
+ * returned as -1 with errno. */
 int oom_adj_child(bool load);
 
 /* The OOM kills the kernel has made since boot (/proc/vmstat oom_kill), or UINT64_MAX when it

@@ -66,8 +66,9 @@ static int read_adj(void)
 	return v;
 }
 
-/* Main lowers itself when allowed; a load child goes to +1000, a bench child back to the value
- * main started with.  In a child of the test, so the runner keeps its own value. */
+/* Main lowers itself when allowed; a load child goes to +1000, a bench child halfway between
+ * main and the loads (0, or 500 where main could not lower its 0).  In a child of the test, so
+ * the runner keeps its own value. */
 START_TEST(oom_order)
 {
 	int start = read_adj();
@@ -79,7 +80,9 @@ START_TEST(oom_order)
 		int main_adj = read_adj();
 		if (rc == 0 ? main_adj != OOM_ADJ_MAIN : main_adj != start)
 			_exit(1);
-		if (oom_adj_child(false) != 0 || read_adj() != start)
+		if (oom_adj_bench() != (main_adj + OOM_ADJ_LOAD) / 2 || oom_adj_bench() <= main_adj)
+			_exit(2);
+		if (oom_adj_child(false) != 0 || read_adj() != oom_adj_bench())
 			_exit(2);
 		if (oom_adj_child(true) != 0 || read_adj() != OOM_ADJ_LOAD)
 			_exit(3);

@@ -137,18 +137,21 @@ fi
 # the run ends (exit 0) with Write's row failed naming the OOM killer, None's row measured, no
 # scratch file left.  The cgroup's limit confines the OOM killer to the cgroup.
 oom_in_cgroup() {
-	local dir="$TMP/oom" out kills rc
-	mkdir -p "$dir/wd"
+	local dir="$TMP/oom" out kills rc try
 	out="$dir/out"
 	limit "$MEMCG" max max && limit "$MEMCG/inner" max 12M || return 1
 	if [ "$MEMV" = 2 ]; then limit "$MEMCG/inner" high max; fi
-	kills=$(oom_kills)
-	(cd "$dir" && in_cgroup "$MEMCG/inner" "$BIN" -t 1 -W Audio -w None -w Write --workdir wd --file-size 64M) >"$out" 2>&1
-	rc=$?
-	wait_for cgroup_empty "$MEMCG/inner"
+	for try in 1 2 3 4 5; do   # writeback keeps up now and then (1 run in 5): no OOM kill, another try
+		rm -rf "$dir" && mkdir -p "$dir/wd"
+		kills=$(oom_kills)
+		(cd "$dir" && in_cgroup "$MEMCG/inner" "$BIN" -t 2 -W Audio -w None -w Write --workdir wd --file-size 64M) >"$out" 2>&1
+		rc=$?
+		wait_for cgroup_empty "$MEMCG/inner"
+		[ "$rc" != 0 ] || [ "$(oom_kills)" != "$kills" ] && break
+	done
 	limit "$MEMCG/inner" max max
-	if [ "$(oom_kills)" = "$kills" ]; then
-		skip "OOM in a 12 MiB cgroup: Write brought no OOM kill here (exit $rc)"
+	if [ "$rc" = 0 ] && [ "$(oom_kills)" = "$kills" ]; then
+		skip "OOM in a 12 MiB cgroup: Write brought no OOM kill here in $try runs"
 	elif [ "$rc" = 0 ] && grep -q '^None .*+/-' "$dir/$(uname -r).log" &&
 	     grep -Eq '^Write +failed: load process ended without a result \(killed by signal 9 \(Killed\): the OOM killer\? \([0-9]+ OOM kills? meanwhile\)\)$' "$dir/$(uname -r).log" &&
 	     [ -z "$(ls -A "$dir/wd")" ]
