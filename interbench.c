@@ -23,6 +23,7 @@
 #include "core/sweep.h"
 #include "lib/audit.h"
 #include "lib/child.h"
+#include "lib/conout.h"
 #include "lib/progress.h"
 #include "lib/runlock.h"
 #include "lib/safefile.h"
@@ -37,6 +38,7 @@
 #include "results/logformat.h"
 #include "results/plot.h"
 #include "lib/machine.h"
+#include "lib/oom.h"
 #include "results/summary.h"
 #include "workloads/workload.h"
 
@@ -127,7 +129,8 @@ struct run {
 	bool timeline_warned;      /* a write failure of it was reported */
 	uint32_t timeline_seq;     /* the pair id of the pair running: pairs run so far */
 	char log_path[128];
-	FILE *con;                 /* console: stdout, or stderr with --json - */
+	FILE *con;                 /* console: stdout, or stderr with --json -, through conout */
+	struct conout conout;      /* the console's queue: never blocks a run (lib/conout.h) */
 	json_t *doc;               /* JSON results, or NULL (-c without --json) */
 	struct machine_info machine;
 	struct audit audit;        /* what on the machine decides interactivity (lib/audit.h) */
@@ -152,15 +155,7 @@ static void flush_out(struct run *r, FILE *f)
 
 static void install_signals(void)
 {
-	struct sigaction sa;
-	memset(&sa, 0, sizeof(sa));
-	sigset_t stop_sigs;
-	stop_signals_fill(&stop_sigs);
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	for (int s = 1; s <= SIGRTMAX; s++)
-		if (sigismember(&stop_sigs, s) == 1)
-			sigaction(s, &sa, NULL);
+	stop_signals_catch(on_signal);  /* those ignored at start (nohup) stay ignored */
 	signal(SIGPIPE, SIG_IGN);  /* a write to a closed pipe fails with EPIPE and is reported */
 	signal(SIGXFSZ, SIG_IGN);  /* a write over RLIMIT_FSIZE fails with EFBIG and is reported */
 }
@@ -809,6 +804,9 @@ static int prepare_process(struct run *r)
 	}
 	privs_warn(&pv, &r->opt, FIFO_LEVELS, stderr);
 	install_signals();
+	/* the OOM killer takes a load first and main, which holds the results, last */
+	if (oom_adj_protect_main(err, sizeof(err)) != 0 && errno != EACCES && errno != EPERM && errno != ENOENT)
+		fprintf(stderr, "interbench: warning: %s\n", err);
 	raise_fd_limit();
 	r->rt_ok = become_realtime(r, &pv);
 	if (r->opt.uniprocessor && pin_to_cpu0() != 0)
@@ -994,6 +992,8 @@ static int close_outputs(struct run *r)
 	if (write_json(r) != 0)
 		rc = -1;
 	flush_out(r, r->con);
+	if (conout_finish(&r->conout) != 0 && !r->con_errno)  /* the results are written: now wait */
+		r->con_errno = errno;
 	if (ferror(r->con) || r->con_errno) {
 		text_message(stderr, "interbench: write to the console: %s", strerror(r->con_errno ? r->con_errno : EIO));
 		rc = -1;
@@ -1075,7 +1075,7 @@ static int early_exit(enum opt_status st, const char *err)
  * (-1: a failure already reported, exit 1). */
 static int start_run(struct run *r)
 {
-	r->con = r->opt.json_path && strcmp(r->opt.json_path, "-") == 0 ? stderr : stdout;
+	r->con = conout_open(&r->conout, r->opt.json_path && strcmp(r->opt.json_path, "-") == 0 ? stderr : stdout);
 	sweep_build(&r->opt, 1, &r->bench, &r->load);  /* priorities are set once main's is known */
 	int rc = check_cpus(r);
 	if (rc == 0)

@@ -9,6 +9,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 #include "lib/child.h"
+#include "lib/oom.h"
 #include "core/pair.h"
 #include "lib/timeutil.h"
 
@@ -52,6 +53,7 @@ static int bench_body(void *arg, int ctl_fd, int res_fd)
 {
 	struct bench_arg *b = arg;
 	char err[160];
+	oom_adj_child(false);  /* between main and the loads; best effort */
 	if (pin(b->p->bench_cpus, err, sizeof(err)) != 0) {
 		memset(b->res, 0, sizeof(*b->res));
 		b->res->error = errno;
@@ -100,6 +102,7 @@ static int load_body(void *arg, int ctl_fd, int res_fd)
 	const struct sched_setting *ls = &p->load_sched;
 	struct load_counters *c = &ctx->counters;
 	memset(c, 0, sizeof(*c));
+	oom_adj_child(true);   /* raising is always allowed */
 	if (pin(p->load_cpus, c->errmsg, sizeof(c->errmsg)) != 0 ||
 	    (!(ls->kind == SP_OTHER && ls->nice == 0) && sched_setting_apply(0, ls, c->errmsg, sizeof(c->errmsg)) != 0)) {
 		c->error = errno ? errno : EINVAL;
@@ -148,8 +151,16 @@ static int watch_window(const struct pair_params *p, struct child *kids[2], uint
 	}
 }
 
-/* Reads a child's result after asking it to stop; on failure describes what happened. */
-static bool collect(struct child *c, void *buf, size_t len, const char *what, char *why, size_t whylen)
+/* Whether s runs a thread under a realtime policy, to which RLIMIT_RTTIME applies. */
+static bool is_realtime(const struct sched_setting *s)
+{
+	return s->kind == SP_FIFO || s->kind == SP_RR;
+}
+
+/* Reads a child's result after asking it to stop; on failure describes what happened, with
+ * fate's hint at what killed it (child_describe_death). */
+static bool collect(struct child *c, const struct child_fate *fate, void *buf, size_t len, const char *what,
+		    char *why, size_t whylen)
 {
 	child_request_stop(c);
 	int rc = fd_read_all(c->res_fd, buf, len, STOP_GRACE_MS);
@@ -157,8 +168,8 @@ static bool collect(struct child *c, void *buf, size_t len, const char *what, ch
 	int killed = child_reap(c, STOP_GRACE_MS);
 	if (rc == 0)
 		return true;
-	char how[96];
-	child_describe_status(c->status, how, sizeof(how));
+	char how[160];
+	child_describe_death(c->status, fate, how, sizeof(how));
 	if (killed || e == ETIMEDOUT) /* strerror(ETIMEDOUT) would say "Connection timed out" */
 		snprintf(why, whylen, "%s process did not report within %d ms%s", what, STOP_GRACE_MS,
 			 killed ? " and was killed" : "");
@@ -184,7 +195,11 @@ static int bench_window(const struct pair_params *p, struct child *kids[2], stru
 	uint64_t t0_ns = now_ns();
 	int spoke = watch_window(p, kids, t0_ns + p->duration_ns, -1);
 	out->window_ns = now_ns() - t0_ns;
-	out->ok = collect(bench, &out->sim, sizeof(out->sim), "bench", out->why, sizeof(out->why));
+	/* the timing thread and a load's control thread block at every turn: RLIMIT_RTTIME can
+	 * only take a realtime task or load */
+	struct child_fate fate = { .realtime = is_realtime(&p->run_cfg.sched),
+				   .oom_kills_before = out->oom_kills_before };
+	out->ok = collect(bench, &fate, &out->sim, sizeof(out->sim), "bench", out->why, sizeof(out->why));
 	if (out->ok && out->sim.error) {
 		out->ok = false;
 		snprintf(out->why, sizeof(out->why), "bench: %s", out->sim.errmsg);
@@ -235,6 +250,7 @@ int pair_run(const struct pair_params *p, struct pair_outcome *out)
 	struct child load, bench;
 	int ready[2];
 	memset(out, 0, sizeof(*out));
+	out->oom_kills_before = oom_kill_count();
 	if (pipe2(ready, O_CLOEXEC) != 0) {
 		snprintf(out->why, sizeof(out->why), "pipe (load %s): %s", p->load->name, strerror(errno));
 		return -1;
@@ -268,7 +284,9 @@ int pair_run(const struct pair_params *p, struct pair_outcome *out)
 	}
 	out->interrupted = spoke == -2;
 	char load_why[200] = "";
-	bool load_ok = collect(&load, &out->load, sizeof(out->load), "load", load_why, sizeof(load_why));
+	struct child_fate fate = { .realtime = is_realtime(&p->load_sched),
+				   .oom_kills_before = out->oom_kills_before };
+	bool load_ok = collect(&load, &fate, &out->load, sizeof(out->load), "load", load_why, sizeof(load_why));
 	if (kids[1] && !out->ok)
 		return 0; /* the bench's failure is the reason */
 	load_verdict(p, out, load_ok, load_why, spoke, kids[1] != NULL);

@@ -49,6 +49,8 @@ struct pair_outcome {
 	uint64_t window_ns;              /* how long the bench actually ran */
 	uint64_t ramp_ns;                /* from the load's start to the bench's */
 	bool load_ready;                 /* the load reported ready within PAIR_READY_MAX_MS */
+	uint64_t oom_kills_before;       /* the kernel's OOM kills before the pair (lib/oom.h), to
+	                                    name the OOM killer as a child's likely killer */
 };
 
 /* Runs the pair.  Every wait is bounded: a child that does not report within its grace time

@@ -9,9 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include "lib/child.h"
+#include "lib/oom.h"
 #include "lib/timeutil.h"
 
 /* Closes descriptors first..last; close_range, or a close() loop on kernels before 5.9. */
@@ -56,6 +58,24 @@ void stop_signals_fill(sigset_t *set)
 		sigaddset(set, sigs[i]);
 	for (int s = SIGRTMIN; s <= SIGRTMAX; s++)
 		sigaddset(set, s);
+}
+
+unsigned stop_signals_catch(void (*handler)(int))
+{
+	struct sigaction sa = { .sa_handler = handler }, old;
+	sigset_t stop_sigs;
+	stop_signals_fill(&stop_sigs);
+	sigemptyset(&sa.sa_mask);
+	unsigned kept = 0;
+	for (int s = 1; s <= SIGRTMAX; s++) {
+		if (sigismember(&stop_sigs, s) != 1 || sigaction(s, NULL, &old) != 0)
+			continue;
+		if (old.sa_handler == SIG_IGN)
+			kept++;   /* ignored at start (nohup, a background job): stays ignored */
+		else
+			sigaction(s, &sa, NULL);
+	}
+	return kept;
 }
 
 /* Runs first in a new child, with main's stop signals still blocked (see child_spawn), so
@@ -238,6 +258,33 @@ int child_reap(struct child *c, int timeout_ms)
 		c->res_fd = -1;
 	}
 	return killed;
+}
+
+/* The RLIMIT_RTTIME that sends sig (SIGXCPU: the soft limit, SIGKILL: the hard one), in
+ * microseconds, or RLIM_INFINITY when none applies. */
+static rlim_t rttime_limit_us(int sig)
+{
+	struct rlimit rl;
+	if ((sig != SIGKILL && sig != SIGXCPU) || getrlimit(RLIMIT_RTTIME, &rl) != 0)
+		return RLIM_INFINITY;
+	return sig == SIGKILL ? rl.rlim_max : rl.rlim_cur;
+}
+
+void child_describe_death(int status, const struct child_fate *f, char *buf, size_t len)
+{
+	child_describe_status(status, buf, len);
+	if (!WIFSIGNALED(status))
+		return;
+	int sig = WTERMSIG(status);
+	size_t used = strlen(buf);
+	uint64_t kills = sig == SIGKILL && f->oom_kills_before != UINT64_MAX ? oom_kill_count() : UINT64_MAX;
+	rlim_t rt_us = f->realtime ? rttime_limit_us(sig) : RLIM_INFINITY;
+	if (kills != UINT64_MAX && kills > f->oom_kills_before)
+		snprintf(buf + used, len - used, ": the OOM killer? (%llu OOM kill%s meanwhile)",
+			 (unsigned long long)(kills - f->oom_kills_before), kills - f->oom_kills_before > 1 ? "s" : "");
+	else if (rt_us != RLIM_INFINITY)
+		snprintf(buf + used, len - used, ": RLIMIT_RTTIME%s of %llu us exceeded?",
+			 sig == SIGXCPU ? " soft limit" : "", (unsigned long long)rt_us);
 }
 
 void child_describe_status(int status, char *buf, size_t len)

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <signal.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 struct child {
@@ -28,6 +29,14 @@ typedef int (*child_body)(void *arg, int ctl_fd, int res_fd);
  * better ignored (the write then fails with EPIPE/EFBIG and is reported).  Program errors
  * (SIGSEGV, SIGABRT...) and SIGTRAP/SIGSYS keep their default action.  signal(7). */
 void stop_signals_fill(sigset_t *set);
+
+/* Installs handler (no flags, nothing blocked while it runs) for every stop signal
+ * (stop_signals_fill) but those whose disposition is SIG_IGN on entry: a signal ignored when
+ * the program started stays ignored, as nohup(1) and a shell's background jobs (SIGINT,
+ * SIGQUIT) expect; an ignored disposition is inherited across fork and execve (sigaction(2),
+ * signal(7)).  Returns how many stop signals were left ignored.  Call it once, before any other
+ * handler is set. */
+unsigned stop_signals_catch(void (*handler)(int));
 
 /* Forks a child running body(arg).  In the child: every inherited descriptor above 2 is
  * closed but its pipes and the n_keep (at most CHILD_MAX_KEEP_FDS) in keep_fds; the stop
@@ -69,5 +78,22 @@ int child_reap(struct child *c, int timeout_ms);
 
 /* Describes how a reaped child ended ("exit status 3", "killed by signal 9 (Killed)"). */
 void child_describe_status(int status, char *buf, size_t len);
+
+/* What may have killed a child, for child_describe_death. */
+struct child_fate {
+	bool realtime;             /* it had a thread under SCHED_FIFO or SCHED_RR, to which
+	                              RLIMIT_RTTIME applies */
+	uint64_t oom_kills_before; /* oom_kill_count() before it started (lib/oom.h); UINT64_MAX:
+	                              unknown */
+};
+
+/* child_describe_status, and for a death by signal the likely sender when the facts point to
+ * one: SIGKILL while the kernel's OOM kill count grew since f->oom_kills_before, ": the OOM
+ * killer? (1 OOM kill meanwhile)"; else SIGKILL (the hard limit) or SIGXCPU (the soft one) of
+ * a realtime child under a finite RLIMIT_RTTIME, ": RLIMIT_RTTIME of N us exceeded?"
+ * (setrlimit(2): the CPU time a realtime thread may use without a blocking call; a child
+ * ignores SIGXCPU, so the hard limit's SIGKILL ends it).  The limits read are the caller's,
+ * which the children inherit. */
+void child_describe_death(int status, const struct child_fate *f, char *buf, size_t len);
 
 #endif

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "loads/scratch.h"
@@ -49,15 +50,59 @@ static int remove_stale(const char *dir, const char *tag, char *err, size_t errl
 	return 0;
 }
 
-/* Creates the file of entry s->n in dir (path and descriptor, locked).  Returns 0, or -1. */
-static int create_entry(struct scratch_set *s, const char *dir, const char *tag, char *err, size_t errlen)
+/* Replaces the XXXXXX before SCRATCH_SUFFIX at the end of path with random letters and
+ * digits (getrandom(2), as mkstemp(3) would). */
+static void randomize_name(char *path)
 {
-	char *path = s->paths[s->n];
-	int n = snprintf(path, PATH_MAX, "%s/" SCRATCH_PREFIX "%s-XXXXXX" SCRATCH_SUFFIX, dir, tag);
-	if (n < 0 || n >= PATH_MAX) {
-		snprintf(err, errlen, "scratch file name in %s is too long", dir);
+	static const char chars[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+	unsigned char rnd[6] = { 0 };
+	if (getrandom(rnd, sizeof(rnd), 0) != (ssize_t)sizeof(rnd))
+		for (size_t i = 0; i < sizeof(rnd); i++)  /* no getrandom: the name is still exclusive */
+			rnd[i] = (unsigned char)rand();
+	char *x = path + strlen(path) - strlen(SCRATCH_SUFFIX) - sizeof(rnd);
+	for (size_t i = 0; i < sizeof(rnd); i++)
+		x[i] = chars[rnd[i] % (sizeof(chars) - 1)];
+}
+
+/* Creates path's file already locked: an unnamed O_TMPFILE file in dir, flocked, then linked
+ * under path (XXXXXX made random, again while the name is taken: link never replaces nor
+ * follows what is there), so no other run can ever find it unlocked and take it for stale
+ * (open(2), O_TMPFILE; linkat(2) through /proc/self/fd, AT_SYMLINK_FOLLOW).  Returns the
+ * locked descriptor; -1 with errno EOPNOTSUPP, EISDIR or EINVAL where dir's filesystem or the
+ * kernel (before 3.11) has no O_TMPFILE, ENOENT without /proc, or the failed call's. */
+static int create_locked(const char *dir, char *path)
+{
+	int fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return -1;
+	char proc[32];
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+	int rc = flock(fd, LOCK_EX | LOCK_NB);
+	for (int tries = 0; rc == 0 && tries < 100; tries++) {
+		randomize_name(path);
+		if ((rc = linkat(AT_FDCWD, proc, AT_FDCWD, path, AT_SYMLINK_FOLLOW)) == 0 || errno != EEXIST)
+			break;
+	}
+	if (rc != 0) {
+		int e = errno;
+		close(fd);
+		errno = e;
 		return -1;
 	}
+	return fd;
+}
+
+/* Whether errno after create_locked says O_TMPFILE cannot be had here (open(2): EISDIR on
+ * kernels before 3.11, EOPNOTSUPP on a filesystem without it; EINVAL) or /proc is missing. */
+static bool no_tmpfile(void)
+{
+	return errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL || errno == ENOENT;
+}
+
+/* Without O_TMPFILE: a name created exclusively (mkostemps), then locked.  Between the two a
+ * concurrent run's stale-file cleanup could take the file; only there. */
+static int create_then_lock(char *path, char *err, size_t errlen)
+{
 	int fd = mkostemps(path, (int)strlen(SCRATCH_SUFFIX), O_CLOEXEC);
 	if (fd < 0) {
 		snprintf(err, errlen, "create %s: %s", path, strerror(errno));
@@ -69,6 +114,27 @@ static int create_entry(struct scratch_set *s, const char *dir, const char *tag,
 		close(fd);
 		return -1;
 	}
+	return fd;
+}
+
+/* Creates the file of entry s->n in dir (path and descriptor, locked).  Returns 0, or -1. */
+static int create_entry(struct scratch_set *s, const char *dir, const char *tag, char *err, size_t errlen)
+{
+	char *path = s->paths[s->n];
+	int n = snprintf(path, PATH_MAX, "%s/" SCRATCH_PREFIX "%s-XXXXXX" SCRATCH_SUFFIX, dir, tag);
+	if (n < 0 || n >= PATH_MAX) {
+		snprintf(err, errlen, "scratch file name in %s is too long", dir);
+		return -1;
+	}
+	int fd = create_locked(dir, path);
+	if (fd < 0 && no_tmpfile()) {
+		snprintf(path, PATH_MAX, "%s/" SCRATCH_PREFIX "%s-XXXXXX" SCRATCH_SUFFIX, dir, tag);
+		fd = create_then_lock(path, err, errlen);
+	} else if (fd < 0) {
+		snprintf(err, errlen, "create %s (O_TMPFILE, flock, linkat): %s", path, strerror(errno));
+	}
+	if (fd < 0)
+		return -1;
 	s->fds[s->n] = fd;
 	s->removed[s->n] = false;
 	snprintf(s->tags[s->n], SCRATCH_TAG_MAX, "%s", tag);

@@ -1,10 +1,14 @@
 /* The run's scratch file registry: every file a load leaves in the work directory is created
  * here, in main, before any load process starts, and used only through the descriptor held
  * here (load processes inherit it), never reopened by name: a symlink or file planted in a
- * shared work directory is never followed, truncated or written.  Each file is created once
- * with O_CREAT|O_EXCL (which never follows a symlink), mode 0600, under an unpredictable name
- * <workdir>/interbench-<tag>-XXXXXX.tmp (mkostemps), and holds an exclusive flock for its
- * whole life, so another run (in any PID namespace) can tell a live file from a stale one.
+ * shared work directory is never followed, truncated or written.  Each file is created once,
+ * mode 0600, under an unpredictable name <workdir>/interbench-<tag>-XXXXXX.tmp, and holds an
+ * exclusive flock for its whole life, so another run (in any PID namespace) can tell a live
+ * file from a stale one.  The lock is taken before the name exists: the file is made unnamed
+ * (O_TMPFILE), locked, then linked under its name (linkat, which never replaces nor follows
+ * what is there).  Where the filesystem has no O_TMPFILE, the name is created with
+ * O_CREAT|O_EXCL (mkostemps) and locked just after, a moment in which another run's
+ * stale-file cleanup could take it.
  * Main owns the one set of the run (loads reach it through load_config.scratch); each load's
  * cleanup hook removes its own entries, and a second signal, which exits at once, unlinks
  * every registered path from the handler. */

@@ -82,6 +82,14 @@ struct audio_acct {
 bool audio_acct_period(struct audio_acct *a, unsigned buffer_periods, uint64_t interval_ns, uint64_t wake_ns,
 		       uint64_t lateness_ns, uint64_t finish_ns, const struct deadline_verdict *v);
 
+/* At the end of a run: the `unfinished` periods whose deadline passed before end_ns while the
+ * task had not finished them (deadline_unfinished_periods), the first woken at wake_ns.  Those
+ * after the first never started: each is an xrun, as a dropped period is.  The first is an xrun
+ * when end_ns is already past what the buffer allows, its overrun then at least end_ns less
+ * that allowance (a lower bound, for worst_overrun_ns).  Nothing when unfinished is 0. */
+void audio_acct_unfinished(struct audio_acct *a, unsigned buffer_periods, uint64_t interval_ns, uint64_t wake_ns,
+			   uint64_t end_ns, uint64_t unfinished);
+
 /* CPU-loop time: the thread's own CPU time for each period's fixed work against the work's
  * calibrated length.  Work that took longer while the task ran is time stolen from it (an SMI,
  * bus contention, a hypervisor): Benno Senoner's latencytest "CPU loop" figure. */

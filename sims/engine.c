@@ -127,6 +127,17 @@ static uint64_t burn_work(struct sim_engine *e, uint64_t work_us, uint64_t *loop
 	return done_us;
 }
 
+/* The latencies of a period's start, recorded once the period has completed: a period cut off
+ * by the end of the run takes no sample, so every latency figure is over completed periods and a
+ * task that completed none has none (shown as "-", never as 0). */
+static void add_start_samples(struct sim_result *r, uint64_t latency_ns, uint64_t lateness_ns)
+{
+	lat_stats_add(&r->sched, latency_ns);
+	hist_add(&r->sched_hist, latency_ns);
+	lat_stats_add(&r->lateness, lateness_ns);
+	hist_add(&r->lateness_hist, lateness_ns);
+}
+
 static void *periodic_thread(void *arg)
 {
 	struct sim_engine *e = arg;
@@ -144,13 +155,10 @@ static void *periodic_thread(void *arg)
 			break;
 		uint64_t run_ns = now_ns();
 		uint64_t latency_ns = run_ns - e->timer_ns, lateness_ns = run_ns - e->wake_ns;
-		lat_stats_add(&r->sched, latency_ns);
-		hist_add(&r->sched_hist, latency_ns);
-		lat_stats_add(&r->lateness, lateness_ns);
-		hist_add(&r->lateness_hist, lateness_ns);
 		uint64_t work_us = sim_work_us(&e->spec, period), cpu0 = thread_cpu_ns(), loops = 0;
 		if (burn_work(e, work_us, &loops) < work_us)
-			break;
+			break;  /* unfinished: no latency sample (account_unfinished) */
+		add_start_samples(r, latency_ns, lateness_ns);
 		uint64_t finish_ns = now_ns(), loop_ns = thread_cpu_ns() - cpu0;
 		loop_acct_period(&r->loop, loop_ns, loops * NS_PER_MS / e->cfg.loops_per_ms);
 		struct deadline_verdict v = deadline_check(e->wake_ns, interval_ns, finish_ns);
@@ -284,14 +292,18 @@ struct sim_engine *sim_start(const struct sim_spec *spec, const struct sim_run_c
 }
 
 /* After both threads are joined: the periods whose deadline passed before the stop at end_ns
- * while the task had not finished them are missed, their work not done. */
+ * while the task had not finished them are missed, their work not done, and for an audio task
+ * xruns as the buffer allows (a task stuck in its first period is not left looking perfect). */
 static void account_unfinished(struct sim_engine *e, uint64_t end_ns)
 {
 	if (!e->spec.desc->has_deadlines || !e->sim_started)
 		return;
-	uint64_t n = deadline_unfinished_periods(e->next_wake_ns, e->spec.interval_us * NS_PER_US, end_ns);
+	uint64_t interval_ns = e->spec.interval_us * NS_PER_US;
+	uint64_t n = deadline_unfinished_periods(e->next_wake_ns, interval_ns, end_ns);
 	for (uint64_t k = 0; k < n; k++)
 		deadline_acct_skip(&e->out->acct, sim_work_us(&e->spec, e->period + k));
+	if (e->spec.buffer_periods)
+		audio_acct_unfinished(&e->out->audio, e->spec.buffer_periods, interval_ns, e->next_wake_ns, end_ns, n);
 	deadline_acct_streak_end(&e->out->acct);
 }
 

@@ -63,7 +63,9 @@ struct sim_run_cfg {
 /* Everything measured in one run of a simulated task. */
 struct sim_result {
 	struct deadline_acct acct;
-	struct lat_stats sched;      /* scheduling latency: timing thread wake -> task running, ns */
+	/* Scheduling latency: timing thread wake -> task running, ns.  This and every other latency
+	 * take one sample per completed period (Gaming: per frame), none for a period cut off. */
+	struct lat_stats sched;
 	struct lat_stats timer;      /* timer latency: deadline -> timing thread awake, ns */
 	/* Lateness: the period's nominal start (its wake time) -> task running, ns; timer latency
 	 * plus scheduling latency, and the overrun of the period before when that made it late. */
@@ -113,7 +115,9 @@ struct sim_engine *sim_start(const struct sim_spec *spec, const struct sim_run_c
 			     struct sim_result *out);
 
 /* Stops the task within one burn chunk (~100 us of work) or one 100 ms sleep slice, joins
- * both threads and frees the engine; the period in progress is not accounted.  With a
+ * both threads and frees the engine.  The period in progress takes no latency sample (its
+ * latency is unknown); it and the periods after it whose deadline had passed count as missed
+ * deadlines, and for an audio task as xruns as the buffer allows.  With a
  * SCHED_FIFO timing thread (cfg.timer_prio > 0) the simulated thread is raised to that
  * priority first, so it sees the stop at once even on CPUs saturated by load threads. */
 void sim_stop(struct sim_engine *e);

@@ -3,8 +3,10 @@
 #include "tests/ck_run.h"
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "sims/deadline.h"
 #include "core/options.h"
+#include "results/summary.h"
 #include "sims/sim.h"
 #include "workloads/workload.h"
 
@@ -189,6 +191,56 @@ START_TEST(audio_xruns)
 }
 END_TEST
 
+/* The end of a run in a ProAudio task: periods never started are xruns, the one in progress
+ * only once the buffer's allowance has passed, its overrun then a lower bound. */
+START_TEST(audio_unfinished)
+{
+	const uint64_t iv = 2667000;
+	struct audio_acct a = { 0 };
+	audio_acct_unfinished(&a, 2, iv, 0, 10 * iv, 0);           /* nothing unfinished */
+	ck_assert_uint_eq(a.xruns, 0);
+	audio_acct_unfinished(&a, 2, iv, 0, iv + 5, 1);            /* in progress, 5 ns over */
+	ck_assert_uint_eq(a.xruns, 1);
+	ck_assert_uint_eq(a.worst_overrun_ns, 5);
+	memset(&a, 0, sizeof(a));
+	audio_acct_unfinished(&a, 4, iv, 0, 2 * iv + 1, 2);        /* 3 periods of buffer left 1 */
+	ck_assert_uint_eq(a.xruns, 1);
+	ck_assert_uint_eq(a.worst_overrun_ns, 0);
+	audio_acct_unfinished(&a, 2, iv, 0, 374 * iv + 1, 374);    /* stuck in the first period */
+	ck_assert_uint_eq(a.xruns, 1 + 374);
+	ck_assert_uint_eq(a.worst_overrun_ns, 373 * iv + 1);
+}
+END_TEST
+
+/* A ProAudio-like task whose first period never ends (absurd loops per ms): every deadline
+ * passed is missed and an xrun, and it has no latency sample, so its latency shows "-" rather
+ * than a perfect 0. */
+START_TEST(stuck_first_period)
+{
+	static const struct sim_desc desc = { .interval_us = 2000, .cpu_pct = 50, .has_deadlines = true,
+					      .fixed_work = true };
+	struct sim_spec spec;
+	sim_spec_init(&spec, &desc);
+	spec.buffer_periods = 2;
+	/* 10^9 loops a period: some 0.3 s here, checking for the stop every 10^8 */
+	struct sim_run_cfg cfg = { .loops_per_ms = 1000000000ULL };
+	static struct sim_result r;
+	struct sim_engine *e = sim_start(&spec, &cfg, &r);
+	ck_assert_ptr_nonnull(e);
+	nanosleep(&(struct timespec){ .tv_nsec = 30 * 1000000L }, NULL);
+	sim_stop(e);
+	ck_assert_uint_gt(r.acct.missed, 0);
+	ck_assert_uint_eq(r.acct.met, 0);
+	ck_assert_uint_eq(r.audio.xruns, r.acct.missed);
+	ck_assert_uint_eq(r.sched.count, 0);
+	ck_assert_uint_eq(r.interbench.count, 0);
+	struct pair_summary s;
+	pair_summarize(&r, &s);
+	ck_assert_uint_eq(s.samples, 0);   /* the tables' "-", the JSON's null */
+	ck_assert_uint_eq(s.xruns, s.deadlines_missed);
+}
+END_TEST
+
 /* Stolen time on synthetic burns: CPU time above the calibrated length of the loops run, the
  * share over 10%. */
 START_TEST(stolen_time)
@@ -274,6 +326,8 @@ int main(void)
 	tcase_add_test(tc, interbench_latency);
 	tcase_add_test(tc, miss_streaks);
 	tcase_add_test(tc, audio_xruns);
+	tcase_add_test(tc, audio_unfinished);
+	tcase_add_test(tc, stuck_first_period);
 	tcase_add_test(tc, stolen_time);
 	tcase_add_test(tc, x_sweep_work);
 	tcase_add_test(tc, x_zero_sleep_steps);

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Fault injection: signals at any moment, a load killed mid-run, main SIGKILLed, and runs
-# without privileges.  Usage: tests/e2e_faults.sh ./interbench
+# Fault injection: signals at any moment, a load killed mid-run, main SIGKILLed, a realtime
+# limit's kill, and runs without privileges.  Usage: tests/e2e_faults.sh ./interbench
 set -u
 SRC=$(realpath "${1:-./interbench}")
 TMP=$(mktemp -d /tmp/interbench-faults.XXXXXX)
@@ -16,6 +16,8 @@ bad() { fail=$((fail + 1)); echo "FAIL - $1"; [ -n "${2:-}" ] && sed 's/^/      
 cd "$TMP" || exit 1
 "$BIN" -t 1 -c -W Audio -w None >/dev/null 2>&1   # calibrate once
 
+# Background jobs start with env --default-signal=INT,QUIT: a script's background job starts
+# with SIGINT and SIGQUIT ignored, and a signal ignored at start stays ignored (as under nohup).
 now_ms() { date +%s%3N; }
 # procs_left: whether a process of ours is still there once its exit (children die with main
 # through PR_SET_PDEATHSIG, asynchronously) had up to 60 s to happen.
@@ -52,7 +54,7 @@ interrupt() {
 	log="$TMP/$(uname -r).log"
 	rm -f "$log" "$TMP"/*.json
 	mkdir -p "$TMP/wd"
-	"$BIN" -t 2 -W Audio -w Write -w Burn --workdir "$TMP/wd" --file-size 64M -m "interrupt $sig" >"$out" 2>&1 &
+	env --default-signal=INT,QUIT "$BIN" -t 2 -W Audio -w Write -w Burn --workdir "$TMP/wd" --file-size 64M -m "interrupt $sig" >"$out" 2>&1 &
 	local pid=$!
 	# Burn's pair first; the Write pair has begun once its scratch file exists.
 	for _ in $(seq 600); do [ -n "$(ls -A "$TMP/wd")" ] && break; sleep 0.1; done
@@ -86,7 +88,7 @@ interrupt TERM 143
 # path; so main is stopped, given SIGINT and SIGTERM (distinct signals never merge) and
 # continued: the second handler then runs before main can clean up in order.
 mkdir -p "$TMP/wd2"
-"$BIN" -t 5 -c -W Audio -w Write --workdir "$TMP/wd2" --file-size 64M >/dev/null 2>&1 &
+env --default-signal=INT,QUIT "$BIN" -t 5 -c -W Audio -w Write --workdir "$TMP/wd2" --file-size 64M >/dev/null 2>&1 &
 pid=$!
 wait_children "$pid" 2   # inside the window: load and bench running
 kill -STOP "$pid"; kill -INT "$pid"; kill -TERM "$pid"; kill -CONT "$pid"
@@ -96,7 +98,7 @@ else bad "second signal (exit $rc), left: $(ls "$TMP/wd2")"; fi
 
 # SIGINT during calibration: exits at once and keeps the saved value (never saves a 0).
 cp "$XDG_CACHE_HOME/interbench/loops_per_ms" "$TMP/cal.saved"
-"$BIN" -b -t 1 -c -W Audio -w None >"$TMP/cal.out" 2>&1 &
+env --default-signal=INT,QUIT "$BIN" -b -t 1 -c -W Audio -w None >"$TMP/cal.out" 2>&1 &
 pid=$!
 # The measurement (over a second: warm-up, then at least three estimates) has begun, after
 # the handlers were installed, once its line is out.
@@ -109,7 +111,7 @@ else bad "SIGINT while calibrating: exit $rc in $dt ms" "$TMP/cal.out"; fi
 
 # SIGINT while the Read load's file is being created (before any timed window).
 mkdir -p "$TMP/rd"
-"$BIN" -t 1 -c -W Audio -w Read --workdir "$TMP/rd" --file-size 1G >"$TMP/rd.out" 2>&1 &
+env --default-signal=INT,QUIT "$BIN" -t 1 -c -W Audio -w Read --workdir "$TMP/rd" --file-size 1G >"$TMP/rd.out" 2>&1 &
 pid=$!
 # Creating 1 GiB (written, synced, dropped from the cache) has begun once the file exists; the
 # failed row below shows the signal landed before the file was done.
@@ -121,7 +123,7 @@ then ok "SIGINT while creating the read file: 130 in $dt ms, no file left"
 else bad "SIGINT while creating the read file: exit $rc in $dt ms, left: $(ls "$TMP/rd")" "$TMP/rd.out"; fi
 
 # main SIGKILLed: its children die with it (PR_SET_PDEATHSIG).
-"$BIN" -t 5 -c -W Audio -w Burn >/dev/null 2>&1 &
+env --default-signal=INT,QUIT "$BIN" -t 5 -c -W Audio -w Burn >/dev/null 2>&1 &
 pid=$!
 wait_children "$pid" 2   # there are children to take along
 kids=$(pgrep -c -P "$pid")
@@ -131,7 +133,7 @@ if [ "$kids" -ge 2 ] && ! procs_left; then ok "SIGKILL of main takes the childre
 # A load killed mid-run: that pair is reported failed, the next pair runs (loads run in
 # table order: Ring after Burn).
 out="$TMP/killload.out"
-"$BIN" -t 2 -c -W Audio -w Burn -w Ring >"$out" 2>&1 &
+env --default-signal=INT,QUIT "$BIN" -t 2 -c -W Audio -w Burn -w Ring >"$out" 2>&1 &
 pid=$!
 wait_children "$pid" 2   # inside the window: the oldest child is the load, the other the bench
 load=$(pgrep -o -P "$pid")
@@ -139,6 +141,19 @@ load=$(pgrep -o -P "$pid")
 wait "$pid"; rc=$?
 if [ "$rc" = 0 ] && grep -q '^Burn .*failed: .*load process .*killed by signal 9' "$out" && grep -q '^Ring .*+/-' "$out"
 then ok "killed load: pair failed, next pair ran"; else bad "killed load: pair failed, next pair ran (exit $rc)" "$out"; fi
+
+# A realtime task that never blocks, under a finite RLIMIT_RTTIME (ProAudio stuck in its first
+# period, SCHED_FIFO as root): the kernel kills the bench process, and the reason names the limit.
+out="$TMP/rttime.out"
+if [ "$(id -u)" = 0 ] && command -v prlimit >/dev/null; then
+	prlimit --rttime=100000:200000 "$BIN" -t 1 -c -W ProAudio -w None -l 4294967295 >"$out" 2>&1; rc=$?
+	if [ "$rc" = 1 ] &&
+	   grep -q '^None .*failed: bench process ended without a result (killed by signal 9 (Killed): RLIMIT_RTTIME of 200000 us exceeded?)$' "$out"
+	then ok "RLIMIT_RTTIME: the bench killed, the reason names the limit"
+	else bad "RLIMIT_RTTIME named in the reason (exit $rc, want 1: no pair measured)" "$out"; fi
+else
+	echo "skip - RLIMIT_RTTIME needs root (SCHED_FIFO) and prlimit"
+fi
 
 # Without privileges: warnings for a normal run, refusals (exit 2) before anything starts.
 if command -v setpriv >/dev/null && [ "$(id -u)" = 0 ]; then

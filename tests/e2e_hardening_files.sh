@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Hostile surroundings: a symlink or another user's file planted at the logfile or --json path,
-# every logfile name locked, a calibration cache another user could have written, a scratch file swapped
-# for a symlink mid-run, every terminating signal, a file size limit, closed stdout/stderr, two
-# runs in one directory at once, a FIFO at the calibration cache.
+# every logfile name locked, a calibration cache another user could have written, a scratch file
+# swapped for a symlink mid-run, every terminating signal (and none ignored at start: nohup), a
+# file size limit, closed stdout/stderr, a console that takes nothing (a full pipe, a terminal
+# stopped with Ctrl-S), two runs in one directory at once, a FIFO at the calibration cache.
 # Usage: tests/e2e_hardening_files.sh ./interbench
 set -u
 SRC=$(realpath "${1:-./interbench}")
@@ -90,9 +91,10 @@ else bad "scratch file swapped for a symlink (exit $rc)" out; fi
 rm -f wd/*
 
 # 3. Every terminating signal: an orderly stop, exit 128+signal, results kept, nothing left.
+# (A background job of a script starts with SIGINT and SIGQUIT ignored: env gives them back.)
 for sig in QUIT USR1 USR2 ALRM XCPU VTALRM PROF IO PWR RTMIN RTMAX; do
 	rm -f "$LOG" ./*.json
-	"$BIN" -t 2 -W Audio -w Write -w Burn --workdir wd --file-size 8M >out 2>&1 &
+	env --default-signal=INT,QUIT "$BIN" -t 2 -W Audio -w Write -w Burn --workdir wd --file-size 8M >out 2>&1 &
 	pid=$!
 	wait_for compgen -G "wd/interbench-write-*.tmp" >/dev/null
 	kill -s "$sig" $pid; wait $pid; rc=$?
@@ -104,6 +106,19 @@ for sig in QUIT USR1 USR2 ALRM XCPU VTALRM PROF IO PWR RTMIN RTMAX; do
 	else bad "SIG$sig: exit $rc (want $((128 + num)))" out; fi
 	if ! wait_for none_left; then bad "SIG$sig: processes left"; fi
 done
+
+# 3b. A stop signal ignored at start stays ignored: under nohup a hangup (and, in a background
+# job, an interrupt) does not stop the run, which ends with every row.
+rm -f "$LOG" ./*.json
+nohup "$BIN" -t 2 -W Audio -w Write -w Burn --workdir wd --file-size 8M >out 2>&1 &
+pid=$!
+wait_for compgen -G "wd/interbench-write-*.tmp" >/dev/null
+kill -HUP $pid; kill -INT $pid; wait $pid; rc=$?
+if [ $rc = 0 ] && grep -q '^Write ' "$LOG" && grep -q '^Burn ' "$LOG" && ! grep -qi 'interrupted' "$LOG" out &&
+   [ -z "$(ls -A wd)" ]
+then ok "nohup: SIGHUP and SIGINT ignored at start stay ignored, the run ends with every row (exit 0)"
+else bad "nohup: SIGHUP stopped the run (exit $rc, want 0)" out; fi
+wait_for none_left || bad "nohup: processes left"
 
 # 4. A file size limit: the Write pair fails as on a full disk, the run goes on.
 rm -f "$LOG" ./*.json
@@ -118,6 +133,76 @@ for how in '>&-' '2>&-'; do
 	if [ "$(grep -c '^None ' "$LOG")" = 1 ] && [ "$(grep -c '^Benchmarking kernel' "$LOG")" = 1 ]
 	then ok "started with $how: each line once in the logfile"; else bad "started with $how" "$LOG"; fi
 done
+
+# 5b. A console that takes nothing (a full pipe whose reader sleeps, as a terminal stopped with
+# Ctrl-S): the run goes on, the logfile gets every row while the reader still sleeps, and once
+# it reads, the pipe carries every console line once, in order, after what was already in it.
+rm -f "$LOG"
+if python3 - "$BIN" "$LOG" >out 2>&1 <<'PY'
+import os, subprocess, sys, time
+binary, log = sys.argv[1], sys.argv[2]
+r, w = os.pipe()
+os.set_blocking(w, False)
+filled = 0
+try:
+    while True:
+        filled += os.write(w, b"\0" * 4096)
+except BlockingIOError:
+    pass
+os.set_blocking(w, True)
+p = subprocess.Popen([binary, "-t", "1", "-W", "Audio", "-w", "None", "-w", "Burn"], stdout=w)
+os.close(w)
+for _ in range(600):   # bounded: 60 s, against a run of about 3 s
+    if os.path.exists(log) and any(l.startswith("Burn ") for l in open(log, errors="replace")):
+        break
+    time.sleep(0.1)
+else:
+    p.kill()
+    sys.exit("the logfile never got the Burn row while the console was full")
+data = b""
+while chunk := os.read(r, 65536):
+    data += chunk
+assert p.wait() == 0, p.returncode
+assert data[:filled] == b"\0" * filled
+lines = [l for l in data[filled:].decode().splitlines() if l.startswith(("Using ", "None ", "Burn "))]
+assert [l.split()[0] for l in lines] == ["Using", "None", "Burn"], lines
+PY
+then ok "a console pipe nobody reads: every row in the logfile meanwhile, then each console line once, in order"
+else bad "a console pipe nobody reads stalled the run" out; fi
+
+# 5c. The same on a terminal stopped with Ctrl-S (a pseudo-terminal with IXON, its default).
+rm -f "$LOG"
+if python3 - "$BIN" "$LOG" >out 2>&1 <<'PY'
+import os, pty, sys, time
+binary, log = sys.argv[1], sys.argv[2]
+pid, master = pty.fork()
+if pid == 0:
+    os.execv(binary, [binary, "-q", "-t", "1", "-W", "Audio", "-w", "None", "-w", "Burn"])
+os.write(master, b"\x13")   # Ctrl-S: the terminal stops its output
+for _ in range(600):         # bounded: 60 s, against a run of about 3 s
+    if os.path.exists(log) and any(l.startswith("Burn ") for l in open(log, errors="replace")):
+        break
+    time.sleep(0.1)
+else:
+    os.kill(pid, 9)
+    sys.exit("the logfile never got the Burn row while the terminal was stopped")
+os.write(master, b"\x11")   # Ctrl-Q
+data = b""
+while True:
+    try:
+        chunk = os.read(master, 65536)
+    except OSError:          # EIO once the program has exited
+        break
+    if not chunk:
+        break
+    data += chunk
+_, status = os.waitpid(pid, 0)
+assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0, status
+lines = [l for l in data.decode(errors="replace").splitlines() if l.startswith(("Using ", "None ", "Burn "))]
+assert [l.split()[0] for l in lines] == ["Using", "None", "Burn"], lines
+PY
+then ok "a terminal stopped with Ctrl-S: every row in the logfile meanwhile, then each line once, in order"
+else bad "a terminal stopped with Ctrl-S stalled the run" out; fi
 
 # 6. Two runs at once in one directory: each gets a logfile of its own, never interleaved.
 rm -f "$(uname -r)"*.log ./*.json

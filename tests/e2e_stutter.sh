@@ -2,7 +2,7 @@
 # End to end: issue 14's figures.  ProAudio (its options, table columns, SCHED_FIFO when allowed,
 # xruns in the JSON), the stutter figures of every task (miss runs, frame times, Gaming's 1% low)
 # in -v, the schema-valid JSON and compare, and a task that cannot keep up showing its runs of
-# missed deadlines.  Usage: e2e_stutter.sh BINARY
+# missed deadlines, and one stuck in its first period.  Usage: e2e_stutter.sh BINARY
 set -u
 BIN=$(realpath "${1:?usage: $0 path/to/interbench}")
 SCHEMA=$(realpath "$(dirname "$0")/../doc/interbench-result.schema.json")
@@ -47,6 +47,19 @@ r = json.load(open(sys.argv[1]))["results"][0]
 assert r["deadlines_met_ppm"] < 1000000 and r["longest_miss_streak"] >= 1, r
 assert r["longest_miss_streak_ns"] == r["longest_miss_streak"] * 10_000_000
 ' miss.json; then ok "missed deadlines come in runs, measured in periods and time"; else bad "miss runs (exit $rc)" "$out"; fi
+
+# A task stuck in its first period (-l so high that a period's work never ends): every deadline
+# that passed is missed and an xrun, and with no period completed there is no latency: "-" in
+# the table, null in the JSON, never a perfect 0.
+"$BIN" -t 1 -c -q -W ProAudio -w None -l 4294967295 --json stuck.json >"$out" 2>&1; rc=$?
+if [ "$rc" = 0 ] && grep -Eq '^None +- \+/- - +- +0 +0 +[1-9]' "$out" && python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))["results"][0]
+assert r["periods"] > 100 and r["deadlines_met"] == 0, r
+assert r["xruns"] == r["deadlines_missed"] == r["periods"], r
+assert r["samples"] == 0 and r["interbench_latency_mean_ns"] is None and r["interbench_latency_max_ns"] is None, r
+' stuck.json; then ok "a task stuck in its first period: every period missed and an xrun, latency -"
+else bad "stuck first period (exit $rc)" "$out"; fi
 
 # --timeline: every period of every pair, as doc/timeline.md reads it; never through a link.
 "$BIN" -t 1 -c -q -W ProAudio -W Audio -w None --repeat 2 --timeline tl.bin --json tl.json >"$out" 2>&1; rc=$?
