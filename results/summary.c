@@ -133,7 +133,10 @@ static void audio_cells(FILE *f, const struct pair_summary *s, const struct tabl
 	fmt_sig3(to_unit((double)s->worst_overrun_ns, st), v[1], sizeof(v[1]));
 	fmt_sig3(s->start_1ms_pct, v[2], sizeof(v[2]));
 	fmt_sig3(s->start_2ms_pct, v[3], sizeof(v[3]));
-	fmt_sig3(to_unit((double)s->stolen_p99_ns, st), v[4], sizeof(v[4]));
+	if (s->loop_periods)   /* no period's loop finished: nothing measured, not 0 */
+		fmt_sig3(to_unit((double)s->stolen_p99_ns, st), v[4], sizeof(v[4]));
+	else
+		snprintf(v[4], sizeof(v[4]), TABLE_NO_SAMPLES);
 	for (int i = 0; i < 5; i++)
 		fprintf(f, " %10s", v[i]);
 }
