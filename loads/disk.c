@@ -61,12 +61,31 @@ static char *chunk_alloc(struct load_ctx *ctx)
 	return (char *)buf;
 }
 
-/* Writes size bytes to fd from offset 0 in chunks (pwrite: the descriptor is shared across
- * processes, its offset is not used).  Returns 0 when done or stopped, -1 after recording a
- * failure (EFBIG from a file size limit is reported like ENOSPC: the pair fails). */
-static int write_whole(struct load_ctx *ctx, int fd, const char *path, uint64_t size, const char *buf)
+/* Bytes the read file's preparation lets sit in the page cache before it writes them out and
+ * drops them (drop-behind): main writes that file, so its footprint in a memory cgroup stays
+ * this small whatever the file's size. */
+#define DROP_BEHIND_BYTES (8u << 20)
+
+/* Writes [off, off + len) of fd out to the device and drops it from the page cache
+ * (sync_file_range(2) with WAIT_BEFORE | WRITE | WAIT_AFTER, then posix_fadvise(2) DONTNEED). */
+static int drop_behind(struct load_ctx *ctx, int fd, const char *path, uint64_t off, uint64_t len)
 {
-	for (uint64_t off = 0; off < size && !load_should_stop(ctx);) {
+	if (sync_file_range(fd, (off_t)off, (off_t)len, SYNC_FILE_RANGE_WAIT_BEFORE | SYNC_FILE_RANGE_WRITE |
+			    SYNC_FILE_RANGE_WAIT_AFTER) != 0) {
+		load_fail(ctx, errno, "sync_file_range %s: %s", path, strerror(errno));
+		return -1;
+	}
+	posix_fadvise(fd, (off_t)off, (off_t)len, POSIX_FADV_DONTNEED);   /* advice: a refusal costs only memory */
+	return 0;
+}
+
+/* Writes size bytes to fd from offset 0 in chunks (pwrite: the descriptor is shared across
+ * processes, its offset is not used), with drop, every DROP_BEHIND_BYTES out of the page cache.
+ * Returns 0 when done or stopped, -1 after recording a failure (EFBIG from a file size limit is
+ * reported like ENOSPC: the pair fails). */
+static int write_whole(struct load_ctx *ctx, int fd, const char *path, uint64_t size, const char *buf, bool drop)
+{
+	for (uint64_t off = 0, dropped = 0; off < size && !load_should_stop(ctx);) {
 		size_t n = size - off < DISK_CHUNK_BYTES ? (size_t)(size - off) : DISK_CHUNK_BYTES;
 		ssize_t w = pwrite(fd, buf, n, (off_t)off);
 		if (w < 0 && errno == EINTR)
@@ -78,6 +97,11 @@ static int write_whole(struct load_ctx *ctx, int fd, const char *path, uint64_t 
 		}
 		off += (uint64_t)w;
 		load_count(ctx, &load_metric_written, (uint64_t)w);
+		if (drop && (off - dropped >= DROP_BEHIND_BYTES || off == size)) {
+			if (drop_behind(ctx, fd, path, dropped, off - dropped) != 0)
+				return -1;
+			dropped = off;
+		}
 	}
 	return 0;
 }
@@ -109,7 +133,8 @@ static int drop_cache(struct load_ctx *ctx, int fd, const char *path)
 	return 0;
 }
 
-/* Fills the read file (scratch idx) in main: written whole, synced and out of the page cache. */
+/* Fills the read file (scratch idx) in main: written whole with drop-behind, synced and out of
+ * the page cache. */
 static int create_read_file(struct load_ctx *ctx, int idx, uint64_t size)
 {
 	const char *path = ctx->cfg->scratch->paths[idx];
@@ -117,7 +142,7 @@ static int create_read_file(struct load_ctx *ctx, int idx, uint64_t size)
 	char *buf = chunk_alloc(ctx);
 	if (!buf)
 		return -1;
-	int rc = write_whole(ctx, fd, path, size, buf);
+	int rc = write_whole(ctx, fd, path, size, buf, true);
 	if (rc == 0 && !load_should_stop(ctx)) /* an interrupted file is removed unsynced */
 		rc = drop_cache(ctx, fd, path);
 	free(buf);
@@ -211,7 +236,7 @@ void *disk_writer(void *arg)
 	char *buf = chunk_alloc(ctx);
 
 	while (buf && !atomic_load(&ctx->stop)) {
-		if (truncate_file(ctx, ds->write_idx) != 0 || write_whole(ctx, fd, path, ds->size_bytes, buf) != 0)
+		if (truncate_file(ctx, ds->write_idx) != 0 || write_whole(ctx, fd, path, ds->size_bytes, buf, false) != 0)
 			break;
 	}
 	free(buf);

@@ -137,31 +137,34 @@ fi
 # the run ends (exit 0) with Write's row failed naming the OOM killer, None's row measured, no
 # scratch file left.  The cgroup's limit confines the OOM killer to the cgroup.
 oom_in_cgroup() {
-	local dir="$TMP/oom" out kills rc try
+	local load=$1 size=$2 dir="$TMP/oom-$1" out kills rc try
 	out="$dir/out"
 	limit "$MEMCG" max max && limit "$MEMCG/inner" max 12M || return 1
 	if [ "$MEMV" = 2 ]; then limit "$MEMCG/inner" high max; fi
 	for try in 1 2 3 4 5; do   # writeback keeps up now and then (1 run in 5): no OOM kill, another try
 		rm -rf "$dir" && mkdir -p "$dir/wd"
 		kills=$(oom_kills)
-		(cd "$dir" && in_cgroup "$MEMCG/inner" "$BIN" -t 2 -W Audio -w None -w Write --workdir wd --file-size 64M) >"$out" 2>&1
+		(cd "$dir" && in_cgroup "$MEMCG/inner" "$BIN" -t 2 -W Audio -w None -w "$load" --workdir wd --file-size "$size") >"$out" 2>&1
 		rc=$?
 		wait_for cgroup_empty "$MEMCG/inner"
 		[ "$rc" != 0 ] || [ "$(oom_kills)" != "$kills" ] && break
 	done
 	limit "$MEMCG/inner" max max
 	if [ "$rc" = 0 ] && [ "$(oom_kills)" = "$kills" ]; then
-		skip "OOM in a 12 MiB cgroup: Write brought no OOM kill here in $try runs"
+		skip "OOM in a 12 MiB cgroup: $load brought no OOM kill here in $try runs"
 	elif [ "$rc" = 0 ] && grep -q '^None .*+/-' "$dir/$(uname -r).log" &&
-	     grep -Eq '^Write +failed: load process ended without a result \(killed by signal 9 \(Killed\): the OOM killer\? \([0-9]+ OOM kills? meanwhile\)\)$' "$dir/$(uname -r).log" &&
+	     grep -Eq "^$load +failed: load process ended without a result \(killed by signal 9 \(Killed\): the OOM killer\? \([0-9]+ OOM kills? meanwhile\\)\\)\$" "$dir/$(uname -r).log" &&
 	     [ -z "$(ls -A "$dir/wd")" ]
-	then ok "OOM in a 12 MiB cgroup: the load was killed, main lived (exit 0), Write failed naming the OOM killer, no scratch file"
-	else bad "OOM in a 12 MiB cgroup: main must survive (exit $rc), Write's row failed naming the OOM killer, left: $(ls -A "$dir/wd")" "$out"; fi
+	then ok "OOM in a 12 MiB cgroup: $load was killed, main lived (exit 0), its row failed naming the OOM killer, no scratch file"
+	else bad "OOM in a 12 MiB cgroup, $load: main must survive (exit $rc), the row failed naming the OOM killer, left: $(ls -A "$dir/wd")" "$out"; fi
 }
 if grep -Eq '__(a|t)san_init' "$BIN"; then
 	skip "OOM in a 12 MiB cgroup: a sanitizer's shadow memory alone outgrows it"
 elif [ -n "${MEMCG:-}" ] || make_mem_cgroup; then
-	oom_in_cgroup || bad "OOM in a 12 MiB cgroup: cannot set the limit"
+	# Write: a load child's dirty pages; Read: main writes the file first (drop-behind keeps
+	# its page cache small), then a load child reads it
+	oom_in_cgroup Write 64M || bad "OOM in a 12 MiB cgroup: cannot set the limit"
+	oom_in_cgroup Read 256M || bad "OOM in a 12 MiB cgroup: cannot set the limit"
 else
 	skip "OOM in a 12 MiB memory cgroup: cannot create one here"
 fi
