@@ -14,7 +14,8 @@
 #               -w Burn --repeat 5)
 #   --threshold compare's --threshold, for the guests' verdicts and the comparisons
 #   --direct    boot with qemu directly instead of through lava-run (the same initramfs)
-# Environment: KERNEL_CACHE (default ~/.cache/interbench-kernels), OUT (default ./kernel-matrix:
+# Environment: ACCEL (kvm or tcg: no probe), PROBE_SECONDS (the KVM probe's bound, default 15),
+#   KERNEL_CACHE (default ~/.cache/interbench-kernels), OUT (default ./kernel-matrix:
 #   LABEL.json, LABEL.cases.txt and LABEL/ with the job, device, logs), TEST_MINUTES (the test
 #   action's timeout, default 20), INTERBENCH (default ./interbench), INTERBENCH_STATIC
 #   (default ./interbench-static): `make kernel-matrix` builds both.
@@ -96,21 +97,48 @@ kernel_image() {
 	esac
 }
 
-# KVM when /dev/kvm is writable and qemu really starts a vCPU on it: a nested host may offer
-# /dev/kvm and still refuse the guest's MSRs (qemu then aborts at once: "failed to set MSR
-# 0x10a"), so qemu is first started paused (-S) on it; still running after 2 s means KVM works.
-# TCG otherwise.
+# The accelerator: KVM only when a guest really runs on it, proved by booting the first kernel
+# there (no initramfs: it panics once it has started) and finding the kernel's banner on the
+# serial console within PROBE_SECONDS.  /dev/kvm may be there and qemu may start on it while
+# the guest never gets past the boot loader's "Probing EDD" (a nested host), or qemu may abort
+# at once refusing the guest's MSRs; each then costs one bounded probe, not a monitor timeout
+# per kernel.  ACCEL=kvm forces KVM (failing at once, with the probe's evidence, when it does
+# not boot), ACCEL=tcg forces TCG; one line says which and why.
+probe_seconds=${PROBE_SECONDS:-15}
 accel=""
-if [ -w /dev/kvm ]; then
-	kvm_rc=0
-	kvm_err=$(timeout 2 qemu-system-x86_64 -enable-kvm -cpu host -S -nographic -monitor none -serial none \
-		-net none -m 64 </dev/null 2>&1 >/dev/null) || kvm_rc=$?
-	if [ "$kvm_rc" = 124 ]; then
+# kvm_banner KERNEL: prints the banner line a KVM boot of KERNEL wrote, or fails printing the
+# last line the guest wrote (escape sequences dropped), or qemu's own complaint.
+kvm_banner() {
+	local log err
+	err=$(mktemp)
+	log=$(timeout "$probe_seconds" qemu-system-x86_64 -enable-kvm -cpu host -nographic -no-reboot -m 256 \
+		-monitor none -net none -kernel "$1" -append "console=ttyS0 panic=-1" </dev/null 2>"$err" | tr -d '\r') || true
+	if grep -m1 -o 'Linux version [^ ]*' <<<"$log"; then rm -f "$err"; return 0; fi
+	log=$(sed -e 's/\x1b\[[0-9;?]*[A-Za-z]//g' -e 's/\x1b[c78]//g' <<<"$log" | tr -cd '[:print:]\n' | grep -v '^[[:space:]]*$' | tail -1)
+	grep -v 'terminating on signal' "$err" | head -1 | sed 's/^/qemu: /' | grep . || echo "${log:0:120}"
+	rm -f "$err"
+	return 1
+}
+# choose_accel KERNEL: sets accel, saying why.
+choose_accel() {
+	local evidence why=""
+	case ${ACCEL:-} in
+	(tcg) echo "matrix: TCG (ACCEL=tcg)" >&2; return 0 ;;
+	(kvm|"") ;;
+	(*) echo "matrix: ACCEL=$ACCEL is not accepted (accepted: kvm, tcg, or unset to probe)" >&2; exit 2 ;;
+	esac
+	if [ ! -w /dev/kvm ]; then
+		why="/dev/kvm is not there or not writable"
+	elif evidence=$(kvm_banner "$1"); then
 		accel="-enable-kvm -cpu host"
+		echo "matrix: KVM: a probe boot printed '$evidence' within ${probe_seconds} s" >&2
+		return 0
 	else
-		echo "matrix: /dev/kvm is there but qemu cannot run a vCPU on it (exit $kvm_rc: $(echo "$kvm_err" | head -1)); using TCG" >&2
+		why="a probe boot on KVM printed no kernel banner within ${probe_seconds} s (its last line: '${evidence:-nothing}')"
 	fi
-fi
+	if [ "${ACCEL:-}" = kvm ]; then echo "matrix: ACCEL=kvm, but $why" >&2; exit 3; fi
+	echo "matrix: TCG: $why" >&2
+}
 
 # Boots kernel $2 with initramfs $3 through lava-run, in directory $1.  Writes $1/log.
 boot_lava() {
@@ -156,6 +184,11 @@ for k in "${kernels[@]}"; do
 	esac
 	[ -f "${k#*=}" ] || { echo "matrix: ${k#*=}: no such file" >&2; exit 2; }
 done
+
+probe_dir=$(mktemp -d)
+kernel_image "$probe_dir/vmlinuz" "${kernels[0]#*=}" >/dev/null || { rm -rf "$probe_dir"; exit 2; }
+choose_accel "$probe_dir/vmlinuz"
+rm -rf "$probe_dir"
 
 first="" status=0 summary=()
 for k in "${kernels[@]}"; do
