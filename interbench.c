@@ -55,8 +55,10 @@
 
 /* Set by the signal handler; a handler can only reach a global. */
 static volatile sig_atomic_t g_signal;
-/* The run's scratch registry, for the handler's last act (set once, before any load runs). */
+/* The run's scratch registry and its outputs still being written, for the handler's last act
+ * (set once, before any load runs). */
 static const struct scratch_set *g_scratch;
+static const struct safe_out *g_outputs[2];
 
 /* The first signal asks for an orderly stop (results so far kept, children reaped, scratch
  * files removed).  A second one exits at once, unlinking the scratch files first; the
@@ -66,6 +68,8 @@ static void on_signal(int sig)
 	if (g_signal) {
 		if (g_scratch)
 			scratch_unlink_signal_safe(g_scratch);
+		for (int i = 0; i < 2; i++)
+			safe_out_unlink_signal_safe(g_outputs[i]);
 		_exit(128 + g_signal);
 	}
 	g_signal = sig;
@@ -126,6 +130,8 @@ struct run {
 	FILE *log;                 /* NULL with -c */
 	int timeline_fd;           /* --timeline's file (timeline_out.fd), or -1 */
 	struct safe_out timeline_out; /* --timeline's file, renamed into place at the end */
+	struct report_target json_target; /* --json's, opened at the start (json_open) */
+	bool json_open;
 	bool timeline_warned;      /* a write failure of it was reported */
 	uint32_t timeline_seq;     /* the pair id of the pair running: pairs run so far */
 	char log_path[128];
@@ -851,6 +857,8 @@ static int setup_run(struct run *r)
 		.scratch = &r->scratch,
 	};
 	g_scratch = &r->scratch;
+	g_outputs[0] = &r->timeline_out;
+	g_outputs[1] = &r->json_target.out;
 	r->loads = calloc(workload_count, sizeof(*r->loads));
 	if (!r->loads) {
 		text_message(stderr, "interbench: calloc: %s", strerror(errno));
@@ -922,11 +930,19 @@ static int close_timeline(struct run *r, bool commit)
  * Returns 0, or 2 when the logfile cannot be used (reason printed). */
 static int open_outputs(struct run *r)
 {
+	char err[PATH_MAX + 256], note[2 * PATH_MAX + 512];
+	if (r->opt.json_path && report_target_open(&r->json_target, r->opt.json_path, err, sizeof(err)) != 0) {
+		text_message(stderr, "interbench: --json: %s (accepted: a new file or a regular file of your own, a FIFO "
+			     "or device with a reader, or - for stdout)", err);
+		return 2;
+	}
+	r->json_open = r->opt.json_path != NULL;
 	if (!r->opt.console_only) {
-		char err[PATH_MAX + 256], note[2 * PATH_MAX + 512];
 		r->log = logfile_open(&r->info, r->log_path, sizeof(r->log_path), note, sizeof(note), err, sizeof(err));
 		if (!r->log) {
 			text_message(stderr, "interbench: logfile: %s (accepted: a regular file, or -c for none)", err);
+			report_target_abort(&r->json_target);
+			r->json_open = false;
 			return 2;
 		}
 		if (note[0])
@@ -961,12 +977,17 @@ static int write_json(struct run *r)
 {
 	char err[512], stem[96], path[128];
 	int rc = 0;
-	if (!r->doc)
+	if (!r->doc) {
+		if (r->json_open)
+			report_target_abort(&r->json_target);
+		r->json_open = false;
 		return 0;
-	if (r->opt.json_path && report_write(r->doc, r->opt.json_path, err, sizeof(err)) != 0) {
+	}
+	if (r->json_open && report_target_write(&r->json_target, r->doc, err, sizeof(err)) != 0) {
 		text_message(stderr, "interbench: --json: %s", err);
 		rc = -1;
 	}
+	r->json_open = false;
 	snprintf(stem, sizeof(stem), "%s-%s", r->info.kernel_release, r->info.datestamp);
 	if (!r->opt.console_only && report_create(r->doc, stem, path, sizeof(path), err, sizeof(err)) != 0) {
 		text_message(stderr, "interbench: %s", err);

@@ -218,12 +218,35 @@ static int open_tmp(struct safe_out *o, char *err, size_t errlen)
 	return 0;
 }
 
+/* Opens a descriptor the program was handed (/dev/fd/N: a pipe, socket or character device
+ * only, opened through its magic link as the user meant) as the output. */
+static int open_handed(struct safe_out *o, const char *path, char *err, size_t errlen)
+{
+	struct stat st;
+	snprintf(o->path, sizeof(o->path), "%s", path);
+	o->fd = open(path, O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (o->fd < 0)
+		return fail(err, errlen, "open %s: %s", path, errno == ENXIO ? "a FIFO with no reader" : strerror(errno));
+	if (fstat(o->fd, &st) != 0 || !(S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode) || S_ISCHR(st.st_mode)))
+		return fail(err, errlen, "%s is not a pipe, socket or device (a file is named by its own path)", path);
+	int fl = fcntl(o->fd, F_GETFL);
+	if (fl < 0 || fcntl(o->fd, F_SETFL, fl & ~O_NONBLOCK) != 0)
+		return fail(err, errlen, "fcntl %s: %s", path, strerror(errno));
+	return 0;
+}
+
 int safe_out_open(struct safe_out *o, const char *path, unsigned flags, char *err, size_t errlen)
 {
 	struct stat st;
 	char why[96];
 	memset(o, 0, sizeof(*o));
 	o->fd = o->dir_fd = -1;
+	if ((flags & SAFE_OUT_DEVICES) && strcmp(path, "-") != 0 && safe_path_is_handed_fd(path)) {
+		int rc = open_handed(o, path, err, errlen);
+		if (rc != 0)
+			safe_out_abort(o);
+		return rc;
+	}
 	if (open_parent(o, path, flags, err, errlen) != 0)
 		return -1;
 	int rc;
@@ -274,6 +297,12 @@ void safe_out_abort(struct safe_out *o)
 		close(o->dir_fd);
 	o->fd = o->dir_fd = -1;
 	o->tmp[0] = '\0';
+}
+
+void safe_out_unlink_signal_safe(const struct safe_out *o)
+{
+	if (o && o->dir_fd >= 0 && o->tmp[0])
+		unlinkat(o->dir_fd, o->tmp, 0);
 }
 
 int safe_write_all(int fd, const void *buf, size_t len)

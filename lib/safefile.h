@@ -43,7 +43,8 @@ int safe_dir_open_trusted(const char *dir, bool create, char *why, size_t whylen
 enum {
 	SAFE_OUT_DEVICES = 1,   /* an existing FIFO or character device owned by the user or root
 	                           (/dev/null, a pipe the user made) is written as it is, opened
-	                           without blocking (no reader: an error, never a hang) */
+	                           without blocking (no reader: an error, never a hang); so is a
+	                           pipe, socket or device handed as /dev/fd/N (>(jq .)) */
 	SAFE_OUT_CHECK_DIR = 2, /* the directory must pass safe_dir_check */
 };
 
@@ -74,6 +75,10 @@ int safe_out_commit(struct safe_out *o, char *err, size_t errlen);
 /* Abandons the output: the temporary file removed, nothing at path changed.  Safe to call on a
  * committed, aborted or zeroed-then-failed output. */
 void safe_out_abort(struct safe_out *o);
+
+/* Removes the temporary file of an output still being written, using only async-signal-safe
+ * calls (unlinkat(2)): for a handler about to _exit.  o may be NULL or not open. */
+void safe_out_unlink_signal_safe(const struct safe_out *o);
 
 /* Writes all of buf[0..len) to fd, retrying short writes and EINTR.  Returns 0, or -1 with
  * errno set by write(2). */

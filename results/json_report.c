@@ -422,42 +422,55 @@ static int write_close(int fd, const char *name, const char *text, char *err, si
 	return 0;
 }
 
-/* Writes text to --json's path through lib/safefile: a regular file is replaced only once the
- * whole document is written (a full disk leaves the old result whole), never through a link; a
- * FIFO or device of the user's (/dev/null) is written as it is, never blocking on one with no
- * reader.  Returns 0, or -1 with err set. */
-static int write_target(const char *path, const char *text, char *err, size_t errlen)
+int report_target_open(struct report_target *t, const char *path, char *err, size_t errlen)
 {
-	struct safe_out o;
-	if (safe_out_open(&o, path, SAFE_OUT_DEVICES, err, errlen) != 0) {
-		if (strstr(err, "symbolic link"))
-			snprintf(err + strlen(err), errlen - strlen(err), " (use - for stdout)");
-		return -1;
-	}
-	if (safe_write_all(o.fd, text, strlen(text)) != 0) {
-		snprintf(err, errlen, "write %s: %s", path, strerror(errno));
-		safe_out_abort(&o);
-		return -1;
-	}
-	return safe_out_commit(&o, err, errlen);
+	memset(t, 0, sizeof(*t));
+	t->out.fd = t->out.dir_fd = -1;
+	t->to_stdout = strcmp(path, "-") == 0;
+	if (t->to_stdout)
+		return 0;
+	if (safe_out_open(&t->out, path, SAFE_OUT_DEVICES, err, errlen) == 0)
+		return 0;
+	if (strstr(err, "symbolic link"))
+		snprintf(err + strlen(err), errlen - strlen(err), " (use - for stdout)");
+	return -1;
 }
 
-int report_write(const json_t *doc, const char *path, char *err, size_t errlen)
+int report_target_write(struct report_target *t, const json_t *doc, char *err, size_t errlen)
 {
 	char *text = dump_text(doc, err, errlen);
 	int rc = -1;
-	if (!text)
+	if (!text) {
+		report_target_abort(t);
 		return -1;
-	if (strcmp(path, "-") == 0) {
+	}
+	if (t->to_stdout) {
 		if (fputs(text, stdout) == EOF || fputc('\n', stdout) == EOF || fflush(stdout) != 0)
 			snprintf(err, errlen, "write stdout: %s", strerror(errno));
 		else
 			rc = 0;
+	} else if (safe_write_all(t->out.fd, text, strlen(text)) != 0) {
+		snprintf(err, errlen, "write %s: %s", t->out.path, strerror(errno));
+		safe_out_abort(&t->out);
 	} else {
-		rc = write_target(path, text, err, errlen);
+		rc = safe_out_commit(&t->out, err, errlen);
 	}
 	free(text);
 	return rc;
+}
+
+void report_target_abort(struct report_target *t)
+{
+	if (!t->to_stdout)
+		safe_out_abort(&t->out);
+}
+
+int report_write(const json_t *doc, const char *path, char *err, size_t errlen)
+{
+	struct report_target t;
+	if (report_target_open(&t, path, err, errlen) != 0)
+		return -1;
+	return report_target_write(&t, doc, err, errlen);
 }
 
 int report_create(const json_t *doc, const char *stem, char *name, size_t namelen, char *err, size_t errlen)

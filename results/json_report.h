@@ -5,6 +5,7 @@
 #ifndef IB_JSON_REPORT_H
 #define IB_JSON_REPORT_H
 #include <jansson.h>
+#include "lib/safefile.h"
 #include <stdbool.h>
 #include "core/options.h"
 #include "lib/schedpolicy.h"
@@ -76,6 +77,24 @@ int report_set_concurrent(json_t *doc, long pid);
  * 0, or -1 with a one-line reason in err naming the failed call and file ("write out.json: No
  * space left on device"); the old file is then left whole. */
 int report_write(const json_t *doc, const char *path, char *err, size_t errlen);
+
+/* Where --json goes: standard output, or a file opened when the run starts (so a path that
+ * would be refused is refused before anything is measured) and written when it ends. */
+struct report_target {
+	bool to_stdout;            /* path "-" */
+	struct safe_out out;       /* the file, as report_write opens it */
+};
+
+/* Opens path as report_write would, without writing.  Returns 0, or -1 with err set (nothing
+ * then to abort). */
+int report_target_open(struct report_target *t, const char *path, char *err, size_t errlen);
+
+/* Writes doc to the target opened by report_target_open and closes it (a file renamed into
+ * place).  Returns 0, or -1 with err set, the target then closed and any old file whole. */
+int report_target_write(struct report_target *t, const json_t *doc, char *err, size_t errlen);
+
+/* Closes an opened target without writing: a temporary file removed, any old file whole. */
+void report_target_abort(struct report_target *t);
 
 #define REPORT_CREATE_TRIES 100  /* "<stem>.json", then "<stem>-2.json" ... "<stem>-100.json" */
 

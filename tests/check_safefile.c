@@ -132,6 +132,21 @@ START_TEST(fifo_refused_or_never_blocks)
 	struct safe_out o;
 	ck_assert_int_eq(safe_out_open(&o, p, SAFE_OUT_DEVICES, err, sizeof(err)), 0);
 	ck_assert_int_eq(safe_out_commit(&o, err, sizeof(err)), 0);
+	int fds[2];   /* a pipe handed as /dev/fd/N is written as it is */
+	char got[8] = "";
+	ck_assert_int_eq(pipe(fds), 0);
+	snprintf(p, sizeof(p), "/dev/fd/%d", fds[1]);
+	ck_assert_int_eq(safe_out_open(&o, p, SAFE_OUT_DEVICES, err, sizeof(err)), 0);
+	ck_assert_int_eq(safe_write_all(o.fd, "doc", 3), 0);
+	ck_assert_int_eq(safe_out_commit(&o, err, sizeof(err)), 0);
+	close(fds[1]);
+	ck_assert_int_eq(read(fds[0], got, sizeof(got)), 3);
+	ck_assert_str_eq(got, "doc");
+	close(fds[0]);
+	int fd = open(dir, O_RDONLY | O_DIRECTORY);   /* a handed directory or file is not */
+	snprintf(p, sizeof(p), "/dev/fd/%d", fd);
+	ck_assert_int_eq(safe_out_open(&o, p, SAFE_OUT_DEVICES, err, sizeof(err)), -1);
+	close(fd);
 }
 END_TEST
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The run's own output files as an adversary and a full disk see them: --json and --timeline
 # replaced only once complete (a write failure leaves the old file whole), never written through
-# a hard link, a symbolic link, a FIFO or another user's file, created 0644 whatever the umask;
+# a hard link, a symbolic link, a FIFO or another user's file (refused before anything is
+# measured), created 0644 whatever the umask, a pipe handed as /dev/fd/N written as it is;
 # hostile text (-m, --workdir) never reaches the terminal or the logfile as it is.
 # Usage: tests/e2e_outputs.sh ./interbench
 set -u
@@ -48,8 +49,14 @@ timeout 60 "$BIN" -t 1 -c -q -W Audio -w None --timeline tl.bin >out 2>&1; rc=$?
 if [ $rc = 2 ] && grep -q 'tl.bin is not a regular file; not replaced' out
 then ok "FIFO at --timeline: exit 2 at once"; else bad "FIFO at --timeline (exit $rc)" out; fi
 timeout 60 "$BIN" -t 1 -c -q -W Audio -w None --json j.json >out 2>&1; rc=$?
-if [ $rc = 1 ] && grep -q 'a FIFO with no reader' out; then ok "FIFO with no reader at --json: a message, no hang"
+if [ $rc = 2 ] && grep -q 'a FIFO with no reader' out && ! grep -q '^None ' out
+then ok "FIFO with no reader at --json: refused before anything is measured, no hang"
 else bad "FIFO at --json (exit $rc)" out; fi
+"$BIN" -t 1 -c -q -W Audio -w None --json >(python3 -c 'import json, sys; json.load(sys.stdin)' && touch piped.ok) \
+	>out 2>&1; rc=$?
+for _ in $(seq 100); do [ -e piped.ok ] && break; sleep 0.1; done
+if [ $rc = 0 ] && [ -e piped.ok ]; then ok "--json >(reader): the handed pipe gets the document"
+else bad "--json to a handed pipe (exit $rc)" out; fi
 rm -f tl.bin j.json
 
 # 5. Another user's file at --timeline or --json is neither followed nor replaced.
@@ -57,7 +64,7 @@ if [ "$(id -u)" = 0 ]; then
 	echo theirs >tl.bin; echo theirs >j.json; chown 65534:65534 tl.bin j.json
 	run --timeline tl.bin >out 2>&1; rc1=$?
 	run --json j.json >out2 2>&1; rc2=$?
-	if [ $rc1 = 2 ] && [ $rc2 = 1 ] && grep -q 'belongs to uid 65534' out && grep -q 'belongs to uid 65534' out2 &&
+	if [ $rc1 = 2 ] && [ $rc2 = 2 ] && grep -q 'belongs to uid 65534' out && grep -q 'belongs to uid 65534' out2 &&
 	   [ "$(cat tl.bin j.json)" = "$(printf 'theirs\ntheirs')" ]
 	then ok "another user's file at --timeline and --json: refused, untouched"
 	else bad "another user's file ($rc1/$rc2)" out; cat out2; fi
