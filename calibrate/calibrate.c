@@ -328,21 +328,14 @@ static FILE *calib_open(const char *path, char *why, size_t whylen)
 }
 
 /* Every key must appear; the key must match want. */
-uint64_t calib_load(const char *path, const struct calib_key *want, char *why, size_t whylen)
+uint64_t calib_parse(FILE *f, const struct calib_key *want, char *why, size_t whylen)
 {
-	char line[512], dummy[8];
+	char line[512];
 	struct calib_file cf = { .seen = 0 };
 	const char *verdict = NULL;
-
-	if (!why)
-		why = dummy, whylen = sizeof(dummy);
-	FILE *f = calib_open(path, why, whylen);
-	if (!f)
-		return 0;
 	while (!verdict && fgets(line, sizeof(line), f))
 		if (calib_parse_line(line, &cf) != 0)
 			verdict = "corrupt";
-	fclose(f);
 	if (!verdict && cf.seen != 15)
 		verdict = "incomplete";
 	if (!verdict && (cf.loops_per_ms < CALIB_MIN_LOOPS_PER_MS || cf.loops_per_ms > CALIB_MAX_LOOPS_PER_MS))
@@ -355,6 +348,19 @@ uint64_t calib_load(const char *path, const struct calib_key *want, char *why, s
 		return 0;
 	}
 	return cf.loops_per_ms;
+}
+
+uint64_t calib_load(const char *path, const struct calib_key *want, char *why, size_t whylen)
+{
+	char dummy[8];
+	if (!why)
+		why = dummy, whylen = sizeof(dummy);
+	FILE *f = calib_open(path, why, whylen);
+	if (!f)
+		return 0;
+	uint64_t v = calib_parse(f, want, why, whylen);
+	fclose(f);
+	return v;
 }
 
 /* Writes the cache's lines to the output o.  Returns 0, or -1 with why set. */

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /* What a saved loops_per_ms depends on; a saved value is reused only while all match. */
 struct calib_key {
@@ -74,6 +75,12 @@ int calib_default_path(char *buf, size_t len);
  * NULL) gets a short reason when 0 is returned ("/home/u/.cache belongs to uid 1000, not to
  * the running user (uid 0) or root; not trusted"). */
 uint64_t calib_load(const char *path, const struct calib_key *want, char *why, size_t whylen);
+
+/* The checks of calib_load on the text of f, once the file is trusted and open: the
+ * "key=value" lines, each key once, the value plausible and the key equal to *want.  Returns
+ * loops_per_ms, or 0 with a short reason in why ("corrupt", "incomplete", "implausible ...",
+ * "saved for another CPU, CPU count or kernel"). */
+uint64_t calib_parse(FILE *f, const struct calib_key *want, char *why, size_t whylen);
 
 /* Saves loops_per_ms with key to the absolute path: the directories of its path are made
  * where missing and each must be trusted as calib_load requires (none a symbolic link, none
