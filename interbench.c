@@ -812,7 +812,7 @@ static int prepare_process(struct run *r)
 	install_signals();
 	/* the OOM killer takes a load first and main, which holds the results, last */
 	if (oom_adj_protect_main(err, sizeof(err)) != 0 && errno != EACCES && errno != EPERM && errno != ENOENT)
-		fprintf(stderr, "interbench: warning: %s\n", err);
+		text_message(stderr, "interbench: warning: %s", err);
 	raise_fd_limit();
 	r->rt_ok = become_realtime(r, &pv);
 	if (r->opt.uniprocessor && pin_to_cpu0() != 0)
@@ -827,7 +827,7 @@ static int setup_run(struct run *r)
 	char why[PATH_MAX + 128];
 	run_info_init(&r->info);
 	if (run_watch_start(&r->watch, now_ns(), why, sizeof(why)) != 0)
-		fprintf(stderr, "interbench: warning: another interbench run at the same time would go unnoticed: %s\n", why);
+		text_message(stderr, "interbench: warning: another interbench run at the same time would go unnoticed: %s", why);
 	machine_info_collect(&r->machine);
 	audit_collect(&r->audit, "/");
 	r->info.audit = &r->audit;

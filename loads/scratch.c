@@ -10,6 +10,7 @@
 #include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "lib/text.h"
 #include "loads/scratch.h"
 
 /* Whether name is a scratch file of tag: SCRATCH_PREFIX tag "-" anything SCRATCH_SUFFIX. */
@@ -30,7 +31,7 @@ static void remove_if_stale(int dirfd, const char *dir, const char *name)
 		return;      /* a symlink (ELOOP), gone, or not ours to open: left alone */
 	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && flock(fd, LOCK_EX | LOCK_NB) == 0 &&
 	    unlinkat(dirfd, name, 0) != 0 && errno != ENOENT)
-		fprintf(stderr, "interbench: warning: unlink %s/%s: %s\n", dir, name, strerror(errno));
+		text_message(stderr, "interbench: warning: unlink %s/%s: %s", dir, name, strerror(errno));
 	close(fd);   /* releases the lock */
 }
 
@@ -175,9 +176,9 @@ void scratch_remove(struct scratch_set *s, int idx)
 	const char *path = s->paths[idx];
 	if (fstat(s->fds[idx], &ours) == 0 && lstat(path, &now) == 0) {
 		if (now.st_dev != ours.st_dev || now.st_ino != ours.st_ino)
-			fprintf(stderr, "interbench: warning: %s was replaced during the run; left as it is\n", path);
+			text_message(stderr, "interbench: warning: %s was replaced during the run; left as it is", path);
 		else if (unlink(path) != 0 && errno != ENOENT)
-			fprintf(stderr, "interbench: warning: unlink %s: %s\n", path, strerror(errno));
+			text_message(stderr, "interbench: warning: unlink %s: %s", path, strerror(errno));
 	}
 	__atomic_store_n(&s->removed[idx], true, __ATOMIC_RELEASE);
 	close(s->fds[idx]);
