@@ -1,9 +1,7 @@
 #define _GNU_SOURCE
 #include <jansson.h>
-#include <sys/random.h>
-#include <time.h>
-#include <unistd.h>
 #include "lib/json_seed.h"
+#include "lib/nbrandom.h"
 
 size_t json_seed_mix(uint64_t a, uint64_t b)
 {
@@ -17,14 +15,7 @@ size_t json_seed_mix(uint64_t a, uint64_t b)
 
 void json_seed_without_blocking(void)
 {
-	uint64_t bytes[2] = { 0, 0 };
-	if (getrandom(bytes, sizeof(bytes), GRND_INSECURE) != (ssize_t)sizeof(bytes) &&
-	    getrandom(bytes, sizeof(bytes), GRND_NONBLOCK) != (ssize_t)sizeof(bytes)) {
-		struct timespec mono, real;
-		clock_gettime(CLOCK_MONOTONIC, &mono);
-		clock_gettime(CLOCK_REALTIME, &real);
-		bytes[0] = (uint64_t)mono.tv_sec * 1000000000u + (uint64_t)mono.tv_nsec + (uint64_t)(uintptr_t)&mono;
-		bytes[1] = (uint64_t)real.tv_sec * 1000000000u + (uint64_t)real.tv_nsec + ((uint64_t)getpid() << 32);
-	}
+	uint64_t bytes[2];
+	random_bytes_nonblocking(bytes, sizeof(bytes));
 	json_object_seed(json_seed_mix(bytes[0], bytes[1]));
 }

@@ -6,8 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 #include <unistd.h>
+#include "lib/nbrandom.h"
 #include "lib/safefile.h"
 
 #define TMP_TRIES 64
@@ -199,8 +199,7 @@ static int open_tmp(struct safe_out *o, char *err, size_t errlen)
 	for (int t = 0; t < TMP_TRIES; t++) {
 		unsigned char r[6];
 		char sfx[7];
-		if (getrandom(r, sizeof(r), 0) != (ssize_t)sizeof(r))
-			return fail(err, errlen, "getrandom: %s", strerror(errno));
+		random_bytes_nonblocking(r, sizeof(r));
 		for (int i = 0; i < 6; i++)
 			sfx[i] = set[r[i] % (sizeof(set) - 1)];
 		sfx[6] = '\0';

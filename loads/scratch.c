@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
-#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "lib/nbrandom.h"
 #include "lib/text.h"
 #include "loads/scratch.h"
 
@@ -52,14 +52,12 @@ static int remove_stale(const char *dir, const char *tag, char *err, size_t errl
 }
 
 /* Replaces the XXXXXX before SCRATCH_SUFFIX at the end of path with random letters and
- * digits (getrandom(2), as mkstemp(3) would). */
+ * digits (as mkstemp(3) would). */
 static void randomize_name(char *path)
 {
 	static const char chars[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
-	unsigned char rnd[6] = { 0 };
-	if (getrandom(rnd, sizeof(rnd), 0) != (ssize_t)sizeof(rnd))
-		for (size_t i = 0; i < sizeof(rnd); i++)  /* no getrandom: the name is still exclusive */
-			rnd[i] = (unsigned char)rand();
+	unsigned char rnd[6];
+	random_bytes_nonblocking(rnd, sizeof(rnd));   /* never blocking: the name is exclusive anyway */
 	char *x = path + strlen(path) - strlen(SCRATCH_SUFFIX) - sizeof(rnd);
 	for (size_t i = 0; i < sizeof(rnd); i++)
 		x[i] = chars[rnd[i] % (sizeof(chars) - 1)];
