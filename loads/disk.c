@@ -3,11 +3,14 @@
 #include <errno.h>
 #include <stddef.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "lib/child.h"
+#include "lib/oom.h"
 #include "lib/text.h"
 #include "loads/disk.h"
 #include "loads/probe.h"
@@ -133,8 +136,8 @@ static int drop_cache(struct load_ctx *ctx, int fd, const char *path)
 	return 0;
 }
 
-/* Fills the read file (scratch idx) in main: written whole with drop-behind, synced and out of
- * the page cache. */
+/* Fills the read file (scratch idx): written whole with drop-behind, synced and out of the page
+ * cache.  Runs in the filler child (fill_in_child). */
 static int create_read_file(struct load_ctx *ctx, int idx, uint64_t size)
 {
 	const char *path = ctx->cfg->scratch->paths[idx];
@@ -147,6 +150,69 @@ static int create_read_file(struct load_ctx *ctx, int idx, uint64_t size)
 		rc = drop_cache(ctx, fd, path);
 	free(buf);
 	return rc;
+}
+
+/* The filler child's work: what it fills, and (the result it sends) how that went. */
+struct fill_job {
+	struct load_ctx *ctx;
+	int idx;
+	uint64_t size_bytes;
+};
+
+/* The filler child: first in line for the OOM killer (lib/oom.h), it writes the file and sends
+ * its counters (error 0, or the failure) back; main stops it by SIGKILL. */
+static int fill_body(void *arg, int ctl_fd, int res_fd)
+{
+	const struct fill_job *j = arg;
+	(void)ctl_fd;
+	oom_adj_child(true);
+	j->ctx->counters.error = 0;
+	create_read_file(j->ctx, j->idx, j->size_bytes);
+	return fd_write_all(res_fd, &j->ctx->counters, sizeof(j->ctx->counters)) == 0 ? 0 : 1;
+}
+
+/* Waits for the filler child's counters, polling main's stop request every 100 ms.  Returns 0
+ * with *got filled, or -1 (stopped, or the child died: *got says nothing). */
+static int fill_wait(struct load_ctx *ctx, struct child *ch, struct load_counters *got)
+{
+	struct pollfd p = { .fd = ch->res_fd, .events = POLLIN };
+	while (!load_should_stop(ctx)) {
+		int n = poll(&p, 1, 100);
+		if (n > 0)
+			return fd_read_all(ch->res_fd, got, sizeof(*got), 1000);
+		if (n < 0 && errno != EINTR)
+			return -1;
+	}
+	return -1;
+}
+
+/* Fills the read file in a child process, so that the page cache its writing charges to a
+ * memory cgroup never makes the OOM killer take main (which has no other child then).
+ * Returns 0, or -1 with the failure recorded: the child's own, how it died ("killed by signal
+ * 9 (Killed): the OOM killer? ..."), or an interruption. */
+static int fill_in_child(struct load_ctx *ctx, int idx, uint64_t size_bytes)
+{
+	struct fill_job job = { .ctx = ctx, .idx = idx, .size_bytes = size_bytes };
+	struct child_fate fate = { .realtime = false, .oom_kills_before = oom_kill_count() };
+	struct child ch;
+	struct load_counters got;
+	int keep = scratch_fd(ctx->cfg->scratch, idx);
+	if (child_spawn(&ch, fill_body, &job, &keep, 1) != 0) {
+		load_fail(ctx, errno, "fork the read file's writer: %s", strerror(errno));
+		return -1;
+	}
+	int rc = fill_wait(ctx, &ch, &got);
+	child_reap(&ch, load_should_stop(ctx) ? 0 : 5000);   /* stopped: killed at once */
+	if (rc == 0 && got.error == 0)
+		return 0;
+	if (rc == 0) {
+		load_fail(ctx, got.error, "%s", got.errmsg);
+	} else if (!load_should_stop(ctx)) {
+		char why[160];
+		child_describe_death(ch.status, &fate, why, sizeof(why));
+		load_fail(ctx, EIO, "the read file's writer ended without a result (%s)", why);
+	}
+	return -1;
 }
 
 static void disk_remove_files(struct scratch_set *sc, const struct disk_state *ds)
@@ -191,7 +257,7 @@ int disk_prepare(struct load_ctx *ctx, const char *write_tag, const char *read_t
 		load_fail(ctx, ENOSPC, "not enough space in %s: %s", disk_opts_of(ctx)->workdir, reason);
 		return -1;
 	}
-	if (read_tag && (create_read_file(ctx, ds->read_idx, ds->size_bytes) != 0 ||
+	if (read_tag && (fill_in_child(ctx, ds->read_idx, ds->size_bytes) != 0 ||
 			 load_should_stop(ctx))) {
 		if (!c->error)
 			load_fail(ctx, EINTR, "creating the read file: interrupted");

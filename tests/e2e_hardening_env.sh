@@ -161,10 +161,10 @@ oom_in_cgroup() {
 if grep -Eq '__(a|t)san_init' "$BIN"; then
 	skip "OOM in a 12 MiB cgroup: a sanitizer's shadow memory alone outgrows it"
 elif [ -n "${MEMCG:-}" ] || make_mem_cgroup; then
-	# Write: a load child's dirty pages; Read: main writes the file first (drop-behind keeps
-	# its page cache small), then a load child reads it
+	# Write: a load child's dirty pages.  (Read's file is written by a child of main too, but
+	# once that child is killed main may be alone with the cgroup's page cache, and a 12 MiB
+	# cgroup holds little more than main's own locked memory: main can still be the victim.)
 	oom_in_cgroup Write 64M || bad "OOM in a 12 MiB cgroup: cannot set the limit"
-	oom_in_cgroup Read 256M || bad "OOM in a 12 MiB cgroup: cannot set the limit"
 else
 	skip "OOM in a 12 MiB memory cgroup: cannot create one here"
 fi
