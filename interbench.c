@@ -18,6 +18,7 @@
 #include "core/options.h"
 #include "results/compare.h"
 #include "core/pair.h"
+#include "core/plan.h"
 #include "lib/pmqos.h"
 #include "core/privs.h"
 #include "core/sweep.h"
@@ -89,21 +90,6 @@ struct load_slot {
 };
 
 /* One (simulation, load) pair of the plan, at one setting of the sweep (core/sweep.h). */
-struct plan_item {
-	const struct workload *sim; /* the simulated task's workload */
-	struct sim_spec spec;
-	unsigned li;               /* the load's index in workload_table (and run.loads) */
-	unsigned b, l;             /* the bench and load settings: run.bench.s[b], run.load.s[l] */
-	struct sched_setting bench_sched; /* run.bench.s[b] made concrete for this task: its
-	                                     SCHED_DEADLINE reservation, or SCHED_FIFO for a task
-	                                     that prefers it (WL_PREFERS_FIFO) */
-};
-
-struct plan {
-	struct plan_item *items;
-	size_t n;
-};
-
 /* What one run of a pair left for the tables. */
 struct rep_result {
 	bool ran;                  /* this repeat was attempted */
@@ -251,49 +237,6 @@ static uint64_t get_loops_per_ms(const struct options *o, FILE *con, const char 
 static const void *wl_opts(const struct run *r, unsigned i)
 {
 	return options_wl_opts(&r->opt, i);
-}
-
-/* Whether workload i can run at all in this run (its options given, where it needs them). */
-static bool wl_supported(const struct run *r, unsigned i)
-{
-	char why[160];
-	return !workload_table[i]->supported || workload_table[i]->supported(wl_opts(r, i), why, sizeof(why));
-}
-
-/* Whether -W/-X leave task i in the run (whatever the mode and options). */
-static bool sim_named(const struct run *r, unsigned i)
-{
-	const struct options *o = &r->opt;
-	return !(o->sim_include && !(o->sim_include & (1u << i))) && !(o->sim_exclude & (1u << i));
-}
-
-/* Whether task i is in the run at all: named, supported with its options. */
-static bool sim_selected(const struct run *r, unsigned i)
-{
-	const struct workload *w = workload_table[i];
-	return w->sim && w->help && sim_named(r, i) && wl_supported(r, i);
-}
-
-/* Whether task w (resolved as spec) is benchmarked at setting b: its modes allow a realtime
- * or a normal policy, and SCHED_DEADLINE only for a fixed work per period. */
-static bool sim_runs_at(const struct workload *w, const struct sim_spec *spec, const struct sched_setting *b)
-{
-	if (b->kind == SP_DEADLINE && !sweep_deadline_fits(spec))
-		return false;
-	return (w->flags & (sched_kind_realtime(b->kind) ? WL_BENCH_RT : WL_BENCH_NORMAL)) != 0;
-}
-
-/* Whether workload li runs as a load against simulated task si benchmarked at setting b (a
- * task is never its own load). */
-static bool load_selected(const struct run *r, unsigned li, unsigned si, const struct sched_setting *b)
-{
-	const struct workload *w = workload_table[li];
-	const struct options *o = &r->opt;
-	if (!w->load || li == si || !wl_supported(r, li))
-		return false;
-	if ((o->load_include && !(o->load_include & (1u << li))) || (o->load_exclude & (1u << li)))
-		return false;
-	return (w->flags & (sched_kind_realtime(b->kind) ? WL_LOAD_RT : WL_LOAD_NORMAL)) != 0;
 }
 
 /* The load slot of plan item it. */
@@ -507,48 +450,13 @@ static void record(struct run *r, size_t i, unsigned repeat, const struct pair_o
 		text_message(stderr, "interbench: warning: out of memory for the JSON results");
 }
 
-/* Setting b made concrete for task w resolved as spec (plan_item.bench_sched). */
-static struct sched_setting concrete_setting(const struct run *r, const struct workload *w,
-					     const struct sim_spec *spec, const struct sched_setting *b)
-{
-	const struct options *o = &r->opt;
-	if (b->kind == SP_DEADLINE)
-		return sweep_deadline_for(b, spec);
-	bool asked = o->realtime || o->bench_policies || r->bench.n > 1;
-	if ((w->flags & WL_PREFERS_FIFO) && !asked && r->rt_ok && b->kind == SP_OTHER && b->nice == 0)
-		return (struct sched_setting){ .kind = SP_FIFO, .rt_prio = o->rt_priority ? (int)o->rt_priority :
-					       r->prio_max - 2 };
-	return *b;
-}
-
-/* Lists the selected pairs at every setting of the sweep, in benchmark order: by task, bench
- * setting, load setting, load.  Returns 0, or -1 when out of memory. */
+/* The plan of this run (core/plan.h), at the sweep's settings as they stand.  Returns 0, or -1
+ * when out of memory. */
 static int build_plan(struct run *r)
 {
-	size_t max = (size_t)workload_count * workload_count * r->bench.n * r->load.n;
-	free(r->plan.items);
-	r->plan.items = calloc(max ? max : 1, sizeof(*r->plan.items));
-	r->plan.n = 0;
-	if (!r->plan.items)
-		return -1;
-	for (unsigned si = 0; si < workload_count; si++) {
-		struct sim_spec spec;
-		if (!sim_selected(r, si))
-			continue;
-		workload_sim_spec(workload_table[si], wl_opts(r, si), &spec);
-		for (unsigned b = 0; b < r->bench.n; b++) {
-			if (!sim_runs_at(workload_table[si], &spec, &r->bench.s[b]))
-				continue;
-			for (unsigned l = 0; l < r->load.n; l++)
-				for (unsigned li = 0; li < workload_count; li++)
-					if (load_selected(r, li, si, &r->bench.s[b]))
-						r->plan.items[r->plan.n++] = (struct plan_item){
-							.sim = workload_table[si], .spec = spec, .li = li, .b = b, .l = l,
-							.bench_sched = concrete_setting(r, workload_table[si], &spec,
-											&r->bench.s[b]) };
-		}
-	}
-	return 0;
+	struct plan_input in = { .opt = &r->opt, .bench = &r->bench, .load = &r->load, .rt_ok = r->rt_ok,
+				 .fifo_prio = r->prio_max - 2 };
+	return plan_build(&r->plan, &in);
 }
 
 /* Runs every pair of the plan once (round `round`, 0-based); single runs print each row as
@@ -677,35 +585,6 @@ static size_t measured_count(const struct run *r)
 	return n;
 }
 
-/* Whether workload li runs as a load in the plan; or, for a task, is benchmarked in it. */
-static bool in_plan(const struct run *r, unsigned i)
-{
-	for (size_t k = 0; k < r->plan.n; k++)
-		if (r->plan.items[k].li == i || r->plan.items[k].sim == workload_table[i])
-			return true;
-	return false;
-}
-
-/* Why the selection leaves no pair: the reasons of the named workloads that cannot run, or
- * the general rules. */
-static void no_pair_reasons(const struct run *r, char *buf, size_t len)
-{
-	size_t used = 0;
-	buf[0] = '\0';
-	for (unsigned i = 0; i < workload_count && used < len; i++) {
-		char why[160];
-		const struct workload *w = workload_table[i];
-		bool named = (r->opt.sim_include | r->opt.load_include) & (1u << i);
-		if (named && w->supported && !w->supported(wl_opts(r, i), why, sizeof(why))) {
-			int n = snprintf(buf + used, len - used, "%s%s", used ? "; " : "", why);
-			used += n > 0 ? (size_t)n : 0;
-		}
-	}
-	if (!buf[0])
-		snprintf(buf, len, "a selection with at least one pair; a task is never its own load, and each "
-			 "runs only in the modes its -h line allows");
-}
-
 /* Refuses, before anything starts, a selection that leaves no pair to run, or one whose
  * workloads the system cannot serve (their preflight: the disk loads' --workdir).  Returns 0,
  * or 2 with one line printed. */
@@ -717,13 +596,13 @@ static int check_selection(struct run *r)
 		return 1;
 	}
 	if (r->plan.n == 0) {
-		no_pair_reasons(r, err, sizeof(err));
+		plan_no_pair_reasons(&r->opt, err, sizeof(err));
 		text_message(stderr, "interbench: -W/-X/-w/-x: no (simulation, load) pair left to run (accepted: %s)", err);
 		return 2;
 	}
 	for (unsigned i = 0; i < workload_count; i++) {
 		const struct workload *w = workload_table[i];
-		if (w->preflight && in_plan(r, i) &&
+		if (w->preflight && plan_uses(&r->plan, i) &&
 		    w->preflight(wl_opts(r, i), err, sizeof(err)) != 0) {
 			text_message(stderr, "interbench: %s", err);
 			return 2;
@@ -750,7 +629,7 @@ static void notes_before_run(const struct run *r)
 		char note[256];
 		struct sim_spec spec;
 		const struct workload *w = workload_table[i];
-		if (!w->sim || !w->help || !sim_named(r, i))
+		if (!w->sim || !w->help || !plan_task_named(&r->opt, i))
 			continue;
 		if (w->sim->describe) {
 			w->sim->describe(r->opt.duration_s, realtime, note, sizeof(note));
@@ -761,7 +640,7 @@ static void notes_before_run(const struct run *r)
 		if ((w->flags & WL_PREFERS_FIFO) && !realtime && r->bench.n == 1 && !r->rt_ok)
 			fprintf(r->con, "Note: %s runs at normal priority: SCHED_FIFO is not available here (see the "
 				"warning above).\n", w->name);
-		if (deadline && wl_supported(r, i) && !sweep_deadline_fits(&spec))
+		if (deadline && plan_supported(&r->opt, i) && !sweep_deadline_fits(&spec))
 			fprintf(r->con, "Note: %s is not benchmarked under SCHED_DEADLINE: its work per period is not "
 				"fixed, so no reservation fits it.\n", w->name);
 	}
@@ -960,7 +839,7 @@ static int open_outputs(struct run *r)
 	for (unsigned li = 0; li < workload_count; li++) {
 		char line[PATH_MAX + 256]; /* Memload's policy may name a cgroup directory */
 		const struct load_ops *ops = workload_table[li]->load;
-		if (!ops || !ops->describe || !in_plan(r, li))
+		if (!ops || !ops->describe || !plan_uses(&r->plan, li))
 			continue;
 		ops->describe(&r->load_cfg, wl_opts(r, li), line, sizeof(line));
 		fprintf(r->con, "%s\n", line);
@@ -1158,7 +1037,7 @@ static int finish_run(struct run *r, int rc)
 		rc = -1;
 	json_decref(r->doc);
 	free(r->loads);
-	free(r->plan.items);
+	plan_free(&r->plan);
 	free(r->reps);
 	return sig ? 128 + sig : rc ? 1 : 0;
 }

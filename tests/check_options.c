@@ -1,5 +1,6 @@
 /* Option parsing, good and bad, including every rejection the issue lists. */
 #include <check.h>
+#include "tests/ck_args.h"
 #include "tests/ck_run.h"
 #include <stdarg.h>
 #include <stdlib.h>
@@ -22,15 +23,11 @@ static const char *val(const struct options *o, const char *long_name)
 /* Parses a NULL-terminated list of arguments (after the program name). */
 static enum opt_status parse(struct options *o, const char *first, ...)
 {
-	char *argv[32];
-	int argc = 0;
+	char *argv[CK_ARGV_MAX];
 	va_list ap;
-	argv[argc++] = "interbench";
 	va_start(ap, first);
-	for (const char *a = first; a && argc < 31; a = va_arg(ap, const char *))
-		argv[argc++] = (char *)a;
+	int argc = ck_argv(argv, first, ap);
 	va_end(ap);
-	argv[argc] = NULL;
 	options_init(o);
 	err[0] = '\0';
 	return options_parse(o, argc, argv, err, sizeof(err));

@@ -4,6 +4,7 @@
  * kernel's reason). */
 #define _GNU_SOURCE
 #include <check.h>
+#include "tests/ck_args.h"
 #include "tests/ck_run.h"
 #include <errno.h>
 #include <pthread.h>
@@ -19,15 +20,11 @@ static char err[512];
 
 static enum opt_status parse(struct options *o, const char *first, ...)
 {
-	char *argv[32];
-	int argc = 0;
+	char *argv[CK_ARGV_MAX];
 	va_list ap;
-	argv[argc++] = "interbench";
 	va_start(ap, first);
-	for (const char *a = first; a && argc < 31; a = va_arg(ap, const char *))
-		argv[argc++] = (char *)a;
+	int argc = ck_argv(argv, first, ap);
 	va_end(ap);
-	argv[argc] = NULL;
 	options_init(o);
 	err[0] = '\0';
 	return options_parse(o, argc, argv, err, sizeof(err));
