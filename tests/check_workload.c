@@ -18,18 +18,14 @@
 #include "lib/timeutil.h"
 #include "loads/scratch.h"
 #include "results/json_report.h"
+#include "workloads/table.h"
 #include "workloads/workload.h"
 #include "tests/skeleton_load.c"
 
-extern const struct workload wl_none, wl_audio, wl_video, wl_x, wl_gaming, wl_burn, wl_write, wl_read,
-	wl_compile, wl_memload, wl_hack, wl_ring, wl_copy, wl_proc, wl_custom;
+WORKLOADS(WL_DECLARE)
 
-/* This program's registry: interbench's, plus one line for the example. */
-const struct workload *const workload_table[] = {
-	&wl_none, &wl_audio, &wl_video, &wl_x, &wl_gaming, &wl_burn, &wl_write, &wl_read,
-	&wl_compile, &wl_memload, &wl_hack, &wl_ring, &wl_copy, &wl_proc, &wl_custom,
-	&wl_skeleton,
-};
+/* This program's registry: interbench's (the same list), plus one line for the example. */
+const struct workload *const workload_table[] = { WORKLOADS(WL_ENTRY) &wl_skeleton };
 const unsigned workload_count = sizeof(workload_table) / sizeof(workload_table[0]);
 
 static char err[512];
