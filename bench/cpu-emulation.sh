@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # How close each simulated task's CPU use is to what it asks for, measured from outside
-# interbench's own accounting (issue 11, item 2): during a run against no load, the simulated
+# interbench's own accounting: during a run against no load, the simulated
 # thread (named "ib-task" by the engine) is found under /proc, and its CPU time is read from
 # /proc/<pid>/task/<tid>/schedstat (first field: ns on a CPU) at the start and the end of a
 # window inside the run; its share of the wall time is set against the request, in percentage

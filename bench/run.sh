@@ -46,7 +46,7 @@ assemble() {
 		echo "above); figures are for comparing side by side within this run, not absolute."
 		[ "$finished" = yes ] || printf '\n**Incomplete: the suite was interrupted or stopped; the sections below are all it finished.**\n'
 		echo
-		echo "## Targets (issue 11)"
+		echo "## Targets"
 		echo
 		echo "| target | this run | verdict |"
 		echo "| --- | --- | --- |"

@@ -34,7 +34,7 @@ bool burn_us(uint64_t loops_per_ms, uint64_t work_us, const atomic_bool *stop);
  * chunks.  The work owed
  * is CPU time: a preempted task still does all of it, and a CPU running slower than at
  * calibration (a cold burn after a sleep, a busy SMT sibling, a slower clock) does not make the
- * task use more CPU than it asks for, as a fixed loop count did (5-13% over, issue 11).
+ * task use more CPU than it asks for, as a fixed loop count did (5-13% over; bench/cpu-emulation.sh).
  * *loops_done (when not NULL) receives the loops run: at calibrated speed they would have taken
  * loops_done / loops_per_ms ms, so less than the CPU time used means the CPU ran slower while
  * the task ran (time stolen from it).  Returns the CPU time used in microseconds, at most

@@ -1,4 +1,4 @@
-/* The scheduling settings a run sweeps (issue 12): every combination of the -B nice levels with
+/* The scheduling settings a run sweeps: every combination of the -B nice levels with
  * the --bench-policy policies for the simulated task, and of -N with --load-policy for the
  * loads.  A nice level applies to other and batch only; fifo and rr take --rt-priority;
  * deadline's reservation depends on the task and is made by sweep_deadline_for. */

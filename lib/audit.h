@@ -1,4 +1,4 @@
-/* The system audit (issue 15): what on this machine decides interactivity, read-only, each
+/* The system audit (--audit): what on this machine decides interactivity, read-only, each
  * setting with its value, the file it was read from, and a one-line hint where it is known to
  * hurt (the checks rtcqs and realtimeconfigquickscan make).  A file that is missing (a VM has
  * no cpufreq) reads as "not available", never as an error. */

@@ -1,4 +1,4 @@
-/* The per-period timeline file (--timeline, issue 14): every period of every pair, to draw a
+/* The per-period timeline file (--timeline; doc/timeline.md): every period of every pair, to draw a
  * diagram as latencytest did.  One definition for writer and reader (doc/timeline.md):
  *
  *   header, 16 bytes: magic "IBTL", u32 version (1), u32 record size (40), u32 reserved (0)

@@ -104,7 +104,7 @@ struct load_ops {
 	 * written, Memload's first block touched, Hack's first messages), or at once for a load
 	 * that counts nothing.  A load that counts only at stop must give this hook. */
 	bool (*ready)(struct load_ctx *ctx);
-	/* In the load process: stop the work within 1 s (issue 3) and join it.  Main waits
+	/* In the load process: stop the work within 1 s and join it.  Main waits
 	 * STOP_GRACE_MS (2 s, core/pair.c) for the result before it kills the process and
 	 * reports the pair failed. */
 	void (*stop)(struct load_ctx *ctx);

@@ -24,7 +24,7 @@
  * is scheduling latency. */
 enum rs_metric {
 	RS_MEAN, RS_SMEAN, RS_P99, RS_MAX, RS_SMAX, RS_CPU, RS_MET,
-	/* stutter and audio (issue 14; JSON of schema version 2 only): the longest run of missed
+	/* stutter and audio (JSON of schema version 2 only): the longest run of missed
 	 * deadlines (ns), the p99 frame time (ns), the "1% low" frame rate (fps), xruns per
 	 * minute, the p99 stolen CPU-loop time (ns) */
 	RS_STREAK, RS_FRAME_P99, RS_LOW1, RS_XRUNS, RS_STOLEN,
@@ -55,7 +55,7 @@ struct rs_pair {
 #define RS_INTERRUPTED_WHY "interrupted: partial window"
 
 /* A fact about the machine or set-up a result was measured on (JSON only): compare lists the
- * ones that differ before any figure (issue 15).  Room for the machine's, its audit's and every
+ * ones that differ before any figure.  Room for the machine's, its audit's and every
  * run option's. */
 #define RS_FACTS 64
 struct rs_fact {

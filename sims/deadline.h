@@ -32,7 +32,7 @@ struct deadline_acct {
 	uint64_t work_wanted_us; /* CPU work the periods asked for */
 	uint64_t work_done_us;   /* CPU work actually done */
 	/* Stutter: runs of consecutive missed deadlines (skipped periods included).  A user sees
-	 * a run of 2 or more as a stutter, a lone late frame hardly (issue 14). */
+	 * a run of 2 or more as a stutter, a lone late frame hardly. */
 	uint64_t streak;         /* the missed deadlines of the run in progress */
 	uint64_t longest_streak; /* the longest run so far, in periods */
 	uint64_t streaks;        /* runs of 2 or more, counted when they end (or at the end) */

@@ -481,7 +481,7 @@ START_TEST(wide_names_aligned)
 }
 END_TEST
 
-/* Mean and max latency are compared only in a definition both results carry (issue 11). */
+/* Mean and max latency are compared only in a definition both results carry. */
 START_TEST(latency_definitions)
 {
 	static const char table[] =

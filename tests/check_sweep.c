@@ -1,4 +1,4 @@
-/* Sweeps (issue 12): nice lists and ranges, CPU lists, policy lists, the settings built from
+/* Sweeps: nice lists and ranges, CPU lists, policy lists, the settings built from
  * them, SCHED_DEADLINE's reservation, and applying settings to a real thread through
  * sched_setattr (each policy this kernel and privilege allow; a refusal is skipped with the
  * kernel's reason). */

@@ -131,7 +131,7 @@ START_TEST(example_runs_and_reports)
 }
 END_TEST
 
-/* Copy and Proc (issue 14) start, do their work, stop when asked and leave no file behind.  The
+/* Copy and Proc start, do their work, stop when asked and leave no file behind.  The
  * wait for work is a wait for a state (bounded generously), never a timed assertion. */
 START_TEST(copy_and_proc_leave_nothing)
 {

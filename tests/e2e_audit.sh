@@ -1,5 +1,5 @@
 #!/bin/bash
-# End to end: the system audit (issue 15).  --audit prints every setting with its source and
+# End to end: the system audit.  --audit prints every setting with its source and
 # exits 1 exactly when a hint is printed; a run writes the audit to the logfile header and the
 # JSON; compare lists machine differences and refuses different CPUs unless allowed.  What
 # confined a run (taskset, a cgroup CPU quota, another run at the same time) is recorded,

@@ -1,5 +1,5 @@
 #!/bin/bash
-# End to end: issue 14's figures.  ProAudio (its options, table columns, SCHED_FIFO when allowed,
+# End to end: the stutter and audio figures.  ProAudio (its options, table columns, SCHED_FIFO when allowed,
 # xruns in the JSON), the stutter figures of every task (miss runs, frame times, Gaming's 1% low)
 # in -v, the schema-valid JSON and compare, and a task that cannot keep up showing its runs of
 # missed deadlines, and one stuck in its first period.  Usage: e2e_stutter.sh BINARY

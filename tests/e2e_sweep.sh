@@ -1,5 +1,5 @@
 #!/bin/bash
-# End to end: sweeps (issue 12).  A 2x2 nice sweep (tables headed as interbench 0.31 words
+# End to end: sweeps.  A 2x2 nice sweep (tables headed as interbench 0.31 words
 # them, the summary, settings in the schema-valid JSON, compare matching on settings), each
 # bench policy this kernel allows, load policies, CPU placement, and the refusals before
 # anything starts (unprivileged fifo, rr, deadline, negative nice).  Usage: e2e_sweep.sh BINARY

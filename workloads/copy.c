@@ -1,6 +1,6 @@
 /* Copy: copies a file the Read size to another in the work directory over and over, the source
  * read from the device every pass as Read does (Benno Senoner's latencytest ran "cp" of a large
- * file as one of its loads, shared/seeds/latencytest-page.txt).  Both files are scratch files:
+ * file as one of its loads, http://www.gardena.net/benno/linux/audio/).  Both files are scratch files:
  * created exclusively, locked, removed at the end and on every signal. */
 #include "loads/disk.h"
 #include "workloads/workload.h"

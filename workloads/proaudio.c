@@ -1,5 +1,5 @@
-/* ProAudio: the musician's case from Benno Senoner's latencytest (shared/seeds/
- * latencytest-page.txt): an audio thread woken every fragment of --frames at --rate (default
+/* ProAudio: the musician's case from Benno Senoner's latencytest
+ * (http://www.gardena.net/benno/linux/audio/): an audio thread woken every fragment of --frames at --rate (default
  * 128 frames at 48 kHz: 2.667 ms, rounded to whole microseconds), spending --dsp-load percent of
  * it computing (latencytest's default 80), with --periods fragments of buffering (default 2):
  * a fragment completed later than (periods - 1) fragments after its nominal start is an

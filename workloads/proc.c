@@ -1,6 +1,6 @@
 /* Proc: -L threads reading every process's /proc/<pid>/stat and status, then /proc/interrupts
  * and /proc/meminfo, in a tight loop, as "top -d 0.01" did in Benno Senoner's latencytest
- * (shared/seeds/latencytest-page.txt): kernel work under locks that a simulated task may wait
+ * (http://www.gardena.net/benno/linux/audio/): kernel work under locks that a simulated task may wait
  * behind.  Stops within one file of the stop request. */
 #include <dirent.h>
 #include <errno.h>

@@ -7,8 +7,8 @@
 #include "workloads/workload.h"
 
 /* The sweep: 101 steps of 0..100% CPU, one per 100 ms frame.  The 0-100% range is
- * interbench's X (0.20 announcement in shared/seeds); 1% steps in 100 ms frames are issue 2's
- * specification of the sweep. */
+ * interbench's X (Con Kolivas's interbench 0.20 announcement, linux-kernel, July 2006); 1%
+ * steps in 100 ms frames make the sweep last 10.1 s. */
 #define X_STEPS 101u
 #define X_FRAME_US 100000u
 
