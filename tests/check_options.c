@@ -1,4 +1,4 @@
-/* Option parsing, good and bad, including every rejection the issue lists. */
+/* Option parsing, good and bad, including every rejection: each with its one-line message. */
 #include <check.h>
 #include "tests/ck_args.h"
 #include "tests/ck_run.h"
