@@ -5,11 +5,7 @@
 
 size_t json_seed_mix(uint64_t a, uint64_t b)
 {
-	uint64_t z = a + 0x9e3779b97f4a7c15u * (b + 1);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
-	z ^= z >> 31;
-	size_t seed = (size_t)z;
+	size_t seed = (size_t)random_mix64(a + 0x9e3779b97f4a7c15u * (b + 1));
 	return seed ? seed : 1; /* jansson takes 0 as "seed from /dev/urandom" */
 }
 

@@ -6,8 +6,7 @@
 #include <unistd.h>
 #include "lib/nbrandom.h"
 
-/* splitmix64's output function on state x. */
-static uint64_t mix64(uint64_t x)
+uint64_t random_mix64(uint64_t x)
 {
 	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9u;
 	x = (x ^ (x >> 27)) * 0x94d049bb133111ebu;
@@ -26,7 +25,7 @@ void random_bytes_nonblocking(void *buf, size_t n)
 	state ^= ((uint64_t)real.tv_sec * 1000000000u + (uint64_t)real.tv_nsec) * 0x9e3779b97f4a7c15u;
 	state ^= (uint64_t)getpid() << 40 ^ (uint64_t)(uintptr_t)&mono;
 	for (size_t i = 0; i < n; i += sizeof(uint64_t)) {
-		uint64_t v = mix64(state += 0x9e3779b97f4a7c15u + ++counter);
+		uint64_t v = random_mix64(state += 0x9e3779b97f4a7c15u + ++counter);
 		memcpy((char *)buf + i, &v, n - i < sizeof(v) ? n - i : sizeof(v));
 	}
 }

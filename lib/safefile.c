@@ -39,41 +39,6 @@ bool safe_stat_trusted(const struct stat *st, char *why, size_t whylen)
 	return true;
 }
 
-/* Opens dir (never through a symbolic link as its last name) and, with check, verifies the
- * directory opened, not the name, is trusted: a directory swapped under the name between the
- * check and the use cannot pass.  Returns the descriptor, or -1 with err set. */
-static int open_dir(const char *dir, bool check, char *err, size_t errlen)
-{
-	struct stat st;
-	char why[160];
-	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC | (check ? O_NOFOLLOW : 0));
-	if (fd < 0) {
-		if (errno == ELOOP || errno == ENOTDIR) {
-			bool link = lstat(dir, &st) == 0 && S_ISLNK(st.st_mode);
-			return fail(err, errlen, link ? "%s is a symbolic link; not followed (name the directory itself)" :
-				    "%s is not a directory", dir);
-		}
-		return fail(err, errlen, "open %s: %s", dir, strerror(errno));
-	}
-	const char *bad = !check ? NULL : fstat(fd, &st) != 0 ? strerror(errno) :
-			  !safe_stat_trusted(&st, why, sizeof(why)) ? why : NULL;
-	if (bad) {
-		fail(err, errlen, "%s %s; refusing to write there (use a directory of your own)", dir, bad);
-		close(fd);
-		return -1;
-	}
-	return fd;
-}
-
-int safe_dir_check(const char *dir, char *err, size_t errlen)
-{
-	int fd = open_dir(dir, true, err, errlen);
-	if (fd < 0)
-		return -1;
-	close(fd);
-	return 0;
-}
-
 /* Checks the directory open on fd (shown as name) with safe_stat_trusted. */
 static int trusted_dir_fd(int fd, const char *name, char *why, size_t whylen)
 {
@@ -86,26 +51,60 @@ static int trusted_dir_fd(int fd, const char *name, char *why, size_t whylen)
 	return 0;
 }
 
-/* Opens the directory name inside dir_fd (shown as shown) without following a link, making it
- * first when create and it is missing; checks it is trusted.  Returns its descriptor, or -1. */
-static int open_trusted_step(int dir_fd, const char *name, const char *shown, bool create, char *why, size_t whylen)
+/* Opens the directory name inside at (AT_FDCWD: the working directory), shown as shown, not
+ * through a symbolic link when nofollow, making it first when create and it is missing.
+ * Returns its descriptor, or -1 with why naming a link, a non-directory or the failed call. */
+static int open_dir_at(int at, const char *name, const char *shown, bool nofollow, bool create, char *why,
+		       size_t whylen)
 {
-	const int flags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
-	int fd = openat(dir_fd, name, flags);
+	const int flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC | (nofollow ? O_NOFOLLOW : 0);
+	int fd = openat(at, name, flags);
 	if (fd < 0 && errno == ENOENT && create) {
-		if (mkdirat(dir_fd, name, 0755) != 0 && errno != EEXIST)
+		if (mkdirat(at, name, 0755) != 0 && errno != EEXIST)
 			return fail(why, whylen, "mkdir %s: %s", shown, strerror(errno));
-		fd = openat(dir_fd, name, flags);
+		fd = openat(at, name, flags);
 	}
 	if (fd < 0) {
 		struct stat st;
 		int e = errno;
-		if ((e == ELOOP || e == ENOTDIR) && fstatat(dir_fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0)
+		if ((e == ELOOP || e == ENOTDIR) && fstatat(at, name, &st, AT_SYMLINK_NOFOLLOW) == 0)
 			return fail(why, whylen, "%s %s", shown, S_ISLNK(st.st_mode) ? "is a symbolic link; not followed" :
 				    "is not a directory");
 		return fail(why, whylen, "open %s: %s", shown, strerror(e));
 	}
-	if (trusted_dir_fd(fd, shown, why, whylen) != 0) {
+	return fd;
+}
+
+/* Opens dir (never through a symbolic link as its last name) and, with check, verifies the
+ * directory opened, not the name, is trusted: a directory swapped under the name between the
+ * check and the use cannot pass.  Returns the descriptor, or -1 with err set. */
+static int open_dir(const char *dir, bool check, char *err, size_t errlen)
+{
+	int fd = open_dir_at(AT_FDCWD, dir, dir, check, false, err, errlen);
+	if (fd < 0 && strstr(err, "symbolic link"))
+		snprintf(err + strlen(err), errlen - strlen(err), " (name the directory itself)");
+	if (fd < 0 || !check || trusted_dir_fd(fd, dir, err, errlen) == 0)
+		return fd;
+	snprintf(err + strlen(err), errlen - strlen(err), "; refusing to write there (use a directory of your own)");
+	close(fd);
+	return -1;
+}
+
+int safe_dir_check(const char *dir, char *err, size_t errlen)
+{
+	int fd = open_dir(dir, true, err, errlen);
+	if (fd < 0)
+		return -1;
+	close(fd);
+	return 0;
+}
+
+/* Opens the directory name inside dir_fd (shown as shown) without following a link, making it
+ * first when create and it is missing; checks it is trusted.  Returns its descriptor, or -1. */
+static int open_trusted_step(int dir_fd, const char *name, const char *shown, bool create, char *why, size_t whylen)
+{
+	int fd = open_dir_at(dir_fd, name, shown, true, create, why, whylen);
+	if (fd >= 0 && trusted_dir_fd(fd, shown, why, whylen) != 0) {
 		close(fd);
 		return -1;
 	}
