@@ -1,0 +1,81 @@
+#!/usr/bin/env python3
+"""Normalizes interbench's outputs for the golden tests (tests/e2e_golden.sh), so that what
+varies from run to run and machine to machine is masked and everything else (which lines,
+in which order, which columns, which JSON keys, in which order, of which types) is compared.
+
+  normalize.py text FILE   console or logfile: every number becomes '#', runs of blanks one
+                           blank, the kernel's release and version and the build's version
+                           masked, the audit's values (machine facts) dropped after their key.
+  normalize.py json FILE   JSON document: one line per value, 'path: value' for the settings
+                           (options, task, load, modes, policies, has_deadlines...) and
+                           'path: <type>' for measured figures and machine facts; arrays of
+                           histogram buckets as their type alone.
+"""
+import json
+import os
+import re
+import sys
+
+NUMBER = re.compile(r"[0-9]+(\.[0-9]+)?([kMGTP](?= ))?")   # a number and its SI prefix
+AUDIT_LINE = re.compile(r"^(  [a-z_0-9]+) {2,}\S.*$")
+# Values shown as they are: settings, not measurements or machine facts.
+KEEP = re.compile(r"^(\.schema_version|\.options\..*|\.run\.duration_s|\.run\.concurrent_run_pid"
+                  r"|\.run\.interrupted_by|\.results\[\d+\]\.(simulation|load|mode|load_mode|repeat"
+                  r"|has_deadlines|interrupted|failed|interval_us|bench_setting\..*|load_setting\..*"
+                  r"|timeline_pair)|\.sweeps\[\d+\]\.(simulation|load|bench_settings|load_settings).*)$")
+
+
+def text(path):
+    rel, ver = os.uname().release, os.uname().version
+    in_audit = False
+    for line in open(path, encoding="utf-8", errors="replace"):
+        line = line.rstrip("\n").replace(rel, "KERNEL_RELEASE").replace(ver, "KERNEL_VERSION")
+        line = re.sub(r"interbench [0-9]+\.[0-9]+\.[0-9]+(-[0-9a-z.-]+)?", "interbench VERSION", line)
+        if line.startswith("Audit ("):
+            in_audit = True
+        elif in_audit and not line.startswith("  "):
+            in_audit = False
+        m = AUDIT_LINE.match(line) if in_audit else None
+        if m:
+            line = m.group(1)
+        line = re.sub(r" +", " ", NUMBER.sub("#", line))
+        print(line.rstrip())
+
+
+def kind(v):
+    if v is None:
+        return "null"
+    return {bool: "bool", int: "int", float: "float", str: "str", list: "list", dict: "object"}[type(v)]
+
+
+def walk(v, path):
+    if isinstance(v, dict):
+        print(f"{path}: {{}}" if not v else f"{path}: object")
+        for k, x in v.items():
+            walk(x, f"{path}.{k}")
+    elif isinstance(v, list):
+        if v and all(isinstance(x, list) and len(x) == 2 and all(type(y) is int for y in x) for x in v):
+            # histogram buckets [[low_ns, count], ...]: how many vary from run to run
+            print(f"{path}: buckets")
+        elif KEEP.match(path):
+            print(f"{path}: {json.dumps(v)}")
+        else:
+            print(f"{path}: list")
+            for i, x in enumerate(v):
+                walk(x, f"{path}[{i}]")
+    elif KEEP.match(path):
+        print(f"{path}: {json.dumps(v)}")
+    else:
+        print(f"{path}: <{kind(v)}>")
+
+
+def main():
+    if len(sys.argv) != 3 or sys.argv[1] not in ("text", "json"):
+        sys.exit("usage: normalize.py text|json FILE")
+    if sys.argv[1] == "text":
+        text(sys.argv[2])
+    else:
+        walk(json.load(open(sys.argv[2])), "")
+
+
+main()
