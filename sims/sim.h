@@ -77,7 +77,7 @@ struct sim_spec {
 /* How a bench (or load) process runs the task. */
 struct sim_run_cfg {
 	uint64_t loops_per_ms; /* burn loops per millisecond of CPU, from calibrate/ or -l */
-	struct sched_setting sched; /* the simulated thread's policy, nice, priority or reservation
+	struct sched_setting sched; /* each task thread's policy, nice, priority or reservation
 	                               (zeroed: SCHED_OTHER at nice 0, left as it is) */
 	int timer_prio;      /* SCHED_FIFO priority of the timing thread; 0 = normal priority */
 	struct timeline_buf *timeline; /* every period recorded here (--timeline), or NULL */
