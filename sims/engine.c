@@ -33,7 +33,7 @@ struct sim_thread {
 
 /* The period open now, between sim_period_begin and sim_period_end.  The burns add to it
  * atomically: several threads may burn for one period. */
-struct open_period {
+struct period_figures {
 	uint64_t start_ns;       /* its nominal start (free-running: the frame's start) */
 	uint64_t work_us;        /* the work it asks for */
 	uint64_t latency_ns;     /* timing thread awake -> task running */
@@ -59,7 +59,7 @@ struct sim_engine {
 	uint64_t period;         /* index of that period (task; read after join) */
 	uint64_t created_ns;     /* when sim_start ran: the first Gaming frame starts here */
 	uint64_t prev_finish_ns; /* when the last completed period finished, 0 before the first */
-	struct open_period cur;
+	struct period_figures cur;
 	void *state;             /* body->state_bytes shared by the task's threads, or NULL */
 	pthread_mutex_t err_lock; /* the first task thread's scheduling failure goes into out */
 	pthread_t timer_tid;
@@ -180,7 +180,7 @@ static void add_start_samples(struct sim_result *r, uint64_t latency_ns, uint64_
 /* Clears the open period's figures for a period starting at start_ns. */
 static void open_period(struct sim_engine *e, uint64_t start_ns, uint64_t work_us)
 {
-	struct open_period *c = &e->cur;
+	struct period_figures *c = &e->cur;
 	c->start_ns = start_ns;
 	c->work_us = work_us;
 	c->latency_ns = c->lateness_ns = 0;
@@ -263,7 +263,7 @@ static void add_frame_time(struct sim_engine *e, uint64_t finish_ns)
 /* The --timeline record of the open period, judged v, whose loops took loop_ns. */
 static void push_timeline(struct sim_engine *e, const struct deadline_verdict *v, bool xrun, uint64_t loop_ns)
 {
-	const struct open_period *c = &e->cur;
+	const struct period_figures *c = &e->cur;
 	timeline_push(e->cfg.timeline, &(struct timeline_rec){
 		.pair = e->cfg.timeline_pair, .period = (uint32_t)e->period, .start_ns = e->wake_ns - e->start_ns,
 		.timer_ns = timeline_u32(e->timer_late_ns), .sched_ns = timeline_u32(c->latency_ns),
@@ -286,7 +286,7 @@ static void account_deadline(struct sim_engine *e, const struct deadline_verdict
 static bool end_period(struct sim_engine *e)
 {
 	struct sim_result *r = e->out;
-	const struct open_period *c = &e->cur;
+	const struct period_figures *c = &e->cur;
 	uint64_t interval_ns = e->spec.interval_us * NS_PER_US;
 	if (atomic_load(&c->cut))
 		return false;  /* unfinished: no latency sample (account_unfinished) */
