@@ -19,8 +19,9 @@ struct pair_summary {
 	/* lateness: the period's nominal start -> the task running */
 	double lateness_mean_ns;
 	uint64_t lateness_p99_ns, lateness_max_ns;
-	/* The CPU the simulated thread got (its own CPU clock) and the CPU its periods asked for,
-	 * as % of one CPU over its run (sim_result.task_*); 0 when the run took no time. */
+	/* The CPU the simulated task got (its threads' own CPU clocks, summed) and the CPU its
+	 * periods asked for, as % of one CPU over its run (sim_result.task_*); 0 when the run took
+	 * no time. */
 	double task_cpu_pct, task_cpu_wanted_pct;
 	/* Stutter (every task): the longest run of missed deadlines, in periods and in ns, and the
 	 * runs of 2 or more; frame time (completion to completion) percentiles and, for Gaming,

@@ -1,6 +1,7 @@
 /* The periodic engine: a timing thread that sleeps to each absolute deadline and wakes the
- * simulated thread, which records latencies, burns the period's work and accounts the
- * deadline.  Free-running tasks (Gaming) have only the simulated thread. */
+ * task, whose threads run its body (sim_desc.body, one thread doing each period's work when
+ * none): the engine's calls they make (sim.h) record latencies, burn the period's work and
+ * account the deadline.  Free-running tasks (Gaming) have no timing thread. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <pthread.h>
@@ -19,23 +20,52 @@
 /* Longest single sleep of the timing thread, so a stop request is seen within 100 ms. */
 #define SLEEP_SLICE_NS (100 * NS_PER_MS)
 
+/* One task thread. */
+struct sim_thread {
+	struct sim_engine *e;
+	unsigned index;          /* 0 .. body->threads - 1 */
+	pthread_t tid;
+	bool started;
+	sem_t woken;             /* sim_wake -> sim_wait_woken */
+	uint64_t cpu_ns;         /* its CPU time from its start to its end (read after join) */
+	uint64_t end_ns;         /* when its body returned (read after join) */
+};
+
+/* The period open now, between sim_period_begin and sim_period_end.  The burns add to it
+ * atomically: several threads may burn for one period. */
+struct period_figures {
+	uint64_t start_ns;       /* its nominal start (free-running: the frame's start) */
+	uint64_t work_us;        /* the work it asks for */
+	uint64_t latency_ns;     /* timing thread awake -> task running */
+	uint64_t lateness_ns;    /* nominal start -> task running */
+	_Atomic uint64_t done_us, loops, cpu_ns; /* work done, loops run, CPU time of the burns */
+	atomic_bool cut;         /* a burn was cut short by the stop */
+};
+
 struct sim_engine {
 	struct sim_spec spec;
 	struct sim_run_cfg cfg;
 	struct sim_result *out;
+	const struct sim_body *body;
 	atomic_bool stop;
-	sem_t wake;              /* timing thread -> simulated thread */
-	sem_t done;              /* simulated thread -> timing thread */
+	sem_t wake;              /* timing thread -> task (sim_period_begin) */
+	sem_t done;              /* task (sim_period_end) -> timing thread */
 	uint64_t start_ns;       /* wake time of period 0 */
 	uint64_t wake_ns;        /* wake time (deadline) of the current period */
 	uint64_t timer_ns;       /* when the timing thread woke for it */
 	uint64_t timer_late_ns;  /* how late the timer woke for it (0 when it was already due) */
-	uint64_t next_wake_ns;   /* wake time of the first unfinished period (the simulated thread
-	                            sets it before posting done; start_ns at first) */
-	uint64_t period;         /* index of that period (simulated thread; read after join) */
+	uint64_t next_wake_ns;   /* wake time of the first unfinished period (sim_period_end sets
+	                            it before posting done; start_ns at first) */
+	uint64_t period;         /* index of that period (task; read after join) */
 	uint64_t created_ns;     /* when sim_start ran: the first Gaming frame starts here */
-	pthread_t timer_tid, sim_tid;
-	bool timer_started, sim_started;
+	uint64_t prev_finish_ns; /* when the last completed period finished, 0 before the first */
+	struct period_figures cur;
+	void *state;             /* body->state_bytes shared by the task's threads, or NULL */
+	pthread_mutex_t err_lock; /* the first task thread's scheduling failure goes into out */
+	pthread_t timer_tid;
+	bool timer_started;
+	unsigned threads;        /* task threads (body->threads), thr[] set up for each */
+	struct sim_thread thr[SIM_MAX_THREADS];
 };
 
 static void sem_wait_intr(sem_t *s)
@@ -88,18 +118,26 @@ static void *timing_thread(void *arg)
 	return NULL;
 }
 
-/* Gives the simulated thread its policy and nice, priority or reservation (-B, -r,
- * --bench-policy).  A failure is recorded in out, which fails the pair with the kernel's
- * reason: its figures would be labelled with a setting it never had.  The task still runs, so
- * the engine's hand-offs stay as they are. */
+/* Gives the calling task thread its policy and nice, priority or reservation (-B, -r,
+ * --bench-policy).  The first failure is recorded in out, which fails the pair with the
+ * kernel's reason: its figures would be labelled with a setting it never had.  The task still
+ * runs, so the engine's hand-offs stay as they are. */
 static void set_sim_priority(struct sim_engine *e)
 {
 	struct sim_result *r = e->out;
 	const struct sched_setting *s = &e->cfg.sched;
+	char msg[sizeof(r->errmsg)];
 	if (s->kind == SP_OTHER && s->nice == 0)
 		return;
-	if (sched_setting_apply(0, s, r->errmsg, sizeof(r->errmsg)) != 0)
-		r->error = errno;
+	if (sched_setting_apply(0, s, msg, sizeof(msg)) == 0)
+		return;
+	int err = errno;
+	pthread_mutex_lock(&e->err_lock);
+	if (!r->error) {
+		r->error = err;
+		snprintf(r->errmsg, sizeof(r->errmsg), "%s", msg);
+	}
+	pthread_mutex_unlock(&e->err_lock);
 }
 
 /* interbench 0.31's latency of the period woken at e->wake_ns (number `period`) that the task
@@ -114,6 +152,7 @@ static uint64_t interbench_latency_ns(const struct sim_engine *e, uint64_t laten
 	return deadline_interbench_latency_ns(latency_ns, finish_ns > deadline_ns ? finish_ns - deadline_ns : 0,
 					      unit_us * NS_PER_US);
 }
+
 
 /* Burns a period's work as the task defines it (sim_desc.fixed_work): a fixed count of
  * calibrated loops, or CPU time by the thread's clock.  Returns the work done (us, less when
@@ -138,93 +177,213 @@ static void add_start_samples(struct sim_result *r, uint64_t latency_ns, uint64_
 	hist_add(&r->lateness_hist, lateness_ns);
 }
 
-static void *periodic_thread(void *arg)
+/* Clears the open period's figures for a period starting at start_ns. */
+static void open_period(struct sim_engine *e, uint64_t start_ns, uint64_t work_us)
 {
-	struct sim_engine *e = arg;
-	struct sim_result *r = e->out;
-	uint64_t interval_ns = e->spec.interval_us * NS_PER_US;
-	uint64_t period = 0;
-
-	set_sim_priority(e);
-	uint64_t cpu0_ns = thread_cpu_ns(), prev_finish_ns = 0;
-	r->interval_us = e->spec.interval_us;
-	/* e->period and e->next_wake_ns always name the first unfinished period. */
-	for (;;) {
-		sem_wait_intr(&e->wake);
-		if (atomic_load(&e->stop))
-			break;
-		uint64_t run_ns = now_ns();
-		uint64_t latency_ns = run_ns - e->timer_ns, lateness_ns = run_ns - e->wake_ns;
-		uint64_t work_us = sim_work_us(&e->spec, period), cpu0 = thread_cpu_ns(), loops = 0;
-		if (burn_work(e, work_us, &loops) < work_us)
-			break;  /* unfinished: no latency sample (account_unfinished) */
-		add_start_samples(r, latency_ns, lateness_ns);
-		uint64_t finish_ns = now_ns(), loop_ns = thread_cpu_ns() - cpu0;
-		loop_acct_period(&r->loop, loop_ns, loops * NS_PER_MS / e->cfg.loops_per_ms);
-		struct deadline_verdict v = deadline_check(e->wake_ns, interval_ns, finish_ns);
-		if (prev_finish_ns) {
-			lat_stats_add(&r->frame, finish_ns - prev_finish_ns);
-			hist_add(&r->frame_hist, finish_ns - prev_finish_ns);
-		}
-		prev_finish_ns = finish_ns;
-		bool xrun = e->spec.buffer_periods &&
-			    audio_acct_period(&r->audio, e->spec.buffer_periods, interval_ns, e->wake_ns, lateness_ns, finish_ns, &v);
-		if (e->cfg.timeline)
-			timeline_push(e->cfg.timeline, &(struct timeline_rec){
-				.pair = e->cfg.timeline_pair, .period = (uint32_t)period, .start_ns = e->wake_ns - e->start_ns,
-				.timer_ns = timeline_u32(e->timer_late_ns), .sched_ns = timeline_u32(latency_ns),
-				.late_ns = timeline_u32(lateness_ns), .loop_ns = timeline_u32(loop_ns),
-				.flags = (v.met ? TIMELINE_MET : 0) | (xrun ? TIMELINE_XRUN : 0),
-				.skipped = (uint32_t)v.skipped });
-		lat_stats_add(&r->interbench, interbench_latency_ns(e, latency_ns, finish_ns, period));
-		deadline_acct_period(&r->acct, &v, work_us);
-		for (uint64_t k = 1; k <= v.skipped; k++)
-			deadline_acct_skip(&r->acct, sim_work_us(&e->spec, period + k));
-		period += 1 + v.skipped;
-		e->period = period;
-		e->next_wake_ns = v.next_wake_ns;
-		sem_post(&e->done);
-	}
-	uint64_t end_ns = now_ns();
-	r->task_cpu_ns = thread_cpu_ns() - cpu0_ns;
-	r->task_wall_ns = end_ns > e->start_ns ? end_ns - e->start_ns : 0;
-	sem_post(&e->done);
-	return NULL;
+	struct period_figures *c = &e->cur;
+	c->start_ns = start_ns;
+	c->work_us = work_us;
+	c->latency_ns = c->lateness_ns = 0;
+	atomic_store(&c->done_us, 0);
+	atomic_store(&c->loops, 0);
+	atomic_store(&c->cpu_ns, 0);
+	atomic_store(&c->cut, false);
 }
 
-/* Gaming: frames of interval_us of pure CPU back to back; latency is each frame's overrun. */
-static void *free_running_thread(void *arg)
+/* Periodic: waits for the timing thread's wake-up and opens its period, its latencies taken
+ * now.  False when stopped. */
+static bool wait_for_period(struct sim_engine *e)
 {
-	struct sim_engine *e = arg;
-	struct sim_result *r = e->out;
-	uint64_t frame_us = e->spec.interval_us;
+	sem_wait_intr(&e->wake);
+	if (atomic_load(&e->stop))
+		return false;
+	uint64_t run_ns = now_ns();
+	open_period(e, e->wake_ns, sim_work_us(&e->spec, e->period));
+	e->cur.latency_ns = run_ns - e->timer_ns;
+	e->cur.lateness_ns = run_ns - e->wake_ns;
+	return true;
+}
 
-	set_sim_priority(e);
-	uint64_t cpu0_ns = thread_cpu_ns();
-	r->interval_us = frame_us;
-	for (uint64_t t0_ns = e->created_ns; !atomic_load(&e->stop); t0_ns = now_ns()) {
-		uint64_t cpu_ns = thread_cpu_ns(), loops = 0;
-		uint64_t done_us = burn_cpu_us(e->cfg.loops_per_ms, frame_us, &e->stop, &loops);
-		uint64_t wall_ns = now_ns() - t0_ns;
-		if (done_us == frame_us) {
-			loop_acct_period(&r->loop, thread_cpu_ns() - cpu_ns, loops * NS_PER_MS / e->cfg.loops_per_ms);
-			lat_stats_add(&r->frame, wall_ns);
-			hist_add(&r->frame_hist, wall_ns);
-		}
-		uint64_t late_ns = wall_ns > frame_us * NS_PER_US ? wall_ns - frame_us * NS_PER_US : 0;
-		/* A frame cut off by the stop counts only once it has overrun: it is late by at least
-		 * late_ns, and a task starved for the whole window must not look unharmed. */
-		if (done_us < frame_us && late_ns == 0)
-			break;
-		lat_stats_add(&r->sched, late_ns);
-		hist_add(&r->sched_hist, late_ns);
-		lat_stats_add(&r->interbench, late_ns);
-		r->acct.periods++;
-		r->acct.work_done_us += done_us;
-		r->acct.work_wanted_us += wall_ns / NS_PER_US; /* CPU it would have had alone */
+/* Free-running: opens the next frame at once (the first at sim_start).  False when stopped. */
+static bool start_frame(struct sim_engine *e)
+{
+	if (atomic_load(&e->stop))
+		return false;
+	open_period(e, e->period ? now_ns() : e->created_ns, e->spec.interval_us);
+	return true;
+}
+
+bool sim_period_begin(struct sim_thread *t, struct sim_period *p)
+{
+	struct sim_engine *e = t->e;
+	bool opened = e->spec.desc->has_deadlines ? wait_for_period(e) : start_frame(e);
+	if (opened && p)
+		sim_period_current(t, p);
+	return opened;
+}
+
+void sim_period_current(const struct sim_thread *t, struct sim_period *p)
+{
+	const struct sim_engine *e = t->e;
+	*p = (struct sim_period){ .index = e->period, .start_ns = e->cur.start_ns, .work_us = e->cur.work_us };
+}
+
+uint64_t sim_burn(struct sim_thread *t, uint64_t work_us)
+{
+	struct sim_engine *e = t->e;
+	uint64_t loops = 0, cpu0_ns = thread_cpu_ns();
+	uint64_t done_us = burn_work(e, work_us, &loops);
+	atomic_fetch_add(&e->cur.cpu_ns, thread_cpu_ns() - cpu0_ns);
+	atomic_fetch_add(&e->cur.loops, loops);
+	atomic_fetch_add(&e->cur.done_us, done_us);
+	if (done_us < work_us)
+		atomic_store(&e->cur.cut, true);
+	return done_us;
+}
+
+/* The open period's CPU-loop time: its burns' CPU time against their loops' calibrated
+ * length.  Returns that CPU time, ns. */
+static uint64_t account_loop(struct sim_engine *e)
+{
+	uint64_t cpu_ns = atomic_load(&e->cur.cpu_ns);
+	loop_acct_period(&e->out->loop, cpu_ns, atomic_load(&e->cur.loops) * NS_PER_MS / e->cfg.loops_per_ms);
+	return cpu_ns;
+}
+
+/* Frame time: from the last completed period's finish to this one's at finish_ns. */
+static void add_frame_time(struct sim_engine *e, uint64_t finish_ns)
+{
+	if (e->prev_finish_ns) {
+		lat_stats_add(&e->out->frame, finish_ns - e->prev_finish_ns);
+		hist_add(&e->out->frame_hist, finish_ns - e->prev_finish_ns);
 	}
-	r->task_cpu_ns = thread_cpu_ns() - cpu0_ns;
-	r->task_wall_ns = now_ns() - e->created_ns;
+	e->prev_finish_ns = finish_ns;
+}
+
+/* The --timeline record of the open period, judged v, whose loops took loop_ns. */
+static void push_timeline(struct sim_engine *e, const struct deadline_verdict *v, bool xrun, uint64_t loop_ns)
+{
+	const struct period_figures *c = &e->cur;
+	timeline_push(e->cfg.timeline, &(struct timeline_rec){
+		.pair = e->cfg.timeline_pair, .period = (uint32_t)e->period, .start_ns = e->wake_ns - e->start_ns,
+		.timer_ns = timeline_u32(e->timer_late_ns), .sched_ns = timeline_u32(c->latency_ns),
+		.late_ns = timeline_u32(c->lateness_ns), .loop_ns = timeline_u32(loop_ns),
+		.flags = (v->met ? TIMELINE_MET : 0) | (xrun ? TIMELINE_XRUN : 0),
+		.skipped = (uint32_t)v->skipped });
+}
+
+/* The open period's deadline and the periods dropped after it (v), then on to the next. */
+static void account_deadline(struct sim_engine *e, const struct deadline_verdict *v)
+{
+	deadline_acct_period(&e->out->acct, v, e->cur.work_us);
+	for (uint64_t k = 1; k <= v->skipped; k++)
+		deadline_acct_skip(&e->out->acct, sim_work_us(&e->spec, e->period + k));
+	e->period += 1 + v->skipped;
+	e->next_wake_ns = v->next_wake_ns;
+}
+
+/* Periodic: records the completed period and lets the timing thread sleep to the next. */
+static bool end_period(struct sim_engine *e)
+{
+	struct sim_result *r = e->out;
+	const struct period_figures *c = &e->cur;
+	uint64_t interval_ns = e->spec.interval_us * NS_PER_US;
+	if (atomic_load(&c->cut))
+		return false;  /* unfinished: no latency sample (account_unfinished) */
+	add_start_samples(r, c->latency_ns, c->lateness_ns);
+	uint64_t finish_ns = now_ns(), loop_ns = account_loop(e);
+	struct deadline_verdict v = deadline_check(e->wake_ns, interval_ns, finish_ns);
+	add_frame_time(e, finish_ns);
+	bool xrun = e->spec.buffer_periods && audio_acct_period(&r->audio, e->spec.buffer_periods, interval_ns,
+								 e->wake_ns, c->lateness_ns, finish_ns, &v);
+	if (e->cfg.timeline)
+		push_timeline(e, &v, xrun, loop_ns);
+	lat_stats_add(&r->interbench, interbench_latency_ns(e, c->latency_ns, finish_ns, e->period));
+	account_deadline(e, &v);
+	sem_post(&e->done);
+	return true;
+}
+
+/* Free-running (Gaming): the frame's latency is its overrun.  A frame cut off by the stop
+ * counts only once it has overrun: it is late by at least that, and a task starved for the
+ * whole window must not look unharmed. */
+static bool end_frame(struct sim_engine *e)
+{
+	struct sim_result *r = e->out;
+	uint64_t frame_ns = e->spec.interval_us * NS_PER_US, wall_ns = now_ns() - e->cur.start_ns;
+	bool cut = atomic_load(&e->cur.cut);
+	if (!cut) {
+		account_loop(e);
+		lat_stats_add(&r->frame, wall_ns);
+		hist_add(&r->frame_hist, wall_ns);
+	}
+	uint64_t late_ns = wall_ns > frame_ns ? wall_ns - frame_ns : 0;
+	if (cut && late_ns == 0)
+		return false;
+	lat_stats_add(&r->sched, late_ns);
+	hist_add(&r->sched_hist, late_ns);
+	lat_stats_add(&r->interbench, late_ns);
+	r->acct.periods++;
+	r->acct.work_done_us += atomic_load(&e->cur.done_us);
+	r->acct.work_wanted_us += wall_ns / NS_PER_US; /* CPU it would have had alone */
+	e->period++;
+	return !cut;
+}
+
+bool sim_period_end(struct sim_thread *t)
+{
+	return t->e->spec.desc->has_deadlines ? end_period(t->e) : end_frame(t->e);
+}
+
+bool sim_stopped(const struct sim_thread *t)
+{
+	return atomic_load(&t->e->stop);
+}
+
+void sim_wake(struct sim_thread *t, unsigned to)
+{
+	if (to < t->e->threads)
+		sem_post(&t->e->thr[to].woken);
+}
+
+bool sim_wait_woken(struct sim_thread *t)
+{
+	sem_wait_intr(&t->woken);
+	return !atomic_load(&t->e->stop);
+}
+
+unsigned sim_thread_index(const struct sim_thread *t)
+{
+	return t->index;
+}
+
+void *sim_task_state(const struct sim_thread *t)
+{
+	return t->e->state;
+}
+
+/* The task without a body of its own: one thread does each period's (each frame's) work. */
+static void one_thread_run(struct sim_thread *t)
+{
+	struct sim_period p;
+	while (sim_period_begin(t, &p)) {
+		sim_burn(t, p.work_us);
+		if (!sim_period_end(t))
+			break;
+	}
+}
+
+static const struct sim_body one_thread_body = { .threads = 1, .run = one_thread_run };
+
+/* Every task thread: its scheduling setting, its body, and its CPU time over the body. */
+static void *task_thread(void *arg)
+{
+	struct sim_thread *t = arg;
+	set_sim_priority(t->e);
+	uint64_t cpu0_ns = thread_cpu_ns();
+	t->e->body->run(t);
+	t->cpu_ns = thread_cpu_ns() - cpu0_ns;
+	t->end_ns = now_ns();
 	return NULL;
 }
 
@@ -252,35 +411,83 @@ static int start_timing_thread(struct sim_engine *e)
 	return rc;
 }
 
+/* Creates the body's task threads, named "ib-task" (found by name from outside: bench/),
+ * "ib-task-1", ...  Returns 0, or pthread_create's error (the threads made so far run on). */
+static int start_task_threads(struct sim_engine *e)
+{
+	for (unsigned i = 0; i < e->threads; i++) {
+		struct sim_thread *t = &e->thr[i];
+		char name[16];
+		int rc = pthread_create(&t->tid, NULL, task_thread, t);
+		if (rc != 0)
+			return rc;
+		t->started = true;
+		snprintf(name, sizeof(name), i ? "ib-task-%u" : "ib-task", i);
+		pthread_setname_np(t->tid, name);
+	}
+	return 0;
+}
+
+/* The body a task runs: its own, or one thread doing each period's work.  NULL with out's
+ * error set when it asks for no or too many threads, or has no run. */
+static const struct sim_body *task_body(const struct sim_desc *desc, struct sim_result *out)
+{
+	const struct sim_body *b = desc->body ? desc->body : &one_thread_body;
+	if (b->threads >= 1 && b->threads <= SIM_MAX_THREADS && b->run)
+		return b;
+	out->error = EINVAL;
+	snprintf(out->errmsg, sizeof(out->errmsg), "task body: %u threads (1 to %u)%s", b->threads,
+		 SIM_MAX_THREADS, b->run ? "" : ", no run");
+	return NULL;
+}
+
+/* The engine for spec and cfg recording into out, with its semaphores and the task threads'
+ * descriptions, no thread started yet.  Returns NULL with out->error / errmsg set when the
+ * body is malformed or memory short. */
+static struct sim_engine *engine_new(const struct sim_spec *spec, const struct sim_run_cfg *cfg,
+				     struct sim_result *out)
+{
+	const struct sim_body *body = task_body(spec->desc, out);
+	if (!body)
+		return NULL;
+	struct sim_engine *e = malloc(sizeof(*e));
+	void *state = body->state_bytes ? calloc(1, body->state_bytes) : NULL;
+	if (!e || (body->state_bytes && !state)) {
+		free(e);
+		free(state);
+		out->error = ENOMEM;
+		snprintf(out->errmsg, sizeof(out->errmsg), "malloc: %s", strerror(ENOMEM));
+		return NULL;
+	}
+	*e = (struct sim_engine){ .spec = *spec, .cfg = *cfg, .out = out, .body = body, .state = state,
+				  .threads = body->threads };
+	atomic_init(&e->stop, false);
+	sem_init(&e->wake, 0, 0); /* cannot fail: unshared, initial value 0 */
+	sem_init(&e->done, 0, 0);
+	pthread_mutex_init(&e->err_lock, NULL);
+	for (unsigned i = 0; i < e->threads; i++) {
+		e->thr[i] = (struct sim_thread){ .e = e, .index = i };
+		sem_init(&e->thr[i].woken, 0, 0);
+	}
+	return e;
+}
+
 struct sim_engine *sim_start(const struct sim_spec *spec, const struct sim_run_cfg *cfg,
 			     struct sim_result *out)
 {
 	memset(out, 0, sizeof(*out));
-	struct sim_engine *e = calloc(1, sizeof(*e));
-	if (!e) {
-		out->error = ENOMEM;
-		snprintf(out->errmsg, sizeof(out->errmsg), "calloc: %s", strerror(ENOMEM));
+	struct sim_engine *e = engine_new(spec, cfg, out);
+	if (!e)
 		return NULL;
-	}
-	e->spec = *spec;
-	e->cfg = *cfg;
-	e->out = out;
-	atomic_init(&e->stop, false);
-	sem_init(&e->wake, 0, 0); /* cannot fail: unshared, initial value 0 */
-	sem_init(&e->done, 0, 0);
+	out->interval_us = spec->interval_us;
 	e->created_ns = now_ns();
 	e->start_ns = e->created_ns + e->spec.interval_us * NS_PER_US;
 	e->next_wake_ns = e->start_ns;
 
-	bool periodic = spec->desc->has_deadlines;
-	int rc = pthread_create(&e->sim_tid, NULL, periodic ? periodic_thread : free_running_thread, e);
-	if (rc == 0) {
-		e->sim_started = true;
-		pthread_setname_np(e->sim_tid, "ib-task");  /* found by name from outside (bench/) */
-		if (periodic) {
-			rc = start_timing_thread(e);
-			e->timer_started = rc == 0;
-		}
+	int rc = start_task_threads(e);
+	if (rc == 0 && spec->desc->has_deadlines) {
+		rc = start_timing_thread(e);
+		e->timer_started = rc == 0;
 	}
 	if (rc != 0) {
 		out->error = rc;
@@ -291,12 +498,12 @@ struct sim_engine *sim_start(const struct sim_spec *spec, const struct sim_run_c
 	return e;
 }
 
-/* After both threads are joined: the periods whose deadline passed before the stop at end_ns
+/* After every thread is joined: the periods whose deadline passed before the stop at end_ns
  * while the task had not finished them are missed, their work not done, and for an audio task
  * xruns as the buffer allows (a task stuck in its first period is not left looking perfect). */
 static void account_unfinished(struct sim_engine *e, uint64_t end_ns)
 {
-	if (!e->spec.desc->has_deadlines || !e->sim_started)
+	if (!e->spec.desc->has_deadlines || !e->thr[0].started)
 		return;
 	uint64_t interval_ns = e->spec.interval_us * NS_PER_US;
 	uint64_t n = deadline_unfinished_periods(e->next_wake_ns, interval_ns, end_ns);
@@ -307,26 +514,56 @@ static void account_unfinished(struct sim_engine *e, uint64_t end_ns)
 	deadline_acct_streak_end(&e->out->acct);
 }
 
+/* After every thread is joined: the task's CPU time, summed over its threads, and its wall time
+ * from its first period (a free-running task's first frame) to the end of its last thread. */
+static void account_task_time(struct sim_engine *e)
+{
+	uint64_t cpu_ns = 0, end_ns = 0, from_ns = e->spec.desc->has_deadlines ? e->start_ns : e->created_ns;
+	for (unsigned i = 0; i < e->threads; i++) {
+		cpu_ns += e->thr[i].cpu_ns;
+		if (e->thr[i].end_ns > end_ns)
+			end_ns = e->thr[i].end_ns;
+	}
+	e->out->task_cpu_ns = cpu_ns;
+	e->out->task_wall_ns = end_ns > from_ns ? end_ns - from_ns : 0;
+}
+
+/* Asks every thread to stop: raised to SCHED_FIFO with a realtime timing thread, then woken
+ * wherever it waits. */
+static void wake_for_stop(struct sim_engine *e)
+{
+	atomic_store(&e->stop, true);
+	for (unsigned i = 0; i < e->threads && e->cfg.timer_prio > 0; i++) {
+		/* The measurement is over: let the task see the stop now, not after a fair share
+		 * among however many load threads (best effort; refused without privilege). */
+		struct sched_param sp = { .sched_priority = e->cfg.timer_prio };
+		if (e->thr[i].started)
+			pthread_setschedparam(e->thr[i].tid, SCHED_FIFO, &sp);
+	}
+	sem_post(&e->wake);
+	sem_post(&e->done);
+	for (unsigned i = 0; i < e->threads; i++)
+		sem_post(&e->thr[i].woken);
+}
+
 void sim_stop(struct sim_engine *e)
 {
 	if (!e)
 		return;
 	uint64_t end_ns = now_ns();
-	atomic_store(&e->stop, true);
-	if (e->sim_started && e->cfg.timer_prio > 0) {
-		/* The measurement is over: let the task see the stop now, not after a fair share
-		 * among however many load threads (best effort; refused without privilege). */
-		struct sched_param sp = { .sched_priority = e->cfg.timer_prio };
-		pthread_setschedparam(e->sim_tid, SCHED_FIFO, &sp);
-	}
-	sem_post(&e->wake);
-	sem_post(&e->done);
+	wake_for_stop(e);
 	if (e->timer_started)
 		pthread_join(e->timer_tid, NULL);
-	if (e->sim_started)
-		pthread_join(e->sim_tid, NULL);
+	for (unsigned i = 0; i < e->threads; i++)
+		if (e->thr[i].started)
+			pthread_join(e->thr[i].tid, NULL);
+	account_task_time(e);
 	account_unfinished(e, end_ns);
+	for (unsigned i = 0; i < e->threads; i++)
+		sem_destroy(&e->thr[i].woken);
 	sem_destroy(&e->wake);
 	sem_destroy(&e->done);
+	pthread_mutex_destroy(&e->err_lock);
+	free(e->state);
 	free(e);
 }

@@ -13,6 +13,27 @@
 #include "sims/deadline.h"
 
 struct sim_spec;
+struct sim_thread;
+
+/* Most threads a task may have (sim_body.threads). */
+#define SIM_MAX_THREADS 16
+
+/* A task with threads of its own: the engine starts `threads` task threads, each running
+ * run(t), and keeps the rest (the timing thread, the stop, each thread's scheduling setting and
+ * name, and every period's accounting).  A body drives the periods with the calls below
+ * sim_stop: one of its threads opens each period (sim_period_begin), its threads burn the
+ * period's work (sim_burn) and wake each other (sim_wake, sim_wait_woken), and one closes it
+ * (sim_period_end).  run must return once sim_stopped() is true: it may block only in
+ * sim_period_begin and sim_wait_woken, which the stop ends, and burn only by sim_burn.
+ * tests/skeleton_task.c is the example (doc/adding-a-workload.md). */
+struct sim_body {
+	unsigned threads;       /* task threads, 1 to SIM_MAX_THREADS; thread 0 is named "ib-task",
+	                           thread i "ib-task-<i>" */
+	/* Memory the task's threads share for one run (sim_task_state), zeroed at the start, in
+	 * bytes; 0 for none. */
+	size_t state_bytes;
+	void (*run)(struct sim_thread *t);  /* each thread's body; sim_thread_index(t) says which */
+};
 
 /* A simulated task.  Periodic tasks are woken every interval_us by the timing thread and must
  * do work_us() of CPU work before the next wake-up; free-running tasks (Gaming) burn
@@ -37,6 +58,9 @@ struct sim_desc {
 	 * pair, -r or not), e.g. X's partial sweep, written into buf ("" for none); called for
 	 * every task the -W/-X selection names.  NULL: never a note. */
 	void (*describe)(unsigned duration_s, bool realtime, char *buf, size_t len);
+	/* The task's threads and what each does; NULL: one thread that does each period's work
+	 * (each frame's, when free-running). */
+	const struct sim_body *body;
 };
 
 /* A task made concrete for one run: the descriptor plus its resolved period and CPU share. */
@@ -53,7 +77,7 @@ struct sim_spec {
 /* How a bench (or load) process runs the task. */
 struct sim_run_cfg {
 	uint64_t loops_per_ms; /* burn loops per millisecond of CPU, from calibrate/ or -l */
-	struct sched_setting sched; /* the simulated thread's policy, nice, priority or reservation
+	struct sched_setting sched; /* each task thread's policy, nice, priority or reservation
 	                               (zeroed: SCHED_OTHER at nice 0, left as it is) */
 	int timer_prio;      /* SCHED_FIFO priority of the timing thread; 0 = normal priority */
 	struct timeline_buf *timeline; /* every period recorded here (--timeline), or NULL */
@@ -88,9 +112,9 @@ struct sim_result {
 	struct audio_acct audio;     /* audio buffering, when spec.buffer_periods > 0 */
 	int timeline_error;          /* 0, or the errno of a failed write of the pair's timeline */
 	bool timeline_truncated;     /* the pair had more periods than TIMELINE_MAX_RECORDS */
-	/* The simulated thread's own CPU time (CLOCK_THREAD_CPUTIME_ID) and the wall time over the
-	 * same span, from its first period (Gaming: its first frame) to its end, ns: the CPU the
-	 * task really got, measured apart from the work accounting. */
+	/* The task threads' own CPU time (CLOCK_THREAD_CPUTIME_ID, summed over its threads) and the
+	 * wall time from its first period (Gaming: its first frame) to the end of its last thread,
+	 * ns: the CPU the task really got, measured apart from the work accounting. */
 	uint64_t task_cpu_ns, task_wall_ns;
 	bool timer_rt;               /* the timing thread really ran SCHED_FIFO */
 	int error;                   /* 0, or an errno value from a failed call */
@@ -107,19 +131,77 @@ uint64_t sim_work_us(const struct sim_spec *spec, uint64_t period);
 
 struct sim_engine;
 
-/* Starts the task: creates the timing thread (SCHED_FIFO at cfg->timer_prio when permitted)
- * and the simulated thread, which record into *out (zeroed here) until sim_stop().
- * Returns the engine, or NULL with out->error / out->errmsg set when a thread could not be
- * created.  The caller's thread is free meanwhile (it waits for the stop request). */
+/* Starts the task: creates the timing thread (SCHED_FIFO at cfg->timer_prio when permitted;
+ * none for a free-running task) and the task's threads (sim_desc.body), which record into
+ * *out (zeroed here) until sim_stop().  Each task thread applies cfg->sched to itself; a
+ * refusal is recorded in out->error / errmsg and the task runs on.  Returns the engine, or
+ * NULL with out->error / out->errmsg set when a thread or memory could not be had (ENOMEM,
+ * pthread_create's error) or the body asks for 0 or more than SIM_MAX_THREADS threads (EINVAL).
+ * The caller's thread is free meanwhile (it waits for the stop request). */
 struct sim_engine *sim_start(const struct sim_spec *spec, const struct sim_run_cfg *cfg,
 			     struct sim_result *out);
 
 /* Stops the task within one burn chunk (~100 us of work) or one 100 ms sleep slice, joins
- * both threads and frees the engine.  The period in progress takes no latency sample (its
+ * every thread and frees the engine.  The period in progress takes no latency sample (its
  * latency is unknown); it and the periods after it whose deadline had passed count as missed
  * deadlines, and for an audio task as xruns as the buffer allows.  With a
- * SCHED_FIFO timing thread (cfg.timer_prio > 0) the simulated thread is raised to that
- * priority first, so it sees the stop at once even on CPUs saturated by load threads. */
+ * SCHED_FIFO timing thread (cfg.timer_prio > 0) each task thread is raised to that
+ * priority first, so it sees the stop at once even on CPUs saturated by load threads.
+ * NULL: nothing. */
 void sim_stop(struct sim_engine *e);
+
+/* The calls a body (struct sim_body) makes from its task threads. */
+
+/* One period (a frame, when free-running) as its body sees it. */
+struct sim_period {
+	uint64_t index;      /* period number, from 0; skipped periods take numbers too */
+	uint64_t start_ns;   /* its nominal start, CLOCK_MONOTONIC ns: the timing thread's wake time
+	                        (free-running: when the frame began) */
+	uint64_t work_us;    /* the CPU work it asks for, microseconds (sim_work_us; free-running:
+	                        the frame, interval_us) */
+};
+
+/* Opens the next period: waits for the timing thread to wake the task for it (free-running:
+ * begins the next frame at once) and fills *p (may be NULL).  The scheduling latency and
+ * lateness are taken from when it returns.  Returns false, with nothing opened, once the task
+ * is stopped.  One thread calls it per period, after the period before was closed. */
+bool sim_period_begin(struct sim_thread *t, struct sim_period *p);
+
+/* Fills *p with the period open now (for a thread other than the one that opened it, after it
+ * was woken for it). */
+void sim_period_current(const struct sim_thread *t, struct sim_period *p);
+
+/* Burns work_us microseconds of the open period's work on the calling thread, as the task
+ * defines work (sim_desc.fixed_work: calibrated loops, else the thread's own CPU time), and
+ * adds the loops run and CPU time used to the period's CPU-loop figure.  Stops early, within
+ * one burn chunk, when the task is stopped; the period is then unfinished.  Returns the work
+ * done, microseconds (work_us unless stopped).  Threads may burn for one period at once. */
+uint64_t sim_burn(struct sim_thread *t, uint64_t work_us);
+
+/* Closes the open period once all its work is burnt (any thread, once): records its latency
+ * samples, CPU-loop time, frame time, deadline (or the frame's overrun), audio xruns and
+ * timeline record, and hands the next period's wake time to the timing thread.  A period whose
+ * work was cut short by the stop records nothing (sim_stop accounts it); a free-running frame
+ * so cut records its overrun when it already had one.  Returns true when the period was
+ * completed, false when the body should return. */
+bool sim_period_end(struct sim_thread *t);
+
+/* Whether the task is being stopped (sim_stop). */
+bool sim_stopped(const struct sim_thread *t);
+
+/* Wakes task thread number `to` (below sim_body.threads; a counting wake-up, so none is lost
+ * when it is not waiting yet).  Another number is ignored. */
+void sim_wake(struct sim_thread *t, unsigned to);
+
+/* Waits until another task thread wakes the calling one (sim_wake).  Returns true when woken,
+ * false once the task is stopped. */
+bool sim_wait_woken(struct sim_thread *t);
+
+/* The calling thread's number, 0 to sim_body.threads - 1. */
+unsigned sim_thread_index(const struct sim_thread *t);
+
+/* The task's shared memory (sim_body.state_bytes, zeroed at sim_start), or NULL when it asked
+ * for none. */
+void *sim_task_state(const struct sim_thread *t);
 
 #endif

@@ -1,0 +1,197 @@
+/* The task-body hook of the engine (sim_desc.body, sims/sim.h): the example task with two threads
+ * of its own (tests/skeleton_task.c, registered in this program's table as a plug-in would be)
+ * runs through sim_start/sim_stop and through a whole pair (core/pair.c) against None, and the
+ * built-in body still runs periodic and free-running tasks.  The assertions are about counts
+ * that hold on any machine (samples per completed period, CPU summed over the threads), never
+ * about timing. */
+#define _GNU_SOURCE
+#include <check.h>
+#include "tests/ck_run.h"
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "core/pair.h"
+#include "lib/timeutil.h"
+#include "workloads/table.h"
+#include "workloads/workload.h"
+#include "tests/skeleton_task.c"
+
+WORKLOADS(WL_DECLARE)
+
+/* This program's registry: interbench's, plus one line for the example task. */
+const struct workload *const workload_table[] = { WORKLOADS(WL_ENTRY) &wl_skeleton_task };
+const unsigned workload_count = sizeof(workload_table) / sizeof(workload_table[0]);
+
+#define LOOPS_PER_MS 1000000ULL   /* sizes burn chunks only: the work is CPU time here */
+#define RUN_NS (300 * NS_PER_MS)
+
+/* The example task resolved as interbench resolves a task named with -W. */
+static void skeleton_spec(struct sim_spec *spec)
+{
+	int w = workload_find("SkeletonTask", false);
+	ck_assert_int_eq(w, (int)workload_count - 1);
+	workload_sim_spec(workload_table[w], NULL, spec);
+}
+
+/* How many of this process's threads are named name (/proc/self/task/<tid>/comm). */
+static unsigned threads_named(const char *name)
+{
+	DIR *d = opendir("/proc/self/task");
+	struct dirent *de;
+	unsigned n = 0;
+	ck_assert_ptr_nonnull(d);
+	while ((de = readdir(d))) {
+		char path[300], comm[32] = "";
+		snprintf(path, sizeof(path), "/proc/self/task/%s/comm", de->d_name);
+		FILE *f = de->d_name[0] != '.' ? fopen(path, "r") : NULL;
+		if (f && fgets(comm, sizeof(comm), f)) {
+			comm[strcspn(comm, "\n")] = '\0';
+			n += strcmp(comm, name) == 0;
+		}
+		if (f)
+			fclose(f);
+	}
+	closedir(d);
+	return n;
+}
+
+/* Runs spec for RUN_NS into *r (recording its timeline into tl when not NULL) and checks the
+ * task's thread names meanwhile: "ib-task", then "ib-task-1" ... for `threads` threads. */
+static void run_task(const struct sim_spec *spec, unsigned threads, struct timeline_buf *tl, struct sim_result *r)
+{
+	struct sim_run_cfg cfg = { .loops_per_ms = LOOPS_PER_MS, .timeline = tl, .timeline_pair = 7 };
+	struct sim_engine *e = sim_start(spec, &cfg, r);
+	ck_assert_msg(e != NULL, "%s", r->errmsg);
+	sleep_for_ns(RUN_NS);
+	ck_assert_uint_eq(threads_named("ib-task"), 1);
+	ck_assert_uint_eq(threads_named("ib-task-1"), threads > 1);
+	sim_stop(e);
+	ck_assert_msg(r->error == 0, "%s", r->errmsg);
+}
+
+/* The figures of a periodic task that held after any run: one latency sample per completed
+ * period, every period met or missed, and the task's CPU time (summed over its threads) at least
+ * the work of its completed periods. */
+static void check_periodic_counts(const struct sim_spec *spec, const struct sim_result *r)
+{
+	uint64_t completed = r->acct.periods - r->acct.skipped;
+	ck_assert_uint_gt(completed, 0);
+	ck_assert_uint_eq(r->sched.count, completed);
+	ck_assert_uint_eq(r->lateness.count, completed);
+	ck_assert_uint_eq(r->interbench.count, completed);
+	ck_assert_uint_eq(r->loop.periods, completed);
+	ck_assert_uint_eq(r->frame.count, completed - 1);
+	ck_assert_uint_eq(r->acct.met + r->acct.missed, r->acct.periods);
+	ck_assert_uint_ge(r->task_cpu_ns, completed * sim_work_us(spec, 0) * NS_PER_US);
+	ck_assert_uint_eq(r->interval_us, spec->interval_us);
+}
+
+/* Two threads, one period: the producer's half and the consumer's half each count, each
+ * completed period takes its samples and its timeline record, in order. */
+START_TEST(two_threads_run)
+{
+	struct sim_spec spec;
+	static struct sim_result r;
+	static struct timeline_rec rec[256];
+	struct timeline_buf tl = { .rec = rec, .cap = 256 };
+	skeleton_spec(&spec);
+	run_task(&spec, 2, &tl, &r);
+	check_periodic_counts(&spec, &r);   /* its CPU: each thread alone burnt only half */
+	ck_assert_uint_eq(tl.n, r.acct.periods - r.acct.skipped);
+	for (uint32_t i = 1; i < tl.n; i++)
+		ck_assert_uint_eq(rec[i].period, rec[i - 1].period + 1 + rec[i - 1].skipped);
+	ck_assert_uint_eq(rec[0].pair, 7);
+}
+END_TEST
+
+/* The built-in body of a periodic task: one thread, the same figures. */
+START_TEST(builtin_periodic)
+{
+	static const struct sim_desc desc = { .interval_us = 10000, .cpu_pct = 20, .has_deadlines = true };
+	struct sim_spec spec;
+	static struct sim_result r;
+	sim_spec_init(&spec, &desc);
+	run_task(&spec, 1, NULL, &r);
+	check_periodic_counts(&spec, &r);
+}
+END_TEST
+
+/* The built-in body of a free-running task (Gaming's pattern, shorter frames): a sample per
+ * frame counted, a frame time and CPU-loop figure per frame completed (all but perhaps the
+ * last, cut off by the stop), and the frames' CPU time. */
+START_TEST(builtin_free_running)
+{
+	static const struct sim_desc desc = { .interval_us = 20000, .cpu_pct = 100, .has_deadlines = false };
+	struct sim_spec spec;
+	static struct sim_result r;
+	sim_spec_init(&spec, &desc);
+	run_task(&spec, 1, NULL, &r);
+	ck_assert_uint_gt(r.acct.periods, 0);
+	ck_assert_uint_eq(r.sched.count, r.acct.periods);
+	ck_assert_uint_eq(r.interbench.count, r.acct.periods);
+	ck_assert_uint_eq(r.frame.count, r.loop.periods);
+	ck_assert_uint_ge(r.frame.count + 1, r.acct.periods);
+	ck_assert_uint_ge(r.task_cpu_ns, r.frame.count * spec.interval_us * NS_PER_US);
+	ck_assert_uint_eq(r.acct.met + r.acct.missed, 0);
+}
+END_TEST
+
+static void idle_run(struct sim_thread *t)
+{
+	while (sim_period_begin(t, NULL) && sim_period_end(t))
+		;
+}
+
+/* A body asking for no thread or more than SIM_MAX_THREADS is refused with EINVAL. */
+START_TEST(malformed_body_refused)
+{
+	static const struct sim_body none = { .threads = 0, .run = idle_run };
+	static const struct sim_body many = { .threads = SIM_MAX_THREADS + 1, .run = idle_run };
+	static const struct sim_body no_run = { .threads = 1 };
+	const struct sim_body *bodies[] = { &none, &many, &no_run };
+	for (unsigned i = 0; i < 3; i++) {
+		struct sim_desc desc = { .interval_us = 10000, .cpu_pct = 20, .has_deadlines = true, .body = bodies[i] };
+		struct sim_spec spec;
+		struct sim_run_cfg cfg = { .loops_per_ms = LOOPS_PER_MS };
+		static struct sim_result r;
+		sim_spec_init(&spec, &desc);
+		ck_assert_ptr_null(sim_start(&spec, &cfg, &r));
+		ck_assert_int_eq(r.error, EINVAL);
+		ck_assert_msg(strncmp(r.errmsg, "task body: ", 11) == 0, "%s", r.errmsg);
+	}
+}
+END_TEST
+
+/* The whole way a benchmark takes: the example task in its bench process beside the None load
+ * process, its result read back over the pipe. */
+START_TEST(pair_with_none)
+{
+	struct load_config lc = { .threads = 1, .loops_per_ms = LOOPS_PER_MS };
+	static struct load_ctx ctx;
+	static struct pair_outcome out;
+	struct pair_params p = { .run_cfg = { .loops_per_ms = LOOPS_PER_MS }, .load = &ctx,
+				 .duration_ns = RUN_NS, .timeline_fd = -1 };
+	skeleton_spec(&p.spec);
+	workload_load_init(&ctx, workload_table[workload_find("None", true)], NULL, &lc);
+	ck_assert_int_eq(pair_run(&p, &out), 0);
+	ck_assert_msg(out.ok, "%s", out.why);
+	check_periodic_counts(&p.spec, &out.sim);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("sim_body");
+	TCase *tc = tcase_create("core");
+	tcase_set_timeout(tc, 30);
+	tcase_add_test(tc, two_threads_run);
+	tcase_add_test(tc, builtin_periodic);
+	tcase_add_test(tc, builtin_free_running);
+	tcase_add_test(tc, malformed_body_refused);
+	tcase_add_test(tc, pair_with_none);
+	suite_add_tcase(s, tc);
+	return ck_run(s);
+}
