@@ -69,6 +69,9 @@ struct run {
 	struct report_sink sink;   /* every output of the run (results/sink.h) */
 };
 
+/* loops_per_ms: -l's, else the value saved for this machine, else measured (the console says
+ * so) and saved.  *source says which ("-l", "saved", "measured").  Returns 0 only when a
+ * signal interrupted the measurement. */
 static uint64_t get_loops_per_ms(struct run *r, const char **source)
 {
 	char path[4096], why[PATH_MAX + 256] = "";
