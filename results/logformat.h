@@ -1,5 +1,5 @@
 /* The classic logfile's grammar, defined once for its writers (results/logfile.c,
- * results/summary.c, the lines interbench.c writes under rows) and its reader
+ * results/summary.c, the lines results/sink.c writes under rows) and its reader
  * (results/resultset.c).  interbench 0.31's own lines (LOG_USING, LOG_KERNEL, the table title
  * and header words) are kept as it writes them, so both programs' logs read alike. */
 #ifndef IB_LOGFORMAT_H

@@ -209,7 +209,7 @@ START_TEST(v031_and_own_logfiles)
 		"--- Benchmarking simulated cpu of Gaming in the presence of simulated ---\n"
 		"Load\tLatency +/- SD (ms)  Max Latency   % Desired CPU\n"
 		"None\t     0 +/- 0         0\t\t 100\n";
-	/* Our own logfile, verbatim from real runs (interbench.c writes it): a plain run, then a
+	/* Our own logfile, verbatim from real runs (results/sink.c writes it): a plain run, then a
 	 * -v run appended to the same file in which Audio/Burn's load was SIGKILLed and the run was
 	 * interrupted by SIGINT during Video/Ring; the loads' throughput lines under the rows. */
 	static const char ours[] =

@@ -1,0 +1,211 @@
+/* The run's matrix (core/matrix.h). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "core/matrix.h"
+#include "lib/timeutil.h"
+#include "workloads/workload.h"
+
+int matrix_init(struct matrix *m, const struct matrix_params *p)
+{
+	memset(m, 0, sizeof(*m));
+	m->p = *p;
+	m->loads = calloc(workload_count, sizeof(*m->loads));
+	m->reps = calloc(p->plan->n ? p->plan->n * p->repeats : 1, sizeof(*m->reps));
+	m->po = calloc(1, sizeof(*m->po));
+	if (!m->loads || !m->reps || !m->po) {
+		int e = errno;
+		matrix_free(m);
+		errno = e;
+		return -1;
+	}
+	for (unsigned i = 0; i < workload_count; i++)
+		workload_load_init(&m->loads[i].ctx, workload_table[i], options_wl_opts(p->opt, i), p->load_cfg);
+	return 0;
+}
+
+const struct matrix_rep *matrix_reps(const struct matrix *m, size_t item)
+{
+	return &m->reps[item * m->p.repeats];
+}
+
+unsigned matrix_ran(const struct matrix *m, size_t item)
+{
+	const struct matrix_rep *reps = matrix_reps(m, item);
+	unsigned ran = 0;
+	while (ran < m->p.repeats && reps[ran].ran)
+		ran++;
+	return ran;
+}
+
+size_t matrix_measured(const struct matrix *m)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < m->p.plan->n * m->p.repeats; i++)
+		n += m->reps[i].ran && m->reps[i].ok;
+	return n;
+}
+
+const char *matrix_load_name(const struct matrix *m, size_t item)
+{
+	return m->loads[m->p.plan->items[item].li].ctx.name;
+}
+
+static void cleanup_loads(struct matrix *m)
+{
+	for (unsigned i = 0; m->loads && i < workload_count; i++)
+		if (m->loads[i].ctx.ops && m->loads[i].ctx.ops->cleanup)
+			m->loads[i].ctx.ops->cleanup(&m->loads[i].ctx);
+}
+
+void matrix_free(struct matrix *m)
+{
+	cleanup_loads(m);
+	free(m->loads);
+	free(m->reps);
+	free(m->po);
+	m->loads = NULL;
+	m->reps = NULL;
+	m->po = NULL;
+}
+
+/* Runs a load's prepare hook (scratch files: up to a GiB of writing) at normal priority, once
+ * for the run: a failure is kept with its reason and not retried for every later pair (unless
+ * a signal cut it short).  Returns whether the load is prepared. */
+static bool prepare_load(struct matrix *m, struct matrix_load *slot)
+{
+	struct load_ctx *lctx = &slot->ctx;
+	if (!lctx->ops->prepare || slot->prepared)
+		return true;
+	if (slot->prepare_failed)
+		return false;
+	mainproc_priority_normal(&m->p.main, true);
+	slot->prepared = lctx->ops->prepare(lctx) == 0;
+	mainproc_priority_normal(&m->p.main, false);
+	if (!slot->prepared) {
+		snprintf(slot->prepare_why, sizeof(slot->prepare_why), "%s", lctx->counters.errmsg);
+		slot->prepare_failed = !*m->p.interrupted;
+		memset(&lctx->counters, 0, sizeof(lctx->counters)); /* the load processes start clean */
+	}
+	return slot->prepared;
+}
+
+/* Runs a load's after_pair hook (writeback of what the pair left dirty) at normal priority,
+ * outside every window. */
+static void settle_load(struct matrix *m, struct load_ctx *lctx, const struct load_counters *c)
+{
+	mainproc_priority_normal(&m->p.main, true);
+	lctx->ops->after_pair(lctx, c);
+	mainproc_priority_normal(&m->p.main, false);
+}
+
+static void tick(void *arg, uint64_t t_ns)
+{
+	struct matrix *m = arg;
+	progress_tick(&m->progress, t_ns);
+	if (m->p.watch)
+		run_watch_poll(m->p.watch, t_ns);
+}
+
+/* The CPUs of one side: its own list, else --cpus, else NULL (any). */
+static const struct optspec_cpus *cpus_of(const struct options *o, const struct optspec_cpus *own)
+{
+	return own->given ? own : o->cpus.given ? &o->cpus : NULL;
+}
+
+/* Runs plan item it once into m->po: its load prepared first, settled after. */
+static void run_pair(struct matrix *m, const struct plan_item *it)
+{
+	struct matrix_load *slot = &m->loads[it->li];
+	struct load_ctx *lctx = &slot->ctx;
+	struct pair_params p = {
+		.spec = it->spec,
+		.run_cfg = {
+			.loops_per_ms = m->p.load_cfg->loops_per_ms,
+			.sched = it->bench_sched,
+			.timer_prio = m->p.main.rt_ok ? m->p.main.prio_max - 1 : 0,
+		},
+		.load = lctx,
+		.load_sched = m->p.load->s[it->l],
+		.bench_cpus = cpus_of(m->p.opt, &m->p.opt->bench_cpus),
+		.load_cpus = cpus_of(m->p.opt, &m->p.opt->load_cpus),
+		.duration_ns = m->p.duration_ns,
+		.timeline_fd = m->p.timeline_fd,
+		.timeline_pair = m->timeline_seq,
+		.interrupted = m->p.interrupted,
+		.tick = tick,
+		.tick_arg = m,
+	};
+	if (!prepare_load(m, slot)) {
+		memset(m->po, 0, sizeof(*m->po));
+		snprintf(m->po->why, sizeof(m->po->why), "%s", slot->prepare_why);
+		return;
+	}
+	(m->p.pair_run ? m->p.pair_run : pair_run)(&p, m->po);
+	if (lctx->ops->after_pair && !*m->p.interrupted)
+		settle_load(m, lctx, &m->po->load);
+}
+
+/* Keeps run `repeat` (0-based) of plan item i in the store. */
+static void record(struct matrix *m, size_t i, unsigned repeat)
+{
+	const struct pair_outcome *po = m->po;
+	const struct load_ctx *lctx = &m->loads[m->p.plan->items[i].li].ctx;
+	struct matrix_rep *rep = &m->reps[i * m->p.repeats + repeat];
+	rep->ran = true;
+	rep->ok = po->ok;
+	rep->interrupted = po->interrupted;
+	rep->window_ns = po->window_ns;
+	snprintf(rep->why, sizeof(rep->why), "%s", po->why);
+	rep->load_work[0] = '\0';
+	if (po->load.elapsed_ns)
+		load_throughput_format(lctx->name, lctx->metrics, &po->load, rep->load_work, sizeof(rep->load_work));
+}
+
+/* Runs every pair of the plan once (round `round`, 0-based); with one repeat each item is
+ * complete as its pair finishes. */
+static void run_round(struct matrix *m, unsigned round, const struct matrix_sink *s)
+{
+	for (size_t i = 0; i < m->p.plan->n && !*m->p.interrupted; i++) {
+		const struct plan_item *it = &m->p.plan->items[i];
+		progress_run_begin(&m->progress, it->sim->name, matrix_load_name(m, i), round + 1, m->p.repeats,
+				   now_ns());
+		run_pair(m, it);
+		progress_run_end(&m->progress, now_ns());
+		record(m, i, round);
+		if (s->pair_measured)
+			s->pair_measured(s->arg, m, i, round, m->po, m->p.timeline_fd >= 0 && !m->po->sim.timeline_error ?
+					 (int64_t)m->timeline_seq : -1);
+		m->timeline_seq++;
+		if (m->p.repeats == 1 && s->item_complete)
+			s->item_complete(s->arg, m, i, matrix_reps(m, i), 1);
+	}
+	if (s->round_done)
+		s->round_done(s->arg, m, round, *m->p.interrupted != 0);
+}
+
+int matrix_run(struct matrix *m, const struct matrix_sink *sink)
+{
+	static const struct matrix_sink none;
+	const struct matrix_sink *s = sink ? sink : &none;
+	size_t n = m->p.plan->n;
+	if (s->run_begin)
+		s->run_begin(s->arg, m);
+	progress_open(&m->progress, m->p.opt->quiet, n * m->p.repeats,
+		      (uint64_t)PAIR_RAMP_MIN_MS * NS_PER_MS + m->p.duration_ns);
+	for (unsigned round = 0; round < m->p.repeats && !*m->p.interrupted; round++)
+		run_round(m, round, s);
+	progress_close(&m->progress);
+	/* With repeats, the items are complete after the last round, from every repeat that ran. */
+	for (size_t i = 0; i < n && m->p.repeats > 1; i++) {
+		unsigned ran = matrix_ran(m, i);
+		if (ran && s->item_complete)
+			s->item_complete(s->arg, m, i, matrix_reps(m, i), ran);
+	}
+	cleanup_loads(m);
+	int sig = *m->p.interrupted;
+	if (s->run_end)
+		s->run_end(s->arg, m, sig);
+	return sig;
+}

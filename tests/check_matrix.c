@@ -1,0 +1,206 @@
+/* The run's matrix (core/matrix.c) with a stub pair runner: the order in which it tells its
+ * sink, the item-major result store (which repeats ran, which failed and why), the timeline
+ * pair ids, and a signal's stop keeping what was measured. */
+#include <check.h>
+#include "tests/ck_args.h"
+#include "tests/ck_run.h"
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include "core/matrix.h"
+#include "core/options.h"
+#include "core/plan.h"
+#include "core/sweep.h"
+#include "lib/timeutil.h"
+
+static struct options opt;
+static struct sweep_side bench, load;
+static struct plan plan;
+static struct load_config load_cfg = { .threads = 1, .loops_per_ms = 1000 };
+static struct matrix m;
+static volatile sig_atomic_t stop;
+static char events[1024];       /* the sink's calls, in order */
+static unsigned pairs_run;      /* the stub's calls */
+static uint32_t pair_ids[16];   /* the timeline pair id of each */
+static unsigned fail_at = ~0u;  /* the stub call that fails, or none */
+static unsigned signal_at = ~0u; /* the stub call a signal cuts short, or none */
+
+static void event(const char *fmt, ...)
+{
+	va_list ap;
+	size_t used = strlen(events);
+	va_start(ap, fmt);
+	vsnprintf(events + used, sizeof(events) - used, fmt, ap);
+	va_end(ap);
+}
+
+/* Stands in for pair_run: measured, but for call fail_at (failed) and signal_at (a signal
+ * cuts its window short at 0.5 s). */
+static int stub_pair_run(const struct pair_params *p, struct pair_outcome *out)
+{
+	unsigned call = pairs_run++;
+	memset(out, 0, sizeof(*out));
+	pair_ids[call % 16] = p->timeline_pair;
+	ck_assert_uint_eq(p->duration_ns, 2 * NS_PER_S);
+	out->ok = call != fail_at;
+	out->window_ns = p->duration_ns;
+	if (!out->ok)
+		snprintf(out->why, sizeof(out->why), "stub failure %u", call);
+	if (call == signal_at) {
+		out->interrupted = true;
+		out->window_ns = NS_PER_S / 2;
+		stop = SIGINT;
+	}
+	return 0;
+}
+
+static void on_begin(void *arg, const struct matrix *mx)
+{
+	(void)arg, (void)mx;
+	event("begin ");
+}
+
+static void on_pair(void *arg, const struct matrix *mx, size_t item, unsigned repeat, const struct pair_outcome *po,
+		    int64_t timeline_pair)
+{
+	(void)arg;
+	ck_assert(matrix_reps(mx, item)[repeat].ran);      /* already in the store */
+	ck_assert_int_eq(matrix_reps(mx, item)[repeat].ok, po->ok);
+	event("pair%zu.%u@%lld ", item, repeat, (long long)timeline_pair);
+}
+
+static void on_item(void *arg, const struct matrix *mx, size_t item, const struct matrix_rep *reps, unsigned n)
+{
+	(void)arg;
+	ck_assert_ptr_eq(reps, matrix_reps(mx, item));
+	event("item%zu/%u ", item, n);
+}
+
+static void on_round(void *arg, const struct matrix *mx, unsigned round, bool interrupted)
+{
+	(void)arg, (void)mx;
+	event("round%u%s ", round, interrupted ? "!" : "");
+}
+
+static void on_end(void *arg, const struct matrix *mx, int sig)
+{
+	(void)arg, (void)mx;
+	event("end%d", sig);
+}
+
+static const struct matrix_sink recorder = { .run_begin = on_begin, .pair_measured = on_pair,
+					     .item_complete = on_item, .round_done = on_round, .run_end = on_end };
+
+/* Sets m up for the plan of Audio against None and Burn (two items; loads with nothing to
+ * prepare), `repeats` times with the stub; timeline_fd as --timeline's. */
+static void start(unsigned repeats, int timeline_fd)
+{
+	char *argv[] = { "interbench", "-W", "Audio", "-w", "None", "-w", "Burn", NULL }, err[512];
+	options_init(&opt);
+	ck_assert_msg(options_parse(&opt, 7, argv, err, sizeof(err)) == OPT_OK, "%s", err);
+	opt.quiet = true;
+	sweep_build(&opt, 97, &bench, &load);
+	struct plan_input in = { .opt = &opt, .bench = &bench, .load = &load, .fifo_prio = 97 };
+	ck_assert_int_eq(plan_build(&plan, &in), 0);
+	ck_assert_uint_eq(plan.n, 2);
+	struct matrix_params p = { .plan = &plan, .opt = &opt, .load = &load, .repeats = repeats,
+				   .duration_ns = 2 * NS_PER_S, .load_cfg = &load_cfg, .timeline_fd = timeline_fd,
+				   .interrupted = &stop, .pair_run = stub_pair_run };
+	ck_assert_int_eq(matrix_init(&m, &p), 0);
+}
+
+/* start, then the matrix run into the recording sink.  Returns matrix_run's value. */
+static int run(unsigned repeats, int timeline_fd)
+{
+	start(repeats, timeline_fd);
+	return matrix_run(&m, &recorder);
+}
+
+static void setup(void)
+{
+	events[0] = '\0';
+	pairs_run = 0;
+	fail_at = signal_at = ~0u;
+	stop = 0;
+}
+
+static void teardown(void)
+{
+	matrix_free(&m);
+	plan_free(&plan);
+}
+
+START_TEST(one_repeat_rows_as_pairs_end)
+{
+	ck_assert_int_eq(run(1, -1), 0);
+	ck_assert_str_eq(events, "begin pair0.0@-1 item0/1 pair1.0@-1 item1/1 round0 end0");
+	ck_assert_str_eq(matrix_load_name(&m, 0), "None");
+	ck_assert_str_eq(matrix_load_name(&m, 1), "Burn");
+	ck_assert_uint_eq(matrix_measured(&m), 2);
+}
+END_TEST
+
+START_TEST(repeats_rows_after_the_last_round)
+{
+	fail_at = 2;  /* item 0, repeat 1 */
+	ck_assert_int_eq(run(3, -1), 0);
+	ck_assert_str_eq(events, "begin pair0.0@-1 pair1.0@-1 round0 pair0.1@-1 pair1.1@-1 round1 "
+			 "pair0.2@-1 pair1.2@-1 round2 item0/3 item1/3 end0");
+	ck_assert_uint_eq(pairs_run, 6);
+	ck_assert_uint_eq(matrix_measured(&m), 5);
+	/* item-major: item 0's repeats, then item 1's */
+	ck_assert_ptr_eq(matrix_reps(&m, 1), &m.reps[3]);
+	ck_assert(!matrix_reps(&m, 0)[1].ok);
+	ck_assert_str_eq(matrix_reps(&m, 0)[1].why, "stub failure 2");
+	ck_assert(matrix_reps(&m, 0)[2].ok && matrix_reps(&m, 1)[1].ok);
+	ck_assert_uint_eq(matrix_ran(&m, 0), 3);
+	ck_assert_uint_eq(matrix_ran(&m, 1), 3);
+}
+END_TEST
+
+START_TEST(signal_keeps_what_ran)
+{
+	signal_at = 2;  /* item 0 of round 1, cut short */
+	ck_assert_int_eq(run(3, -1), SIGINT);
+	ck_assert_str_eq(events, "begin pair0.0@-1 pair1.0@-1 round0 pair0.1@-1 round1! item0/2 item1/1 end2");
+	ck_assert_uint_eq(pairs_run, 3);
+	ck_assert_uint_eq(matrix_ran(&m, 0), 2);
+	ck_assert_uint_eq(matrix_ran(&m, 1), 1);
+	const struct matrix_rep *r = &matrix_reps(&m, 0)[1];
+	ck_assert(r->ran && r->ok && r->interrupted);
+	ck_assert_uint_eq(r->window_ns, NS_PER_S / 2);
+	ck_assert(!matrix_reps(&m, 1)[1].ran);
+	ck_assert_uint_eq(matrix_measured(&m), 3);
+}
+END_TEST
+
+START_TEST(timeline_pair_ids_count_pairs)
+{
+	ck_assert_int_eq(run(2, 99), 0);  /* a descriptor the stub never writes to */
+	ck_assert_str_eq(events, "begin pair0.0@0 pair1.0@1 round0 pair0.1@2 pair1.1@3 round1 item0/2 item1/2 end0");
+	for (unsigned k = 0; k < 4; k++)
+		ck_assert_uint_eq(pair_ids[k], k);
+}
+END_TEST
+
+START_TEST(no_sink)
+{
+	start(1, -1);
+	ck_assert_int_eq(matrix_run(&m, NULL), 0);
+	ck_assert_uint_eq(matrix_measured(&m), 2);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("matrix");
+	TCase *tc = tcase_create("matrix");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, one_repeat_rows_as_pairs_end);
+	tcase_add_test(tc, repeats_rows_after_the_last_round);
+	tcase_add_test(tc, signal_keeps_what_ran);
+	tcase_add_test(tc, timeline_pair_ids_count_pairs);
+	tcase_add_test(tc, no_sink);
+	suite_add_tcase(s, tc);
+	return ck_run(s);
+}

@@ -1,0 +1,132 @@
+/* The run's report (results/sink.c) as the matrix's sink, over a matrix run with a stub pair
+ * runner: the console and the logfile get the same table (the table header once, a row per
+ * pair, a partial window's mark, the interrupted note), but for the load's throughput lines,
+ * in the logfile only unless -v. */
+#define _GNU_SOURCE
+#include <check.h>
+#include "tests/ck_run.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "core/matrix.h"
+#include "core/options.h"
+#include "core/plan.h"
+#include "core/sweep.h"
+#include "lib/timeutil.h"
+#include "results/logformat.h"
+#include "results/sink.h"
+
+static volatile sig_atomic_t stop;
+
+/* Measured; the load did work; the second pair is cut short by a signal. */
+static int stub_pair_run(const struct pair_params *p, struct pair_outcome *out)
+{
+	static unsigned calls;
+	memset(out, 0, sizeof(*out));
+	out->ok = true;
+	out->window_ns = p->duration_ns;
+	out->load.elapsed_ns = NS_PER_S;
+	out->load.count[0] = 1000;
+	if (++calls % 2 == 0) {
+		out->interrupted = true;
+		out->window_ns = p->duration_ns / 2;
+		stop = SIGINT;
+	}
+	return 0;
+}
+
+/* The text of a memory stream so far. */
+struct text { FILE *f; char *buf; size_t len; };
+
+static FILE *text_open(struct text *t)
+{
+	t->f = open_memstream(&t->buf, &t->len);
+	ck_assert_ptr_nonnull(t->f);
+	return t->f;
+}
+
+/* t's text without its lines holding word (the whole text when word is NULL). */
+static char *text_without(struct text *t, const char *word)
+{
+	fflush(t->f);
+	char *out = calloc(1, t->len + 1), *line = t->buf;
+	for (char *nl; (nl = strchr(line, '\n')); line = nl + 1)
+		if (!word || !memmem(line, (size_t)(nl - line), word, strlen(word)))
+			strncat(out, line, (size_t)(nl + 1 - line));
+	return out;
+}
+
+/* Runs Audio against None and Burn (the second pair interrupted) into a report whose console
+ * and logfile are memory streams; checks them. */
+static void run(bool verbose)
+{
+	char *argv[] = { "interbench", "-W", "Audio", "-w", "None", "-w", "Burn", "-v", NULL }, err[512];
+	static struct options opt;
+	static struct sweep_side bench, load;
+	static struct report_sink s;
+	struct plan plan = { 0 };
+	struct matrix m;
+	struct text con, log;
+	struct load_config load_cfg = { .threads = 1, .loops_per_ms = 1000 };
+	options_init(&opt);
+	ck_assert_msg(options_parse(&opt, verbose ? 8 : 7, argv, err, sizeof(err)) == OPT_OK, "%s", err);
+	opt.quiet = true;
+	sweep_build(&opt, 97, &bench, &load);
+	struct plan_input in = { .opt = &opt, .bench = &bench, .load = &load, .fifo_prio = 97 };
+	ck_assert_int_eq(plan_build(&plan, &in), 0);
+	struct matrix_params p = { .plan = &plan, .opt = &opt, .load = &load, .repeats = 1, .duration_ns = 2 * NS_PER_S,
+				   .load_cfg = &load_cfg, .timeline_fd = -1, .interrupted = &stop,
+				   .pair_run = stub_pair_run };
+	ck_assert_int_eq(matrix_init(&m, &p), 0);
+	memset(&s, 0, sizeof(s));
+	s.opt = &opt;
+	s.in = (struct sink_setup){ .plan = &plan, .bench = &bench, .load = &load, .load_cfg = &load_cfg };
+	s.timeline_fd = -1;
+	s.con = text_open(&con);
+	s.log = text_open(&log);
+	s.both = open_memstream(&s.both_text, &s.both_size);
+	s.sums = calloc(plan.n, sizeof(*s.sums));
+	struct matrix_sink sink = sink_matrix(&s);
+	sink.run_begin = NULL;  /* the notes before the run are the console's alone */
+	stop = 0;
+	ck_assert_int_eq(matrix_run(&m, &sink), SIGINT);
+
+	char *c = text_without(&con, NULL), *l = text_without(&log, NULL), *l_no_work = text_without(&log, LOG_LOAD_WORK);
+	const char *want = verbose ? l : l_no_work;
+	ck_assert_str_eq(c, want);
+	ck_assert_ptr_nonnull(strstr(l, LOG_LOAD_WORK));
+	ck_assert_ptr_nonnull(strstr(l, LOG_ROW_INTERRUPTED));
+	ck_assert_ptr_nonnull(strstr(l, LOG_RUN_INTERRUPTED));
+	char *head = strstr(c, "--- Benchmarking simulated cpu of Audio");
+	ck_assert_ptr_nonnull(head);
+	ck_assert_ptr_null(strstr(head + 1, "--- Benchmarking"));  /* one table */
+	ck_assert_ptr_nonnull(strstr(c, "\nNone"));
+	ck_assert_ptr_nonnull(strstr(c, "\nBurn"));
+	free(c), free(l), free(l_no_work);
+	fclose(con.f), fclose(log.f), fclose(s.both);
+	free(con.buf), free(log.buf), free(s.both_text), free(s.sums);
+	matrix_free(&m);
+	plan_free(&plan);
+}
+
+START_TEST(console_and_logfile_alike)
+{
+	run(false);
+}
+END_TEST
+
+START_TEST(verbose_console_has_the_load_work)
+{
+	run(true);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("sink");
+	TCase *tc = tcase_create("sink");
+	tcase_add_test(tc, console_and_logfile_alike);
+	tcase_add_test(tc, verbose_console_has_the_load_work);
+	suite_add_tcase(s, tc);
+	return ck_run(s);
+}
