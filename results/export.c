@@ -12,29 +12,6 @@
 #include "results/export.h"
 
 
-void export_slug(const char *s, char *out, size_t outlen)
-{
-	size_t n = 0;
-	bool dash = false;
-	if (outlen == 0)
-		return;
-	for (; *s && n + 1 < outlen; s++) {
-		char c = *s >= 'A' && *s <= 'Z' ? (char)(*s - 'A' + 'a') : *s;
-		bool keep = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
-		if (!keep) {
-			dash = n > 0;
-			continue;
-		}
-		if (dash && n + 2 >= outlen)
-			break;  /* no room for '-' and a character */
-		if (dash)
-			out[n++] = '-';
-		dash = false;
-		out[n++] = c;
-	}
-	out[n] = '\0';
-}
-
 /* The case of pair p itself, against old (its baseline's pair, or NULL): ERROR when any
  * repeat failed, FAIL when compare would flag its starved repeats (cmp_starved_regression),
  * else PASS. */
@@ -42,8 +19,8 @@ static void pair_case(const struct rs_pair *p, const struct rs_pair *old, const 
 		      struct export_case *c)
 {
 	memset(c, 0, sizeof(*c));
-	export_slug(p->sim, c->sim_slug, sizeof(c->sim_slug));
-	export_slug(p->load, c->load_slug, sizeof(c->load_slug));
+	text_slug(p->sim, c->sim_slug, sizeof(c->sim_slug));
+	text_slug(p->load, c->load_slug, sizeof(c->load_slug));
 	snprintf(c->id, sizeof(c->id), "%s-%s", c->sim_slug, c->load_slug);
 	c->result = p->failed ? EXPORT_RESULT_ERROR : EXPORT_RESULT_PASS;
 	if (!p->failed && old && cmp_starved_regression(old, p, &spec->thresholds))
@@ -62,7 +39,7 @@ static bool figure_case(const struct rs_pair *p, const struct rs_pair *old, enum
 	if (isnan(med))
 		return false;
 	*c = *pc;
-	export_slug(rs_metric_name(m), c->figure_slug, sizeof(c->figure_slug));
+	text_slug(rs_metric_name(m), c->figure_slug, sizeof(c->figure_slug));
 	snprintf(c->id, sizeof(c->id), "%s-%s-%s", c->sim_slug, c->load_slug, c->figure_slug);
 	c->has_value = isfinite(med);
 	c->value = c->has_value ? (rs_metric_is_time(m) ? med / 1e6 : med) : NAN;

@@ -39,22 +39,6 @@ struct plot_job {
 	unsigned made, failed;         /* pictures drawn, figures that failed */
 };
 
-/* A file name part made of the name's letters and digits ("Audio real time" -> "audio-real-time"). */
-static void slug(const char *name, char *buf, size_t len)
-{
-	size_t n = 0;
-	for (const char *p = name; *p && n + 1 < len; p++) {
-		char c = *p >= 'A' && *p <= 'Z' ? (char)(*p - 'A' + 'a') : *p;
-		if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'))
-			buf[n++] = c;
-		else if (n && buf[n - 1] != '-')
-			buf[n++] = '-';
-	}
-	while (n && buf[n - 1] == '-')
-		n--;
-	buf[n] = '\0';
-}
-
 /* The environment gnuplot runs in, whatever the caller's: no GNUPLOT_LIB, GNUPLOT_DRIVER_DIR,
  * GNUTERM or font paths, and a HOME nobody but root can create (its .gnuplot is not read anyway:
  * -d, gnuplot(1)). */
@@ -380,7 +364,7 @@ static void plot_distribution(struct plot_job *j, const json_t *results, const c
 {
 	struct figure f = { .blocks = 0 };
 	char s[64], title[256];
-	slug(sim, s, sizeof(s));
+	text_slug(sim, s, sizeof(s));
 	snprintf(f.stem, sizeof(f.stem), "latency-%s", s);
 	snprintf(title, sizeof(title), "%s: latency distributions (log-log); p99 and max marked", sim);
 	if (!fig_begin(j, &f, title))
@@ -413,7 +397,7 @@ static void plot_percentiles(struct plot_job *j, const json_t *results, const ch
 {
 	struct figure f = { .blocks = 0 };
 	char s[64], title[256];
-	slug(sim, s, sizeof(s));
+	text_slug(sim, s, sizeof(s));
 	snprintf(f.stem, sizeof(f.stem), "percentiles-%s", s);
 	if (!fig_begin(j, &f, NULL))
 		return;
@@ -469,8 +453,8 @@ static void plot_sweep(struct plot_job *j, const json_t *sw)
 {
 	struct figure f = { .blocks = 0 };
 	char s[64], l[64], title[256];
-	slug(str(sw, JK_SIMULATION), s, sizeof(s));
-	slug(str(sw, JK_LOAD), l, sizeof(l));
+	text_slug(str(sw, JK_SIMULATION), s, sizeof(s));
+	text_slug(str(sw, JK_LOAD), l, sizeof(l));
 	snprintf(f.stem, sizeof(f.stem), "sweep-%s-%s", s, l);
 	snprintf(title, sizeof(title), "%s against %s: %% deadlines met (lines) and p99 latency (points, right axis)",
 		 str(sw, JK_SIMULATION), str(sw, JK_LOAD));
@@ -840,8 +824,8 @@ static void plot_overlay(struct plot_job *j, const json_t *old, const json_t *ne
 	char k[96], l[48], title[256];
 	if (!res[0] || !res[1])
 		return;
-	slug(key, k, sizeof(k));
-	slug(load, l, sizeof(l));
+	text_slug(key, k, sizeof(k));
+	text_slug(load, l, sizeof(l));
 	snprintf(f.stem, sizeof(f.stem), "compare-%s-%s", k, l);
 	snprintf(title, sizeof(title), "%s against %s: scheduling latency, OLD and NEW (log-log)", key, load);
 	if (!fig_begin(j, &f, title))
