@@ -561,7 +561,7 @@ static const struct optspec compare_options[] = {
 };
 #define COMPARE_OPTIONS (sizeof(compare_options) / sizeof(compare_options[0]))
 
-const struct optspec_style cmp_help_style = { .column = 24, .long_indent = "      " };
+static const struct optspec_style compare_style = { .column = 24, .long_indent = "      " };
 
 static void compare_usage(FILE *f)
 {
@@ -570,7 +570,7 @@ static void compare_usage(FILE *f)
 		"Compares two interbench results (JSON from --json, or classic logfiles; the last run of a\n"
 		"logfile) pair by pair.  Exit status: 0 no regression, 1 regression, 2 bad input.\n");
 	for (unsigned i = 0; i < COMPARE_OPTIONS; i++)
-		optspec_help_styled(f, &compare_options[i], &cmp_help_style);
+		optspec_help_styled(f, &compare_options[i], &compare_style);
 }
 
 /* Says on err what stopped compare's command line. */

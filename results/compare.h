@@ -90,9 +90,6 @@ int compare_sets(const char *old_name, const struct result_set *old, const char 
  * OPTSPEC_SET, or OPTSPEC_BAD with cmp_parse_thresholds's reason in what. */
 int cmp_threshold_option(const struct optspec *s, void *base, const char *arg, char *what, size_t whatlen);
 
-/* The layout of compare's and export's --help (lib/optspec.h): help text at column 24. */
-extern const struct optspec_style cmp_help_style;
-
 /* The subcommand: argv[0] is "compare".  Returns the exit status (CMP_*). */
 int compare_main(int argc, char **argv, FILE *out, FILE *err);
 
