@@ -336,8 +336,7 @@ void options_usage(FILE *f, const char *prog)
 		"Linux interactivity benchmark: simulated interactive tasks against background loads.\n\n",
 		prog, prog, prog, prog, prog, prog, prog);
 	memset(&none, 0, sizeof(none));
-	for (unsigned i = 0; i < CORE_COUNT; i++)
-		optspec_help(f, &core_options[i]);
+	optspec_help_table(f, core_options, CORE_COUNT, &optspec_main_style);
 	fprintf(f, "\nOptions of the simulated tasks and loads:\n");
 	walk_workload_options(&none, help_line, f);
 	fprintf(f, "\nSimulated tasks:\n");

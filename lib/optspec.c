@@ -498,6 +498,12 @@ void optspec_help_styled(FILE *f, const struct optspec *s, const struct optspec_
 	}
 }
 
+void optspec_help_table(FILE *f, const struct optspec *specs, unsigned n, const struct optspec_style *st)
+{
+	for (unsigned i = 0; i < n; i++)
+		optspec_help_styled(f, &specs[i], st);
+}
+
 void optspec_help(FILE *f, const struct optspec *s)
 {
 	optspec_help_styled(f, s, &optspec_main_style);

@@ -2,7 +2,8 @@
  * option is described once (names, type, range, unit, default, help, JSON key, and the offset
  * of its value in a settings struct), and parsing, messages, -h, defaults and the printing of
  * values are walks over the descriptions.  Whoever owns the struct owns the table: the core
- * settings (core/options.c) and each workload's private config (workloads/). */
+ * settings (core/options.c), each workload's private config (workloads/), and the subcommands'
+ * command lines (results/compare.c, export.c, plot.c); lib/optparse.h parses them all. */
 #ifndef IB_OPTSPEC_H
 #define IB_OPTSPEC_H
 #include <stdbool.h>
@@ -133,6 +134,9 @@ extern const struct optspec_style optspec_main_style;
  * that column; a head ("  -t, --time S") reaching the column stands on a line of its own.
  * Nothing for a hidden option. */
 void optspec_help_styled(FILE *f, const struct optspec *s, const struct optspec_style *st);
+
+/* optspec_help_styled for each of the n options of specs, in order. */
+void optspec_help_table(FILE *f, const struct optspec *specs, unsigned n, const struct optspec_style *st);
 
 /* optspec_help_styled with optspec_main_style. */
 void optspec_help(FILE *f, const struct optspec *s);

@@ -569,8 +569,7 @@ static void compare_usage(FILE *f)
 		"       OLD NEW\n"
 		"Compares two interbench results (JSON from --json, or classic logfiles; the last run of a\n"
 		"logfile) pair by pair.  Exit status: 0 no regression, 1 regression, 2 bad input.\n");
-	for (unsigned i = 0; i < COMPARE_OPTIONS; i++)
-		optspec_help_styled(f, &compare_options[i], &compare_style);
+	optspec_help_table(f, compare_options, COMPARE_OPTIONS, &compare_style);
 }
 
 /* Says on err what stopped compare's command line. */

@@ -231,8 +231,7 @@ static void export_usage(FILE *f)
 		"Writes RESULT (JSON from --json, or a classic logfile) as test cases for kernel CI: a case a\n"
 		"(simulation, load) pair and one a figure, with the median over the repeats.\n"
 		"Exit status: 0 every case passed, 1 a case failed, 2 bad input.\n");
-	for (unsigned i = 0; i < EXPORT_OPTIONS; i++)
-		optspec_help_styled(f, &export_options[i], &export_style);
+	optspec_help_table(f, export_options, EXPORT_OPTIONS, &export_style);
 }
 
 /* Says on err what stopped export's command line. */

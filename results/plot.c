@@ -738,8 +738,7 @@ static void plot_usage(FILE *f)
 	fprintf(f, "Usage: interbench plot RESULT.json [--timeline FILE] [--out DIR] [--format png|svg]\n"
 		"Draws a result with gnuplot: latency distributions and percentiles per task, sweeps, and with\n"
 		"--timeline each pair's periods; each picture beside the gnuplot script, data included, that drew it.\n");
-	for (unsigned i = 0; i < PLOT_OPTIONS; i++)
-		optspec_help_styled(f, &plot_options[i], &plot_style);
+	optspec_help_table(f, plot_options, PLOT_OPTIONS, &plot_style);
 }
 
 /* Parses the options into j.  Returns -1 to go on, else the exit status. */
