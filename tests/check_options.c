@@ -2,6 +2,7 @@
 #include <check.h>
 #include <getopt.h>
 #include "tests/ck_args.h"
+#include "tests/ck_options.h"
 #include "tests/ck_run.h"
 #include <stdarg.h>
 #include <stdlib.h>
@@ -25,14 +26,11 @@ static const char *val(const struct options *o, const char *long_name)
 /* Parses a NULL-terminated list of arguments (after the program name). */
 static enum opt_status parse(struct options *o, const char *first, ...)
 {
-	char *argv[CK_ARGV_MAX];
 	va_list ap;
 	va_start(ap, first);
-	int argc = ck_argv(argv, first, ap);
+	enum opt_status st = ck_options_parse(o, err, sizeof(err), first, ap);
 	va_end(ap);
-	options_init(o);
-	err[0] = '\0';
-	return options_parse(o, argc, argv, err, sizeof(err));
+	return st;
 }
 
 START_TEST(defaults)
