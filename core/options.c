@@ -1,9 +1,9 @@
 #define _GNU_SOURCE
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "core/options.h"
+#include "lib/optparse.h"
 #include "lib/pmqos.h"
 #include "lib/text.h"
 
@@ -224,66 +224,40 @@ int options_get(const struct options *o, const char *long_name, char *buf, size_
 	return q.found ? 0 : -1;
 }
 
-/* getopt_long's value for entry i: its short letter, or 256 + i for a long-only option. */
-static int entry_val(const struct entries *es, unsigned i)
+static const struct optspec *entry_spec(void *ctx, unsigned i)
 {
-	return es->e[i].spec->short_name ? es->e[i].spec->short_name : 256 + (int)i;
+	return ((const struct entries *)ctx)->e[i].spec;
 }
 
-static const struct entry *entry_of_val(const struct entries *es, int val)
+/* Stores arg into every base of entry i.  Returns as optspec_set does. */
+static int entry_set(void *ctx, unsigned i, const char *arg, char *what, size_t whatlen)
 {
-	for (unsigned i = 0; i < es->n; i++)
-		if (entry_val(es, i) == val)
-			return &es->e[i];
-	return NULL;
-}
-
-static bool takes_value(const struct optspec *s)
-{
-	return s->type != OPTSPEC_FLAG && s->type != OPTSPEC_ACTION;
-}
-
-/* getopt_long's tables for es: lo (es->n + 1 entries) and the short option string. */
-static void getopt_tables(const struct entries *es, struct option *lo, char *shorts, size_t len)
-{
-	size_t k = 0;
-	shorts[k++] = ':';
-	for (unsigned i = 0; i < es->n; i++) {
-		const struct optspec *s = es->e[i].spec;
-		lo[i] = (struct option){ s->long_name, takes_value(s) ? required_argument : no_argument, NULL,
-					 entry_val(es, i) };
-		if (s->short_name && k + 3 < len) {
-			shorts[k++] = (char)s->short_name;
-			if (takes_value(s))
-				shorts[k++] = ':';
-		}
+	const struct entry *e = &((const struct entries *)ctx)->e[i];
+	for (unsigned b = 0; b < e->nbases; b++) {
+		int rc = optspec_set(e->spec, e->bases[b], arg, what, whatlen);
+		if (rc != OPTSPEC_SET)
+			return rc;
 	}
-	lo[es->n] = (struct option){ NULL, 0, NULL, 0 };
-	shorts[k] = '\0';
+	return OPTSPEC_SET;
 }
 
-/* Sets err to "<option>: <what> '<value>' (accepted: ...)". */
-static void bad_value(const struct optspec *s, const char *what, const char *arg, char *err, size_t errlen)
+/* The one line for f: "-t: invalid value '0' (accepted: ...)", "--json: missing value
+ * (accepted: ...)", "-Z: unknown option (see -h for the accepted ones)". */
+static void fault_text(const struct optparse_fault *f, char *err, size_t errlen)
 {
 	char name[64], acc[320];
-	snprintf(err, errlen, "%s: %s '%s' (accepted: %s)", optspec_display(s, name, sizeof(name)), what, arg,
-		 optspec_accepted(s, acc, sizeof(acc)));
-}
-
-/* Stores arg into every base of entry e.  Returns OPT_OK, an ACTION's status, or OPT_ERROR. */
-static enum opt_status set_entry(const struct entry *e, const char *arg, char *err, size_t errlen)
-{
-	char what[64];
-	for (unsigned b = 0; b < e->nbases; b++) {
-		int rc = optspec_set(e->spec, e->bases[b], arg, what, sizeof(what));
-		if (rc == OPTSPEC_BAD) {
-			bad_value(e->spec, what, arg, err, errlen);
-			return OPT_ERROR;
-		}
-		if (rc != OPTSPEC_SET)
-			return (enum opt_status)rc;
-	}
-	return OPT_OK;
+	if (f->kind == OPTPARSE_BAD_VALUE)
+		snprintf(err, errlen, "%s: %s '%s' (accepted: %s)", optspec_display(f->spec, name, sizeof(name)),
+			 f->what, f->value, optspec_accepted(f->spec, acc, sizeof(acc)));
+	else if (f->kind == OPTPARSE_MISSING)
+		snprintf(err, errlen, "%s: missing value (accepted: %s)", optspec_display(f->spec, name, sizeof(name)),
+			 optspec_accepted(f->spec, acc, sizeof(acc)));
+	else if (f->kind == OPTPARSE_NO_MEMORY)
+		snprintf(err, errlen, "malloc: out of memory");
+	else if (f->letter > 0 && f->letter < 256)
+		snprintf(err, errlen, "-%c: unknown option (see -h for the accepted ones)", f->letter);
+	else
+		snprintf(err, errlen, "%s: unknown option (see -h for the accepted ones)", f->word);
 }
 
 /* Runs every workload's check hook.  Returns OPT_OK, or OPT_ERROR with err set. */
@@ -312,42 +286,17 @@ static enum opt_status check_core(const struct options *o, char *err, size_t err
 	return OPT_OK;
 }
 
-/* Reports getopt's ':' (missing value) or '?' (unknown option). */
-static void getopt_error(const struct entries *es, int c, char **argv, char *err, size_t errlen)
-{
-	char name[64], acc[320];
-	const struct entry *e = entry_of_val(es, optopt);
-	if (c == ':' && e)
-		snprintf(err, errlen, "%s: missing value (accepted: %s)", optspec_display(e->spec, name, sizeof(name)),
-			 optspec_accepted(e->spec, acc, sizeof(acc)));
-	else if (optopt > 0 && optopt < 256)
-		snprintf(err, errlen, "-%c: unknown option (see -h for the accepted ones)", optopt);
-	else
-		snprintf(err, errlen, "%s: unknown option (see -h for the accepted ones)", argv[optind - 1]);
-}
-
 static enum opt_status parse_argv(struct options *o, struct entries *es, int argc, char **argv, char *err,
 				  size_t errlen)
 {
-	struct option lo[MAX_ENTRIES + 1];
-	char shorts[2 * MAX_ENTRIES + 2];
-	int c;
+	struct optparse_fault f;
 	entries_collect(es, o);
-	getopt_tables(es, lo, shorts, sizeof(shorts));
-	optind = 0; /* full reset, so the parser can run more than once (tests) */
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, shorts, lo, NULL)) != -1) {
-		if (c == ':' || c == '?') {
-			getopt_error(es, c, argv, err, errlen);
-			return OPT_ERROR;
-		}
-		const struct entry *e = entry_of_val(es, c);
-		enum opt_status st = e ? set_entry(e, optarg, err, errlen) : OPT_ERROR;
-		if (!e)
-			snprintf(err, errlen, "internal: unhandled option %d", c);
-		if (st != OPT_OK)
-			return st;
-	}
+	struct optparse p = { .n = es->n, .spec = entry_spec, .set = entry_set, .ctx = es };
+	int rc = optparse_run(&p, argc, argv, &f);
+	if (rc == OPTSPEC_BAD)
+		fault_text(&f, err, errlen);
+	if (rc != OPTSPEC_SET)
+		return rc == OPTSPEC_BAD ? OPT_ERROR : (enum opt_status)rc;
 	if (optind < argc) {
 		snprintf(err, errlen, "%s: unexpected argument (interbench takes options only; see -h)", argv[optind]);
 		return OPT_ERROR;
@@ -387,8 +336,7 @@ void options_usage(FILE *f, const char *prog)
 		"Linux interactivity benchmark: simulated interactive tasks against background loads.\n\n",
 		prog, prog, prog, prog, prog, prog, prog);
 	memset(&none, 0, sizeof(none));
-	for (unsigned i = 0; i < CORE_COUNT; i++)
-		optspec_help(f, &core_options[i]);
+	optspec_help_table(f, core_options, CORE_COUNT, &optspec_main_style);
 	fprintf(f, "\nOptions of the simulated tasks and loads:\n");
 	walk_workload_options(&none, help_line, f);
 	fprintf(f, "\nSimulated tasks:\n");

@@ -7,6 +7,7 @@
 #include <sys/capability.h>
 #include <sys/resource.h>
 #include "lib/cgroup.h"
+#include "lib/machine.h"
 #include "core/privs.h"
 
 #define FIX_CAPS "run as root, or grant it: setcap cap_sys_nice,cap_ipc_lock+ep ./interbench"
@@ -110,7 +111,6 @@ static bool in_user_namespace(void)
 
 void privs_probe(struct privs *p, int fifo_levels)
 {
-	cpu_set_t set;
 	memset(p, 0, sizeof(*p));
 	cap_t caps = cap_get_proc();
 	p->cap_sys_nice = cap_effective(caps, CAP_SYS_NICE);
@@ -120,7 +120,7 @@ void privs_probe(struct privs *p, int fifo_levels)
 	p->rlimit_rtprio = soft_limit(RLIMIT_RTPRIO);
 	p->rlimit_nice = soft_limit(RLIMIT_NICE);
 	p->rlimit_memlock_bytes = soft_limit(RLIMIT_MEMLOCK);
-	p->cpu0_allowed = sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_ISSET(0, &set);
+	p->cpu0_allowed = machine_cpu_allowed(0);
 	p->rt_runtime_us = read_rt_runtime_us();
 	p->cg_rt_runtime_us = PRIVS_RT_UNKNOWN;
 	int max = privs_fifo_max(p);

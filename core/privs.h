@@ -16,7 +16,7 @@ struct privs {
 	uint64_t rlimit_rtprio;     /* RLIMIT_RTPRIO soft limit (highest FIFO priority allowed) */
 	uint64_t rlimit_nice;       /* RLIMIT_NICE soft limit: nice may go down to 20 - this */
 	uint64_t rlimit_memlock_bytes; /* RLIMIT_MEMLOCK soft limit (UINT64_MAX = unlimited) */
-	bool cpu0_allowed;          /* CPU 0 is in our affinity mask (for -u) */
+	bool cpu0_allowed;          /* CPU 0 is in our affinity mask (for -u): machine_cpu_allowed */
 	int rt_runtime_us;          /* /proc/sys/kernel/sched_rt_runtime_us; -1 = throttling off,
 	                               INT32_MIN when unreadable */
 	int fifo_refused_errno;     /* 0, or the errno with which the kernel refused SCHED_FIFO on

@@ -132,6 +132,12 @@ unsigned machine_allowed_cpus(struct optspec_cpus *set)
 	return n;
 }
 
+bool machine_cpu_allowed(unsigned c)
+{
+	struct optspec_cpus set;
+	return machine_allowed_cpus(&set) == 0 || optspec_cpu_isset(&set, c);
+}
+
 void machine_allowed_text(unsigned allowed, unsigned online, const char *list, char *buf, size_t len)
 {
 	if (allowed)

@@ -30,6 +30,13 @@ struct machine_info {
  * empty). */
 unsigned machine_allowed_cpus(struct optspec_cpus *set);
 
+/* Whether this process may run on CPU c, as machine_allowed_cpus says.  True when that is
+ * unknown (the call failed, e.g. more CPUs than CPU_SETSIZE): the one rule for an unknown set,
+ * which every check of a CPU follows (-u's CPU 0 in core/privs.c, the --cpus lists' check), so
+ * nothing is refused on a guess and a CPU truly out of reach is named by sched_setaffinity(2)
+ * when the task is pinned; likewise a count of allowed CPUs falls back to the online ones. */
+bool machine_cpu_allowed(unsigned c);
+
 /* Writes "1 of 2 CPUs: 1" (allowed of online, then the list) into buf; "unknown" when allowed
  * is 0. */
 void machine_allowed_text(unsigned allowed, unsigned online, const char *list, char *buf, size_t len);

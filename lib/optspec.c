@@ -80,7 +80,7 @@ static void store_number(const struct optspec *s, void *base, int64_t v)
 {
 	switch (s->type) {
 	case OPTSPEC_FLAG: *(bool *)at(base, s) = v != 0; break;
-	case OPTSPEC_UINT: *(unsigned *)at(base, s) = (unsigned)v; break;
+	case OPTSPEC_UINT: case OPTSPEC_CHOICE: *(unsigned *)at(base, s) = (unsigned)v; break;
 	case OPTSPEC_INT: *(int *)at(base, s) = (int)v; break;
 	case OPTSPEC_I64: *(int64_t *)at(base, s) = v; break;
 	case OPTSPEC_U64: case OPTSPEC_SIZE: *(uint64_t *)at(base, s) = (uint64_t)v; break;
@@ -93,7 +93,7 @@ static int64_t load_number(const struct optspec *s, const void *base)
 {
 	switch (s->type) {
 	case OPTSPEC_FLAG: return *(const bool *)cat(base, s);
-	case OPTSPEC_UINT: return *(const unsigned *)cat(base, s);
+	case OPTSPEC_UINT: case OPTSPEC_CHOICE: return *(const unsigned *)cat(base, s);
 	case OPTSPEC_INT: return *(const int *)cat(base, s);
 	case OPTSPEC_I64: return *(const int64_t *)cat(base, s);
 	case OPTSPEC_U64: case OPTSPEC_SIZE: return (int64_t)*(const uint64_t *)cat(base, s);
@@ -114,7 +114,7 @@ void optspec_defaults(const struct optspec *specs, size_t n, void *base)
 			*(struct optspec_ints *)at(base, s) = (struct optspec_ints){ .n = 1, .v = { (int)s->def } };
 		else if (s->type == OPTSPEC_CPUS)
 			memset(at(base, s), 0, sizeof(struct optspec_cpus));
-		else
+		else if (s->type != OPTSPEC_CUSTOM)
 			store_number(s, base, s->def);
 	}
 }
@@ -270,9 +270,25 @@ static int set_number(const struct optspec *s, void *base, const char *arg, char
 	return OPTSPEC_SET;
 }
 
+/* A CHOICE value: one of s->choices, exactly. */
+static int set_choice(const struct optspec *s, void *base, const char *arg, char *what, size_t whatlen)
+{
+	for (unsigned i = 0; s->choices[i]; i++)
+		if (strcmp(s->choices[i], arg) == 0) {
+			store_number(s, base, i);
+			return OPTSPEC_SET;
+		}
+	snprintf(what, whatlen, "invalid value");
+	return OPTSPEC_BAD;
+}
+
 int optspec_set(const struct optspec *s, void *base, const char *arg, char *what, size_t whatlen)
 {
 	switch (s->type) {
+	case OPTSPEC_CHOICE:
+		return set_choice(s, base, arg, what, whatlen);
+	case OPTSPEC_CUSTOM:
+		return s->set(s, base, arg, what, whatlen) == OPTSPEC_SET ? OPTSPEC_SET : OPTSPEC_BAD;
 	case OPTSPEC_ACTION:
 		return s->action;
 	case OPTSPEC_FLAG:
@@ -310,7 +326,7 @@ int optspec_set(const struct optspec *s, void *base, const char *arg, char *what
 
 const char *optspec_display(const struct optspec *s, char *buf, size_t len)
 {
-	if (s->short_name)
+	if (s->short_name && !s->hide_short)
 		snprintf(buf, len, "-%c", s->short_name);
 	else
 		snprintf(buf, len, "--%s", s->long_name);
@@ -330,6 +346,17 @@ static void mask_names(const struct optspec *s, uint32_t bits, bool only_set, co
 		if (w < 0)
 			break;
 		used += (size_t)w;
+	}
+}
+
+/* The CHOICE's values joined with ", ". */
+static void join_choices(const struct optspec *s, char *buf, size_t len)
+{
+	size_t used = 0;
+	buf[0] = '\0';
+	for (unsigned i = 0; s->choices[i] && used < len; i++) {
+		int w = snprintf(buf + used, len - used, "%s%s", i ? ", " : "", s->choices[i]);
+		used += w > 0 ? (size_t)w : 0;
 	}
 }
 
@@ -355,6 +382,12 @@ const char *optspec_accepted(const struct optspec *s, char *buf, size_t len)
 	case OPTSPEC_CPUS:
 		snprintf(buf, len, "a CPU list such as 0,2-3");
 		break;
+	case OPTSPEC_CHOICE:
+		if (!s->accepted) {
+			join_choices(s, buf, len);
+			break;
+		}
+		/* fall through */
 	default:
 		snprintf(buf, len, "%s", s->accepted ? s->accepted : "see -h");
 		break;
@@ -376,7 +409,7 @@ bool optspec_is_default(const struct optspec *s, const void *base)
 	}
 	if (s->type == OPTSPEC_CPUS)
 		return !((const struct optspec_cpus *)cat(base, s))->given;
-	return s->type == OPTSPEC_ACTION || load_number(s, base) == s->def;
+	return s->type == OPTSPEC_ACTION || s->type == OPTSPEC_CUSTOM || load_number(s, base) == s->def;
 }
 
 const char *optspec_format(const struct optspec *s, const void *base, char *buf, size_t len)
@@ -409,7 +442,8 @@ const char *optspec_format(const struct optspec *s, const void *base, char *buf,
 		break;
 	}
 	case OPTSPEC_FLAG: snprintf(buf, len, "%s", v ? "yes" : "no"); break;
-	case OPTSPEC_ACTION: buf[0] = '\0'; break;
+	case OPTSPEC_ACTION: case OPTSPEC_CUSTOM: buf[0] = '\0'; break;
+	case OPTSPEC_CHOICE: snprintf(buf, len, "%s", s->choices[v]); break;
 	case OPTSPEC_U64: snprintf(buf, len, "%" PRIu64, (uint64_t)v); break;
 	default: snprintf(buf, len, "%" PRId64, v); break;
 	}
@@ -428,22 +462,49 @@ const char *optspec_text(const struct optspec *s, const void *base)
 	return *(const char *const *)cat(base, s);
 }
 
-void optspec_help(FILE *f, const struct optspec *s)
+const struct optspec_style optspec_main_style = { .column = HELP_COLUMN, .long_indent = "      " };
+
+/* s's head in -h: "  -t, --time S", "      --workdir DIR". */
+static int help_head(const struct optspec *s, const struct optspec_style *st, char *head, size_t len)
+{
+	int n;
+	if (s->short_name && !s->hide_short)
+		n = snprintf(head, len, "  -%c, --%s", s->short_name, s->long_name);
+	else
+		n = snprintf(head, len, "%s--%s", st->long_indent, s->long_name);
+	if (s->metavar && n >= 0 && (size_t)n < len)
+		n += snprintf(head + n, len - (size_t)n, " %s", s->metavar);
+	return n;
+}
+
+void optspec_help_styled(FILE *f, const struct optspec *s, const struct optspec_style *st)
 {
 	char head[80];
-	int n;
-	if (s->short_name)
-		n = snprintf(head, sizeof(head), "  -%c, --%s", s->short_name, s->long_name);
-	else
-		n = snprintf(head, sizeof(head), "      --%s", s->long_name);
-	if (s->metavar && n >= 0 && (size_t)n < sizeof(head))
-		snprintf(head + n, sizeof(head) - (size_t)n, " %s", s->metavar);
-	const char *h = s->help ? s->help : "";
-	const char *nl = strchr(h, '\n');
-	fprintf(f, "%-*s %.*s\n", HELP_COLUMN - 1, head, nl ? (int)(nl - h) : (int)strlen(h), h);
-	while (nl) {
-		h = nl + 1;
-		nl = strchr(h, '\n');
-		fprintf(f, "%*s%.*s\n", HELP_COLUMN, "", nl ? (int)(nl - h) : (int)strlen(h), h);
+	if (s->hidden)
+		return;
+	bool beside = help_head(s, st, head, sizeof(head)) < st->column;  /* else a line of its own */
+	if (!beside)
+		fprintf(f, "%s\n", head);
+	for (const char *line = s->help ? s->help : "";; beside = false) {
+		const char *nl = strchr(line, '\n');
+		int w = nl ? (int)(nl - line) : (int)strlen(line);
+		if (beside)
+			fprintf(f, "%-*s %.*s\n", st->column - 1, head, w, line);
+		else
+			fprintf(f, "%*s%.*s\n", st->column, "", w, line);
+		if (!nl)
+			break;
+		line = nl + 1;
 	}
+}
+
+void optspec_help_table(FILE *f, const struct optspec *specs, unsigned n, const struct optspec_style *st)
+{
+	for (unsigned i = 0; i < n; i++)
+		optspec_help_styled(f, &specs[i], st);
+}
+
+void optspec_help(FILE *f, const struct optspec *s)
+{
+	optspec_help_styled(f, s, &optspec_main_style);
 }

@@ -2,7 +2,8 @@
  * option is described once (names, type, range, unit, default, help, JSON key, and the offset
  * of its value in a settings struct), and parsing, messages, -h, defaults and the printing of
  * values are walks over the descriptions.  Whoever owns the struct owns the table: the core
- * settings (core/options.c) and each workload's private config (workloads/). */
+ * settings (core/options.c), each workload's private config (workloads/), and the subcommands'
+ * command lines (results/compare.c, export.c, plot.c); lib/optparse.h parses them all. */
 #ifndef IB_OPTSPEC_H
 #define IB_OPTSPEC_H
 #include <stdbool.h>
@@ -29,6 +30,10 @@ enum optspec_type {
 	                   (B included, STEP > 0, counting down when A > B), each in [min, max],
 	                   no value twice; the default is the one value def; a use replaces it */
 	OPTSPEC_CPUS,   /* struct optspec_cpus: a CPU list as cyclictest takes it ("0,2-3") */
+	OPTSPEC_CHOICE, /* unsigned: the index of the value among .choices, matched exactly
+	                   (case-sensitive); the default is index def */
+	OPTSPEC_CUSTOM, /* stored by .set, the owner's own parser (compare's thresholds); no
+	                   default is stored */
 };
 
 #define OPTSPEC_LIST_MAX 40   /* values of an OPTSPEC_INTS list (-20..19 is 40) */
@@ -72,6 +77,12 @@ struct optspec {
 	 * the last.  Names match case-insensitively. */
 	const char *(*name_at)(unsigned i);
 	int action;             /* ACTION: the status optspec_set returns */
+	const char *const *choices; /* CHOICE: the accepted values, NULL after the last */
+	/* CUSTOM: parses arg into base (at s->offset, or wherever the owner keeps it).  Returns
+	 * OPTSPEC_SET, or OPTSPEC_BAD with `what` (whatlen bytes) the whole reason. */
+	int (*set)(const struct optspec *s, void *base, const char *arg, char *what, size_t whatlen);
+	bool hide_short;        /* the short letter is accepted but shown nowhere (-h, messages) */
+	bool hidden;            /* accepted, but no line in -h */
 };
 
 /* Results of optspec_set. */
@@ -85,7 +96,8 @@ void optspec_defaults(const struct optspec *specs, size_t n, void *base);
  * with the value ("invalid value", "invalid size", "empty directory name", "unknown load"). */
 int optspec_set(const struct optspec *s, void *base, const char *arg, char *what, size_t whatlen);
 
-/* The option's name for messages: "-t" for one with a short form, else "--workdir". */
+/* The option's name for messages: "-t" for one with a short form (not hidden), else
+ * "--workdir". */
 const char *optspec_display(const struct optspec *s, char *buf, size_t len);
 
 /* What option s accepts as its value, for messages: "an integer from 1 to 1024",
@@ -107,8 +119,26 @@ int64_t optspec_number(const struct optspec *s, const void *base);
 /* The value in base of a TEXT or STRING option (NULL when unset); NULL for the others. */
 const char *optspec_text(const struct optspec *s, const void *base);
 
-/* Writes s's -h line(s) to f: "  -t, --time S             seconds..." with the help text
- * starting at column 27 and each '\n' of it continued on a line indented to that column. */
+/* The layout of -h lines: the column the help text starts at (counted from 0), and the indent
+ * of an option without a (shown) short letter ("      " to line up with "  -t, ", or "  "). */
+struct optspec_style {
+	int column;
+	const char *long_indent;
+};
+
+/* The main command's layout: column 27, long-only options indented to line up. */
+extern const struct optspec_style optspec_main_style;
+
+/* Writes s's -h line(s) to f as st lays them out: "  -t, --time S             seconds..."
+ * with the help text starting at st->column, each '\n' of it continued on a line indented to
+ * that column; a head ("  -t, --time S") reaching the column stands on a line of its own.
+ * Nothing for a hidden option. */
+void optspec_help_styled(FILE *f, const struct optspec *s, const struct optspec_style *st);
+
+/* optspec_help_styled for each of the n options of specs, in order. */
+void optspec_help_table(FILE *f, const struct optspec *specs, unsigned n, const struct optspec_style *st);
+
+/* optspec_help_styled with optspec_main_style. */
 void optspec_help(FILE *f, const struct optspec *s);
 
 /* Parses a CPU list ("0", "0,2-3", "1-3,7"), CPUs below OPTSPEC_MAX_CPUS, into l (given set).

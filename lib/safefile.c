@@ -192,22 +192,38 @@ static int open_device(struct safe_out *o, char *err, size_t errlen)
 }
 
 /* Creates the temporary file ".NAME.XXXXXX" beside the output's name. */
-static int open_tmp(struct safe_out *o, char *err, size_t errlen)
+int safe_create_new(int dir_fd, const char *name, int extra_flags)
+{
+	return openat(dir_fd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC | extra_flags,
+		      SAFE_FILE_MODE);
+}
+
+int safe_create_unique(int dir_fd, char *name, size_t suffix_len, int extra_flags)
 {
 	static const char set[] = "abcdefghijklmnopqrstuvwxyz0123456789";
-	for (int t = 0; t < TMP_TRIES; t++) {
+	size_t len = strlen(name);
+	if (len < 6 + suffix_len || strncmp(name + len - suffix_len - 6, "XXXXXX", 6) != 0) {
+		errno = EINVAL;
+		return -1;
+	}
+	char *x = name + len - suffix_len - 6;
+	int fd = -1;
+	for (int t = 0; t < TMP_TRIES && fd < 0; t++) {
 		unsigned char r[6];
-		char sfx[7];
 		random_bytes_nonblocking(r, sizeof(r));
 		for (int i = 0; i < 6; i++)
-			sfx[i] = set[r[i] % (sizeof(set) - 1)];
-		sfx[6] = '\0';
-		snprintf(o->tmp, sizeof(o->tmp), ".%.*s.%s", NAME_MAX - 8, o->name, sfx);
-		o->fd = openat(o->dir_fd, o->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC,
-			       SAFE_FILE_MODE);
-		if (o->fd >= 0 || errno != EEXIST)
+			x[i] = set[r[i] % (sizeof(set) - 1)];
+		fd = safe_create_new(dir_fd, name, extra_flags);
+		if (fd < 0 && errno != EEXIST)
 			break;
 	}
+	return fd;
+}
+
+static int open_tmp(struct safe_out *o, char *err, size_t errlen)
+{
+	snprintf(o->tmp, sizeof(o->tmp), ".%.*s.XXXXXX", NAME_MAX - 8, o->name);
+	o->fd = safe_create_unique(o->dir_fd, o->tmp, 0, 0);
 	if (o->fd < 0) {
 		int e = errno;
 		o->tmp[0] = '\0';

@@ -39,6 +39,21 @@ int safe_dir_check(const char *dir, char *err, size_t errlen);
  * /tmp/y: No such file or directory"). */
 int safe_dir_open_trusted(const char *dir, bool create, char *why, size_t whylen);
 
+/* Creates the new file name in the directory dir_fd (AT_FDCWD: the working directory) for
+ * writing, the one way every output is created: exclusively (O_EXCL: never an existing file,
+ * nor through a symbolic link or into a FIFO planted under the name), not following a link
+ * (O_NOFOLLOW), never a controlling terminal, close-on-exec, mode SAFE_FILE_MODE less the
+ * umask, with extra_flags (O_APPEND) added.  Returns the descriptor, or -1 with errno set by
+ * openat(2) (EEXIST: the name is taken). */
+int safe_create_new(int dir_fd, const char *name, int extra_flags);
+
+/* Creates a new file under a name nobody has taken, as safe_create_new does: the "XXXXXX"
+ * that ends name before its last suffix_len characters (".log") is replaced by six random
+ * letters and digits, again while the name is taken (at most 64 times).  Returns the
+ * descriptor with the name created in name, or -1 with errno set (EINVAL: no "XXXXXX" there;
+ * EEXIST: every name tried was taken). */
+int safe_create_unique(int dir_fd, char *name, size_t suffix_len, int extra_flags);
+
 /* Flags of safe_out_open. */
 enum {
 	SAFE_OUT_DEVICES = 1,   /* an existing FIFO or character device owned by the user or root

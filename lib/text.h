@@ -102,4 +102,10 @@ static inline void text_escape_line(const char *in, char *out, size_t outlen)
  * from a file) is written through it. */
 void text_message(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* Lower-cases s into out (outlen bytes) for a name part (a file name, a test id): every run of
+ * other characters than ASCII letters and digits becomes one '-', none leading or trailing:
+ * "Video real time" -> "video-real-time", "% desired CPU" -> "desired-cpu".  Cut to fit, never
+ * ending in '-'; "" when s has no letter or digit.  Nothing written when outlen is 0. */
+void text_slug(const char *s, char *out, size_t outlen);
+
 #endif

@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include <getopt.h>
+#include <stddef.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -7,6 +8,7 @@
 #include "results/compare.h"
 #include "results/json_report.h"
 #include "results/plot.h"
+#include "lib/optparse.h"
 #include "lib/text.h"
 #include "lib/mwu.h"
 #include "results/summary.h"
@@ -517,70 +519,95 @@ int compare_sets(const char *old_name, const struct result_set *old, const char 
 	return regressions ? CMP_REGRESSION : CMP_OK;
 }
 
+int cmp_threshold_option(const struct optspec *s, void *base, const char *arg, char *what, size_t whatlen)
+{
+	return cmp_parse_thresholds(arg, (struct cmp_thresholds *)((char *)base + s->offset), what, whatlen) == 0 ?
+		OPTSPEC_SET : OPTSPEC_BAD;
+}
+
+/* compare's command line. */
+struct compare_args {
+	struct cmp_thresholds t;  /* --threshold, --allow-different-machine (t.match_names: match) */
+	unsigned match;           /* --match: the index of its value in match_values */
+	const char *plot_dir, *json_path;
+};
+
+enum { COMPARE_HELP = 1 };  /* -h's action */
+
+static const char *const match_values[] = { "simulation,load,settings", "simulation,load", NULL };
+
+#define CA(field) offsetof(struct compare_args, field)
+
+/* compare's options, in --help order (-M is --match's short form, shown nowhere). */
+static const struct optspec compare_options[] = {
+	{ .long_name = "threshold", .short_name = 'T', .type = OPTSPEC_CUSTOM, .metavar = "SPEC",
+	  .help = "limits, KEY=VALUE[,...]: mean, p99, max as % worse; cpu, deadlines as\n"
+		  "points lower; VALUE off drops one (default: p99=10%,deadlines=1)",
+	  .set = cmp_threshold_option, .offset = CA(t) },
+	{ .long_name = "match", .short_name = 'M', .hide_short = true, .type = OPTSPEC_CHOICE,
+	  .metavar = "simulation,load", .choices = match_values,
+	  .help = "match pairs on the task and load alone, their settings (nice,\npolicy) set aside "
+		  "(default: simulation,load,settings)",
+	  .accepted = "simulation,load to set the settings aside, or simulation,load,settings, the default",
+	  .offset = CA(match) },
+	{ .long_name = "json", .type = OPTSPEC_TEXT, .metavar = "FILE",
+	  .help = "also write the comparison as JSON to FILE (- for stdout)", .offset = CA(json_path) },
+	{ .long_name = "plot", .type = OPTSPEC_TEXT, .metavar = "DIR",
+	  .help = "draw OLD's and NEW's latency distributions of each flagged pair\nin DIR with gnuplot (JSON results)",
+	  .offset = CA(plot_dir) },
+	{ .long_name = "allow-different-machine", .type = OPTSPEC_FLAG,
+	  .help = "compare results of different CPU models or counts", .offset = CA(t.allow_different_machine) },
+	{ .long_name = "help", .short_name = 'h', .type = OPTSPEC_ACTION, .help = "this help", .action = COMPARE_HELP },
+};
+#define COMPARE_OPTIONS (sizeof(compare_options) / sizeof(compare_options[0]))
+
+static const struct optspec_style compare_style = { .column = 24, .long_indent = "      " };
+
 static void compare_usage(FILE *f)
 {
 	fprintf(f, "Usage: interbench compare [--threshold SPEC] [--match simulation,load] [--allow-different-machine]\n"
 		"       OLD NEW\n"
 		"Compares two interbench results (JSON from --json, or classic logfiles; the last run of a\n"
-		"logfile) pair by pair.  Exit status: 0 no regression, 1 regression, 2 bad input.\n"
-		"  -T, --threshold SPEC  limits, KEY=VALUE[,...]: mean, p99, max as %% worse; cpu, deadlines as\n"
-		"                        points lower; VALUE off drops one (default: p99=10%%,deadlines=1)\n"
-		"      --match simulation,load\n"
-		"                        match pairs on the task and load alone, their settings (nice,\n"
-		"                        policy) set aside (default: simulation,load,settings)\n"
-		"      --json FILE       also write the comparison as JSON to FILE (- for stdout)\n"
-		"      --plot DIR        draw OLD's and NEW's latency distributions of each flagged pair\n"
-		"                        in DIR with gnuplot (JSON results)\n"
-		"      --allow-different-machine\n"
-		"                        compare results of different CPU models or counts\n"
-		"  -h, --help            this help\n");
+		"logfile) pair by pair.  Exit status: 0 no regression, 1 regression, 2 bad input.\n");
+	optspec_help_table(f, compare_options, COMPARE_OPTIONS, &compare_style);
 }
 
-/* compare's command line: the thresholds and options into t, the file names into *plot_dir and
- * *json_path.  Returns -1 to go on, else the exit status (help: 0; a bad option: 2). */
-static int compare_args(int argc, char **argv, struct cmp_thresholds *t, const char **plot_dir,
-			const char **json_path, FILE *out, FILE *err)
+/* Says on err what stopped compare's command line. */
+static void compare_fault(const struct optparse_fault *f, FILE *err)
 {
-	static const struct option longs[] = {
-		{ "threshold", required_argument, NULL, 'T' }, { "match", required_argument, NULL, 'M' },
-		{ "allow-different-machine", no_argument, NULL, 'A' }, { "plot", required_argument, NULL, 'P' },
-		{ "json", required_argument, NULL, 'J' }, { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
-	};
-	char msg[512];
-	int c;
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:T:M:h", longs, NULL)) != -1) {
-		switch (c) {
-		case 'h':
-			compare_usage(out);
-			return CMP_OK;
-		case ':':
-			text_message(err, "interbench compare: %s: missing value (accepted: comma-separated "
-				"metric=limit items, e.g. p99=10%%,deadlines=1)", argv[optind - 1]);
-			return CMP_BAD_INPUT;
-		case 'A': t->allow_different_machine = true; break;
-		case 'P': *plot_dir = optarg; break;
-		case 'J': *json_path = optarg; break;
-		case 'M':
-			if (strcmp(optarg, "simulation,load") != 0 && strcmp(optarg, "simulation,load,settings") != 0) {
-				text_escape_line(optarg, msg, sizeof(msg));
-				text_message(err, "interbench compare: --match: invalid value '%s' (accepted: simulation,load to set "
-					"the settings aside, or simulation,load,settings, the default)", msg);
-				return CMP_BAD_INPUT;
-			}
-			t->match_names = strcmp(optarg, "simulation,load") == 0;
-			break;
-		case 'T':
-			if (cmp_parse_thresholds(optarg, t, msg, sizeof(msg)) == 0)
-				break;
-			text_message(err, "interbench compare: %s", msg);
-			return CMP_BAD_INPUT;
-		default:
-			text_message(err, "interbench compare: %s: unknown option (see --help)", argv[optind - 1]);
-			return CMP_BAD_INPUT;
-		}
+	char name[64], acc[320], value[512];
+	if (f->kind == OPTPARSE_MISSING)
+		text_message(err, "interbench compare: %s: missing value (accepted: comma-separated "
+			"metric=limit items, e.g. p99=10%%,deadlines=1)", f->word);
+	else if (f->kind == OPTPARSE_BAD_VALUE && f->spec->type == OPTSPEC_CUSTOM)
+		text_message(err, "interbench compare: %s", f->what);
+	else if (f->kind == OPTPARSE_BAD_VALUE) {
+		text_escape_line(f->value, value, sizeof(value));
+		text_message(err, "interbench compare: %s: %s '%s' (accepted: %s)", optspec_display(f->spec, name,
+			sizeof(name)), f->what, value, optspec_accepted(f->spec, acc, sizeof(acc)));
+	} else if (f->kind == OPTPARSE_NO_MEMORY)
+		text_message(err, "interbench compare: out of memory");
+	else
+		text_message(err, "interbench compare: %s: unknown option (see --help)", f->word);
+}
+
+/* compare's command line into a, the defaults first.  Returns -1 to go on (the files at
+ * argv[optind]), else the exit status (help: 0; a bad option: 2). */
+static int compare_args(int argc, char **argv, struct compare_args *a, FILE *out, FILE *err)
+{
+	struct optparse_fault f;
+	memset(a, 0, sizeof(*a));
+	cmp_default_thresholds(&a->t);
+	int rc = optparse_table(compare_options, COMPARE_OPTIONS, a, true, argc, argv, &f);
+	if (rc == COMPARE_HELP) {
+		compare_usage(out);
+		return CMP_OK;
 	}
+	if (rc == OPTSPEC_BAD) {
+		compare_fault(&f, err);
+		return CMP_BAD_INPUT;
+	}
+	a->t.match_names = strcmp(match_values[a->match], "simulation,load") == 0;
 	if (argc - optind == 2)
 		return -1;
 	text_message(err, "interbench compare: expected two files, OLD and NEW (see --help)");
@@ -604,15 +631,15 @@ static int write_compare_json(struct cmp_thresholds *t, const char *path, int rc
 
 int compare_main(int argc, char **argv, FILE *out, FILE *err)
 {
-	struct cmp_thresholds t;
+	struct compare_args a;
 	struct cmp_flagged flagged = { .n = 0 };
-	const char *plot_dir = NULL, *json_path = NULL;
 	char msg[512];
-	cmp_default_thresholds(&t);
-	t.flagged = &flagged;
-	int rc = compare_args(argc, argv, &t, &plot_dir, &json_path, out, err);
+	int rc = compare_args(argc, argv, &a, out, err);
 	if (rc >= 0)
 		return rc;
+	struct cmp_thresholds t = a.t;
+	const char *plot_dir = a.plot_dir, *json_path = a.json_path;
+	t.flagged = &flagged;
 	const char *names[2] = { argv[optind], argv[optind + 1] };
 	struct result_set sets[2];
 	for (int i = 0; i < 2; i++)

@@ -6,6 +6,7 @@
 #define IB_COMPARE_H
 #include <stdbool.h>
 #include <stdio.h>
+#include "lib/optspec.h"
 #include "results/resultset.h"
 
 #define CMP_ALPHA 0.05 /* two-sided significance level */
@@ -83,6 +84,11 @@ double cmp_median(const struct rs_pair *p, enum rs_metric m);
  * CMP_REGRESSION, or CMP_BAD_INPUT (with a line on err) when no pair is in common. */
 int compare_sets(const char *old_name, const struct result_set *old, const char *new_name,
 		 const struct result_set *new, const struct cmp_thresholds *t, FILE *out, FILE *err);
+
+/* An OPTSPEC_CUSTOM option's .set (lib/optspec.h) for --threshold: applies arg as
+ * cmp_parse_thresholds does to the struct cmp_thresholds at s->offset in base.  Returns
+ * OPTSPEC_SET, or OPTSPEC_BAD with cmp_parse_thresholds's reason in what. */
+int cmp_threshold_option(const struct optspec *s, void *base, const char *arg, char *what, size_t whatlen);
 
 /* The subcommand: argv[0] is "compare".  Returns the exit status (CMP_*). */
 int compare_main(int argc, char **argv, FILE *out, FILE *err);

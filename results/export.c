@@ -3,35 +3,14 @@
 #include <getopt.h>
 #include <jansson.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include "lib/optparse.h"
 #include "lib/text.h"
 #include "lib/utf8.h"
 #include "results/export.h"
 
-
-void export_slug(const char *s, char *out, size_t outlen)
-{
-	size_t n = 0;
-	bool dash = false;
-	if (outlen == 0)
-		return;
-	for (; *s && n + 1 < outlen; s++) {
-		char c = *s >= 'A' && *s <= 'Z' ? (char)(*s - 'A' + 'a') : *s;
-		bool keep = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
-		if (!keep) {
-			dash = n > 0;
-			continue;
-		}
-		if (dash && n + 2 >= outlen)
-			break;  /* no room for '-' and a character */
-		if (dash)
-			out[n++] = '-';
-		dash = false;
-		out[n++] = c;
-	}
-	out[n] = '\0';
-}
 
 /* The case of pair p itself, against old (its baseline's pair, or NULL): ERROR when any
  * repeat failed, FAIL when compare would flag its starved repeats (cmp_starved_regression),
@@ -40,8 +19,8 @@ static void pair_case(const struct rs_pair *p, const struct rs_pair *old, const 
 		      struct export_case *c)
 {
 	memset(c, 0, sizeof(*c));
-	export_slug(p->sim, c->sim_slug, sizeof(c->sim_slug));
-	export_slug(p->load, c->load_slug, sizeof(c->load_slug));
+	text_slug(p->sim, c->sim_slug, sizeof(c->sim_slug));
+	text_slug(p->load, c->load_slug, sizeof(c->load_slug));
 	snprintf(c->id, sizeof(c->id), "%s-%s", c->sim_slug, c->load_slug);
 	c->result = p->failed ? EXPORT_RESULT_ERROR : EXPORT_RESULT_PASS;
 	if (!p->failed && old && cmp_starved_regression(old, p, &spec->thresholds))
@@ -60,7 +39,7 @@ static bool figure_case(const struct rs_pair *p, const struct rs_pair *old, enum
 	if (isnan(med))
 		return false;
 	*c = *pc;
-	export_slug(rs_metric_name(m), c->figure_slug, sizeof(c->figure_slug));
+	text_slug(rs_metric_name(m), c->figure_slug, sizeof(c->figure_slug));
 	snprintf(c->id, sizeof(c->id), "%s-%s-%s", c->sim_slug, c->load_slug, c->figure_slug);
 	c->has_value = isfinite(med);
 	c->value = c->has_value ? (rs_metric_is_time(m) ? med / 1e6 : med) : NAN;
@@ -200,77 +179,82 @@ int export_kcidb_ids_check(const struct kcidb_ids *ids, char *err, size_t errlen
 
 /* ---- the subcommand ---- */
 
+/* The parsed command line. */
+struct export_args {
+	unsigned format;            /* --format: the index of its value in formats */
+	bool threshold_given, kcidb;
+	const char *against, *result;
+	struct kcidb_ids ids;
+	struct cmp_thresholds t;
+};
+
+enum { EXPORT_HELP = 1 };  /* -h's action */
+
+static const char *const formats[] = { "lava", "kcidb", NULL };
+
+/* --threshold: compare's limits, noted as given (they need --against). */
+static int threshold_option(const struct optspec *s, void *base, const char *arg, char *what, size_t whatlen)
+{
+	((struct export_args *)base)->threshold_given = true;
+	return cmp_threshold_option(s, base, arg, what, whatlen);
+}
+
+#define EA(field) offsetof(struct export_args, field)
+
+/* export's options, in --help order. */
+static const struct optspec export_options[] = {
+	{ .long_name = "format", .short_name = 'f', .type = OPTSPEC_CHOICE, .metavar = "FMT", .choices = formats,
+	  .help = "lava: 'ID pass|fail [MEASUREMENT UNITS]' lines (default);\n"
+		  "kcidb: a KCIDB v5 report (needs --origin and --build-id)", .offset = EA(format) },
+	{ .long_name = "against", .short_name = 'a', .type = OPTSPEC_TEXT, .metavar = "OLD",
+	  .help = "a figure fails where 'interbench compare OLD RESULT' finds a regression", .offset = EA(against) },
+	{ .long_name = "threshold", .short_name = 'T', .type = OPTSPEC_CUSTOM, .metavar = "SPEC",
+	  .help = "compare's limits, with --against (default: p99=10%,deadlines=1)", .set = threshold_option,
+	  .offset = EA(t) },
+	{ .long_name = "origin", .type = OPTSPEC_TEXT, .metavar = "NAME", .help = "KCIDB origin, [a-z0-9_]+",
+	  .offset = EA(ids.origin) },
+	{ .long_name = "build-id", .type = OPTSPEC_TEXT, .metavar = "ID", .help = "KCIDB build tested, NAME:...",
+	  .offset = EA(ids.build_id) },
+	{ .long_name = "run", .type = OPTSPEC_TEXT, .metavar = "NAME",
+	  .help = "appended to the KCIDB test ids, to keep runs of one build apart", .offset = EA(ids.run) },
+	{ .long_name = "help", .short_name = 'h', .type = OPTSPEC_ACTION, .help = "this help", .action = EXPORT_HELP },
+};
+#define EXPORT_OPTIONS (sizeof(export_options) / sizeof(export_options[0]))
+
+/* export's --help layout: compare's, long-only options not lined up. */
+static const struct optspec_style export_style = { .column = 24, .long_indent = "  " };
+
 static void export_usage(FILE *f)
 {
 	fprintf(f, "Usage: interbench export [--format lava|kcidb] [--against OLD [--threshold SPEC]]\n"
 		"                         [--origin NAME --build-id ID [--run NAME]] RESULT\n"
 		"Writes RESULT (JSON from --json, or a classic logfile) as test cases for kernel CI: a case a\n"
 		"(simulation, load) pair and one a figure, with the median over the repeats.\n"
-		"Exit status: 0 every case passed, 1 a case failed, 2 bad input.\n"
-		"  -f, --format FMT      lava: 'ID pass|fail [MEASUREMENT UNITS]' lines (default);\n"
-		"                        kcidb: a KCIDB v5 report (needs --origin and --build-id)\n"
-		"  -a, --against OLD     a figure fails where 'interbench compare OLD RESULT' finds a regression\n"
-		"  -T, --threshold SPEC  compare's limits, with --against (default: p99=10%%,deadlines=1)\n"
-		"  --origin NAME         KCIDB origin, [a-z0-9_]+\n"
-		"  --build-id ID         KCIDB build tested, NAME:...\n"
-		"  --run NAME            appended to the KCIDB test ids, to keep runs of one build apart\n"
-		"  -h, --help            this help\n");
+		"Exit status: 0 every case passed, 1 a case failed, 2 bad input.\n");
+	optspec_help_table(f, export_options, EXPORT_OPTIONS, &export_style);
 }
 
-/* The parsed command line. */
-struct export_args {
-	bool kcidb, threshold_given, help;
-	const char *against, *result;
-	struct kcidb_ids ids;
-	struct cmp_thresholds t;
-};
-
-/* Returns 0, or EXPORT_BAD_INPUT with a line on err. */
-static int export_parse(int argc, char **argv, struct export_args *a, FILE *err)
+/* Says on err what stopped export's command line. */
+static void export_fault(const struct optparse_fault *f, FILE *err)
 {
-	static const struct option longs[] = {
-		{ "format", required_argument, NULL, 'f' }, { "against", required_argument, NULL, 'a' },
-		{ "threshold", required_argument, NULL, 'T' }, { "origin", required_argument, NULL, 'o' },
-		{ "build-id", required_argument, NULL, 'b' }, { "run", required_argument, NULL, 'r' },
-		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
-	};
+	char value[512];
+	if (f->kind == OPTPARSE_BAD_VALUE && f->spec->type == OPTSPEC_CUSTOM)
+		text_message(err, "interbench export: %s", f->what);
+	else if (f->kind == OPTPARSE_BAD_VALUE) {
+		text_escape_line(f->value, value, sizeof(value));
+		text_message(err, "interbench export: --%s: '%s' is not a format (accepted: lava, kcidb)",
+			f->spec->long_name, value);
+	} else if (f->kind == OPTPARSE_NO_MEMORY)
+		text_message(err, "interbench export: out of memory");
+	else
+		text_message(err, "interbench export: %s: %s (see --help)", f->word,
+			f->kind == OPTPARSE_MISSING ? "missing value" : "unknown option");
+}
+
+/* The checks across options, once all are read.  Returns 0, or EXPORT_BAD_INPUT with a line on err. */
+static int export_check(struct export_args *a, FILE *err)
+{
 	char msg[512];
-	int c;
-	memset(a, 0, sizeof(*a));
-	cmp_default_thresholds(&a->t);
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:f:a:T:h", longs, NULL)) != -1) {
-		if (c == 'h') {
-			a->help = true;
-			return 0;
-		}
-		if (c == ':' || c == '?') {
-			text_message(err, "interbench export: %s: %s (see --help)", argv[optind - 1],
-				c == ':' ? "missing value" : "unknown option");
-			return EXPORT_BAD_INPUT;
-		}
-		if (c == 'f' && strcmp(optarg, "lava") != 0 && strcmp(optarg, "kcidb") != 0) {
-			text_escape_line(optarg, msg, sizeof(msg));
-			text_message(err, "interbench export: --format: '%s' is not a format (accepted: lava, kcidb)", msg);
-			return EXPORT_BAD_INPUT;
-		}
-		if (c == 'T' && cmp_parse_thresholds(optarg, &a->t, msg, sizeof(msg)) != 0) {
-			text_message(err, "interbench export: %s", msg);
-			return EXPORT_BAD_INPUT;
-		}
-		a->kcidb = c == 'f' ? strcmp(optarg, "kcidb") == 0 : a->kcidb;
-		a->threshold_given |= c == 'T';
-		a->against = c == 'a' ? optarg : a->against;
-		a->ids.origin = c == 'o' ? optarg : a->ids.origin;
-		a->ids.build_id = c == 'b' ? optarg : a->ids.build_id;
-		a->ids.run = c == 'r' ? optarg : a->ids.run;
-	}
-	if (argc - optind != 1) {
-		text_message(err, "interbench export: expected one file, RESULT (see --help)");
-		return EXPORT_BAD_INPUT;
-	}
-	a->result = argv[optind];
 	if (a->threshold_given && !a->against) {
 		text_message(err, "interbench export: --threshold: needs --against OLD (the limits are on the change from OLD)");
 		return EXPORT_BAD_INPUT;
@@ -280,6 +264,29 @@ static int export_parse(int argc, char **argv, struct export_args *a, FILE *err)
 		return EXPORT_BAD_INPUT;
 	}
 	return 0;
+}
+
+/* Parses argv into a, the defaults first.  Returns 0 (EXPORT_HELP for -h), or EXPORT_BAD_INPUT
+ * with a line on err. */
+static int export_parse(int argc, char **argv, struct export_args *a, FILE *err)
+{
+	struct optparse_fault f;
+	memset(a, 0, sizeof(*a));
+	cmp_default_thresholds(&a->t);
+	int rc = optparse_table(export_options, EXPORT_OPTIONS, a, true, argc, argv, &f);
+	if (rc == EXPORT_HELP)
+		return EXPORT_HELP;
+	if (rc == OPTSPEC_BAD) {
+		export_fault(&f, err);
+		return EXPORT_BAD_INPUT;
+	}
+	a->kcidb = strcmp(formats[a->format], "kcidb") == 0;
+	if (argc - optind != 1) {
+		text_message(err, "interbench export: expected one file, RESULT (see --help)");
+		return EXPORT_BAD_INPUT;
+	}
+	a->result = argv[optind];
+	return export_check(a, err);
 }
 
 /* Loads path into *rs; on failure says why on err and returns -1. */
@@ -296,11 +303,10 @@ int export_main(int argc, char **argv, FILE *out, FILE *err)
 {
 	struct export_args a;
 	int rc = export_parse(argc, argv, &a, err);
-	if (rc != 0 || a.help) {
-		if (a.help)
-			export_usage(out);
-		return rc;
-	}
+	if (rc == EXPORT_HELP)
+		export_usage(out);
+	if (rc != 0)
+		return rc == EXPORT_HELP ? EXPORT_PASS : rc;
 	struct result_set base, rs;
 	if (a.against && load_set(a.against, &base, err) != 0)
 		return EXPORT_BAD_INPUT;

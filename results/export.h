@@ -25,7 +25,8 @@ enum export_result {
 
 /* One test case. */
 struct export_case {
-	char id[192];              /* "audio-burn" or "audio-burn-p99-latency": lower case, [a-z0-9-] */
+	char id[192];              /* "audio-burn" or "audio-burn-p99-latency": lower case, [a-z0-9-]
+	                              (text_slug, lib/text.h) */
 	char sim_slug[100];        /* "audio", "video-real-time" */
 	char load_slug[40];        /* "burn" */
 	char figure_slug[24];      /* "p99-latency", "deadlines-met"; "" for a pair's own case */
@@ -47,11 +48,6 @@ struct export_spec {
  * or ERROR). */
 unsigned export_cases(const struct result_set *rs, const struct export_spec *spec,
 		      void (*fn)(const struct export_case *c, void *arg), void *arg);
-
-/* Lower-cases s into out (outlen bytes), every run of other characters than [a-z0-9] becoming
- * one '-', none leading or trailing: "Video real time" -> "video-real-time",
- * "% desired CPU" -> "desired-cpu".  Truncates to fit. */
-void export_slug(const char *s, char *out, size_t outlen);
 
 /* LAVA: one line a case, "ID RESULT [MEASUREMENT UNITS]" with RESULT pass or fail (the
  * result.txt format of Linaro's test-definitions, which send-to-lava.sh and our test

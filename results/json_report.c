@@ -485,7 +485,7 @@ int report_create(const json_t *doc, const char *stem, char *name, size_t namele
 			snprintf(err, errlen, "%s.json: file name too long", stem);
 			break;
 		}
-		fd = open(name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, SAFE_FILE_MODE);
+		fd = safe_create_new(AT_FDCWD, name, 0);
 		if (fd < 0 && (errno != EEXIST || i == REPORT_CREATE_TRIES)) {
 			snprintf(err, errlen, "open %s: %s", name, strerror(errno));
 			break;

@@ -80,7 +80,7 @@ static int open_log(const char *path, char *why, size_t whylen, char *err, size_
 			return open_existing(path, &st, why, whylen);
 		if (errno != ENOENT)
 			break;
-		int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY, 0644);
+		int fd = safe_create_new(AT_FDCWD, path, O_APPEND);
 		if (fd >= 0 || errno != EEXIST) {
 			if (fd < 0)
 				snprintf(err, errlen, "open %s: %s", path, strerror(errno));
@@ -111,12 +111,12 @@ static FILE *lock_log(int fd, const char *path, bool *busy, char *err, size_t er
 	return f;
 }
 
-/* Creates "<release>-<datestamp>-XXXXXX.log", a name nobody can have taken (mkostemps(3):
- * O_EXCL), when every sibling is locked or not ours. */
+/* Creates "<release>-<datestamp>-XXXXXX.log", a name nobody can have taken
+ * (safe_create_unique), when every sibling is locked or not ours. */
 static FILE *open_unique(const struct run_info *info, char *path, size_t len, char *err, size_t errlen)
 {
 	int n = snprintf(path, len, "%s-%s-XXXXXX.log", info->kernel_release, info->datestamp);
-	int fd = n < 0 || (size_t)n >= len ? -1 : mkostemps(path, 4, O_APPEND | O_CLOEXEC);
+	int fd = n < 0 || (size_t)n >= len ? -1 : safe_create_unique(AT_FDCWD, path, 4, O_APPEND);
 	if (fd < 0 || fchmod(fd, 0644) != 0) {
 		snprintf(err, errlen, "create %s: %s", path, n < 0 || (size_t)n >= len ? "name too long" : strerror(errno));
 		if (fd >= 0)

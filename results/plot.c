@@ -16,6 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "lib/safefile.h"
+#include "lib/optparse.h"
 #include "lib/text.h"
 #include "lib/timeline.h"
 #include "results/jsonkeys.h"
@@ -37,22 +38,6 @@ struct plot_job {
 	FILE *out, *err;
 	unsigned made, failed;         /* pictures drawn, figures that failed */
 };
-
-/* A file name part made of the name's letters and digits ("Audio real time" -> "audio-real-time"). */
-static void slug(const char *name, char *buf, size_t len)
-{
-	size_t n = 0;
-	for (const char *p = name; *p && n + 1 < len; p++) {
-		char c = *p >= 'A' && *p <= 'Z' ? (char)(*p - 'A' + 'a') : *p;
-		if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'))
-			buf[n++] = c;
-		else if (n && buf[n - 1] != '-')
-			buf[n++] = '-';
-	}
-	while (n && buf[n - 1] == '-')
-		n--;
-	buf[n] = '\0';
-}
 
 /* The environment gnuplot runs in, whatever the caller's: no GNUPLOT_LIB, GNUPLOT_DRIVER_DIR,
  * GNUTERM or font paths, and a HOME nobody but root can create (its .gnuplot is not read anyway:
@@ -379,7 +364,7 @@ static void plot_distribution(struct plot_job *j, const json_t *results, const c
 {
 	struct figure f = { .blocks = 0 };
 	char s[64], title[256];
-	slug(sim, s, sizeof(s));
+	text_slug(sim, s, sizeof(s));
 	snprintf(f.stem, sizeof(f.stem), "latency-%s", s);
 	snprintf(title, sizeof(title), "%s: latency distributions (log-log); p99 and max marked", sim);
 	if (!fig_begin(j, &f, title))
@@ -412,7 +397,7 @@ static void plot_percentiles(struct plot_job *j, const json_t *results, const ch
 {
 	struct figure f = { .blocks = 0 };
 	char s[64], title[256];
-	slug(sim, s, sizeof(s));
+	text_slug(sim, s, sizeof(s));
 	snprintf(f.stem, sizeof(f.stem), "percentiles-%s", s);
 	if (!fig_begin(j, &f, NULL))
 		return;
@@ -468,8 +453,8 @@ static void plot_sweep(struct plot_job *j, const json_t *sw)
 {
 	struct figure f = { .blocks = 0 };
 	char s[64], l[64], title[256];
-	slug(str(sw, JK_SIMULATION), s, sizeof(s));
-	slug(str(sw, JK_LOAD), l, sizeof(l));
+	text_slug(str(sw, JK_SIMULATION), s, sizeof(s));
+	text_slug(str(sw, JK_LOAD), l, sizeof(l));
 	snprintf(f.stem, sizeof(f.stem), "sweep-%s-%s", s, l);
 	snprintf(title, sizeof(title), "%s against %s: %% deadlines met (lines) and p99 latency (points, right axis)",
 		 str(sw, JK_SIMULATION), str(sw, JK_LOAD));
@@ -721,48 +706,65 @@ static void plot_sweeps(struct plot_job *j, const json_t *sweeps)
 	too_many(j, j->result, "sweeps", json_array_size(sweeps), PLOT_MAX_SWEEPS);
 }
 
+/* plot's command line. */
+struct plot_args {
+	const char *timeline, *out_dir;
+	unsigned format;          /* --format: the index of its value in plot_formats */
+};
+
+enum { PLOT_HELP = 1 };  /* -h's action */
+
+static const char *const plot_formats[] = { "png", "svg", NULL };
+
+#define PA(field) offsetof(struct plot_args, field)
+
+/* plot's options, in --help order (-h and --help are accepted but not listed). */
+static const struct optspec plot_options[] = {
+	{ .long_name = "timeline", .type = OPTSPEC_TEXT, .metavar = "FILE",
+	  .help = "the --timeline file of the same run", .offset = PA(timeline) },
+	{ .long_name = "out", .type = OPTSPEC_TEXT, .metavar = "DIR", .def_str = ".",
+	  .help = "where the pictures go (created; yours or root's, writable by no other\n"
+		  "user unless sticky; default: .)", .offset = PA(out_dir) },
+	{ .long_name = "format", .type = OPTSPEC_CHOICE, .metavar = "F", .choices = plot_formats,
+	  .help = "png (default) or svg", .offset = PA(format) },
+	{ .long_name = "help", .short_name = 'h', .type = OPTSPEC_ACTION, .hidden = true, .action = PLOT_HELP },
+};
+#define PLOT_OPTIONS (sizeof(plot_options) / sizeof(plot_options[0]))
+
+static const struct optspec_style plot_style = { .column = 20, .long_indent = "  " };
+
 static void plot_usage(FILE *f)
 {
 	fprintf(f, "Usage: interbench plot RESULT.json [--timeline FILE] [--out DIR] [--format png|svg]\n"
 		"Draws a result with gnuplot: latency distributions and percentiles per task, sweeps, and with\n"
-		"--timeline each pair's periods; each picture beside the gnuplot script, data included, that drew it.\n"
-		"  --timeline FILE   the --timeline file of the same run\n"
-		"  --out DIR         where the pictures go (created; yours or root's, writable by no other\n"
-		"                    user unless sticky; default: .)\n"
-		"  --format F        png (default) or svg\n");
+		"--timeline each pair's periods; each picture beside the gnuplot script, data included, that drew it.\n");
+	optspec_help_table(f, plot_options, PLOT_OPTIONS, &plot_style);
 }
 
 /* Parses the options into j.  Returns -1 to go on, else the exit status. */
 static int plot_args(int argc, char **argv, struct plot_job *j)
 {
-	static const struct option longs[] = {
-		{ "timeline", required_argument, NULL, 't' }, { "out", required_argument, NULL, 'o' },
-		{ "format", required_argument, NULL, 'f' }, { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
-	};
-	int c;
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":h", longs, NULL)) != -1) {
-		if (c == 'h') {
-			plot_usage(j->out);
-			return 0;
-		}
-		if (c == 't')
-			j->timeline = optarg;
-		else if (c == 'o')
-			j->out_dir = optarg;
-		else if (c == 'f' && (strcmp(optarg, "png") == 0 || strcmp(optarg, "svg") == 0))
-			j->format = optarg;
-		else {
-			text_message(j->err, "interbench plot: %s: %s (accepted: --timeline FILE, --out DIR, --format png|svg; "
-				"see --help)", argv[optind - 1], c == 'f' ? "invalid format" : "unknown option or missing value");
-			return 2;
-		}
+	struct optparse_fault f;
+	struct plot_args a;
+	optspec_defaults(plot_options, PLOT_OPTIONS, &a);
+	int rc = optparse_table(plot_options, PLOT_OPTIONS, &a, false, argc, argv, &f);
+	if (rc == PLOT_HELP) {
+		plot_usage(j->out);
+		return 0;
+	}
+	if (rc == OPTSPEC_BAD) {
+		text_message(j->err, "interbench plot: %s: %s (accepted: --timeline FILE, --out DIR, --format png|svg; "
+			"see --help)", f.word, f.kind == OPTPARSE_BAD_VALUE ? "invalid format" :
+			"unknown option or missing value");
+		return 2;
 	}
 	if (argc - optind != 1) {
 		text_message(j->err, "interbench plot: expected one result file (see --help)");
 		return 2;
 	}
+	j->timeline = a.timeline;
+	j->out_dir = a.out_dir;
+	j->format = plot_formats[a.format];
 	j->result = argv[optind];
 	return -1;
 }
@@ -821,8 +823,8 @@ static void plot_overlay(struct plot_job *j, const json_t *old, const json_t *ne
 	char k[96], l[48], title[256];
 	if (!res[0] || !res[1])
 		return;
-	slug(key, k, sizeof(k));
-	slug(load, l, sizeof(l));
+	text_slug(key, k, sizeof(k));
+	text_slug(load, l, sizeof(l));
 	snprintf(f.stem, sizeof(f.stem), "compare-%s-%s", k, l);
 	snprintf(title, sizeof(title), "%s against %s: scheduling latency, OLD and NEW (log-log)", key, load);
 	if (!fig_begin(j, &f, title))

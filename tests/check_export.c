@@ -60,26 +60,6 @@ static char *lava_text(const struct result_set *rs, const struct result_set *bas
 	return buf;
 }
 
-START_TEST(slugs)
-{
-	static const char *const cases[][2] = {
-		{ "Video real time", "video-real-time" }, { "% desired CPU", "desired-cpu" },
-		{ "p99 latency", "p99-latency" }, { "  A--B  ", "a-b" }, { "nice -5", "nice-5" }, { "%%", "" },
-	};
-	char out[32];
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		export_slug(cases[i][0], out, sizeof(out));
-		ck_assert_str_eq(out, cases[i][1]);
-	}
-	export_slug("Video real time", out, 8); /* truncated, never a trailing '-' */
-	ck_assert_str_eq(out, "video-r");
-	export_slug("ab cd", out, 3);
-	ck_assert_str_eq(out, "ab");
-	export_slug("ab c", out, 4);  /* not "abc" */
-	ck_assert_str_eq(out, "ab");
-}
-END_TEST
-
 START_TEST(lava_lines_without_baseline)
 {
 	struct result_set rs;
@@ -383,7 +363,6 @@ int main(void)
 {
 	Suite *s = suite_create("export");
 	TCase *tc = tcase_create("export");
-	tcase_add_test(tc, slugs);
 	tcase_add_test(tc, lava_lines_without_baseline);
 	tcase_add_test(tc, lava_verdicts_against_baseline);
 	tcase_add_test(tc, kcidb_report);

@@ -1,11 +1,14 @@
 /* Option parsing, good and bad, including every rejection: each with its one-line message. */
 #include <check.h>
+#include <getopt.h>
 #include "tests/ck_args.h"
+#include "tests/ck_options.h"
 #include "tests/ck_run.h"
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include "core/options.h"
+#include "lib/optparse.h"
 #include "loads/load.h"
 #include "loads/sizes.h"
 #include "workloads/workload.h"
@@ -23,14 +26,11 @@ static const char *val(const struct options *o, const char *long_name)
 /* Parses a NULL-terminated list of arguments (after the program name). */
 static enum opt_status parse(struct options *o, const char *first, ...)
 {
-	char *argv[CK_ARGV_MAX];
 	va_list ap;
 	va_start(ap, first);
-	int argc = ck_argv(argv, first, ap);
+	enum opt_status st = ck_options_parse(o, err, sizeof(err), first, ap);
 	va_end(ap);
-	options_init(o);
-	err[0] = '\0';
-	return options_parse(o, argc, argv, err, sizeof(err));
+	return st;
 }
 
 START_TEST(defaults)
@@ -234,6 +234,110 @@ START_TEST(size_option_bounds)
 }
 END_TEST
 
+/* A subcommand's own table, parsed by lib/optparse as compare, export and plot are. */
+struct sub_args {
+	unsigned fmt;
+	const char *out;
+	bool all;
+	int custom;
+};
+
+static int custom_set(const struct optspec *s, void *base, const char *arg, char *what, size_t whatlen)
+{
+	(void)s;
+	if (strcmp(arg, "ok") != 0) {
+		snprintf(what, whatlen, "--custom: not ok");
+		return OPTSPEC_BAD;
+	}
+	((struct sub_args *)base)->custom++;
+	return OPTSPEC_SET;
+}
+
+static const char *const sub_formats[] = { "png", "svg", NULL };
+static const struct optspec sub_options[] = {
+	{ .long_name = "format", .short_name = 'f', .hide_short = true, .type = OPTSPEC_CHOICE, .metavar = "F",
+	  .choices = sub_formats, .help = "png or svg", .offset = offsetof(struct sub_args, fmt) },
+	{ .long_name = "out-directory-of-a-long-name", .type = OPTSPEC_TEXT, .metavar = "DIR", .def_str = ".",
+	  .help = "where\nthey go", .offset = offsetof(struct sub_args, out) },
+	{ .long_name = "all", .short_name = 'a', .type = OPTSPEC_FLAG, .help = "all",
+	  .offset = offsetof(struct sub_args, all) },
+	{ .long_name = "custom", .type = OPTSPEC_CUSTOM, .metavar = "X", .set = custom_set, .help = "ok",
+	  .offset = offsetof(struct sub_args, custom) },
+	{ .long_name = "help", .short_name = 'h', .type = OPTSPEC_ACTION, .hidden = true, .action = 7 },
+};
+#define SUB_N (unsigned)(sizeof(sub_options) / sizeof(sub_options[0]))
+
+/* Parses a NULL-terminated list of arguments (after "sub") with sub_options. */
+static int sub_parse(struct sub_args *a, bool in_order, struct optparse_fault *f, const char *first, ...)
+{
+	static char *argv[CK_ARGV_MAX];
+	va_list ap;
+	va_start(ap, first);
+	int argc = ck_argv(argv, first, ap);
+	va_end(ap);
+	memset(a, 0, sizeof(*a));
+	optspec_defaults(sub_options, SUB_N, a);
+	return optparse_table(sub_options, SUB_N, a, in_order, argc, argv, f);
+}
+
+START_TEST(subcommand_tables)
+{
+	struct sub_args a;
+	struct optparse_fault f;
+	ck_assert_int_eq(sub_parse(&a, true, &f, "-f", "svg", "--custom", "ok", "--custom=ok", "-a", "file", NULL),
+			 OPTSPEC_SET);
+	ck_assert_uint_eq(a.fmt, 1);
+	ck_assert_int_eq(a.custom, 2);
+	ck_assert(a.all);
+	ck_assert_str_eq(a.out, ".");
+	ck_assert_int_eq(optind, 7);
+	/* in order: options end at the first operand; permuted: they may follow it */
+	ck_assert_int_eq(sub_parse(&a, true, &f, "file", "-a", NULL), OPTSPEC_SET);
+	ck_assert(!a.all);
+	ck_assert_int_eq(sub_parse(&a, false, &f, "file", "-a", NULL), OPTSPEC_SET);
+	ck_assert(a.all);
+	ck_assert_int_eq(sub_parse(&a, true, &f, "-a", "--help", "--bogus", NULL), 7);
+	ck_assert_int_eq(sub_parse(&a, true, &f, "--format", "gif", NULL), OPTSPEC_BAD);
+	ck_assert_int_eq(f.kind, OPTPARSE_BAD_VALUE);
+	ck_assert_str_eq(f.spec->long_name, "format");
+	ck_assert_str_eq(f.value, "gif");
+	ck_assert_str_eq(f.what, "invalid value");
+	char name[64], acc[64];
+	ck_assert_str_eq(optspec_display(f.spec, name, sizeof(name)), "--format"); /* -f is hidden */
+	ck_assert_str_eq(optspec_accepted(f.spec, acc, sizeof(acc)), "png, svg");
+	ck_assert_int_eq(sub_parse(&a, true, &f, "--custom", "no", NULL), OPTSPEC_BAD);
+	ck_assert_str_eq(f.what, "--custom: not ok");
+	ck_assert_int_eq(sub_parse(&a, true, &f, "--custom", NULL), OPTSPEC_BAD);
+	ck_assert_int_eq(f.kind, OPTPARSE_MISSING);
+	ck_assert_str_eq(f.word, "--custom");
+	ck_assert_int_eq(sub_parse(&a, true, &f, "-z", NULL), OPTSPEC_BAD);
+	ck_assert_int_eq(f.kind, OPTPARSE_UNKNOWN);
+	ck_assert_int_eq(f.letter, 'z');
+	ck_assert_int_eq(sub_parse(&a, true, &f, "--all=1", NULL), OPTSPEC_BAD);
+	ck_assert_int_eq(f.kind, OPTPARSE_UNKNOWN);
+	ck_assert_str_eq(f.word, "--all=1");
+}
+END_TEST
+
+START_TEST(subcommand_help_layout)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	const struct optspec_style st = { .column = 20, .long_indent = "  " };
+	for (unsigned i = 0; i < SUB_N; i++)
+		optspec_help_styled(m, &sub_options[i], &st);
+	fclose(m);
+	ck_assert_str_eq(buf, "  --format F        png or svg\n"
+			      "  --out-directory-of-a-long-name DIR\n"
+			      "                    where\n"
+			      "                    they go\n"
+			      "  -a, --all         all\n"
+			      "  --custom X        ok\n");
+	free(buf);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("options");
@@ -251,6 +355,8 @@ int main(void)
 	tcase_add_test(tc, reparse_resets);
 	tcase_add_test(tc, size_parser);
 	tcase_add_test(tc, size_option_bounds);
+	tcase_add_test(tc, subcommand_tables);
+	tcase_add_test(tc, subcommand_help_layout);
 	suite_add_tcase(s, tc);
 	return ck_run(s);
 }

@@ -5,6 +5,7 @@
 #include <check.h>
 #include "tests/ck_run.h"
 #include <dirent.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -180,6 +181,47 @@ START_TEST(other_users_files_and_dirs)
 }
 END_TEST
 
+START_TEST(creates_new_names_only)
+{
+	char p[PATH_MAX], name[32];
+	struct stat st;
+	int d = open(dir, O_RDONLY | O_DIRECTORY);
+	ck_assert_int_ge(d, 0);
+	put("taken", "precious");
+	ck_assert_int_eq(symlinkat("taken", d, "link"), 0);
+	ck_assert_int_eq(mkfifoat(d, "fifo", 0600), 0);
+	const char *const refused[] = { "taken", "link", "fifo" };
+	for (int i = 0; i < 3; i++) {
+		errno = 0;
+		ck_assert_int_eq(safe_create_new(d, refused[i], 0), -1);
+		ck_assert_int_eq(errno, EEXIST);
+	}
+	ck_assert_str_eq(slurp("taken"), "precious");
+	umask(0);
+	int fd = safe_create_new(d, "new", O_APPEND);
+	umask(022);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(fstat(fd, &st), 0);
+	ck_assert_uint_eq(st.st_mode & 0777, SAFE_FILE_MODE);
+	ck_assert_int_eq(fcntl(fd, F_GETFL) & (O_ACCMODE | O_APPEND), O_WRONLY | O_APPEND);
+	close(fd);
+	snprintf(name, sizeof(name), "u-XXXXXX.log");
+	fd = safe_create_unique(d, name, 4, 0);
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	ck_assert_int_eq(strncmp(name, "u-", 2), 0);
+	ck_assert_str_eq(name + 8, ".log");
+	ck_assert_int_ne(strncmp(name + 2, "XXXXXX", 6), 0);
+	snprintf(p, sizeof(p), "%s/%s", dir, name);
+	ck_assert_int_eq(lstat(p, &st), 0);
+	snprintf(name, sizeof(name), "no-x.log");
+	errno = 0;
+	ck_assert_int_eq(safe_create_unique(d, name, 4, 0), -1);
+	ck_assert_int_eq(errno, EINVAL);
+	close(d);
+}
+END_TEST
+
 START_TEST(reads_bounded)
 {
 	char err[256], p[PATH_MAX];
@@ -229,6 +271,7 @@ int main(void)
 	tcase_add_test(tc, fifo_refused_or_never_blocks);
 	tcase_add_test(tc, other_users_files_and_dirs);
 	tcase_add_test(tc, reads_bounded);
+	tcase_add_test(tc, creates_new_names_only);
 	suite_add_tcase(s, tc);
 	return ck_run(s);
 }

@@ -5,6 +5,7 @@
 #define _GNU_SOURCE
 #include <check.h>
 #include "tests/ck_args.h"
+#include "tests/ck_options.h"
 #include "tests/ck_run.h"
 #include <errno.h>
 #include <pthread.h>
@@ -20,14 +21,11 @@ static char err[512];
 
 static enum opt_status parse(struct options *o, const char *first, ...)
 {
-	char *argv[CK_ARGV_MAX];
 	va_list ap;
 	va_start(ap, first);
-	int argc = ck_argv(argv, first, ap);
+	enum opt_status st = ck_options_parse(o, err, sizeof(err), first, ap);
 	va_end(ap);
-	options_init(o);
-	err[0] = '\0';
-	return options_parse(o, argc, argv, err, sizeof(err));
+	return st;
 }
 
 static const char *val(const struct options *o, const char *name)

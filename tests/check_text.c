@@ -1,6 +1,6 @@
 /* One escaping rule for text from outside: C0, DEL, C1 controls, line separators, bidirectional
  * formatting characters and malformed UTF-8 never reach a terminal or logfile as they are;
- * well-formed text in any script does. */
+ * well-formed text in any script does.  And the one slug of names for files and test ids. */
 #include <check.h>
 #include "tests/ck_run.h"
 #include <stdio.h>
@@ -75,6 +75,27 @@ START_TEST(cut_at_a_character)
 }
 END_TEST
 
+START_TEST(slugs)
+{
+	static const char *const cases[][2] = {
+		{ "Video real time", "video-real-time" }, { "% desired CPU", "desired-cpu" },
+		{ "p99 latency", "p99-latency" }, { "  A--B  ", "a-b" }, { "nice -5", "nice-5" }, { "%%", "" },
+	};
+	char out[32];
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		text_slug(cases[i][0], out, sizeof(out));
+		ck_assert_str_eq(out, cases[i][1]);
+	}
+	text_slug("Video real time", out, 8); /* truncated, never a trailing '-' */
+	ck_assert_str_eq(out, "video-r");
+	text_slug("ab cd", out, 3);
+	ck_assert_str_eq(out, "ab");
+	text_slug("ab c", out, 4);  /* not "abc" */
+	ck_assert_str_eq(out, "ab");
+}
+END_TEST
+
+
 int main(void)
 {
 	Suite *s = suite_create("text");
@@ -85,6 +106,7 @@ int main(void)
 	tcase_add_test(tc, malformed_utf8);
 	tcase_add_test(tc, well_formed_text_kept);
 	tcase_add_test(tc, cut_at_a_character);
+	tcase_add_test(tc, slugs);
 	suite_add_tcase(s, tc);
 	return ck_run(s);
 }

@@ -2,16 +2,8 @@
 # End-to-end tests of the interbench binary with short runs (-t 1).
 # Usage: tests/e2e.sh ./interbench
 set -u
-SRC=$(realpath "${1:-./interbench}")
-TMP=$(mktemp -d /tmp/interbench-e2e.XXXXXX)
-trap 'rm -rf "$TMP"' EXIT
-BIN="$TMP/ib-under-test"          # a private copy, so pgrep finds only our processes
-cp "$SRC" "$BIN" || exit 1
-export XDG_CACHE_HOME="$TMP/cache"   # calibrate once, into the temp dir
-pass=0 fail=0
-
-ok()   { pass=$((pass + 1)); echo "ok   - $1"; }
-bad()  { fail=$((fail + 1)); echo "FAIL - $1"; [ -n "${2:-}" ] && sed 's/^/       /' "$2" | head -40; }
+. "$(dirname "$0")/lib/e2e.sh"
+e2e_begin e2e "${1:-}"   # BIN: a private copy, so pgrep finds only our processes
 
 # row FILE SIM LOAD: prints the row of LOAD in SIM's table.
 row() {
@@ -150,5 +142,4 @@ left=1
 for _ in $(seq 600); do pgrep -f "$BIN" >/dev/null || { left=0; break; }; sleep 0.1; done
 if [ "$left" = 0 ]; then ok "no interbench process left"; else bad "no interbench process left: $(pgrep -af "$BIN")"; fi
 
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+e2e_end

@@ -6,15 +6,10 @@
 # flagged and warned of by compare.
 # Usage: e2e_audit.sh BINARY
 set -u
-BIN=$(realpath "${1:?usage: $0 path/to/interbench}")
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"; [ -n "${CG:-}" ] && [ -d "$CG" ] && rmdir "$CG"' EXIT
-export XDG_CACHE_HOME="$TMP/cache"
-mkdir -p "$TMP/cache" "$TMP/run" && cd "$TMP/run" || exit 1
-pass=0 fail=0
-ok() { pass=$((pass + 1)); echo "ok   $1"; }
-bad() { fail=$((fail + 1)); echo "FAIL $1"; [ -n "${2:-}" ] && sed 's/^/     /' "$2"; }
-out="$TMP/out.txt"
+. "$(dirname "$0")/lib/e2e.sh"
+e2e_begin audit "${1:?usage: $0 path/to/interbench}"
+e2e_at_exit '[ -n "${CG:-}" ] && [ -d "$CG" ] && rmdir "$CG"'
+e2e_run_dir
 
 "$BIN" --audit >"$out" 2>&1; rc=$?
 hints=$(grep -c '^ *hint: ' "$out")
@@ -118,5 +113,4 @@ else bad "the first of two runs (exit $rc1)" "$TMP/first.txt"; fi
 if grep -q "^Warning: concurrent_run_pid differs: OLD 'none', NEW '$first'" "$out"; then ok "compare warns of a concurrent run"
 else bad "compare of a concurrent run" "$out"; fi
 
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+e2e_end

@@ -2,17 +2,9 @@
 # Fault injection: signals at any moment, a load killed mid-run, main SIGKILLed, a realtime
 # limit's kill, and runs without privileges.  Usage: tests/e2e_faults.sh ./interbench
 set -u
-SRC=$(realpath "${1:-./interbench}")
-TMP=$(mktemp -d /tmp/interbench-faults.XXXXXX)
-chmod 755 "$TMP"
-BIN="$TMP/ib-under-test"          # a private copy, so pgrep finds only our processes
-cp "$SRC" "$BIN"
-export XDG_CACHE_HOME="$TMP/cache"
-cleanup() { pkill -KILL -f "$BIN" 2>/dev/null; rm -rf "$TMP"; }
-trap cleanup EXIT
-pass=0 fail=0
-ok()  { pass=$((pass + 1)); echo "ok   - $1"; }
-bad() { fail=$((fail + 1)); echo "FAIL - $1"; [ -n "${2:-}" ] && sed 's/^/       /' "$2" | head -30; }
+. "$(dirname "$0")/lib/e2e.sh"
+e2e_begin faults "${1:-}"   # BIN: a private copy, so pgrep finds only our processes
+e2e_at_exit 'pkill -KILL -f "$BIN" 2>/dev/null'
 cd "$TMP" || exit 1
 "$BIN" -t 1 -c -W Audio -w None >/dev/null 2>&1   # calibrate once
 
@@ -34,15 +26,6 @@ wait_children() {
 	for _ in $(seq 600); do
 		[ "$(pgrep -c -P "$1")" -ge "$2" ] && return 0
 		sleep 0.1
-	done
-	return 1
-}
-# wait_for CMD...: until CMD succeeds, in 0.01 s steps (a state that may last well under a
-# second must not be missed), bounded at 60 s.
-wait_for() {
-	for _ in $(seq 6000); do
-		"$@" && return 0
-		sleep 0.01
 	done
 	return 1
 }
@@ -179,5 +162,4 @@ else
 	echo "skip - unprivileged runs need root and setpriv"
 fi
 
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+e2e_end

@@ -9,19 +9,13 @@
 # review the diff before committing it).  The runs need root (as CI runs them): their notes
 # differ without privileges, so they are skipped otherwise.
 set -u
-SRC=$(realpath "${1:-./interbench}")
+. "$(dirname "$0")/lib/e2e.sh"
+e2e_begin golden "${1:-}"
 UPDATE=${2:-}
 HERE=$(cd "$(dirname "$0")" && pwd)
 GOLD="$HERE/golden"
-TMP=$(mktemp -d /tmp/interbench-golden.XXXXXX)
-chmod 755 "$TMP"
-trap 'rm -rf "$TMP"' EXIT
-BIN="$TMP/ib-under-test"
-cp "$SRC" "$BIN" || exit 1
-export XDG_CACHE_HOME="$TMP/cache" LC_ALL=C.UTF-8 TZ=UTC
-pass=0 fail=0 skip=0
-ok()  { pass=$((pass + 1)); echo "ok   - $1"; }
-bad() { fail=$((fail + 1)); echo "FAIL - $1"; [ -n "${2:-}" ] && sed 's/^/       /' "$2" | head -60; }
+export LC_ALL=C.UTF-8 TZ=UTC
+skip=0
 
 # check NAME FILE: FILE against the expected tests/golden/expected/NAME (or stores it, --update).
 check() {
@@ -93,5 +87,4 @@ tool_case usage-compare compare --help
 tool_case usage-export export --help
 tool_case usage-plot plot --help
 
-echo "golden: $pass passed, $fail failed, $skip skipped"
-[ "$fail" = 0 ]
+e2e_end "golden: " ", $skip skipped"

@@ -6,26 +6,11 @@
 # machine allows it (as root, a writable v2 or v1 hierarchy) and removed at the end; otherwise
 # the case prints a "skip" line.  Usage: tests/e2e_hardening_env.sh ./interbench
 set -u
-SRC=$(realpath "${1:-./interbench}")
-TMP=$(mktemp -d /tmp/interbench-env.XXXXXX)
-chmod 755 "$TMP"
-BIN="$TMP/ib-under-test"          # a private copy, so pgrep finds only our processes
-cp "$SRC" "$BIN"
-export XDG_CACHE_HOME="$TMP/cache"
+. "$(dirname "$0")/lib/e2e.sh"
+e2e_begin env "${1:-}"   # BIN: a private copy, so pgrep finds only our processes
 CGROUPS=()                        # cgroups created here, innermost last
-pass=0 fail=0
-ok()   { pass=$((pass + 1)); echo "ok   - $1"; }
-bad()  { fail=$((fail + 1)); echo "FAIL - $1"; [ -n "${2:-}" ] && sed 's/^/       /' "$2" | head -30; }
 skip() { echo "skip - $1"; }
 
-# wait_for CMD...: until CMD succeeds, in 0.1 s steps, bounded at 60 s.
-wait_for() {
-	for _ in $(seq 600); do
-		"$@" && return 0
-		sleep 0.1
-	done
-	return 1
-}
 cgroup_empty() { [ -z "$(cat "$1/cgroup.procs" 2>/dev/null)" ]; }
 # remove_cgroup DIR: moves what is still in it (our own processes, dying) to its parent, then
 # removes it once it is empty.
@@ -39,9 +24,8 @@ remove_cgroup() {
 cleanup() {
 	pkill -KILL -f "$BIN" 2>/dev/null
 	for ((i = ${#CGROUPS[@]} - 1; i >= 0; i--)); do remove_cgroup "${CGROUPS[i]}"; done
-	rm -rf "$TMP"
 }
-trap cleanup EXIT
+e2e_at_exit cleanup
 # in_cgroup DIR CMD...: runs CMD as a process of the cgroup DIR.
 in_cgroup() { sh -c 'echo $$ >"$0/cgroup.procs" && exec "$@"' "$@"; }
 # v1_mount CONTROLLER: where the v1 hierarchy holding CONTROLLER is mounted, if it is.
@@ -246,5 +230,4 @@ if [ "$rc" = 1 ] &&
 then ok "--file-size 1048576T: the pairs fail stating 1.1 EiB (2.2 EiB for Compile) needed, nothing left"
 else bad "--file-size 1048576T: real figures (exit $rc), left: $(ls -A "$TMP/wd")" "$out"; fi
 
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+e2e_end

@@ -6,18 +6,9 @@
 # stopped with Ctrl-S), two runs in one directory at once, a FIFO at the calibration cache.
 # Usage: tests/e2e_hardening_files.sh ./interbench
 set -u
-SRC=$(realpath "${1:-./interbench}")
-TMP=$(mktemp -d /tmp/interbench-hard.XXXXXX)
-chmod 755 "$TMP"
-BIN="$TMP/ib-under-test"          # a private copy, so pgrep finds only our processes
-cp "$SRC" "$BIN"
-export XDG_CACHE_HOME="$TMP/cache"
-cleanup() { pkill -KILL -f "$BIN" 2>/dev/null; rm -rf "$TMP"; }
-trap cleanup EXIT
-pass=0 fail=0
-ok()  { pass=$((pass + 1)); echo "ok   - $1"; }
-bad() { fail=$((fail + 1)); echo "FAIL - $1"; [ -n "${2:-}" ] && sed 's/^/       /' "$2" | head -30; }
-wait_for() { for _ in $(seq 6000); do "$@" && return 0; sleep 0.01; done; return 1; }
+. "$(dirname "$0")/lib/e2e.sh"
+e2e_begin hard "${1:-}"   # BIN: a private copy, so pgrep finds only our processes
+e2e_at_exit 'pkill -KILL -f "$BIN" 2>/dev/null'
 none_left() { ! pgrep -f "$BIN" >/dev/null; }
 cd "$TMP" || exit 1
 "$BIN" -t 1 -c -W Audio -w None >/dev/null 2>&1   # calibrate once
@@ -262,5 +253,4 @@ PY
 if ! grep -q $'\x1b' out && grep -q 'Red\\nLine' out; then ok "compare escapes control characters in names"
 else bad "compare printed a raw control character" out; fi
 
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+e2e_end

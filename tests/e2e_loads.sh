@@ -3,15 +3,10 @@
 # line), leaves no scratch file, and an interrupted run cleans up and exits 130.
 # Usage: tests/e2e_loads.sh ./interbench
 set -u
-BIN=$(realpath "${1:?usage: $0 path/to/interbench}")
-WORK=$(mktemp -d /tmp/ib-e2e-loads.XXXXXX)
-trap 'rm -rf "$WORK"' EXIT
-export XDG_CACHE_HOME="$WORK/cache"   # never the user's ~/.cache/interbench/loops_per_ms
+. "$(dirname "$0")/lib/e2e.sh"
+e2e_begin loads "${1:?usage: $0 path/to/interbench}"
+WORK=$TMP                             # the loads' --workdir
 COMMON=(--workdir "$WORK" --file-size 64M --mem-size 256M -c -v -W Audio)
-pass=0 fail=0
-
-ok() { echo "ok   $*"; pass=$((pass + 1)); }
-bad() { echo "FAIL $*"; fail=$((fail + 1)); }
 
 (cd "$WORK" && "$BIN" -t 1 -c -W Audio -w None >/dev/null 2>&1)   # calibrate once, into $WORK/cache
 
@@ -83,5 +78,4 @@ if [ $rc -eq 130 ]; then ok "SIGINT: exit status 130"; else bad "SIGINT: exit st
 rm -f "$WORK/int.out"
 no_scratch "SIGINT"
 
-echo "$pass passed, $fail failed"
-[ $fail -eq 0 ]
+e2e_end

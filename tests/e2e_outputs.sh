@@ -6,16 +6,8 @@
 # hostile text (-m, --workdir) never reaches the terminal or the logfile as it is.
 # Usage: tests/e2e_outputs.sh ./interbench
 set -u
-SRC=$(realpath "${1:-./interbench}")
-TMP=$(mktemp -d /tmp/interbench-out.XXXXXX)
-chmod 755 "$TMP"
-BIN="$TMP/ib-under-test"
-cp "$SRC" "$BIN"
-export XDG_CACHE_HOME="$TMP/cache"
-trap 'rm -rf "$TMP"' EXIT
-pass=0 fail=0
-ok()  { pass=$((pass + 1)); echo "ok   - $1"; }
-bad() { fail=$((fail + 1)); echo "FAIL - $1"; [ -n "${2:-}" ] && sed 's/^/       /' "$2" | head -20; }
+. "$(dirname "$0")/lib/e2e.sh"
+e2e_begin out "${1:-}"
 run() { "$BIN" -t 1 -c -q -W Audio -w None "$@"; }
 temps_left() { compgen -G "$TMP/.*.??????" >/dev/null; }
 cd "$TMP" || exit 1
@@ -82,5 +74,4 @@ if ! LC_ALL=C grep -qaP '\x1b|\xc2\x9b|\xe2\x80\xae' out ./*.log && grep -q 'xc2
 then ok "escapes, C1 controls and bidirectional overrides from -m and --workdir are escaped"
 else bad "raw control text reached the terminal or the logfile" out; fi
 
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+e2e_end

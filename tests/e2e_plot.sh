@@ -7,15 +7,9 @@
 # is validated and bounded.
 # Usage: e2e_plot.sh BINARY
 set -u
-BIN=$(realpath "${1:?usage: $0 path/to/interbench}")
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
-export XDG_CACHE_HOME="$TMP/cache"
-mkdir -p "$TMP/cache" "$TMP/run" && cd "$TMP/run" || exit 1
-pass=0 fail=0
-ok() { pass=$((pass + 1)); echo "ok   $1"; }
-bad() { fail=$((fail + 1)); echo "FAIL $1"; [ -n "${2:-}" ] && sed 's/^/     /' "$2"; }
-out="$TMP/out.txt"
+. "$(dirname "$0")/lib/e2e.sh"
+e2e_begin plot "${1:?usage: $0 path/to/interbench}"
+e2e_run_dir
 if ! command -v gnuplot >/dev/null; then echo "skip - no gnuplot (apt-get install gnuplot-nox)"; exit 0; fi
 
 "$BIN" -t 1 -c -q -W Audio -W ProAudio -w None -w Burn -N 0,19 --timeline tl.bin --json r.json >"$out" 2>&1 ||
@@ -201,5 +195,4 @@ if [ "$rc" = 0 ] && [ "$(ls ct/timeline-*.png | tr '\n' ' ')" = "ct/timeline-0.p
 then ok "a crafted timeline: one figure per real pair, unknown pairs and a cut record reported"
 else bad "crafted timeline (exit $rc)" "$out"; ls ct; fi
 
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+e2e_end

@@ -4,16 +4,9 @@
 # in -v, the schema-valid JSON and compare, and a task that cannot keep up showing its runs of
 # missed deadlines, and one stuck in its first period.  Usage: e2e_stutter.sh BINARY
 set -u
-BIN=$(realpath "${1:?usage: $0 path/to/interbench}")
-SCHEMA=$(realpath "$(dirname "$0")/../doc/interbench-result.schema.json")
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
-export XDG_CACHE_HOME="$TMP/cache"
-mkdir -p "$TMP/cache" "$TMP/run" && cd "$TMP/run" || exit 1
-pass=0 fail=0
-ok() { pass=$((pass + 1)); echo "ok   $1"; }
-bad() { fail=$((fail + 1)); echo "FAIL $1"; [ -n "${2:-}" ] && sed 's/^/     /' "$2"; }
-out="$TMP/out.txt"
+. "$(dirname "$0")/lib/e2e.sh"
+e2e_begin stutter "${1:?usage: $0 path/to/interbench}"
+e2e_run_dir
 
 "$BIN" -t 1 -c -q -v -W ProAudio -W Gaming -w None --frames 256 --rate 48000 --dsp-load 50 --periods 3 \
 	--json pa.json >"$out" 2>&1; rc=$?
@@ -93,5 +86,4 @@ for args in "--frames 8" "--rate 1000" "--dsp-load 0" "--periods 1" "--periods 1
 	if [ "$rc" = 2 ] && grep -q "^interbench: ${args%% *}: invalid value .*(accepted: " "$out"
 	then ok "'$args' refused (exit 2)"; else bad "'$args' refused (exit $rc)" "$out"; fi
 done
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+e2e_end

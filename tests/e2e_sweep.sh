@@ -4,16 +4,9 @@
 # bench policy this kernel allows, load policies, CPU placement, and the refusals before
 # anything starts (unprivileged fifo, rr, deadline, negative nice).  Usage: e2e_sweep.sh BINARY
 set -u
-BIN=$(realpath "${1:?usage: $0 path/to/interbench}")
-SCHEMA=$(realpath "$(dirname "$0")/../doc/interbench-result.schema.json")
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
-export XDG_CACHE_HOME="$TMP/cache"
-mkdir -p "$TMP/cache" "$TMP/run" && cd "$TMP/run" || exit 1
-pass=0 fail=0
-ok() { pass=$((pass + 1)); echo "ok   $1"; }
-bad() { fail=$((fail + 1)); echo "FAIL $1"; [ -n "${2:-}" ] && sed 's/^/     /' "$2"; }
-out="$TMP/out.txt"
+. "$(dirname "$0")/lib/e2e.sh"
+e2e_begin sweep "${1:?usage: $0 path/to/interbench}"
+e2e_run_dir
 valid() { python3 -c 'import json,sys,jsonschema; jsonschema.Draft202012Validator(json.load(open(sys.argv[1]))).validate(json.load(open(sys.argv[2])))' "$SCHEMA" "$1"; }
 
 # A 2x2 nice sweep.
@@ -91,5 +84,4 @@ if command -v setpriv >/dev/null && [ "$(id -u)" = 0 ]; then
 else
 	echo "skip - unprivileged refusals need root and setpriv"
 fi
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+e2e_end
