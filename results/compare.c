@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "results/compare.h"
-#include "results/json_report.h"
+#include "results/jsonout.h"
 #include "results/plot.h"
 #include "lib/optparse.h"
 #include "lib/text.h"

@@ -1,8 +1,20 @@
-/* The JSON result document's keys that are both written (results/json_report.c) and read back
- * (results/resultset.c), defined once.  Their meaning and units: doc/json.md, and the schema
- * doc/interbench-result.schema.json. */
+/* The JSON result document's format, defined once for its writer (results/json_report.c) and
+ * its readers (results/resultset.c, results/plot.c): the schema versions, the generator and
+ * the keys both sides name.  Their meaning and units: doc/json.md, and the schema
+ * doc/interbench-result.schema.json.  The figures' keys are in results/figures.h. */
 #ifndef IB_JSONKEYS_H
 #define IB_JSONKEYS_H
+#include <stdbool.h>
+
+/* 2: options carry every workload option (workdir, file_size_bytes, mem_size_bytes added);
+ * load_work holds elapsed_ns and the load's own metrics only.  Readers take 1 and 2. */
+#define REPORT_SCHEMA_VERSION 2
+#define REPORT_SCHEMA_OLDEST 1
+#define REPORT_GENERATOR "interbench" /* "generator" is this, a space and the version */
+
+/* Whether a document's "generator" names this program: "interbench VERSION", or the bare
+ * "interbench" of results written before the version was added. */
+bool report_generator_is_ours(const char *generator);
 
 #define JK_SCHEMA_VERSION    "schema_version"
 #define JK_GENERATOR         "generator"

@@ -11,7 +11,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "results/json_report.h"
 #include "results/logformat.h"
 #include "results/jsonkeys.h"
 #include "lib/histogram.h"

@@ -77,6 +77,15 @@ struct result_set {
 	void *by_key, *by_name;
 };
 
+/* The pairs compare flagged as regressions (compare --plot draws them,
+ * results/plot.h): their keys and loads, as in struct rs_pair. */
+#define CMP_FLAGGED_MAX 32
+struct cmp_flagged {
+	unsigned n;
+	char sim[CMP_FLAGGED_MAX][96];
+	char load[CMP_FLAGGED_MAX][32];
+};
+
 /* Reads path into *rs: a regular file, or a pipe handed by descriptor ("-", /dev/fd/N), read
  * without blocking on a planted FIFO and refused beyond RS_MAX_BYTES (lib/safefile.h).
  * Returns 0, or -1 with a one-line reason in err, not naming the file (the caller does): a
