@@ -10,6 +10,7 @@
 #include "lib/version.h"
 #include "results/json_report.h"
 #include "results/jsonkeys.h"
+#include "results/figures.h"
 #include "results/summary.h"
 
 /* jansson integers are signed 64-bit; no measured figure comes near the limit. */
@@ -220,7 +221,28 @@ json_t *report_histogram(const struct lat_hist *h)
 	return a;
 }
 
-/* Adds the figures of a measured entry to r. */
+int report_add_figures(json_t *r, const struct task_figure *tab, size_t n, const struct pair_summary *s,
+		       bool buffered)
+{
+	int rc = 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct task_figure *f = &tab[i];
+		json_t *v;
+		if (!f->json_key)
+			continue;
+		if (figure_is_null(f, s, buffered))
+			v = json_null();
+		else if (f->type == FIG_U64 && f->json_scale == 1)
+			v = jint(*(const uint64_t *)((const char *)s + f->offset));
+		else
+			v = jround(figure_value(f, s) * f->json_scale);
+		if (json_object_set_new(r, f->json_key, v) != 0)
+			rc = -1;
+	}
+	return rc;
+}
+
+/* Adds the figures of a measured entry to r (task_figures), then its timer and histograms. */
 static int add_figures(json_t *r, const struct report_entry *e)
 {
 	struct pair_summary s;
@@ -228,58 +250,12 @@ static int add_figures(json_t *r, const struct report_entry *e)
 		s = *e->summary;    /* summarized once, by the caller */
 	else
 		pair_summarize(e->sim, &s);
+	int rc = report_add_figures(r, task_figures, task_figures_n, &s, e->audio);
 	struct { const char *key; json_t *v; } f[] = {
-		{ JK_SAMPLES, jint(s.samples) },
-		{ JK_LATENCY_MEAN, s.samples ? jround(s.latency_mean_ns) : json_null() },
-		{ "latency_sd_ns", s.samples ? jround(s.latency_sd_ns) : json_null() },
-		{ JK_LATENCY_MAX, s.samples ? jint(s.latency_max_ns) : json_null() },
-		{ "latency_p50_ns", s.samples ? jint(s.sched_p50_ns) : json_null() },
-		{ "latency_p90_ns", s.samples ? jint(s.sched_p90_ns) : json_null() },
-		{ JK_LATENCY_P99, s.samples ? jint(s.sched_p99_ns) : json_null() },
-		{ "latency_p999_ns", s.samples ? jint(s.sched_p999_ns) : json_null() },
-		{ JK_IB_LATENCY_MEAN, s.samples ? jround(s.ib_mean_ns) : json_null() },
-		{ "interbench_latency_sd_ns", s.samples ? jround(s.ib_sd_ns) : json_null() },
-		{ JK_IB_LATENCY_MAX, s.samples ? jint(s.ib_max_ns) : json_null() },
-		{ "lateness_mean_ns", s.samples ? jround(s.lateness_mean_ns) : json_null() },
-		{ "lateness_p99_ns", s.samples ? jint(s.lateness_p99_ns) : json_null() },
-		{ "lateness_max_ns", s.samples ? jint(s.lateness_max_ns) : json_null() },
-		{ "longest_miss_streak", jint(s.longest_streak) },
-		{ JK_MISS_STREAK_NS, jint(s.longest_streak_ns) },
-		{ "miss_streaks", jint(s.streaks) },
-		{ "frame_time_p50_ns", s.frame_samples ? jint(s.frame_p50_ns) : json_null() },
-		{ JK_FRAME_P99, s.frame_samples ? jint(s.frame_p99_ns) : json_null() },
-		{ "frame_time_p999_ns", s.frame_samples ? jint(s.frame_p999_ns) : json_null() },
-		{ JK_LOW1, s.frame_samples ? jround(s.low1_fps * 1e3) : json_null() },
-		{ JK_STOLEN_P99, s.loop_periods ? jint(s.stolen_p99_ns) : json_null() },
-		{ "stolen_max_ns", s.loop_periods ? jint(s.stolen_max_ns) : json_null() },
-		{ "stolen_over10_ppm", jround(s.stolen_pct * 1e4) },
-		{ JK_TASK_RUN, jint(e->sim->task_wall_ns) },
-		{ "interval_us", jint(e->sim->interval_us) },
-		{ JK_XRUNS, e->audio ? jint(s.xruns) : json_null() },
-		{ "worst_overrun_ns", e->audio ? jint(s.worst_overrun_ns) : json_null() },
-		{ "start_within_1ms_ppm", e->audio ? jround(s.start_1ms_pct * 1e4) : json_null() },
-		{ "start_within_2ms_ppm", e->audio ? jround(s.start_2ms_pct * 1e4) : json_null() },
-		{ "timer_samples", jint(s.timer_samples) },
-		{ "timer_latency_mean_ns", s.timer_samples ? jround(s.timer_mean_ns) : json_null() },
-		{ "timer_latency_sd_ns", s.timer_samples ? jround(s.timer_sd_ns) : json_null() },
-		{ "timer_latency_max_ns", s.timer_samples ? jint(s.timer_max_ns) : json_null() },
-		{ "timer_latency_p50_ns", s.timer_samples ? jint(s.timer_p50_ns) : json_null() },
-		{ "timer_latency_p90_ns", s.timer_samples ? jint(s.timer_p90_ns) : json_null() },
-		{ "timer_latency_p99_ns", s.timer_samples ? jint(s.timer_p99_ns) : json_null() },
-		{ "timer_latency_p999_ns", s.timer_samples ? jint(s.timer_p999_ns) : json_null() },
-		{ JK_DESIRED_CPU, jround(s.desired_cpu_pct * 1e4) },
-		{ "task_cpu_ppm", jround(s.task_cpu_pct * 1e4) },
-		{ "task_cpu_wanted_ppm", jround(s.task_cpu_wanted_pct * 1e4) },
-		{ JK_DEADLINES_MET, jround(s.deadlines_met_pct * 1e4) },
-		{ "periods", jint(s.periods) },
-		{ "deadlines_met", jint(s.deadlines_met) },
-		{ "deadlines_missed", jint(s.deadlines_missed) },
-		{ "periods_skipped", jint(s.periods_skipped) },
 		{ "timer_realtime", json_boolean(e->sim->timer_rt) },
 		{ "latency_histogram", report_histogram(&e->sim->sched_hist) },
 		{ "timer_latency_histogram", report_histogram(&e->sim->timer_hist) },
 	};
-	int rc = 0;
 	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++)
 		if (json_object_set_new(r, f[i].key, f[i].v) != 0)
 			rc = -1;

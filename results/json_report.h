@@ -12,6 +12,7 @@
 #include "results/jsonkeys.h"
 #include "results/runinfo.h"
 #include "lib/machine.h"
+#include "results/figures.h"
 #include "results/summary.h"
 #include "loads/load.h"
 #include "sims/sim.h"
@@ -26,7 +27,7 @@ struct report_entry {
 	const struct sched_setting *bench_sched, *load_sched; /* the settings themselves, or NULL */
 	unsigned repeat;               /* 1-based */
 	bool has_deadlines;
-	bool audio;                    /* an audio task: xruns and start figures (else null) */
+	bool audio;                    /* a task with a buffer: its xruns and start figures (else null) */
 	const char *failed;            /* reason, or NULL when measured */
 	bool interrupted;              /* the window was cut short by a signal */
 	uint64_t window_ns;            /* how long the bench ran */
@@ -60,6 +61,13 @@ int report_mark_interrupted(json_t *doc, int sig);
 /* Records in the document that another interbench run (process id pid) was running at the same
  * time: run.concurrent_run_pid.  Returns 0, or -1 when out of memory. */
 int report_set_concurrent(json_t *doc, long pid);
+
+/* Adds to result object r the figures of s listed in tab[0..n) (task_figures, results/figures.h)
+ * that have a JSON key, in tab's order: null where figure_is_null (buffered: the task has a
+ * buffer), else the integer field * json_scale, rounded (a negative or non-finite value as 0).
+ * Returns 0, or -1 when out of memory. */
+int report_add_figures(json_t *r, const struct task_figure *tab, size_t n, const struct pair_summary *s,
+		       bool buffered);
 
 /* The histogram's non-empty buckets as [[low_ns, count], ...]; NULL when out of memory. */
 json_t *report_histogram(const struct lat_hist *h);

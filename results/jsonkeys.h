@@ -27,18 +27,11 @@ bool report_generator_is_ours(const char *generator);
 #define JK_INTERRUPTED       "interrupted"
 #define JK_HAS_DEADLINES     "has_deadlines"
 #define JK_SAMPLES           "samples"
-#define JK_LATENCY_MEAN      "latency_mean_ns"
 #define JK_LATENCY_P99       "latency_p99_ns"
 #define JK_LATENCY_MAX       "latency_max_ns"
-#define JK_IB_LATENCY_MEAN   "interbench_latency_mean_ns"
 #define JK_IB_LATENCY_MAX    "interbench_latency_max_ns"
-#define JK_DESIRED_CPU       "desired_cpu_ppm"
 #define JK_DEADLINES_MET     "deadlines_met_ppm"
-#define JK_MISS_STREAK_NS    "longest_miss_streak_ns"
-#define JK_FRAME_P99         "frame_time_p99_ns"
-#define JK_LOW1              "one_percent_low_mfps"
 #define JK_XRUNS             "xruns"
-#define JK_STOLEN_P99        "stolen_p99_ns"
 #define JK_TASK_RUN          "task_run_ns"
 
 #endif

@@ -6,6 +6,7 @@
 #define IB_RESULTSET_H
 #include <stdbool.h>
 #include <stddef.h>
+#include "results/figures.h"  /* enum rs_metric and its names */
 
 #define RS_MAX_BYTES (64u << 20)  /* larger input is refused */
 /* More pairs, or more repeats of one pair, are refused: every pair is looked up in O(log n)
@@ -15,21 +16,6 @@
 /* % desired CPU may pass 100 (Gaming's frames, or any work, done on a CPU running faster than
  * at calibration); above this a figure is taken as corrupt. */
 #define RS_MAX_CPU_PCT 1000
-
-/* The figures compare looks at.  Latencies in ns, percentages in % (0..100).  Mean and max
- * latency come in two definitions: RS_MEAN and RS_MAX are interbench 0.31's (scheduling
- * latency plus one period per missed deadline: the classic table of interbench 0.31 and of
- * this program from schema version 2 on), RS_SMEAN and RS_SMAX scheduling latency alone (this
- * program's JSON, and the classic table of its logfiles before the definitions line); RS_P99
- * is scheduling latency. */
-enum rs_metric {
-	RS_MEAN, RS_SMEAN, RS_P99, RS_MAX, RS_SMAX, RS_CPU, RS_MET,
-	/* stutter and audio (JSON of schema version 2 only): the longest run of missed
-	 * deadlines (ns), the p99 frame time (ns), the "1% low" frame rate (fps), xruns per
-	 * minute, the p99 stolen CPU-loop time (ns) */
-	RS_STREAK, RS_FRAME_P99, RS_LOW1, RS_XRUNS, RS_STOLEN,
-	RS_METRICS
-};
 
 /* Per-repeat values of one metric set; NaN where the source does not carry the figure. */
 struct rs_values {
@@ -127,22 +113,5 @@ int result_set_json_key(const struct json_t *r, char *buf, size_t len);
 
 /* Frees what the set holds; safe on a zeroed or failed set. */
 void result_set_free(struct result_set *rs);
-
-/* Whether metric m is a latency (ns; worse when higher). */
-bool rs_metric_is_latency(enum rs_metric m);
-
-/* Whether metric m is worse when higher (latencies, streaks, frame times, xruns, stolen
- * time), its change then shown in % of the old value; else worse when lower (% desired CPU,
- * % deadlines met, 1% low fps), its change in points. */
-bool rs_metric_higher_worse(enum rs_metric m);
-
-/* Whether metric m is a time in ns (shown in ms). */
-bool rs_metric_is_time(enum rs_metric m);
-
-/* The unit metric m is shown in: "ms" (times), "%", "fps", "/min". */
-const char *rs_metric_unit(enum rs_metric m);
-
-/* Display name and unit of metric m ("p99 latency", "ns" or "%"). */
-const char *rs_metric_name(enum rs_metric m);
 
 #endif
