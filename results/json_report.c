@@ -250,7 +250,8 @@ static int add_figures(json_t *r, const struct report_entry *e)
 		s = *e->summary;    /* summarized once, by the caller */
 	else
 		pair_summarize(e->sim, &s);
-	int rc = report_add_figures(r, task_figures, task_figures_n, &s, e->audio);
+	bool buffered = e->spec ? e->spec->buffer_periods > 0 : e->audio;
+	int rc = report_add_figures(r, task_figures, task_figures_n, &s, buffered);
 	struct { const char *key; json_t *v; } f[] = {
 		{ "timer_realtime", json_boolean(e->sim->timer_rt) },
 		{ "latency_histogram", report_histogram(&e->sim->sched_hist) },
@@ -282,7 +283,17 @@ static json_t *setting_json(const struct sched_setting *s)
 			 "rt_priority", s->kind == SP_FIFO || s->kind == SP_RR ? json_integer(s->rt_prio) : json_null());
 }
 
-/* The load_mode words and both settings of entry e (schema version 2). */
+/* The task's resolved settings: {"interval_us", "cpu_pct", "buffer_periods", "fixed_work"}
+ * (struct sim_spec, sims/sim.h; cpu_pct null where the task's work per period is its own,
+ * sim_desc.work_us; buffer_periods 0 without a buffer). */
+static json_t *task_settings_json(const struct sim_spec *spec)
+{
+	return json_pack("{s:o, s:o, s:i, s:b}", "interval_us", jint(spec->interval_us),
+			 "cpu_pct", spec->desc->work_us ? json_null() : json_integer(spec->cpu_pct),
+			 JK_BUFFER_PERIODS, (int)spec->buffer_periods, "fixed_work", spec->desc->fixed_work);
+}
+
+/* The load_mode words and both settings of entry e (schema version 2), and the task's. */
 static int add_settings(json_t *r, const struct report_entry *e)
 {
 	int rc = json_object_set_new(r, JK_LOAD_MODE, report_text(e->load_mode ? e->load_mode : ""));
@@ -292,6 +303,8 @@ static int add_settings(json_t *r, const struct report_entry *e)
 		rc = json_object_set_new(r, "load_setting", setting_json(e->load_sched));
 	if (rc == 0 && e->timeline_pair >= 0)
 		rc = json_object_set_new(r, "timeline_pair", json_integer(e->timeline_pair));
+	if (rc == 0 && e->spec)
+		rc = json_object_set_new(r, JK_TASK_SETTINGS, task_settings_json(e->spec));
 	return rc;
 }
 

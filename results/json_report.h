@@ -27,7 +27,8 @@ struct report_entry {
 	const struct sched_setting *bench_sched, *load_sched; /* the settings themselves, or NULL */
 	unsigned repeat;               /* 1-based */
 	bool has_deadlines;
-	bool audio;                    /* a task with a buffer: its xruns and start figures (else null) */
+	bool audio;                    /* a task with a buffer: its xruns and start figures (else
+	                                  null); spec's buffer_periods decides when spec is set */
 	const char *failed;            /* reason, or NULL when measured */
 	bool interrupted;              /* the window was cut short by a signal */
 	uint64_t window_ns;            /* how long the bench ran */
@@ -37,6 +38,7 @@ struct report_entry {
 	const struct load_counters *load_work; /* the load's counters, or NULL when it never reported */
 	const struct load_metric_info *const *load_metrics; /* what load_work counts, NULL-terminated */
 	int64_t timeline_pair;         /* the pair id of its --timeline records, or -1 */
+	const struct sim_spec *spec;   /* the task's resolved settings ("task_settings"), or NULL */
 };
 
 /* Starts a document: schema_version, generator, machine, run and options.  Returns NULL only

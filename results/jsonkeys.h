@@ -32,6 +32,9 @@ bool report_generator_is_ours(const char *generator);
 #define JK_IB_LATENCY_MAX    "interbench_latency_max_ns"
 #define JK_DEADLINES_MET     "deadlines_met_ppm"
 #define JK_XRUNS             "xruns"
+/* The task's resolved settings (struct sim_spec, sims/sim.h), an object in each result. */
+#define JK_TASK_SETTINGS     "task_settings"
+#define JK_BUFFER_PERIODS    "buffer_periods"
 #define JK_TASK_RUN          "task_run_ns"
 
 #endif

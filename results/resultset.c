@@ -758,6 +758,10 @@ static int json_drawn_check(const json_t *r, size_t idx, char *err, size_t errle
 			return fail(err, errlen, "results[%zu].%s: not an integer in 0..%lld", idx, opt[k].key,
 				    (long long)opt[k].max);
 	}
+	const json_t *ts = json_object_get(r, JK_TASK_SETTINGS), *bp = json_object_get(ts, JK_BUFFER_PERIODS);
+	if (ts && (!json_is_object(ts) || (bp && !json_in_range(bp, UINT32_MAX))))
+		return fail(err, errlen, "results[%zu].%s: not an object with %s an integer in 0..%u", idx,
+			    JK_TASK_SETTINGS, JK_BUFFER_PERIODS, UINT32_MAX);
 	if (json_hist_check(r, "latency_histogram", idx, err, errlen) != 0)
 		return -1;
 	return json_hist_check(r, "timer_latency_histogram", idx, err, errlen);

@@ -89,7 +89,8 @@ struct json_t;
  * that each result's latency_histogram and timer_latency_histogram, when present, must be an
  * array of at most HIST_BUCKETS (lib/histogram.h) [low_ns, count] pairs of non-negative
  * integers, its repeat, interval_us, latency_p50_ns and timeline_pair (a u32) non-negative
- * integers or null, and each of "sweeps" name its simulation and load, have 1 to
+ * integers or null, its task_settings (when present) an object whose
+ * buffer_periods is an integer in 0..UINT32_MAX, and each of "sweeps" name its simulation and load, have 1 to
  * RS_MAX_SWEEP_SETTINGS settings on each axis and a cell for each pair of them (null, or
  * deadlines_met_ppm in 0..1000000 and latency_p99_ns).  Returns the document (json_decref it),
  * or NULL with a one-line reason in err, not naming path ("schema version 99 is not supported

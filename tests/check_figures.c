@@ -46,6 +46,11 @@ START_TEST(test_keys_documented)
 		ck_assert_msg(has_quoted(md, k, '`'), "%s is not in doc/json.md", k);
 		ck_assert_msg(has_quoted(schema, k, '"'), "%s is not in doc/interbench-result.schema.json", k);
 	}
+	const char *settings[] = { JK_TASK_SETTINGS, JK_BUFFER_PERIODS, "cpu_pct", "fixed_work" };
+	for (size_t i = 0; i < sizeof(settings) / sizeof(settings[0]); i++) {
+		ck_assert_msg(has_quoted(md, settings[i], '`'), "%s is not in doc/json.md", settings[i]);
+		ck_assert_msg(has_quoted(schema, settings[i], '"'), "%s is not in the schema", settings[i]);
+	}
 	free(md);
 	free(schema);
 }
