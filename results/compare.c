@@ -6,20 +6,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include "results/compare.h"
-#include "results/json_report.h"
+#include "results/jsonout.h"
 #include "results/plot.h"
 #include "lib/optparse.h"
 #include "lib/text.h"
 #include "lib/mwu.h"
 #include "results/summary.h"
 
-/* --threshold keys.  mean= and max= also limit the scheduling-latency mean and max when those
+/* --threshold keys: rs_metric_key (results/figures.c).  mean= and max= also limit the scheduling-latency mean and max when those
  * are the figures compared (latency_definitions). */
-static const char *const metric_keys[RS_METRICS] = {
-	[RS_MEAN] = "mean", [RS_P99] = "p99", [RS_MAX] = "max", [RS_CPU] = "cpu", [RS_MET] = "deadlines",
-	[RS_SMEAN] = "sched-mean", [RS_SMAX] = "sched-max", [RS_STREAK] = "streak", [RS_FRAME_P99] = "frame",
-	[RS_LOW1] = "low1", [RS_XRUNS] = "xruns", [RS_STOLEN] = "stolen",
-};
 
 static bool is_latency(enum rs_metric m) { return rs_metric_is_latency(m); }
 
@@ -49,7 +44,7 @@ static int threshold_item(char *item, struct cmp_thresholds *t, char *err, size_
 	int m = 0;
 	if (eq)
 		*eq = '\0';
-	while (m < RS_METRICS && strcmp(item, metric_keys[m]) != 0)
+	while (m < RS_METRICS && strcmp(item, rs_metric_key((enum rs_metric)m)) != 0)
 		m++;
 	if (!eq || m == RS_METRICS) {
 		snprintf(err, errlen, "--threshold: invalid item '%s' (accepted: mean=, p99=, max= a percentage; "

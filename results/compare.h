@@ -16,13 +16,6 @@ enum { CMP_OK = 0, CMP_REGRESSION = 1, CMP_BAD_INPUT = 2 };
 
 /* How much worse a metric may get: latencies in % of the old value, percentages in points.
  * NaN: the metric is reported but never a regression. */
-/* The pairs compare flagged as regressions (for --plot): their keys and loads. */
-#define CMP_FLAGGED_MAX 32
-struct cmp_flagged {
-	unsigned n;
-	char sim[CMP_FLAGGED_MAX][96];
-	char load[CMP_FLAGGED_MAX][32];
-};
 
 struct cmp_thresholds {
 	double limit[RS_METRICS];

@@ -1,20 +1,16 @@
 #define _GNU_SOURCE
-#include <errno.h>
-#include <fcntl.h>
-#include <locale.h>
 #include <math.h>
 #include <stdint.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
-#include <wchar.h>
 #include "lib/safefile.h"
 #include "loads/load.h"
 #include "lib/version.h"
 #include "results/json_report.h"
 #include "results/jsonkeys.h"
+#include "results/figures.h"
 #include "results/summary.h"
 
 /* jansson integers are signed 64-bit; no measured figure comes near the limit. */
@@ -26,50 +22,6 @@ static json_t *jint(uint64_t v)
 static json_t *jround(double v)
 {
 	return json_integer(isfinite(v) && v > 0 ? llround(v) : 0);
-}
-
-json_t *report_text(const char *s)
-{
-	static const char replacement[] = "\xef\xbf\xbd"; /* U+FFFD in UTF-8 */
-	if (!s)
-		return NULL;
-	size_t len = strlen(s), n = 0;
-	size_t ascii = 0;
-	while (ascii < len && (unsigned char)s[ascii] < 0x80)
-		ascii++;
-	if (ascii == len)  /* ASCII is UTF-8 as it is: no locale to load (compare names every row) */
-		return json_stringn(s, len);
-	char *out = len <= (SIZE_MAX - 1) / 3 ? malloc(3 * len + 1) : NULL; /* all replaced: 3x */
-	if (!out)
-		return NULL;
-	locale_t utf8 = newlocale(LC_CTYPE_MASK, "C.UTF-8", (locale_t)0);
-	locale_t prev = utf8 ? uselocale(utf8) : (locale_t)0;
-	for (size_t i = 0; i < len;) {
-		mbstate_t st;
-		wchar_t wc = 0;
-		size_t k = 1;
-		memset(&st, 0, sizeof(st));
-		if (utf8)
-			k = mbrtowc(&wc, s + i, len - i, &st);
-		else if ((unsigned char)s[i] > 0x7f)
-			k = (size_t)-1;
-		if (k == (size_t)-1 || k == (size_t)-2 || (uint32_t)wc > 0x10FFFF) {
-			memcpy(out + n, replacement, 3);
-			n += 3;
-			i++;
-		} else {
-			memcpy(out + n, s + i, k);
-			n += k;
-			i += k;
-		}
-	}
-	if (utf8) {
-		uselocale(prev);
-		freelocale(utf8);
-	}
-	json_t *j = json_stringn(out, n);
-	free(out);
-	return j;
 }
 
 /* A MASK option's value: the names of its set bits. */
@@ -162,13 +114,6 @@ static json_t *options_json(const struct options *o)
 	if (obj)
 		options_walk(o, option_json, obj);
 	return obj;
-}
-
-bool report_generator_is_ours(const char *generator)
-{
-	return strcmp(generator, REPORT_GENERATOR) == 0 ||
-	       (strncmp(generator, REPORT_GENERATOR " ", sizeof(REPORT_GENERATOR)) == 0 &&
-		generator[sizeof(REPORT_GENERATOR)] != '\0');
 }
 
 static json_t *report_new_doc(const struct machine_info *m, const struct run_info *info, const struct options *o,
@@ -276,7 +221,28 @@ json_t *report_histogram(const struct lat_hist *h)
 	return a;
 }
 
-/* Adds the figures of a measured entry to r. */
+int report_add_figures(json_t *r, const struct task_figure *tab, size_t n, const struct pair_summary *s,
+		       bool buffered)
+{
+	int rc = 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct task_figure *f = &tab[i];
+		json_t *v;
+		if (!f->json_key)
+			continue;
+		if (figure_is_null(f, s, buffered))
+			v = json_null();
+		else if (f->type == FIG_U64 && f->json_scale == 1)
+			v = jint(*(const uint64_t *)((const char *)s + f->offset));
+		else
+			v = jround(figure_value(f, s) * f->json_scale);
+		if (json_object_set_new(r, f->json_key, v) != 0)
+			rc = -1;
+	}
+	return rc;
+}
+
+/* Adds the figures of a measured entry to r (task_figures), then its timer and histograms. */
 static int add_figures(json_t *r, const struct report_entry *e)
 {
 	struct pair_summary s;
@@ -284,58 +250,13 @@ static int add_figures(json_t *r, const struct report_entry *e)
 		s = *e->summary;    /* summarized once, by the caller */
 	else
 		pair_summarize(e->sim, &s);
+	bool buffered = e->spec ? e->spec->buffer_periods > 0 : e->audio;
+	int rc = report_add_figures(r, task_figures, task_figures_n, &s, buffered);
 	struct { const char *key; json_t *v; } f[] = {
-		{ JK_SAMPLES, jint(s.samples) },
-		{ JK_LATENCY_MEAN, s.samples ? jround(s.latency_mean_ns) : json_null() },
-		{ "latency_sd_ns", s.samples ? jround(s.latency_sd_ns) : json_null() },
-		{ JK_LATENCY_MAX, s.samples ? jint(s.latency_max_ns) : json_null() },
-		{ "latency_p50_ns", s.samples ? jint(s.sched_p50_ns) : json_null() },
-		{ "latency_p90_ns", s.samples ? jint(s.sched_p90_ns) : json_null() },
-		{ JK_LATENCY_P99, s.samples ? jint(s.sched_p99_ns) : json_null() },
-		{ "latency_p999_ns", s.samples ? jint(s.sched_p999_ns) : json_null() },
-		{ JK_IB_LATENCY_MEAN, s.samples ? jround(s.ib_mean_ns) : json_null() },
-		{ "interbench_latency_sd_ns", s.samples ? jround(s.ib_sd_ns) : json_null() },
-		{ JK_IB_LATENCY_MAX, s.samples ? jint(s.ib_max_ns) : json_null() },
-		{ "lateness_mean_ns", s.samples ? jround(s.lateness_mean_ns) : json_null() },
-		{ "lateness_p99_ns", s.samples ? jint(s.lateness_p99_ns) : json_null() },
-		{ "lateness_max_ns", s.samples ? jint(s.lateness_max_ns) : json_null() },
-		{ "longest_miss_streak", jint(s.longest_streak) },
-		{ JK_MISS_STREAK_NS, jint(s.longest_streak_ns) },
-		{ "miss_streaks", jint(s.streaks) },
-		{ "frame_time_p50_ns", s.frame_samples ? jint(s.frame_p50_ns) : json_null() },
-		{ JK_FRAME_P99, s.frame_samples ? jint(s.frame_p99_ns) : json_null() },
-		{ "frame_time_p999_ns", s.frame_samples ? jint(s.frame_p999_ns) : json_null() },
-		{ JK_LOW1, s.frame_samples ? jround(s.low1_fps * 1e3) : json_null() },
-		{ JK_STOLEN_P99, s.loop_periods ? jint(s.stolen_p99_ns) : json_null() },
-		{ "stolen_max_ns", s.loop_periods ? jint(s.stolen_max_ns) : json_null() },
-		{ "stolen_over10_ppm", jround(s.stolen_pct * 1e4) },
-		{ JK_TASK_RUN, jint(e->sim->task_wall_ns) },
-		{ "interval_us", jint(e->sim->interval_us) },
-		{ JK_XRUNS, e->audio ? jint(s.xruns) : json_null() },
-		{ "worst_overrun_ns", e->audio ? jint(s.worst_overrun_ns) : json_null() },
-		{ "start_within_1ms_ppm", e->audio ? jround(s.start_1ms_pct * 1e4) : json_null() },
-		{ "start_within_2ms_ppm", e->audio ? jround(s.start_2ms_pct * 1e4) : json_null() },
-		{ "timer_samples", jint(s.timer_samples) },
-		{ "timer_latency_mean_ns", s.timer_samples ? jround(s.timer_mean_ns) : json_null() },
-		{ "timer_latency_sd_ns", s.timer_samples ? jround(s.timer_sd_ns) : json_null() },
-		{ "timer_latency_max_ns", s.timer_samples ? jint(s.timer_max_ns) : json_null() },
-		{ "timer_latency_p50_ns", s.timer_samples ? jint(s.timer_p50_ns) : json_null() },
-		{ "timer_latency_p90_ns", s.timer_samples ? jint(s.timer_p90_ns) : json_null() },
-		{ "timer_latency_p99_ns", s.timer_samples ? jint(s.timer_p99_ns) : json_null() },
-		{ "timer_latency_p999_ns", s.timer_samples ? jint(s.timer_p999_ns) : json_null() },
-		{ JK_DESIRED_CPU, jround(s.desired_cpu_pct * 1e4) },
-		{ "task_cpu_ppm", jround(s.task_cpu_pct * 1e4) },
-		{ "task_cpu_wanted_ppm", jround(s.task_cpu_wanted_pct * 1e4) },
-		{ JK_DEADLINES_MET, jround(s.deadlines_met_pct * 1e4) },
-		{ "periods", jint(s.periods) },
-		{ "deadlines_met", jint(s.deadlines_met) },
-		{ "deadlines_missed", jint(s.deadlines_missed) },
-		{ "periods_skipped", jint(s.periods_skipped) },
 		{ "timer_realtime", json_boolean(e->sim->timer_rt) },
 		{ "latency_histogram", report_histogram(&e->sim->sched_hist) },
 		{ "timer_latency_histogram", report_histogram(&e->sim->timer_hist) },
 	};
-	int rc = 0;
 	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++)
 		if (json_object_set_new(r, f[i].key, f[i].v) != 0)
 			rc = -1;
@@ -362,7 +283,17 @@ static json_t *setting_json(const struct sched_setting *s)
 			 "rt_priority", s->kind == SP_FIFO || s->kind == SP_RR ? json_integer(s->rt_prio) : json_null());
 }
 
-/* The load_mode words and both settings of entry e (schema version 2). */
+/* The task's resolved settings: {"interval_us", "cpu_pct", "buffer_periods", "fixed_work"}
+ * (struct sim_spec, sims/sim.h; cpu_pct null where the task's work per period is its own,
+ * sim_desc.work_us; buffer_periods 0 without a buffer). */
+static json_t *task_settings_json(const struct sim_spec *spec)
+{
+	return json_pack("{s:o, s:o, s:i, s:b}", "interval_us", jint(spec->interval_us),
+			 "cpu_pct", spec->desc->work_us ? json_null() : json_integer(spec->cpu_pct),
+			 JK_BUFFER_PERIODS, (int)spec->buffer_periods, "fixed_work", spec->desc->fixed_work);
+}
+
+/* The load_mode words and both settings of entry e (schema version 2), and the task's. */
 static int add_settings(json_t *r, const struct report_entry *e)
 {
 	int rc = json_object_set_new(r, JK_LOAD_MODE, report_text(e->load_mode ? e->load_mode : ""));
@@ -372,6 +303,8 @@ static int add_settings(json_t *r, const struct report_entry *e)
 		rc = json_object_set_new(r, "load_setting", setting_json(e->load_sched));
 	if (rc == 0 && e->timeline_pair >= 0)
 		rc = json_object_set_new(r, "timeline_pair", json_integer(e->timeline_pair));
+	if (rc == 0 && e->spec)
+		rc = json_object_set_new(r, JK_TASK_SETTINGS, task_settings_json(e->spec));
 	return rc;
 }
 
@@ -394,109 +327,4 @@ int report_add(json_t *doc, const struct report_entry *e)
 		return -1;
 	}
 	return json_array_append_new(json_object_get(doc, JK_RESULTS), r) != 0 ? -1 : 0;
-}
-
-#define REPORT_DUMP_FLAGS (JSON_COMPACT | JSON_PRESERVE_ORDER)
-
-/* doc's text (malloc'd), or NULL with err set. */
-static char *dump_text(const json_t *doc, char *err, size_t errlen)
-{
-	char *text = json_dumps(doc, REPORT_DUMP_FLAGS);
-	if (!text)
-		snprintf(err, errlen, "cannot serialise the JSON document (out of memory)");
-	return text;
-}
-
-/* Writes text to fd and closes it.  Returns 0, or -1 with err naming the call and name. */
-static int write_close(int fd, const char *name, const char *text, char *err, size_t errlen)
-{
-	if (safe_write_all(fd, text, strlen(text)) != 0) {
-		snprintf(err, errlen, "write %s: %s", name, strerror(errno));
-		close(fd);
-		return -1;
-	}
-	if (close(fd) != 0) {
-		snprintf(err, errlen, "close %s: %s", name, strerror(errno));
-		return -1;
-	}
-	return 0;
-}
-
-int report_target_open(struct report_target *t, const char *path, char *err, size_t errlen)
-{
-	memset(t, 0, sizeof(*t));
-	t->out.fd = t->out.dir_fd = -1;
-	t->to_stdout = strcmp(path, "-") == 0;
-	if (t->to_stdout)
-		return 0;
-	if (safe_out_open(&t->out, path, SAFE_OUT_DEVICES, err, errlen) == 0)
-		return 0;
-	if (strstr(err, "symbolic link"))
-		snprintf(err + strlen(err), errlen - strlen(err), " (use - for stdout)");
-	return -1;
-}
-
-int report_target_write(struct report_target *t, const json_t *doc, char *err, size_t errlen)
-{
-	char *text = dump_text(doc, err, errlen);
-	int rc = -1;
-	if (!text) {
-		report_target_abort(t);
-		return -1;
-	}
-	if (t->to_stdout) {
-		if (fputs(text, stdout) == EOF || fputc('\n', stdout) == EOF || fflush(stdout) != 0)
-			snprintf(err, errlen, "write stdout: %s", strerror(errno));
-		else
-			rc = 0;
-	} else if (safe_write_all(t->out.fd, text, strlen(text)) != 0) {
-		snprintf(err, errlen, "write %s: %s", t->out.path, strerror(errno));
-		safe_out_abort(&t->out);
-	} else {
-		rc = safe_out_commit(&t->out, err, errlen);
-	}
-	free(text);
-	return rc;
-}
-
-void report_target_abort(struct report_target *t)
-{
-	if (!t->to_stdout)
-		safe_out_abort(&t->out);
-}
-
-int report_write(const json_t *doc, const char *path, char *err, size_t errlen)
-{
-	struct report_target t;
-	if (report_target_open(&t, path, err, errlen) != 0)
-		return -1;
-	return report_target_write(&t, doc, err, errlen);
-}
-
-int report_create(const json_t *doc, const char *stem, char *name, size_t namelen, char *err, size_t errlen)
-{
-	char *text = dump_text(doc, err, errlen);
-	int fd = -1;
-	if (!text)
-		return -1;
-	for (unsigned i = 1; fd < 0 && i <= REPORT_CREATE_TRIES; i++) {
-		int n = i == 1 ? snprintf(name, namelen, "%s.json", stem) : snprintf(name, namelen, "%s-%u.json", stem, i);
-		if (n < 0 || (size_t)n >= namelen) {
-			snprintf(err, errlen, "%s.json: file name too long", stem);
-			break;
-		}
-		fd = safe_create_new(AT_FDCWD, name, 0);
-		if (fd < 0 && (errno != EEXIST || i == REPORT_CREATE_TRIES)) {
-			snprintf(err, errlen, "open %s: %s", name, strerror(errno));
-			break;
-		}
-	}
-	int rc = -1;
-	if (fd >= 0) {
-		rc = write_close(fd, name, text, err, errlen);
-		if (rc != 0)
-			unlink(name);
-	}
-	free(text);
-	return rc;
 }

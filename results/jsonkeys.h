@@ -1,8 +1,20 @@
-/* The JSON result document's keys that are both written (results/json_report.c) and read back
- * (results/resultset.c), defined once.  Their meaning and units: doc/json.md, and the schema
- * doc/interbench-result.schema.json. */
+/* The JSON result document's format, defined once for its writer (results/json_report.c) and
+ * its readers (results/resultset.c, results/plot.c): the schema versions, the generator and
+ * the keys both sides name.  Their meaning and units: doc/json.md, and the schema
+ * doc/interbench-result.schema.json.  The figures' keys are in results/figures.h. */
 #ifndef IB_JSONKEYS_H
 #define IB_JSONKEYS_H
+#include <stdbool.h>
+
+/* 2: options carry every workload option (workdir, file_size_bytes, mem_size_bytes added);
+ * load_work holds elapsed_ns and the load's own metrics only.  Readers take 1 and 2. */
+#define REPORT_SCHEMA_VERSION 2
+#define REPORT_SCHEMA_OLDEST 1
+#define REPORT_GENERATOR "interbench" /* "generator" is this, a space and the version */
+
+/* Whether a document's "generator" names this program: "interbench VERSION", or the bare
+ * "interbench" of results written before the version was added. */
+bool report_generator_is_ours(const char *generator);
 
 #define JK_SCHEMA_VERSION    "schema_version"
 #define JK_GENERATOR         "generator"
@@ -15,18 +27,14 @@
 #define JK_INTERRUPTED       "interrupted"
 #define JK_HAS_DEADLINES     "has_deadlines"
 #define JK_SAMPLES           "samples"
-#define JK_LATENCY_MEAN      "latency_mean_ns"
 #define JK_LATENCY_P99       "latency_p99_ns"
 #define JK_LATENCY_MAX       "latency_max_ns"
-#define JK_IB_LATENCY_MEAN   "interbench_latency_mean_ns"
 #define JK_IB_LATENCY_MAX    "interbench_latency_max_ns"
-#define JK_DESIRED_CPU       "desired_cpu_ppm"
 #define JK_DEADLINES_MET     "deadlines_met_ppm"
-#define JK_MISS_STREAK_NS    "longest_miss_streak_ns"
-#define JK_FRAME_P99         "frame_time_p99_ns"
-#define JK_LOW1              "one_percent_low_mfps"
 #define JK_XRUNS             "xruns"
-#define JK_STOLEN_P99        "stolen_p99_ns"
+/* The task's resolved settings (struct sim_spec, sims/sim.h), an object in each result. */
+#define JK_TASK_SETTINGS     "task_settings"
+#define JK_BUFFER_PERIODS    "buffer_periods"
 #define JK_TASK_RUN          "task_run_ns"
 
 #endif

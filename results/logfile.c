@@ -7,8 +7,6 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
-#include <sys/utsname.h>
-#include <time.h>
 #include <unistd.h>
 #include "lib/machine.h"
 #include "lib/safefile.h"
@@ -16,23 +14,6 @@
 #include "results/logfile.h"
 #include "results/logformat.h"
 #include "results/summary.h"
-
-void run_info_init(struct run_info *info)
-{
-	struct utsname u;
-	time_t t = time(NULL);
-	struct tm tm;
-	memset(info, 0, sizeof(*info));
-	info->dma_latency_us = -1;
-	if (uname(&u) == 0) {
-		snprintf(info->kernel_release, sizeof(info->kernel_release), "%s", u.release);
-		snprintf(info->kernel_version, sizeof(info->kernel_version), "%s", u.version);
-	} else {
-		snprintf(info->kernel_release, sizeof(info->kernel_release), "unknown");
-	}
-	localtime_r(&t, &tm);
-	strftime(info->datestamp, sizeof(info->datestamp), "%Y%m%d%H%M", &tm);
-}
 
 /* Why the entry st at a logfile name must not be appended to, or NULL: anything but a regular
  * file of its own that only the running user or root can have written. */

@@ -5,31 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
-#include "lib/audit.h"
-#include "lib/cgroup.h"
-
-struct run_info {
-	char kernel_release[65];   /* uname -r */
-	char kernel_version[65];   /* uname -v */
-	char datestamp[16];        /* local time, YYYYMMDDHHMM as interbench stamps it */
-	uint64_t loops_per_ms;
-	const char *loops_source;  /* "measured", "saved", "-l" */
-	unsigned duration_s;
-	unsigned cpus;             /* online CPUs */
-	unsigned load_threads;     /* -L */
-	const char *comment;       /* -m, or NULL */
-	const char *workload_options; /* the workload options given, as on the command line, or "" */
-	const char *settings;      /* the sweep's settings and CPU placement (core/sweep.h), or "" */
-	const struct audit *audit; /* the system audit (lib/audit.h), or NULL */
-	int64_t dma_latency_us;    /* --dma-latency limit held, microseconds; -1 = none */
-	unsigned allowed_cpus;     /* CPUs the run may use (sched_getaffinity(2)); 0: unknown */
-	const char *allowed_cpu_list; /* those CPUs ("1"), or NULL */
-	const struct cgroup_cpu_limits *cgroup; /* its cgroups' CPU quota and cpuset, or NULL */
-	long concurrent_pid;       /* another interbench run running when this one started, 0: none */
-};
-
-/* Fills the kernel and date fields of info (the rest is the caller's). */
-void run_info_init(struct run_info *info);
+#include "results/runinfo.h"
 
 #define LOGFILE_MAX_SIBLINGS 100 /* <release>.log, then -2.log ... -100.log */
 

@@ -528,7 +528,7 @@ static struct tl_pair *tl_find(struct tl_set *set, uint32_t id)
 }
 
 /* Begins p's figure: timeline-PAIR, its title and deadline lines, its datablock opened. */
-static void tl_begin(struct plot_job *j, struct tl_pair *p, const json_t *opts)
+static void tl_begin(struct plot_job *j, struct tl_pair *p)
 {
 	char title[256];
 	snprintf(p->f.stem, sizeof(p->f.stem), "timeline-%u", p->id);
@@ -538,8 +538,8 @@ static void tl_begin(struct plot_job *j, struct tl_pair *p, const json_t *opts)
 	if (p->broken)
 		return;
 	double period_ms = num(p->res, "interval_us") / 1e3;
-	const json_t *xruns = json_object_get(p->res, JK_XRUNS);
-	double periods = xruns && !json_is_null(xruns) ? num(opts, "proaudio_periods") : -1;
+	/* the buffer's length in periods (a result without task_settings: none known, no line) */
+	double periods = num(json_object_get(p->res, JK_TASK_SETTINGS), JK_BUFFER_PERIODS);
 	fprintf(p->f.head, "set xlabel 'time (s)'\nset ylabel 'lateness (ms)'\n");
 	if (period_ms > 0)
 		fprintf(p->f.head, "set arrow from graph 0, first %g to graph 1, first %g nohead lw 2 dt 2 lc 'red'\n",
@@ -579,7 +579,7 @@ static FILE *tl_open(struct plot_job *j)
 }
 
 /* Adds record r to its pair's figure, or counts it unknown. */
-static void tl_add(struct plot_job *j, struct tl_set *set, const struct timeline_rec *r, const json_t *opts)
+static void tl_add(struct plot_job *j, struct tl_set *set, const struct timeline_rec *r)
 {
 	struct tl_pair *p = tl_find(set, r->pair);
 	if (!p) {
@@ -587,7 +587,7 @@ static void tl_add(struct plot_job *j, struct tl_set *set, const struct timeline
 		return;
 	}
 	if (!p->f.head && !p->broken)
-		tl_begin(j, p, opts);
+		tl_begin(j, p);
 	if (p->broken)
 		return;
 	fprintf(p->f.head, "%.6f %.6f %u\n", r->start_ns / 1e9, r->late_ns / 1e6, (r->flags & TIMELINE_XRUN) ? 1u : 0u);
@@ -596,7 +596,7 @@ static void tl_add(struct plot_job *j, struct tl_set *set, const struct timeline
 
 /* Reads in's records, at most PLOT_MAX_TL_RECORDS, into set.  Returns 0, or 2 having said why;
  * a record cut short at the end and records of unknown pairs are reported. */
-static int tl_read(struct plot_job *j, FILE *in, struct tl_set *set, const json_t *opts)
+static int tl_read(struct plot_job *j, FILE *in, struct tl_set *set)
 {
 	unsigned char rec[TIMELINE_RECORD_BYTES];
 	struct timeline_rec r;
@@ -604,7 +604,7 @@ static int tl_read(struct plot_job *j, FILE *in, struct tl_set *set, const json_
 	size_t got;
 	while ((got = fread(rec, 1, sizeof(rec), in)) == sizeof(rec) && n++ < PLOT_MAX_TL_RECORDS) {
 		timeline_decode(rec, &r);
-		tl_add(j, set, &r, opts);
+		tl_add(j, set, &r);
 	}
 	bool bad = ferror(in) || n > PLOT_MAX_TL_RECORDS;
 	if (ferror(in))
@@ -630,7 +630,7 @@ static int plot_timeline(struct plot_job *j, const json_t *doc, FILE *in)
 		return 2;
 	}
 	tl_index(j, json_object_get(doc, JK_RESULTS), set);
-	int rc = tl_read(j, in, set, json_object_get(doc, "options"));
+	int rc = tl_read(j, in, set);
 	for (size_t i = 0; i < set->n; i++) {
 		struct tl_pair *p = &set->p[i];
 		if (!p->f.head)

@@ -17,7 +17,7 @@
 #ifndef IB_PLOT_H
 #define IB_PLOT_H
 #include <stdio.h>
-#include "results/compare.h"
+#include "results/resultset.h"
 
 /* The plot subcommand (argv[0] is "plot").  Returns 0; 1 when a figure failed (gnuplot failed
  * or drew an empty picture, a file could not be written or was refused); 2 on bad input,

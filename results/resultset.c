@@ -11,7 +11,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "results/json_report.h"
 #include "results/logformat.h"
 #include "results/jsonkeys.h"
 #include "lib/histogram.h"
@@ -37,37 +36,6 @@ static void rs_pair_key(char *buf, size_t len, const char *fmt, int n, const cha
 	int w = snprintf(buf, len, fmt, n, sim);
 	if (ln > 0 && w > 0 && (size_t)w < len)
 		snprintf(buf + w, len - (size_t)w, " (loads %.*s)", ln, lw);
-}
-
-bool rs_metric_is_latency(enum rs_metric m)
-{
-	return m == RS_MEAN || m == RS_P99 || m == RS_MAX || m == RS_SMEAN || m == RS_SMAX;
-}
-
-bool rs_metric_higher_worse(enum rs_metric m)
-{
-	return m != RS_CPU && m != RS_MET && m != RS_LOW1;
-}
-
-bool rs_metric_is_time(enum rs_metric m)
-{
-	return rs_metric_is_latency(m) || m == RS_STREAK || m == RS_FRAME_P99 || m == RS_STOLEN;
-}
-
-const char *rs_metric_unit(enum rs_metric m)
-{
-	return rs_metric_is_time(m) ? "ms" : m == RS_LOW1 ? "fps" : m == RS_XRUNS ? "/min" : "%";
-}
-
-const char *rs_metric_name(enum rs_metric m)
-{
-	static const char *const names[RS_METRICS] = {
-		[RS_MEAN] = "mean latency", [RS_P99] = "p99 latency", [RS_MAX] = "max latency",
-		[RS_CPU] = "% desired CPU", [RS_MET] = "% deadlines met", [RS_SMEAN] = "mean sched latency",
-		[RS_SMAX] = "max sched latency", [RS_STREAK] = "longest miss run", [RS_FRAME_P99] = "p99 frame time",
-		[RS_LOW1] = "1% low fps", [RS_XRUNS] = "xruns per minute", [RS_STOLEN] = "stolen p99",
-	};
-	return m < RS_METRICS ? names[m] : "?";
 }
 
 void result_set_free(struct result_set *rs)
@@ -281,39 +249,42 @@ static int json_uint_or_null(const json_t *o, const char *key, size_t idx, json_
 	return json_uint(o, key, idx, max, out, err, errlen);
 }
 
+/* Reads figure f (compared: f->cmp) of results[idx] into v: absent in a document written
+ * before the key existed (not f->cmp->required), or null where the figure has no value (no
+ * frames, no buffer), it is NaN; a latency null only when the result took no sample, then
+ * +INFINITY (rs_values.no_samples); else an integer in range, divided by its JSON scale.
+ * Returns 0, or -1 with err set. */
+static int json_figure(const json_t *r, size_t idx, const struct task_figure *f, struct rs_values *v, char *err,
+		       size_t errlen)
+{
+	const struct figure_compare *c = f->cmp;
+	bool latency = f->null_rule == FIG_NULL_NO_SAMPLES;
+	const json_t *jv = json_object_get(r, f->json_key);
+	double *out = &v->m[c->metric];
+	json_int_t max = c->max_value > 0 ? (json_int_t)(c->max_value * f->json_scale) : INT64_MAX;
+	if (!c->required && (!jv || (!latency && json_is_null(jv)))) {
+		*out = NAN;
+		return 0;
+	}
+	if (json_uint_or_null(r, f->json_key, idx, max, latency && v->no_samples, out, err, errlen) != 0)
+		return -1;
+	*out = latency && v->no_samples ? INFINITY : *out * (1 / f->json_scale); /* 1 / 1e4 is 1e-4 */
+	return 0;
+}
+
 static int json_values(const json_t *r, size_t idx, struct rs_values *v, char *err, size_t errlen)
 {
 	double samples = NAN;   /* absent: not said, figures taken as they are */
 	if (json_object_get(r, JK_SAMPLES) && json_uint(r, JK_SAMPLES, idx, INT64_MAX, &samples, err, errlen) != 0)
 		return -1;
 	v->no_samples = samples == 0;  /* results before null existed wrote 0s: no figure either */
-	/* optional: absent in documents written before the key existed (the figure is then NaN);
-	 * the stutter and audio figures may also be null (no frames, not an audio task) */
-	static const struct { enum rs_metric m; const char *key; json_int_t max; double scale; bool optional; } f[] = {
-		{ RS_STREAK, JK_MISS_STREAK_NS, INT64_MAX, 1, true }, { RS_FRAME_P99, JK_FRAME_P99, INT64_MAX, 1, true },
-		{ RS_LOW1, JK_LOW1, INT64_MAX, 1e-3, true }, { RS_XRUNS, JK_XRUNS, INT64_MAX, 1, true },
-		{ RS_STOLEN, JK_STOLEN_P99, INT64_MAX, 1, true },
-		{ RS_MEAN, JK_IB_LATENCY_MEAN, INT64_MAX, 1, true }, { RS_P99, JK_LATENCY_P99, INT64_MAX, 1, false },
-		{ RS_MAX, JK_IB_LATENCY_MAX, INT64_MAX, 1, true }, { RS_CPU, JK_DESIRED_CPU, RS_MAX_CPU_PCT * 10000, 1e-4, false },
-		{ RS_MET, JK_DEADLINES_MET, 1000000, 1e-4, false }, { RS_SMEAN, JK_LATENCY_MEAN, INT64_MAX, 1, false },
-		{ RS_SMAX, JK_LATENCY_MAX, INT64_MAX, 1, false },
-	};
-	for (size_t k = 0; k < sizeof(f) / sizeof(f[0]); k++) {
-		bool latency = rs_metric_is_latency(f[k].m);
-		const json_t *jv = json_object_get(r, f[k].key);
-		if (f[k].optional && (!jv || (f[k].m >= RS_STREAK && json_is_null(jv)))) {
-			v->m[f[k].m] = NAN;
-			continue;
-		}
-		if (json_uint_or_null(r, f[k].key, idx, f[k].max, latency && v->no_samples, &v->m[f[k].m],
-				      err, errlen) != 0)
+	for (size_t k = 0; k < task_figures_n; k++)
+		if (task_figures[k].cmp && json_figure(r, idx, &task_figures[k], v, err, errlen) != 0)
 			return -1;
-		v->m[f[k].m] = latency && v->no_samples ? INFINITY : v->m[f[k].m] * f[k].scale;
-	}
 	if (!json_is_true(json_object_get(r, JK_HAS_DEADLINES)))
 		v->m[RS_MET] = v->m[RS_STREAK] = NAN;
 	else
-		v->m[RS_LOW1] = NAN;  /* "1% low" is Gaming's figure */
+		v->m[RS_LOW1] = NAN;  /* "1% low" is a free-running task's figure */
 	starved_met(v);
 	double run_ns = NAN;      /* xruns per minute of the task's run */
 	if (!isnan(v->m[RS_XRUNS]) && json_uint(r, JK_TASK_RUN, idx, INT64_MAX, &run_ns, err, errlen) != 0)
@@ -787,6 +758,10 @@ static int json_drawn_check(const json_t *r, size_t idx, char *err, size_t errle
 			return fail(err, errlen, "results[%zu].%s: not an integer in 0..%lld", idx, opt[k].key,
 				    (long long)opt[k].max);
 	}
+	const json_t *ts = json_object_get(r, JK_TASK_SETTINGS), *bp = json_object_get(ts, JK_BUFFER_PERIODS);
+	if (ts && (!json_is_object(ts) || (bp && !json_in_range(bp, UINT32_MAX))))
+		return fail(err, errlen, "results[%zu].%s: not an object with %s an integer in 0..%u", idx,
+			    JK_TASK_SETTINGS, JK_BUFFER_PERIODS, UINT32_MAX);
 	if (json_hist_check(r, "latency_histogram", idx, err, errlen) != 0)
 		return -1;
 	return json_hist_check(r, "timer_latency_histogram", idx, err, errlen);

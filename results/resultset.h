@@ -6,6 +6,7 @@
 #define IB_RESULTSET_H
 #include <stdbool.h>
 #include <stddef.h>
+#include "results/figures.h"  /* enum rs_metric and its names */
 
 #define RS_MAX_BYTES (64u << 20)  /* larger input is refused */
 /* More pairs, or more repeats of one pair, are refused: every pair is looked up in O(log n)
@@ -15,21 +16,6 @@
 /* % desired CPU may pass 100 (Gaming's frames, or any work, done on a CPU running faster than
  * at calibration); above this a figure is taken as corrupt. */
 #define RS_MAX_CPU_PCT 1000
-
-/* The figures compare looks at.  Latencies in ns, percentages in % (0..100).  Mean and max
- * latency come in two definitions: RS_MEAN and RS_MAX are interbench 0.31's (scheduling
- * latency plus one period per missed deadline: the classic table of interbench 0.31 and of
- * this program from schema version 2 on), RS_SMEAN and RS_SMAX scheduling latency alone (this
- * program's JSON, and the classic table of its logfiles before the definitions line); RS_P99
- * is scheduling latency. */
-enum rs_metric {
-	RS_MEAN, RS_SMEAN, RS_P99, RS_MAX, RS_SMAX, RS_CPU, RS_MET,
-	/* stutter and audio (JSON of schema version 2 only): the longest run of missed
-	 * deadlines (ns), the p99 frame time (ns), the "1% low" frame rate (fps), xruns per
-	 * minute, the p99 stolen CPU-loop time (ns) */
-	RS_STREAK, RS_FRAME_P99, RS_LOW1, RS_XRUNS, RS_STOLEN,
-	RS_METRICS
-};
 
 /* Per-repeat values of one metric set; NaN where the source does not carry the figure. */
 struct rs_values {
@@ -77,6 +63,15 @@ struct result_set {
 	void *by_key, *by_name;
 };
 
+/* The pairs compare flagged as regressions (compare --plot draws them,
+ * results/plot.h): their keys and loads, as in struct rs_pair. */
+#define CMP_FLAGGED_MAX 32
+struct cmp_flagged {
+	unsigned n;
+	char sim[CMP_FLAGGED_MAX][96];
+	char load[CMP_FLAGGED_MAX][32];
+};
+
 /* Reads path into *rs: a regular file, or a pipe handed by descriptor ("-", /dev/fd/N), read
  * without blocking on a planted FIFO and refused beyond RS_MAX_BYTES (lib/safefile.h).
  * Returns 0, or -1 with a one-line reason in err, not naming the file (the caller does): a
@@ -94,7 +89,8 @@ struct json_t;
  * that each result's latency_histogram and timer_latency_histogram, when present, must be an
  * array of at most HIST_BUCKETS (lib/histogram.h) [low_ns, count] pairs of non-negative
  * integers, its repeat, interval_us, latency_p50_ns and timeline_pair (a u32) non-negative
- * integers or null, and each of "sweeps" name its simulation and load, have 1 to
+ * integers or null, its task_settings (when present) an object whose
+ * buffer_periods is an integer in 0..UINT32_MAX, and each of "sweeps" name its simulation and load, have 1 to
  * RS_MAX_SWEEP_SETTINGS settings on each axis and a cell for each pair of them (null, or
  * deadlines_met_ppm in 0..1000000 and latency_p99_ns).  Returns the document (json_decref it),
  * or NULL with a one-line reason in err, not naming path ("schema version 99 is not supported
@@ -118,22 +114,5 @@ int result_set_json_key(const struct json_t *r, char *buf, size_t len);
 
 /* Frees what the set holds; safe on a zeroed or failed set. */
 void result_set_free(struct result_set *rs);
-
-/* Whether metric m is a latency (ns; worse when higher). */
-bool rs_metric_is_latency(enum rs_metric m);
-
-/* Whether metric m is worse when higher (latencies, streaks, frame times, xruns, stolen
- * time), its change then shown in % of the old value; else worse when lower (% desired CPU,
- * % deadlines met, 1% low fps), its change in points. */
-bool rs_metric_higher_worse(enum rs_metric m);
-
-/* Whether metric m is a time in ns (shown in ms). */
-bool rs_metric_is_time(enum rs_metric m);
-
-/* The unit metric m is shown in: "ms" (times), "%", "fps", "/min". */
-const char *rs_metric_unit(enum rs_metric m);
-
-/* Display name and unit of metric m ("p99 latency", "ns" or "%"). */
-const char *rs_metric_name(enum rs_metric m);
 
 #endif

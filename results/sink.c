@@ -279,7 +279,7 @@ static void pair_measured(void *arg, const struct matrix *m, size_t i, unsigned 
 		.repeat = repeat + 1, .has_deadlines = it->spec.desc->has_deadlines, .audio = it->spec.buffer_periods > 0,
 		.failed = po->ok ? NULL : po->why, .interrupted = po->interrupted,
 		.window_ns = po->window_ns, .sim = &po->sim, .summary = po->ok ? sum : NULL,
-		.load_work = &po->load, .load_metrics = lw->metrics, .timeline_pair = timeline_pair,
+		.load_work = &po->load, .load_metrics = lw->metrics, .timeline_pair = timeline_pair, .spec = &it->spec,
 	};
 	if (report_add(s->doc, &e) != 0)
 		text_message(stderr, "interbench: warning: out of memory for the JSON results");

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "lib/text.h"
+#include "results/figures.h"
 #include "results/logformat.h"
 #include "results/summary.h"
 
@@ -65,6 +66,8 @@ void pair_summarize(const struct sim_result *r, struct pair_summary *s)
 	s->timer_p90_ns = hist_percentile_ns(&r->timer_hist, 90, r->timer.max_ns);
 	s->timer_p99_ns = hist_percentile_ns(&r->timer_hist, 99, r->timer.max_ns);
 	s->timer_p999_ns = hist_percentile_ns(&r->timer_hist, 99.9, r->timer.max_ns);
+	s->task_run_ns = r->task_wall_ns;
+	s->interval_us = r->interval_us;
 }
 
 void fmt_sig3(double v, char *buf, size_t len)
@@ -105,6 +108,38 @@ static double to_unit(double ns, const struct table_style *st)
 	return ns / (st->microseconds ? 1e3 : 1e6);
 }
 
+/* One cell of figure fig: TABLE_NO_SAMPLES when it has no value, a time in the table's unit, a
+ * count whole, anything else with three significant digits. */
+static void figure_cell(const struct task_figure *fig, const struct pair_summary *s, const struct table_style *st,
+			char *buf, size_t len)
+{
+	double v = figure_value(fig, s);
+	if (figure_is_null(fig, s, st->audio))
+		snprintf(buf, len, TABLE_NO_SAMPLES);
+	else if (fig->unit == FIG_COUNT && fig->type == FIG_U64)
+		snprintf(buf, len, "%llu", (unsigned long long)v);
+	else
+		fmt_sig3(fig->unit == FIG_NS ? to_unit(v, st) : v, buf, len);
+}
+
+/* The columns of group col (results/figures.h), in their order, each " %10s": their labels
+ * (the header) when s is NULL, else the cells of s. */
+static void column_group(FILE *f, enum figure_column col, const struct pair_summary *s, const struct table_style *st)
+{
+	for (unsigned pos = 0;; pos++) {
+		const struct task_figure *fig = NULL;
+		for (size_t k = 0; !fig && k < task_figures_n; k++)
+			if (task_figures[k].column == col && task_figures[k].column_pos == pos)
+				fig = &task_figures[k];
+		if (!fig)
+			return;
+		char cell[32];
+		if (s)
+			figure_cell(fig, s, st, cell, sizeof(cell));
+		fprintf(f, " %10s", s ? cell : fig->column_label);
+	}
+}
+
 void table_header(FILE *f, const char *sim_name, const char *mode, const char *load_mode,
 		  const struct table_style *st)
 {
@@ -116,29 +151,12 @@ void table_header(FILE *f, const char *sim_name, const char *mode, const char *l
 	if (st->has_deadlines)
 		fprintf(f, "  %% " LOG_COL_DEADLINES);
 	if (st->audio)
-		fprintf(f, "      xruns    overrun  start<1ms  start<2ms     stolen");
+		column_group(f, FIG_BUFFER_COLUMN, NULL, st);
 	if (st->verbose)
-		fprintf(f, "        p50        p90        p99      p99.9  timer p99  timer max   late p99   late max      cpu %%"
-			"     streak    streaks  frame p99");
+		column_group(f, FIG_VERBOSE_COLUMN, NULL, st);
 	if (st->repeats > 1)
 		fprintf(f, "   " LOG_COL_REPEATS " range of %u", st->repeats);
 	fprintf(f, "\n");
-}
-
-/* ProAudio's columns: xruns, the worst overrun, % started within 1 and 2 ms, stolen p99. */
-static void audio_cells(FILE *f, const struct pair_summary *s, const struct table_style *st)
-{
-	char v[5][32];
-	snprintf(v[0], sizeof(v[0]), "%llu", (unsigned long long)s->xruns);
-	fmt_sig3(to_unit((double)s->worst_overrun_ns, st), v[1], sizeof(v[1]));
-	fmt_sig3(s->start_1ms_pct, v[2], sizeof(v[2]));
-	fmt_sig3(s->start_2ms_pct, v[3], sizeof(v[3]));
-	if (s->loop_periods)   /* no period's loop finished: nothing measured, not 0 */
-		fmt_sig3(to_unit((double)s->stolen_p99_ns, st), v[4], sizeof(v[4]));
-	else
-		snprintf(v[4], sizeof(v[4]), TABLE_NO_SAMPLES);
-	for (int i = 0; i < 5; i++)
-		fprintf(f, " %10s", v[i]);
 }
 
 /* The row without its line end. */
@@ -156,23 +174,9 @@ static void row_body(FILE *f, const char *load, const struct pair_summary *s, co
 	if (st->has_deadlines)
 		fprintf(f, " %16s", met);
 	if (st->audio)
-		audio_cells(f, s, st);
-	if (st->verbose) {
-		const uint64_t cols[] = { s->sched_p50_ns, s->sched_p90_ns, s->sched_p99_ns, s->sched_p999_ns,
-					  s->timer_p99_ns, s->timer_max_ns, s->lateness_p99_ns, s->lateness_max_ns };
-		for (size_t i = 0; i < sizeof(cols) / sizeof(cols[0]); i++) {
-			char v[32] = TABLE_NO_SAMPLES;
-			if (i < 4 || i >= 6 ? s->samples : s->timer_samples)
-				fmt_sig3(to_unit((double)cols[i], st), v, sizeof(v));
-			fprintf(f, " %10s", v);
-		}
-		char cpu_pct[32], streak[32], frame[32] = TABLE_NO_SAMPLES;
-		fmt_sig3(s->task_cpu_pct, cpu_pct, sizeof(cpu_pct));
-		fmt_sig3(to_unit((double)s->longest_streak_ns, st), streak, sizeof(streak));
-		if (s->frame_samples)
-			fmt_sig3(to_unit((double)s->frame_p99_ns, st), frame, sizeof(frame));
-		fprintf(f, " %10s %10s %10llu %10s", cpu_pct, streak, (unsigned long long)s->streaks, frame);
-	}
+		column_group(f, FIG_BUFFER_COLUMN, s, st);
+	if (st->verbose)
+		column_group(f, FIG_VERBOSE_COLUMN, s, st);
 }
 
 void table_row(FILE *f, const char *load, const struct pair_summary *s, const struct table_style *st)
@@ -209,38 +213,16 @@ double median_of(double *v, unsigned n)
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-/* Which repeats a field's median is taken over: all, those with scheduling latency samples,
- * those with timer latency samples. */
-enum ps_group { PS_ALL, PS_SCHED, PS_TIMER };
-#define PS_D(field, g) { offsetof(struct pair_summary, field), true, g }
-#define PS_U(field, g) { offsetof(struct pair_summary, field), false, g }
-
-static bool in_group(const struct pair_summary *s, enum ps_group g)
+/* Whether repeat s counts in the median of a figure of group g: all repeats, those with
+ * scheduling latency samples, those with timer latency samples. */
+static bool in_group(const struct pair_summary *s, enum figure_group g)
 {
-	return g == PS_ALL || (g == PS_SCHED ? s->samples > 0 : s->timer_samples > 0);
+	return g == FIG_OVER_ALL || (g == FIG_OVER_SAMPLED ? s->samples > 0 : s->timer_samples > 0);
 }
 
 void summary_median(const struct pair_summary *reps, unsigned n, struct pair_summary *out,
 		    double *mean_lo_ns, double *mean_hi_ns)
 {
-	static const struct { size_t off; bool is_double; enum ps_group g; } fields[] = {
-		PS_U(latency_max_ns, PS_SCHED), PS_D(latency_mean_ns, PS_SCHED), PS_D(latency_sd_ns, PS_SCHED),
-		PS_D(desired_cpu_pct, PS_ALL), PS_D(deadlines_met_pct, PS_ALL), PS_U(periods, PS_ALL),
-		PS_U(deadlines_met, PS_ALL), PS_U(deadlines_missed, PS_ALL), PS_U(periods_skipped, PS_ALL),
-		PS_U(sched_p50_ns, PS_SCHED), PS_U(sched_p90_ns, PS_SCHED), PS_U(sched_p99_ns, PS_SCHED),
-		PS_U(sched_p999_ns, PS_SCHED), PS_D(timer_mean_ns, PS_TIMER), PS_D(timer_sd_ns, PS_TIMER),
-		PS_U(timer_max_ns, PS_TIMER), PS_U(timer_p50_ns, PS_TIMER), PS_U(timer_p90_ns, PS_TIMER),
-		PS_U(timer_p99_ns, PS_TIMER), PS_U(timer_p999_ns, PS_TIMER), PS_U(samples, PS_SCHED),
-		PS_U(timer_samples, PS_TIMER), PS_D(ib_mean_ns, PS_SCHED), PS_D(ib_sd_ns, PS_SCHED),
-		PS_U(ib_max_ns, PS_SCHED), PS_D(lateness_mean_ns, PS_SCHED), PS_U(lateness_p99_ns, PS_SCHED),
-		PS_U(lateness_max_ns, PS_SCHED), PS_D(task_cpu_pct, PS_ALL), PS_D(task_cpu_wanted_pct, PS_ALL),
-		PS_U(longest_streak, PS_ALL), PS_U(longest_streak_ns, PS_ALL), PS_U(streaks, PS_ALL),
-		PS_U(frame_samples, PS_ALL), PS_U(frame_p50_ns, PS_ALL), PS_U(frame_p99_ns, PS_ALL),
-		PS_U(frame_p999_ns, PS_ALL), PS_D(low1_fps, PS_ALL), PS_U(loop_periods, PS_ALL),
-		PS_U(stolen_p99_ns, PS_ALL), PS_U(stolen_max_ns, PS_ALL), PS_D(stolen_pct, PS_ALL),
-		PS_U(xruns, PS_ALL), PS_U(worst_overrun_ns, PS_ALL), PS_D(xruns_per_min, PS_ALL),
-		PS_D(start_1ms_pct, PS_ALL), PS_D(start_2ms_pct, PS_ALL),
-	};
 	double *v = calloc(n, sizeof(*v));
 	memset(out, 0, sizeof(*out));
 	*mean_lo_ns = INFINITY;
@@ -252,21 +234,14 @@ void summary_median(const struct pair_summary *reps, unsigned n, struct pair_sum
 		}
 	if (isinf(*mean_lo_ns))
 		*mean_lo_ns = 0;
-	for (size_t k = 0; v && k < sizeof(fields) / sizeof(fields[0]); k++) {
+	for (size_t k = 0; v && k < task_figures_n; k++) {
+		const struct task_figure *f = &task_figures[k];
 		unsigned nv = 0;
-		for (unsigned i = 0; i < n; i++) {
-			const char *p = (const char *)&reps[i] + fields[k].off;
-			if (in_group(&reps[i], fields[k].g))
-				v[nv++] = fields[k].is_double ? *(const double *)p : (double)*(const uint64_t *)p;
-		}
-		if (nv == 0)
-			continue;  /* no repeat with samples: the figure stays 0, samples 0 */
-		double m = median_of(v, nv);
-		char *q = (char *)out + fields[k].off;
-		if (fields[k].is_double)
-			*(double *)q = m;
-		else
-			*(uint64_t *)q = (uint64_t)llround(m);
+		for (unsigned i = 0; i < n; i++)
+			if (in_group(&reps[i], f->median))
+				v[nv++] = figure_value(f, &reps[i]);
+		if (nv > 0)  /* else no repeat with samples: the figure stays 0, samples 0 */
+			figure_set(f, out, median_of(v, nv));
 	}
 	free(v);
 }

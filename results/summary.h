@@ -33,7 +33,7 @@ struct pair_summary {
 	 * share of periods over 10% long. */
 	uint64_t loop_periods, stolen_p99_ns, stolen_max_ns;
 	double stolen_pct;
-	/* Audio buffering (ProAudio): xruns, per minute of run, the worst overrun, and the share
+	/* Buffering (a task with sim_spec.buffer_periods): xruns, per minute of run, the worst overrun, and the share
 	 * of periods started within 1 and 2 ms of their nominal start. */
 	uint64_t xruns, worst_overrun_ns;
 	double xruns_per_min, start_1ms_pct, start_2ms_pct;
@@ -46,9 +46,12 @@ struct pair_summary {
 	double timer_sd_ns;          /* timer latency population standard deviation */
 	uint64_t timer_max_ns;
 	uint64_t timer_p50_ns, timer_p90_ns, timer_p99_ns, timer_p999_ns;
+	uint64_t task_run_ns;        /* the simulated task's run, wall clock (sim_result.task_wall_ns) */
+	uint64_t interval_us;        /* the task's period (sim_result.interval_us) */
 };
 
-/* Computes the summary of r. */
+/* Computes the summary of r.  Every figure is listed, with its JSON key, null rule and median
+ * group, in results/figures.h. */
 void pair_summarize(const struct sim_result *r, struct pair_summary *s);
 
 /* Formats v with three significant digits and no exponent, trailing zeros dropped:
@@ -70,8 +73,9 @@ struct table_style {
 	bool microseconds;    /* latency columns in us (-r runs) instead of ms */
 	bool verbose;
 	unsigned repeats;     /* rows are medians of this many repeats (0 or 1: single runs) */
-	bool audio;           /* an audio task (ProAudio): xruns, overrun, start<1ms, start<2ms and
-	                         stolen columns after the classic ones */
+	bool audio;           /* a task with a buffer (sim_spec.buffer_periods > 0): the buffer
+	                         columns (results/figures.h: xruns, overrun, start<1ms, start<2ms,
+	                         stolen) after the classic ones */
 };
 
 /* The run header line naming the latency definitions of the tables (TABLE_DEFINITIONS_LINE

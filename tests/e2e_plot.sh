@@ -31,6 +31,15 @@ if [ "$(grep -v '^set title' pics/latency-audio.gp | grep -o "title '[^']*'" | w
    [ "$(grep -v '^set title' pics/sweep-audio-burn.gp | grep -o "title '[^']*'" | wc -l)" = 4 ] &&
    grep -q "^set arrow" pics/percentiles-audio.gp && grep -q "^set arrow" pics/timeline-0.gp
 then ok "the series expected, the deadline lines"; else bad "series"; fi
+# the buffer's line (orange) from each result's task_settings.buffer_periods: on the timelines of
+# the task with a buffer only, and on none once the key is gone (a result written before it)
+buffered=$(python3 -c 'import json; print(sum(1 for r in json.load(open("r.json"))["results"] if r["task_settings"]["buffer_periods"] > 0))')
+python3 -c 'import json; d = json.load(open("r.json")); [r.pop("task_settings") for r in d["results"]]; json.dump(d, open("old.json", "w"))'
+"$BIN" plot old.json --timeline tl.bin --out pics-old >"$out" 2>&1
+if [ "$buffered" -gt 0 ] && [ "$(grep -l "lc 'orange'" pics/timeline-*.gp | wc -l)" = "$buffered" ] &&
+   [ "$(grep -l "lc 'orange'" pics-old/timeline-*.gp | wc -l)" = 0 ]
+then ok "the buffer line where task_settings gives a buffer ($buffered timelines), none without the key"
+else bad "buffer lines" "$out"; fi
 # names are text: "nice 0" a tick label as written, SCHED_BATCH no subscript (noenhanced)
 if grep -q '^0 "nice 0" ' pics/sweep-audio-burn.gp && [ "$(grep -L '^set terminal pngcairo noenhanced ' pics/*.gp)" = "" ]
 then ok "labels as written (spaces kept, no enhanced-text markup)"; else bad "labels" pics/sweep-audio-burn.gp; fi
@@ -163,11 +172,13 @@ def variant(name, change):
 variant("schema99.json", lambda v: v.update(schema_version=99))
 variant("negative.json", lambda v: v["results"][0]["latency_histogram"][0].__setitem__(1, -4))
 variant("string.json", lambda v: v["results"][0].__setitem__("latency_p99_ns", "181015"))
+variant("buffer.json", lambda v: v["results"][0]["task_settings"].__setitem__("buffer_periods", -2))
 with open("huge.json", "w") as f:
     f.write(json.dumps(d)[:-1] + " " * (65 << 20) + "}")
 PY2
 for c in "schema99.json:schema version 99 is not supported" "negative.json:results\[0\].latency_histogram\[0\]: not a \[low_ns, count\] pair" \
-	 "string.json:results\[0\].latency_p99_ns: not an integer" "huge.json:larger than 64 MiB: refused"; do
+	 "string.json:results\[0\].latency_p99_ns: not an integer" \
+	 "buffer.json:results\[0\].task_settings: not an object with buffer_periods an integer" "huge.json:larger than 64 MiB: refused"; do
 	f=${c%%:*}
 	"$BIN" plot "$f" --out inv >"$out" 2>&1; rc=$?
 	if [ "$rc" = 2 ] && grep -q "^interbench plot: $f: ${c#*:}" "$out" && [ ! -e inv ]; then ok "$f: exit 2 with the validator's reason"

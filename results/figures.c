@@ -1,0 +1,169 @@
+#include <math.h>
+#include <stdint.h>
+#include "results/figures.h"
+#include "results/resultset.h"
+#include "results/summary.h"
+
+/* A row's field: its offset in struct pair_summary and type. */
+#define F_U64(field) .offset = offsetof(struct pair_summary, field), .type = FIG_U64
+#define F_DBL(field) .offset = offsetof(struct pair_summary, field), .type = FIG_DOUBLE
+/* A scheduling, timer latency or other time in ns, null without its samples. */
+#define SCHED_NS(key) .json_key = key, .unit = FIG_NS, .json_scale = 1, \
+	.null_rule = FIG_NULL_NO_SAMPLES, .median = FIG_OVER_SAMPLED
+#define TIMER_NS(key) .json_key = key, .unit = FIG_NS, .json_scale = 1, \
+	.null_rule = FIG_NULL_NO_TIMER, .median = FIG_OVER_TIMED
+/* A percentage kept in %, written in ppm. */
+#define PPM(key, field) .json_key = key, F_DBL(field), .unit = FIG_PCT, .json_scale = 1e4
+/* A count or time over every repeat. */
+#define COUNT(key, field) .json_key = key, F_U64(field), .unit = FIG_COUNT, .json_scale = 1
+#define NS(key, field) .json_key = key, F_U64(field), .unit = FIG_NS, .json_scale = 1
+/* A column of the classic table's verbose or buffer group. */
+#define VCOL(pos, label) .column = FIG_VERBOSE_COLUMN, .column_pos = pos, .column_label = label
+#define BCOL(pos, label) .column = FIG_BUFFER_COLUMN, .column_pos = pos, .column_label = label
+/* What compare and export read (a threshold key, a name, a unit). */
+#define CMP(m, k, n, u, max, req) .cmp = &(const struct figure_compare){ m, k, n, u, max, req }
+
+/* In the JSON writer's order (doc/json.md lists them). */
+const struct task_figure task_figures[] = {
+	{ COUNT("samples", samples), .median = FIG_OVER_SAMPLED },
+	{ SCHED_NS("latency_mean_ns"), F_DBL(latency_mean_ns),
+	  CMP(RS_SMEAN, "sched-mean", "mean sched latency", "ms", 0, true) },
+	{ SCHED_NS("latency_sd_ns"), F_DBL(latency_sd_ns) },
+	{ SCHED_NS("latency_max_ns"), F_U64(latency_max_ns),
+	  CMP(RS_SMAX, "sched-max", "max sched latency", "ms", 0, true) },
+	{ SCHED_NS("latency_p50_ns"), F_U64(sched_p50_ns), VCOL(0, "p50") },
+	{ SCHED_NS("latency_p90_ns"), F_U64(sched_p90_ns), VCOL(1, "p90") },
+	{ SCHED_NS("latency_p99_ns"), F_U64(sched_p99_ns), VCOL(2, "p99"),
+	  CMP(RS_P99, "p99", "p99 latency", "ms", 0, true) },
+	{ SCHED_NS("latency_p999_ns"), F_U64(sched_p999_ns), VCOL(3, "p99.9") },
+	{ SCHED_NS("interbench_latency_mean_ns"), F_DBL(ib_mean_ns),
+	  CMP(RS_MEAN, "mean", "mean latency", "ms", 0, false) },
+	{ SCHED_NS("interbench_latency_sd_ns"), F_DBL(ib_sd_ns) },
+	{ SCHED_NS("interbench_latency_max_ns"), F_U64(ib_max_ns),
+	  CMP(RS_MAX, "max", "max latency", "ms", 0, false) },
+	{ SCHED_NS("lateness_mean_ns"), F_DBL(lateness_mean_ns) },
+	{ SCHED_NS("lateness_p99_ns"), F_U64(lateness_p99_ns), VCOL(6, "late p99") },
+	{ SCHED_NS("lateness_max_ns"), F_U64(lateness_max_ns), VCOL(7, "late max") },
+	{ COUNT("longest_miss_streak", longest_streak) },
+	{ NS("longest_miss_streak_ns", longest_streak_ns), VCOL(9, "streak"),
+	  CMP(RS_STREAK, "streak", "longest miss run", "ms", 0, false) },
+	{ COUNT("miss_streaks", streaks), VCOL(10, "streaks") },
+	{ NS("frame_time_p50_ns", frame_p50_ns), .null_rule = FIG_NULL_NO_FRAMES },
+	{ NS("frame_time_p99_ns", frame_p99_ns), .null_rule = FIG_NULL_NO_FRAMES, VCOL(11, "frame p99"),
+	  CMP(RS_FRAME_P99, "frame", "p99 frame time", "ms", 0, false) },
+	{ NS("frame_time_p999_ns", frame_p999_ns), .null_rule = FIG_NULL_NO_FRAMES },
+	{ .json_key = "one_percent_low_mfps", F_DBL(low1_fps), .unit = FIG_FPS, .json_scale = 1e3,
+	  .null_rule = FIG_NULL_NO_FRAMES, .higher_better = true, CMP(RS_LOW1, "low1", "1% low fps", "fps", 0, false) },
+	{ NS("stolen_p99_ns", stolen_p99_ns), .null_rule = FIG_NULL_NO_LOOPS, BCOL(4, "stolen"),
+	  CMP(RS_STOLEN, "stolen", "stolen p99", "ms", 0, false) },
+	{ NS("stolen_max_ns", stolen_max_ns), .null_rule = FIG_NULL_NO_LOOPS },
+	{ PPM("stolen_over10_ppm", stolen_pct) },
+	{ NS("task_run_ns", task_run_ns) },
+	{ .json_key = "interval_us", F_U64(interval_us), .unit = FIG_US, .json_scale = 1 },
+	/* xruns per minute is what compare reads (results/resultset.c: over task_run_ns) */
+	{ COUNT("xruns", xruns), .null_rule = FIG_NULL_UNBUFFERED, BCOL(0, "xruns"),
+	  CMP(RS_XRUNS, "xruns", "xruns per minute", "/min", 0, false) },
+	{ NS("worst_overrun_ns", worst_overrun_ns), .null_rule = FIG_NULL_UNBUFFERED, BCOL(1, "overrun") },
+	{ PPM("start_within_1ms_ppm", start_1ms_pct), .null_rule = FIG_NULL_UNBUFFERED, .higher_better = true,
+	  BCOL(2, "start<1ms") },
+	{ PPM("start_within_2ms_ppm", start_2ms_pct), .null_rule = FIG_NULL_UNBUFFERED, .higher_better = true,
+	  BCOL(3, "start<2ms") },
+	{ COUNT("timer_samples", timer_samples), .median = FIG_OVER_TIMED },
+	{ TIMER_NS("timer_latency_mean_ns"), F_DBL(timer_mean_ns) },
+	{ TIMER_NS("timer_latency_sd_ns"), F_DBL(timer_sd_ns) },
+	{ TIMER_NS("timer_latency_max_ns"), F_U64(timer_max_ns), VCOL(5, "timer max") },
+	{ TIMER_NS("timer_latency_p50_ns"), F_U64(timer_p50_ns) },
+	{ TIMER_NS("timer_latency_p90_ns"), F_U64(timer_p90_ns) },
+	{ TIMER_NS("timer_latency_p99_ns"), F_U64(timer_p99_ns), VCOL(4, "timer p99") },
+	{ TIMER_NS("timer_latency_p999_ns"), F_U64(timer_p999_ns) },
+	{ PPM("desired_cpu_ppm", desired_cpu_pct), .higher_better = true,
+	  CMP(RS_CPU, "cpu", "% desired CPU", "%", RS_MAX_CPU_PCT, true) },
+	{ PPM("task_cpu_ppm", task_cpu_pct), VCOL(8, "cpu %") },
+	{ PPM("task_cpu_wanted_ppm", task_cpu_wanted_pct) },
+	{ PPM("deadlines_met_ppm", deadlines_met_pct), .higher_better = true,
+	  CMP(RS_MET, "deadlines", "% deadlines met", "%", 100, true) },
+	{ COUNT("periods", periods) },
+	{ COUNT("deadlines_met", deadlines_met), .higher_better = true },
+	{ COUNT("deadlines_missed", deadlines_missed) },
+	{ COUNT("periods_skipped", periods_skipped) },
+	/* kept for the table's medians, not written: xruns per minute of the task's run */
+	{ .json_key = NULL, F_DBL(xruns_per_min), .unit = FIG_COUNT, .json_scale = 1 },
+};
+const size_t task_figures_n = sizeof(task_figures) / sizeof(task_figures[0]);
+
+double figure_value(const struct task_figure *f, const struct pair_summary *s)
+{
+	const char *p = (const char *)s + f->offset;
+	return f->type == FIG_DOUBLE ? *(const double *)p : (double)*(const uint64_t *)p;
+}
+
+void figure_set(const struct task_figure *f, struct pair_summary *s, double v)
+{
+	char *p = (char *)s + f->offset;
+	if (f->type == FIG_DOUBLE)
+		*(double *)p = v;
+	else
+		*(uint64_t *)p = isfinite(v) && v > 0 ? (uint64_t)llround(v) : 0;
+}
+
+bool figure_is_null(const struct task_figure *f, const struct pair_summary *s, bool buffered)
+{
+	switch (f->null_rule) {
+	case FIG_NULL_NO_SAMPLES: return s->samples == 0;
+	case FIG_NULL_NO_TIMER: return s->timer_samples == 0;
+	case FIG_NULL_NO_FRAMES: return s->frame_samples == 0;
+	case FIG_NULL_NO_LOOPS: return s->loop_periods == 0;
+	case FIG_NULL_UNBUFFERED: return !buffered;
+	default: return false;
+	}
+}
+
+const struct task_figure *figure_of_metric(const struct task_figure *tab, size_t n, enum rs_metric m)
+{
+	for (size_t i = 0; i < n; i++)
+		if (tab[i].cmp && tab[i].cmp->metric == m)
+			return &tab[i];
+	return NULL;
+}
+
+/* The row of the table compare reads as m, or NULL when m is out of range. */
+static const struct task_figure *metric_row(enum rs_metric m)
+{
+	return m < RS_METRICS ? figure_of_metric(task_figures, task_figures_n, m) : NULL;
+}
+
+bool rs_metric_is_latency(enum rs_metric m)
+{
+	const struct task_figure *f = metric_row(m);
+	return f && f->null_rule == FIG_NULL_NO_SAMPLES;
+}
+
+bool rs_metric_higher_worse(enum rs_metric m)
+{
+	const struct task_figure *f = metric_row(m);
+	return !f || !f->higher_better;
+}
+
+bool rs_metric_is_time(enum rs_metric m)
+{
+	const struct task_figure *f = metric_row(m);
+	return f && f->unit == FIG_NS;
+}
+
+const char *rs_metric_unit(enum rs_metric m)
+{
+	const struct task_figure *f = metric_row(m);
+	return f ? f->cmp->unit : "%";
+}
+
+const char *rs_metric_name(enum rs_metric m)
+{
+	const struct task_figure *f = metric_row(m);
+	return f ? f->cmp->name : "?";
+}
+
+const char *rs_metric_key(enum rs_metric m)
+{
+	const struct task_figure *f = metric_row(m);
+	return f ? f->cmp->key : NULL;
+}

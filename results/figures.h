@@ -1,0 +1,117 @@
+/* The figures of a task: one table (task_figures) saying, for every figure of struct
+ * pair_summary (results/summary.h), where it is kept, its JSON key and scale, when it is null,
+ * which repeats its median is taken over, its column in the classic table and how compare and
+ * export read it.  The table writer's verbose and buffer columns, the JSON writer
+ * (results/json_report.c), summary_median, the JSON reader (results/resultset.c), compare and
+ * export iterate it; tests/check_figures.c checks every key is in doc/json.md and
+ * doc/interbench-result.schema.json.  Adding a figure: a field in struct pair_summary, the
+ * code in pair_summarize that computes it, and one row in results/figures.c. */
+#ifndef IB_FIGURES_H
+#define IB_FIGURES_H
+#include <stdbool.h>
+#include <stddef.h>
+
+struct pair_summary;
+
+/* The figures compare and export read back (enum order: the order compare lists them in).
+ * Latencies in ns, percentages in % (0..100).  Mean and max latency come in two definitions:
+ * RS_MEAN and RS_MAX are interbench 0.31's (scheduling latency plus one period per missed
+ * deadline: the classic table of interbench 0.31 and of this program from schema version 2
+ * on), RS_SMEAN and RS_SMAX scheduling latency alone (this program's JSON, and the classic
+ * table of its logfiles before the definitions line); RS_P99 is scheduling latency.
+ * RS_STREAK .. RS_STOLEN (JSON of schema version 2 only): the longest run of missed deadlines
+ * (ns), the p99 frame time (ns), the "1% low" frame rate (fps), xruns per minute, the p99
+ * stolen CPU-loop time (ns). */
+enum rs_metric {
+	RS_MEAN, RS_SMEAN, RS_P99, RS_MAX, RS_SMAX, RS_CPU, RS_MET,
+	RS_STREAK, RS_FRAME_P99, RS_LOW1, RS_XRUNS, RS_STOLEN,
+	RS_METRICS
+};
+
+/* The type of a figure's field in struct pair_summary. */
+enum figure_type { FIG_U64, FIG_DOUBLE };
+
+/* When a figure has no value (null in JSON, TABLE_NO_SAMPLES in the table). */
+enum figure_null {
+	FIG_NEVER_NULL,
+	FIG_NULL_NO_SAMPLES,       /* no scheduling latency sample (pair_summary.samples 0) */
+	FIG_NULL_NO_TIMER,         /* no timer latency sample */
+	FIG_NULL_NO_FRAMES,        /* no frame completed twice (frame_samples 0) */
+	FIG_NULL_NO_LOOPS,         /* no period's CPU loop finished (loop_periods 0) */
+	FIG_NULL_UNBUFFERED,       /* a task without a buffer to run dry (sim_spec.buffer_periods 0) */
+};
+
+/* Which repeats summary_median takes a figure's median over. */
+enum figure_group { FIG_OVER_ALL, FIG_OVER_SAMPLED, FIG_OVER_TIMED };
+
+/* Where the classic table shows a figure: nowhere (its classic columns are written by hand),
+ * in the buffer columns (table_style.audio) or the verbose ones. */
+enum figure_column { FIG_NO_COLUMN, FIG_BUFFER_COLUMN, FIG_VERBOSE_COLUMN };
+
+/* A figure's unit: a time in ns (shown in the table's ms or us, compare's ms) or in us, a
+ * percentage, a count, frames per second. */
+enum figure_unit { FIG_NS, FIG_US, FIG_PCT, FIG_COUNT, FIG_FPS };
+
+/* How compare and export read a figure back. */
+struct figure_compare {
+	enum rs_metric metric;
+	const char *key;           /* compare --threshold KEY */
+	const char *name;          /* compare's and export's name of it */
+	const char *unit;          /* the unit they show it in: "ms" (kept in ns), "%", "fps", "/min" */
+	double max_value;          /* the largest value a reader accepts, in the field's unit; 0: any */
+	bool required;             /* every JSON result carries it (schema version 1 on) */
+};
+
+struct task_figure {
+	const char *json_key;      /* its key in a JSON result (doc/json.md), NULL: not written */
+	size_t offset;             /* of its field in struct pair_summary */
+	enum figure_type type;
+	enum figure_unit unit;
+	double json_scale;         /* JSON integer = field * json_scale, rounded (% -> ppm: 1e4) */
+	enum figure_null null_rule;
+	enum figure_group median;
+	bool higher_better;        /* false: lower is better (latencies, misses), or neutral */
+	enum figure_column column;
+	unsigned column_pos;       /* its place among its column group's, from 0 */
+	const char *column_label;  /* the column's header word(s), at most 10 characters */
+	const struct figure_compare *cmp; /* how compare and export read it; NULL: they do not */
+};
+
+/* The table, in the order the JSON writer writes the figures; task_figures_n rows. */
+extern const struct task_figure task_figures[];
+extern const size_t task_figures_n;
+
+/* The figure's value in s, as a double (the field's unit). */
+double figure_value(const struct task_figure *f, const struct pair_summary *s);
+
+/* Sets the figure's field in s to v (rounded for a FIG_U64 field, negative as 0). */
+void figure_set(const struct task_figure *f, struct pair_summary *s, double v);
+
+/* Whether the figure has no value in s (its null_rule); buffered: the task has a buffer
+ * (sim_spec.buffer_periods > 0). */
+bool figure_is_null(const struct task_figure *f, const struct pair_summary *s, bool buffered);
+
+/* The row of tab[0..n) whose metric is m, or NULL. */
+const struct task_figure *figure_of_metric(const struct task_figure *tab, size_t n, enum rs_metric m);
+
+/* Whether metric m is a latency (ns; worse when higher): null without samples. */
+bool rs_metric_is_latency(enum rs_metric m);
+
+/* Whether metric m is worse when higher (latencies, streaks, frame times, xruns, stolen
+ * time), its change then shown in % of the old value; else worse when lower (% desired CPU,
+ * % deadlines met, 1% low fps), its change in points. */
+bool rs_metric_higher_worse(enum rs_metric m);
+
+/* Whether metric m is a time in ns (shown in ms). */
+bool rs_metric_is_time(enum rs_metric m);
+
+/* The unit metric m is shown in: "ms" (times), "%", "fps", "/min". */
+const char *rs_metric_unit(enum rs_metric m);
+
+/* Display name of metric m ("p99 latency", "% deadlines met"); "?" when out of range. */
+const char *rs_metric_name(enum rs_metric m);
+
+/* compare --threshold's key of metric m ("p99", "deadlines"); NULL when out of range. */
+const char *rs_metric_key(enum rs_metric m);
+
+#endif

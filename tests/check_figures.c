@@ -1,0 +1,178 @@
+/* The table of task figures (results/figures.h): every key documented in doc/json.md and
+ * doc/interbench-result.schema.json, the table's own consistency, and a figure added by one
+ * table row (here a test-only one) flowing into a JSON result and back. */
+#include <check.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "results/figures.h"
+#include "results/json_report.h"
+#include "results/jsonkeys.h"
+#include "results/resultset.h"
+#include "results/summary.h"
+
+/* The whole of file path (run from the source tree, as `make unit` does), or NULL. */
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return NULL;
+	char *buf = calloc(1, 1 << 20);
+	size_t n = buf ? fread(buf, 1, (1 << 20) - 1, f) : 0;
+	fclose(f);
+	if (buf)
+		buf[n] = '\0';
+	return buf;
+}
+
+/* Whether text holds key between the quote characters q ("`key`", "\"key\""). */
+static bool has_quoted(const char *text, const char *key, char q)
+{
+	char want[128];
+	snprintf(want, sizeof(want), "%c%s%c", q, key, q);
+	return strstr(text, want) != NULL;
+}
+
+START_TEST(test_keys_documented)
+{
+	char *md = slurp("doc/json.md"), *schema = slurp("doc/interbench-result.schema.json");
+	ck_assert_ptr_nonnull(md);
+	ck_assert_ptr_nonnull(schema);
+	for (size_t i = 0; i < task_figures_n; i++) {
+		const char *k = task_figures[i].json_key;
+		if (!k)
+			continue;
+		ck_assert_msg(has_quoted(md, k, '`'), "%s is not in doc/json.md", k);
+		ck_assert_msg(has_quoted(schema, k, '"'), "%s is not in doc/interbench-result.schema.json", k);
+	}
+	const char *settings[] = { JK_TASK_SETTINGS, JK_BUFFER_PERIODS, "cpu_pct", "fixed_work" };
+	for (size_t i = 0; i < sizeof(settings) / sizeof(settings[0]); i++) {
+		ck_assert_msg(has_quoted(md, settings[i], '`'), "%s is not in doc/json.md", settings[i]);
+		ck_assert_msg(has_quoted(schema, settings[i], '"'), "%s is not in the schema", settings[i]);
+	}
+	free(md);
+	free(schema);
+}
+END_TEST
+
+/* Every compared figure has one row; each column group's positions run 0, 1, ... once each. */
+START_TEST(test_table_consistent)
+{
+	for (int m = 0; m < RS_METRICS; m++) {
+		unsigned rows = 0;
+		for (size_t i = 0; i < task_figures_n; i++)
+			rows += task_figures[i].cmp && task_figures[i].cmp->metric == (enum rs_metric)m;
+		ck_assert_msg(rows == 1, "metric %d has %u rows", m, rows);
+		ck_assert_ptr_nonnull(rs_metric_key((enum rs_metric)m));
+	}
+	const enum figure_column groups[] = { FIG_BUFFER_COLUMN, FIG_VERBOSE_COLUMN };
+	for (size_t g = 0; g < 2; g++) {
+		unsigned n = 0, seen = 0;
+		for (size_t i = 0; i < task_figures_n; i++)
+			if (task_figures[i].column == groups[g]) {
+				n++;
+				seen |= 1u << task_figures[i].column_pos;
+				ck_assert_uint_le(strlen(task_figures[i].column_label), 10);
+			}
+		ck_assert_uint_eq(seen, (1u << n) - 1);
+	}
+}
+END_TEST
+
+/* The table plus one test-only figure: the p99 lateness in us, null without samples. */
+static struct task_figure *with_test_figure(size_t *n)
+{
+	struct task_figure *tab = calloc(task_figures_n + 1, sizeof(*tab));
+	memcpy(tab, task_figures, task_figures_n * sizeof(*tab));
+	tab[task_figures_n] = (struct task_figure){ .json_key = "test_lateness_p99_us",
+		.offset = offsetof(struct pair_summary, lateness_p99_ns), .type = FIG_U64, .unit = FIG_US,
+		.json_scale = 1e-3, .null_rule = FIG_NULL_NO_SAMPLES, .median = FIG_OVER_SAMPLED };
+	*n = task_figures_n + 1;
+	return tab;
+}
+
+/* A result object with the names readers need and the figures of s (tab[0..n)). */
+static json_t *result_of(const struct task_figure *tab, size_t n, const struct pair_summary *s)
+{
+	json_t *r = json_pack("{s:s, s:s, s:s, s:i, s:b, s:b, s:i}", JK_SIMULATION, "Audio", JK_LOAD, "None", JK_MODE, "",
+			      "repeat", 1, JK_HAS_DEADLINES, 1, JK_INTERRUPTED, 0, "window_ns", 1000);
+	ck_assert_int_eq(report_add_figures(r, tab, n, s, false), 0);
+	return r;
+}
+
+START_TEST(test_added_figure_flows)
+{
+	size_t n;
+	struct task_figure *tab = with_test_figure(&n);
+	struct pair_summary s = { .samples = 10, .lateness_p99_ns = 123456, .sched_p99_ns = 2000000,
+				  .deadlines_met_pct = 99.5, .desired_cpu_pct = 100, .periods = 10 };
+	json_t *r = result_of(tab, n, &s);
+	ck_assert_int_eq(json_integer_value(json_object_get(r, "test_lateness_p99_us")), 123);
+	/* the rest as the real table writes it: the row added nothing else */
+	json_t *real = result_of(task_figures, task_figures_n, &s);
+	ck_assert_uint_eq(json_object_size(r), json_object_size(real) + 1);
+	json_object_del(r, "test_lateness_p99_us");
+	ck_assert(json_equal(r, real));
+	json_decref(real);
+	json_decref(r);
+
+	/* written in a document and read back: the reader takes it, the compared figures intact */
+	r = result_of(tab, n, &s);
+	json_t *doc = json_pack("{s:i, s:s, s:[o]}", JK_SCHEMA_VERSION, REPORT_SCHEMA_VERSION, JK_GENERATOR,
+				REPORT_GENERATOR " 1.0", JK_RESULTS, r);
+	char *text = json_dumps(doc, JSON_COMPACT | JSON_PRESERVE_ORDER), err[256];
+	struct result_set rs;
+	ck_assert_msg(result_set_parse(text, strlen(text), &rs, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_double_eq(rs.pairs[0].v[0].m[RS_P99], 2000000);
+	ck_assert_double_eq_tol(rs.pairs[0].v[0].m[RS_MET], 99.5, 1e-9);
+	result_set_free(&rs);
+	json_t *back = json_loads(text, 0, NULL);
+	const json_t *v = json_object_get(json_array_get(json_object_get(back, JK_RESULTS), 0), "test_lateness_p99_us");
+	ck_assert_double_eq_tol((double)json_integer_value(v) / tab[n - 1].json_scale, 123000, 1e-6);
+	json_decref(back);
+	free(text);
+	json_decref(doc);
+
+	/* its null rule: no samples, null */
+	s.samples = 0;
+	r = result_of(tab, n, &s);
+	ck_assert(json_is_null(json_object_get(r, "test_lateness_p99_us")));
+	json_decref(r);
+	free(tab);
+}
+END_TEST
+
+/* summary_median takes each figure over its group's repeats (results/figures.h). */
+START_TEST(test_median_groups)
+{
+	struct pair_summary reps[3] = {
+		{ .samples = 0, .sched_p99_ns = 0, .periods = 10, .task_run_ns = 1000 },
+		{ .samples = 5, .sched_p99_ns = 300, .periods = 20, .task_run_ns = 2000 },
+		{ .samples = 7, .sched_p99_ns = 500, .periods = 30, .task_run_ns = 3000 },
+	};
+	struct pair_summary med;
+	double lo, hi;
+	summary_median(reps, 3, &med, &lo, &hi);
+	ck_assert_uint_eq(med.sched_p99_ns, 400);  /* over the 2 with samples */
+	ck_assert_uint_eq(med.periods, 20);        /* over all 3 */
+	ck_assert_uint_eq(med.task_run_ns, 2000);
+	ck_assert_uint_eq(med.samples, 6);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("figures");
+	TCase *tc = tcase_create("core");
+	tcase_add_test(tc, test_keys_documented);
+	tcase_add_test(tc, test_table_consistent);
+	tcase_add_test(tc, test_added_figure_flows);
+	tcase_add_test(tc, test_median_groups);
+	suite_add_tcase(s, tc);
+	SRunner *sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
