@@ -45,7 +45,7 @@ enum figure_null {
 enum figure_group { FIG_OVER_ALL, FIG_OVER_SAMPLED, FIG_OVER_TIMED };
 
 /* Where the classic table shows a figure: nowhere (its classic columns are written by hand),
- * in the buffer columns (table_style.audio) or the verbose ones. */
+ * in the buffer columns (table_style.buffered) or the verbose ones. */
 enum figure_column { FIG_NO_COLUMN, FIG_BUFFER_COLUMN, FIG_VERBOSE_COLUMN };
 
 /* A figure's unit: a time in ns (shown in the table's ms or us, compare's ms) or in us, a

@@ -250,7 +250,7 @@ static int add_figures(json_t *r, const struct report_entry *e)
 		s = *e->summary;    /* summarized once, by the caller */
 	else
 		pair_summarize(e->sim, &s);
-	bool buffered = e->spec ? e->spec->buffer_periods > 0 : e->audio;
+	bool buffered = e->spec ? e->spec->buffer_periods > 0 : e->buffered;
 	int rc = report_add_figures(r, task_figures, task_figures_n, &s, buffered);
 	struct { const char *key; json_t *v; } f[] = {
 		{ "timer_realtime", json_boolean(e->sim->timer_rt) },

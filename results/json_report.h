@@ -27,7 +27,7 @@ struct report_entry {
 	const struct sched_setting *bench_sched, *load_sched; /* the settings themselves, or NULL */
 	unsigned repeat;               /* 1-based */
 	bool has_deadlines;
-	bool audio;                    /* a task with a buffer: its xruns and start figures (else
+	bool buffered;                 /* a task with a buffer: its xruns and start figures (else
 	                                  null); spec's buffer_periods decides when spec is set */
 	const char *failed;            /* reason, or NULL when measured */
 	bool interrupted;              /* the window was cut short by a signal */

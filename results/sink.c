@@ -276,7 +276,7 @@ static void pair_measured(void *arg, const struct matrix *m, size_t i, unsigned 
 	struct report_entry e = {
 		.simulation = it->sim->name, .load = lw->name, .mode = mode, .load_mode = load_mode,
 		.bench_sched = &it->bench_sched, .load_sched = &s->in.load->s[it->l],
-		.repeat = repeat + 1, .has_deadlines = it->spec.desc->has_deadlines, .audio = it->spec.buffer_periods > 0,
+		.repeat = repeat + 1, .has_deadlines = it->spec.desc->has_deadlines, .buffered = it->spec.buffer_periods > 0,
 		.failed = po->ok ? NULL : po->why, .interrupted = po->interrupted,
 		.window_ns = po->window_ns, .sim = &po->sim, .summary = po->ok ? sum : NULL,
 		.load_work = &po->load, .load_metrics = lw->metrics, .timeline_pair = timeline_pair, .spec = &it->spec,
@@ -289,7 +289,7 @@ static struct table_style style_of(const struct report_sink *s, const struct pla
 {
 	return (struct table_style){ .has_deadlines = it->spec.desc->has_deadlines,
 				     .microseconds = sched_kind_realtime(it->bench_sched.kind),
-				     .audio = it->spec.buffer_periods > 0,
+				     .buffered = it->spec.buffer_periods > 0,
 				     .verbose = s->opt->verbose, .repeats = s->opt->repeat };
 }
 

@@ -114,7 +114,7 @@ static void figure_cell(const struct task_figure *fig, const struct pair_summary
 			char *buf, size_t len)
 {
 	double v = figure_value(fig, s);
-	if (figure_is_null(fig, s, st->audio))
+	if (figure_is_null(fig, s, st->buffered))
 		snprintf(buf, len, TABLE_NO_SAMPLES);
 	else if (fig->unit == FIG_COUNT && fig->type == FIG_U64)
 		snprintf(buf, len, "%llu", (unsigned long long)v);
@@ -150,7 +150,7 @@ void table_header(FILE *f, const char *sim_name, const char *mode, const char *l
 	fprintf(f, "Load      " LOG_COL_LATENCY "%s)    Max Latency   %% " LOG_COL_DESIRED, unit);
 	if (st->has_deadlines)
 		fprintf(f, "  %% " LOG_COL_DEADLINES);
-	if (st->audio)
+	if (st->buffered)
 		column_group(f, FIG_BUFFER_COLUMN, NULL, st);
 	if (st->verbose)
 		column_group(f, FIG_VERBOSE_COLUMN, NULL, st);
@@ -173,7 +173,7 @@ static void row_body(FILE *f, const char *load, const struct pair_summary *s, co
 	fprintf(f, "%-9s %8s +/- %-10s %11s %15s", load, mean, sd, max, cpu);
 	if (st->has_deadlines)
 		fprintf(f, " %16s", met);
-	if (st->audio)
+	if (st->buffered)
 		column_group(f, FIG_BUFFER_COLUMN, s, st);
 	if (st->verbose)
 		column_group(f, FIG_VERBOSE_COLUMN, s, st);

@@ -69,11 +69,11 @@ void fmt_sig3(double v, char *buf, size_t len);
  * max, the lateness's p99 and max, the task's CPU share, the longest run of missed deadlines
  * (in the table's unit), the runs of 2 or more and the p99 frame time; repeats > 1 adds the range of the mean latency last. */
 struct table_style {
-	bool has_deadlines;   /* print "% Deadlines Met" (not for Gaming) */
+	bool has_deadlines;   /* print "% Deadlines Met" (not for a free-running task) */
 	bool microseconds;    /* latency columns in us (-r runs) instead of ms */
 	bool verbose;
 	unsigned repeats;     /* rows are medians of this many repeats (0 or 1: single runs) */
-	bool audio;           /* a task with a buffer (sim_spec.buffer_periods > 0): the buffer
+	bool buffered;        /* a task with a buffer (sim_spec.buffer_periods > 0): the buffer
 	                         columns (results/figures.h: xruns, overrun, start<1ms, start<2ms,
 	                         stolen) after the classic ones */
 };
