@@ -13,26 +13,6 @@
 #include "loads/sizes.h"
 #include "workloads/workload.h"
 
-static char err[512];
-
-/* The value of option long_name in o, as text. */
-static const char *val(const struct options *o, const char *long_name)
-{
-	static char buf[256];
-	ck_assert_int_eq(options_get(o, long_name, buf, sizeof(buf)), 0);
-	return buf;
-}
-
-/* Parses a NULL-terminated list of arguments (after the program name). */
-static enum opt_status parse(struct options *o, const char *first, ...)
-{
-	va_list ap;
-	va_start(ap, first);
-	enum opt_status st = ck_options_parse(o, err, sizeof(err), first, ap);
-	va_end(ap);
-	return st;
-}
-
 START_TEST(defaults)
 {
 	struct options o;

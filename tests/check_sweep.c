@@ -17,24 +17,6 @@
 #include "lib/schedpolicy.h"
 #include "workloads/workload.h"
 
-static char err[512];
-
-static enum opt_status parse(struct options *o, const char *first, ...)
-{
-	va_list ap;
-	va_start(ap, first);
-	enum opt_status st = ck_options_parse(o, err, sizeof(err), first, ap);
-	va_end(ap);
-	return st;
-}
-
-static const char *val(const struct options *o, const char *name)
-{
-	static char buf[256];
-	ck_assert_int_eq(options_get(o, name, buf, sizeof(buf)), 0);
-	return buf;
-}
-
 START_TEST(nice_lists_and_ranges)
 {
 	struct options o;
