@@ -166,22 +166,19 @@ static int setup_run(struct run *r)
 	return sink_open(&r->sink, &in);
 }
 
-/* Everything before the first pair: the checks that refuse a run (exit 2), main's priority,
- * the settings and plan with it, the run's set-up, the outputs.  Returns 0, or the exit status
+/* Everything before the first pair: main's priority probed, the settings and the plan resolved
+ * with it, the checks that refuse a run (exit 2), main's set-up, the run's, the outputs.  Returns 0, or the exit status
  * (-1: a failure already reported, exit 1). */
 static int start_run(struct run *r)
 {
 	sink_console_open(&r->sink, &r->opt);
-	sweep_build(&r->opt, 1, &r->bench, &r->load);  /* priorities are set once main's is known */
+	mainproc_probe(&r->main);  /* main's SCHED_FIFO priority, which the settings are resolved with */
+	sweep_build(&r->opt, r->main.prio_max - 2, &r->bench, &r->load);
 	int rc = mainproc_check_cpus(&r->opt);
 	if (rc == 0)
 		rc = check_selection(r);
 	if (rc == 0)
 		rc = mainproc_prepare(&r->main, &r->opt, on_signal);
-	if (rc == 0) {  /* main's priority known: the settings and the plan with it */
-		sweep_build(&r->opt, r->main.prio_max - 2, &r->bench, &r->load);
-		rc = build_plan(r);
-	}
 	return rc == 0 ? setup_run(r) : rc;
 }
 

@@ -56,10 +56,9 @@ static void raise_fd_limit(void)
  * through SCHED_RESET_ON_FORK) and locks its memory. */
 static void become_realtime(struct mainproc *mp, const struct privs *pv)
 {
-	mp->rt_ok = false;
-	mp->prio_max = privs_fifo_max(pv);
-	if (mp->prio_max < FIFO_LEVELS || pv->fifo_refused_errno) /* privs_warn said why */
+	if (!mp->rt_ok) /* privs_warn said why */
 		return;
+	mp->rt_ok = false;
 	struct sched_param sp = { .sched_priority = mp->prio_max };
 	if (sched_setscheduler(0, SCHED_FIFO | SCHED_RESET_ON_FORK, &sp) != 0) {
 		text_message(stderr, "interbench: warning: sched_setscheduler(SCHED_FIFO): %s", strerror(errno));
@@ -121,6 +120,15 @@ static int hold_dma_latency(struct mainproc *mp, const struct options *o)
 		return 0;
 	text_message(stderr, "interbench: --dma-latency: %s (accepted: a run as root, on a kernel with PM QoS)", why);
 	return 2;
+}
+
+void mainproc_probe(struct mainproc *mp)
+{
+	struct privs pv;
+	privs_probe(&pv, FIFO_LEVELS);
+	mp->prio_max = privs_fifo_max(&pv);
+	mp->rt_ok = mp->prio_max >= FIFO_LEVELS && !pv.fifo_refused_errno;
+	mp->dma_fd = -1;
 }
 
 int mainproc_prepare(struct mainproc *mp, const struct options *o, void (*on_signal)(int))

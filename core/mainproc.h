@@ -21,12 +21,19 @@ struct mainproc {
 	int dma_fd;                /* /dev/cpu_dma_latency held open (--dma-latency), else -1 */
 };
 
-/* Sets main up for the run of o: the privileges checked (refusing what cannot be done before
+/* What main will be allowed, probed with no side effect (privs_probe): mp->prio_max, the highest
+ * SCHED_FIFO priority the privileges allow (0 when none), and mp->rt_ok, whether main can run
+ * SCHED_FIFO at all (at least FIFO_LEVELS levels, not refused), the settings and the plan of the
+ * run are resolved from before anything starts.  mp->dma_fd is set to -1. */
+void mainproc_probe(struct mainproc *mp);
+
+/* Sets main up for the run of o, after mainproc_probe: the privileges checked (refusing what cannot be done before
  * anything starts), --dma-latency held, the warnings of missing privileges, on_signal caught
  * for the stop signals (SIGPIPE and SIGXFSZ ignored, so such writes fail with an errno that is
  * reported), main made the OOM killer's last choice, the descriptor limit raised, main at the
- * highest SCHED_FIFO priority the privileges allow (its memory locked; a refusal is a warning
- * and leaves mp->rt_ok false) and -u's CPU 0.  Returns 0, or the exit status (2: refused, with
+ * highest SCHED_FIFO priority the privileges allow (its memory locked; a refusal the probe
+ * could not foresee is a warning and leaves mp->rt_ok false: a task the plan gave SCHED_FIFO
+ * then reports the kernel's refusal as its pair's failure) and -u's CPU 0.  Returns 0, or the exit status (2: refused, with
  * one line on stderr; 1: -u failed). */
 int mainproc_prepare(struct mainproc *mp, const struct options *o, void (*on_signal)(int));
 
