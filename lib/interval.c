@@ -74,7 +74,7 @@ static double mean_of(const double *v, unsigned k)
 bool bm_interval(const struct batch_means *b, double *lo, double *hi)
 {
 	unsigned k = b->batches;
-	if (k < 2)
+	if (b->n < BM_MIN_SAMPLES)
 		return false;
 	double half = student_t975(k - 1) * sqrt(sample_var(b->mean, k, mean_of(b->mean, k)) / k);
 	double m = bm_mean(b);
@@ -92,7 +92,7 @@ void br_add(struct batch_ratio *r, double y, double x)
 bool br_interval(const struct batch_ratio *r, double *lo, double *hi)
 {
 	unsigned k = r->y.batches;
-	if (k < 2 || r->x.sum <= 0)
+	if (r->y.n < BM_MIN_SAMPLES || r->x.sum <= 0)
 		return false;
 	double ratio = r->y.sum / r->x.sum, resid[BM_MAX_BATCHES];
 	for (unsigned i = 0; i < k; i++)

@@ -10,8 +10,8 @@
  * 2 * BM_HALF_BATCHES batch means; when they are all full, adjacent pairs are merged and the
  * batch size doubles, so k stays between BM_HALF_BATCHES and 2 * BM_HALF_BATCHES once there
  * are that many samples (Fishman's LBATCH and the "dynamic batch means" of Yeh & Schmeiser
- * follow the same idea of doubling batches in fixed memory).  With fewer than
- * 2 * BM_HALF_BATCHES samples each sample is a batch: the interval is then the independent one.
+ * follow the same idea of doubling batches in fixed memory).  Below BM_MIN_SAMPLES samples
+ * each batch would be one sample, blind to correlation: no interval is given then.
  *
  * A ratio of sums (work done / work wanted): the same batches of numerator and denominator,
  * its variance by the ratio estimator's first-order (delta method) formula, Cochran,
@@ -38,6 +38,8 @@
 /* K: the batches kept are between K and 2K once there are 2K samples. */
 #define BM_HALF_BATCHES 16
 #define BM_MAX_BATCHES (2 * BM_HALF_BATCHES)
+/* The fewest samples an interval is given for: batches of 2 samples or more. */
+#define BM_MIN_SAMPLES BM_MAX_BATCHES
 
 /* Batch means of one sequence of samples (any unit; the interval is in the same unit). */
 struct batch_means {
@@ -57,7 +59,7 @@ void bm_add(struct batch_means *b, double x);
 double bm_mean(const struct batch_means *b);
 
 /* The 95 % interval of the mean: grand mean +- t(k-1, 0.975) s_batch / sqrt(k) over the k
- * full batches.  Returns false (lo, hi untouched) with fewer than 2 full batches.  When
+ * full batches.  Returns false (lo, hi untouched) below BM_MIN_SAMPLES samples.  When
  * every batch mean is equal the interval is the point (no variation was seen). */
 bool bm_interval(const struct batch_means *b, double *lo, double *hi);
 
@@ -70,7 +72,7 @@ struct batch_ratio {
 void br_add(struct batch_ratio *r, double y, double x);
 
 /* The 95 % interval of sum(y) / sum(x) (Cochran's ratio variance over the batches, t(k-1)).
- * Returns false with fewer than 2 full batches or sum(x) == 0. */
+ * Returns false below BM_MIN_SAMPLES pairs or when sum(x) == 0. */
 bool br_interval(const struct batch_ratio *r, double *lo, double *hi);
 
 /* The indicator thresholds for percentile intervals: QB_THRESHOLDS half octaves,
@@ -107,7 +109,8 @@ double qb_inflation(const struct quantile_batches *q, double pct);
  * normal quantile); lo = the lower edge of the bucket holding rank r (rank 1 when r < 1),
  * hi = the upper edge of the bucket holding rank s, clamped to max_ns; when s > n the
  * interval is open above and hi is max_ns, an understatement.  Returns false (lo, hi
- * untouched) for an empty histogram. */
+ * untouched) for an empty histogram.  (The caller decides whether the run is long enough:
+ * quantile_batches.n >= BM_MIN_SAMPLES, as for the means.) */
 bool hist_percentile_interval_ns(const struct lat_hist *h, uint64_t max_ns, double pct, double inflation,
 				 unsigned dof, uint64_t *lo_ns, uint64_t *hi_ns);
 
