@@ -215,6 +215,25 @@ static void row_body(FILE *f, const char *load, const struct pair_summary *s, co
 		column_group(f, FIG_VERBOSE_COLUMN, s, st);
 }
 
+void table_row_intervals(FILE *f, const struct pair_summary *s, const struct table_style *st)
+{
+	const char *sep = "          " LOG_ROW_CI " ";
+	for (size_t k = 0; k < task_figures_n; k++) {
+		const struct task_figure *fig = &task_figures[k];
+		double lo, hi;
+		if (!fig->cmp || figure_is_null(fig, s, st->buffered) || !figure_interval(fig, s, &lo, &hi))
+			continue;
+		char a[32], b[32];
+		fmt_sig3(fig->unit == FIG_NS ? to_unit(lo, st) : lo, a, sizeof(a));
+		fmt_sig3(fig->unit == FIG_NS ? to_unit(hi, st) : hi, b, sizeof(b));
+		fprintf(f, "%s%s %s-%s%s", sep, fig->cmp->name, a, b,
+			fig->unit == FIG_NS ? (st->microseconds ? " us" : " ms") : "");
+		sep = ", ";
+	}
+	if (*sep == ',')
+		fprintf(f, "\n");
+}
+
 void table_row(FILE *f, const char *load, const struct pair_summary *s, const struct table_style *st)
 {
 	row_body(f, load, s, st);

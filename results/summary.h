@@ -105,6 +105,12 @@ void table_header(FILE *f, const char *sim_name, const char *mode, const char *l
 /* Writes one row for load `load`. */
 void table_row(FILE *f, const char *load, const struct pair_summary *s, const struct table_style *st);
 
+/* Writes the line under a single run's row giving the 95 % confidence intervals of its figures
+ * that have one (results/figures.h, struct figure_interval), as LOG_ROW_CI then "NAME LO-HI
+ * UNIT" for each (latencies in the table's unit; the p99 interval is not symmetric, so ranges,
+ * not half-widths); nothing when no figure has one (a run under 32 periods). */
+void table_row_intervals(FILE *f, const struct pair_summary *s, const struct table_style *st);
+
 /* Writes the row of a pair measured several times: s holds the medians (summary_median) and
  * the last column the range mean_lo_ns-mean_hi_ns of the mean latency over the repeats, with
  * "(N failed)" when some repeats could not be measured. */
