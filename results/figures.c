@@ -22,19 +22,23 @@
 #define BCOL(pos, label) .column = FIG_BUFFER_COLUMN, .column_pos = pos, .column_label = label
 /* What compare and export read (a threshold key, a name, a unit). */
 #define CMP(m, k, n, u, max, req) .cmp = &(const struct figure_compare){ m, k, n, u, max, req }
+/* Its 95 % interval: the JSON key and the low and high fields. */
+#define CI(key, lo, hi) .ci = &(const struct figure_interval){ key, offsetof(struct pair_summary, lo), \
+	offsetof(struct pair_summary, hi) }
 
 /* In the JSON writer's order (doc/json.md lists them). */
 const struct task_figure task_figures[] = {
 	{ COUNT("samples", samples), .median = FIG_OVER_SAMPLED },
 	{ SCHED_NS("latency_mean_ns"), F_DBL(latency_mean_ns),
-	  CMP(RS_SMEAN, "sched-mean", "mean sched latency", "ms", 0, true) },
+	  CMP(RS_SMEAN, "sched-mean", "mean sched latency", "ms", 0, true),
+	  CI("latency_mean_ns_ci", latency_mean_lo_ns, latency_mean_hi_ns) },
 	{ SCHED_NS("latency_sd_ns"), F_DBL(latency_sd_ns) },
 	{ SCHED_NS("latency_max_ns"), F_U64(latency_max_ns),
 	  CMP(RS_SMAX, "sched-max", "max sched latency", "ms", 0, true) },
 	{ SCHED_NS("latency_p50_ns"), F_U64(sched_p50_ns), VCOL(0, "p50") },
 	{ SCHED_NS("latency_p90_ns"), F_U64(sched_p90_ns), VCOL(1, "p90") },
 	{ SCHED_NS("latency_p99_ns"), F_U64(sched_p99_ns), VCOL(2, "p99"),
-	  CMP(RS_P99, "p99", "p99 latency", "ms", 0, true) },
+	  CMP(RS_P99, "p99", "p99 latency", "ms", 0, true), CI("latency_p99_ns_ci", sched_p99_lo_ns, sched_p99_hi_ns) },
 	{ SCHED_NS("latency_p999_ns"), F_U64(sched_p999_ns), VCOL(3, "p99.9") },
 	{ SCHED_NS("interbench_latency_mean_ns"), F_DBL(ib_mean_ns),
 	  CMP(RS_MEAN, "mean", "mean latency", "ms", 0, false) },
@@ -77,11 +81,13 @@ const struct task_figure task_figures[] = {
 	{ TIMER_NS("timer_latency_p99_ns"), F_U64(timer_p99_ns), VCOL(4, "timer p99") },
 	{ TIMER_NS("timer_latency_p999_ns"), F_U64(timer_p999_ns) },
 	{ PPM("desired_cpu_ppm", desired_cpu_pct), .higher_better = true,
-	  CMP(RS_CPU, "cpu", "% desired CPU", "%", RS_MAX_CPU_PCT, true) },
+	  CMP(RS_CPU, "cpu", "% desired CPU", "%", RS_MAX_CPU_PCT, true),
+	  CI("desired_cpu_ppm_ci", desired_cpu_lo_pct, desired_cpu_hi_pct) },
 	{ PPM("task_cpu_ppm", task_cpu_pct), VCOL(8, "cpu %") },
 	{ PPM("task_cpu_wanted_ppm", task_cpu_wanted_pct) },
 	{ PPM("deadlines_met_ppm", deadlines_met_pct), .higher_better = true,
-	  CMP(RS_MET, "deadlines", "% deadlines met", "%", 100, true) },
+	  CMP(RS_MET, "deadlines", "% deadlines met", "%", 100, true),
+	  CI("deadlines_met_ppm_ci", deadlines_met_lo_pct, deadlines_met_hi_pct) },
 	{ COUNT("periods", periods) },
 	{ COUNT("deadlines_met", deadlines_met), .higher_better = true },
 	{ COUNT("deadlines_missed", deadlines_missed) },
@@ -104,6 +110,30 @@ void figure_set(const struct task_figure *f, struct pair_summary *s, double v)
 		*(double *)p = v;
 	else
 		*(uint64_t *)p = isfinite(v) && v > 0 ? (uint64_t)llround(v) : 0;
+}
+
+/* The double at offset off of s. */
+static double double_at(const struct pair_summary *s, size_t off)
+{
+	return *(const double *)((const char *)s + off);
+}
+
+bool figure_interval(const struct task_figure *f, const struct pair_summary *s, double *lo, double *hi)
+{
+	if (!f->ci)
+		return false;
+	*lo = double_at(s, f->ci->lo_offset);
+	*hi = double_at(s, f->ci->hi_offset);
+	return !isnan(*lo) && !isnan(*hi);
+}
+
+void figure_intervals_clear(struct pair_summary *s)
+{
+	for (size_t i = 0; i < task_figures_n; i++) {
+		const struct figure_interval *ci = task_figures[i].ci;
+		if (ci)
+			*(double *)((char *)s + ci->lo_offset) = *(double *)((char *)s + ci->hi_offset) = NAN;
+	}
 }
 
 bool figure_is_null(const struct task_figure *f, const struct pair_summary *s, bool buffered)

@@ -62,6 +62,14 @@ struct figure_compare {
 	bool required;             /* every JSON result carries it (schema version 1 on) */
 };
 
+/* A figure's 95 % confidence interval: its JSON key (the figure's key and "_ci", an array
+ * [low, high] in the figure's JSON scale, null when NaN) and the offsets of its low and high
+ * fields in struct pair_summary (doubles in the figure's unit, NaN: none). */
+struct figure_interval {
+	const char *json_key;
+	size_t lo_offset, hi_offset;
+};
+
 struct task_figure {
 	const char *json_key;      /* its key in a JSON result (doc/json.md), NULL: not written */
 	size_t offset;             /* of its field in struct pair_summary */
@@ -75,6 +83,7 @@ struct task_figure {
 	unsigned column_pos;       /* its place among its column group's, from 0 */
 	const char *column_label;  /* the column's header word(s), at most 10 characters */
 	const struct figure_compare *cmp; /* how compare and export read it; NULL: they do not */
+	const struct figure_interval *ci; /* its confidence interval; NULL: none */
 };
 
 /* The table, in the order the JSON writer writes the figures; task_figures_n rows. */
@@ -86,6 +95,13 @@ double figure_value(const struct task_figure *f, const struct pair_summary *s);
 
 /* Sets the figure's field in s to v (rounded for a FIG_U64 field, negative as 0). */
 void figure_set(const struct task_figure *f, struct pair_summary *s, double v);
+
+/* The figure's 95 % interval in s into *lo, *hi (the field's unit).  Returns false when the
+ * figure has none (f->ci NULL) or none was computed (NaN). */
+bool figure_interval(const struct task_figure *f, const struct pair_summary *s, double *lo, double *hi);
+
+/* Sets every figure's interval in s to none (NaN). */
+void figure_intervals_clear(struct pair_summary *s);
 
 /* Whether the figure has no value in s (its null_rule); buffered: the task has a buffer
  * (sim_spec.buffer_periods > 0). */

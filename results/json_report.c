@@ -221,6 +221,16 @@ json_t *report_histogram(const struct lat_hist *h)
 	return a;
 }
 
+/* Figure f's 95 % interval in s: [low, high] in its JSON scale, null when it has none or the
+ * figure is null. */
+static json_t *interval_json(const struct task_figure *f, const struct pair_summary *s, bool buffered)
+{
+	double lo, hi;
+	if (figure_is_null(f, s, buffered) || !figure_interval(f, s, &lo, &hi))
+		return json_null();
+	return json_pack("[o, o]", jround(lo * f->json_scale), jround(hi * f->json_scale));
+}
+
 int report_add_figures(json_t *r, const struct task_figure *tab, size_t n, const struct pair_summary *s,
 		       bool buffered)
 {
@@ -237,6 +247,8 @@ int report_add_figures(json_t *r, const struct task_figure *tab, size_t n, const
 		else
 			v = jround(figure_value(f, s) * f->json_scale);
 		if (json_object_set_new(r, f->json_key, v) != 0)
+			rc = -1;
+		if (f->ci && json_object_set_new(r, f->ci->json_key, interval_json(f, s, buffered)) != 0)
 			rc = -1;
 	}
 	return rc;

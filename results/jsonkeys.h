@@ -7,8 +7,10 @@
 #include <stdbool.h>
 
 /* 2: options carry every workload option (workdir, file_size_bytes, mem_size_bytes added);
- * load_work holds elapsed_ns and the load's own metrics only.  Readers take 1 and 2. */
-#define REPORT_SCHEMA_VERSION 2
+ * load_work holds elapsed_ns and the load's own metrics only.  3: each result carries the 95 %
+ * confidence intervals of four figures (results/figures.h, struct figure_interval).  Readers
+ * take 1 to 3. */
+#define REPORT_SCHEMA_VERSION 3
 #define REPORT_SCHEMA_OLDEST 1
 #define REPORT_GENERATOR "interbench" /* "generator" is this, a space and the version */
 

@@ -33,6 +33,8 @@
 /* Under a row: the load's throughput, "load: ..." or "load (one repeat): ...". */
 #define LOG_LOAD_WORK "load:"
 #define LOG_LOAD_WORK_REPEAT "load (one repeat):"
+/* Under a row (-v, a single run): "95% CI: mean sched latency LO-HI ms, ...". */
+#define LOG_ROW_CI "95% CI:"
 /* Under a row: "interrupted: measured for X of Y s[, left out of the medians]". */
 #define LOG_ROW_INTERRUPTED "interrupted:"
 /* After the tables of a run cut short: "*** interrupted: ... (Signal)". */

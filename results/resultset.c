@@ -611,11 +611,11 @@ static void interrupted_row(struct result_set *rs, struct table_cols *c)
 	c->last_row = -1;
 }
 
-/* A line our logfile puts under a row: the load's throughput ("load: Burn 5.80G loops/s",
- * "load (one repeat): ..."), which compare does not read. */
-static bool load_work_line(const char *line)
+/* A line our logfile puts under a row that compare does not read: the load's throughput
+ * ("load: Burn 5.80G loops/s", "load (one repeat): ...") or -v's confidence intervals. */
+static bool under_row_line(const char *line)
 {
-	return log_starts(line, LOG_LOAD_WORK) || log_starts(line, LOG_LOAD_WORK_REPEAT);
+	return log_starts(line, LOG_LOAD_WORK) || log_starts(line, LOG_LOAD_WORK_REPEAT) || log_starts(line, LOG_ROW_CI);
 }
 
 /* One line of a logfile (without its newline; modified). */
@@ -652,7 +652,7 @@ static int log_line(struct result_set *rs, struct table_cols *c, char *line, siz
 	}
 	if (!c->header)
 		return table_header_line(c, line, lineno, err, errlen);
-	if (load_work_line(line))
+	if (under_row_line(line))
 		return 0;
 	if (log_starts(line, LOG_ROW_INTERRUPTED)) {
 		interrupted_row(rs, c);

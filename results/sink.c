@@ -321,8 +321,11 @@ static void emit_row(struct report_sink *s, const char *load, const struct matri
 		summary_median(ok, nok, &med, &lo, &hi);
 	if (nok == 0)
 		table_row_failed(s->both, load, reps[0].ok ? "interrupted before a whole repeat" : reps[0].why);
-	else if (n == 1)
+	else if (n == 1) {
 		table_row(s->both, load, &ok[0], st);
+		if (st->verbose)
+			table_row_intervals(s->both, &ok[0], st);
+	}
 	else
 		table_row_repeats(s->both, load, &med, st, lo, hi, n - nok);
 	put(s, true);

@@ -30,6 +30,41 @@ static void stutter_summarize(const struct sim_result *r, struct pair_summary *s
 	s->start_2ms_pct = ran ? 100.0 * (double)r->audio.start_within_2ms / (double)ran : 0;
 }
 
+/* The 95 % intervals of the scheduling latency's mean and p99 (lib/interval.h), NaN where
+ * there is none. */
+static void latency_intervals(const struct sim_result *r, struct pair_summary *s)
+{
+	double lo, hi;
+	uint64_t lo_ns, hi_ns;
+	if (bm_interval(&r->sched_bm, &lo, &hi)) {
+		s->latency_mean_lo_ns = lo > 0 ? lo : 0;   /* a latency is never negative */
+		s->latency_mean_hi_ns = hi;
+	}
+	unsigned dof = r->sched_qb.batches ? r->sched_qb.batches - 1 : 0;
+	if (r->sched_qb.n >= BM_MIN_SAMPLES &&
+	    hist_percentile_interval_ns(&r->sched_hist, r->sched.max_ns, 99, qb_inflation(&r->sched_qb, 99), dof,
+					&lo_ns, &hi_ns)) {
+		s->sched_p99_lo_ns = (double)lo_ns;
+		s->sched_p99_hi_ns = (double)hi_ns;
+	}
+}
+
+/* The 95 % intervals of r's figures into s (NaN where there is none). */
+static void intervals_summarize(const struct sim_result *r, struct pair_summary *s)
+{
+	figure_intervals_clear(s);
+	latency_intervals(r, s);
+	double lo, hi;
+	if (deadline_desired_cpu_interval_pct(&r->acct, &lo, &hi)) {
+		s->desired_cpu_lo_pct = lo;
+		s->desired_cpu_hi_pct = hi;
+	}
+	if (deadline_met_interval_pct(&r->acct, &lo, &hi)) {
+		s->deadlines_met_lo_pct = lo;
+		s->deadlines_met_hi_pct = hi;
+	}
+}
+
 void pair_summarize(const struct sim_result *r, struct pair_summary *s)
 {
 	memset(s, 0, sizeof(*s));
@@ -68,6 +103,7 @@ void pair_summarize(const struct sim_result *r, struct pair_summary *s)
 	s->timer_p999_ns = hist_percentile_ns(&r->timer_hist, 99.9, r->timer.max_ns);
 	s->task_run_ns = r->task_wall_ns;
 	s->interval_us = r->interval_us;
+	intervals_summarize(r, s);
 }
 
 void fmt_sig3(double v, char *buf, size_t len)
@@ -179,6 +215,25 @@ static void row_body(FILE *f, const char *load, const struct pair_summary *s, co
 		column_group(f, FIG_VERBOSE_COLUMN, s, st);
 }
 
+void table_row_intervals(FILE *f, const struct pair_summary *s, const struct table_style *st)
+{
+	const char *sep = "          " LOG_ROW_CI " ";
+	for (size_t k = 0; k < task_figures_n; k++) {
+		const struct task_figure *fig = &task_figures[k];
+		double lo, hi;
+		if (!fig->cmp || figure_is_null(fig, s, st->buffered) || !figure_interval(fig, s, &lo, &hi))
+			continue;
+		char a[32], b[32];
+		fmt_sig3(fig->unit == FIG_NS ? to_unit(lo, st) : lo, a, sizeof(a));
+		fmt_sig3(fig->unit == FIG_NS ? to_unit(hi, st) : hi, b, sizeof(b));
+		fprintf(f, "%s%s %s-%s%s", sep, fig->cmp->name, a, b,
+			fig->unit == FIG_NS ? (st->microseconds ? " us" : " ms") : "");
+		sep = ", ";
+	}
+	if (*sep == ',')
+		fprintf(f, "\n");
+}
+
 void table_row(FILE *f, const char *load, const struct pair_summary *s, const struct table_style *st)
 {
 	row_body(f, load, s, st);
@@ -225,6 +280,7 @@ void summary_median(const struct pair_summary *reps, unsigned n, struct pair_sum
 {
 	double *v = calloc(n, sizeof(*v));
 	memset(out, 0, sizeof(*out));
+	figure_intervals_clear(out);  /* a run's interval is not one of the median's */
 	*mean_lo_ns = INFINITY;
 	*mean_hi_ns = 0;
 	for (unsigned i = 0; i < n; i++)

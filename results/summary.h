@@ -47,6 +47,15 @@ struct pair_summary {
 	uint64_t timer_max_ns;
 	uint64_t timer_p50_ns, timer_p90_ns, timer_p99_ns, timer_p999_ns;
 	uint64_t task_run_ns;        /* the simulated task's run, wall clock (sim_result.task_wall_ns) */
+	/* 95 % confidence intervals of four judged figures, low and high, in the figures' units
+	 * (lib/interval.h: batch means for the mean and the shares, the order-statistic interval
+	 * with an effective sample size for p99), honest for periods that are not independent.
+	 * NaN where there is none: a run too short for two batches, no samples, and a median over
+	 * repeats (summary_median). */
+	double latency_mean_lo_ns, latency_mean_hi_ns;
+	double sched_p99_lo_ns, sched_p99_hi_ns;
+	double desired_cpu_lo_pct, desired_cpu_hi_pct;
+	double deadlines_met_lo_pct, deadlines_met_hi_pct;
 	uint64_t interval_us;        /* the task's period (sim_result.interval_us) */
 };
 
@@ -95,6 +104,12 @@ void table_header(FILE *f, const char *sim_name, const char *mode, const char *l
 
 /* Writes one row for load `load`. */
 void table_row(FILE *f, const char *load, const struct pair_summary *s, const struct table_style *st);
+
+/* Writes the line under a single run's row giving the 95 % confidence intervals of its figures
+ * that have one (results/figures.h, struct figure_interval), as LOG_ROW_CI then "NAME LO-HI
+ * UNIT" for each (latencies in the table's unit; the p99 interval is not symmetric, so ranges,
+ * not half-widths); nothing when no figure has one (a run under 32 periods). */
+void table_row_intervals(FILE *f, const struct pair_summary *s, const struct table_style *st);
 
 /* Writes the row of a pair measured several times: s holds the medians (summary_median) and
  * the last column the range mean_lo_ns-mean_hi_ns of the mean latency over the repeats, with

@@ -42,6 +42,8 @@ void deadline_acct_period(struct deadline_acct *a, const struct deadline_verdict
 	}
 	a->work_wanted_us += work_us;
 	a->work_done_us += work_us;
+	bm_add(&a->met_bm, v->met);
+	br_add(&a->work_bm, (double)work_us, (double)work_us);
 }
 
 void deadline_acct_skip(struct deadline_acct *a, uint64_t work_us)
@@ -51,6 +53,8 @@ void deadline_acct_skip(struct deadline_acct *a, uint64_t work_us)
 	a->skipped++;
 	a->work_wanted_us += work_us;
 	streak_add(a);
+	bm_add(&a->met_bm, 0);
+	br_add(&a->work_bm, 0, (double)work_us);
 }
 
 uint64_t deadline_unfinished_periods(uint64_t wake_ns, uint64_t interval_ns, uint64_t end_ns)
@@ -72,6 +76,31 @@ double deadline_met_pct(const struct deadline_acct *a)
 	if (a->periods == 0)
 		return 100.0;
 	return 100.0 * (double)a->met / (double)a->periods;
+}
+
+/* lo and hi, a share in 0..1, as % clamped to 0..100. */
+static void clamp_pct(double lo, double hi, double *lo_pct, double *hi_pct)
+{
+	*lo_pct = lo < 0 ? 0 : 100 * lo;
+	*hi_pct = hi > 1 ? 100 : 100 * hi;
+}
+
+bool deadline_desired_cpu_interval_pct(const struct deadline_acct *a, double *lo_pct, double *hi_pct)
+{
+	double lo, hi;
+	if (!br_interval(&a->work_bm, &lo, &hi))
+		return false;
+	clamp_pct(lo, hi, lo_pct, hi_pct);
+	return true;
+}
+
+bool deadline_met_interval_pct(const struct deadline_acct *a, double *lo_pct, double *hi_pct)
+{
+	double lo, hi;
+	if (!bm_interval(&a->met_bm, &lo, &hi))
+		return false;
+	clamp_pct(lo, hi, lo_pct, hi_pct);
+	return true;
 }
 
 uint64_t deadline_interbench_latency_ns(uint64_t sched_latency_ns, uint64_t overrun_ns, uint64_t unit_ns)

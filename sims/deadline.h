@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "lib/histogram.h"
+#include "lib/interval.h"
 #include "lib/stats.h"
 
 struct deadline_verdict {
@@ -36,6 +37,11 @@ struct deadline_acct {
 	uint64_t streak;         /* the missed deadlines of the run in progress */
 	uint64_t longest_streak; /* the longest run so far, in periods */
 	uint64_t streaks;        /* runs of 2 or more, counted when they end (or at the end) */
+	/* Batch means (lib/interval.h) of each period in order, for the 95 % intervals of
+	 * deadline_met_pct (1 for a deadline met, 0 for one missed, a skipped period's
+	 * included) and deadline_desired_cpu_pct (its work done and work wanted, us). */
+	struct batch_means met_bm;
+	struct batch_ratio work_bm;
 };
 
 /* Ends the run of missed deadlines in progress (counting it when 2 or more); called when a
@@ -109,5 +115,11 @@ double deadline_desired_cpu_pct(const struct deadline_acct *a);
 
 /* % deadlines met (met / periods * 100); 100 when there were no periods. */
 double deadline_met_pct(const struct deadline_acct *a);
+
+/* The 95 % intervals of deadline_desired_cpu_pct and deadline_met_pct, in %, clamped to
+ * 0..100 (batch means: lib/interval.h bm_interval, br_interval).  Return false (lo, hi
+ * untouched) while the periods are too few for two batches (or no work was wanted). */
+bool deadline_desired_cpu_interval_pct(const struct deadline_acct *a, double *lo_pct, double *hi_pct);
+bool deadline_met_interval_pct(const struct deadline_acct *a, double *lo_pct, double *hi_pct);
 
 #endif

@@ -166,13 +166,21 @@ static uint64_t burn_work(struct sim_engine *e, uint64_t work_us, uint64_t *loop
 	return done_us;
 }
 
+/* One scheduling latency sample: its statistics, histogram and the batches of its intervals. */
+static void add_sched_sample(struct sim_result *r, uint64_t latency_ns)
+{
+	lat_stats_add(&r->sched, latency_ns);
+	hist_add(&r->sched_hist, latency_ns);
+	bm_add(&r->sched_bm, (double)latency_ns);
+	qb_add(&r->sched_qb, latency_ns);
+}
+
 /* The latencies of a period's start, recorded once the period has completed: a period cut off
  * by the end of the run takes no sample, so every latency figure is over completed periods and a
  * task that completed none has none (shown as "-", never as 0). */
 static void add_start_samples(struct sim_result *r, uint64_t latency_ns, uint64_t lateness_ns)
 {
-	lat_stats_add(&r->sched, latency_ns);
-	hist_add(&r->sched_hist, latency_ns);
+	add_sched_sample(r, latency_ns);
 	lat_stats_add(&r->lateness, lateness_ns);
 	hist_add(&r->lateness_hist, lateness_ns);
 }
@@ -320,12 +328,13 @@ static bool end_frame(struct sim_engine *e)
 	uint64_t late_ns = wall_ns > frame_ns ? wall_ns - frame_ns : 0;
 	if (cut && late_ns == 0)
 		return false;
-	lat_stats_add(&r->sched, late_ns);
-	hist_add(&r->sched_hist, late_ns);
+	add_sched_sample(r, late_ns);
 	lat_stats_add(&r->interbench, late_ns);
+	uint64_t done_us = atomic_load(&e->cur.done_us), wanted_us = wall_ns / NS_PER_US;
 	r->acct.periods++;
-	r->acct.work_done_us += atomic_load(&e->cur.done_us);
-	r->acct.work_wanted_us += wall_ns / NS_PER_US; /* CPU it would have had alone */
+	r->acct.work_done_us += done_us;
+	r->acct.work_wanted_us += wanted_us; /* CPU it would have had alone */
+	br_add(&r->acct.work_bm, (double)done_us, (double)wanted_us);
 	e->period++;
 	return !cut;
 }

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "lib/histogram.h"
+#include "lib/interval.h"
 #include "lib/schedpolicy.h"
 #include "lib/timeline.h"
 #include "lib/stats.h"
@@ -101,6 +102,10 @@ struct sim_result {
 	 * Gaming: the frame's overrun, as there.  Its mean, SD and max are the classic table's. */
 	struct lat_stats interbench;
 	struct lat_hist sched_hist;
+	/* The scheduling latency samples in order, for the 95 % intervals of their mean and p99
+	 * (lib/interval.h: batch means, and batch counts below thresholds). */
+	struct batch_means sched_bm;
+	struct quantile_batches sched_qb;
 	struct lat_hist timer_hist;
 	struct lat_hist lateness_hist;
 	uint64_t interval_us;        /* the task's period (for streak lengths in time) */

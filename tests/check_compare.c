@@ -236,6 +236,7 @@ START_TEST(v031_and_own_logfiles)
 		"Burn      failed: load process ended without a result (killed by signal 9 (Killed))\n"
 		"Ring        0.0378 +/- 0.0152           0.101             100              100     0.0358     0.0486"
 		"      0.101      0.101      0.082      0.082\n"
+		"          95% CI: mean sched latency 0.0331-0.0425 ms, p99 latency 0.0612-0.101 ms, % deadlines met 100-100\n"
 		"          load: Ring 58.0K wakeups/s\n"
 		"\n"
 		"--- Benchmarking simulated cpu of Video in the presence of simulated ---\n"

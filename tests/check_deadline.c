@@ -119,6 +119,29 @@ START_TEST(unfinished_at_end)
 }
 END_TEST
 
+/* The intervals of % met and % desired CPU hold their figures, count a skipped period as missed
+ * with no work done, and stay within 0..100; none before two batches. */
+START_TEST(intervals_of_met_and_cpu)
+{
+	struct deadline_acct a = { 0 };
+	struct deadline_verdict met = { .met = true }, late = { .met = false };
+	double lo, hi;
+	deadline_acct_period(&a, &met, 100);
+	ck_assert(!deadline_met_interval_pct(&a, &lo, &hi));
+	for (unsigned i = 0; i < 1000; i++) {
+		deadline_acct_period(&a, i % 10 < 7 ? &met : &late, 100);
+		if (i % 10 == 9)
+			deadline_acct_skip(&a, 100);
+	}
+	ck_assert(deadline_met_interval_pct(&a, &lo, &hi));
+	ck_assert(lo <= deadline_met_pct(&a) && deadline_met_pct(&a) <= hi);
+	ck_assert(lo >= 0 && hi <= 100 && hi - lo < 20);
+	ck_assert(deadline_desired_cpu_interval_pct(&a, &lo, &hi));
+	ck_assert(lo <= deadline_desired_cpu_pct(&a) && deadline_desired_cpu_pct(&a) <= hi);
+	ck_assert(hi <= 100);
+}
+END_TEST
+
 /* interbench 0.31's latency: the scheduling latency on time, and a whole interval more per
  * interval the finish came after the deadline. */
 START_TEST(interbench_latency)
@@ -324,6 +347,7 @@ int main(void)
 	tcase_add_test(tc, empty_is_perfect);
 	tcase_add_test(tc, unfinished_at_end);
 	tcase_add_test(tc, interbench_latency);
+	tcase_add_test(tc, intervals_of_met_and_cpu);
 	tcase_add_test(tc, miss_streaks);
 	tcase_add_test(tc, audio_xruns);
 	tcase_add_test(tc, audio_unfinished);

@@ -3,6 +3,7 @@
  * table row (here a test-only one) flowing into a JSON result and back. */
 #include <check.h>
 #include <jansson.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,6 +46,11 @@ START_TEST(test_keys_documented)
 			continue;
 		ck_assert_msg(has_quoted(md, k, '`'), "%s is not in doc/json.md", k);
 		ck_assert_msg(has_quoted(schema, k, '"'), "%s is not in doc/interbench-result.schema.json", k);
+		const struct figure_interval *ci = task_figures[i].ci;
+		if (ci) {
+			ck_assert_msg(has_quoted(md, ci->json_key, '`'), "%s is not in doc/json.md", ci->json_key);
+			ck_assert_msg(has_quoted(schema, ci->json_key, '"'), "%s is not in the schema", ci->json_key);
+		}
 	}
 	const char *settings[] = { JK_TASK_SETTINGS, JK_BUFFER_PERIODS, "cpu_pct", "fixed_work" };
 	for (size_t i = 0; i < sizeof(settings) / sizeof(settings[0]); i++) {
@@ -143,6 +149,63 @@ START_TEST(test_added_figure_flows)
 }
 END_TEST
 
+/* The four judged figures carry an interval: written as [low, high] in the figure's JSON scale,
+ * null where none was computed, and no median has one. */
+START_TEST(test_intervals_written)
+{
+	struct pair_summary s = { .samples = 100, .sched_p99_ns = 2000000, .deadlines_met_pct = 99.5, .periods = 100 };
+	figure_intervals_clear(&s);
+	s.sched_p99_lo_ns = 1500000;
+	s.sched_p99_hi_ns = 2500000;
+	s.deadlines_met_lo_pct = 98.25;
+	s.deadlines_met_hi_pct = 100;
+	json_t *r = result_of(task_figures, task_figures_n, &s);
+	const json_t *p99 = json_object_get(r, "latency_p99_ns_ci"), *met = json_object_get(r, "deadlines_met_ppm_ci");
+	ck_assert_int_eq(json_integer_value(json_array_get(p99, 0)), 1500000);
+	ck_assert_int_eq(json_integer_value(json_array_get(p99, 1)), 2500000);
+	ck_assert_int_eq(json_integer_value(json_array_get(met, 0)), 982500);
+	ck_assert_int_eq(json_integer_value(json_array_get(met, 1)), 1000000);
+	ck_assert(json_is_null(json_object_get(r, "latency_mean_ns_ci")));
+	ck_assert(json_is_null(json_object_get(r, "desired_cpu_ppm_ci")));
+	json_decref(r);
+	s.samples = 0;  /* the figure null: its interval too */
+	r = result_of(task_figures, task_figures_n, &s);
+	ck_assert(json_is_null(json_object_get(r, "latency_p99_ns_ci")));
+	json_decref(r);
+	struct pair_summary med;
+	double lo, hi;
+	summary_median(&s, 1, &med, &lo, &hi);
+	ck_assert(!figure_interval(figure_of_metric(task_figures, task_figures_n, RS_MET), &med, &lo, &hi));
+}
+END_TEST
+
+/* pair_summarize: the intervals of a run hold its figures; a run of fewer than BM_MIN_SAMPLES
+ * periods has none. */
+START_TEST(test_summarize_intervals)
+{
+	static struct sim_result r;
+	struct pair_summary s;
+	struct deadline_verdict met = { .met = true }, late = { .met = false };
+	for (unsigned i = 0; i < 1000; i++) {
+		uint64_t lat_ns = 10000 + (i % 50) * 1000 + (i % 100 == 99) * 5000000;
+		lat_stats_add(&r.sched, lat_ns);
+		hist_add(&r.sched_hist, lat_ns);
+		bm_add(&r.sched_bm, (double)lat_ns);
+		qb_add(&r.sched_qb, lat_ns);
+		deadline_acct_period(&r.acct, i % 100 == 99 ? &late : &met, 1000);
+		if (i == BM_MIN_SAMPLES - 2) {
+			pair_summarize(&r, &s);
+			ck_assert(isnan(s.latency_mean_lo_ns) && isnan(s.sched_p99_hi_ns) && isnan(s.deadlines_met_lo_pct));
+		}
+	}
+	pair_summarize(&r, &s);
+	ck_assert(s.latency_mean_lo_ns <= s.latency_mean_ns && s.latency_mean_ns <= s.latency_mean_hi_ns);
+	ck_assert(s.sched_p99_lo_ns <= s.sched_p99_ns && s.sched_p99_ns <= s.sched_p99_hi_ns);
+	ck_assert(s.deadlines_met_lo_pct <= s.deadlines_met_pct && s.deadlines_met_pct <= s.deadlines_met_hi_pct);
+	ck_assert(s.desired_cpu_lo_pct == 100 && s.desired_cpu_hi_pct == 100);  /* never varied */
+}
+END_TEST
+
 /* summary_median takes each figure over its group's repeats (results/figures.h). */
 START_TEST(test_median_groups)
 {
@@ -169,6 +232,8 @@ int main(void)
 	tcase_add_test(tc, test_table_consistent);
 	tcase_add_test(tc, test_added_figure_flows);
 	tcase_add_test(tc, test_median_groups);
+	tcase_add_test(tc, test_intervals_written);
+	tcase_add_test(tc, test_summarize_intervals);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

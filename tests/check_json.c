@@ -155,7 +155,7 @@ END_TEST
 static const char *const bad_docs[] = {
 	"{}",
 	"[]",
-	"{\"generator\":\"interbench\",\"schema_version\":3,\"results\":[]}",
+	"{\"generator\":\"interbench\",\"schema_version\":4,\"results\":[]}",
 	"{\"generator\":\"interbench\",\"schema_version\":\"1\",\"results\":[]}",
 	"{\"generator\":\"other\",\"schema_version\":1,\"results\":[]}",
 	"{\"generator\":\"interbench\",\"schema_version\":1}",

@@ -85,6 +85,11 @@ static void check_periodic_counts(const struct sim_spec *spec, const struct sim_
 	ck_assert_uint_eq(r->loop.periods, completed);
 	ck_assert_uint_eq(r->frame.count, completed - 1);
 	ck_assert_uint_eq(r->acct.met + r->acct.missed, r->acct.periods);
+	/* the interval batches see every sample and period the figures do */
+	ck_assert_uint_eq(r->sched_bm.n, completed);
+	ck_assert_uint_eq(r->sched_qb.n, completed);
+	ck_assert_uint_eq(r->acct.met_bm.n, r->acct.periods);
+	ck_assert_uint_eq(r->acct.work_bm.x.n, r->acct.periods);
 	ck_assert_uint_ge(r->task_cpu_ns, completed * sim_work_us(spec, 0) * NS_PER_US);
 	ck_assert_uint_eq(r->interval_us, spec->interval_us);
 }
@@ -136,6 +141,9 @@ START_TEST(builtin_free_running)
 	ck_assert_uint_ge(r.frame.count + 1, r.acct.periods);
 	ck_assert_uint_ge(r.task_cpu_ns, r.frame.count * spec.interval_us * NS_PER_US);
 	ck_assert_uint_eq(r.acct.met + r.acct.missed, 0);
+	ck_assert_uint_eq(r.sched_bm.n, r.acct.periods);
+	ck_assert_uint_eq(r.acct.work_bm.x.n, r.acct.periods);
+	ck_assert_uint_eq(r.acct.met_bm.n, 0);
 }
 END_TEST
 

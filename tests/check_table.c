@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "results/figures.h"
 #include "results/logfile.h"
 #include "results/logformat.h"
 #include "results/resultset.h"
@@ -189,6 +190,29 @@ START_TEST(writer_reader_round_trip)
 END_TEST
 
 
+/* -v's line of intervals: each figure that has one, in the table's unit; nothing when none. */
+START_TEST(interval_line)
+{
+	struct pair_summary s = { .samples = 100, .periods = 100 };
+	struct table_style st = { .has_deadlines = true, .verbose = true };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	figure_intervals_clear(&s);
+	table_row_intervals(f, &s, &st);
+	fflush(f);
+	ck_assert_uint_eq(len, 0);
+	s.sched_p99_lo_ns = 1500000;
+	s.sched_p99_hi_ns = 2500000;
+	s.deadlines_met_lo_pct = 97.5;
+	s.deadlines_met_hi_pct = 100;
+	table_row_intervals(f, &s, &st);
+	fclose(f);
+	ck_assert_str_eq(buf, "          " LOG_ROW_CI " p99 latency 1.5-2.5 ms, % deadlines met 97.5-100\n");
+	free(buf);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("table");
@@ -199,6 +223,7 @@ int main(void)
 	tcase_add_test(tc, no_samples_is_not_zero);
 	tcase_add_test(tc, summary_from_result);
 	tcase_add_test(tc, writer_reader_round_trip);
+	tcase_add_test(tc, interval_line);
 	suite_add_tcase(s, tc);
 	return ck_run(s);
 }

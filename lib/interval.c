@@ -1,0 +1,214 @@
+/* Batch-means and order-statistic intervals (lib/interval.h names the sources). */
+#include <math.h>
+#include <string.h>
+#include "lib/interval.h"
+
+/* t(dof, 0.975), dof 1..30: NIST/SEMATECH e-Handbook of Statistical Methods, 1.3.6.7.2. */
+static const double t975_table[30] = {
+	12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
+	2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
+	2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042,
+};
+
+#define Z975 1.959964
+
+double student_t975(unsigned dof)
+{
+	if (dof == 0)
+		return Z975;
+	if (dof <= 30)
+		return t975_table[dof - 1];
+	/* Abramowitz & Stegun 26.7.5, the first two terms after z */
+	double z = Z975, z3 = z * z * z, z5 = z3 * z * z, n = dof;
+	return z + (z3 + z) / (4 * n) + (5 * z5 + 16 * z3 + 3 * z) / (96 * n * n);
+}
+
+/* Halves a full set of batches: adjacent pairs merged, the batch size doubled. */
+static void bm_halve(struct batch_means *b)
+{
+	for (unsigned i = 0; i < BM_HALF_BATCHES; i++)
+		b->mean[i] = (b->mean[2 * i] + b->mean[2 * i + 1]) / 2;
+	b->batches = BM_HALF_BATCHES;
+	b->batch_size *= 2;
+}
+
+void bm_add(struct batch_means *b, double x)
+{
+	if (b->batch_size == 0)
+		b->batch_size = 1;
+	b->n++;
+	b->sum += x;
+	b->partial_sum += x;
+	if (++b->partial_n < b->batch_size)
+		return;
+	b->mean[b->batches++] = b->partial_sum / (double)b->partial_n;
+	b->partial_sum = 0;
+	b->partial_n = 0;
+	if (b->batches == BM_MAX_BATCHES)
+		bm_halve(b);
+}
+
+double bm_mean(const struct batch_means *b)
+{
+	return b->n ? b->sum / (double)b->n : 0;
+}
+
+/* Sample variance of v[0..k) about c (k >= 2). */
+static double sample_var(const double *v, unsigned k, double c)
+{
+	double ss = 0;
+	for (unsigned i = 0; i < k; i++)
+		ss += (v[i] - c) * (v[i] - c);
+	return ss / (k - 1);
+}
+
+/* The mean of v[0..k) (k >= 1). */
+static double mean_of(const double *v, unsigned k)
+{
+	double s = 0;
+	for (unsigned i = 0; i < k; i++)
+		s += v[i];
+	return s / k;
+}
+
+bool bm_interval(const struct batch_means *b, double *lo, double *hi)
+{
+	unsigned k = b->batches;
+	if (b->n < BM_MIN_SAMPLES)
+		return false;
+	double half = student_t975(k - 1) * sqrt(sample_var(b->mean, k, mean_of(b->mean, k)) / k);
+	double m = bm_mean(b);
+	*lo = m - half;
+	*hi = m + half;
+	return true;
+}
+
+void br_add(struct batch_ratio *r, double y, double x)
+{
+	bm_add(&r->y, y);
+	bm_add(&r->x, x);
+}
+
+bool br_interval(const struct batch_ratio *r, double *lo, double *hi)
+{
+	unsigned k = r->y.batches;
+	if (r->y.n < BM_MIN_SAMPLES || r->x.sum <= 0)
+		return false;
+	double ratio = r->y.sum / r->x.sum, resid[BM_MAX_BATCHES];
+	for (unsigned i = 0; i < k; i++)
+		resid[i] = r->y.mean[i] - ratio * r->x.mean[i];
+	double xbar = mean_of(r->x.mean, k);
+	if (xbar <= 0)
+		return false;
+	double half = student_t975(k - 1) * sqrt(sample_var(resid, k, mean_of(resid, k)) / k) / xbar;
+	*lo = ratio - half;
+	*hi = ratio + half;
+	return true;
+}
+
+/* The cell of value_ns: the first threshold at or above it, QB_THRESHOLDS above them all. */
+static unsigned qb_cell(uint64_t value_ns)
+{
+	if (value_ns <= (1ULL << QB_MIN_LOG2))
+		return 0;
+	double c = ceil(2 * (log2((double)value_ns) - QB_MIN_LOG2));
+	return c >= QB_THRESHOLDS ? QB_THRESHOLDS : (unsigned)c;
+}
+
+static void qb_halve(struct quantile_batches *q)
+{
+	for (unsigned i = 0; i < BM_HALF_BATCHES; i++)
+		for (unsigned c = 0; c < QB_CELLS; c++)
+			q->count[i][c] = q->count[2 * i][c] + q->count[2 * i + 1][c];
+	memset(q->count[BM_HALF_BATCHES], 0, sizeof(q->count) / 2);
+	q->batches = BM_HALF_BATCHES;
+	q->batch_size *= 2;
+}
+
+void qb_add(struct quantile_batches *q, uint64_t value_ns)
+{
+	if (q->batch_size == 0)
+		q->batch_size = 1;
+	q->n++;
+	q->partial[qb_cell(value_ns)]++;
+	if (++q->partial_n < q->batch_size)
+		return;
+	memcpy(q->count[q->batches++], q->partial, sizeof(q->partial));
+	memset(q->partial, 0, sizeof(q->partial));
+	q->partial_n = 0;
+	if (q->batches == BM_MAX_BATCHES)
+		qb_halve(q);
+}
+
+/* Fills prop[i] with batch i's proportion of samples at or below threshold j; returns their
+ * mean. */
+static double qb_props(const struct quantile_batches *q, unsigned j, double *prop)
+{
+	for (unsigned i = 0; i < q->batches; i++) {
+		uint64_t at_or_below = 0;
+		for (unsigned c = 0; c <= j; c++)
+			at_or_below += q->count[i][c];
+		prop[i] = (double)at_or_below / (double)q->batch_size;
+	}
+	return mean_of(prop, q->batches);
+}
+
+/* The threshold whose proportion over the full batches is strictly between 0 and 1 and
+ * nearest p; QB_THRESHOLDS when none is. */
+static unsigned qb_nearest(const struct quantile_batches *q, double p)
+{
+	double prop[BM_MAX_BATCHES], best = 2;
+	unsigned at = QB_THRESHOLDS;
+	for (unsigned j = 0; j < QB_THRESHOLDS; j++) {
+		double m = qb_props(q, j, prop);
+		if (m > 0 && m < 1 && fabs(m - p) < best) {
+			best = fabs(m - p);
+			at = j;
+		}
+	}
+	return at;
+}
+
+double qb_inflation(const struct quantile_batches *q, double pct)
+{
+	if (q->batches < 2)
+		return 1;
+	unsigned j = qb_nearest(q, pct / 100);
+	if (j == QB_THRESHOLDS)
+		return 1;
+	double prop[BM_MAX_BATCHES], m = qb_props(q, j, prop);
+	double vif = (double)q->batch_size * sample_var(prop, q->batches, m) / (m * (1 - m));
+	return vif > 1 ? vif : 1;
+}
+
+/* The bucket holding the rank-th smallest sample of h (1 <= rank <= total). */
+static unsigned bucket_of_rank(const struct lat_hist *h, uint64_t rank)
+{
+	uint64_t seen = 0;
+	for (unsigned i = 0; i < HIST_BUCKETS; i++) {
+		seen += h->counts[i];
+		if (seen >= rank)
+			return i;
+	}
+	return HIST_BUCKETS - 1;
+}
+
+bool hist_percentile_interval_ns(const struct lat_hist *h, uint64_t max_ns, double pct, double inflation,
+				 unsigned dof, uint64_t *lo_ns, uint64_t *hi_ns)
+{
+	if (h->total == 0)
+		return false;
+	double n = (double)h->total, p = pct / 100;
+	double w = student_t975(dof) * sqrt(n * p * (1 - p) * (inflation > 1 ? inflation : 1));
+	double r = floor(n * p - w), s = ceil(n * p + w) + 1;
+	*lo_ns = hist_bucket_low_ns(bucket_of_rank(h, r < 1 ? 1 : (uint64_t)r));
+	if (s > n) {
+		*hi_ns = max_ns;
+		return true;
+	}
+	unsigned b = bucket_of_rank(h, (uint64_t)s);
+	uint64_t hi = hist_bucket_high_ns(b);
+	/* the last bucket also holds every value above HIST_MAX_NS (lib/histogram.h) */
+	*hi_ns = max_ns > 0 && (hi > max_ns || b == HIST_BUCKETS - 1) ? max_ns : hi;
+	return true;
+}

@@ -1,0 +1,123 @@
+/* 95 % confidence intervals for figures measured over one run, honest for samples that are not
+ * independent (a load that starves a task makes many periods in a row late).
+ *
+ * Means and proportions: the method of batch means (Law & Kelton, "Simulation Modeling and
+ * Analysis", chapter "Output Data Analysis for a Single System", section on batch means):
+ * the samples, in order, are cut into k batches of m; the batch means are close to
+ * independent once m is long against the correlation, so grand mean +- t(k-1, 0.975) *
+ * s_batch / sqrt(k), s_batch the sample standard deviation of the k batch means.  The run
+ * length is not known in advance, so the batches are kept dynamically: at most
+ * 2 * BM_HALF_BATCHES batch means; when they are all full, adjacent pairs are merged and the
+ * batch size doubles, so k stays between BM_HALF_BATCHES and 2 * BM_HALF_BATCHES once there
+ * are that many samples (Fishman's LBATCH and the "dynamic batch means" of Yeh & Schmeiser
+ * follow the same idea of doubling batches in fixed memory).  Below BM_MIN_SAMPLES samples
+ * each batch would be one sample, blind to correlation: no interval is given then.
+ *
+ * A ratio of sums (work done / work wanted): the same batches of numerator and denominator,
+ * its variance by the ratio estimator's first-order (delta method) formula, Cochran,
+ * "Sampling Techniques", 3rd ed. (1977), chapter 6: Var(R) ~ S^2(y - R x) / (n xbar^2),
+ * here over batch sums.
+ *
+ * Percentiles: the distribution-free order-statistic interval (Conover, "Practical
+ * Nonparametric Statistics", 3rd ed., section 3.2, confidence interval for a quantile,
+ * large-sample ranks n p +- z sqrt(n p (1 - p))), read off a lat_hist, with n replaced by an
+ * effective sample size n / VIF.  The variance inflation VIF is estimated by batch means of
+ * the indicator "sample <= threshold" at the fixed threshold (a grid of half octaves) whose
+ * overall proportion is nearest p: VIF = m s^2 / (q (1 - q)), the batch-means variance of the
+ * indicator's mean against its variance for independent samples.  The indicator, not a
+ * histogram per batch, keeps the accumulator a few KB (lat_hist is 32 KB).
+ *
+ * Every accumulator is plain data (no pointers), zeroed to start, so it can travel inside
+ * struct sim_result over a pipe (core/pair.c). */
+#ifndef IB_INTERVAL_H
+#define IB_INTERVAL_H
+#include <stdbool.h>
+#include <stdint.h>
+#include "lib/histogram.h"
+
+/* K: the batches kept are between K and 2K once there are 2K samples. */
+#define BM_HALF_BATCHES 16
+#define BM_MAX_BATCHES (2 * BM_HALF_BATCHES)
+/* The fewest samples an interval is given for: batches of 2 samples or more. */
+#define BM_MIN_SAMPLES BM_MAX_BATCHES
+
+/* Batch means of one sequence of samples (any unit; the interval is in the same unit). */
+struct batch_means {
+	uint64_t n;              /* samples added */
+	uint64_t batch_size;     /* samples per batch (0 before the first sample: 1) */
+	uint32_t batches;        /* full batches in mean[] */
+	double sum;              /* sum of every sample (the grand mean's numerator) */
+	double partial_sum;      /* sum of the batch being filled */
+	uint64_t partial_n;      /* its samples */
+	double mean[BM_MAX_BATCHES];
+};
+
+/* Adds one sample x. */
+void bm_add(struct batch_means *b, double x);
+
+/* The grand mean over every sample; 0 when there are none. */
+double bm_mean(const struct batch_means *b);
+
+/* The 95 % interval of the mean: grand mean +- t(k-1, 0.975) s_batch / sqrt(k) over the k
+ * full batches.  Returns false (lo, hi untouched) below BM_MIN_SAMPLES samples.  When
+ * every batch mean is equal the interval is the point (no variation was seen). */
+bool bm_interval(const struct batch_means *b, double *lo, double *hi);
+
+/* A ratio of sums, sum(y) / sum(x), y and x added in pairs (one pair per period). */
+struct batch_ratio {
+	struct batch_means y, x;
+};
+
+/* Adds one pair: numerator y, denominator x (x >= 0). */
+void br_add(struct batch_ratio *r, double y, double x);
+
+/* The 95 % interval of sum(y) / sum(x) (Cochran's ratio variance over the batches, t(k-1)).
+ * Returns false below BM_MIN_SAMPLES pairs or when sum(x) == 0. */
+bool br_interval(const struct batch_ratio *r, double *lo, double *hi);
+
+/* The indicator thresholds for percentile intervals: QB_THRESHOLDS half octaves,
+ * threshold j = 2^(QB_MIN_LOG2 + j / 2) ns, from 1 us to about 2^37 ns (HIST_MAX_NS). */
+#define QB_MIN_LOG2 10
+#define QB_THRESHOLDS 54
+#define QB_CELLS (QB_THRESHOLDS + 1)
+
+/* Batch counts of the samples between consecutive thresholds (cell c: threshold c-1 <
+ * sample <= threshold c; the last cell above every threshold).  Counts are 32 bits: exact
+ * while a batch holds fewer than 2^32 samples (a run of 2^36 samples). */
+struct quantile_batches {
+	uint64_t n;
+	uint64_t batch_size;
+	uint32_t batches;
+	uint32_t partial_n;
+	uint32_t partial[QB_CELLS];
+	uint32_t count[BM_MAX_BATCHES][QB_CELLS];
+};
+
+/* Adds one sample, ns. */
+void qb_add(struct quantile_batches *q, uint64_t value_ns);
+
+/* The variance inflation of the indicator "sample <= threshold" at the threshold whose
+ * proportion is nearest pct / 100: at least 1 (never narrower than independent samples); 1
+ * when no threshold has a proportion strictly between 0 and 1 or there are fewer than 2 full
+ * batches. */
+double qb_inflation(const struct quantile_batches *q, double pct);
+
+/* The 95 % interval of the pct-th percentile (0 < pct < 100) of h's samples (max_ns their
+ * exact maximum), with the effective sample size h->total / inflation (inflation >= 1;
+ * qb_inflation, 1 for independent samples).  Ranks r, s = n p -+ t sqrt(n p (1-p) inflation)
+ * rounded outward (t: student_t975 over the batches' degrees of freedom, dof; 0 for the
+ * normal quantile); lo = the lower edge of the bucket holding rank r (rank 1 when r < 1),
+ * hi = the upper edge of the bucket holding rank s, clamped to max_ns; when s > n the
+ * interval is open above and hi is max_ns, an understatement.  Returns false (lo, hi
+ * untouched) for an empty histogram.  (The caller decides whether the run is long enough:
+ * quantile_batches.n >= BM_MIN_SAMPLES, as for the means.) */
+bool hist_percentile_interval_ns(const struct lat_hist *h, uint64_t max_ns, double pct, double inflation,
+				 unsigned dof, uint64_t *lo_ns, uint64_t *hi_ns);
+
+/* The 0.975 quantile of Student's t with dof degrees of freedom: the NIST/SEMATECH
+ * e-Handbook of Statistical Methods' table of t critical values (section 1.3.6.7.2) for dof
+ * 1 to 30; beyond, the Cornish-Fisher expansion of Abramowitz & Stegun 26.7.5 (within 0.001
+ * of the table at 40, 60, 100); 1.95996 (the normal quantile) for dof 0, meaning infinite. */
+double student_t975(unsigned dof);
+
+#endif

@@ -1,0 +1,323 @@
+/* Confidence intervals (lib/interval.h) on synthetic sequences whose truth is known:
+ * independent samples, an AR(1) process with strong positive correlation, clustered misses (a
+ * two-state Markov chain of met / missed periods) and heavy tails (Pareto).  Each coverage test
+ * runs REPS replications from fixed seeds (deterministic, no timing) and requires the nominal
+ * 95 % interval to contain the truth in at least MIN_COVERAGE of them; the naive interval for
+ * independent samples is shown to fall well short on the correlated sequences, so the tests
+ * can fail. */
+#include <check.h>
+#include "tests/ck_run.h"
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include "lib/interval.h"
+
+#define REPS 1000
+#define N 20000
+#define MIN_COVERAGE 0.90
+/* The naive interval must cover at most this on the correlated sequences: for the mean, and
+ * for p99 (its interval reaches a little wider through the buckets' widths and the outward
+ * rounding of the ranks: 98 % on independent samples). */
+#define NAIVE_MAX_COVERAGE 0.75
+#define NAIVE_P99_MAX_COVERAGE 0.88
+
+/* xorshift64 (Marsaglia 2003): deterministic test data. */
+static double uniform(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return ((double)(*s >> 11) + 0.5) / 9007199254740992.0; /* in (0, 1) */
+}
+
+/* Standard normal by Box-Muller. */
+static double normal(uint64_t *s)
+{
+	return sqrt(-2 * log(uniform(s))) * cos(2 * M_PI * uniform(s));
+}
+
+/* A sequence: its state and generator. */
+struct seq {
+	uint64_t rng;
+	double ar;      /* AR(1) state (standard normal stationary) */
+	bool missed;    /* Markov chain state */
+};
+
+#define AR_PHI 0.9
+/* Markov chain of missed periods: P(met -> missed), P(missed -> missed); stationary share of
+ * missed periods P_MISS = a / (a + 1 - b), mean run of misses 1 / (1 - b) = 10 periods. */
+#define MK_A 0.01
+#define MK_B 0.9
+#define P_MISS (MK_A / (MK_A + 1 - MK_B))
+#define PARETO_XM 1e5
+
+static double ar1(struct seq *q)
+{
+	q->ar = AR_PHI * q->ar + sqrt(1 - AR_PHI * AR_PHI) * normal(&q->rng);
+	return q->ar;
+}
+
+static bool markov_missed(struct seq *q)
+{
+	q->missed = uniform(&q->rng) < (q->missed ? MK_B : MK_A);
+	return q->missed;
+}
+
+static double pareto(struct seq *q, double alpha)
+{
+	return PARETO_XM * pow(uniform(&q->rng), -1 / alpha);
+}
+
+/* Generators in ns-like units, each with its true mean and p99 (stationary). */
+static double g_iid(struct seq *q) { return 1e6 - 1e6 * log(uniform(&q->rng)); }
+static double g_ar1(struct seq *q) { return 1e6 + 1e5 * ar1(q); }
+static double g_pareto(struct seq *q) { return pareto(q, 2.5); }
+static double g_pareto15(struct seq *q) { return pareto(q, 1.5); }
+static double g_markov(struct seq *q) { return markov_missed(q) ? 0 : 1; }
+/* Clustered latency: 50 us exponential when met, 5 ms + 5 ms exponential when missed. */
+static double g_markov_lat(struct seq *q)
+{
+	double e = -log(uniform(&q->rng));
+	return markov_missed(q) ? 5e6 + 5e6 * e : 5e4 * e;
+}
+
+#define Z99 2.326348
+#define IID_MEAN 2e6
+#define IID_P99 (1e6 + 1e6 * log(100.0))
+#define AR_MEAN 1e6
+#define AR_P99 (1e6 + 1e5 * Z99)
+#define PARETO_MEAN (PARETO_XM * 2.5 / 1.5)
+#define PARETO15_P99 (PARETO_XM * pow(100.0, 1 / 1.5))
+#define MET_SHARE (1 - P_MISS)
+/* The p99 falls in the missed state's tail: P_MISS exp(-(x - 5 ms) / 5 ms) = 0.01. */
+#define MARKOV_P99 (5e6 + 5e6 * log(P_MISS / 0.01))
+
+typedef double (*gen_fn)(struct seq *q);
+
+/* Whether the naive interval for independent samples (mean +- 1.96 sd / sqrt(n)) holds truth. */
+static bool naive_covers(double sum, double sum2, double truth)
+{
+	double m = sum / N, sd = sqrt((sum2 - N * m * m) / (N - 1));
+	return fabs(m - truth) <= 1.959964 * sd / sqrt(N);
+}
+
+/* The share of REPS replications whose batch-means interval of the mean holds truth (naive:
+ * the share for the naive interval, into *naive). */
+static double mean_coverage(gen_fn g, double truth, double *naive)
+{
+	unsigned hit = 0, naive_hit = 0;
+	for (unsigned rep = 0; rep < REPS; rep++) {
+		struct seq q = { .rng = 0x9e3779b97f4a7c15ULL * (rep + 1) };
+		struct batch_means b = { 0 };
+		double sum = 0, sum2 = 0, lo, hi;
+		for (unsigned i = 0; i < N; i++) {
+			double x = g(&q);
+			bm_add(&b, x);
+			sum += x;
+			sum2 += x * x;
+		}
+		ck_assert(bm_interval(&b, &lo, &hi));
+		hit += lo <= truth && truth <= hi;
+		naive_hit += naive_covers(sum, sum2, truth);
+	}
+	*naive = (double)naive_hit / REPS;
+	return (double)hit / REPS;
+}
+
+static void check_mean(const char *name, gen_fn g, double truth, bool correlated)
+{
+	double naive, cov = mean_coverage(g, truth, &naive);
+	printf("coverage of the 95%% interval of the mean, %s: batch means %.1f%%, naive %.1f%%\n", name,
+	       100 * cov, 100 * naive);
+	fflush(stdout);
+	ck_assert_double_ge(cov, MIN_COVERAGE);
+	if (correlated)
+		ck_assert_double_le(naive, NAIVE_MAX_COVERAGE);
+}
+
+START_TEST(mean_iid)
+{
+	check_mean("iid exponential", g_iid, IID_MEAN, false);
+}
+END_TEST
+
+START_TEST(mean_ar1)
+{
+	check_mean("AR(1) phi 0.9", g_ar1, AR_MEAN, true);
+}
+END_TEST
+
+START_TEST(proportion_markov)
+{
+	check_mean("met/missed Markov chain", g_markov, MET_SHARE, true);
+}
+END_TEST
+
+START_TEST(mean_pareto)
+{
+	check_mean("Pareto alpha 2.5", g_pareto, PARETO_MEAN, false);
+}
+END_TEST
+
+/* Ratio of sums: work wanted 1..10 per period (independent), done in full when met and 30 %
+ * when missed (the Markov chain): the true ratio is 1 - 0.7 P_MISS. */
+START_TEST(ratio_markov)
+{
+	unsigned hit = 0;
+	double truth = 1 - 0.7 * P_MISS, lo, hi;
+	for (unsigned rep = 0; rep < REPS; rep++) {
+		struct seq q = { .rng = 0x2545f4914f6cdd1dULL * (rep + 1) };
+		struct batch_ratio r = { 0 };
+		for (unsigned i = 0; i < N; i++) {
+			double want = 1 + floor(10 * uniform(&q.rng));
+			br_add(&r, markov_missed(&q) ? 0.3 * want : want, want);
+		}
+		ck_assert(br_interval(&r, &lo, &hi));
+		hit += lo <= truth && truth <= hi;
+	}
+	printf("coverage of the 95%% interval of a ratio (work done / wanted), Markov chain: %.1f%%\n",
+	       100.0 * hit / REPS);
+	fflush(stdout);
+	ck_assert_double_ge((double)hit / REPS, MIN_COVERAGE);
+}
+END_TEST
+
+#define PCT_REPS 500
+
+/* The share of PCT_REPS replications whose p99 interval holds truth: with the batch-means
+ * inflation when inflated, else the naive one (inflation 1, normal quantile). */
+static double p99_coverage(gen_fn g, double truth, bool inflated)
+{
+	static struct lat_hist h;
+	static struct quantile_batches qb;
+	unsigned hit = 0;
+	for (unsigned rep = 0; rep < PCT_REPS; rep++) {
+		struct seq q = { .rng = 0xd1b54a32d192ed03ULL * (rep + 1) };
+		uint64_t max_ns = 0, lo, hi;
+		memset(&h, 0, sizeof(h));
+		memset(&qb, 0, sizeof(qb));
+		for (unsigned i = 0; i < N; i++) {
+			double x = g(&q);
+			uint64_t v = x > 0 ? (uint64_t)x : 0;
+			hist_add(&h, v);
+			qb_add(&qb, v);
+			max_ns = v > max_ns ? v : max_ns;
+		}
+		double vif = inflated ? qb_inflation(&qb, 99) : 1;
+		ck_assert(hist_percentile_interval_ns(&h, max_ns, 99, vif, inflated ? qb.batches - 1 : 0, &lo, &hi));
+		hit += lo <= truth && truth <= hi;
+	}
+	return (double)hit / PCT_REPS;
+}
+
+static void check_p99(const char *name, gen_fn g, double truth, bool correlated)
+{
+	double cov = p99_coverage(g, truth, true), naive = p99_coverage(g, truth, false);
+	printf("coverage of the 95%% interval of p99, %s: inflated %.1f%%, naive %.1f%%\n", name, 100 * cov,
+	       100 * naive);
+	fflush(stdout);
+	ck_assert_double_ge(cov, MIN_COVERAGE);
+	if (correlated)
+		ck_assert_double_le(naive, NAIVE_P99_MAX_COVERAGE);
+}
+
+START_TEST(p99_iid)
+{
+	check_p99("iid exponential", g_iid, IID_P99, false);
+}
+END_TEST
+
+START_TEST(p99_ar1)
+{
+	check_p99("AR(1) phi 0.9", g_ar1, AR_P99, true);
+}
+END_TEST
+
+START_TEST(p99_markov)
+{
+	check_p99("clustered misses (Markov chain)", g_markov_lat, MARKOV_P99, true);
+}
+END_TEST
+
+START_TEST(p99_pareto)
+{
+	check_p99("Pareto alpha 1.5", g_pareto15, PARETO15_P99, false);
+}
+END_TEST
+
+START_TEST(t_quantiles)
+{
+	ck_assert_double_eq_tol(student_t975(0), 1.96, 0.001);
+	ck_assert_double_eq_tol(student_t975(1), 12.706, 1e-9);
+	ck_assert_double_eq_tol(student_t975(15), 2.131, 1e-9);
+	ck_assert_double_eq_tol(student_t975(30), 2.042, 1e-9);
+	/* NIST's table beyond 30: 40 2.021, 60 2.000, 100 1.984 */
+	ck_assert_double_eq_tol(student_t975(40), 2.021, 0.001);
+	ck_assert_double_eq_tol(student_t975(60), 2.000, 0.001);
+	ck_assert_double_eq_tol(student_t975(100), 1.984, 0.001);
+}
+END_TEST
+
+/* The batches stay between K and 2K, the batch size a power of two, the grand mean exact. */
+START_TEST(batches_double)
+{
+	struct batch_means b = { 0 };
+	double lo, hi;
+	ck_assert(!bm_interval(&b, &lo, &hi));
+	for (unsigned i = 1; i <= 100000; i++) {
+		bm_add(&b, i);
+		ck_assert_uint_lt(b.batches, BM_MAX_BATCHES);
+		if (i >= BM_MAX_BATCHES)
+			ck_assert_uint_ge(b.batches, BM_HALF_BATCHES);
+		ck_assert_uint_eq(b.batch_size & (b.batch_size - 1), 0);
+		ck_assert_uint_eq(b.batches * b.batch_size + b.partial_n, i);
+	}
+	ck_assert_double_eq_tol(bm_mean(&b), 50000.5, 1e-6);
+	ck_assert(bm_interval(&b, &lo, &hi));
+	ck_assert(lo < 50000.5 && 50000.5 < hi);
+}
+END_TEST
+
+/* Constant samples: a point interval; an empty histogram: none. */
+START_TEST(degenerate)
+{
+	struct batch_means b = { 0 };
+	static struct lat_hist h;
+	static struct quantile_batches qb;
+	double lo, hi;
+	uint64_t lo_ns, hi_ns;
+	for (unsigned i = 0; i < 1000; i++) {
+		bm_add(&b, 1);
+		qb_add(&qb, 5000);
+	}
+	ck_assert(bm_interval(&b, &lo, &hi));
+	ck_assert(lo == 1 && hi == 1);
+	ck_assert_double_eq(qb_inflation(&qb, 99), 1);
+	ck_assert(!hist_percentile_interval_ns(&h, 0, 99, 1, 0, &lo_ns, &hi_ns));
+	hist_add(&h, 5000);
+	ck_assert(hist_percentile_interval_ns(&h, 5000, 99, 1, 0, &lo_ns, &hi_ns));
+	ck_assert_uint_le(lo_ns, 5000);
+	ck_assert_uint_eq(hi_ns, 5000);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("interval");
+	TCase *tc = tcase_create("core");
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, t_quantiles);
+	tcase_add_test(tc, batches_double);
+	tcase_add_test(tc, degenerate);
+	tcase_add_test(tc, mean_iid);
+	tcase_add_test(tc, mean_ar1);
+	tcase_add_test(tc, proportion_markov);
+	tcase_add_test(tc, mean_pareto);
+	tcase_add_test(tc, ratio_markov);
+	tcase_add_test(tc, p99_iid);
+	tcase_add_test(tc, p99_ar1);
+	tcase_add_test(tc, p99_markov);
+	tcase_add_test(tc, p99_pareto);
+	suite_add_tcase(s, tc);
+	return ck_run(s);
+}
