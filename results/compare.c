@@ -10,6 +10,7 @@
 #include "results/plot.h"
 #include "lib/optparse.h"
 #include "lib/text.h"
+#include "lib/interval.h"
 #include "lib/mwu.h"
 #include "results/summary.h"
 
@@ -151,6 +152,58 @@ static double change_of(enum rs_metric m, double old, double new)
 	return old > 0 ? (new - old) / old * 100 : (new > 0 ? INFINITY : 0);
 }
 
+/* Keeps interval [lo, hi] of metric m within the values it can take: a time or a rate at
+ * least 0, a percentage 0 to 100.  Returns true. */
+static bool clamp_interval(enum rs_metric m, double *lo, double *hi)
+{
+	*lo = *lo > 0 ? *lo : 0;
+	if (!rs_metric_higher_worse(m) && *hi > 100)
+		*hi = 100;
+	return true;
+}
+
+/* Side p's estimate of metric m and its 95 % interval, as cmp_change_interval says.  Returns
+ * false when it has none. */
+static bool side_interval(const struct rs_pair *p, enum rs_metric m, double *pt, double *lo, double *hi)
+{
+	size_t n = 0, last = 0;
+	double sum = 0, sum2 = 0;
+	for (size_t i = 0; i < p->n; i++)
+		if (!isnan(p->v[i].m[m])) {
+			n++, last = i;
+			sum += p->v[i].m[m];
+			sum2 += p->v[i].m[m] * p->v[i].m[m];
+		}
+	if (n == 1) {
+		const struct rs_values *v = &p->v[last];
+		*pt = v->m[m], *lo = v->lo[m], *hi = v->hi[m];
+		return isfinite(*pt) && *lo <= *pt && *pt <= *hi && clamp_interval(m, lo, hi);
+	}
+	if (n < 2 || !isfinite(sum))
+		return false;
+	*pt = sum / (double)n;
+	double var = (sum2 - (double)n * *pt * *pt) / (double)(n - 1);
+	double half = student_t975((unsigned)(n - 1)) * sqrt(var > 0 ? var : 0) / sqrt((double)n);
+	*lo = *pt - half, *hi = *pt + half;
+	return clamp_interval(m, lo, hi);
+}
+
+bool cmp_change_interval(const struct rs_pair *a, const struct rs_pair *b, enum rs_metric m, double *lo,
+			 double *hi)
+{
+	double o, o_lo, o_hi, n, n_lo, n_hi;
+	*lo = *hi = NAN;
+	if (!side_interval(a, m, &o, &o_lo, &o_hi) || !side_interval(b, m, &n, &n_lo, &n_hi))
+		return false;
+	bool pct = rs_metric_higher_worse(m);
+	if (pct && !(o > 0))
+		return false;
+	double scale = pct ? 100 / o : 1;
+	*lo = (n - o - sqrt((n - n_lo) * (n - n_lo) + (o_hi - o) * (o_hi - o))) * scale;
+	*hi = (n - o + sqrt((n_hi - n) * (n_hi - n) + (o - o_lo) * (o - o_lo))) * scale;
+	return true;
+}
+
 bool compare_metric(const struct rs_pair *a, const struct rs_pair *b, enum rs_metric m,
 		    const struct cmp_thresholds *t, struct metric_cmp *mc)
 {
@@ -158,6 +211,7 @@ bool compare_metric(const struct rs_pair *a, const struct rs_pair *b, enum rs_me
 	size_t na = va ? collect(a, m, va) : 0, nb = vb ? collect(b, m, vb) : 0;
 	bool have = na > 0 && nb > 0;
 	memset(mc, 0, sizeof(*mc));
+	mc->change_lo = mc->change_hi = NAN;
 	if (have) {
 		struct mwu_result r;
 		mc->tested = testable(na, nb) && mwu_test(va, na, vb, nb, &r) == 0;
@@ -166,7 +220,11 @@ bool compare_metric(const struct rs_pair *a, const struct rs_pair *b, enum rs_me
 		mc->new = median_of(vb, (unsigned)nb);
 		mc->change = change_of(m, mc->old, mc->new);
 		double worse = rs_metric_higher_worse(m) ? mc->change : -mc->change;
-		mc->regression = !isnan(t->limit[m]) && worse > t->limit[m] && (!mc->tested || mc->p < CMP_ALPHA);
+		bool interval = !mc->tested && cmp_change_interval(a, b, m, &mc->change_lo, &mc->change_hi);
+		mc->shown = interval && (rs_metric_higher_worse(m) ? mc->change_lo > 0 : mc->change_hi < 0);
+		bool real = mc->tested ? mc->p < CMP_ALPHA : interval ? mc->shown : true;
+		mc->beyond = !isnan(t->limit[m]) && worse > t->limit[m];
+		mc->regression = mc->beyond && real;
 	}
 	free(va);
 	free(vb);
@@ -212,6 +270,12 @@ static json_t *json_number(double v)
 	return isfinite(v) ? json_real(v) : json_null();
 }
 
+/* [lo, hi] for the JSON, null when the interval is not known. */
+static json_t *json_interval(double lo, double hi)
+{
+	return isfinite(lo) && isfinite(hi) ? json_pack("[f, f]", lo, hi) : json_null();
+}
+
 /* Widths of the table's Simulation and Load columns: at least the headings', wide enough for the
  * longest names compared (a sweep's "Audio SCHED_BATCH nice -10"). */
 struct cmp_cols {
@@ -223,8 +287,9 @@ struct cmp_cols {
 struct cmp_row {
 	const char *figure, *unit, *change_unit;
 	char old[32], new[32], change[32], p[16];
-	const char *verdict;      /* "REGRESSION", "significant" or "" */
+	const char *verdict;      /* "REGRESSION", "significant", "no change shown (LO..HI)" or "" */
 	double old_v, new_v, change_v, p_v;
+	double change_lo, change_hi; /* the interval of the change, NaN when none */
 };
 
 static void print_row(FILE *out, const struct cmp_cols *w, const char *sim, const char *load, const struct cmp_row *r,
@@ -233,22 +298,29 @@ static void print_row(FILE *out, const struct cmp_cols *w, const char *sim, cons
 	fprintf(out, "%-*s %-*s %-18s %10s %10s %10s %6s%s%s\n", w->sim, sim, w->load, load, r->figure, r->old, r->new,
 		r->change, r->p, *r->verdict ? "  " : "", r->verdict);
 	if (t->json)
-		json_push(t, "figures", json_pack("{s:o, s:o, s:s, s:s, s:o, s:o, s:o, s:s, s:o, s:s}",
+		json_push(t, "figures", json_pack("{s:o, s:o, s:s, s:s, s:o, s:o, s:o, s:o, s:s, s:o, s:s}",
 			"simulation", report_text(sim), "load", report_text(load), "figure", r->figure,
 			"unit", r->unit, "old", json_number(r->old_v), "new", json_number(r->new_v),
-			"change", json_number(r->change_v), "change_unit", r->change_unit, "p", json_number(r->p_v),
-			"verdict", r->verdict));
+			"change", json_number(r->change_v), "change_ci", json_interval(r->change_lo, r->change_hi),
+			"change_unit", r->change_unit, "p", json_number(r->p_v), "verdict", r->verdict));
 }
 
 static void print_metric(FILE *out, const struct cmp_cols *w, const char *sim, const char *load, enum rs_metric m,
 			 const struct metric_cmp *mc, const struct cmp_thresholds *t)
 {
 	double scale = rs_metric_is_time(m) ? 1e-6 : 1;  /* ns shown in ms */
+	char not_shown[64];
 	struct cmp_row r = {
 		.figure = rs_metric_name(m), .unit = rs_metric_unit(m), .change_unit = rs_metric_higher_worse(m) ? "%" : "pt",
 		.verdict = mc->regression ? "REGRESSION" : mc->tested && mc->p < CMP_ALPHA ? "significant" : "",
 		.old_v = mc->old * scale, .new_v = mc->new * scale, .change_v = mc->change, .p_v = mc->tested ? mc->p : NAN,
+		.change_lo = mc->change_lo, .change_hi = mc->change_hi,
 	};
+	if (mc->beyond && !mc->regression && !mc->tested && !isnan(mc->change_lo)) {
+		snprintf(not_shown, sizeof(not_shown), rs_metric_higher_worse(m) ? "no change shown (%+.1f%%..%+.1f%%)" :
+			 "no change shown (%+.2f..%+.2f pt)", mc->change_lo, mc->change_hi);
+		r.verdict = not_shown;
+	}
 	fmt_value(m, mc->old, r.old, sizeof(r.old));
 	fmt_value(m, mc->new, r.new, sizeof(r.new));
 	fmt_change(m, mc->change, r.change, sizeof(r.change));
@@ -266,7 +338,7 @@ static bool print_starved(FILE *out, const struct cmp_cols *w, const struct rs_p
 	bool regression = cmp_starved_regression(a, b, t);
 	struct cmp_row r = {
 		.figure = "starved repeats", .unit = "%", .change_unit = "pt", .p = "-",
-		.verdict = regression ? "REGRESSION" : "", .p_v = NAN,
+		.verdict = regression ? "REGRESSION" : "", .p_v = NAN, .change_lo = NAN, .change_hi = NAN,
 		.old_v = 100.0 * (double)sa / (double)a->n, .new_v = 100.0 * (double)sb / (double)b->n,
 	};
 	r.change_v = r.new_v - r.old_v;
@@ -293,6 +365,7 @@ static void note_flagged(struct cmp_flagged *f, const struct rs_pair *a)
 /* What the notes under the table must explain. */
 struct cmp_notes {
 	bool untested;            /* a figure's verdict rests on its threshold alone */
+	bool by_interval;         /* a figure's verdict rests on the interval of its change */
 	bool starved;             /* a pair has a starved repeat */
 };
 
@@ -326,7 +399,8 @@ static unsigned compare_pair(const struct rs_pair *a, const struct rs_pair *b, c
 			continue;
 		print_metric(out, w, a->sim, a->load, (enum rs_metric)m, &mc, t);
 		regressions += mc.regression;
-		notes->untested |= !mc.tested;
+		notes->untested |= !mc.tested && isnan(mc.change_lo);
+		notes->by_interval |= !mc.tested && !isnan(mc.change_lo);
 	}
 	if (starved_repeats(a) || starved_repeats(b)) {
 		notes->starved = true;
@@ -335,6 +409,21 @@ static unsigned compare_pair(const struct rs_pair *a, const struct rs_pair *b, c
 	if (regressions && t->flagged)
 		note_flagged(t->flagged, a);
 	return regressions;
+}
+
+/* The lines under the table saying what decided the verdicts. */
+static void print_significance(FILE *out, const struct cmp_notes *notes)
+{
+	if (notes->untested)
+		fprintf(out, "\nSignificance: threshold only where p is '-': the Mann-Whitney U test (two-sided, 5%%) "
+			"cannot reach significance with so few repeats (it needs e.g. 4 on each side; use --repeat).\n");
+	else if (!notes->by_interval)
+		fprintf(out, "\nSignificance: Mann-Whitney U test on the per-repeat values, two-sided, 5%%.\n");
+	if (notes->by_interval)
+		fprintf(out, "%sIntervals: where p is '-' and both results carry 95%% intervals, a change beyond its "
+			"threshold is a regression only when the 95%% interval of the change excludes no change (MOVER, "
+			"Zou & Donner 2008, from each run's interval, or with repeats the t interval of their mean); "
+			"otherwise 'no change shown' and that interval.\n", notes->untested ? "" : "\n");
 }
 
 static size_t max_repeats(const struct result_set *s)
@@ -500,11 +589,7 @@ int compare_sets(const char *old_name, const struct result_set *old, const char 
 			"latency, worse than any measured, in the medians and in the test's ranks, and as 0 %% deadlines met; "
 			"a median shown as starved is one.  A larger share of starved repeats in NEW than in OLD is a "
 			"regression whenever a latency threshold is set.\n");
-	if (notes.untested)
-		fprintf(out, "\nSignificance: threshold only where p is '-': the Mann-Whitney U test (two-sided, 5%%) "
-			"cannot reach significance with so few repeats (it needs e.g. 4 on each side; use --repeat).\n");
-	else
-		fprintf(out, "\nSignificance: Mann-Whitney U test on the per-repeat values, two-sided, 5%%.\n");
+	print_significance(out, &notes);
 	if (t->json) {
 		json_object_set_new(t->json, "pairs_compared", json_integer(common));
 		json_object_set_new(t->json, "regressions", json_integer(regressions));

@@ -49,8 +49,28 @@ struct metric_cmp {
 	                          is starved and OLD is not, NaN when OLD is starved */
 	bool tested;           /* Mann-Whitney applied */
 	double p;              /* its two-sided p, NaN when !tested */
-	bool regression;       /* worse than t allows (and significant when tested) */
+	/* Not tested: the 95 % interval of the change (in change's unit) from both sides'
+	 * intervals (cmp_change_interval), when both carry one; NaN otherwise. */
+	double change_lo, change_hi;
+	bool shown;            /* that interval excludes no change on the worse side: the change
+	                          is real (false without an interval) */
+	bool beyond;           /* worse than t's limit of the figure */
+	bool regression;       /* worse than t allows, and significant when tested, shown by the
+	                          interval of the change when not tested but it has one */
 };
+
+/* The 95 % interval of the change of metric m from OLD's pair a to NEW's pair b, in the unit
+ * of struct metric_cmp.change (% of OLD's value for latencies, points for percentages), into
+ * *lo and *hi.  Each side's estimate and interval: with one measured repeat its value and its
+ * run's interval (rs_values.lo/hi, schema version 3), with several the mean of the repeats'
+ * values and the t interval of that mean (lib/interval.h student_t975).  The difference's
+ * limits are MOVER's (Zou & Donner, "Construction of confidence limits about effect measures:
+ * a general approach", Statistics in Medicine 27:1693-1702, 2008): NEW - OLD minus
+ * sqrt((new - new_lo)^2 + (old_hi - old)^2), plus sqrt((new_hi - new)^2 + (old - old_lo)^2);
+ * a latency's are then taken as a % of OLD's estimate (its own uncertainty left out).  Returns
+ * false (lo, hi NaN) when a side has no interval, or a starved (+inf) or zero OLD estimate. */
+bool cmp_change_interval(const struct rs_pair *a, const struct rs_pair *b, enum rs_metric m, double *lo,
+			 double *hi);
 
 /* Compares metric m of pair a (OLD) and pair b (NEW) under t into *mc: the medians, their
  * change, and where the repeats allow it the two-sided Mann-Whitney U test (lib/mwu.h; ties

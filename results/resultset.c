@@ -249,6 +249,14 @@ static int json_uint_or_null(const json_t *o, const char *key, size_t idx, json_
 	return json_uint(o, key, idx, max, out, err, errlen);
 }
 
+/* Sets every figure and interval of v to NaN (not in the result) and no_samples false. */
+static void rs_values_init(struct rs_values *v)
+{
+	v->no_samples = false;
+	for (int m = 0; m < RS_METRICS; m++)
+		v->m[m] = v->lo[m] = v->hi[m] = NAN;
+}
+
 /* Reads figure f (compared: f->cmp) of results[idx] into v: absent in a document written
  * before the key existed (not f->cmp->required), or null where the figure has no value (no
  * frames, no buffer), it is NaN; a latency null only when the result took no sample, then
@@ -272,6 +280,27 @@ static int json_figure(const json_t *r, size_t idx, const struct task_figure *f,
 	return 0;
 }
 
+/* Reads the interval of figure f (f->ci) of results[idx] into v->lo and v->hi: absent or
+ * null, NaN; else [low, high], integers with low <= high, divided by the figure's JSON scale.
+ * Returns 0, or -1 with err set. */
+static int json_interval(const json_t *r, size_t idx, const struct task_figure *f, struct rs_values *v, char *err,
+			 size_t errlen)
+{
+	enum rs_metric m = f->cmp->metric;
+	const json_t *a = json_object_get(r, f->ci->json_key);
+	v->lo[m] = v->hi[m] = NAN;
+	if (!a || json_is_null(a))
+		return 0;
+	const json_t *lo = json_array_get(a, 0), *hi = json_array_get(a, 1);
+	if (!json_is_array(a) || json_array_size(a) != 2 || !json_is_integer(lo) || !json_is_integer(hi) ||
+	    json_integer_value(lo) < 0 || json_integer_value(lo) > json_integer_value(hi))
+		return fail(err, errlen, "results[%zu].%s: not null or [low, high], integers with 0 <= low <= high",
+			    idx, f->ci->json_key);
+	v->lo[m] = (double)json_integer_value(lo) * (1 / f->json_scale);
+	v->hi[m] = (double)json_integer_value(hi) * (1 / f->json_scale);
+	return 0;
+}
+
 static int json_values(const json_t *r, size_t idx, struct rs_values *v, char *err, size_t errlen)
 {
 	double samples = NAN;   /* absent: not said, figures taken as they are */
@@ -279,7 +308,8 @@ static int json_values(const json_t *r, size_t idx, struct rs_values *v, char *e
 		return -1;
 	v->no_samples = samples == 0;  /* results before null existed wrote 0s: no figure either */
 	for (size_t k = 0; k < task_figures_n; k++)
-		if (task_figures[k].cmp && json_figure(r, idx, &task_figures[k], v, err, errlen) != 0)
+		if (task_figures[k].cmp && (json_figure(r, idx, &task_figures[k], v, err, errlen) != 0 ||
+					    (task_figures[k].ci && json_interval(r, idx, &task_figures[k], v, err, errlen) != 0)))
 			return -1;
 	if (!json_is_true(json_object_get(r, JK_HAS_DEADLINES)))
 		v->m[RS_MET] = v->m[RS_STREAK] = NAN;
@@ -327,6 +357,7 @@ static int json_result(struct result_set *rs, const json_t *r, size_t idx, char 
 		return 0;
 	}
 	struct rs_values v;
+	rs_values_init(&v);
 	if (json_values(r, idx, &v, err, errlen) != 0)
 		return -1;
 	return pair_add(rs, p, &v, err, errlen);
@@ -569,10 +600,9 @@ static int table_row_line(struct result_set *rs, struct table_cols *c, char *lin
 		return 0;
 	}
 	int classic = c->deadlines ? 7 : 6; /* load mean +/- sd max cpu [met] */
-	struct rs_values v = { .no_samples = false };
+	struct rs_values v;
 	double sd;
-	for (int m = 0; m < RS_METRICS; m++)
-		v.m[m] = NAN;
+	rs_values_init(&v);
 	if (n >= classic + c->extra && strcmp(tok[1], TABLE_NO_SAMPLES) == 0 && strcmp(tok[3], TABLE_NO_SAMPLES) == 0 &&
 	    strcmp(tok[4], TABLE_NO_SAMPLES) == 0) {  /* a pair with no latency sample */
 		v.no_samples = true;

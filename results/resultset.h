@@ -20,6 +20,10 @@
 /* Per-repeat values of one metric set; NaN where the source does not carry the figure. */
 struct rs_values {
 	double m[RS_METRICS];      /* NaN: not in this result */
+	/* The 95 % confidence interval of each figure within its run (a JSON result's
+	 * "<key>_ci", schema version 3, results/figures.c), in the figure's unit; NaN where the
+	 * source gives none (older results, logfiles, runs too short for one). */
+	double lo[RS_METRICS], hi[RS_METRICS];
 	bool no_samples;           /* the pair ran but took no latency sample (a starved task;
 	                              "-" in tables, null in JSON): its latency figures that the
 	                              source carries are +INFINITY, worse than any measured, and

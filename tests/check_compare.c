@@ -152,6 +152,63 @@ START_TEST(verdicts)
 }
 END_TEST
 
+/* One measured run of Audio/None (schema version 3) with its p99 and % deadlines met and
+ * their 95 % intervals (ns, %). */
+static void make_set_ci(struct result_set *rs, long p99_ns, long p99_lo_ns, long p99_hi_ns, double met_pct,
+			double met_lo_pct, double met_hi_pct)
+{
+	char buf[1024], err[256];
+	int len = snprintf(buf, sizeof(buf), "{\"schema_version\":3,\"generator\":\"interbench\",\"results\":[{"
+		"\"simulation\":\"Audio\",\"load\":\"None\",\"mode\":\"\",\"repeat\":1,\"has_deadlines\":true,"
+		"\"latency_mean_ns\":5000,\"latency_p99_ns\":%ld,\"latency_p99_ns_ci\":[%ld,%ld],"
+		"\"latency_max_ns\":900000,\"desired_cpu_ppm\":1000000,\"deadlines_met_ppm\":%ld,"
+		"\"deadlines_met_ppm_ci\":[%ld,%ld]}]}", p99_ns, p99_lo_ns, p99_hi_ns, lround(met_pct * 1e4),
+		lround(met_lo_pct * 1e4), lround(met_hi_pct * 1e4));
+	ck_assert_msg(result_set_parse(buf, (size_t)len, rs, err, sizeof(err)) == 0, "%s", err);
+}
+
+static int compare_text(const struct result_set *a, const struct result_set *b, char *out, size_t outlen);
+
+/* Without Mann-Whitney (too few repeats), a change beyond its threshold is a regression only
+ * when the interval of the change excludes no change: from the runs' own intervals (one
+ * repeat), or the t interval of the repeats' mean. */
+START_TEST(interval_verdicts)
+{
+	struct result_set a, b;
+	double lo, hi;
+	make_set_ci(&a, 100000, 95000, 105000, 100, 100, 100);
+	make_set_ci(&b, 130000, 125000, 135000, 100, 100, 100);  /* +30 %, intervals apart */
+	ck_assert_int_eq(verdict(&a, &b), CMP_REGRESSION);
+	ck_assert(cmp_change_interval(&a.pairs[0], &b.pairs[0], RS_P99, &lo, &hi));
+	ck_assert(lo > 20 && lo < 30 && hi > 30 && hi < 40);  /* 30 -+ sqrt(5^2 + 5^2) % */
+	result_set_free(&b);
+	make_set_ci(&b, 130000, 60000, 260000, 100, 100, 100);  /* +30 %, but NEW is known to -40 % */
+	ck_assert_int_eq(verdict(&a, &b), CMP_OK);
+	char out[8192];
+	ck_assert_int_eq(compare_text(&a, &b, out, sizeof(out)), CMP_OK);
+	ck_assert_msg(strstr(out, "no change shown (-40.") && strstr(out, "Intervals: "), "%s", out);
+	result_set_free(&b);
+	make_set_ci(&b, 100000, 95000, 105000, 98, 97.5, 98.5);  /* 2 points fewer deadlines, known */
+	ck_assert_int_eq(verdict(&a, &b), CMP_REGRESSION);
+	result_set_free(&b);
+	make_set_ci(&b, 100000, 95000, 105000, 98, 90, 100);     /* 2 points fewer, within the noise */
+	ck_assert_int_eq(verdict(&a, &b), CMP_OK);
+	result_set_free(&a);
+	result_set_free(&b);
+	/* Two repeats a side (no test possible): the repeats' own spread decides. */
+	make_set(&a, 2, 100000, 0, 100);
+	make_set(&b, 2, 130000, 0, 100);
+	ck_assert_int_eq(verdict(&a, &b), CMP_REGRESSION);   /* no spread at all */
+	result_set_free(&a);
+	result_set_free(&b);
+	make_set(&a, 2, 100000, 20000, 100);
+	make_set(&b, 2, 130000, 20000, 100);
+	ck_assert_int_eq(verdict(&a, &b), CMP_OK);           /* t(1) = 12.7 over a 20 us spread */
+	result_set_free(&a);
+	result_set_free(&b);
+}
+END_TEST
+
 static const char seed_tables[] =
 	"    --- Benchmarking X in the presence of loads ---\n"
 	"    Latency +/- SD (ms) Max Latency % Desired CPU % Deadlines Met\n"
@@ -809,6 +866,7 @@ int main(void)
 	tcase_add_test(tc, mann_whitney_ties);
 	tcase_add_test(tc, threshold_syntax);
 	tcase_add_test(tc, verdicts);
+	tcase_add_test(tc, interval_verdicts);
 	tcase_add_test(tc, latency_definitions);
 	tcase_add_test(tc, machine_guard);
 	tcase_add_test(tc, seed_logfile);
