@@ -13,6 +13,8 @@ static void stutter_summarize(const struct sim_result *r, struct pair_summary *s
 	s->longest_streak = r->acct.longest_streak;
 	s->longest_streak_ns = r->acct.longest_streak * r->interval_us * 1000;
 	s->streaks = r->acct.streaks;
+	s->latency_over_period = r->sched_over_period;
+	s->latency_over_perceptible = r->sched_over_perceptible;
 	s->frame_samples = r->frame.count;
 	s->frame_p50_ns = hist_percentile_ns(&r->frame_hist, 50, r->frame.max_ns);
 	s->frame_p99_ns = hist_percentile_ns(&r->frame_hist, 99, r->frame.max_ns);

@@ -27,6 +27,9 @@ struct pair_summary {
 	 * runs of 2 or more; frame time (completion to completion) percentiles and, for Gaming,
 	 * the "1% low" frame rate (1 s / the p99 frame time). */
 	uint64_t longest_streak, longest_streak_ns, streaks;
+	/* Periods whose scheduling latency exceeded the task's period / SIM_PERCEPTIBLE_JITTER_NS
+	 * (sims/sim.h): how often the max's kind of latency happened. */
+	uint64_t latency_over_period, latency_over_perceptible;
 	uint64_t frame_samples, frame_p50_ns, frame_p99_ns, frame_p999_ns;
 	double low1_fps;
 	/* CPU-loop time over the calibrated work: p99 and max of the excess (stolen time), the

@@ -173,6 +173,8 @@ static void add_sched_sample(struct sim_result *r, uint64_t latency_ns)
 	hist_add(&r->sched_hist, latency_ns);
 	bm_add(&r->sched_bm, (double)latency_ns);
 	qb_add(&r->sched_qb, latency_ns);
+	r->sched_over_period += latency_ns > r->interval_us * NS_PER_US;
+	r->sched_over_perceptible += latency_ns > SIM_PERCEPTIBLE_JITTER_NS;
 }
 
 /* The latencies of a period's start, recorded once the period has completed: a period cut off

@@ -16,6 +16,10 @@
 struct sim_spec;
 struct sim_thread;
 
+/* "Average humans' limit of perception for jitter is in the order of 7ms" (the interbench 0.20
+ * announcement, Con Kolivas, 2005): a latency above it is one a user may notice. */
+#define SIM_PERCEPTIBLE_JITTER_NS 7000000ull
+
 /* Most threads a task may have (sim_body.threads). */
 #define SIM_MAX_THREADS 16
 
@@ -91,6 +95,10 @@ struct sim_result {
 	/* Scheduling latency: timing thread wake -> task running, ns.  This and every other latency
 	 * take one sample per completed period (Gaming: per frame), none for a period cut off. */
 	struct lat_stats sched;
+	/* The max gets no interval (one sample decides it); these say how often latency was
+	 * large instead: the periods whose scheduling latency exceeded the task's period (Gaming:
+	 * a frame's overrun longer than a frame), and SIM_PERCEPTIBLE_JITTER_NS. */
+	uint64_t sched_over_period, sched_over_perceptible;
 	struct lat_stats timer;      /* timer latency: deadline -> timing thread awake, ns */
 	/* Lateness: the period's nominal start (its wake time) -> task running, ns; timer latency
 	 * plus scheduling latency, and the overrun of the period before when that made it late. */
