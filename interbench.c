@@ -67,10 +67,28 @@ struct run {
 	struct load_config load_cfg;
 	struct matrix matrix;
 	struct report_sink sink;   /* every output of the run (results/sink.h) */
+	struct calib_check calib;  /* the measurements behind loops_per_ms; zero with -l */
 };
 
-/* loops_per_ms: -l's, else the value saved for this machine, else measured (the console says
- * so) and saved.  *source says which ("-l", "saved", "measured").  Returns 0 only when a
+/* A saved value, checked by a quick measurement (calib_check_saved) and measured again when
+ * they disagree, with a note giving both.  Returns the value to use, 0 when interrupted. */
+static uint64_t check_saved(struct run *r, uint64_t saved, const char **source)
+{
+	uint64_t lpms = calib_check_saved(saved, &g_signal, &r->calib);
+	*source = r->calib.replaced ? "measured" : "saved";
+	if (lpms && r->calib.remeasured)
+		text_message(stderr, "interbench: note: a quick measurement of loops_per_ms (%.0f) is %+.1f%% off the saved "
+			     "%llu (margin %.0f%%); measured again: %llu, %s",
+			     r->calib.quick_loops_per_ms, calib_diff_pct(saved, r->calib.quick_loops_per_ms),
+			     (unsigned long long)saved, CALIB_DISAGREE_PCT,
+			     (unsigned long long)r->calib.full.loops_per_ms,
+			     r->calib.replaced ? "saved in its place" : "within the margin of the saved value, kept");
+	return lpms;
+}
+
+/* loops_per_ms: -l's, else the value saved for this machine once a quick measurement agrees
+ * with it (check_saved), else measured (the console says so) and saved.  *source says which
+ * ("-l", "saved", "measured"); r->calib the measurements behind it.  Returns 0 only when a
  * signal interrupted the measurement. */
 static uint64_t get_loops_per_ms(struct run *r, const char **source)
 {
@@ -82,16 +100,16 @@ static uint64_t get_loops_per_ms(struct run *r, const char **source)
 	}
 	calib_key_current(&key);
 	bool have_path = calib_default_path(path, sizeof(path)) == 0;
-	if (have_path && !r->opt.recalibrate) {
-		uint64_t saved = calib_load(path, &key, why, sizeof(why));
-		if (saved) {
-			*source = "saved";
-			return saved;
-		}
+	uint64_t saved = have_path && !r->opt.recalibrate ? calib_load(path, &key, why, sizeof(why)) : 0;
+	uint64_t lpms = saved ? check_saved(r, saved, source) : 0;
+	if (saved && !r->calib.replaced)
+		return lpms;
+	if (!saved) {
+		sink_measuring(&r->sink, why);
+		r->calib = (struct calib_check){ .remeasured = true, .replaced = true };
+		lpms = r->calib.loops_per_ms = calib_measure(&g_signal, &r->calib.full);
+		*source = "measured";
 	}
-	sink_measuring(&r->sink, why);
-	uint64_t lpms = calib_measure(&g_signal);
-	*source = "measured";
 	if (lpms == 0)          /* interrupted: nothing measured, nothing saved */
 		return 0;
 	if (have_path && calib_save(path, &key, lpms, why, sizeof(why)) != 0)
@@ -162,6 +180,7 @@ static int setup_run(struct run *r)
 	g_outputs[1] = &r->sink.json_target.out;
 	struct sink_setup in = { .plan = &r->plan, .bench = &r->bench, .load = &r->load, .machine = &r->machine,
 				 .audit = &r->audit, .load_cfg = &r->load_cfg, .loops_source = loops_source,
+				 .calib = r->opt.loops_per_ms ? NULL : &r->calib,
 				 .concurrent_pid = r->watch.at_start, .rt_ok = r->main.rt_ok };
 	return sink_open(&r->sink, &in);
 }

@@ -130,6 +130,19 @@ static json_t *audit_json(const struct audit *a)
 	return o;
 }
 
+/* run.calibration: the measurements behind loops_per_ms (doc/json.md); null with -l. */
+static json_t *calibration_json(const struct calib_check *c)
+{
+	if (!c)
+		return json_null();
+	bool full = c->remeasured, saved = c->saved_loops_per_ms != 0;
+	return json_pack("{s:i, s:o, s:o, s:o, s:o}", "measurements", full ? (int)c->full.measurements : 0,
+			 "median_below_pct", full ? json_real(c->full.median_below_pct) : json_null(),
+			 "slowest_below_pct", full ? json_real(c->full.slowest_below_pct) : json_null(),
+			 "saved_loops_per_ms", saved ? json_integer((json_int_t)c->saved_loops_per_ms) : json_null(),
+			 "quick_loops_per_ms", saved ? json_integer((json_int_t)c->quick_loops_per_ms) : json_null());
+}
+
 json_t *report_new(const struct machine_info *m, const struct run_info *info, const struct options *o)
 {
 	char generator[96];
@@ -142,6 +155,8 @@ json_t *report_new(const struct machine_info *m, const struct run_info *info, co
 		json_decref(doc);
 		return NULL;
 	}
+	if (doc)
+		json_object_set_new(json_object_get(doc, "run"), "calibration", calibration_json(info->calib));
 	if (doc && info->audit)
 		json_object_set_new(json_object_get(doc, "machine"), "audit", audit_json(info->audit));
 	return doc;

@@ -58,6 +58,7 @@ static void fill_info(struct report_sink *s)
 	s->info.audit = in->audit;
 	s->info.loops_per_ms = in->load_cfg->loops_per_ms;
 	s->info.loops_source = in->loops_source;
+	s->info.calib = in->calib;
 	s->info.duration_s = s->opt->duration_s;
 	s->info.cpus = in->machine->online_cpus;
 	s->info.allowed_cpus = in->machine->allowed_cpus;

@@ -32,6 +32,7 @@ struct sink_setup {
 	const struct audit *audit;       /* the system audit (lib/audit.h) */
 	const struct load_config *load_cfg; /* the loads' shared set-up: threads, loops_per_ms */
 	const char *loops_source;        /* "measured", "saved", "-l" */
+	const struct calib_check *calib; /* the measurements behind loops_per_ms, NULL with -l */
 	long concurrent_pid;             /* another run seen at the start, 0: none */
 	bool rt_ok;                      /* main runs SCHED_FIFO (notes before the run) */
 };
