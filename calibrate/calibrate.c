@@ -15,6 +15,7 @@
 #include "lib/timeutil.h"
 
 #define WARMUP_NS (200 * NS_PER_MS)
+#define CHECK_WARMUP_NS (50 * NS_PER_MS) /* between pairs: the sample is sized already */
 /* Samples are long enough to hold the timer ticks and interrupts any real task pays for, and an
  * estimate is the fastest of them, which is robust against noisy neighbours.  The fastest 5 ms
  * sample (which can dodge every tick) overstated sustained speed by 2-5% on the development
@@ -210,12 +211,13 @@ uint64_t calib_check_saved(uint64_t saved_lpms, const volatile sig_atomic_t *int
 	return lpms;
 }
 
-double calib_quick(const volatile sig_atomic_t *interrupted)
+double calib_check_rate(uint64_t loops_per_ms, const volatile sig_atomic_t *interrupted)
 {
 	struct thread_sched saved;
-	struct real_measurer m;
-	measuring_start(&saved, &m, interrupted);
-	double rate = measure_once(&m);
+	struct real_measurer m = { .loops = loops_per_ms * SAMPLE_NS / NS_PER_MS, .interrupted = interrupted };
+	pin_to_current_cpu_fifo(&saved);
+	burn_loops(m.loops * CHECK_WARMUP_NS / SAMPLE_NS);
+	double rate = m.loops ? measure_once(&m) : 0;
 	restore_sched(&saved);
 	return rate;
 }

@@ -103,6 +103,20 @@ struct calib_check {
  * interrupted (out->loops_per_ms 0 too). */
 uint64_t calib_check_with(uint64_t saved, calib_measurer measure, void *ctx, struct calib_check *out);
 
+/* What the checks of the rate between a run's pairs saw (calib_drift_add). */
+struct calib_drift {
+	unsigned checks;               /* rates added */
+	double slowest_loops_per_ms;   /* the slowest of them; 0 before the first */
+	double fastest_loops_per_ms;   /* the fastest of them; 0 before the first */
+};
+
+/* Adds one checked rate to *d; a zero rate (interrupted) is not added.  Pure. */
+void calib_drift_add(struct calib_drift *d, double loops_per_ms);
+
+/* Whether the slowest or the fastest rate in *d disagrees with the run's loops_per_ms by more
+ * than margin_pct percent of it (calib_compare).  Pure; false before the first check. */
+bool calib_drift_off(const struct calib_drift *d, uint64_t run_loops_per_ms, double margin_pct);
+
 /* Measures loops_per_ms on the calling thread: pins it to its current CPU and raises it to
  * SCHED_FIFO when permitted (otherwise measures at normal priority), warms up for ~200 ms,
  * then takes CALIB_MEASUREMENTS measurements, each the fastest of 10 samples of ~20 ms
@@ -116,9 +130,10 @@ uint64_t calib_measure(const volatile sig_atomic_t *interrupted, struct calib_re
  * interrupted. */
 uint64_t calib_check_saved(uint64_t saved, const volatile sig_atomic_t *interrupted, struct calib_check *out);
 
-/* One quick measurement (warm-up and one measurement, about 0.4 s) set up as calib_measure
- * does.  Returns loops per ms, or 0 when interrupted. */
-double calib_quick(const volatile sig_atomic_t *interrupted);
+/* One measurement for a check between a run's pairs, set up as calib_measure does but sized
+ * from the run's loops_per_ms, so only a short warm-up (~50 ms) precedes it: about 0.25 s.
+ * Returns loops per ms, or 0 when interrupted. */
+double calib_check_rate(uint64_t loops_per_ms, const volatile sig_atomic_t *interrupted);
 
 /* Default calibration file: $XDG_CACHE_HOME/interbench/loops_per_ms, falling back to
  * $HOME/.cache/...; writes the path into buf.  Returns 0, or -1 if no home is known. */

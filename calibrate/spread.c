@@ -76,3 +76,20 @@ uint64_t calib_check_with(uint64_t saved, calib_measurer measure, void *ctx, str
 	out->replaced = calib_compare(saved, (double)out->full.loops_per_ms, CALIB_DISAGREE_PCT) != CALIB_AGREES;
 	return out->loops_per_ms = out->replaced ? out->full.loops_per_ms : saved;
 }
+
+void calib_drift_add(struct calib_drift *d, double loops_per_ms)
+{
+	if (!(loops_per_ms > 0))
+		return;
+	if (!d->checks || loops_per_ms < d->slowest_loops_per_ms)
+		d->slowest_loops_per_ms = loops_per_ms;
+	if (!d->checks || loops_per_ms > d->fastest_loops_per_ms)
+		d->fastest_loops_per_ms = loops_per_ms;
+	d->checks++;
+}
+
+bool calib_drift_off(const struct calib_drift *d, uint64_t run_loops_per_ms, double margin_pct)
+{
+	return d->checks && (calib_compare(run_loops_per_ms, d->slowest_loops_per_ms, margin_pct) != CALIB_AGREES ||
+			     calib_compare(run_loops_per_ms, d->fastest_loops_per_ms, margin_pct) != CALIB_AGREES);
+}

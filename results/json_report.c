@@ -155,8 +155,10 @@ json_t *report_new(const struct machine_info *m, const struct run_info *info, co
 		json_decref(doc);
 		return NULL;
 	}
-	if (doc)
+	if (doc) {
 		json_object_set_new(json_object_get(doc, "run"), "calibration", calibration_json(info->calib));
+		json_object_set_new(json_object_get(doc, "run"), "calibration_drift", json_null());
+	}
 	if (doc && info->audit)
 		json_object_set_new(json_object_get(doc, "machine"), "audit", audit_json(info->audit));
 	return doc;
@@ -206,6 +208,14 @@ int report_add_sweep(json_t *doc, const char *sim, const char *load, const char 
 			      "bench_settings", string_array(rows, nr), "load_settings", string_array(cols, nc),
 			      "cells", grid);
 	return o && json_array_append_new(sweeps, o) == 0 ? 0 : -1;
+}
+
+int report_set_drift(json_t *doc, const struct calib_drift *d, bool off)
+{
+	return json_object_set_new(json_object_get(doc, "run"), "calibration_drift",
+				   json_pack("{s:i, s:I, s:I, s:b}", "checks", (int)d->checks,
+					     "slowest_loops_per_ms", (json_int_t)d->slowest_loops_per_ms,
+					     "fastest_loops_per_ms", (json_int_t)d->fastest_loops_per_ms, "off", off));
 }
 
 int report_set_concurrent(json_t *doc, long pid)

@@ -171,6 +171,16 @@ void logfile_concurrent(FILE *f, long pid)
 	fprintf(f, "Another interbench run (pid %ld) was running at the same time: figures measured under its load\n", pid);
 }
 
+void logfile_drift(FILE *f, const struct calib_drift *d, uint64_t loops_per_ms)
+{
+	fprintf(f, "\n" LOG_DRIFT "the CPU ran at a different speed during the run: loops_per_ms checked after each of "
+		"%u pairs ranged from %.0f (%+.1f%%) to %.0f (%+.1f%%) of the run's %llu (margin %.0f%%); "
+		"fixed-work figures (ProAudio) may be off\n", d->checks,
+		d->slowest_loops_per_ms, calib_diff_pct(loops_per_ms, d->slowest_loops_per_ms),
+		d->fastest_loops_per_ms, calib_diff_pct(loops_per_ms, d->fastest_loops_per_ms),
+		(unsigned long long)loops_per_ms, CALIB_DISAGREE_PCT);
+}
+
 /* The header's lines on what confined the run: its CPUs, a CPU quota, a narrower cpuset,
  * another run at the same time. */
 static void header_confinement(FILE *f, const struct run_info *info)

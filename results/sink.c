@@ -498,6 +498,17 @@ static int close_outputs(struct report_sink *s)
 	return rc;
 }
 
+void sink_calibration_drift(struct report_sink *s, const struct calib_drift *d)
+{
+	bool off = calib_drift_off(d, s->info.loops_per_ms, CALIB_DISAGREE_PCT);
+	if (off) {
+		logfile_drift(s->both, d, s->info.loops_per_ms);
+		put(s, true);
+	}
+	if (s->doc)
+		report_set_drift(s->doc, d, off);
+}
+
 int sink_close(struct report_sink *s, long concurrent_pid)
 {
 	if (concurrent_pid) {

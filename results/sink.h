@@ -66,6 +66,12 @@ struct report_sink {
 /* Opens the console: stdout, or stderr when --json - takes stdout.  Never fails. */
 void sink_console_open(struct report_sink *s, const struct options *o);
 
+/* Records the checks of loops_per_ms between pairs: run.calibration_drift in the JSON and,
+ * when they disagree with the run's loops_per_ms by more than CALIB_DISAGREE_PCT, a warning
+ * line on the console and in the logfile (results/logfile.h logfile_drift).  Call once, after
+ * the matrix and before sink_close. */
+void sink_calibration_drift(struct report_sink *s, const struct calib_drift *d);
+
 /* Says on the console that loops_per_ms is being measured, with why the saved value was not
  * used ("" when none was saved). */
 void sink_measuring(struct report_sink *s, const char *why);

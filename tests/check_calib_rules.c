@@ -1,9 +1,13 @@
 /* Calibration's rules with a scripted measurer (calibrate/spread.c): the fastest of several
  * measurements is kept, their spread reported, and a saved value measured again only when a
- * quick measurement disagrees with it by more than CALIB_DISAGREE_PCT.  Nothing is timed. */
+ * quick measurement disagrees with it by more than CALIB_DISAGREE_PCT; rates checked between a
+ * run's pairs warn when off by as much.  Nothing is timed. */
 #include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include "tests/ck_run.h"
 #include "calibrate/calibrate.h"
+#include "results/logfile.h"
 
 /* A measurer returning rates[0], rates[1], ... in turn (0 past the end: interrupted). */
 struct script {
@@ -100,6 +104,36 @@ START_TEST(saved_value_checked)
 }
 END_TEST
 
+START_TEST(drift_between_pairs)
+{
+	struct calib_drift d = { 0 };
+	ck_assert(!calib_drift_off(&d, 3670000, CALIB_DISAGREE_PCT));      /* no check yet */
+	calib_drift_add(&d, 3600000);
+	calib_drift_add(&d, 0);                                            /* interrupted: not added */
+	calib_drift_add(&d, 3700000);
+	ck_assert_uint_eq(d.checks, 2);
+	ck_assert(!calib_drift_off(&d, 3670000, CALIB_DISAGREE_PCT));
+	calib_drift_add(&d, 3000000);                                      /* -18%: a slower CPU */
+	ck_assert(calib_drift_off(&d, 3670000, CALIB_DISAGREE_PCT));
+	ck_assert_double_eq(d.slowest_loops_per_ms, 3000000);
+	ck_assert_double_eq(d.fastest_loops_per_ms, 3700000);
+	struct calib_drift fast = { 0 };
+	calib_drift_add(&fast, 2400000);                                   /* the run's value was slow */
+	ck_assert(calib_drift_off(&fast, 2100000, CALIB_DISAGREE_PCT));
+
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	ck_assert_ptr_nonnull(f);
+	logfile_drift(f, &d, 3670000);
+	fclose(f);
+	ck_assert_str_eq(text, "\nWarning: the CPU ran at a different speed during the run: loops_per_ms checked after "
+			 "each of 3 pairs ranged from 3000000 (-18.3%) to 3700000 (+0.8%) of the run's 3670000 "
+			 "(margin 10%); fixed-work figures (ProAudio) may be off\n");
+	free(text);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("calibration rules");
@@ -108,6 +142,7 @@ int main(void)
 	tcase_add_test(tc, measure_with_takes_n_and_stops_when_interrupted);
 	tcase_add_test(tc, disagreement_beyond_the_margin);
 	tcase_add_test(tc, saved_value_checked);
+	tcase_add_test(tc, drift_between_pairs);
 	suite_add_tcase(s, tc);
 	return ck_run(s);
 }
