@@ -67,10 +67,29 @@ struct run {
 	struct load_config load_cfg;
 	struct matrix matrix;
 	struct report_sink sink;   /* every output of the run (results/sink.h) */
+	struct calib_check calib;  /* the measurements behind loops_per_ms; zero with -l */
+	struct calib_drift drift;  /* loops_per_ms checked between pairs (checked_sink); none with -l */
 };
 
-/* loops_per_ms: -l's, else the value saved for this machine, else measured (the console says
- * so) and saved.  *source says which ("-l", "saved", "measured").  Returns 0 only when a
+/* A saved value, checked by a quick measurement (calib_check_saved) and measured again when
+ * they disagree, with a note giving both.  Returns the value to use, 0 when interrupted. */
+static uint64_t check_saved(struct run *r, uint64_t saved, const char **source)
+{
+	uint64_t lpms = calib_check_saved(saved, &g_signal, &r->calib);
+	*source = r->calib.replaced ? "measured" : "saved";
+	if (lpms && r->calib.remeasured)
+		text_message(stderr, "interbench: note: a quick measurement of loops_per_ms (%.0f) is %+.1f%% off the saved "
+			     "%llu (margin %.0f%%); measured again: %llu, %s",
+			     r->calib.quick_loops_per_ms, calib_diff_pct(saved, r->calib.quick_loops_per_ms),
+			     (unsigned long long)saved, CALIB_DISAGREE_PCT,
+			     (unsigned long long)r->calib.full.loops_per_ms,
+			     r->calib.replaced ? "saved in its place" : "within the margin of the saved value, kept");
+	return lpms;
+}
+
+/* loops_per_ms: -l's, else the value saved for this machine once a quick measurement agrees
+ * with it (check_saved), else measured (the console says so) and saved.  *source says which
+ * ("-l", "saved", "measured"); r->calib the measurements behind it.  Returns 0 only when a
  * signal interrupted the measurement. */
 static uint64_t get_loops_per_ms(struct run *r, const char **source)
 {
@@ -82,16 +101,16 @@ static uint64_t get_loops_per_ms(struct run *r, const char **source)
 	}
 	calib_key_current(&key);
 	bool have_path = calib_default_path(path, sizeof(path)) == 0;
-	if (have_path && !r->opt.recalibrate) {
-		uint64_t saved = calib_load(path, &key, why, sizeof(why));
-		if (saved) {
-			*source = "saved";
-			return saved;
-		}
+	uint64_t saved = have_path && !r->opt.recalibrate ? calib_load(path, &key, why, sizeof(why)) : 0;
+	uint64_t lpms = saved ? check_saved(r, saved, source) : 0;
+	if (saved && !r->calib.replaced)
+		return lpms;
+	if (!saved) {
+		sink_measuring(&r->sink, why);
+		r->calib = (struct calib_check){ .remeasured = true, .replaced = true };
+		lpms = r->calib.loops_per_ms = calib_measure(&g_signal, &r->calib.full);
+		*source = "measured";
 	}
-	sink_measuring(&r->sink, why);
-	uint64_t lpms = calib_measure(&g_signal);
-	*source = "measured";
 	if (lpms == 0)          /* interrupted: nothing measured, nothing saved */
 		return 0;
 	if (have_path && calib_save(path, &key, lpms, why, sizeof(why)) != 0)
@@ -162,6 +181,7 @@ static int setup_run(struct run *r)
 	g_outputs[1] = &r->sink.json_target.out;
 	struct sink_setup in = { .plan = &r->plan, .bench = &r->bench, .load = &r->load, .machine = &r->machine,
 				 .audit = &r->audit, .load_cfg = &r->load_cfg, .loops_source = loops_source,
+				 .calib = r->opt.loops_per_ms ? NULL : &r->calib,
 				 .concurrent_pid = r->watch.at_start, .rt_ok = r->main.rt_ok };
 	return sink_open(&r->sink, &in);
 }
@@ -182,6 +202,47 @@ static int start_run(struct run *r)
 	return rc == 0 ? setup_run(r) : rc;
 }
 
+/* The report's matrix sink with a check of loops_per_ms after every pair (calib_check_rate,
+ * about 0.25 s), into r->drift; the other callbacks pass through.  Not with -l: a value given
+ * on purpose is not the CPU's. */
+struct checked_sink {
+	struct matrix_sink report;
+	struct run *r;
+};
+
+static void checked_begin(void *arg, const struct matrix *m)
+{
+	struct checked_sink *c = arg;
+	c->report.run_begin(c->report.arg, m);
+}
+
+static void checked_pair(void *arg, const struct matrix *m, size_t item, unsigned repeat,
+			 const struct pair_outcome *po, int64_t timeline_pair)
+{
+	struct checked_sink *c = arg;
+	c->report.pair_measured(c->report.arg, m, item, repeat, po, timeline_pair);
+	if (!g_signal)
+		calib_drift_add(&c->r->drift, calib_check_rate(c->r->load_cfg.loops_per_ms, &g_signal));
+}
+
+static void checked_item(void *arg, const struct matrix *m, size_t item, const struct matrix_rep *reps, unsigned n)
+{
+	struct checked_sink *c = arg;
+	c->report.item_complete(c->report.arg, m, item, reps, n);
+}
+
+static void checked_round(void *arg, const struct matrix *m, unsigned round, bool interrupted)
+{
+	struct checked_sink *c = arg;
+	c->report.round_done(c->report.arg, m, round, interrupted);
+}
+
+static void checked_end(void *arg, const struct matrix *m, int sig)
+{
+	struct checked_sink *c = arg;
+	c->report.run_end(c->report.arg, m, sig);
+}
+
 /* Runs the matrix into the report.  Returns 0, or -1 when out of memory (reported). */
 static int run_matrix(struct run *r)
 {
@@ -195,7 +256,11 @@ static int run_matrix(struct run *r)
 		return -1;
 	}
 	struct matrix_sink sink = sink_matrix(&r->sink);
-	matrix_run(&r->matrix, &sink);
+	struct checked_sink checked = { .report = sink, .r = r };
+	struct matrix_sink with_checks = { .arg = &checked, .run_begin = checked_begin, .pair_measured = checked_pair,
+					   .item_complete = checked_item, .round_done = checked_round,
+					   .run_end = checked_end };
+	matrix_run(&r->matrix, r->opt.loops_per_ms ? &sink : &with_checks);
 	return 0;
 }
 
@@ -210,6 +275,8 @@ static int finish_run(struct run *r, int rc)
 	}
 	pid_t during = r->watch.during;
 	run_watch_end(&r->watch);
+	if (r->drift.checks)
+		sink_calibration_drift(&r->sink, &r->drift);
 	if (sink_close(&r->sink, during) != 0)
 		rc = -1;
 	mainproc_release(&r->main);

@@ -15,14 +15,13 @@
 #include "lib/timeutil.h"
 
 #define WARMUP_NS (200 * NS_PER_MS)
+#define CHECK_WARMUP_NS (50 * NS_PER_MS) /* between pairs: the sample is sized already */
 /* Samples are long enough to hold the timer ticks and interrupts any real task pays for, and an
  * estimate is the fastest of them, which is robust against noisy neighbours.  The fastest 5 ms
  * sample (which can dodge every tick) overstated sustained speed by 2-5% on the development
  * VM; the median of 20 ms samples swung by 10% between runs there. */
 #define SAMPLE_NS (20 * NS_PER_MS)
-#define SAMPLES_PER_ESTIMATE 15
-#define AGREE_PCT 1.0
-#define MAX_ESTIMATES 10
+#define SAMPLES_PER_ESTIMATE 10 /* ~200 ms a measurement; CALIB_MEASUREMENTS of them */
 
 void burn_loops(uint64_t n)
 {
@@ -107,12 +106,6 @@ void calib_key_current(struct calib_key *key)
 		snprintf(key->kernel_release, sizeof(key->kernel_release), "unknown");
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return x < y ? -1 : x > y;
-}
-
 /* Loops per ms from the fastest of SAMPLES_PER_ESTIMATE timed runs of `loops` loops. */
 static double estimate(uint64_t loops)
 {
@@ -125,18 +118,6 @@ static double estimate(uint64_t loops)
 			best_ns = dt;
 	}
 	return (double)loops * (double)NS_PER_MS / (double)best_ns;
-}
-
-static bool agree(const double *e, int n)
-{
-	double lo = e[0], hi = e[0];
-	for (int i = 1; i < n; i++) {
-		if (e[i] < lo)
-			lo = e[i];
-		if (e[i] > hi)
-			hi = e[i];
-	}
-	return (hi - lo) * 100.0 <= lo * AGREE_PCT;
 }
 
 /* The calling thread's affinity and policy, saved while it is pinned for measuring. */
@@ -188,31 +169,57 @@ static uint64_t warm_up(const volatile sig_atomic_t *interrupted)
 	return loops;
 }
 
-/* Estimates until three in a row agree within AGREE_PCT; the middle one of those three. */
-static uint64_t settle(uint64_t loops, const volatile sig_atomic_t *interrupted)
+/* One measurement on the pinned, warmed-up thread (calib_measurer). */
+struct real_measurer {
+	uint64_t loops;             /* a sample's loops, sized by warm_up */
+	const volatile sig_atomic_t *interrupted;
+};
+
+static double measure_once(void *ctx)
 {
-	double est[3] = { 0, 0, 0 };
-	int n = 0;
-	for (int i = 0; i < MAX_ESTIMATES && !stopped(interrupted); i++) {
-		est[n % 3] = estimate(loops);
-		n++;
-		if (n >= 3 && agree(est, 3))
-			break;
-	}
-	if (n == 0 || stopped(interrupted))
-		return 0;
-	qsort(est, 3, sizeof(est[0]), cmp_double);
-	double best = est[1];
-	return best >= 1.0 ? (uint64_t)best : 1;
+	struct real_measurer *m = ctx;
+	return stopped(m->interrupted) ? 0 : estimate(m->loops);
 }
 
-uint64_t calib_measure(const volatile sig_atomic_t *interrupted)
+/* Pins and warms up the calling thread into *saved and *m. */
+static void measuring_start(struct thread_sched *saved, struct real_measurer *m,
+			    const volatile sig_atomic_t *interrupted)
+{
+	pin_to_current_cpu_fifo(saved);
+	m->interrupted = interrupted;
+	m->loops = warm_up(interrupted);
+}
+
+uint64_t calib_measure(const volatile sig_atomic_t *interrupted, struct calib_result *result)
 {
 	struct thread_sched saved;
-	pin_to_current_cpu_fifo(&saved);
-	uint64_t lpms = settle(warm_up(interrupted), interrupted);
+	struct real_measurer m;
+	struct calib_result dummy;
+	measuring_start(&saved, &m, interrupted);
+	uint64_t lpms = calib_measure_with(measure_once, &m, CALIB_MEASUREMENTS, result ? result : &dummy);
 	restore_sched(&saved);
 	return lpms;
+}
+
+uint64_t calib_check_saved(uint64_t saved_lpms, const volatile sig_atomic_t *interrupted, struct calib_check *out)
+{
+	struct thread_sched saved;
+	struct real_measurer m;
+	measuring_start(&saved, &m, interrupted);
+	uint64_t lpms = calib_check_with(saved_lpms, measure_once, &m, out);
+	restore_sched(&saved);
+	return lpms;
+}
+
+double calib_check_rate(uint64_t loops_per_ms, const volatile sig_atomic_t *interrupted)
+{
+	struct thread_sched saved;
+	struct real_measurer m = { .loops = loops_per_ms * SAMPLE_NS / NS_PER_MS, .interrupted = interrupted };
+	pin_to_current_cpu_fifo(&saved);
+	burn_loops(m.loops * CHECK_WARMUP_NS / SAMPLE_NS);
+	double rate = m.loops ? measure_once(&m) : 0;
+	restore_sched(&saved);
+	return rate;
 }
 
 int calib_default_path(char *buf, size_t len)

@@ -44,12 +44,96 @@ uint64_t burn_cpu_us(uint64_t loops_per_ms, uint64_t work_us, const atomic_bool 
 /* Fills key for this machine.  Never fails; unreadable fields become "unknown" / 0. */
 void calib_key_current(struct calib_key *key);
 
+/* How many measurements a calibration takes (calib_measure); the fastest is kept, since a
+ * slow moment (another process on the CPU, a frequency dip, time stolen by the hypervisor)
+ * only ever lowers the rate: 1 of 5 `-b` runs on a shared 2-CPU VM measured 2.1 million
+ * loops per ms against 3.67 million for the others (bench/RESULTS.md, calibration). */
+#define CALIB_MEASUREMENTS 5
+
+/* Margin, in percent of the saved (or run's) loops_per_ms, beyond which a quick measurement
+ * disagrees with it: a saved value is then measured again (calib_check_saved), and a rate that
+ * changed during a run is warned about.  The 5 agreeing `-b` runs above were within 2% of each
+ * other (bench/RESULTS.md), the slow one 43% below. */
+#define CALIB_DISAGREE_PCT 10.0
+
+/* A calibration's measurements: the one kept and how far the others fell below it. */
+struct calib_result {
+	uint64_t loops_per_ms;      /* the fastest measurement; 0 when interrupted */
+	unsigned measurements;      /* how many were taken */
+	double median_below_pct;    /* the median measurement, percent below the fastest */
+	double slowest_below_pct;   /* the slowest measurement, percent below the fastest */
+};
+
+/* One measurement of loops per ms (a fake one in the tests).  Returns the rate, or 0 when
+ * interrupted. */
+typedef double (*calib_measurer)(void *ctx);
+
+/* The fastest of rates[0..n) and how far the median and the slowest fall below it, into *out.
+ * Pure.  n == 0 or a zero rate (an interrupted measurement) gives loops_per_ms 0. */
+void calib_spread(const double *rates, unsigned n, struct calib_result *out);
+
+/* Runs measure n times (n at most CALIB_MEASUREMENTS; more are not taken) and fills *out with
+ * calib_spread of them.  Returns out->loops_per_ms: the fastest (at least 1), or 0 when a
+ * measurement was interrupted. */
+uint64_t calib_measure_with(calib_measurer measure, void *ctx, unsigned n, struct calib_result *out);
+
+/* How a rate compares with a reference: within margin_pct percent of it, or faster or slower
+ * by more.  Pure. */
+enum calib_agreement { CALIB_AGREES, CALIB_FASTER, CALIB_SLOWER };
+enum calib_agreement calib_compare(uint64_t reference_loops_per_ms, double loops_per_ms, double margin_pct);
+
+/* The percentage by which loops_per_ms differs from reference (positive: faster). */
+double calib_diff_pct(uint64_t reference_loops_per_ms, double loops_per_ms);
+
+/* What checking a saved value did (calib_check_saved). */
+struct calib_check {
+	uint64_t loops_per_ms;      /* the value to use: the saved one, or the new measurement */
+	uint64_t saved_loops_per_ms; /* the saved value checked; 0: none (a fresh calibration) */
+	double quick_loops_per_ms;  /* the quick measurement */
+	bool remeasured;            /* full holds a full calibration (the quick one disagreed) */
+	bool replaced;              /* the full calibration disagreed too: loops_per_ms is new */
+	struct calib_result full;
+};
+
+/* The rule for a saved value: one quick measurement; when it agrees with saved within
+ * CALIB_DISAGREE_PCT, saved is kept.  Otherwise a full calibration (CALIB_MEASUREMENTS, the
+ * fastest kept): a quick one faster than saved means saved was taken in a slow moment, a
+ * slower one may itself be a slow moment, and the full calibration decides both: it replaces
+ * saved only when it disagrees with saved too.  Returns the value to use, or 0 when
+ * interrupted (out->loops_per_ms 0 too). */
+uint64_t calib_check_with(uint64_t saved, calib_measurer measure, void *ctx, struct calib_check *out);
+
+/* What the checks of the rate between a run's pairs saw (calib_drift_add). */
+struct calib_drift {
+	unsigned checks;               /* rates added */
+	double slowest_loops_per_ms;   /* the slowest of them; 0 before the first */
+	double fastest_loops_per_ms;   /* the fastest of them; 0 before the first */
+};
+
+/* Adds one checked rate to *d; a zero rate (interrupted) is not added.  Pure. */
+void calib_drift_add(struct calib_drift *d, double loops_per_ms);
+
+/* Whether the slowest or the fastest rate in *d disagrees with the run's loops_per_ms by more
+ * than margin_pct percent of it (calib_compare).  Pure; false before the first check. */
+bool calib_drift_off(const struct calib_drift *d, uint64_t run_loops_per_ms, double margin_pct);
+
 /* Measures loops_per_ms on the calling thread: pins it to its current CPU and raises it to
  * SCHED_FIFO when permitted (otherwise measures at normal priority), warms up for ~200 ms,
- * then estimates from the fastest of 15 samples of ~20 ms each until three successive estimates
- * agree within 1% (at most 10 estimates, about 3 s), and returns the middle of the last three.  Restores the thread's affinity and policy.  Returns loops_per_ms (> 0), or 0
- * when *interrupted (may be NULL) became non-zero before the measurement settled. */
-uint64_t calib_measure(const volatile sig_atomic_t *interrupted);
+ * then takes CALIB_MEASUREMENTS measurements, each the fastest of 10 samples of ~20 ms
+ * (about 1.2 s in all), and keeps the fastest (calib_measure_with); result (may be NULL)
+ * receives the spread.  Restores the thread's affinity and policy.  Returns loops_per_ms
+ * (> 0), or 0 when *interrupted (may be NULL) became non-zero before it was done. */
+uint64_t calib_measure(const volatile sig_atomic_t *interrupted, struct calib_result *result);
+
+/* calib_check_with on this CPU, set up as calib_measure does: the quick measurement is the
+ * warm-up and one measurement (about 0.4 s).  Returns the value to use, or 0 when
+ * interrupted. */
+uint64_t calib_check_saved(uint64_t saved, const volatile sig_atomic_t *interrupted, struct calib_check *out);
+
+/* One measurement for a check between a run's pairs, set up as calib_measure does but sized
+ * from the run's loops_per_ms, so only a short warm-up (~50 ms) precedes it: about 0.25 s.
+ * Returns loops per ms, or 0 when interrupted. */
+double calib_check_rate(uint64_t loops_per_ms, const volatile sig_atomic_t *interrupted);
 
 /* Default calibration file: $XDG_CACHE_HOME/interbench/loops_per_ms, falling back to
  * $HOME/.cache/...; writes the path into buf.  Returns 0, or -1 if no home is known. */

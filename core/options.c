@@ -30,7 +30,7 @@ static const struct optspec core_options[] = {
 	{ .long_name = "uniprocessor", .short_name = 'u', .type = OPTSPEC_FLAG,
 	  .help = "pin every task to CPU 0", .json_key = "uniprocessor", .offset = O(uniprocessor) },
 	{ .long_name = "recalibrate", .short_name = 'b', .type = OPTSPEC_FLAG,
-	  .help = "measure loops_per_ms even if a saved value matches", .json_key = "recalibrate",
+	  .help = "measure loops_per_ms even if a saved value matches (one is checked and re-measured when 10% off)", .json_key = "recalibrate",
 	  .offset = O(recalibrate) },
 	{ .long_name = "console", .short_name = 'c', .type = OPTSPEC_FLAG, .help = "console only, no logfile",
 	  .json_key = "console_only", .offset = O(console_only) },

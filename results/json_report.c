@@ -130,6 +130,19 @@ static json_t *audit_json(const struct audit *a)
 	return o;
 }
 
+/* run.calibration: the measurements behind loops_per_ms (doc/json.md); null with -l. */
+static json_t *calibration_json(const struct calib_check *c)
+{
+	if (!c)
+		return json_null();
+	bool full = c->remeasured, saved = c->saved_loops_per_ms != 0;
+	return json_pack("{s:i, s:o, s:o, s:o, s:o}", "measurements", full ? (int)c->full.measurements : 0,
+			 "median_below_pct", full ? json_real(c->full.median_below_pct) : json_null(),
+			 "slowest_below_pct", full ? json_real(c->full.slowest_below_pct) : json_null(),
+			 "saved_loops_per_ms", saved ? json_integer((json_int_t)c->saved_loops_per_ms) : json_null(),
+			 "quick_loops_per_ms", saved ? json_integer((json_int_t)c->quick_loops_per_ms) : json_null());
+}
+
 json_t *report_new(const struct machine_info *m, const struct run_info *info, const struct options *o)
 {
 	char generator[96];
@@ -141,6 +154,10 @@ json_t *report_new(const struct machine_info *m, const struct run_info *info, co
 		    json_object_set_new(json_object_get(doc, "run"), "concurrent_run_pid", json_null())) != 0) {
 		json_decref(doc);
 		return NULL;
+	}
+	if (doc) {
+		json_object_set_new(json_object_get(doc, "run"), "calibration", calibration_json(info->calib));
+		json_object_set_new(json_object_get(doc, "run"), "calibration_drift", json_null());
 	}
 	if (doc && info->audit)
 		json_object_set_new(json_object_get(doc, "machine"), "audit", audit_json(info->audit));
@@ -191,6 +208,14 @@ int report_add_sweep(json_t *doc, const char *sim, const char *load, const char 
 			      "bench_settings", string_array(rows, nr), "load_settings", string_array(cols, nc),
 			      "cells", grid);
 	return o && json_array_append_new(sweeps, o) == 0 ? 0 : -1;
+}
+
+int report_set_drift(json_t *doc, const struct calib_drift *d, bool off)
+{
+	return json_object_set_new(json_object_get(doc, "run"), "calibration_drift",
+				   json_pack("{s:i, s:I, s:I, s:b}", "checks", (int)d->checks,
+					     "slowest_loops_per_ms", (json_int_t)d->slowest_loops_per_ms,
+					     "fastest_loops_per_ms", (json_int_t)d->fastest_loops_per_ms, "off", off));
 }
 
 int report_set_concurrent(json_t *doc, long pid)

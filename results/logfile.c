@@ -171,6 +171,16 @@ void logfile_concurrent(FILE *f, long pid)
 	fprintf(f, "Another interbench run (pid %ld) was running at the same time: figures measured under its load\n", pid);
 }
 
+void logfile_drift(FILE *f, const struct calib_drift *d, uint64_t loops_per_ms)
+{
+	fprintf(f, "\n" LOG_DRIFT "the CPU ran at a different speed during the run: loops_per_ms checked after each of "
+		"%u pairs ranged from %.0f (%+.1f%%) to %.0f (%+.1f%%) of the run's %llu (margin %.0f%%); "
+		"fixed-work figures (ProAudio) may be off\n", d->checks,
+		d->slowest_loops_per_ms, calib_diff_pct(loops_per_ms, d->slowest_loops_per_ms),
+		d->fastest_loops_per_ms, calib_diff_pct(loops_per_ms, d->fastest_loops_per_ms),
+		(unsigned long long)loops_per_ms, CALIB_DISAGREE_PCT);
+}
+
 /* The header's lines on what confined the run: its CPUs, a CPU quota, a narrower cpuset,
  * another run at the same time. */
 static void header_confinement(FILE *f, const struct run_info *info)
@@ -191,10 +201,26 @@ static void header_confinement(FILE *f, const struct run_info *info)
 		logfile_concurrent(f, info->concurrent_pid);
 }
 
+/* "Calibration: ...": how loops_per_ms was measured or its saved value checked; nothing with -l. */
+static void header_calibration(FILE *f, const struct calib_check *c)
+{
+	if (!c || (!c->remeasured && !c->saved_loops_per_ms))
+		return;
+	fprintf(f, LOG_CALIBRATION);
+	if (c->saved_loops_per_ms)
+		fprintf(f, "saved value %llu, a quick measurement %+.1f%% off it (margin %.0f%%)%s",
+			(unsigned long long)c->saved_loops_per_ms, calib_diff_pct(c->saved_loops_per_ms, c->quick_loops_per_ms),
+			CALIB_DISAGREE_PCT, !c->remeasured ? ", kept\n" : c->replaced ? ", replaced by the " : ", kept: the ");
+	if (c->remeasured)
+		fprintf(f, "fastest of %u measurements; the median %.1f%%, the slowest %.1f%% below it\n",
+			c->full.measurements, c->full.median_below_pct, c->full.slowest_below_pct);
+}
+
 void logfile_header(FILE *f, const struct run_info *info)
 {
 	fprintf(f, LOG_USING "%llu" LOG_USING_LOOPS " (%s), running every load for %u seconds\n",
 		(unsigned long long)info->loops_per_ms, info->loops_source, info->duration_s);
+	header_calibration(f, info->calib);
 	fprintf(f, LOG_KERNEL "%s at datestamp %s\n", info->kernel_release, info->datestamp);
 	char text[2 * sizeof(info->kernel_version)];
 	text_escape_line(info->kernel_version, text, sizeof(text));

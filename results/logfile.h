@@ -32,6 +32,12 @@ void logfile_audit(FILE *f, const struct audit *a);
 /* The line saying another interbench run (pid) was running at the same time. */
 void logfile_concurrent(FILE *f, long pid);
 
+/* Writes the warning that loops_per_ms checked between pairs (d) disagreed with the run's,
+ * after a blank line that ends the table above (results/resultset.c reads it as prose):
+ * "Warning: the CPU ran at a different speed during the run: ... ranged from X (-14.1%) to Y
+ * (+0.2%) of the run's N (margin 10%); fixed-work figures (ProAudio) may be off". */
+void logfile_drift(FILE *f, const struct calib_drift *d, uint64_t loops_per_ms);
+
 /* Writes the run header: loops_per_ms and duration, kernel release and datestamp (the
  * interbench 0.31 lines), then CPUs, load threads, the CPUs the run may use ("CPUs this run may
  * use: 1 of 2 CPUs: 1"), its cgroups' CPU quota and a cpuset narrower than the online CPUs

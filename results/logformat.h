@@ -11,6 +11,8 @@
 /* Run header: "Using N loops per ms (source), running every load for S seconds". */
 #define LOG_USING "Using "
 #define LOG_USING_LOOPS " loops per ms"
+#define LOG_CALIBRATION "Calibration: " /* under LOG_USING: how loops_per_ms was measured (ours only) */
+#define LOG_DRIFT "Warning: " /* after the tables: loops_per_ms changed during the run (ours only) */
 /* Run header: "Benchmarking kernel RELEASE at datestamp YYYYMMDDHHMM": a new run. */
 #define LOG_KERNEL "Benchmarking kernel "
 /* Our run header's own lines: a log with it is ours (its tables' definitions follow). */

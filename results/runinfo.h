@@ -4,6 +4,7 @@
 #ifndef IB_RUNINFO_H
 #define IB_RUNINFO_H
 #include <stdint.h>
+#include "calibrate/calibrate.h"
 #include "lib/audit.h"
 #include "lib/cgroup.h"
 
@@ -13,6 +14,7 @@ struct run_info {
 	char datestamp[16];        /* local time, YYYYMMDDHHMM as interbench stamps it */
 	uint64_t loops_per_ms;
 	const char *loops_source;  /* "measured", "saved", "-l" */
+	const struct calib_check *calib; /* the measurements behind it (calibrate/calibrate.h), NULL with -l */
 	unsigned duration_s;
 	unsigned cpus;             /* online CPUs */
 	unsigned load_threads;     /* -L */

@@ -58,6 +58,7 @@ static void fill_info(struct report_sink *s)
 	s->info.audit = in->audit;
 	s->info.loops_per_ms = in->load_cfg->loops_per_ms;
 	s->info.loops_source = in->loops_source;
+	s->info.calib = in->calib;
 	s->info.duration_s = s->opt->duration_s;
 	s->info.cpus = in->machine->online_cpus;
 	s->info.allowed_cpus = in->machine->allowed_cpus;
@@ -498,6 +499,17 @@ static int close_outputs(struct report_sink *s)
 		rc = -1;
 	}
 	return rc;
+}
+
+void sink_calibration_drift(struct report_sink *s, const struct calib_drift *d)
+{
+	bool off = calib_drift_off(d, s->info.loops_per_ms, CALIB_DISAGREE_PCT);
+	if (off) {
+		logfile_drift(s->both, d, s->info.loops_per_ms);
+		put(s, true);
+	}
+	if (s->doc)
+		report_set_drift(s->doc, d, off);
 }
 
 int sink_close(struct report_sink *s, long concurrent_pid)

@@ -32,6 +32,7 @@ struct sink_setup {
 	const struct audit *audit;       /* the system audit (lib/audit.h) */
 	const struct load_config *load_cfg; /* the loads' shared set-up: threads, loops_per_ms */
 	const char *loops_source;        /* "measured", "saved", "-l" */
+	const struct calib_check *calib; /* the measurements behind loops_per_ms, NULL with -l */
 	long concurrent_pid;             /* another run seen at the start, 0: none */
 	bool rt_ok;                      /* main runs SCHED_FIFO (notes before the run) */
 };
@@ -64,6 +65,12 @@ struct report_sink {
 
 /* Opens the console: stdout, or stderr when --json - takes stdout.  Never fails. */
 void sink_console_open(struct report_sink *s, const struct options *o);
+
+/* Records the checks of loops_per_ms between pairs: run.calibration_drift in the JSON and,
+ * when they disagree with the run's loops_per_ms by more than CALIB_DISAGREE_PCT, a warning
+ * line on the console and in the logfile (results/logfile.h logfile_drift).  Call once, after
+ * the matrix and before sink_close. */
+void sink_calibration_drift(struct report_sink *s, const struct calib_drift *d);
 
 /* Says on the console that loops_per_ms is being measured, with why the saved value was not
  * used ("" when none was saved). */
