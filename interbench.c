@@ -68,7 +68,6 @@ struct run {
 	struct matrix matrix;
 	struct report_sink sink;   /* every output of the run (results/sink.h) */
 	struct calib_check calib;  /* the measurements behind loops_per_ms; zero with -l */
-	struct calib_drift drift;  /* loops_per_ms checked between pairs (checked_sink); none with -l */
 };
 
 /* A saved value, checked by a quick measurement (calib_check_saved) and measured again when
@@ -202,47 +201,6 @@ static int start_run(struct run *r)
 	return rc == 0 ? setup_run(r) : rc;
 }
 
-/* The report's matrix sink with a check of loops_per_ms after every pair (calib_check_rate,
- * about 0.25 s), into r->drift; the other callbacks pass through.  Not with -l: a value given
- * on purpose is not the CPU's. */
-struct checked_sink {
-	struct matrix_sink report;
-	struct run *r;
-};
-
-static void checked_begin(void *arg, const struct matrix *m)
-{
-	struct checked_sink *c = arg;
-	c->report.run_begin(c->report.arg, m);
-}
-
-static void checked_pair(void *arg, const struct matrix *m, size_t item, unsigned repeat,
-			 const struct pair_outcome *po, int64_t timeline_pair)
-{
-	struct checked_sink *c = arg;
-	c->report.pair_measured(c->report.arg, m, item, repeat, po, timeline_pair);
-	if (!g_signal)
-		calib_drift_add(&c->r->drift, calib_check_rate(c->r->load_cfg.loops_per_ms, &g_signal));
-}
-
-static void checked_item(void *arg, const struct matrix *m, size_t item, const struct matrix_rep *reps, unsigned n)
-{
-	struct checked_sink *c = arg;
-	c->report.item_complete(c->report.arg, m, item, reps, n);
-}
-
-static void checked_round(void *arg, const struct matrix *m, unsigned round, bool interrupted)
-{
-	struct checked_sink *c = arg;
-	c->report.round_done(c->report.arg, m, round, interrupted);
-}
-
-static void checked_end(void *arg, const struct matrix *m, int sig)
-{
-	struct checked_sink *c = arg;
-	c->report.run_end(c->report.arg, m, sig);
-}
-
 /* Runs the matrix into the report.  Returns 0, or -1 when out of memory (reported). */
 static int run_matrix(struct run *r)
 {
@@ -250,17 +208,14 @@ static int run_matrix(struct run *r)
 		.plan = &r->plan, .opt = &r->opt, .load = &r->load, .repeats = r->opt.repeat,
 		.duration_ns = (uint64_t)r->opt.duration_s * NS_PER_S, .load_cfg = &r->load_cfg,
 		.main = r->main, .timeline_fd = r->sink.timeline_fd, .interrupted = &g_signal, .watch = &r->watch,
+		.check_rate = !r->opt.loops_per_ms,  /* a value given on purpose is not the CPU's */
 	};
 	if (matrix_init(&r->matrix, &p) != 0) {
 		text_message(stderr, "interbench: calloc: %s", strerror(errno));
 		return -1;
 	}
 	struct matrix_sink sink = sink_matrix(&r->sink);
-	struct checked_sink checked = { .report = sink, .r = r };
-	struct matrix_sink with_checks = { .arg = &checked, .run_begin = checked_begin, .pair_measured = checked_pair,
-					   .item_complete = checked_item, .round_done = checked_round,
-					   .run_end = checked_end };
-	matrix_run(&r->matrix, r->opt.loops_per_ms ? &sink : &with_checks);
+	matrix_run(&r->matrix, &sink);
 	return 0;
 }
 
@@ -275,8 +230,8 @@ static int finish_run(struct run *r, int rc)
 	}
 	pid_t during = r->watch.during;
 	run_watch_end(&r->watch);
-	if (r->drift.checks)
-		sink_calibration_drift(&r->sink, &r->drift);
+	if (r->matrix.drift.checks)
+		sink_calibration_drift(&r->sink, &r->matrix.drift);
 	if (sink_close(&r->sink, during) != 0)
 		rc = -1;
 	mainproc_release(&r->main);

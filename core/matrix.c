@@ -178,6 +178,8 @@ static void run_round(struct matrix *m, unsigned round, const struct matrix_sink
 			s->pair_measured(s->arg, m, i, round, m->po, m->p.timeline_fd >= 0 && !m->po->sim.timeline_error ?
 					 (int64_t)m->timeline_seq : -1);
 		m->timeline_seq++;
+		if (m->p.check_rate && !*m->p.interrupted)
+			calib_drift_add(&m->drift, calib_check_rate(m->p.load_cfg->loops_per_ms, m->p.interrupted));
 		if (m->p.repeats == 1 && s->item_complete)
 			s->item_complete(s->arg, m, i, matrix_reps(m, i), 1);
 	}
