@@ -157,6 +157,7 @@ static void record(struct matrix *m, size_t i, unsigned repeat)
 	rep->ok = po->ok;
 	rep->interrupted = po->interrupted;
 	rep->window_ns = po->window_ns;
+	rep->disturbance = po->disturbance;
 	snprintf(rep->why, sizeof(rep->why), "%s", po->why);
 	rep->load_work[0] = '\0';
 	if (po->load.elapsed_ns)

@@ -30,6 +30,7 @@ struct matrix_rep {
 	char why[320];             /* the reason when !ok */
 	char load_work[200];       /* the load's throughput ("Write 512 MB/s written"), or "" */
 	uint64_t window_ns;        /* how long the bench was measured, nanoseconds */
+	struct disturbance disturbance; /* what else ran on the run's CPUs (pair_outcome's) */
 };
 
 /* A load for the whole run: its context (copied into each of its load processes) and main's

@@ -280,6 +280,7 @@ static void pair_measured(void *arg, const struct matrix *m, size_t i, unsigned 
 		.failed = po->ok ? NULL : po->why, .interrupted = po->interrupted,
 		.window_ns = po->window_ns, .sim = &po->sim, .summary = po->ok ? sum : NULL,
 		.load_work = &po->load, .load_metrics = lw->metrics, .timeline_pair = timeline_pair, .spec = &it->spec,
+		.disturbance = &po->disturbance,
 	};
 	if (report_add(s->doc, &e) != 0)
 		text_message(stderr, "interbench: warning: out of memory for the JSON results");
@@ -293,10 +294,40 @@ static struct table_style style_of(const struct report_sink *s, const struct pla
 				     .verbose = s->opt->verbose, .repeats = s->opt->repeat };
 }
 
+/* The most disturbed of the measured reps[0..n) that pass the levels (lib/disturb.h), their
+ * count in *count; NULL when none does. */
+static const struct disturbance *worst_disturbance(const struct matrix_rep *reps, unsigned n, unsigned *count)
+{
+	const struct disturbance *worst = NULL;
+	*count = 0;
+	for (unsigned k = 0; k < n; k++) {
+		const struct disturbance *d = &reps[k].disturbance;
+		if (!reps[k].ok || !disturbance_marked(d))
+			continue;
+		++*count;
+		if (!worst || d->outside_cpu_ppm > worst->outside_cpu_ppm)
+			worst = d;
+	}
+	return worst;
+}
+
+/* Ends the row just printed to s->both with LOG_ROW_DISTURBED_MARK before its newline. */
+static void mark_row(struct report_sink *s)
+{
+	off_t len = ftello(s->both);
+	if (fflush(s->both) != 0 || len <= 0 || s->both_text[len - 1] != '\n')
+		return;
+	fseeko(s->both, len - 1, SEEK_SET);
+	fprintf(s->both, "%s\n", LOG_ROW_DISTURBED_MARK);
+}
+
 /* The lines under a row: the load's throughput (always in the logfile, on the console with
- * -v), then a mark under a partial window (compare leaves such a row out). */
+ * -v), then a mark under a partial window (compare leaves such a row out), then what
+ * disturbed it. */
 static void row_notes(struct report_sink *s, const struct matrix_rep *reps, unsigned n)
 {
+	unsigned disturbed;
+	const struct disturbance *d = worst_disturbance(reps, n, &disturbed);
 	for (unsigned k = 0; k < n; k++)
 		if (reps[k].load_work[0])
 			log_load_work(s->both, reps[k].load_work, n > 1);
@@ -304,6 +335,8 @@ static void row_notes(struct report_sink *s, const struct matrix_rep *reps, unsi
 	for (unsigned k = 0; k < n; k++)
 		if (reps[k].ok && reps[k].interrupted)
 			log_row_interrupted(s->both, reps[k].window_ns / 1e9, s->opt->duration_s, n > 1);
+	if (d)
+		log_row_disturbed(s->both, d->outside_cpu_ppm / 1e4, d->steal_ppm / 1e4, disturbed, n);
 	put(s, true);
 }
 
@@ -325,6 +358,9 @@ static void emit_row(struct report_sink *s, const char *load, const struct matri
 		table_row(s->both, load, &ok[0], st);
 	else
 		table_row_repeats(s->both, load, &med, st, lo, hi, n - nok);
+	unsigned disturbed;
+	if (nok && worst_disturbance(reps, n, &disturbed))
+		mark_row(s);
 	put(s, true);
 	row_notes(s, reps, n);
 	flush_out(s, s->con);
