@@ -144,6 +144,8 @@ json_t *report_new(const struct machine_info *m, const struct run_info *info, co
 	}
 	if (doc && info->audit)
 		json_object_set_new(json_object_get(doc, "machine"), "audit", audit_json(info->audit));
+	if (doc && info->shuffle_seed)
+		json_object_set_new(json_object_get(doc, "run"), "shuffle_seed", jint(info->shuffle_seed));
 	return doc;
 }
 

@@ -70,6 +70,7 @@ static void fill_info(struct report_sink *s)
 	s->info.workload_options = s->workload_options;
 	s->info.settings = sweep_describe(s->opt, in->bench, in->load, s->settings, sizeof(s->settings));
 	s->info.dma_latency_us = s->opt->dma_latency_us;
+	s->info.shuffle_seed = s->opt->repeat > 1 ? s->opt->seed : 0;
 }
 
 /* Opens --timeline's file and writes its header: written under a temporary name beside it and
