@@ -259,6 +259,34 @@ static void timeline_note(struct report_sink *s, const struct pair_outcome *po)
 	s->timeline_warned = true;
 }
 
+/* The index in the JSON results of run `repeat` of plan item i, whose pair ran last: the
+ * results go round by round, each in plan order, whatever order the round ran its pairs in
+ * (core/matrix.h); every pair that ran has an entry. */
+static size_t result_index(const struct matrix *m, size_t i, unsigned repeat)
+{
+	size_t idx = 0;
+	for (size_t j = 0; j < m->p.plan->n; j++) {
+		const struct matrix_rep *r = matrix_reps(m, j);
+		for (unsigned k = 0; k < repeat; k++)
+			idx += r[k].ran;
+		idx += j < i && r[repeat].ran;
+	}
+	return idx;
+}
+
+/* Moves the last of doc's results to index idx (when before it).  Returns 0, or -1 when out
+ * of memory. */
+static int move_last_result(json_t *doc, size_t idx)
+{
+	json_t *a = json_object_get(doc, JK_RESULTS);
+	size_t n = json_array_size(a);
+	if (n == 0 || idx >= n - 1)
+		return 0;
+	json_t *r = json_incref(json_array_get(a, n - 1));
+	json_array_remove(a, n - 1);
+	return json_array_insert_new(a, idx, r);
+}
+
 /* A run of a pair: its summary kept for the tables, its entry in the JSON. */
 static void pair_measured(void *arg, const struct matrix *m, size_t i, unsigned repeat, const struct pair_outcome *po,
 			  int64_t timeline_pair)
@@ -283,7 +311,7 @@ static void pair_measured(void *arg, const struct matrix *m, size_t i, unsigned 
 		.load_work = &po->load, .load_metrics = lw->metrics, .timeline_pair = timeline_pair, .spec = &it->spec,
 		.disturbance = &po->disturbance,
 	};
-	if (report_add(s->doc, &e) != 0)
+	if (report_add(s->doc, &e) != 0 || move_last_result(s->doc, result_index(m, i, repeat)) != 0)
 		text_message(stderr, "interbench: warning: out of memory for the JSON results");
 }
 
