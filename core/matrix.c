@@ -4,8 +4,23 @@
 #include <stdlib.h>
 #include <string.h>
 #include "core/matrix.h"
+#include "lib/nbrandom.h"
 #include "lib/timeutil.h"
 #include "workloads/workload.h"
+
+void matrix_round_order(uint64_t seed, unsigned round, size_t *order, size_t n)
+{
+	uint64_t state = random_mix64(seed) ^ ((uint64_t)round << 32 | round);
+	for (size_t i = 0; i < n; i++)
+		order[i] = i;
+	for (size_t i = n; i > 1; i--) {
+		state += 0x9e3779b97f4a7c15ULL;  /* splitmix64's step */
+		size_t j = (size_t)(random_mix64(state) % i);  /* bias below n / 2^64: none to see */
+		size_t t = order[i - 1];
+		order[i - 1] = order[j];
+		order[j] = t;
+	}
+}
 
 int matrix_init(struct matrix *m, const struct matrix_params *p)
 {
@@ -14,7 +29,8 @@ int matrix_init(struct matrix *m, const struct matrix_params *p)
 	m->loads = calloc(workload_count, sizeof(*m->loads));
 	m->reps = calloc(p->plan->n ? p->plan->n * p->repeats : 1, sizeof(*m->reps));
 	m->po = calloc(1, sizeof(*m->po));
-	if (!m->loads || !m->reps || !m->po) {
+	m->order = calloc(p->plan->n ? p->plan->n : 1, sizeof(*m->order));
+	if (!m->loads || !m->reps || !m->po || !m->order) {
 		int e = errno;
 		matrix_free(m);
 		errno = e;
@@ -65,6 +81,8 @@ void matrix_free(struct matrix *m)
 	free(m->loads);
 	free(m->reps);
 	free(m->po);
+	free(m->order);
+	m->order = NULL;
 	m->loads = NULL;
 	m->reps = NULL;
 	m->po = NULL;
@@ -157,17 +175,22 @@ static void record(struct matrix *m, size_t i, unsigned repeat)
 	rep->ok = po->ok;
 	rep->interrupted = po->interrupted;
 	rep->window_ns = po->window_ns;
+	rep->disturbance = po->disturbance;
 	snprintf(rep->why, sizeof(rep->why), "%s", po->why);
 	rep->load_work[0] = '\0';
 	if (po->load.elapsed_ns)
 		load_throughput_format(lctx->name, lctx->metrics, &po->load, rep->load_work, sizeof(rep->load_work));
 }
 
-/* Runs every pair of the plan once (round `round`, 0-based); with one repeat each item is
- * complete as its pair finishes. */
+/* Runs every pair of the plan once (round `round`, 0-based), in plan order with one round,
+ * else in matrix_round_order's; with one repeat each item is complete as its pair finishes. */
 static void run_round(struct matrix *m, unsigned round, const struct matrix_sink *s)
 {
-	for (size_t i = 0; i < m->p.plan->n && !*m->p.interrupted; i++) {
+	size_t n = m->p.plan->n;
+	if (m->p.repeats > 1)
+		matrix_round_order(m->p.shuffle_seed, round, m->order, n);
+	for (size_t k = 0; k < n && !*m->p.interrupted; k++) {
+		size_t i = m->p.repeats > 1 ? m->order[k] : k;
 		const struct plan_item *it = &m->p.plan->items[i];
 		progress_run_begin(&m->progress, it->sim->name, matrix_load_name(m, i), round + 1, m->p.repeats,
 				   now_ns());

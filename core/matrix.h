@@ -31,6 +31,7 @@ struct matrix_rep {
 	char why[320];             /* the reason when !ok */
 	char load_work[200];       /* the load's throughput ("Write 512 MB/s written"), or "" */
 	uint64_t window_ns;        /* how long the bench was measured, nanoseconds */
+	struct disturbance disturbance; /* what else ran on the run's CPUs (pair_outcome's) */
 };
 
 /* A load for the whole run: its context (copied into each of its load processes) and main's
@@ -49,6 +50,8 @@ struct matrix_params {
 	const struct options *opt;       /* the workloads' options (load contexts), -q, --cpus */
 	const struct sweep_side *load;   /* the load settings: item l runs at load->s[l] */
 	unsigned repeats;                /* rounds (--repeat), at least 1 */
+	uint64_t shuffle_seed;           /* with several rounds, each runs its pairs in the order
+	                                    matrix_round_order gives for this seed */
 	uint64_t duration_ns;            /* the timed window of each pair, nanoseconds */
 	const struct load_config *load_cfg; /* what every load shares (threads, loops_per_ms) */
 	struct mainproc main;            /* main's scheduling: the timer priority, SCHED_OTHER
@@ -68,6 +71,7 @@ struct matrix {
 	struct matrix_params p;
 	struct matrix_load *loads;       /* one per workload_table entry */
 	struct matrix_rep *reps;         /* plan->n x repeats, item-major: matrix_reps */
+	size_t *order;                   /* the running order of the round running: plan items */
 	struct pair_outcome *po;         /* the pair running (large: not on the stack) */
 	uint32_t timeline_seq;           /* the pair id of the pair running: pairs run so far */
 	struct progress progress;        /* the status line on a terminal's stderr (lib/progress.h) */
@@ -97,12 +101,20 @@ struct matrix_sink {
 	void (*run_end)(void *arg, const struct matrix *m, int sig);
 };
 
+/* The running order of round `round` (0-based) of a run with shuffle seed `seed`: order[0..n)
+ * a permutation of 0..n-1, by Fisher-Yates from splitmix64 (lib/nbrandom.h) seeded by seed
+ * and round; the same for the same arguments.  A drift of the machine through a round then
+ * falls on no setting more than another, while the store and the tables keep the plan's
+ * order.  matrix_run uses it with several rounds; one round keeps the plan's order. */
+void matrix_round_order(uint64_t seed, unsigned round, size_t *order, size_t n);
+
 /* Sets m up for p: the result store (every repeat not yet run) and one load context per
  * workload_table entry.  Returns 0, or -1 with errno set by calloc (m then holds nothing to
  * free). */
 int matrix_init(struct matrix *m, const struct matrix_params *p);
 
-/* Runs the plan round by round until every repeat ran or the interrupted flag is set, telling
+/* Runs the plan round by round (each round's pairs in matrix_round_order's order when there
+ * are several rounds, else in the plan's) until every repeat ran or the interrupted flag is set, telling
  * sink (may be NULL) as struct matrix_sink says, then cleans up the loads (their scratch
  * files).  Returns the signal that stopped it, or 0. */
 int matrix_run(struct matrix *m, const struct matrix_sink *sink);

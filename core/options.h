@@ -14,6 +14,7 @@
 
 #define OPT_MAX_DURATION_S 86400u     /* -t upper bound: one day per benchmark */
 #define OPT_MAX_REPEAT 1000u          /* --repeat upper bound */
+#define OPT_MAX_SEED ((1LL << 53) - 1) /* --seed upper bound: exact in a JSON reader's double */
 #define OPT_MAX_WORKLOAD_OPTIONS 64u  /* distinct options of all workloads together (checked by
                                          tests/check_workload.c) */
 
@@ -39,6 +40,8 @@ struct options {
 	uint32_t sim_include, sim_exclude;   /* -W / -X: bit i = workload_table[i] */
 	uint32_t load_include, load_exclude; /* -w / -x: bit i = workload_table[i] */
 	unsigned repeat;            /* --repeat: runs of every pair, in rounds (default 1) */
+	uint64_t seed;              /* --seed: the seed of the rounds' shuffled order (core/matrix.h);
+	                               0: drawn at the start (interbench.c) */
 	const char *json_path;      /* --json FILE ("-" = stdout), or NULL */
 	const char *timeline_path;  /* --timeline FILE (lib/timeline.h), or NULL */
 	int64_t dma_latency_us;     /* --dma-latency: CPU wakeup latency limit held during the

@@ -9,6 +9,8 @@
 #include <sys/resource.h>
 #include <unistd.h>
 #include "lib/child.h"
+#include "lib/disturb.h"
+#include "lib/machine.h"
 #include "lib/oom.h"
 #include "core/pair.h"
 #include "lib/timeutil.h"
@@ -180,6 +182,34 @@ static bool collect(struct child *c, const struct child_fate *fate, void *buf, s
 	return false;
 }
 
+/* The CPUs the run uses: both sides' lists when both are given, else every CPU this process
+ * may run on (an empty set, when unknown, means every CPU of /proc/stat). */
+static const struct optspec_cpus *run_cpus(const struct pair_params *p, struct optspec_cpus *set)
+{
+	if (!p->bench_cpus || !p->bench_cpus->given || !p->load_cpus || !p->load_cpus->given)
+		return machine_allowed_cpus(set) ? set : NULL;
+	*set = *p->bench_cpus;
+	for (size_t i = 0; i < sizeof(set->bits) / sizeof(set->bits[0]); i++)
+		set->bits[i] |= p->load_cpus->bits[i];
+	return set;
+}
+
+/* One edge of the window: the run's CPUs and processes (main, then the running children)
+ * read into *s, its time into *t_ns.  Returns 0, or -1 when a reading failed. */
+static int sample_edge(const struct optspec_cpus *cpus, struct child *kids[2], struct disturb_sample *s,
+		       uint64_t *t_ns)
+{
+	pid_t pids[3] = { getpid() };
+	unsigned n = 1;
+	char err[160];
+	for (int i = 0; i < 2; i++)
+		if (kids[i] && kids[i]->pid > 0)
+			pids[n++] = kids[i]->pid;
+	int rc = disturb_sample(cpus, pids, n, s, err, sizeof(err));
+	*t_ns = now_ns();
+	return rc;
+}
+
 /* Starts the bench beside the running load and watches the timed window, then collects the
  * bench's result into out.  Returns watch_window's verdict, or -3 when the bench could not be
  * forked (out->why says so). */
@@ -192,9 +222,16 @@ static int bench_window(const struct pair_params *p, struct child *kids[2], stru
 		return -3;
 	}
 	kids[1] = bench;
+	struct optspec_cpus set;
+	const struct optspec_cpus *cpus = run_cpus(p, &set);
+	struct disturb_sample s0, s1;
+	uint64_t s0_ns, s1_ns;
+	bool sampled = sample_edge(cpus, kids, &s0, &s0_ns) == 0;
 	uint64_t t0_ns = now_ns();
 	int spoke = watch_window(p, kids, t0_ns + p->duration_ns, -1);
 	out->window_ns = now_ns() - t0_ns;
+	if (sampled && sample_edge(cpus, kids, &s1, &s1_ns) == 0)
+		disturb_compute(&s0, &s1, s1_ns - s0_ns, sysconf(_SC_CLK_TCK), &out->disturbance);
 	/* the timing thread and a load's control thread block at every turn: RLIMIT_RTTIME can
 	 * only take a realtime task or load */
 	struct child_fate fate = { .realtime = is_realtime(&p->run_cfg.sched),

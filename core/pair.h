@@ -7,6 +7,7 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include "lib/disturb.h"
 #include "lib/optspec.h"
 #include "lib/schedpolicy.h"
 #include "loads/load.h"
@@ -49,11 +50,22 @@ struct pair_outcome {
 	uint64_t window_ns;              /* how long the bench actually ran */
 	uint64_t ramp_ns;                /* from the load's start to the bench's */
 	bool load_ready;                 /* the load reported ready within PAIR_READY_MAX_MS */
+	struct disturbance disturbance;  /* what else ran on the run's CPUs over the window:
+	                                    pair_run says how it is measured */
 	uint64_t oom_kills_before;       /* the kernel's OOM kills before the pair (lib/oom.h), to
 	                                    name the OOM killer as a child's likely killer */
 };
 
-/* Runs the pair.  Every wait is bounded: a child that does not report within its grace time
+/* Runs the pair.  Over the bench's timed window it measures out->disturbance (lib/disturb.h):
+ * /proc/stat's busy time of the run's CPUs (the union of bench_cpus and load_cpus when both
+ * are given, else the CPUs this process may run on: machine_allowed_cpus) minus the CPU time
+ * of the run's own processes, main, the bench and the load with every thread (utime + stime
+ * of /proc/<pid>/stat, read at both edges of the window while all three are alive: exact for
+ * the window up to a tick per reading, where the children's rusage would only come at their
+ * reaping and include their start and stop).  Main's time is subtracted though it may run on
+ * other CPUs, and processes the load forks are not the run's: both err towards less outside
+ * time, never more.  A reading that fails leaves disturbance.measured false.
+ * Every wait is bounded: a child that does not report within its grace time
  * is killed.  A child that dies early is noticed within the poll interval and named in why.
  * Returns 0 (see out->ok), or -1 when a process could not even be started (why says so). */
 int pair_run(const struct pair_params *p, struct pair_outcome *out);

@@ -305,18 +305,22 @@ static void print_row(FILE *out, const struct cmp_cols *w, const char *sim, cons
 			"change_unit", r->change_unit, "p", json_number(r->p_v), "verdict", r->verdict));
 }
 
+/* The verdict column of a disturbed pair (disturbed_warnings): none of its figures judged. */
+#define CMP_DISTURBED "disturbed"
+
 static void print_metric(FILE *out, const struct cmp_cols *w, const char *sim, const char *load, enum rs_metric m,
-			 const struct metric_cmp *mc, const struct cmp_thresholds *t)
+			 const struct metric_cmp *mc, const struct cmp_thresholds *t, bool disturbed)
 {
 	double scale = rs_metric_is_time(m) ? 1e-6 : 1;  /* ns shown in ms */
 	char not_shown[64];
 	struct cmp_row r = {
 		.figure = rs_metric_name(m), .unit = rs_metric_unit(m), .change_unit = rs_metric_higher_worse(m) ? "%" : "pt",
-		.verdict = mc->regression ? "REGRESSION" : mc->tested && mc->p < CMP_ALPHA ? "significant" : "",
+		.verdict = disturbed ? CMP_DISTURBED : mc->regression ? "REGRESSION" :
+			   mc->tested && mc->p < CMP_ALPHA ? "significant" : "",
 		.old_v = mc->old * scale, .new_v = mc->new * scale, .change_v = mc->change, .p_v = mc->tested ? mc->p : NAN,
 		.change_lo = mc->change_lo, .change_hi = mc->change_hi,
 	};
-	if (mc->beyond && !mc->regression && !mc->tested && !isnan(mc->change_lo)) {
+	if (!disturbed && mc->beyond && !mc->regression && !mc->tested && !isnan(mc->change_lo)) {
 		snprintf(not_shown, sizeof(not_shown), rs_metric_higher_worse(m) ? "no change shown (%+.1f%%..%+.1f%%)" :
 			 "no change shown (%+.2f..%+.2f pt)", mc->change_lo, mc->change_hi);
 		r.verdict = not_shown;
@@ -332,13 +336,14 @@ static void print_metric(FILE *out, const struct cmp_cols *w, const char *sim, c
  * their repeats took no latency sample, a regression as cmp_starved_regression says.  Returns
  * whether it is one. */
 static bool print_starved(FILE *out, const struct cmp_cols *w, const struct rs_pair *a, const struct rs_pair *b,
-			  const struct cmp_thresholds *t)
+			  const struct cmp_thresholds *t, bool disturbed)
 {
 	size_t sa = starved_repeats(a), sb = starved_repeats(b);
-	bool regression = cmp_starved_regression(a, b, t);
+	bool regression = !disturbed && cmp_starved_regression(a, b, t);
 	struct cmp_row r = {
 		.figure = "starved repeats", .unit = "%", .change_unit = "pt", .p = "-",
-		.verdict = regression ? "REGRESSION" : "", .p_v = NAN, .change_lo = NAN, .change_hi = NAN,
+		.verdict = disturbed ? CMP_DISTURBED : regression ? "REGRESSION" : "", .p_v = NAN,
+		.change_lo = NAN, .change_hi = NAN,
 		.old_v = 100.0 * (double)sa / (double)a->n, .new_v = 100.0 * (double)sb / (double)b->n,
 	};
 	r.change_v = r.new_v - r.old_v;
@@ -386,25 +391,27 @@ static bool print_failed(FILE *out, const struct cmp_cols *w, const struct rs_pa
 }
 
 /* Compares one pair in both sets: its figures, then its starved repeats when either side has
- * one.  Returns the number of regressions. */
+ * one.  Returns the number of regressions: none for a pair disturbed in either set (its
+ * verdicts say CMP_DISTURBED). */
 static unsigned compare_pair(const struct rs_pair *a, const struct rs_pair *b, const struct cmp_thresholds *t,
 			     const bool skip[RS_METRICS], FILE *out, const struct cmp_cols *w, struct cmp_notes *notes)
 {
 	if (a->n == 0 || b->n == 0)
 		return print_failed(out, w, a, b, t);
 	unsigned regressions = 0;
+	bool disturbed = a->disturbed || b->disturbed;
 	for (int m = 0; m < RS_METRICS; m++) {
 		struct metric_cmp mc;
 		if (skip[m] || !compare_metric(a, b, (enum rs_metric)m, t, &mc))
 			continue;
-		print_metric(out, w, a->sim, a->load, (enum rs_metric)m, &mc, t);
-		regressions += mc.regression;
+		print_metric(out, w, a->sim, a->load, (enum rs_metric)m, &mc, t, disturbed);
+		regressions += mc.regression && !disturbed;
 		notes->untested |= !mc.tested && isnan(mc.change_lo);
 		notes->by_interval |= !mc.tested && !isnan(mc.change_lo);
 	}
 	if (starved_repeats(a) || starved_repeats(b)) {
 		notes->starved = true;
-		regressions += print_starved(out, w, a, b, t);
+		regressions += print_starved(out, w, a, b, t, disturbed);
 	}
 	if (regressions && t->flagged)
 		note_flagged(t->flagged, a);
@@ -545,6 +552,34 @@ static struct cmp_cols table_cols(const struct result_set *old, const struct res
 	return w;
 }
 
+/* Warns that pair p of side in ("OLD", "NEW") was disturbed: other processes took the run's
+ * CPUs (results/resultset.h rs_pair.disturbed), so its verdict is not reliable. */
+static void disturbed_warning(const struct rs_pair *p, const char *in, const struct cmp_thresholds *t, FILE *out)
+{
+	char sim[4 * sizeof(p->sim)], load[4 * sizeof(p->load)], share[48] = "";
+	text_escape_line(p->sim, sim, sizeof(sim));
+	text_escape_line(p->load, load, sizeof(load));
+	if (!isnan(p->outside_cpu_pct))
+		snprintf(share, sizeof(share), " (outside CPU %.0f %%)", p->outside_cpu_pct);
+	fprintf(out, "Warning: %s/%s: %s was disturbed%s: its verdict is not reliable\n", sim, load, in, share);
+	json_push(t, "disturbed", json_pack("{s:o, s:o, s:s, s:o}", "simulation", report_text(p->sim),
+					     "load", report_text(p->load), "in", in,
+					     "outside_cpu_pct", json_number(p->outside_cpu_pct)));
+}
+
+/* Warns, before the table, of every pair in both sets disturbed in either. */
+static void disturbed_warnings(const struct result_set *old, const struct result_set *new,
+			       const struct cmp_thresholds *t, FILE *out)
+{
+	for (size_t i = 0; i < old->n; i++) {
+		const struct rs_pair *a = &old->pairs[i], *b = match(new, a, t->match_names);
+		if (b && a->disturbed)
+			disturbed_warning(a, "OLD", t, out);
+		if (b && b->disturbed)
+			disturbed_warning(b, "NEW", t, out);
+	}
+}
+
 int compare_sets(const char *old_name, const struct result_set *old, const char *new_name,
 		 const struct result_set *new, const struct cmp_thresholds *limits, FILE *out, FILE *err)
 {
@@ -576,6 +611,7 @@ int compare_sets(const char *old_name, const struct result_set *old, const char 
 	    latency_definitions(old_name, old, new_name, new, t, skip, out, err) != 0)
 		return CMP_BAD_INPUT;
 	print_notes(out, old, new, t, skip);
+	disturbed_warnings(old, new, t, out);
 	struct cmp_cols w = table_cols(old, new, t->match_names);
 	fprintf(out, "\n%-*s %-*s %-18s %10s %10s %10s %6s  %s\n", w.sim, "Simulation", w.load, "Load", "Figure (ms, %)",
 		"Old", "New", "Change", "p", "Verdict");

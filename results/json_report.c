@@ -161,6 +161,8 @@ json_t *report_new(const struct machine_info *m, const struct run_info *info, co
 	}
 	if (doc && info->audit)
 		json_object_set_new(json_object_get(doc, "machine"), "audit", audit_json(info->audit));
+	if (doc && info->shuffle_seed)
+		json_object_set_new(json_object_get(doc, "run"), "shuffle_seed", jint(info->shuffle_seed));
 	return doc;
 }
 
@@ -330,6 +332,14 @@ static json_t *task_settings_json(const struct sim_spec *spec)
 			 JK_BUFFER_PERIODS, (int)spec->buffer_periods, "fixed_work", spec->desc->fixed_work);
 }
 
+/* {"cpus", "outside_cpu_ns", "outside_cpu_ppm", "steal_ns", "steal_ppm"} (lib/disturb.h). */
+static json_t *disturbance_json(const struct disturbance *d)
+{
+	return json_pack("{s:i, s:o, s:o, s:o, s:o}", "cpus", (int)d->cpus, "outside_cpu_ns", jint(d->outside_cpu_ns),
+			 "outside_cpu_ppm", jint(d->outside_cpu_ppm), "steal_ns", jint(d->steal_ns),
+			 "steal_ppm", jint(d->steal_ppm));
+}
+
 /* The load_mode words and both settings of entry e (schema version 2), and the task's. */
 static int add_settings(json_t *r, const struct report_entry *e)
 {
@@ -357,6 +367,8 @@ int report_add(json_t *doc, const struct report_entry *e)
 	int rc = add_settings(r, e);
 	if (rc == 0)
 		rc = e->failed ? json_object_set_new(r, JK_FAILED, report_text(e->failed)) : add_figures(r, e);
+	if (rc == 0 && e->disturbance && e->disturbance->measured)
+		rc = json_object_set_new(r, "disturbance", disturbance_json(e->disturbance));
 	if (rc == 0 && e->load_work && e->load_work->elapsed_ns)
 		rc = json_object_set_new(r, "load_work", load_work_json(e->load_work, e->load_metrics));
 	if (rc != 0) {

@@ -5,6 +5,7 @@
 #ifndef IB_JSON_REPORT_H
 #define IB_JSON_REPORT_H
 #include <jansson.h>
+#include "lib/disturb.h"
 #include "results/jsonout.h"
 #include <stdbool.h>
 #include "core/options.h"
@@ -39,6 +40,8 @@ struct report_entry {
 	const struct load_metric_info *const *load_metrics; /* what load_work counts, NULL-terminated */
 	int64_t timeline_pair;         /* the pair id of its --timeline records, or -1 */
 	const struct sim_spec *spec;   /* the task's resolved settings ("task_settings"), or NULL */
+	const struct disturbance *disturbance; /* what else ran on the run's CPUs ("disturbance"),
+	                                          or NULL; written only when measured */
 };
 
 /* Starts a document: schema_version, generator, machine, run and options.  Returns NULL only

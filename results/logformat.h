@@ -39,6 +39,11 @@
 #define LOG_ROW_CI "95% CI:"
 /* Under a row: "interrupted: measured for X of Y s[, left out of the medians]". */
 #define LOG_ROW_INTERRUPTED "interrupted:"
+/* Under a row, and after it a mark, when other processes took the run's CPUs (lib/disturb.h):
+ * "* disturbed: other processes took X % of the run's CPUs during this pair (Y % steal)". */
+#define LOG_ROW_DISTURBED_MARK " *"
+#define LOG_ROW_DISTURBED "* disturbed:"
+#define LOG_ROW_DISTURBED_TOOK "took "
 /* After the tables of a run cut short: "*** interrupted: ... (Signal)". */
 #define LOG_RUN_INTERRUPTED "*** interrupted:"
 
@@ -53,6 +58,19 @@ static inline void log_row_interrupted(FILE *f, double measured_s, unsigned dura
 {
 	fprintf(f, "          %s measured for %.1f of %u s%s\n", LOG_ROW_INTERRUPTED, measured_s, duration_s,
 		repeats ? ", left out of the medians" : "");
+}
+
+/* Writes the line marking the row above as disturbed: outside_pct and steal_pct are the worst
+ * repeat's shares of the run's CPUs (%), disturbed of n repeats passed the levels. */
+static inline void log_row_disturbed(FILE *f, double outside_pct, double steal_pct, unsigned disturbed, unsigned n)
+{
+	fprintf(f, "          %s other processes " LOG_ROW_DISTURBED_TOOK "%.1f %% of the run's CPUs during ", LOG_ROW_DISTURBED,
+		outside_pct);
+	if (n > 1)
+		fprintf(f, "%u of %u repeats (the worst shown", disturbed, n);
+	else
+		fprintf(f, "this pair (");
+	fprintf(f, "%s%.1f %% steal)\n", n > 1 ? "; " : "", steal_pct);
 }
 
 /* Writes the note ending a run a signal cut short. */

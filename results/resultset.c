@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include "results/logformat.h"
 #include "results/jsonkeys.h"
+#include "lib/disturb.h"
 #include "lib/histogram.h"
 #include "lib/safefile.h"
 #include "results/resultset.h"
@@ -336,6 +337,34 @@ int result_set_json_key(const json_t *r, char *buf, size_t len)
 	return 0;
 }
 
+/* Notes a disturbed repeat of p: other processes took outside_pct % of the run's CPUs, steal_pct
+ * % of it steal (NaN: not said); the worst repeat's figures are kept. */
+static void pair_disturbed(struct rs_pair *p, double outside_pct, double steal_pct)
+{
+	if (p->disturbed++ == 0 || outside_pct > p->outside_cpu_pct || isnan(p->outside_cpu_pct)) {
+		p->outside_cpu_pct = outside_pct;
+		p->steal_pct = steal_pct;
+	}
+}
+
+/* A measured result's "disturbance" object, when present (doc/json.md): a repeat past the
+ * levels of lib/disturb.h is noted on p.  Returns 0, or -1 when malformed. */
+static int json_disturbance(struct rs_pair *p, const json_t *r, size_t idx, char *err, size_t errlen)
+{
+	const json_t *d = json_object_get(r, "disturbance");
+	double outside, steal;
+	if (!d)
+		return 0;
+	if (!json_is_object(d))
+		return fail(err, errlen, "results[%zu].disturbance: not an object", idx);
+	if (json_uint(d, "outside_cpu_ppm", idx, INT64_MAX, &outside, err, errlen) != 0 ||
+	    json_uint(d, "steal_ppm", idx, INT64_MAX, &steal, err, errlen) != 0)
+		return -1;
+	if (disturb_ppm_marked((uint64_t)outside, (uint64_t)steal))
+		pair_disturbed(p, outside / 1e4, steal / 1e4);
+	return 0;
+}
+
 static int json_result(struct result_set *rs, const json_t *r, size_t idx, char *err, size_t errlen)
 {
 	const char *load = json_str(r, JK_LOAD);
@@ -358,7 +387,7 @@ static int json_result(struct result_set *rs, const json_t *r, size_t idx, char 
 	}
 	struct rs_values v;
 	rs_values_init(&v);
-	if (json_values(r, idx, &v, err, errlen) != 0)
+	if (json_values(r, idx, &v, err, errlen) != 0 || json_disturbance(p, r, idx, err, errlen) != 0)
 		return -1;
 	return pair_add(rs, p, &v, err, errlen);
 }
@@ -641,6 +670,21 @@ static void interrupted_row(struct result_set *rs, struct table_cols *c)
 	c->last_row = -1;
 }
 
+/* "* disturbed: other processes took X % of the run's CPUs ... (Y % steal)" under a row: the
+ * pair of the row above was disturbed (its figures: NaN when they cannot be read). */
+static void disturbed_row(struct result_set *rs, const struct table_cols *c, const char *line)
+{
+	if (c->last_row < 0)
+		return;
+	const char *took = strstr(line, LOG_ROW_DISTURBED_TOOK), *paren = strrchr(line, '(');
+	double outside = NAN, steal = NAN;
+	if (!took || sscanf(took + strlen(LOG_ROW_DISTURBED_TOOK), "%lf", &outside) != 1 || !isfinite(outside))
+		outside = NAN;
+	if (!paren || sscanf(paren + 1 + strcspn(paren + 1, "0123456789"), "%lf", &steal) != 1 || !isfinite(steal))
+		steal = NAN;
+	pair_disturbed(&rs->pairs[c->last_row], outside, steal);
+}
+
 /* A line our logfile puts under a row that compare does not read: the load's throughput
  * ("load: Burn 5.80G loops/s", "load (one repeat): ...") or -v's confidence intervals. */
 static bool under_row_line(const char *line)
@@ -686,6 +730,10 @@ static int log_line(struct result_set *rs, struct table_cols *c, char *line, siz
 		return 0;
 	if (log_starts(line, LOG_ROW_INTERRUPTED)) {
 		interrupted_row(rs, c);
+		return 0;
+	}
+	if (log_starts(line, LOG_ROW_DISTURBED)) {
+		disturbed_row(rs, c, line);
 		return 0;
 	}
 	return table_row_line(rs, c, line, lineno, err, errlen);

@@ -38,6 +38,12 @@ struct rs_pair {
 	struct rs_values *v;
 	unsigned failed;           /* repeats that failed */
 	char why[160];             /* the first failure's reason */
+	unsigned disturbed;        /* measured repeats other processes disturbed: a JSON result's
+	                              "disturbance" past lib/disturb.h's levels, a logfile row's
+	                              LOG_ROW_DISTURBED line */
+	double outside_cpu_pct;    /* the worst of them: other processes' share of the run's CPUs, %
+	                              (NaN when the logfile line does not say) */
+	double steal_pct;          /* and its steal, % */
 };
 
 /* The reason recorded for a result measured over a window a signal cut short: compare

@@ -27,6 +27,8 @@ struct run_info {
 	const char *allowed_cpu_list; /* those CPUs ("1"), or NULL */
 	const struct cgroup_cpu_limits *cgroup; /* its cgroups' CPU quota and cpuset, or NULL */
 	long concurrent_pid;       /* another interbench run running when this one started, 0: none */
+	uint64_t shuffle_seed;     /* the seed of the rounds' order (core/matrix.h), 0: one round,
+	                              plan order */
 };
 
 /* Zeroes info and fills its kernel fields from uname(2) ("unknown" when it fails) and its

@@ -71,6 +71,7 @@ static void fill_info(struct report_sink *s)
 	s->info.workload_options = s->workload_options;
 	s->info.settings = sweep_describe(s->opt, in->bench, in->load, s->settings, sizeof(s->settings));
 	s->info.dma_latency_us = s->opt->dma_latency_us;
+	s->info.shuffle_seed = s->opt->repeat > 1 ? s->opt->seed : 0;
 }
 
 /* Opens --timeline's file and writes its header: written under a temporary name beside it and
@@ -259,6 +260,34 @@ static void timeline_note(struct report_sink *s, const struct pair_outcome *po)
 	s->timeline_warned = true;
 }
 
+/* The index in the JSON results of run `repeat` of plan item i, whose pair ran last: the
+ * results go round by round, each in plan order, whatever order the round ran its pairs in
+ * (core/matrix.h); every pair that ran has an entry. */
+static size_t result_index(const struct matrix *m, size_t i, unsigned repeat)
+{
+	size_t idx = 0;
+	for (size_t j = 0; j < m->p.plan->n; j++) {
+		const struct matrix_rep *r = matrix_reps(m, j);
+		for (unsigned k = 0; k < repeat; k++)
+			idx += r[k].ran;
+		idx += j < i && r[repeat].ran;
+	}
+	return idx;
+}
+
+/* Moves the last of doc's results to index idx (when before it).  Returns 0, or -1 when out
+ * of memory. */
+static int move_last_result(json_t *doc, size_t idx)
+{
+	json_t *a = json_object_get(doc, JK_RESULTS);
+	size_t n = json_array_size(a);
+	if (n == 0 || idx >= n - 1)
+		return 0;
+	json_t *r = json_incref(json_array_get(a, n - 1));
+	json_array_remove(a, n - 1);
+	return json_array_insert_new(a, idx, r);
+}
+
 /* A run of a pair: its summary kept for the tables, its entry in the JSON. */
 static void pair_measured(void *arg, const struct matrix *m, size_t i, unsigned repeat, const struct pair_outcome *po,
 			  int64_t timeline_pair)
@@ -281,8 +310,9 @@ static void pair_measured(void *arg, const struct matrix *m, size_t i, unsigned 
 		.failed = po->ok ? NULL : po->why, .interrupted = po->interrupted,
 		.window_ns = po->window_ns, .sim = &po->sim, .summary = po->ok ? sum : NULL,
 		.load_work = &po->load, .load_metrics = lw->metrics, .timeline_pair = timeline_pair, .spec = &it->spec,
+		.disturbance = &po->disturbance,
 	};
-	if (report_add(s->doc, &e) != 0)
+	if (report_add(s->doc, &e) != 0 || move_last_result(s->doc, result_index(m, i, repeat)) != 0)
 		text_message(stderr, "interbench: warning: out of memory for the JSON results");
 }
 
@@ -294,10 +324,40 @@ static struct table_style style_of(const struct report_sink *s, const struct pla
 				     .verbose = s->opt->verbose, .repeats = s->opt->repeat };
 }
 
+/* The most disturbed of the measured reps[0..n) that pass the levels (lib/disturb.h), their
+ * count in *count; NULL when none does. */
+static const struct disturbance *worst_disturbance(const struct matrix_rep *reps, unsigned n, unsigned *count)
+{
+	const struct disturbance *worst = NULL;
+	*count = 0;
+	for (unsigned k = 0; k < n; k++) {
+		const struct disturbance *d = &reps[k].disturbance;
+		if (!reps[k].ok || !disturbance_marked(d))
+			continue;
+		++*count;
+		if (!worst || d->outside_cpu_ppm > worst->outside_cpu_ppm)
+			worst = d;
+	}
+	return worst;
+}
+
+/* Ends the row just printed to s->both with LOG_ROW_DISTURBED_MARK before its newline. */
+static void mark_row(struct report_sink *s)
+{
+	off_t len = ftello(s->both);
+	if (fflush(s->both) != 0 || len <= 0 || s->both_text[len - 1] != '\n')
+		return;
+	fseeko(s->both, len - 1, SEEK_SET);
+	fprintf(s->both, "%s\n", LOG_ROW_DISTURBED_MARK);
+}
+
 /* The lines under a row: the load's throughput (always in the logfile, on the console with
- * -v), then a mark under a partial window (compare leaves such a row out). */
+ * -v), then a mark under a partial window (compare leaves such a row out), then what
+ * disturbed it. */
 static void row_notes(struct report_sink *s, const struct matrix_rep *reps, unsigned n)
 {
+	unsigned disturbed;
+	const struct disturbance *d = worst_disturbance(reps, n, &disturbed);
 	for (unsigned k = 0; k < n; k++)
 		if (reps[k].load_work[0])
 			log_load_work(s->both, reps[k].load_work, n > 1);
@@ -305,6 +365,8 @@ static void row_notes(struct report_sink *s, const struct matrix_rep *reps, unsi
 	for (unsigned k = 0; k < n; k++)
 		if (reps[k].ok && reps[k].interrupted)
 			log_row_interrupted(s->both, reps[k].window_ns / 1e9, s->opt->duration_s, n > 1);
+	if (d)
+		log_row_disturbed(s->both, d->outside_cpu_ppm / 1e4, d->steal_ppm / 1e4, disturbed, n);
 	put(s, true);
 }
 
@@ -329,6 +391,9 @@ static void emit_row(struct report_sink *s, const char *load, const struct matri
 	}
 	else
 		table_row_repeats(s->both, load, &med, st, lo, hi, n - nok);
+	unsigned disturbed;
+	if (nok && worst_disturbance(reps, n, &disturbed))
+		mark_row(s);
 	put(s, true);
 	row_notes(s, reps, n);
 	flush_out(s, s->con);

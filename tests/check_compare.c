@@ -515,6 +515,87 @@ static void parse_ok(const char *text, struct result_set *rs)
 	ck_assert_msg(result_set_parse(text, strlen(text), rs, err, sizeof(err)) == 0, "%s", err);
 }
 
+/* A JSON result of Video against Burn, deadlines_met_ppm met, with disturbance (a JSON
+ * object's text, or "" for none). */
+static void video_doc(char *buf, size_t len, long met, const char *disturbance)
+{
+	snprintf(buf, len, "{\"schema_version\":2,\"generator\":\"interbench\",\"results\":[{\"simulation\":\"Video\","
+		 "\"load\":\"Burn\",\"mode\":\"\",\"repeat\":1,\"has_deadlines\":true,\"latency_mean_ns\":5000,"
+		 "\"latency_p99_ns\":9000,\"latency_max_ns\":90000,\"desired_cpu_ppm\":1000000,"
+		 "\"deadlines_met_ppm\":%ld%s%s}]}", met, disturbance[0] ? ",\"disturbance\":" : "", disturbance);
+}
+
+/* A pair disturbed in either result is warned of and judged "disturbed", never a regression;
+ * below the levels, or without the object, the verdict is the usual one. */
+START_TEST(disturbed_pairs_not_judged)
+{
+	static const char heavy[] = "{\"cpus\":2,\"outside_cpu_ns\":920000000,\"outside_cpu_ppm\":230000,"
+				    "\"steal_ns\":0,\"steal_ppm\":0}";
+	static const char light[] = "{\"cpus\":2,\"outside_cpu_ns\":40000000,\"outside_cpu_ppm\":10000,"
+				    "\"steal_ns\":0,\"steal_ppm\":0}";
+	static const char stolen[] = "{\"cpus\":2,\"outside_cpu_ns\":120000000,\"outside_cpu_ppm\":30000,"
+				     "\"steal_ns\":120000000,\"steal_ppm\":30000}";
+	char old_doc[1024], new_doc[1024], out[8192];
+	struct result_set a, b;
+	video_doc(old_doc, sizeof(old_doc), 995000, "");
+	parse_ok(old_doc, &a);
+	video_doc(new_doc, sizeof(new_doc), 38000, heavy);
+	parse_ok(new_doc, &b);
+	ck_assert_uint_eq(b.pairs[0].disturbed, 1);
+	ck_assert_int_eq(compare_text(&a, &b, out, sizeof(out)), CMP_OK);
+	ck_assert_msg(strstr(out, "Warning: Video/Burn: NEW was disturbed (outside CPU 23 %): its verdict is not "
+			      "reliable\n"), "%s", out);
+	ck_assert_msg(strstr(out, "  disturbed\n") && !strstr(out, "REGRESSION"), "%s", out);
+	ck_assert_msg(strstr(out, "0 regressions"), "%s", out);
+	/* in OLD: the same */
+	ck_assert_int_eq(compare_text(&b, &a, out, sizeof(out)), CMP_OK);
+	ck_assert_msg(strstr(out, "Warning: Video/Burn: OLD was disturbed"), "%s", out);
+	result_set_free(&b);
+	/* steal past its level alone */
+	video_doc(new_doc, sizeof(new_doc), 38000, stolen);
+	parse_ok(new_doc, &b);
+	ck_assert_int_eq(compare_text(&a, &b, out, sizeof(out)), CMP_OK);
+	ck_assert_msg(strstr(out, "NEW was disturbed (outside CPU 3 %)"), "%s", out);
+	result_set_free(&b);
+	/* a light disturbance: an ordinary regression, no warning */
+	video_doc(new_doc, sizeof(new_doc), 38000, light);
+	parse_ok(new_doc, &b);
+	ck_assert_int_eq(compare_text(&a, &b, out, sizeof(out)), CMP_REGRESSION);
+	ck_assert_msg(!strstr(out, "disturbed") && strstr(out, "REGRESSION"), "%s", out);
+	result_set_free(&b);
+	/* a malformed object is refused */
+	char err[256];
+	video_doc(new_doc, sizeof(new_doc), 38000, "{\"outside_cpu_ppm\":-1,\"steal_ppm\":0}");
+	ck_assert_int_eq(result_set_parse(new_doc, strlen(new_doc), &b, err, sizeof(err)), -1);
+	ck_assert_msg(strstr(err, "out of range"), "%s", err);
+	result_set_free(&a);
+}
+END_TEST
+
+/* Our logfile's marked row and the line under it: the pair is disturbed, its share read. */
+START_TEST(disturbed_logfile_row)
+{
+	static const char log[] =
+		"--- Benchmarking simulated cpu of Video in the presence of simulated ---\n"
+		"Load      Latency +/- SD (ms)    Max Latency   % Desired CPU  % Deadlines Met\n"
+		"Burn         0.127 +/- 0.03             0.253             100              3.8 *\n"
+		"          * disturbed: other processes took 23.4 % of the run's CPUs during this pair (1.5 % steal)\n"
+		"None         0.127 +/- 0.03             0.253             100              100\n";
+	struct result_set rs;
+	parse_ok(log, &rs);
+	ck_assert_uint_eq(rs.n, 2);
+	const struct rs_pair *p = result_set_find(&rs, "Video", "Burn");
+	ck_assert_ptr_nonnull(p);
+	ck_assert_uint_eq(p->n, 1);
+	ck_assert_uint_eq(p->disturbed, 1);
+	ck_assert_double_eq_tol(p->outside_cpu_pct, 23.4, 1e-9);
+	ck_assert_double_eq_tol(p->steal_pct, 1.5, 1e-9);
+	ck_assert_double_eq_tol(p->v[0].m[RS_MET], 3.8, 1e-9);
+	ck_assert_uint_eq(result_set_find(&rs, "Video", "None")->disturbed, 0);
+	result_set_free(&rs);
+}
+END_TEST
+
 /* The Simulation and Load columns widen for longer names (a sweep's or -r's words), so every
  * row's load stands under "Load". */
 START_TEST(wide_names_aligned)
@@ -880,6 +961,8 @@ int main(void)
 	tcase_add_test(tc, fact_names_into_json);
 	tcase_add_test(tc, large_sets_bounded);
 	tcase_add_test(tc, confinement_differences_warned);
+	tcase_add_test(tc, disturbed_pairs_not_judged);
+	tcase_add_test(tc, disturbed_logfile_row);
 	suite_add_tcase(s, tc);
 	return ck_run(s);
 }

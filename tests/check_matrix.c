@@ -24,6 +24,7 @@ static unsigned pairs_run;      /* the stub's calls */
 static uint32_t pair_ids[16];   /* the timeline pair id of each */
 static unsigned fail_at = ~0u;  /* the stub call that fails, or none */
 static unsigned signal_at = ~0u; /* the stub call a signal cuts short, or none */
+static uint64_t seed;           /* the rounds' shuffle seed (matrix_params.shuffle_seed) */
 
 static void event(const char *fmt, ...)
 {
@@ -105,7 +106,7 @@ static void start(unsigned repeats, int timeline_fd)
 	ck_assert_uint_eq(plan.n, 2);
 	struct matrix_params p = { .plan = &plan, .opt = &opt, .load = &load, .repeats = repeats,
 				   .duration_ns = 2 * NS_PER_S, .load_cfg = &load_cfg, .timeline_fd = timeline_fd,
-				   .interrupted = &stop, .pair_run = stub_pair_run };
+				   .interrupted = &stop, .pair_run = stub_pair_run, .shuffle_seed = seed };
 	ck_assert_int_eq(matrix_init(&m, &p), 0);
 }
 
@@ -122,6 +123,18 @@ static void setup(void)
 	pairs_run = 0;
 	fail_at = signal_at = ~0u;
 	stop = 0;
+	seed = 0;
+}
+
+/* Whether matrix_round_order(s, round) keeps the plan order of n items. */
+static bool plan_order(uint64_t s, unsigned round, size_t n)
+{
+	size_t order[16];
+	matrix_round_order(s, round, order, n);
+	for (size_t i = 0; i < n; i++)
+		if (order[i] != i)
+			return false;
+	return true;
 }
 
 static void teardown(void)
@@ -143,6 +156,8 @@ END_TEST
 START_TEST(repeats_rows_after_the_last_round)
 {
 	fail_at = 2;  /* item 0, repeat 1 */
+	for (unsigned r = 0; r < 3; r++)  /* seed 0 keeps the plan order of these rounds */
+		ck_assert(plan_order(0, r, 2));
 	ck_assert_int_eq(run(3, -1), 0);
 	ck_assert_str_eq(events, "begin pair0.0@-1 pair1.0@-1 round0 pair0.1@-1 pair1.1@-1 round1 "
 			 "pair0.2@-1 pair1.2@-1 round2 item0/3 item1/3 end0");
@@ -160,7 +175,7 @@ END_TEST
 
 START_TEST(signal_keeps_what_ran)
 {
-	signal_at = 2;  /* item 0 of round 1, cut short */
+	signal_at = 2;  /* item 0 of round 1, cut short (seed 0: plan order, as above) */
 	ck_assert_int_eq(run(3, -1), SIGINT);
 	ck_assert_str_eq(events, "begin pair0.0@-1 pair1.0@-1 round0 pair0.1@-1 round1! item0/2 item1/1 end2");
 	ck_assert_uint_eq(pairs_run, 3);
@@ -183,6 +198,58 @@ START_TEST(timeline_pair_ids_count_pairs)
 }
 END_TEST
 
+/* Each round's order is a permutation of the plan, the same for the same seed and round, and
+ * other than the plan's for some seed. */
+START_TEST(round_order_shuffled)
+{
+	size_t a[10], b[10];
+	unsigned shuffled = 0;
+	for (uint64_t s = 1; s <= 50; s++)
+		for (unsigned r = 0; r < 4; r++) {
+			bool seen[10] = { false };
+			matrix_round_order(s, r, a, 10);
+			for (size_t i = 0; i < 10; i++) {
+				ck_assert_uint_lt(a[i], 10);
+				ck_assert(!seen[a[i]]);
+				seen[a[i]] = true;
+			}
+			matrix_round_order(s, r, b, 10);
+			ck_assert_mem_eq(a, b, sizeof(a));
+			shuffled += !plan_order(s, r, 10);
+		}
+	ck_assert_uint_gt(shuffled, 190);  /* 1 in 10! keeps the plan order by chance */
+	matrix_round_order(7, 0, a, 10);
+	matrix_round_order(7, 1, b, 10);
+	ck_assert(memcmp(a, b, sizeof(a)) != 0);
+	matrix_round_order(7, 0, a, 0);  /* no item: nothing */
+}
+END_TEST
+
+/* With several rounds the matrix runs each in the seed's order, the store and the rows in the
+ * plan's; the same seed runs the same order. */
+START_TEST(repeats_run_shuffled)
+{
+	uint64_t s = 1;
+	while (plan_order(s, 0, 2))  /* a seed whose first round runs item 1 first */
+		s++;
+	char first[1024];
+	for (int pass = 0; pass < 2; pass++) {
+		teardown();
+		setup();
+		seed = s;
+		ck_assert_int_eq(run(3, -1), 0);
+		ck_assert_msg(strncmp(events, "begin pair1.0@-1 pair0.0@-1 round0 ", 35) == 0, "%s", events);
+		ck_assert_msg(strstr(events, "item0/3 item1/3 end0"), "%s", events);
+		ck_assert_uint_eq(matrix_ran(&m, 0), 3);
+		ck_assert_uint_eq(matrix_ran(&m, 1), 3);
+		if (pass == 0)
+			snprintf(first, sizeof(first), "%s", events);
+		else
+			ck_assert_str_eq(events, first);
+	}
+}
+END_TEST
+
 START_TEST(no_sink)
 {
 	start(1, -1);
@@ -200,6 +267,8 @@ int main(void)
 	tcase_add_test(tc, repeats_rows_after_the_last_round);
 	tcase_add_test(tc, signal_keeps_what_ran);
 	tcase_add_test(tc, timeline_pair_ids_count_pairs);
+	tcase_add_test(tc, round_order_shuffled);
+	tcase_add_test(tc, repeats_run_shuffled);
 	tcase_add_test(tc, no_sink);
 	suite_add_tcase(s, tc);
 	return ck_run(s);

@@ -1,7 +1,8 @@
 /* The run's report (results/sink.c) as the matrix's sink, over a matrix run with a stub pair
  * runner: the console and the logfile get the same table (the table header once, a row per
- * pair, a partial window's mark, the interrupted note), but for the load's throughput lines,
- * in the logfile only unless -v. */
+ * pair, a disturbed row's mark and line, a partial window's mark, the interrupted note), but
+ * for the load's throughput lines, in the logfile only unless -v; and with --repeat the JSON
+ * results stay in plan order whatever order the rounds ran their pairs in. */
 #define _GNU_SOURCE
 #include <check.h>
 #include "tests/ck_run.h"
@@ -18,7 +19,11 @@
 
 static volatile sig_atomic_t stop;
 
-/* Measured; the load did work; the second pair is cut short by a signal. */
+/* What other processes took during the first pair: 23 % of 2 CPUs over 2 s. */
+static const struct disturbance heavy = { .measured = true, .cpus = 2, .outside_cpu_ns = 920000000,
+					  .outside_cpu_ppm = 230000, .steal_ns = 0, .steal_ppm = 0 };
+
+/* Measured; the load did work; the first pair disturbed, the second cut short by a signal. */
 static int stub_pair_run(const struct pair_params *p, struct pair_outcome *out)
 {
 	static unsigned calls;
@@ -27,6 +32,8 @@ static int stub_pair_run(const struct pair_params *p, struct pair_outcome *out)
 	out->window_ns = p->duration_ns;
 	out->load.elapsed_ns = NS_PER_S;
 	out->load.count[0] = 1000;
+	if (calls % 2 == 0)
+		out->disturbance = heavy;
 	if (++calls % 2 == 0) {
 		out->interrupted = true;
 		out->window_ns = p->duration_ns / 2;
@@ -102,12 +109,81 @@ static void run(bool verbose)
 	ck_assert_ptr_null(strstr(head + 1, "--- Benchmarking"));  /* one table */
 	ck_assert_ptr_nonnull(strstr(c, "\nNone"));
 	ck_assert_ptr_nonnull(strstr(c, "\nBurn"));
+	/* the disturbed row marked, the line under it; the other row not */
+	char *none_row = strstr(c, "\nNone"), *burn_row = strstr(c, "\nBurn");
+	ck_assert_msg(strstr(none_row, " *\n          * disturbed: other processes took 23.0 % of the run's CPUs during "
+			     "this pair (0.0 % steal)\n"), "%s", c);
+	ck_assert_ptr_null(strstr(burn_row + 1, " *\n"));
 	free(c), free(l), free(l_no_work);
 	fclose(con.f), fclose(log.f), fclose(s.both);
 	free(con.buf), free(log.buf), free(s.both_text), free(s.sums);
 	matrix_free(&m);
 	plan_free(&plan);
 }
+
+/* Measured, never interrupted. */
+static int stub_quiet(const struct pair_params *p, struct pair_outcome *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->ok = true;
+	out->window_ns = p->duration_ns;
+	return 0;
+}
+
+/* With --repeat, a round that ran its pairs shuffled (core/matrix.h) leaves the JSON results
+ * round by round in plan order. */
+START_TEST(json_results_in_plan_order)
+{
+	char *argv[] = { "interbench", "-W", "Audio", "-w", "None", "-w", "Burn", NULL }, err[512];
+	static struct options opt;
+	static struct sweep_side bench, load;
+	static struct report_sink s;
+	struct plan plan = { 0 };
+	struct matrix m;
+	struct load_config load_cfg = { .threads = 1, .loops_per_ms = 1000 };
+	size_t order[2];
+	uint64_t seed = 1;
+	do  /* a seed whose first round runs Burn first */
+		matrix_round_order(seed++, 0, order, 2);
+	while (order[0] == 0);
+	options_init(&opt);
+	ck_assert_msg(options_parse(&opt, 7, argv, err, sizeof(err)) == OPT_OK, "%s", err);
+	opt.quiet = true;
+	opt.repeat = 2;
+	sweep_build(&opt, 97, &bench, &load);
+	struct plan_input in = { .opt = &opt, .bench = &bench, .load = &load, .fifo_prio = 97 };
+	ck_assert_int_eq(plan_build(&plan, &in), 0);
+	struct matrix_params p = { .plan = &plan, .opt = &opt, .load = &load, .repeats = 2, .duration_ns = 2 * NS_PER_S,
+				   .load_cfg = &load_cfg, .timeline_fd = -1, .interrupted = &stop,
+				   .pair_run = stub_quiet, .shuffle_seed = seed - 1 };
+	ck_assert_int_eq(matrix_init(&m, &p), 0);
+	memset(&s, 0, sizeof(s));
+	s.opt = &opt;
+	s.in = (struct sink_setup){ .plan = &plan, .bench = &bench, .load = &load, .load_cfg = &load_cfg };
+	s.timeline_fd = -1;
+	s.con = fopen("/dev/null", "w");
+	s.both = open_memstream(&s.both_text, &s.both_size);
+	s.sums = calloc(plan.n * 2, sizeof(*s.sums));
+	s.doc = json_pack("{s:[]}", "results");
+	struct matrix_sink sink = sink_matrix(&s);
+	sink.run_begin = NULL;
+	stop = 0;
+	ck_assert_int_eq(matrix_run(&m, &sink), 0);
+	const char *want[][2] = { { "None", "1" }, { "Burn", "1" }, { "None", "2" }, { "Burn", "2" } };
+	json_t *a = json_object_get(s.doc, "results");
+	ck_assert_uint_eq(json_array_size(a), 4);
+	for (size_t k = 0; k < 4; k++) {
+		json_t *r = json_array_get(a, k);
+		ck_assert_str_eq(json_string_value(json_object_get(r, "load")), want[k][0]);
+		ck_assert_int_eq(json_integer_value(json_object_get(r, "repeat")), atoi(want[k][1]));
+	}
+	json_decref(s.doc);
+	fclose(s.con), fclose(s.both);
+	free(s.both_text), free(s.sums);
+	matrix_free(&m);
+	plan_free(&plan);
+}
+END_TEST
 
 START_TEST(console_and_logfile_alike)
 {
@@ -127,6 +203,7 @@ int main(void)
 	TCase *tc = tcase_create("sink");
 	tcase_add_test(tc, console_and_logfile_alike);
 	tcase_add_test(tc, verbose_console_has_the_load_work);
+	tcase_add_test(tc, json_results_in_plan_order);
 	suite_add_tcase(s, tc);
 	return ck_run(s);
 }

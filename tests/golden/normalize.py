@@ -5,7 +5,10 @@ in which order, which columns, which JSON keys, in which order, of which types) 
 
   normalize.py text FILE   console or logfile: every number becomes '#', runs of blanks one
                            blank, the kernel's release and version and the build's version
-                           masked, the audit's values (machine facts) dropped after their key.
+                           masked, the audit's values (machine facts) dropped after their key,
+                           a disturbed row's mark and the line under it dropped (other work on
+                           the host, not the program's structure: tests/e2e_disturb.sh checks
+                           them).
   normalize.py json FILE   JSON document: one line per value, 'path: value' for the settings
                            (options, task, load, modes, policies, has_deadlines...) and
                            'path: <type>' for measured figures and machine facts; arrays of
@@ -18,6 +21,7 @@ import sys
 
 NUMBER = re.compile(r"[0-9]+(\.[0-9]+)?([kMGTP](?= ))?")   # a number and its SI prefix
 AUDIT_LINE = re.compile(r"^(  [a-z_0-9]+) {2,}\S.*$")
+DISTURBED_LINE = re.compile(r"^ +\* disturbed: ")   # results/logformat.h LOG_ROW_DISTURBED
 # Values shown as they are: settings, not measurements or machine facts.
 KEEP = re.compile(r"^(\.schema_version|\.options\..*|\.run\.duration_s|\.run\.concurrent_run_pid"
                   r"|\.run\.interrupted_by|\.results\[\d+\]\.(simulation|load|mode|load_mode|repeat"
@@ -30,6 +34,9 @@ def text(path):
     in_audit = False
     for line in open(path, encoding="utf-8", errors="replace"):
         line = line.rstrip("\n").replace(rel, "KERNEL_RELEASE").replace(ver, "KERNEL_VERSION")
+        if DISTURBED_LINE.match(line):
+            continue
+        line = re.sub(r"(\S) \*$", r"\1", line)   # LOG_ROW_DISTURBED_MARK after a row
         line = re.sub(r"interbench [0-9]+\.[0-9]+\.[0-9]+(-[0-9a-z.-]+)?", "interbench VERSION", line)
         if line.startswith("Audit ("):
             in_audit = True

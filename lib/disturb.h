@@ -1,0 +1,78 @@
+/* What happened on a run's CPUs besides the run: over a pair's timed window, the CPU time that
+ * processes outside the run took on the CPUs the run used, and the time a hypervisor stole
+ * from them.  Measured from /proc/stat's per-CPU lines and /proc/<pid>/stat of the run's own
+ * processes, both in USER_HZ ticks (proc(5)): sysconf(_SC_CLK_TCK), 100 on most systems, so a
+ * measurement resolves 10 ms per CPU and per process read, and a short window is coarse (2 s
+ * on 2 CPUs: 1 tick is 0.25 % of the window's CPU time). */
+#ifndef IB_DISTURB_H
+#define IB_DISTURB_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include "lib/optspec.h"
+
+/* A pair is disturbed when other processes took more than this share of its CPUs' time
+ * (window x CPUs), in ppm: 5 %.  On a quiet machine the kernel's own work and the daemons
+ * take well under 1 % (interrupts, kworkers); another benchmark or a build takes tens of %. */
+#define DISTURB_OUTSIDE_PPM_MAX 50000u
+/* ... or when a hypervisor stole more than this share, in ppm: 2 %.  Steal is time the run's
+ * CPUs were runnable but not running on the host: whatever the guest did, it waited. */
+#define DISTURB_STEAL_PPM_MAX 20000u
+
+/* Ticks summed over the selected CPUs of /proc/stat. */
+struct cpu_ticks {
+	uint64_t busy;             /* user + nice + system + irq + softirq + steal (guest and
+	                              guest_nice are already in user and nice: not added) */
+	uint64_t steal;
+	unsigned cpus;             /* how many selected CPUs had a line */
+};
+
+/* One reading at a window's edge. */
+struct disturb_sample {
+	struct cpu_ticks cpu;      /* the run's CPUs */
+	uint64_t own_ticks;        /* utime + stime of the run's processes */
+};
+
+/* What a window had besides the run (all zero and measured false when it could not be
+ * read). */
+struct disturbance {
+	bool measured;
+	unsigned cpus;             /* the CPUs measured */
+	uint64_t outside_cpu_ns;   /* busy time of those CPUs minus the run's own CPU time, >= 0 */
+	uint64_t outside_cpu_ppm;  /* outside_cpu_ns of window_ns x cpus, in ppm */
+	uint64_t steal_ns;         /* steal time of those CPUs (part of outside_cpu_ns) */
+	uint64_t steal_ppm;        /* steal_ns of window_ns x cpus, in ppm */
+};
+
+/* Sums the per-CPU lines ("cpuN user nice system idle iowait irq softirq steal guest
+ * guest_nice", proc(5); a kernel before 2.6.11 has no steal: 0) of /proc/stat's text whose N
+ * is in cpus (NULL: every CPU) into *out.  The aggregate "cpu" line is skipped.  Returns 0,
+ * or -1 when no selected CPU has a well-formed line. */
+int disturb_parse_stat(const char *text, const struct optspec_cpus *cpus, struct cpu_ticks *out);
+
+/* utime + stime (fields 14 and 15, proc(5)) of the text of /proc/<pid>/stat: the process's
+ * every thread, those that ended included, in ticks.  The fields are counted after the last
+ * ')' (the command name may hold spaces and parentheses).  Returns 0, or -1 when malformed. */
+int disturb_parse_pid_stat(const char *text, uint64_t *ticks);
+
+/* Reads /proc/stat for cpus and /proc/<pid>/stat of pids[0..npids) into *s.  Returns 0, or
+ * -1 with err naming the file and errno text ("open /proc/stat: No such file or directory")
+ * or the malformed content. */
+int disturb_sample(const struct optspec_cpus *cpus, const pid_t *pids, unsigned npids, struct disturb_sample *s,
+		   char *err, size_t errlen);
+
+/* The disturbance between samples a and b taken window_ns apart, ticks_per_s ticks a second:
+ * outside = (busy(b) - busy(a)) - (own(b) - own(a)), clamped at 0 (the run's own time may be
+ * spent on other CPUs, and each reading is rounded down to a tick).  A counter going
+ * backwards, no CPU, no window or no tick rate gives measured false. */
+void disturb_compute(const struct disturb_sample *a, const struct disturb_sample *b, uint64_t window_ns,
+		     long ticks_per_s, struct disturbance *d);
+
+/* Whether d passes DISTURB_OUTSIDE_PPM_MAX or DISTURB_STEAL_PPM_MAX. */
+bool disturbance_marked(const struct disturbance *d);
+
+/* Whether a window with these shares (ppm) is disturbed, as disturbance_marked says. */
+bool disturb_ppm_marked(uint64_t outside_cpu_ppm, uint64_t steal_ppm);
+
+#endif
