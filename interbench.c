@@ -21,7 +21,6 @@
 #include "lib/audit.h"
 #include "lib/json_seed.h"
 #include "lib/machine.h"
-#include "lib/nbrandom.h"
 #include "lib/runlock.h"
 #include "lib/text.h"
 #include "lib/timeutil.h"
@@ -157,20 +156,6 @@ static int check_selection(struct run *r)
 /* The machine's facts, loops_per_ms, the loads' shared set-up, then the outputs opened.
  * Returns 0, the exit status (2: an output refused; -1: a failure reported), or 128 + signal
  * when interrupted while measuring loops_per_ms. */
-/* The seed of the rounds' shuffled order (core/matrix.h): --seed's, else drawn, in 1 up to
- * OPT_MAX_SEED; 0 with one round (plan order). */
-static uint64_t shuffle_seed(const struct options *o)
-{
-	uint64_t seed = o->seed;
-	if (o->repeat < 2)
-		return 0;
-	while (seed == 0) {
-		random_bytes_nonblocking(&seed, sizeof(seed));
-		seed &= (uint64_t)OPT_MAX_SEED;
-	}
-	return seed;
-}
-
 static int setup_run(struct run *r)
 {
 	char why[PATH_MAX + 128];
@@ -179,7 +164,7 @@ static int setup_run(struct run *r)
 		text_message(stderr, "interbench: warning: another interbench run at the same time would go unnoticed: %s", why);
 	machine_info_collect(&r->machine);
 	audit_collect(&r->audit, "/");
-	r->opt.seed = shuffle_seed(&r->opt);
+	r->opt.seed = matrix_shuffle_seed(&r->opt);
 	uint64_t lpms = get_loops_per_ms(r, &loops_source);
 	if (!lpms) {
 		text_message(stderr, "interbench: interrupted (%s) while measuring loops_per_ms", strsignal(g_signal));

@@ -234,3 +234,15 @@ int matrix_run(struct matrix *m, const struct matrix_sink *sink)
 		s->run_end(s->arg, m, sig);
 	return sig;
 }
+
+uint64_t matrix_shuffle_seed(const struct options *o)
+{
+	uint64_t seed = o->seed;
+	if (o->repeat < 2)
+		return 0;
+	while (seed == 0) {
+		random_bytes_nonblocking(&seed, sizeof(seed));
+		seed &= (uint64_t)OPT_MAX_SEED;
+	}
+	return seed;
+}

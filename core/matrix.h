@@ -131,6 +131,10 @@ size_t matrix_measured(const struct matrix *m);
 /* The name of plan item `item`'s load ("Burn"). */
 const char *matrix_load_name(const struct matrix *m, size_t item);
 
+/* The seed of a run's shuffled rounds (matrix_params.shuffle_seed): o's --seed, else drawn
+ * without blocking (lib/nbrandom.h), in 1 up to OPT_MAX_SEED; 0 with one round (plan order). */
+uint64_t matrix_shuffle_seed(const struct options *o);
+
 /* Cleans up the loads (again: their cleanup hooks allow it) and frees what m holds. */
 void matrix_free(struct matrix *m);
 
