@@ -109,8 +109,11 @@ if [ -e /dev/cpu_dma_latency ] && [ "$(id -u)" = 0 ]; then
 fi
 if "$BIN" -h >"$TMP/help" 2>&1 && grep -q -- '--loops-per-ms' "$TMP/help"; then ok "-h exits 0 with usage"; else bad "-h exits 0 with usage" "$TMP/help"; fi
 
-# 7. A saved calibration is reused; -l overrides.
-if "$BIN" -t 1 -c -W Audio -w None 2>&1 | grep -q 'loops per ms (saved)'; then ok "calibration reused"; else bad "calibration reused"; fi
+# 7. A saved calibration is reused, after a quick measurement checks it (whether it then keeps
+# or replaces it depends on how fast the CPU is at that moment: check_calib_rules tests that
+# rule; here only that the saved value is read); -l overrides.
+if "$BIN" -t 1 -c -W Audio -w None >"$TMP/reuse" 2>&1 && grep -q '^Calibration: saved value [0-9]*, a quick measurement' "$TMP/reuse"
+then ok "calibration reused"; else bad "calibration reused" "$TMP/reuse"; fi
 if "$BIN" -t 1 -c -l 1000 -W Audio -w None 2>&1 | grep -q 'Using 1000 loops per ms (-l)'; then ok "-l sets loops_per_ms"; else bad "-l sets loops_per_ms"; fi
 
 # 7b. The progress line: on a terminal's stderr only, never in stdout or the logfile; -q and a
