@@ -71,18 +71,12 @@ struct run {
 };
 
 /* A saved value, checked by a quick measurement (calib_check_saved) and measured again when
- * they disagree, with a note giving both.  Returns the value to use, 0 when interrupted. */
+ * they disagree; the run header says which (results/runinfo.c), never stderr directly, which a
+ * terminal stopped with Ctrl-S would block.  Returns the value to use, 0 when interrupted. */
 static uint64_t check_saved(struct run *r, uint64_t saved, const char **source)
 {
 	uint64_t lpms = calib_check_saved(saved, &g_signal, &r->calib);
 	*source = r->calib.replaced ? "measured" : "saved";
-	if (lpms && r->calib.remeasured)
-		text_message(stderr, "interbench: note: a quick measurement of loops_per_ms (%.0f) is %+.1f%% off the saved "
-			     "%llu (margin %.0f%%); measured again: %llu, %s",
-			     r->calib.quick_loops_per_ms, calib_diff_pct(saved, r->calib.quick_loops_per_ms),
-			     (unsigned long long)saved, CALIB_DISAGREE_PCT,
-			     (unsigned long long)r->calib.full.loops_per_ms,
-			     r->calib.replaced ? "saved in its place" : "within the margin of the saved value, kept");
 	return lpms;
 }
 
