@@ -93,6 +93,7 @@ e2e: interbench
 	bash tests/e2e_audit.sh ./interbench
 	bash tests/e2e_plot.sh ./interbench
 	bash tests/e2e_disturb.sh ./interbench
+	bash tests/e2e_window.sh ./interbench
 	bash tests/e2e_golden.sh ./interbench
 
 # The man page must be clean above style level; the include layers hold

@@ -202,7 +202,10 @@ static int run_matrix(struct run *r)
 	struct matrix_params p = {
 		.plan = &r->plan, .opt = &r->opt, .load = &r->load, .repeats = r->opt.repeat,
 		.shuffle_seed = r->opt.seed,
-		.duration_ns = (uint64_t)r->opt.duration_s * NS_PER_S, .load_cfg = &r->load_cfg,
+		/* -t: a fixed window; else from --min-time to --max-time, until the figures are known */
+		.duration_ns = (uint64_t)(r->opt.duration_s ? r->opt.duration_s : r->opt.max_time_s) * NS_PER_S,
+		.precision = r->opt.duration_s ? NULL : &r->opt.precision,
+		.min_ns = (uint64_t)r->opt.min_time_s * NS_PER_S, .load_cfg = &r->load_cfg,
 		.main = r->main, .timeline_fd = r->sink.timeline_fd, .interrupted = &g_signal, .watch = &r->watch,
 		.check_rate = !r->opt.loops_per_ms,  /* a value given on purpose is not the CPU's */
 	};

@@ -132,9 +132,23 @@ static const struct optspec_cpus *cpus_of(const struct options *o, const struct 
 	return own->given ? own : o->cpus.given ? &o->cpus : NULL;
 }
 
+/* The adaptive window's looks for plan item it into *sp (matrix_params.precision), or NULL
+ * for a fixed window. */
+static const struct stop_plan *stop_plan_of(const struct matrix *m, const struct plan_item *it, struct stop_plan *sp)
+{
+	if (!m->p.precision)
+		return NULL;
+	const struct sim_desc *d = it->spec.desc;
+	uint64_t cycle_ns = (uint64_t)d->cycle_periods * it->spec.interval_us * NS_PER_US;
+	stop_plan_init(sp, m->p.min_ns, m->p.duration_ns, cycle_ns, m->p.precision, d->has_deadlines);
+	return sp;
+}
+
 /* Runs plan item it once into m->po: its load prepared first, settled after. */
 static void run_pair(struct matrix *m, const struct plan_item *it)
 {
+	struct stop_plan sp;
+	const struct stop_plan *stop = stop_plan_of(m, it, &sp);
 	struct matrix_load *slot = &m->loads[it->li];
 	struct load_ctx *lctx = &slot->ctx;
 	struct pair_params p = {
@@ -148,7 +162,8 @@ static void run_pair(struct matrix *m, const struct plan_item *it)
 		.load_sched = m->p.load->s[it->l],
 		.bench_cpus = cpus_of(m->p.opt, &m->p.opt->bench_cpus),
 		.load_cpus = cpus_of(m->p.opt, &m->p.opt->load_cpus),
-		.duration_ns = m->p.duration_ns,
+		.duration_ns = stop ? stop->at_ns[stop->looks - 1] : m->p.duration_ns,
+		.stop = stop,
 		.timeline_fd = m->p.timeline_fd,
 		.timeline_pair = m->timeline_seq,
 		.interrupted = m->p.interrupted,
@@ -175,6 +190,7 @@ static void record(struct matrix *m, size_t i, unsigned repeat)
 	rep->ok = po->ok;
 	rep->interrupted = po->interrupted;
 	rep->window_ns = po->window_ns;
+	rep->stop = po->stop;
 	rep->disturbance = po->disturbance;
 	snprintf(rep->why, sizeof(rep->why), "%s", po->why);
 	rep->load_work[0] = '\0';
@@ -217,8 +233,9 @@ int matrix_run(struct matrix *m, const struct matrix_sink *sink)
 	size_t n = m->p.plan->n;
 	if (s->run_begin)
 		s->run_begin(s->arg, m);
+	uint64_t ramp_ns = (uint64_t)PAIR_RAMP_MIN_MS * NS_PER_MS;
 	progress_open(&m->progress, m->p.opt->quiet, n * m->p.repeats,
-		      (uint64_t)PAIR_RAMP_MIN_MS * NS_PER_MS + m->p.duration_ns);
+		      ramp_ns + (m->p.precision ? m->p.min_ns : m->p.duration_ns), ramp_ns + m->p.duration_ns);
 	for (unsigned round = 0; round < m->p.repeats && !*m->p.interrupted; round++)
 		run_round(m, round, s);
 	progress_close(&m->progress);

@@ -31,6 +31,7 @@ struct matrix_rep {
 	char why[320];             /* the reason when !ok */
 	char load_work[200];       /* the load's throughput ("Write 512 MB/s written"), or "" */
 	uint64_t window_ns;        /* how long the bench was measured, nanoseconds */
+	struct pair_stop stop;     /* how its window ended (pair_outcome's) */
 	struct disturbance disturbance; /* what else ran on the run's CPUs (pair_outcome's) */
 };
 
@@ -52,7 +53,13 @@ struct matrix_params {
 	unsigned repeats;                /* rounds (--repeat), at least 1 */
 	uint64_t shuffle_seed;           /* with several rounds, each runs its pairs in the order
 	                                    matrix_round_order gives for this seed */
-	uint64_t duration_ns;            /* the timed window of each pair, nanoseconds */
+	uint64_t duration_ns;            /* the timed window of each pair, nanoseconds; with
+	                                    precision, its most (--max-time) */
+	/* The adaptive window (no -t): each pair stops at the first of its looks at which its
+	 * judged figures are known to this precision (core/stoprule.h), after at least min_ns
+	 * and its task's cycle; NULL: a fixed window of duration_ns. */
+	const struct precision *precision;
+	uint64_t min_ns;
 	const struct load_config *load_cfg; /* what every load shares (threads, loops_per_ms) */
 	struct mainproc main;            /* main's scheduling: the timer priority, SCHED_OTHER
 	                                    between pairs */

@@ -9,6 +9,17 @@
 
 #define O(field) offsetof(struct options, field)
 
+/* --precision's parser (core/stoprule.h precision_parse) into struct options. */
+static int precision_set_opt(const struct optspec *s, void *base, const char *arg, char *what, size_t whatlen)
+{
+	struct options *o = base;
+	(void)s;
+	if (precision_parse(arg, &o->precision, what, whatlen) != 0)
+		return OPTSPEC_BAD;
+	o->precision_given = true;
+	return OPTSPEC_SET;
+}
+
 /* The options of the run as a whole, in -h order.  Each workload's own options follow them
  * (workloads/, their descriptors' .options). */
 static const struct optspec core_options[] = {
@@ -19,8 +30,22 @@ static const struct optspec core_options[] = {
 	  .help = "threads of Burn, Ring and Compile, groups of Hack\n(default: one per CPU the run may use)",
 	  .min = 1, .max = LOAD_MAX_THREADS, .json_key = "load_threads", .offset = O(load_threads) },
 	{ .long_name = "time", .short_name = 't', .type = OPTSPEC_UINT, .metavar = "S",
-	  .help = "seconds to run each benchmark (default: 30)", .min = 1, .max = OPT_MAX_DURATION_S,
-	  .def = 30, .unit = "whole seconds", .json_key = "duration_s", .offset = O(duration_s) },
+	  .help = "run each benchmark a fixed S seconds (default: until its\nfigures are known, see --precision)",
+	  .min = 1, .max = OPT_MAX_DURATION_S, .def = 0, .unit = "whole seconds", .json_key = "duration_s",
+	  .offset = O(duration_s) },
+	{ .long_name = "precision", .type = OPTSPEC_CUSTOM, .metavar = "SPEC",
+	  .help = "without -t, stop each pair once every judged figure's 95%\ninterval is within this of it "
+		  "(default: mean=10%,p99=20%,\ncpu=2,met=2: latency mean and p99 within 10 and 20% or\n"
+		  "20 us, % desired CPU and % deadlines met within 2 points)", .accepted = PRECISION_ACCEPTED,
+	  .set = precision_set_opt, .offset = O(precision) },
+	{ .long_name = "min-time", .type = OPTSPEC_UINT, .metavar = "S",
+	  .help = "without -t, run each pair at least S seconds, and at least\nthe task's own cycle "
+		  "(X: one 10.1 s sweep) (default: 5)", .min = 1, .max = OPT_MAX_DURATION_S,
+	  .def = STOP_MIN_S_DEFAULT, .unit = "whole seconds", .json_key = "min_time_s", .offset = O(min_time_s) },
+	{ .long_name = "max-time", .type = OPTSPEC_UINT, .metavar = "S",
+	  .help = "without -t, run each pair at most S seconds (default: 60)", .min = 1,
+	  .max = OPT_MAX_DURATION_S, .def = STOP_MAX_S_DEFAULT, .unit = "whole seconds", .json_key = "max_time_s",
+	  .offset = O(max_time_s) },
 	{ .long_name = "bench-nice", .short_name = 'B', .type = OPTSPEC_INTS, .metavar = "LIST",
 	  .help = "nice of the benchmarked task, -20..19 (default: 0); a list\nsweeps: -B 0,-10 or -B 0:-20:5",
 	  .min = -20, .max = 19, .json_key = "bench_nice", .offset = O(bench_nices) },
@@ -146,6 +171,7 @@ void options_init(struct options *o)
 {
 	memset(o, 0, sizeof(*o));
 	optspec_defaults(core_options, CORE_COUNT, o);
+	o->precision = PRECISION_DEFAULT;
 	for (unsigned w = 0; w < workload_count; w++)
 		for (unsigned k = 0; workload_table[w]->options && workload_table[w]->options[k]; k++)
 			optspec_defaults(workload_table[w]->options[k], 1, o->wl_opts[w].bytes);
@@ -272,10 +298,33 @@ static enum opt_status check_workloads(const struct options *o, char *err, size_
 	return OPT_OK;
 }
 
-/* The core options' own cross-checks: the policies that cannot be swept.  Returns OPT_OK, or
- * OPT_ERROR with err set. */
-static enum opt_status check_core(const struct options *o, char *err, size_t errlen)
+/* The adaptive window's options against -t and each other; a --max-time below the default
+ * --min-time, the latter not given, lowers it.  Returns OPT_OK, or OPT_ERROR with err set. */
+static enum opt_status check_window(struct options *o, char *err, size_t errlen)
 {
+	if (o->duration_s && (o->precision_given || o->min_time_s != STOP_MIN_S_DEFAULT ||
+			      o->max_time_s != STOP_MAX_S_DEFAULT)) {
+		snprintf(err, errlen, "%s: only without -t (-t %u is a fixed window; accepted: one or the other)",
+			 o->precision_given ? "--precision" : o->min_time_s != STOP_MIN_S_DEFAULT ? "--min-time" : "--max-time",
+			 o->duration_s);
+		return OPT_ERROR;
+	}
+	if (o->min_time_s == STOP_MIN_S_DEFAULT && o->max_time_s < o->min_time_s)
+		o->min_time_s = o->max_time_s;
+	if (o->min_time_s > o->max_time_s) {
+		snprintf(err, errlen, "--min-time: %u is above --max-time %u (accepted: at most the maximum)",
+			 o->min_time_s, o->max_time_s);
+		return OPT_ERROR;
+	}
+	return OPT_OK;
+}
+
+/* The core options' own cross-checks: the policies that cannot be swept, the window.  Returns
+ * OPT_OK, or OPT_ERROR with err set. */
+static enum opt_status check_core(struct options *o, char *err, size_t errlen)
+{
+	if (check_window(o, err, errlen) != OPT_OK)
+		return OPT_ERROR;
 	if (o->bench_policies & (1u << SP_IDLE)) {
 		snprintf(err, errlen, "--bench-policy: idle is not for a simulated task (a SCHED_IDLE task runs only "
 			 "when nothing else wants the CPU) (accepted: other, batch, fifo, rr, deadline)");

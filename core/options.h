@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "lib/optspec.h"
+#include "core/stoprule.h"
 #include "lib/schedpolicy.h"
 #include "workloads/workload.h"
 
@@ -21,7 +22,12 @@
 struct options {
 	uint64_t loops_per_ms;      /* -l; 0 = saved or measured */
 	unsigned load_threads;      /* -L; 0 = online CPUs */
-	unsigned duration_s;        /* -t seconds per benchmark (default 30) */
+	unsigned duration_s;        /* -t: a fixed window of S seconds per pair; 0 (the default):
+	                               each pair runs until its figures are known (core/stoprule.h) */
+	unsigned min_time_s;        /* --min-time: the least an adaptive pair runs (default 5) */
+	unsigned max_time_s;        /* --max-time: the most an adaptive pair runs (default 60) */
+	struct precision precision; /* --precision: the adaptive window's targets */
+	bool precision_given;       /* --precision was given */
 	struct optspec_ints bench_nices; /* -B: nice levels of the simulated task (a sweep when several) */
 	struct optspec_ints load_nices;  /* -N: nice levels of the loads */
 	uint32_t bench_policies;    /* --bench-policy: bit k = enum sched_kind k; 0 = other (fifo with -r) */

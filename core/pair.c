@@ -22,7 +22,43 @@
 /* What the load process needs: the pair, and where it says it is ready. */
 struct load_arg { const struct pair_params *p; int ready_fd; };
 
-struct bench_arg { const struct pair_params *p; struct sim_result *res; };
+struct bench_arg { const struct pair_params *p; struct sim_result *res; struct pair_stop *stop; };
+
+/* How long main waits past the last look for an adaptive bench to stop itself and report. */
+#define LOOK_GRACE_MS 2000
+
+/* In the bench process: until main asks to stop (a fixed window), or until the first of
+ * p->stop's looks at which stop_now says so (sims/intervals.h, core/stoprule.h), the last
+ * look at most.  The looks count from now.  *st says how it ended. */
+static void bench_window_wait(const struct pair_params *p, struct sim_engine *e, int ctl_fd, struct pair_stop *st)
+{
+	static struct sim_result snap; /* 80 KB: not on the stack */
+	const struct stop_plan *sp = p->stop;
+	memset(st, 0, sizeof(*st));
+	if (!sp) {
+		child_wait_stop(ctl_fd);
+		st->reason = STOP_FIXED;  /* main says when a signal cut it short */
+		return;
+	}
+	uint64_t t0_ns = now_ns();
+	st->looks = sp->looks;
+	st->last_look_s = (float)(sp->at_ns[sp->looks - 1] / 1e9);
+	for (unsigned k = 0; k < sp->looks; k++) {
+		uint64_t t;
+		while ((t = now_ns()) < t0_ns + sp->at_ns[k])
+			if (child_stop_requested(ctl_fd, (int)((t0_ns + sp->at_ns[k] - t + NS_PER_MS - 1) / NS_PER_MS))) {
+				st->reason = STOP_INTERRUPTED;
+				return;
+			}
+		struct sim_interval iv[SIM_JUDGED];
+		sim_snapshot(e, &snap);
+		sim_intervals(&snap, sp->looks, iv);
+		st->look = k + 1;
+		stop_judge(sp, k, iv, &st->verdict);
+		if (stop_now(sp, k, &st->verdict, &st->reason))
+			return;
+	}
+}
 
 /* Pins the calling process (its threads to come inherit it) to cpus, when given.  Returns 0,
  * or -1 with err naming the call. */
@@ -47,8 +83,16 @@ static int pin(const struct optspec_cpus *cpus, char *err, size_t errlen)
 static uint32_t timeline_capacity(const struct pair_params *p)
 {
 	uint64_t interval_ns = p->spec.interval_us ? p->spec.interval_us * NS_PER_US : NS_PER_MS;
-	uint64_t n = (p->duration_ns + (uint64_t)PAIR_READY_MAX_MS * NS_PER_MS) / interval_ns * 5 / 4 + 64;
+	uint64_t n = (p->duration_ns + (uint64_t)(PAIR_READY_MAX_MS + LOOK_GRACE_MS) * NS_PER_MS) / interval_ns * 5 / 4 + 64;
 	return n > TIMELINE_MAX_RECORDS ? TIMELINE_MAX_RECORDS : (uint32_t)n;
+}
+
+/* The bench's report to main: its result, then how its window ended.  Returns the child's
+ * exit status. */
+static int bench_report(int res_fd, const struct bench_arg *b)
+{
+	return fd_write_all(res_fd, b->res, sizeof(*b->res)) == 0 &&
+	       fd_write_all(res_fd, b->stop, sizeof(*b->stop)) == 0 ? 0 : 1;
 }
 
 static int bench_body(void *arg, int ctl_fd, int res_fd)
@@ -60,7 +104,7 @@ static int bench_body(void *arg, int ctl_fd, int res_fd)
 		memset(b->res, 0, sizeof(*b->res));
 		b->res->error = errno;
 		snprintf(b->res->errmsg, sizeof(b->res->errmsg), "%s", err);
-		return fd_write_all(res_fd, b->res, sizeof(*b->res)) == 0 ? 0 : 1;
+		return bench_report(res_fd, b);
 	}
 	struct sim_run_cfg cfg = b->p->run_cfg;
 	struct timeline_buf tl = { .cap = timeline_capacity(b->p) };
@@ -71,8 +115,9 @@ static int bench_body(void *arg, int ctl_fd, int res_fd)
 	struct sim_engine *e = sim_start(&b->p->spec, &cfg, b->res);
 	if (e) {
 		child_control_priority(b->p->run_cfg.timer_prio);
-		child_wait_stop(ctl_fd);
+		bench_window_wait(b->p, e, ctl_fd, b->stop);
 		sim_stop(e);
+		b->res->ci_looks = b->stop->looks;
 	}
 	if (b->p->timeline_fd >= 0) {
 		if (!tl.rec || timeline_write(b->p->timeline_fd, &tl) != 0)
@@ -80,7 +125,7 @@ static int bench_body(void *arg, int ctl_fd, int res_fd)
 		b->res->timeline_truncated = tl.truncated;
 		free(tl.rec);
 	}
-	return fd_write_all(res_fd, b->res, sizeof(*b->res)) == 0 ? 0 : 1;
+	return bench_report(res_fd, b);
 }
 
 /* In the load process: waits until the load is really loading, PAIR_READY_MAX_MS have passed
@@ -159,13 +204,16 @@ static bool is_realtime(const struct sched_setting *s)
 	return s->kind == SP_FIFO || s->kind == SP_RR;
 }
 
-/* Reads a child's result after asking it to stop; on failure describes what happened, with
- * fate's hint at what killed it (child_describe_death). */
-static bool collect(struct child *c, const struct child_fate *fate, void *buf, size_t len, const char *what,
-		    char *why, size_t whylen)
+/* Reads a child's result, len bytes into buf and then len2 into buf2 (len2 may be 0), after
+ * asking it to stop; on failure describes what happened, with fate's hint at what killed it
+ * (child_describe_death). */
+static bool collect(struct child *c, const struct child_fate *fate, void *buf, size_t len, void *buf2,
+		    size_t len2, const char *what, char *why, size_t whylen)
 {
 	child_request_stop(c);
 	int rc = fd_read_all(c->res_fd, buf, len, STOP_GRACE_MS);
+	if (rc == 0 && len2)
+		rc = fd_read_all(c->res_fd, buf2, len2, STOP_GRACE_MS);
 	int e = errno;
 	int killed = child_reap(c, STOP_GRACE_MS);
 	if (rc == 0)
@@ -216,7 +264,7 @@ static int sample_edge(const struct optspec_cpus *cpus, struct child *kids[2], s
 static int bench_window(const struct pair_params *p, struct child *kids[2], struct child *bench,
 			struct pair_outcome *out)
 {
-	struct bench_arg barg = { .p = p, .res = &out->sim };
+	struct bench_arg barg = { .p = p, .res = &out->sim, .stop = &out->stop };
 	if (child_spawn(bench, bench_body, &barg, &p->timeline_fd, p->timeline_fd >= 0) != 0) {
 		snprintf(out->why, sizeof(out->why), "fork (bench): %s", strerror(errno));
 		return -3;
@@ -228,7 +276,8 @@ static int bench_window(const struct pair_params *p, struct child *kids[2], stru
 	uint64_t s0_ns, s1_ns;
 	bool sampled = sample_edge(cpus, kids, &s0, &s0_ns) == 0;
 	uint64_t t0_ns = now_ns();
-	int spoke = watch_window(p, kids, t0_ns + p->duration_ns, -1);
+	uint64_t grace_ns = p->stop ? (uint64_t)LOOK_GRACE_MS * NS_PER_MS : 0;
+	int spoke = watch_window(p, kids, t0_ns + p->duration_ns + grace_ns, -1);
 	out->window_ns = now_ns() - t0_ns;
 	if (sampled && sample_edge(cpus, kids, &s1, &s1_ns) == 0)
 		disturb_compute(&s0, &s1, s1_ns - s0_ns, sysconf(_SC_CLK_TCK), &out->disturbance);
@@ -236,7 +285,10 @@ static int bench_window(const struct pair_params *p, struct child *kids[2], stru
 	 * only take a realtime task or load */
 	struct child_fate fate = { .realtime = is_realtime(&p->run_cfg.sched),
 				   .oom_kills_before = out->oom_kills_before };
-	out->ok = collect(bench, &fate, &out->sim, sizeof(out->sim), "bench", out->why, sizeof(out->why));
+	out->ok = collect(bench, &fate, &out->sim, sizeof(out->sim), &out->stop, sizeof(out->stop), "bench", out->why,
+			  sizeof(out->why));
+	if (spoke == -2)
+		out->stop.reason = STOP_INTERRUPTED;
 	if (out->ok && out->sim.error) {
 		out->ok = false;
 		snprintf(out->why, sizeof(out->why), "bench: %s", out->sim.errmsg);
@@ -323,7 +375,8 @@ int pair_run(const struct pair_params *p, struct pair_outcome *out)
 	char load_why[200] = "";
 	struct child_fate fate = { .realtime = is_realtime(&p->load_sched),
 				   .oom_kills_before = out->oom_kills_before };
-	bool load_ok = collect(&load, &fate, &out->load, sizeof(out->load), "load", load_why, sizeof(load_why));
+	bool load_ok = collect(&load, &fate, &out->load, sizeof(out->load), NULL, 0, "load", load_why,
+			       sizeof(load_why));
 	if (kids[1] && !out->ok)
 		return 0; /* the bench's failure is the reason */
 	load_verdict(p, out, load_ok, load_why, spoke, kids[1] != NULL);

@@ -10,6 +10,7 @@
 #include "lib/disturb.h"
 #include "lib/optspec.h"
 #include "lib/schedpolicy.h"
+#include "core/stoprule.h"
 #include "loads/load.h"
 #include "sims/sim.h"
 
@@ -31,7 +32,10 @@ struct pair_params {
 	                                    inherited by its threads */
 	const struct optspec_cpus *bench_cpus; /* CPUs of the bench process (--bench-cpus), NULL: any */
 	const struct optspec_cpus *load_cpus;  /* CPUs of the load process (--load-cpus), NULL: any */
-	uint64_t duration_ns;            /* timed window of the bench */
+	uint64_t duration_ns;            /* timed window of the bench (with stop: its most, the
+	                                    last look, to which main adds a grace) */
+	const struct stop_plan *stop;    /* the looks of an adaptive window (no -t), or NULL: a
+	                                    fixed window of duration_ns */
 	int timeline_fd;                 /* --timeline file (O_APPEND), or -1: the bench process
 	                                    writes the pair's periods there after its stop */
 	uint32_t timeline_pair;          /* the pair id its records carry */
@@ -46,6 +50,7 @@ struct pair_outcome {
 	bool interrupted;                /* the window was cut short by a signal */
 	char why[320];                   /* the reason when !ok */
 	struct sim_result sim;           /* the bench's measurements (valid when ok) */
+	struct pair_stop stop;           /* how the window ended (valid when ok) */
 	struct load_counters load;       /* the load's counters (zero if it never reported) */
 	uint64_t window_ns;              /* how long the bench actually ran */
 	uint64_t ramp_ns;                /* from the load's start to the bench's */

@@ -12,15 +12,34 @@ static const double t975_table[30] = {
 
 #define Z975 1.959964
 
+double normal_quantile(double p)
+{
+	if (p <= 0 || p >= 1)
+		return p <= 0 ? -INFINITY : INFINITY;
+	double q = p < 0.5 ? p : 1 - p, t = sqrt(-2 * log(q));
+	/* Abramowitz & Stegun 26.2.23 */
+	double x = t - (2.515517 + 0.802853 * t + 0.010328 * t * t) /
+			   (1 + 1.432788 * t + 0.189269 * t * t + 0.001308 * t * t * t);
+	return p < 0.5 ? -x : x;
+}
+
+double student_t_quantile(unsigned dof, double p)
+{
+	if (fabs(p - 0.975) < 1e-12 && dof >= 1 && dof <= 30)
+		return t975_table[dof - 1];
+	double z = fabs(p - 0.975) < 1e-12 ? Z975 : normal_quantile(p);
+	if (dof == 0)
+		return z;
+	/* Abramowitz & Stegun 26.7.5, the four terms after z */
+	double z2 = z * z, z3 = z2 * z, z5 = z3 * z2, z7 = z5 * z2, z9 = z7 * z2, n = dof;
+	return z + (z3 + z) / (4 * n) + (5 * z5 + 16 * z3 + 3 * z) / (96 * n * n) +
+	       (3 * z7 + 19 * z5 + 17 * z3 - 15 * z) / (384 * n * n * n) +
+	       (79 * z9 + 776 * z7 + 1482 * z5 - 1920 * z3 - 945 * z) / (92160 * n * n * n * n);
+}
+
 double student_t975(unsigned dof)
 {
-	if (dof == 0)
-		return Z975;
-	if (dof <= 30)
-		return t975_table[dof - 1];
-	/* Abramowitz & Stegun 26.7.5, the first two terms after z */
-	double z = Z975, z3 = z * z * z, z5 = z3 * z * z, n = dof;
-	return z + (z3 + z) / (4 * n) + (5 * z5 + 16 * z3 + 3 * z) / (96 * n * n);
+	return student_t_quantile(dof, 0.975);
 }
 
 /* Halves a full set of batches: adjacent pairs merged, the batch size doubled. */
@@ -71,12 +90,12 @@ static double mean_of(const double *v, unsigned k)
 	return s / k;
 }
 
-bool bm_interval(const struct batch_means *b, double *lo, double *hi)
+bool bm_interval(const struct batch_means *b, double alpha, double *lo, double *hi)
 {
 	unsigned k = b->batches;
 	if (b->n < BM_MIN_SAMPLES)
 		return false;
-	double half = student_t975(k - 1) * sqrt(sample_var(b->mean, k, mean_of(b->mean, k)) / k);
+	double half = student_t_quantile(k - 1, 1 - alpha / 2) * sqrt(sample_var(b->mean, k, mean_of(b->mean, k)) / k);
 	double m = bm_mean(b);
 	*lo = m - half;
 	*hi = m + half;
@@ -89,7 +108,7 @@ void br_add(struct batch_ratio *r, double y, double x)
 	bm_add(&r->x, x);
 }
 
-bool br_interval(const struct batch_ratio *r, double *lo, double *hi)
+bool br_interval(const struct batch_ratio *r, double alpha, double *lo, double *hi)
 {
 	unsigned k = r->y.batches;
 	if (r->y.n < BM_MIN_SAMPLES || r->x.sum <= 0)
@@ -100,7 +119,7 @@ bool br_interval(const struct batch_ratio *r, double *lo, double *hi)
 	double xbar = mean_of(r->x.mean, k);
 	if (xbar <= 0)
 		return false;
-	double half = student_t975(k - 1) * sqrt(sample_var(resid, k, mean_of(resid, k)) / k) / xbar;
+	double half = student_t_quantile(k - 1, 1 - alpha / 2) * sqrt(sample_var(resid, k, mean_of(resid, k)) / k) / xbar;
 	*lo = ratio - half;
 	*hi = ratio + half;
 	return true;
@@ -194,14 +213,16 @@ static unsigned bucket_of_rank(const struct lat_hist *h, uint64_t rank)
 }
 
 bool hist_percentile_interval_ns(const struct lat_hist *h, uint64_t max_ns, double pct, double inflation,
-				 unsigned dof, uint64_t *lo_ns, uint64_t *hi_ns)
+				 unsigned dof, double alpha, uint64_t *lo_ns, uint64_t *hi_ns, bool *open_above)
 {
 	if (h->total == 0)
 		return false;
 	double n = (double)h->total, p = pct / 100;
-	double w = student_t975(dof) * sqrt(n * p * (1 - p) * (inflation > 1 ? inflation : 1));
+	double w = student_t_quantile(dof, 1 - alpha / 2) * sqrt(n * p * (1 - p) * (inflation > 1 ? inflation : 1));
 	double r = floor(n * p - w), s = ceil(n * p + w) + 1;
 	*lo_ns = hist_bucket_low_ns(bucket_of_rank(h, r < 1 ? 1 : (uint64_t)r));
+	if (open_above)
+		*open_above = s > n;
 	if (s > n) {
 		*hi_ns = max_ns;
 		return true;

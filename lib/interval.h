@@ -58,10 +58,14 @@ void bm_add(struct batch_means *b, double x);
 /* The grand mean over every sample; 0 when there are none. */
 double bm_mean(const struct batch_means *b);
 
-/* The 95 % interval of the mean: grand mean +- t(k-1, 0.975) s_batch / sqrt(k) over the k
- * full batches.  Returns false (lo, hi untouched) below BM_MIN_SAMPLES samples.  When
- * every batch mean is equal the interval is the point (no variation was seen). */
-bool bm_interval(const struct batch_means *b, double *lo, double *hi);
+/* The usual two-sided error probability of the intervals: 0.05, a 95 % interval. */
+#define CI_ALPHA 0.05
+
+/* The 1 - alpha interval of the mean (alpha: CI_ALPHA for 95 %): grand mean +-
+ * t(k-1, 1 - alpha/2) s_batch / sqrt(k) over the k full batches.  Returns false (lo, hi
+ * untouched) below BM_MIN_SAMPLES samples.  When every batch mean is equal the interval is the
+ * point (no variation was seen). */
+bool bm_interval(const struct batch_means *b, double alpha, double *lo, double *hi);
 
 /* A ratio of sums, sum(y) / sum(x), y and x added in pairs (one pair per period). */
 struct batch_ratio {
@@ -71,9 +75,9 @@ struct batch_ratio {
 /* Adds one pair: numerator y, denominator x (x >= 0). */
 void br_add(struct batch_ratio *r, double y, double x);
 
-/* The 95 % interval of sum(y) / sum(x) (Cochran's ratio variance over the batches, t(k-1)).
- * Returns false below BM_MIN_SAMPLES pairs or when sum(x) == 0. */
-bool br_interval(const struct batch_ratio *r, double *lo, double *hi);
+/* The 1 - alpha interval of sum(y) / sum(x) (Cochran's ratio variance over the batches,
+ * t(k-1, 1 - alpha/2)).  Returns false below BM_MIN_SAMPLES pairs or when sum(x) == 0. */
+bool br_interval(const struct batch_ratio *r, double alpha, double *lo, double *hi);
 
 /* The indicator thresholds for percentile intervals: QB_THRESHOLDS half octaves,
  * threshold j = 2^(QB_MIN_LOG2 + j / 2) ns, from 1 us to about 2^37 ns (HIST_MAX_NS). */
@@ -102,22 +106,33 @@ void qb_add(struct quantile_batches *q, uint64_t value_ns);
  * batches. */
 double qb_inflation(const struct quantile_batches *q, double pct);
 
-/* The 95 % interval of the pct-th percentile (0 < pct < 100) of h's samples (max_ns their
- * exact maximum), with the effective sample size h->total / inflation (inflation >= 1;
+/* The 1 - alpha interval of the pct-th percentile (0 < pct < 100) of h's samples (max_ns
+ * their exact maximum), with the effective sample size h->total / inflation (inflation >= 1;
  * qb_inflation, 1 for independent samples).  Ranks r, s = n p -+ t sqrt(n p (1-p) inflation)
- * rounded outward (t: student_t975 over the batches' degrees of freedom, dof; 0 for the
- * normal quantile); lo = the lower edge of the bucket holding rank r (rank 1 when r < 1),
- * hi = the upper edge of the bucket holding rank s, clamped to max_ns; when s > n the
- * interval is open above and hi is max_ns, an understatement.  Returns false (lo, hi
- * untouched) for an empty histogram.  (The caller decides whether the run is long enough:
- * quantile_batches.n >= BM_MIN_SAMPLES, as for the means.) */
+ * rounded outward (t: student_t_quantile(dof, 1 - alpha/2) over the batches' degrees of
+ * freedom, dof; 0 for the normal quantile); lo = the lower edge of the bucket holding rank r
+ * (rank 1 when r < 1), hi = the upper edge of the bucket holding rank s, clamped to max_ns;
+ * when s > n the interval is open above, hi is max_ns, an understatement, and *open_above
+ * (may be NULL) says so.  Returns false (lo, hi untouched) for an empty histogram.  (The
+ * caller decides whether the run is long enough: quantile_batches.n >= BM_MIN_SAMPLES, as for
+ * the means.) */
 bool hist_percentile_interval_ns(const struct lat_hist *h, uint64_t max_ns, double pct, double inflation,
-				 unsigned dof, uint64_t *lo_ns, uint64_t *hi_ns);
+				 unsigned dof, double alpha, uint64_t *lo_ns, uint64_t *hi_ns, bool *open_above);
 
-/* The 0.975 quantile of Student's t with dof degrees of freedom: the NIST/SEMATECH
- * e-Handbook of Statistical Methods' table of t critical values (section 1.3.6.7.2) for dof
- * 1 to 30; beyond, the Cornish-Fisher expansion of Abramowitz & Stegun 26.7.5 (within 0.001
- * of the table at 40, 60, 100); 1.95996 (the normal quantile) for dof 0, meaning infinite. */
+/* The p-quantile (0 < p < 1) of the standard normal distribution, by Abramowitz & Stegun
+ * 26.2.23 (absolute error below 4.5e-4); -inf / +inf for p <= 0 / p >= 1. */
+double normal_quantile(double p);
+
+/* The p-quantile (0.5 <= p < 1) of Student's t with dof degrees of freedom.  For p = 0.975 and
+ * dof 1 to 30: the NIST/SEMATECH e-Handbook of Statistical Methods' table of t critical values
+ * (section 1.3.6.7.2).  Otherwise the Cornish-Fisher expansion of Abramowitz & Stegun 26.7.5
+ * (its four terms after z) about normal_quantile(p): within 0.005 of the tables for dof >= 10
+ * and p <= 0.999 (tests/check_interval.c checks t(10, 0.995) = 3.169, t(15, 0.995) = 2.947,
+ * t(30, 0.9975) = 3.030); poor below dof 5, which no caller here uses with p != 0.975.  dof 0
+ * means infinite: the normal quantile. */
+double student_t_quantile(unsigned dof, double p);
+
+/* student_t_quantile(dof, 0.975): the half-width factor of a 95 % interval. */
 double student_t975(unsigned dof);
 
 #endif

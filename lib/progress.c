@@ -27,11 +27,13 @@ static int open_terminal(void)
 	return fd;
 }
 
-void progress_open(struct progress *p, bool quiet, size_t runs_total, uint64_t planned_run_ns)
+void progress_open(struct progress *p, bool quiet, size_t runs_total, uint64_t planned_min_ns,
+		   uint64_t planned_run_ns)
 {
 	memset(p, 0, sizeof(*p));
 	p->fd = quiet ? -1 : open_terminal();
 	p->runs_total = runs_total;
+	p->planned_min_ns = planned_min_ns < planned_run_ns ? planned_min_ns : planned_run_ns;
 	p->planned_run_ns = planned_run_ns;
 }
 
@@ -62,15 +64,41 @@ uint64_t progress_left_ns(const struct progress *p, uint64_t now_ns)
 	return left;
 }
 
+uint64_t progress_left_min_ns(const struct progress *p, uint64_t now_ns)
+{
+	if (p->runs_done >= p->runs_total)
+		return 0;
+	uint64_t left = (p->runs_total - p->runs_done) * p->planned_min_ns;
+	if (p->in_run && now_ns > p->run_start_ns) {
+		uint64_t used = now_ns - p->run_start_ns;
+		left -= used < p->planned_min_ns ? used : p->planned_min_ns;
+	}
+	return left;
+}
+
+/* The time left as the status line shows it: "~1:02", or "0:40-9:30" when runs may stop
+ * early (planned_min_ns below planned_run_ns). */
+static void format_left(const struct progress *p, uint64_t now_ns, char *buf, size_t len)
+{
+	char lo[24], hi[24];
+	format_duration(progress_left_ns(p, now_ns), hi, sizeof(hi));
+	if (p->planned_min_ns >= p->planned_run_ns) {
+		snprintf(buf, len, "~%s", hi);
+		return;
+	}
+	format_duration(progress_left_min_ns(p, now_ns), lo, sizeof(lo));
+	snprintf(buf, len, "%s-%s", lo, hi);
+}
+
 size_t progress_format(const struct progress *p, uint64_t now_ns, size_t cols, char *buf, size_t len)
 {
-	char elapsed[24], left[24];
+	char elapsed[24], left[56];
 	format_duration(p->started && now_ns > p->start_ns ? now_ns - p->start_ns : 0, elapsed, sizeof(elapsed));
-	format_duration(progress_left_ns(p, now_ns), left, sizeof(left));
+	format_left(p, now_ns, left, sizeof(left));
 	size_t n = cols > 1 && cols - 1 < len ? cols : len; /* at most cols - 1 characters */
 	if (n == 0)
 		return 0;
-	int w = snprintf(buf, n, "[%zu/%zu] %s | elapsed %s | left ~%s", p->runs_done + 1 > p->runs_total ?
+	int w = snprintf(buf, n, "[%zu/%zu] %s | elapsed %s | left %s", p->runs_done + 1 > p->runs_total ?
 			 p->runs_total : p->runs_done + 1, p->runs_total, p->current, elapsed, left);
 	if (w < 0)
 		return 0;

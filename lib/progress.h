@@ -16,7 +16,9 @@ struct progress {
 	int fd;                    /* non-blocking descriptor on stderr's terminal; -1 = off */
 	size_t runs_total;         /* (pair, repeat) runs planned */
 	size_t runs_done;          /* runs finished (measured, failed or skipped) */
-	uint64_t planned_run_ns;   /* planned length of one run: ramp-up + timed window */
+	uint64_t planned_run_ns;   /* planned length of one run: ramp-up + timed window (its
+	                              most, when runs may stop early) */
+	uint64_t planned_min_ns;   /* the least one run may take (planned_run_ns when fixed) */
 	bool started;              /* a run has begun: start_ns is set */
 	uint64_t start_ns;         /* CLOCK_MONOTONIC start of the first run */
 	bool in_run;               /* a run is going on, since run_start_ns */
@@ -27,10 +29,12 @@ struct progress {
 	size_t shown_cols;         /* columns of the line now on screen (0: none) */
 };
 
-/* Starts the progress line for runs_total runs of planned_run_ns each: on when stderr is a
- * terminal, quiet is false and /proc/self/fd/2 can be reopened non-blocking (else p->fd is
- * -1 and every other call does nothing).  Never fails. */
-void progress_open(struct progress *p, bool quiet, size_t runs_total, uint64_t planned_run_ns);
+/* Starts the progress line for runs_total runs of planned_run_ns each, or of planned_min_ns to
+ * planned_run_ns when runs stop once their figures are known (the time left is then shown as
+ * a range): on when stderr is a terminal, quiet is false and /proc/self/fd/2 can be reopened
+ * non-blocking (else p->fd is -1 and every other call does nothing).  Never fails. */
+void progress_open(struct progress *p, bool quiet, size_t runs_total, uint64_t planned_min_ns,
+		   uint64_t planned_run_ns);
 
 /* A run begins at now_ns: names it ("Audio vs Burn", repeat, of repeats) and draws the line. */
 void progress_run_begin(struct progress *p, const char *sim, const char *load, unsigned repeat,
@@ -51,8 +55,12 @@ void progress_close(struct progress *p);
  * beyond the planned lengths, per finished run) for each run left.  0 when nothing is left. */
 uint64_t progress_left_ns(const struct progress *p, uint64_t now_ns);
 
+/* The least time left at now_ns: every run not yet finished at planned_min_ns (minus what
+ * the current run has already used).  0 when nothing is left. */
+uint64_t progress_left_min_ns(const struct progress *p, uint64_t now_ns);
+
 /* Formats the status text at now_ns into buf (at most cols - 1 characters, so it never wraps;
- * len bytes with the NUL), e.g. "[3/19] Audio vs Burn | elapsed 0:09 | left ~1:02".
+ * len bytes with the NUL), e.g. "[3/19] Audio vs Burn | elapsed 0:09 | left ~1:02" (left 0:40-9:30 for a range).
  * Returns the number of characters written. */
 size_t progress_format(const struct progress *p, uint64_t now_ns, size_t cols, char *buf, size_t len);
 

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "lib/interval.h"
 #include "lib/safefile.h"
 #include "loads/load.h"
 #include "lib/version.h"
@@ -143,6 +144,35 @@ static json_t *calibration_json(const struct calib_check *c)
 			 "quick_loops_per_ms", saved ? json_integer((json_int_t)c->quick_loops_per_ms) : json_null());
 }
 
+/* The adaptive window: {"min_s", "max_s", "precision": {...}, "latency_floor_ns", "confidence"}. */
+static json_t *window_json(const struct run_info *info)
+{
+	const struct precision *p = info->precision;
+	return json_pack("{s:i, s:i, s:{s:f, s:f, s:f, s:f}, s:i, s:f}", "min_s", (int)info->min_time_s,
+			 "max_s", (int)info->max_time_s, "precision", "latency_mean_pct", p->latency_mean_pct,
+			 "latency_p99_pct", p->latency_p99_pct, "desired_cpu_pt", p->desired_cpu_pt,
+			 "deadlines_met_pt", p->deadlines_met_pt, "latency_floor_ns", (int)STOP_LATENCY_FLOOR_NS,
+			 "confidence", 1 - CI_ALPHA);
+}
+
+/* How a pair's window ended: {"reason", "look", "looks", "last_look_s", "unknown": [figure names],
+ * "needed_s": {figure: projected seconds, or null}}. */
+static json_t *stop_json(const struct pair_stop *st)
+{
+	const struct stop_verdict *v = &st->verdict;
+	json_t *unknown = json_array(), *needed = json_object();
+	for (unsigned f = 0; unknown && needed && f < SIM_JUDGED; f++)
+		if (v->unknown & (1u << f)) {
+			json_array_append_new(unknown, json_string(sim_judged_name(f)));
+			json_object_set_new(needed, sim_judged_name(f),
+					    isfinite(v->needed_s[f]) ? json_real(round(v->needed_s[f] * 10) / 10) : json_null());
+		}
+	return json_pack("{s:s, s:i, s:i, s:f, s:o, s:o}", "reason", stop_reason_name(st->reason), "look", (int)st->look,
+			 "looks", (int)st->looks, "last_look_s", round(st->last_look_s * 10) / 10,
+			 "unknown", unknown ? unknown : json_null(),
+			 "needed_s", needed ? needed : json_null());
+}
+
 json_t *report_new(const struct machine_info *m, const struct run_info *info, const struct options *o)
 {
 	char generator[96];
@@ -163,6 +193,8 @@ json_t *report_new(const struct machine_info *m, const struct run_info *info, co
 		json_object_set_new(json_object_get(doc, "machine"), "audit", audit_json(info->audit));
 	if (doc && info->shuffle_seed)
 		json_object_set_new(json_object_get(doc, "run"), "shuffle_seed", jint(info->shuffle_seed));
+	if (doc && info->precision)
+		json_object_set_new(json_object_get(doc, "run"), "window", window_json(info));
 	return doc;
 }
 
@@ -367,6 +399,8 @@ int report_add(json_t *doc, const struct report_entry *e)
 	int rc = add_settings(r, e);
 	if (rc == 0)
 		rc = e->failed ? json_object_set_new(r, JK_FAILED, report_text(e->failed)) : add_figures(r, e);
+	if (rc == 0 && e->stop)
+		rc = json_object_set_new(r, "stop", stop_json(e->stop));
 	if (rc == 0 && e->disturbance && e->disturbance->measured)
 		rc = json_object_set_new(r, "disturbance", disturbance_json(e->disturbance));
 	if (rc == 0 && e->load_work && e->load_work->elapsed_ns)

@@ -40,6 +40,7 @@ struct report_entry {
 	const struct load_metric_info *const *load_metrics; /* what load_work counts, NULL-terminated */
 	int64_t timeline_pair;         /* the pair id of its --timeline records, or -1 */
 	const struct sim_spec *spec;   /* the task's resolved settings ("task_settings"), or NULL */
+	const struct pair_stop *stop;  /* how its window ended ("stop"), or NULL: not written */
 	const struct disturbance *disturbance; /* what else ran on the run's CPUs ("disturbance"),
 	                                          or NULL; written only when measured */
 };

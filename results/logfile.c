@@ -216,10 +216,25 @@ static void header_calibration(FILE *f, const struct calib_check *c)
 			c->full.measurements, c->full.median_below_pct, c->full.slowest_below_pct);
 }
 
+/* How long each pair ran: "for 30 seconds", or the adaptive window and its precision. */
+static void header_window(FILE *f, const struct run_info *info)
+{
+	const struct precision *p = info->precision;
+	if (!p) {
+		fprintf(f, "for %u seconds\n", info->duration_s);
+		return;
+	}
+	fprintf(f, "until its figures are known, %u to %u seconds (precision: mean latency %g%%, p99 %g%% "
+		"or %u us, %% desired CPU %g and %% deadlines met %g points)\n", info->min_time_s, info->max_time_s,
+		p->latency_mean_pct, p->latency_p99_pct, STOP_LATENCY_FLOOR_NS / 1000, p->desired_cpu_pt,
+		p->deadlines_met_pt);
+}
+
 void logfile_header(FILE *f, const struct run_info *info)
 {
-	fprintf(f, LOG_USING "%llu" LOG_USING_LOOPS " (%s), running every load for %u seconds\n",
-		(unsigned long long)info->loops_per_ms, info->loops_source, info->duration_s);
+	fprintf(f, LOG_USING "%llu" LOG_USING_LOOPS " (%s), running every load ", (unsigned long long)info->loops_per_ms,
+		info->loops_source);
+	header_window(f, info);
 	header_calibration(f, info->calib);
 	fprintf(f, LOG_KERNEL "%s at datestamp %s\n", info->kernel_release, info->datestamp);
 	char text[2 * sizeof(info->kernel_version)];

@@ -44,6 +44,12 @@
 #define LOG_ROW_DISTURBED_MARK " *"
 #define LOG_ROW_DISTURBED "* disturbed:"
 #define LOG_ROW_DISTURBED_TOOK "took "
+/* After a row, a mark when a pair stopped with a judged figure not known to its precision
+ * (core/stoprule.h), and under the row the window's line: "window: 20.0 s, look 2 of 3:
+ * every judged figure known" or "window: 5.0 s, look 1 of 3: p99 would need ~412 s, not
+ * known by --max-time" (with repeats, one line per repeat). */
+#define LOG_ROW_UNKNOWN_MARK " ?"
+#define LOG_ROW_WINDOW "window:"
 /* After the tables of a run cut short: "*** interrupted: ... (Signal)". */
 #define LOG_RUN_INTERRUPTED "*** interrupted:"
 
@@ -71,6 +77,19 @@ static inline void log_row_disturbed(FILE *f, double outside_pct, double steal_p
 	else
 		fprintf(f, "this pair (");
 	fprintf(f, "%s%.1f %% steal)\n", n > 1 ? "; " : "", steal_pct);
+}
+
+/* Writes the window line of one repeat (repeat 0: the only one): measured_s long, ended at
+ * look `look` of `looks`; unknown says which figures were not known and when they would be
+ * ("p99 would need ~412 s, met ~80 s"), "" when every one was. */
+static inline void log_row_window(FILE *f, unsigned repeat, double measured_s, unsigned look, unsigned looks,
+				  const char *unknown)
+{
+	fprintf(f, "          %s ", LOG_ROW_WINDOW);
+	if (repeat)
+		fprintf(f, "repeat %u ", repeat);
+	fprintf(f, "%.1f s, look %u of %u: %s\n", measured_s, look, looks,
+		*unknown ? unknown : "every judged figure known");
 }
 
 /* Writes the note ending a run a signal cut short. */

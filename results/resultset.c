@@ -686,10 +686,12 @@ static void disturbed_row(struct result_set *rs, const struct table_cols *c, con
 }
 
 /* A line our logfile puts under a row that compare does not read: the load's throughput
- * ("load: Burn 5.80G loops/s", "load (one repeat): ...") or -v's confidence intervals. */
+ * ("load: Burn 5.80G loops/s", "load (one repeat): ..."), -v's confidence intervals or the
+ * adaptive window's line. */
 static bool under_row_line(const char *line)
 {
-	return log_starts(line, LOG_LOAD_WORK) || log_starts(line, LOG_LOAD_WORK_REPEAT) || log_starts(line, LOG_ROW_CI);
+	return log_starts(line, LOG_LOAD_WORK) || log_starts(line, LOG_LOAD_WORK_REPEAT) || log_starts(line, LOG_ROW_CI) ||
+	       log_starts(line, LOG_ROW_WINDOW);
 }
 
 /* One line of a logfile (without its newline; modified). */

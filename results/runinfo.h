@@ -5,6 +5,7 @@
 #define IB_RUNINFO_H
 #include <stdint.h>
 #include "calibrate/calibrate.h"
+#include "core/stoprule.h"
 #include "lib/audit.h"
 #include "lib/cgroup.h"
 
@@ -15,7 +16,9 @@ struct run_info {
 	uint64_t loops_per_ms;
 	const char *loops_source;  /* "measured", "saved", "-l" */
 	const struct calib_check *calib; /* the measurements behind it (calibrate/calibrate.h), NULL with -l */
-	unsigned duration_s;
+	unsigned duration_s;       /* -t; 0: each pair ran until its figures were known */
+	unsigned min_time_s, max_time_s; /* the adaptive window's bounds (duration_s 0) */
+	const struct precision *precision; /* its targets (core/stoprule.h), NULL with -t */
 	unsigned cpus;             /* online CPUs */
 	unsigned load_threads;     /* -L */
 	const char *comment;       /* -m, or NULL */

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <math.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,6 +61,9 @@ static void fill_info(struct report_sink *s)
 	s->info.loops_source = in->loops_source;
 	s->info.calib = in->calib;
 	s->info.duration_s = s->opt->duration_s;
+	s->info.min_time_s = s->opt->min_time_s;
+	s->info.max_time_s = s->opt->max_time_s;
+	s->info.precision = s->opt->duration_s ? NULL : &s->opt->precision;
 	s->info.cpus = in->machine->online_cpus;
 	s->info.allowed_cpus = in->machine->allowed_cpus;
 	s->info.allowed_cpu_list = in->machine->allowed_cpu_list;
@@ -310,7 +314,7 @@ static void pair_measured(void *arg, const struct matrix *m, size_t i, unsigned 
 		.failed = po->ok ? NULL : po->why, .interrupted = po->interrupted,
 		.window_ns = po->window_ns, .sim = &po->sim, .summary = po->ok ? sum : NULL,
 		.load_work = &po->load, .load_metrics = lw->metrics, .timeline_pair = timeline_pair, .spec = &it->spec,
-		.disturbance = &po->disturbance,
+		.disturbance = &po->disturbance, .stop = po->ok ? &po->stop : NULL,
 	};
 	if (report_add(s->doc, &e) != 0 || move_last_result(s->doc, result_index(m, i, repeat)) != 0)
 		text_message(stderr, "interbench: warning: out of memory for the JSON results");
@@ -341,14 +345,59 @@ static const struct disturbance *worst_disturbance(const struct matrix_rep *reps
 	return worst;
 }
 
-/* Ends the row just printed to s->both with LOG_ROW_DISTURBED_MARK before its newline. */
-static void mark_row(struct report_sink *s)
+/* Ends the row just printed to s->both with mark before its newline. */
+static void mark_row(struct report_sink *s, const char *mark)
 {
 	off_t len = ftello(s->both);
 	if (fflush(s->both) != 0 || len <= 0 || s->both_text[len - 1] != '\n')
 		return;
 	fseeko(s->both, len - 1, SEEK_SET);
-	fprintf(s->both, "%s\n", LOG_ROW_DISTURBED_MARK);
+	fprintf(s->both, "%s\n", mark);
+}
+
+/* Whether a measured repeat of reps[0..n) stopped with a judged figure not known. */
+static bool any_unknown(const struct matrix_rep *reps, unsigned n)
+{
+	for (unsigned k = 0; k < n; k++)
+		if (reps[k].ok && reps[k].stop.verdict.unknown && reps[k].stop.reason != STOP_INTERRUPTED)
+			return true;
+	return false;
+}
+
+/* The figures st left unknown and when each would have been known, for its window line:
+ * "p99 would need ~412 s, met ~80 s, past the last look at 60 s", or "" when none. */
+static void unknown_text(const struct pair_stop *st, char *buf, size_t len)
+{
+	size_t at = 0;
+	buf[0] = '\0';
+	for (unsigned f = 0; f < SIM_JUDGED && at < len; f++) {
+		if (!(st->verdict.unknown & (1u << f)))
+			continue;
+		double s = st->verdict.needed_s[f];
+		char need[32];
+		if (isfinite(s))
+			snprintf(need, sizeof(need), "~%.0f s", s);
+		else
+			snprintf(need, sizeof(need), "more samples");
+		int n = snprintf(buf + at, len - at, "%s%s%s %s", at ? ", " : "", sim_judged_name(f),
+				 at ? "" : " would need", need);
+		at += n > 0 ? (size_t)n : 0;
+	}
+	if (at && at < len)
+		snprintf(buf + at, len - at, ", past the last look at %.4g s", st->last_look_s);
+}
+
+/* The window lines of an adaptive row's measured repeats (log_row_window). */
+static void window_notes(struct report_sink *s, const struct matrix_rep *reps, unsigned n)
+{
+	for (unsigned k = 0; k < n; k++) {
+		const struct pair_stop *st = &reps[k].stop;
+		if (!reps[k].ok || !st->looks || st->reason == STOP_INTERRUPTED)
+			continue;
+		char unknown[200];
+		unknown_text(st, unknown, sizeof(unknown));
+		log_row_window(s->both, n > 1 ? k + 1 : 0, reps[k].window_ns / 1e9, st->look, st->looks, unknown);
+	}
 }
 
 /* The lines under a row: the load's throughput (always in the logfile, on the console with
@@ -362,9 +411,12 @@ static void row_notes(struct report_sink *s, const struct matrix_rep *reps, unsi
 		if (reps[k].load_work[0])
 			log_load_work(s->both, reps[k].load_work, n > 1);
 	put(s, s->opt->verbose);
+	window_notes(s, reps, n);
+	put(s, s->opt->verbose || any_unknown(reps, n));
 	for (unsigned k = 0; k < n; k++)
 		if (reps[k].ok && reps[k].interrupted)
-			log_row_interrupted(s->both, reps[k].window_ns / 1e9, s->opt->duration_s, n > 1);
+			log_row_interrupted(s->both, reps[k].window_ns / 1e9,
+					    s->opt->duration_s ? s->opt->duration_s : s->opt->max_time_s, n > 1);
 	if (d)
 		log_row_disturbed(s->both, d->outside_cpu_ppm / 1e4, d->steal_ppm / 1e4, disturbed, n);
 	put(s, true);
@@ -384,16 +436,17 @@ static void emit_row(struct report_sink *s, const char *load, const struct matri
 		summary_median(ok, nok, &med, &lo, &hi);
 	if (nok == 0)
 		table_row_failed(s->both, load, reps[0].ok ? "interrupted before a whole repeat" : reps[0].why);
-	else if (n == 1) {
+	else if (n == 1)
 		table_row(s->both, load, &ok[0], st);
-		if (st->verbose)
-			table_row_intervals(s->both, &ok[0], st);
-	}
 	else
 		table_row_repeats(s->both, load, &med, st, lo, hi, n - nok);
-	unsigned disturbed;
+	unsigned disturbed;  /* the marks end the row itself, before any line under it */
 	if (nok && worst_disturbance(reps, n, &disturbed))
-		mark_row(s);
+		mark_row(s, LOG_ROW_DISTURBED_MARK);
+	if (nok && any_unknown(reps, n))
+		mark_row(s, LOG_ROW_UNKNOWN_MARK);
+	if (nok && n == 1 && st->verbose)
+		table_row_intervals(s->both, &ok[0], st);
 	put(s, true);
 	row_notes(s, reps, n);
 	flush_out(s, s->con);

@@ -6,6 +6,7 @@
 #include "results/figures.h"
 #include "results/logformat.h"
 #include "results/summary.h"
+#include "sims/intervals.h"
 
 /* The stutter, CPU-loop and audio figures of r into s. */
 static void stutter_summarize(const struct sim_result *r, struct pair_summary *s)
@@ -32,39 +33,20 @@ static void stutter_summarize(const struct sim_result *r, struct pair_summary *s
 	s->start_2ms_pct = ran ? 100.0 * (double)r->audio.start_within_2ms / (double)ran : 0;
 }
 
-/* The 95 % intervals of the scheduling latency's mean and p99 (lib/interval.h), NaN where
- * there is none. */
-static void latency_intervals(const struct sim_result *r, struct pair_summary *s)
-{
-	double lo, hi;
-	uint64_t lo_ns, hi_ns;
-	if (bm_interval(&r->sched_bm, &lo, &hi)) {
-		s->latency_mean_lo_ns = lo > 0 ? lo : 0;   /* a latency is never negative */
-		s->latency_mean_hi_ns = hi;
-	}
-	unsigned dof = r->sched_qb.batches ? r->sched_qb.batches - 1 : 0;
-	if (r->sched_qb.n >= BM_MIN_SAMPLES &&
-	    hist_percentile_interval_ns(&r->sched_hist, r->sched.max_ns, 99, qb_inflation(&r->sched_qb, 99), dof,
-					&lo_ns, &hi_ns)) {
-		s->sched_p99_lo_ns = (double)lo_ns;
-		s->sched_p99_hi_ns = (double)hi_ns;
-	}
-}
-
-/* The 95 % intervals of r's figures into s (NaN where there is none). */
+/* The intervals of r's judged figures into s (sims/intervals.h; NaN where there is none). */
 static void intervals_summarize(const struct sim_result *r, struct pair_summary *s)
 {
-	figure_intervals_clear(s);
-	latency_intervals(r, s);
-	double lo, hi;
-	if (deadline_desired_cpu_interval_pct(&r->acct, &lo, &hi)) {
-		s->desired_cpu_lo_pct = lo;
-		s->desired_cpu_hi_pct = hi;
-	}
-	if (deadline_met_interval_pct(&r->acct, &lo, &hi)) {
-		s->deadlines_met_lo_pct = lo;
-		s->deadlines_met_hi_pct = hi;
-	}
+	struct sim_interval iv[SIM_JUDGED];
+	sim_intervals(r, r->ci_looks, iv);
+	s->latency_mean_lo_ns = iv[SIM_LATENCY_MEAN].lo;
+	s->latency_mean_hi_ns = iv[SIM_LATENCY_MEAN].hi;
+	s->sched_p99_lo_ns = iv[SIM_LATENCY_P99].lo;
+	s->sched_p99_hi_ns = iv[SIM_LATENCY_P99].hi;
+	s->desired_cpu_lo_pct = iv[SIM_DESIRED_CPU].lo;
+	s->desired_cpu_hi_pct = iv[SIM_DESIRED_CPU].hi;
+	s->deadlines_met_lo_pct = iv[SIM_DEADLINES_MET].lo;
+	s->deadlines_met_hi_pct = iv[SIM_DEADLINES_MET].hi;
+	s->ci_looks = r->ci_looks > 1 ? r->ci_looks : 1;
 }
 
 void pair_summarize(const struct sim_result *r, struct pair_summary *s)

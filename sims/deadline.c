@@ -85,19 +85,19 @@ static void clamp_pct(double lo, double hi, double *lo_pct, double *hi_pct)
 	*hi_pct = hi > 1 ? 100 : 100 * hi;
 }
 
-bool deadline_desired_cpu_interval_pct(const struct deadline_acct *a, double *lo_pct, double *hi_pct)
+bool deadline_desired_cpu_interval_pct(const struct deadline_acct *a, double alpha, double *lo_pct, double *hi_pct)
 {
 	double lo, hi;
-	if (!br_interval(&a->work_bm, &lo, &hi))
+	if (!br_interval(&a->work_bm, alpha, &lo, &hi))
 		return false;
 	clamp_pct(lo, hi, lo_pct, hi_pct);
 	return true;
 }
 
-bool deadline_met_interval_pct(const struct deadline_acct *a, double *lo_pct, double *hi_pct)
+bool deadline_met_interval_pct(const struct deadline_acct *a, double alpha, double *lo_pct, double *hi_pct)
 {
 	double lo, hi;
-	if (!bm_interval(&a->met_bm, &lo, &hi))
+	if (!bm_interval(&a->met_bm, alpha, &lo, &hi))
 		return false;
 	clamp_pct(lo, hi, lo_pct, hi_pct);
 	return true;

@@ -116,10 +116,11 @@ double deadline_desired_cpu_pct(const struct deadline_acct *a);
 /* % deadlines met (met / periods * 100); 100 when there were no periods. */
 double deadline_met_pct(const struct deadline_acct *a);
 
-/* The 95 % intervals of deadline_desired_cpu_pct and deadline_met_pct, in %, clamped to
- * 0..100 (batch means: lib/interval.h bm_interval, br_interval).  Return false (lo, hi
- * untouched) while the periods are too few for two batches (or no work was wanted). */
-bool deadline_desired_cpu_interval_pct(const struct deadline_acct *a, double *lo_pct, double *hi_pct);
-bool deadline_met_interval_pct(const struct deadline_acct *a, double *lo_pct, double *hi_pct);
+/* The 1 - alpha intervals (CI_ALPHA: 95 %) of deadline_desired_cpu_pct and deadline_met_pct,
+ * in %, clamped to 0..100 (batch means: lib/interval.h bm_interval, br_interval).  Return
+ * false (lo, hi untouched) while the periods are too few for two batches (or no work was
+ * wanted). */
+bool deadline_desired_cpu_interval_pct(const struct deadline_acct *a, double alpha, double *lo_pct, double *hi_pct);
+bool deadline_met_interval_pct(const struct deadline_acct *a, double alpha, double *lo_pct, double *hi_pct);
 
 #endif

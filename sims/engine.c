@@ -62,6 +62,8 @@ struct sim_engine {
 	struct period_figures cur;
 	void *state;             /* body->state_bytes shared by the task's threads, or NULL */
 	pthread_mutex_t err_lock; /* the first task thread's scheduling failure goes into out */
+	pthread_mutex_t rec_lock; /* held while a period's figures are recorded into out, so
+	                             sim_snapshot reads them whole */
 	pthread_t timer_tid;
 	bool timer_started;
 	unsigned threads;        /* task threads (body->threads), thr[] set up for each */
@@ -300,8 +302,10 @@ static bool end_period(struct sim_engine *e)
 	uint64_t interval_ns = e->spec.interval_us * NS_PER_US;
 	if (atomic_load(&c->cut))
 		return false;  /* unfinished: no latency sample (account_unfinished) */
+	uint64_t finish_ns = now_ns();
+	pthread_mutex_lock(&e->rec_lock);
 	add_start_samples(r, c->latency_ns, c->lateness_ns);
-	uint64_t finish_ns = now_ns(), loop_ns = account_loop(e);
+	uint64_t loop_ns = account_loop(e);
 	struct deadline_verdict v = deadline_check(e->wake_ns, interval_ns, finish_ns);
 	add_frame_time(e, finish_ns);
 	bool xrun = e->spec.buffer_periods && audio_acct_period(&r->audio, e->spec.buffer_periods, interval_ns,
@@ -310,6 +314,7 @@ static bool end_period(struct sim_engine *e)
 		push_timeline(e, &v, xrun, loop_ns);
 	lat_stats_add(&r->interbench, interbench_latency_ns(e, c->latency_ns, finish_ns, e->period));
 	account_deadline(e, &v);
+	pthread_mutex_unlock(&e->rec_lock);
 	sem_post(&e->done);
 	return true;
 }
@@ -330,6 +335,7 @@ static bool end_frame(struct sim_engine *e)
 	uint64_t late_ns = wall_ns > frame_ns ? wall_ns - frame_ns : 0;
 	if (cut && late_ns == 0)
 		return false;
+	pthread_mutex_lock(&e->rec_lock);
 	add_sched_sample(r, late_ns);
 	lat_stats_add(&r->interbench, late_ns);
 	uint64_t done_us = atomic_load(&e->cur.done_us), wanted_us = wall_ns / NS_PER_US;
@@ -337,6 +343,7 @@ static bool end_frame(struct sim_engine *e)
 	r->acct.work_done_us += done_us;
 	r->acct.work_wanted_us += wanted_us; /* CPU it would have had alone */
 	br_add(&r->acct.work_bm, (double)done_us, (double)wanted_us);
+	pthread_mutex_unlock(&e->rec_lock);
 	e->period++;
 	return !cut;
 }
@@ -476,6 +483,7 @@ static struct sim_engine *engine_new(const struct sim_spec *spec, const struct s
 	sem_init(&e->wake, 0, 0); /* cannot fail: unshared, initial value 0 */
 	sem_init(&e->done, 0, 0);
 	pthread_mutex_init(&e->err_lock, NULL);
+	pthread_mutex_init(&e->rec_lock, NULL);
 	for (unsigned i = 0; i < e->threads; i++) {
 		e->thr[i] = (struct sim_thread){ .e = e, .index = i };
 		sem_init(&e->thr[i].woken, 0, 0);
@@ -575,6 +583,20 @@ void sim_stop(struct sim_engine *e)
 	sem_destroy(&e->wake);
 	sem_destroy(&e->done);
 	pthread_mutex_destroy(&e->err_lock);
+	pthread_mutex_destroy(&e->rec_lock);
 	free(e->state);
 	free(e);
+}
+
+void sim_snapshot(struct sim_engine *e, struct sim_result *dst)
+{
+	const struct sim_result *r = e->out;
+	pthread_mutex_lock(&e->rec_lock);
+	dst->sched = r->sched;
+	dst->sched_hist = r->sched_hist;
+	dst->sched_bm = r->sched_bm;
+	dst->sched_qb = r->sched_qb;
+	dst->acct = r->acct;
+	pthread_mutex_unlock(&e->rec_lock);
+	dst->interval_us = r->interval_us;
 }

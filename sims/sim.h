@@ -49,6 +49,9 @@ struct sim_desc {
 	/* CPU work of period number `period` in microseconds; NULL means interval * cpu_pct. */
 	uint64_t (*work_us)(const struct sim_spec *spec, uint64_t period);
 	bool has_deadlines;       /* false: free-running frames (Gaming) */
+	/* Periods in the task's own cycle, the least a run of it must cover to show its whole
+	 * pattern (X: one 0-100 % sweep); 0: one period. */
+	unsigned cycle_periods;
 	/* The interval interbench 0.31 counts missed deadlines of period number `period` in, for
 	 * its latency (sims/deadline.h deadline_interbench_latency_ns), in microseconds; NULL:
 	 * the period.  X's: the frame's idle part, as 0.31's emulate_x passes (100 - i) ms. */
@@ -60,7 +63,8 @@ struct sim_desc {
 	 * so the task uses the CPU share it asks for whatever the CPU's speed. */
 	bool fixed_work;
 	/* A note for the run header about how this task behaves in this run (duration_s per
-	 * pair, -r or not), e.g. X's partial sweep, written into buf ("" for none); called for
+	 * pair, 0 when each pair runs until its figures are known and at least cycle_periods; -r
+	 * or not), e.g. X's partial sweep, written into buf ("" for none); called for
 	 * every task the -W/-X selection names.  NULL: never a note. */
 	void (*describe)(unsigned duration_s, bool realtime, char *buf, size_t len);
 	/* The task's threads and what each does; NULL: one thread that does each period's work
@@ -130,6 +134,9 @@ struct sim_result {
 	 * ns: the CPU the task really got, measured apart from the work accounting. */
 	uint64_t task_cpu_ns, task_wall_ns;
 	bool timer_rt;               /* the timing thread really ran SCHED_FIFO */
+	/* The looks at the run its intervals must hold over together (sims/intervals.h): set by
+	 * whoever ran the engine and looked at it (core/pair.c); 0 or 1 for a fixed window. */
+	unsigned ci_looks;
 	int error;                   /* 0, or an errno value from a failed call */
 	char errmsg[160];            /* names the call that failed */
 };
@@ -162,6 +169,13 @@ struct sim_engine *sim_start(const struct sim_spec *spec, const struct sim_run_c
  * priority first, so it sees the stop at once even on CPUs saturated by load threads.
  * NULL: nothing. */
 void sim_stop(struct sim_engine *e);
+
+/* Copies, while the task runs, what sims/intervals.h reads of its result so far into dst:
+ * sched, sched_hist, sched_bm, sched_qb, acct and interval_us, each taken whole between two
+ * periods (a lock the recording of a period holds; about 45 KB copied, so a period that ends
+ * meanwhile waits a few microseconds).  The other fields of dst are left as they are.  The
+ * periods not finished yet are not in it: sim_stop accounts them. */
+void sim_snapshot(struct sim_engine *e, struct sim_result *dst);
 
 /* The calls a body (struct sim_body) makes from its task threads. */
 

@@ -5,6 +5,8 @@
 #include <string.h>
 #include <time.h>
 #include "sims/deadline.h"
+#include "sims/intervals.h"
+#include "lib/interval.h"
 #include "core/options.h"
 #include "results/summary.h"
 #include "sims/sim.h"
@@ -127,16 +129,16 @@ START_TEST(intervals_of_met_and_cpu)
 	struct deadline_verdict met = { .met = true }, late = { .met = false };
 	double lo, hi;
 	deadline_acct_period(&a, &met, 100);
-	ck_assert(!deadline_met_interval_pct(&a, &lo, &hi));
+	ck_assert(!deadline_met_interval_pct(&a, CI_ALPHA, &lo, &hi));
 	for (unsigned i = 0; i < 1000; i++) {
 		deadline_acct_period(&a, i % 10 < 7 ? &met : &late, 100);
 		if (i % 10 == 9)
 			deadline_acct_skip(&a, 100);
 	}
-	ck_assert(deadline_met_interval_pct(&a, &lo, &hi));
+	ck_assert(deadline_met_interval_pct(&a, CI_ALPHA, &lo, &hi));
 	ck_assert(lo <= deadline_met_pct(&a) && deadline_met_pct(&a) <= hi);
 	ck_assert(lo >= 0 && hi <= 100 && hi - lo < 20);
-	ck_assert(deadline_desired_cpu_interval_pct(&a, &lo, &hi));
+	ck_assert(deadline_desired_cpu_interval_pct(&a, CI_ALPHA, &lo, &hi));
 	ck_assert(lo <= deadline_desired_cpu_pct(&a) && deadline_desired_cpu_pct(&a) <= hi);
 	ck_assert(hi <= 100);
 }
@@ -333,6 +335,45 @@ START_TEST(custom_spec)
 }
 END_TEST
 
+/* The p99 of 100 independent samples has no upper bound inside them: open above, with the
+ * samples it would need (about t^2 99 at its level); 3000 samples close it. */
+static void add_samples(struct sim_result *r, unsigned n, uint64_t *seed)
+{
+	for (unsigned i = 0; i < n; i++) {
+		*seed = *seed * 6364136223846793005ULL + 1442695040888963407ULL;
+		uint64_t v_ns = 1000 + (*seed >> 33) % 100000;
+		lat_stats_add(&r->sched, v_ns);
+		hist_add(&r->sched_hist, v_ns);
+		bm_add(&r->sched_bm, (double)v_ns);
+		qb_add(&r->sched_qb, v_ns);
+	}
+}
+
+START_TEST(p99_interval_open_until_enough_samples)
+{
+	static struct sim_result r;
+	struct sim_interval iv[SIM_JUDGED];
+	uint64_t seed = 42;
+	memset(&r, 0, sizeof(r));
+	add_samples(&r, 100, &seed);
+	sim_intervals(&r, 1, iv);
+	ck_assert(iv[SIM_LATENCY_P99].has && iv[SIM_LATENCY_P99].open_above);
+	ck_assert_uint_eq(iv[SIM_LATENCY_P99].n, 100);
+	/* t(15, 0.975)^2 * 99 = 450 for independent samples; the estimated inflation adds some */
+	ck_assert_double_ge(iv[SIM_LATENCY_P99].n_needed, 440);
+	ck_assert_double_le(iv[SIM_LATENCY_P99].n_needed, 2000);
+	sim_intervals(&r, 3, iv);   /* three looks: each at 1 - 0.05/3, so more samples */
+	double three = iv[SIM_LATENCY_P99].n_needed;
+	sim_intervals(&r, 1, iv);
+	ck_assert_double_gt(three, iv[SIM_LATENCY_P99].n_needed);
+	add_samples(&r, 2900, &seed);
+	sim_intervals(&r, 3, iv);
+	ck_assert(iv[SIM_LATENCY_P99].has && !iv[SIM_LATENCY_P99].open_above);
+	ck_assert_double_eq(iv[SIM_LATENCY_P99].n_needed, BM_MIN_SAMPLES);
+	ck_assert(iv[SIM_LATENCY_MEAN].lo < iv[SIM_LATENCY_MEAN].value && iv[SIM_LATENCY_MEAN].value < iv[SIM_LATENCY_MEAN].hi);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("deadline");
@@ -356,6 +397,7 @@ int main(void)
 	tcase_add_test(tc, x_sweep_work);
 	tcase_add_test(tc, x_zero_sleep_steps);
 	tcase_add_test(tc, custom_spec);
+	tcase_add_test(tc, p99_interval_open_until_enough_samples);
 	suite_add_tcase(s, tc);
 	return ck_run(s);
 }

@@ -116,7 +116,7 @@ static double mean_coverage(gen_fn g, double truth, double *naive)
 			sum += x;
 			sum2 += x * x;
 		}
-		ck_assert(bm_interval(&b, &lo, &hi));
+		ck_assert(bm_interval(&b, CI_ALPHA, &lo, &hi));
 		hit += lo <= truth && truth <= hi;
 		naive_hit += naive_covers(sum, sum2, truth);
 	}
@@ -172,7 +172,7 @@ START_TEST(ratio_markov)
 			double want = 1 + floor(10 * uniform(&q.rng));
 			br_add(&r, markov_missed(&q) ? 0.3 * want : want, want);
 		}
-		ck_assert(br_interval(&r, &lo, &hi));
+		ck_assert(br_interval(&r, CI_ALPHA, &lo, &hi));
 		hit += lo <= truth && truth <= hi;
 	}
 	printf("coverage of the 95%% interval of a ratio (work done / wanted), Markov chain: %.1f%%\n",
@@ -204,7 +204,7 @@ static double p99_coverage(gen_fn g, double truth, bool inflated)
 			max_ns = v > max_ns ? v : max_ns;
 		}
 		double vif = inflated ? qb_inflation(&qb, 99) : 1;
-		ck_assert(hist_percentile_interval_ns(&h, max_ns, 99, vif, inflated ? qb.batches - 1 : 0, &lo, &hi));
+		ck_assert(hist_percentile_interval_ns(&h, max_ns, 99, vif, inflated ? qb.batches - 1 : 0, CI_ALPHA, &lo, &hi, NULL));
 		hit += lo <= truth && truth <= hi;
 	}
 	return (double)hit / PCT_REPS;
@@ -255,6 +255,14 @@ START_TEST(t_quantiles)
 	ck_assert_double_eq_tol(student_t975(40), 2.021, 0.001);
 	ck_assert_double_eq_tol(student_t975(60), 2.000, 0.001);
 	ck_assert_double_eq_tol(student_t975(100), 1.984, 0.001);
+	/* the levels of several looks (NIST 1.3.6.7.2: 0.995 and 0.9975 columns) */
+	ck_assert_double_eq_tol(student_t_quantile(10, 0.995), 3.169, 0.005);
+	ck_assert_double_eq_tol(student_t_quantile(15, 0.995), 2.947, 0.005);
+	ck_assert_double_eq_tol(student_t_quantile(30, 0.9975), 3.030, 0.005);
+	ck_assert_double_eq_tol(student_t_quantile(20, 0.99), 2.528, 0.005);
+	ck_assert_double_eq_tol(student_t_quantile(0, 0.995), 2.5758, 0.0005);
+	ck_assert_double_eq_tol(normal_quantile(0.025), -1.95996, 0.0005);
+	ck_assert_double_eq_tol(normal_quantile(0.5), 0, 0.0005);
 }
 END_TEST
 
@@ -263,7 +271,7 @@ START_TEST(batches_double)
 {
 	struct batch_means b = { 0 };
 	double lo, hi;
-	ck_assert(!bm_interval(&b, &lo, &hi));
+	ck_assert(!bm_interval(&b, CI_ALPHA, &lo, &hi));
 	for (unsigned i = 1; i <= 100000; i++) {
 		bm_add(&b, i);
 		ck_assert_uint_lt(b.batches, BM_MAX_BATCHES);
@@ -273,7 +281,7 @@ START_TEST(batches_double)
 		ck_assert_uint_eq(b.batches * b.batch_size + b.partial_n, i);
 	}
 	ck_assert_double_eq_tol(bm_mean(&b), 50000.5, 1e-6);
-	ck_assert(bm_interval(&b, &lo, &hi));
+	ck_assert(bm_interval(&b, CI_ALPHA, &lo, &hi));
 	ck_assert(lo < 50000.5 && 50000.5 < hi);
 }
 END_TEST
@@ -290,12 +298,12 @@ START_TEST(degenerate)
 		bm_add(&b, 1);
 		qb_add(&qb, 5000);
 	}
-	ck_assert(bm_interval(&b, &lo, &hi));
+	ck_assert(bm_interval(&b, CI_ALPHA, &lo, &hi));
 	ck_assert(lo == 1 && hi == 1);
 	ck_assert_double_eq(qb_inflation(&qb, 99), 1);
-	ck_assert(!hist_percentile_interval_ns(&h, 0, 99, 1, 0, &lo_ns, &hi_ns));
+	ck_assert(!hist_percentile_interval_ns(&h, 0, 99, 1, 0, CI_ALPHA, &lo_ns, &hi_ns, NULL));
 	hist_add(&h, 5000);
-	ck_assert(hist_percentile_interval_ns(&h, 5000, 99, 1, 0, &lo_ns, &hi_ns));
+	ck_assert(hist_percentile_interval_ns(&h, 5000, 99, 1, 0, CI_ALPHA, &lo_ns, &hi_ns, NULL));
 	ck_assert_uint_le(lo_ns, 5000);
 	ck_assert_uint_eq(hi_ns, 5000);
 }

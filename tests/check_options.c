@@ -17,7 +17,11 @@ START_TEST(defaults)
 {
 	struct options o;
 	ck_assert_int_eq(parse(&o, NULL), OPT_OK);
-	ck_assert_uint_eq(o.duration_s, 30);
+	ck_assert_uint_eq(o.duration_s, 0);  /* each pair until its figures are known */
+	ck_assert_uint_eq(o.min_time_s, STOP_MIN_S_DEFAULT);
+	ck_assert_uint_eq(o.max_time_s, STOP_MAX_S_DEFAULT);
+	ck_assert_double_eq(o.precision.latency_p99_pct, 20);
+	ck_assert(!o.precision_given);
 	ck_assert_uint_eq(o.load_threads, 0);
 	ck_assert_str_eq(val(&o, "bench-nice"), "0");
 	ck_assert(!o.realtime && !o.console_only);
@@ -40,6 +44,30 @@ START_TEST(good_values)
 	ck_assert_str_eq(val(&o, "custom-interval"), "2000");
 	ck_assert_str_eq(o.comment, "hello world");
 	ck_assert(o.uniprocessor && o.recalibrate && o.console_only && o.realtime);
+}
+END_TEST
+
+/* The adaptive window's options: parsed, and refused with -t or out of order. */
+START_TEST(window_options)
+{
+	struct options o;
+	ck_assert_int_eq(parse(&o, "--precision", "mean=5%,met=1", "--min-time", "2", "--max-time", "9", NULL), OPT_OK);
+	ck_assert_double_eq(o.precision.latency_mean_pct, 5);
+	ck_assert_double_eq(o.precision.deadlines_met_pt, 1);
+	ck_assert(o.precision_given);
+	ck_assert_uint_eq(o.min_time_s, 2);
+	ck_assert_uint_eq(o.max_time_s, 9);
+	ck_assert_int_eq(parse(&o, "-t", "5", "--precision", "p99=10", NULL), OPT_ERROR);
+	ck_assert_str_eq(err, "--precision: only without -t (-t 5 is a fixed window; accepted: one or the other)");
+	ck_assert_int_eq(parse(&o, "-t", "5", "--max-time", "9", NULL), OPT_ERROR);
+	ck_assert_ptr_nonnull(strstr(err, "--max-time: only without -t"));
+	ck_assert_int_eq(parse(&o, "--min-time", "20", "--max-time", "9", NULL), OPT_ERROR);
+	ck_assert_str_eq(err, "--min-time: 20 is above --max-time 9 (accepted: at most the maximum)");
+	ck_assert_int_eq(parse(&o, "--precision", "p99=0", NULL), OPT_ERROR);
+	ck_assert_ptr_nonnull(strstr(err, "--precision: item 'p99=0' in 'p99=0' (accepted: FIGURE=VALUE"));
+	ck_assert_int_eq(parse(&o, "--max-time", "0", NULL), OPT_ERROR);
+	ck_assert_int_eq(parse(&o, "--max-time", "3", NULL), OPT_OK);  /* the default minimum follows */
+	ck_assert_uint_eq(o.min_time_s, 3);
 }
 END_TEST
 
@@ -325,6 +353,7 @@ int main(void)
 	tcase_add_test(tc, defaults);
 	tcase_add_test(tc, good_values);
 	tcase_add_test(tc, long_forms);
+	tcase_add_test(tc, window_options);
 	tcase_add_test(tc, case_insensitive_names);
 	tcase_add_test(tc, help);
 	tcase_add_test(tc, quiet);

@@ -9,7 +9,7 @@
 /* 4 runs of 31 s each (1 s ramp + 30 s), progress off (quiet). */
 static void four_runs(struct progress *p)
 {
-	progress_open(p, true, 4, 31 * NS_PER_S);
+	progress_open(p, true, 4, 31 * NS_PER_S, 31 * NS_PER_S);
 	ck_assert_int_eq(p->fd, -1);
 }
 
@@ -57,10 +57,26 @@ START_TEST(text_names_the_run_and_fits_the_terminal)
 	n = progress_format(&p, 40 * NS_PER_S, 20, buf, sizeof(buf)); /* never wraps */
 	ck_assert_uint_eq(n, 19);
 	ck_assert_uint_eq(strlen(buf), 19);
-	progress_open(&p, true, 200, 3601 * NS_PER_S);
+	progress_open(&p, true, 200, 3601 * NS_PER_S, 3601 * NS_PER_S);
 	progress_run_begin(&p, "X", "Hack", 1, 1, NS_PER_S);
 	progress_format(&p, 2 * NS_PER_S, 200, buf, sizeof(buf));
 	ck_assert_str_eq(buf, "[1/200] X vs Hack | elapsed 0:01 | left ~200:03:19");
+}
+END_TEST
+
+/* Runs that stop once their figures are known take 6 to 61 s: the time left is a range. */
+START_TEST(adaptive_runs_show_a_range)
+{
+	struct progress p;
+	char buf[256];
+	progress_open(&p, true, 10, 6 * NS_PER_S, 61 * NS_PER_S);
+	progress_run_begin(&p, "Audio", "Burn", 1, 1, 0);
+	ck_assert_uint_eq(progress_left_min_ns(&p, 2 * NS_PER_S), 58 * NS_PER_S);
+	ck_assert_uint_eq(progress_left_ns(&p, 2 * NS_PER_S), 608 * NS_PER_S);
+	progress_format(&p, 2 * NS_PER_S, 200, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "[1/10] Audio vs Burn | elapsed 0:02 | left 0:58-10:08");
+	/* past its least, the run in progress adds nothing to the low end */
+	ck_assert_uint_eq(progress_left_min_ns(&p, 30 * NS_PER_S), 54 * NS_PER_S);
 }
 END_TEST
 
@@ -71,6 +87,7 @@ int main(void)
 	tcase_add_test(tc, left_before_and_during_the_first_run);
 	tcase_add_test(tc, left_counts_the_measured_overhead);
 	tcase_add_test(tc, text_names_the_run_and_fits_the_terminal);
+	tcase_add_test(tc, adaptive_runs_show_a_range);
 	suite_add_tcase(s, tc);
 	return ck_run(s);
 }

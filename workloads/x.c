@@ -30,7 +30,7 @@ static void x_describe(unsigned duration_s, bool realtime, char *buf, size_t len
 {
 	(void)realtime;
 	buf[0] = '\0';
-	if ((uint64_t)duration_s * 1000000 < (uint64_t)X_STEPS * X_FRAME_US)
+	if (duration_s && (uint64_t)duration_s * 1000000 < (uint64_t)X_STEPS * X_FRAME_US)
 		snprintf(buf, len, "Note: X sweeps 0-100%% CPU over %.1f s; with -t %u each X run covers only part of the sweep.",
 			 X_STEPS * X_FRAME_US / 1e6, duration_s);
 }
@@ -40,6 +40,7 @@ static const struct sim_desc x_sim = {
 	.work_us = x_work_us,
 	.ib_interval_us = x_ib_interval_us,
 	.has_deadlines = true,
+	.cycle_periods = X_STEPS,
 	.describe = x_describe,
 };
 

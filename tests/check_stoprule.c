@@ -1,0 +1,184 @@
+/* The adaptive window's looks, its stopping rule on made-up intervals, and --precision's
+ * parser (core/stoprule.h). */
+#include <check.h>
+#include <math.h>
+#include <string.h>
+#include "core/stoprule.h"
+#include "lib/timeutil.h"
+#include "tests/ck_run.h"
+
+static const struct precision def = PRECISION_DEFAULT;
+
+/* The figures not known at the first look. */
+static uint32_t stop_unknown(const struct stop_plan *sp, const struct sim_interval iv[SIM_JUDGED])
+{
+	struct stop_verdict v;
+	stop_judge(sp, 0, iv, &v);
+	return v.unknown;
+}
+
+START_TEST(looks_grow_from_the_minimum_to_the_maximum)
+{
+	struct stop_plan sp;
+	stop_plan_init(&sp, 5 * NS_PER_S, 60 * NS_PER_S, 0, &def, true);
+	uint64_t want[] = { 5, 20, 60 };
+	ck_assert_uint_eq(sp.looks, 3);
+	for (unsigned k = 0; k < 3; k++)
+		ck_assert_uint_eq(sp.at_ns[k], want[k] * NS_PER_S);
+	/* a task with a cycle (X: 10.1 s): whole cycles only, the last at most the maximum */
+	stop_plan_init(&sp, 5 * NS_PER_S, 60 * NS_PER_S, 10100 * NS_PER_MS, &def, true);
+	uint64_t want_x[] = { 10100, 40400, 50500 };
+	ck_assert_uint_eq(sp.looks, 3);
+	for (unsigned k = 0; k < 3; k++)
+		ck_assert_uint_eq(sp.at_ns[k], want_x[k] * NS_PER_MS);
+	/* a maximum below the cycle: one look, one whole cycle */
+	stop_plan_init(&sp, 1 * NS_PER_S, 3 * NS_PER_S, 10100 * NS_PER_MS, &def, true);
+	ck_assert_uint_eq(sp.looks, 1);
+	ck_assert_uint_eq(sp.at_ns[0], 10100 * NS_PER_MS);
+	/* minimum = maximum: one look */
+	stop_plan_init(&sp, 7 * NS_PER_S, 7 * NS_PER_S, 0, &def, true);
+	ck_assert_uint_eq(sp.looks, 1);
+	ck_assert_uint_eq(sp.at_ns[0], 7 * NS_PER_S);
+	/* never more than STOP_MAX_LOOKS, the last the maximum */
+	stop_plan_init(&sp, 1 * NS_PER_S, 86400 * NS_PER_S, 0, &def, true);
+	ck_assert_uint_eq(sp.looks, STOP_MAX_LOOKS);
+	ck_assert_uint_eq(sp.at_ns[STOP_MAX_LOOKS - 1], 86400 * NS_PER_S);
+}
+END_TEST
+
+/* Intervals of a task whose figures are all known to the default precision. */
+static void known(struct sim_interval iv[SIM_JUDGED])
+{
+	iv[SIM_LATENCY_MEAN] = (struct sim_interval){ .value = 1e6, .has = true, .lo = 0.95e6, .hi = 1.05e6, .n = 300,
+						      .n_needed = 32 };
+	iv[SIM_LATENCY_P99] = (struct sim_interval){ .value = 5e6, .has = true, .lo = 4.5e6, .hi = 5.9e6, .n = 300,
+						     .n_needed = 32 };
+	iv[SIM_DESIRED_CPU] = (struct sim_interval){ .value = 99, .has = true, .lo = 98, .hi = 100, .n = 300,
+						     .n_needed = 32 };
+	iv[SIM_DEADLINES_MET] = (struct sim_interval){ .value = 97, .has = true, .lo = 95.5, .hi = 98.5, .n = 300,
+						       .n_needed = 32 };
+}
+
+/* At the first of the looks 5, 20, 60 s: a figure that would be known by 60 s at the rate
+ * seen is waited for; one that would not, or has no sample, is futile; the last look stops. */
+START_TEST(futile_figures_are_not_waited_for)
+{
+	struct stop_plan sp;
+	struct sim_interval iv[SIM_JUDGED];
+	struct stop_verdict v;
+	enum stop_reason why;
+	stop_plan_init(&sp, 5 * NS_PER_S, 60 * NS_PER_S, 0, &def, true);
+	known(iv);
+	iv[SIM_LATENCY_P99].open_above = true;        /* 300 samples, 1800 needed: 30 s */
+	iv[SIM_LATENCY_P99].n_needed = 1800;
+	stop_judge(&sp, 0, iv, &v);
+	ck_assert_uint_eq(v.unknown, 1u << SIM_LATENCY_P99);
+	ck_assert_uint_eq(v.futile, 0);
+	ck_assert_double_eq_tol(v.needed_s[SIM_LATENCY_P99], 30, 1e-3);
+	ck_assert(!stop_now(&sp, 0, &v, &why));
+	iv[SIM_LATENCY_P99].n_needed = 6000;         /* 100 s: past the last look */
+	stop_judge(&sp, 0, iv, &v);
+	ck_assert_uint_eq(v.futile, 1u << SIM_LATENCY_P99);
+	ck_assert(stop_now(&sp, 0, &v, &why));
+	ck_assert_int_eq(why, STOP_FUTILE);
+	known(iv);
+	iv[SIM_DEADLINES_MET].lo = 93;              /* 4 points at 5 s: 2 points at 20 s */
+	stop_judge(&sp, 0, iv, &v);
+	ck_assert_double_eq_tol(v.needed_s[SIM_DEADLINES_MET], 20, 1e-3);
+	ck_assert(!stop_now(&sp, 0, &v, &why));
+	ck_assert(stop_now(&sp, 2, &v, &why));       /* the last look */
+	ck_assert_int_eq(why, STOP_MAX_TIME);
+	iv[SIM_DEADLINES_MET].lo = 89;              /* 8 points: 80 s */
+	stop_judge(&sp, 0, iv, &v);
+	ck_assert_uint_eq(v.futile, 1u << SIM_DEADLINES_MET);
+	iv[SIM_DEADLINES_MET] = (struct sim_interval){ .value = 100, .lo = NAN, .hi = NAN }; /* starved: no sample */
+	stop_judge(&sp, 0, iv, &v);
+	ck_assert(isinf(v.needed_s[SIM_DEADLINES_MET]));
+	ck_assert_uint_eq(v.futile, 1u << SIM_DEADLINES_MET);
+	known(iv);
+	stop_judge(&sp, 0, iv, &v);
+	ck_assert(stop_now(&sp, 0, &v, &why));
+	ck_assert_int_eq(why, STOP_KNOWN);
+}
+END_TEST
+
+START_TEST(a_figure_is_known_when_its_interval_is_within_the_target)
+{
+	struct stop_plan sp;
+	struct sim_interval iv[SIM_JUDGED];
+	stop_plan_init(&sp, 5 * NS_PER_S, 60 * NS_PER_S, 0, &def, true);
+	known(iv);
+	ck_assert_uint_eq(stop_unknown(&sp, iv), 0);
+	iv[SIM_LATENCY_P99].hi = 6.1e6;              /* +22 % above */
+	ck_assert_uint_eq(stop_unknown(&sp, iv), 1u << SIM_LATENCY_P99);
+	known(iv);
+	iv[SIM_LATENCY_P99].open_above = true;       /* too few samples above the p99 */
+	ck_assert_uint_eq(stop_unknown(&sp, iv), 1u << SIM_LATENCY_P99);
+	known(iv);
+	iv[SIM_DEADLINES_MET].lo = 94.9;             /* 2.1 points below */
+	iv[SIM_LATENCY_MEAN].has = false;            /* too few periods */
+	ck_assert_uint_eq(stop_unknown(&sp, iv), (1u << SIM_DEADLINES_MET) | (1u << SIM_LATENCY_MEAN));
+	/* a task without deadlines is not judged on % met */
+	stop_plan_init(&sp, 5 * NS_PER_S, 60 * NS_PER_S, 0, &def, false);
+	ck_assert_uint_eq(stop_unknown(&sp, iv), 1u << SIM_LATENCY_MEAN);
+}
+END_TEST
+
+START_TEST(small_latencies_are_known_within_the_floor)
+{
+	struct stop_plan sp;
+	struct sim_interval iv[SIM_JUDGED];
+	stop_plan_init(&sp, 5 * NS_PER_S, 60 * NS_PER_S, 0, &def, true);
+	known(iv);
+	/* 10 us +- 8 us is 80 %, but within STOP_LATENCY_FLOOR_NS */
+	iv[SIM_LATENCY_MEAN] = (struct sim_interval){ .value = 10000, .has = true, .lo = 2000, .hi = 18000 };
+	ck_assert_uint_eq(stop_unknown(&sp, iv), 0);
+	iv[SIM_LATENCY_MEAN].hi = 10000 + STOP_LATENCY_FLOOR_NS + 1;
+	ck_assert_uint_eq(stop_unknown(&sp, iv), 1u << SIM_LATENCY_MEAN);
+	/* a share pinned at 100 % with a point interval is known */
+	iv[SIM_DEADLINES_MET] = (struct sim_interval){ .value = 100, .has = true, .lo = 100, .hi = 100 };
+	ck_assert_uint_eq(stop_unknown(&sp, iv) & (1u << SIM_DEADLINES_MET), 0);
+}
+END_TEST
+
+START_TEST(reasons_by_name)
+{
+	ck_assert_str_eq(stop_reason_name(STOP_FIXED), "time");
+	ck_assert_str_eq(stop_reason_name(STOP_KNOWN), "known");
+	ck_assert_str_eq(stop_reason_name(STOP_FUTILE), "futile");
+	ck_assert_str_eq(stop_reason_name(STOP_MAX_TIME), "max-time");
+	ck_assert_str_eq(stop_reason_name(STOP_INTERRUPTED), "interrupted");
+}
+END_TEST
+
+START_TEST(precision_spec)
+{
+	struct precision p = PRECISION_DEFAULT;
+	char err[160];
+	ck_assert_int_eq(precision_parse("p99=30%,met=0.5", &p, err, sizeof(err)), 0);
+	ck_assert_double_eq(p.latency_p99_pct, 30);
+	ck_assert_double_eq(p.deadlines_met_pt, 0.5);
+	ck_assert_double_eq(p.latency_mean_pct, 10);   /* the others kept */
+	const char *bad[] = { "", "p99", "p99=", "p99=0", "p99=101", "p99=-1", "jitter=5", "mean=5,,met=1",
+			      "mean=5x", "mean=nan", "mean=inf" };
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		err[0] = '\0';
+		ck_assert_msg(precision_parse(bad[i], &p, err, sizeof(err)) == -1, "accepted '%s'", bad[i]);
+		ck_assert_msg(strstr(err, "item '") != NULL, "'%s': %s", bad[i], err);
+	}
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("stoprule");
+	TCase *tc = tcase_create("core");
+	tcase_add_test(tc, looks_grow_from_the_minimum_to_the_maximum);
+	tcase_add_test(tc, futile_figures_are_not_waited_for);
+	tcase_add_test(tc, a_figure_is_known_when_its_interval_is_within_the_target);
+	tcase_add_test(tc, small_latencies_are_known_within_the_floor);
+	tcase_add_test(tc, reasons_by_name);
+	tcase_add_test(tc, precision_spec);
+	suite_add_tcase(s, tc);
+	return ck_run(s);
+}
