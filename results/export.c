@@ -25,7 +25,7 @@ static void pair_case(const struct rs_pair *p, const struct rs_pair *old, const 
 	c->result = p->failed ? EXPORT_RESULT_ERROR : EXPORT_RESULT_PASS;
 	if (!p->failed && old && cmp_starved_regression(old, p, &spec->thresholds))
 		c->result = EXPORT_RESULT_FAIL;
-	c->value_ns = NAN;
+	c->value_ns = c->lo = c->hi = c->lo_ns = c->hi_ns = NAN;
 }
 
 /* The case of figure m of pair p, from the pair's case pc, against old (the baseline's pair,
@@ -46,6 +46,14 @@ static bool figure_case(const struct rs_pair *p, const struct rs_pair *old, enum
 	c->value_ns = c->has_value && rs_metric_is_time(m) ? med : NAN;
 	c->unit = c->has_value ? rs_metric_unit(m) : NULL;
 	c->result = c->has_value ? EXPORT_RESULT_MEASURED : EXPORT_RESULT_ERROR;
+	c->lo = c->hi = c->lo_ns = c->hi_ns = NAN;
+	if (c->has_value && p->n == 1 && isfinite(p->v[0].lo[m]) && isfinite(p->v[0].hi[m])) {
+		bool time = rs_metric_is_time(m);
+		c->lo = time ? p->v[0].lo[m] / 1e6 : p->v[0].lo[m];
+		c->hi = time ? p->v[0].hi[m] / 1e6 : p->v[0].hi[m];
+		c->lo_ns = time ? p->v[0].lo[m] : NAN;
+		c->hi_ns = time ? p->v[0].hi[m] : NAN;
+	}
 	struct metric_cmp mc;
 	if (spec->baseline)  /* without the pair or the figure in the baseline: nothing to fail */
 		c->result = old && compare_metric(old, p, m, &spec->thresholds, &mc) && mc.regression ?
@@ -77,13 +85,25 @@ unsigned export_cases(const struct result_set *rs, const struct export_spec *spe
 
 /* ---- LAVA ---- */
 
+/* One LAVA test case line: ID, pass or fail, then the measurement and its unit when any. */
+static void lava_case(FILE *out, const char *id, const char *suffix, bool fail, const struct export_case *c, double v)
+{
+	fprintf(out, "%s%s %s", id, suffix, fail ? "fail" : "pass");
+	if (c->has_value) /* exact: ns in ms, ppm in % */
+		fprintf(out, c->unit[0] == '%' ? " %.4f %s" : " %.6f %s", v, c->unit);
+	fputc('\n', out);
+}
+
+/* A case's line, and with an interval two more, ID-ci95-low and ID-ci95-high: a LAVA test
+ * case carries one measurement. */
 static void lava_line(const struct export_case *c, void *arg)
 {
 	FILE *out = arg;
-	fprintf(out, "%s %s", c->id, failed(c->result) ? "fail" : "pass");
-	if (c->has_value) /* exact: ns in ms, ppm in % */
-		fprintf(out, c->unit[0] == '%' ? " %.4f %s" : " %.6f %s", c->value, c->unit);
-	fputc('\n', out);
+	lava_case(out, c->id, "", failed(c->result), c, c->value);
+	if (!isnan(c->lo)) {
+		lava_case(out, c->id, "-ci95-low", failed(c->result), c, c->lo);
+		lava_case(out, c->id, "-ci95-high", failed(c->result), c, c->hi);
+	}
 }
 
 unsigned export_lava(const struct result_set *rs, const struct export_spec *spec, FILE *out)
@@ -108,6 +128,19 @@ struct kcidb_out {
 	bool oom;
 };
 
+/* A case's 95 % interval, when it has one, as test.misc.ci95 {"low", "high"} in its number's
+ * unit (KCIDB's number has no interval; misc is its place for what the schema does not
+ * model).  Returns 0, or -1 out of memory. */
+static int kcidb_interval(json_t *t, const struct export_case *c)
+{
+	if (isnan(c->lo))
+		return 0;
+	bool ns = !isnan(c->lo_ns);
+	json_t *misc = json_pack("{s:{s:f, s:f}}", "ci95", "low", ns ? c->lo_ns / 1e9 : c->lo, "high",
+				 ns ? c->hi_ns / 1e9 : c->hi);
+	return misc ? json_object_set_new(t, "misc", misc) : -1;
+}
+
 static void kcidb_test(const struct export_case *c, void *arg)
 {
 	struct kcidb_out *k = arg;
@@ -121,7 +154,7 @@ static void kcidb_test(const struct export_case *c, void *arg)
 	if (t && c->has_value) {
 		json_t *num = isnan(c->value_ns) ? json_pack("{s:f, s:s}", "value", c->value, "unit", c->unit)
 			: json_pack("{s:f, s:s, s:s}", "value", c->value_ns / 1e9, "unit", "s", "prefix", "metric");
-		if (!num || json_object_set_new(t, "number", num) != 0) {
+		if (!num || json_object_set_new(t, "number", num) != 0 || kcidb_interval(t, c) != 0) {
 			json_decref(t);
 			t = NULL;
 		}

@@ -35,6 +35,10 @@ struct export_case {
 	double value;              /* the median over the repeats, in unit */
 	const char *unit;          /* rs_metric_unit: "ms", "%", "fps", "/min" (NULL without a value) */
 	double value_ns;           /* latencies: the same in ns (NaN for percentages) */
+	/* The 95 % interval of a single run's figure (rs_values.lo, hi), in unit, and for a
+	 * latency in ns too; NaN when there is none (several repeats: the value is a median,
+	 * compare's change interval judges them; older results; runs too short). */
+	double lo, hi, lo_ns, hi_ns;
 };
 
 /* How export judges a result: baseline NULL gives measurements without verdicts. */

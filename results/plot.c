@@ -381,14 +381,31 @@ static void plot_distribution(struct plot_job *j, const json_t *results, const c
 	fig_end(j, &f, loads > 0);
 }
 
-/* One row of percentiles-SIM's data: the load, p50, p99 and max (ms).  Returns the period of
- * its task (ms), or -1. */
+/* The low and high ends of r's 95 % interval of its p99 (ms), from "latency_p99_ns_ci" (schema
+ * version 3), else the p99 itself for both (no error bar).  A low end of 0 is drawn at the p99
+ * divided by 1000: the axis is logarithmic. */
+static void p99_interval_ms(const json_t *r, double p99_ms, double *lo, double *hi)
+{
+	const json_t *ci = json_object_get(r, "latency_p99_ns_ci");
+	*lo = *hi = p99_ms;
+	if (json_is_array(ci) && json_is_number(json_array_get(ci, 0)) && json_is_number(json_array_get(ci, 1))) {
+		*lo = json_number_value(json_array_get(ci, 0)) / 1e6;
+		*hi = json_number_value(json_array_get(ci, 1)) / 1e6;
+		if (*lo <= 0)
+			*lo = p99_ms / 1000;
+	}
+}
+
+/* One row of percentiles-SIM's data: the load, p50, p99 and max (ms), then the p99's 95 %
+ * interval (ms).  Returns the period of its task (ms), or -1. */
 static double percentiles_row(struct figure *f, const json_t *r)
 {
 	char label[160];
+	double p99_ms = num(r, JK_LATENCY_P99) / 1e6, lo, hi;
 	load_label(r, label, sizeof(label));
-	fprintf(f->head, "\"%s\" %g %g %g\n", label, num(r, "latency_p50_ns") / 1e6, num(r, JK_LATENCY_P99) / 1e6,
-		num(r, JK_IB_LATENCY_MAX) >= 0 ? num(r, JK_IB_LATENCY_MAX) / 1e6 : num(r, JK_LATENCY_MAX) / 1e6);
+	p99_interval_ms(r, p99_ms, &lo, &hi);
+	fprintf(f->head, "\"%s\" %g %g %g %g %g\n", label, num(r, "latency_p50_ns") / 1e6, p99_ms,
+		num(r, JK_IB_LATENCY_MAX) >= 0 ? num(r, JK_IB_LATENCY_MAX) / 1e6 : num(r, JK_LATENCY_MAX) / 1e6, lo, hi);
 	return num(r, "interval_us") > 0 ? num(r, "interval_us") / 1e3 : -1;
 }
 
@@ -406,19 +423,21 @@ static void plot_percentiles(struct plot_job *j, const json_t *results, const ch
 	size_t i;
 	json_t *r;
 	block_begin(&f);
-	fprintf(f.head, "# load p50_ms p99_ms max_ms\n");
+	fprintf(f.head, "# load p50_ms p99_ms max_ms p99_low_ms p99_high_ms\n");
 	json_array_foreach(results, i, r)
 		if (of_sim(r, sim) && rows++ < PLOT_MAX_LOADS)
 			period_ms = fmax(period_ms, percentiles_row(&f, r));
 	block_end(&f);
-	snprintf(title, sizeof(title), "%s: latency percentiles by load (ms)%s", sim, period_ms > 0 ? "; the line is the period" : "");
+	snprintf(title, sizeof(title), "%s: latency by load (ms), p99 with its 95%% interval%s", sim,
+		 period_ms > 0 ? "; the line is the period" : "");
 	gp_head(f.plot, j, f.stem, title);
-	fprintf(f.plot, "set style data histograms\nset style histogram clustered\nset style fill solid 0.6\n"
+	/* errorbars: every series gives y, ylow, yhigh; p50 and max have none (ylow = yhigh = y) */
+	fprintf(f.plot, "set style data histograms\nset style histogram errorbars gap 2 lw 1\nset style fill solid 0.6\n"
 		"set logscale y\nset ylabel 'ms'\nset xtics rotate by -30\n");
 	if (period_ms > 0)
 		fprintf(f.plot, "set arrow from graph 0, first %g to graph 1, first %g nohead lw 2 dt 2\n", period_ms, period_ms);
-	fprintf(f.plot, "plot $d0 using 2:xtic(1) title 'p50 (sched)', $d0 using 3 title 'p99 (sched)', "
-		"$d0 using 4 title 'max (interbench)'\n");
+	fprintf(f.plot, "plot $d0 using 2:2:2:xtic(1) title 'p50 (sched)', $d0 using 3:5:6 title 'p99 (sched)', "
+		"$d0 using 4:4:4 title 'max (interbench)'\n");
 	too_many(j, f.stem, "loads", rows, PLOT_MAX_LOADS);
 	fig_end(j, &f, rows > 0);
 }

@@ -230,6 +230,46 @@ static void make_starved_set(struct result_set *rs, unsigned starved)
 /* A starved median has no number (never "inf"): without a baseline its case is an error, no
  * latency could be measured; against a baseline, more starved repeats fail the pair's case,
  * as compare calls them a regression, and the KCIDB report is written (jansson refuses inf). */
+/* A single run's 95 % intervals (schema version 3) travel: two more LAVA cases per figure
+ * with one, test.misc.ci95 in KCIDB (seconds for a latency); a figure without one has neither. */
+START_TEST(intervals_exported)
+{
+	json_t *r = json_pack("{s:s, s:s, s:s, s:i, s:b, s:i, s:i, s:[i, i], s:i, s:i, s:i}", "simulation", "Audio",
+			      "load", "Burn", "mode", "", "repeat", 1, "has_deadlines", 1, "latency_mean_ns", 5000,
+			      "latency_p99_ns", 100000, "latency_p99_ns_ci", 90000, 120000, "latency_max_ns", 900000,
+			      "desired_cpu_ppm", 1000000, "deadlines_met_ppm", 995000);
+	json_t *doc = json_pack("{s:i, s:s, s:[o]}", "schema_version", 3, "generator", "interbench 1.0.0", "results", r);
+	char *text = json_dumps(doc, 0), err[256];
+	json_decref(doc);
+	struct result_set rs;
+	ck_assert_msg(result_set_parse(text, strlen(text), &rs, err, sizeof(err)) == 0, "%s", err);
+	free(text);
+	unsigned fails;
+	char *lava = lava_text(&rs, NULL, NULL, &fails);
+	ck_assert_ptr_nonnull(strstr(lava, "audio-burn-p99-latency pass 0.100000 ms\n"
+					   "audio-burn-p99-latency-ci95-low pass 0.090000 ms\n"
+					   "audio-burn-p99-latency-ci95-high pass 0.120000 ms\n"));
+	ck_assert_ptr_null(strstr(lava, "mean-sched-latency-ci95"));
+	free(lava);
+	int rc;
+	json_t *tests = kcidb_tests(&rs, NULL, &rc), *t;
+	size_t i;
+	unsigned with_ci = 0;
+	json_array_foreach(tests, i, t) {
+		json_t *ci = json_object_get(json_object_get(t, "misc"), "ci95");
+		if (!ci)
+			continue;
+		with_ci++;
+		ck_assert_str_eq(json_string_value(json_object_get(t, "path")), "interbench.audio.burn.p99-latency");
+		ck_assert_double_eq_tol(json_real_value(json_object_get(ci, "low")), 90e-6, 1e-12);
+		ck_assert_double_eq_tol(json_real_value(json_object_get(ci, "high")), 120e-6, 1e-12);
+	}
+	ck_assert_uint_eq(with_ci, 1);
+	json_decref(tests);
+	result_set_free(&rs);
+}
+END_TEST
+
 START_TEST(starved_medians)
 {
 	struct result_set good, two, three;
@@ -367,6 +407,7 @@ int main(void)
 	tcase_add_test(tc, lava_verdicts_against_baseline);
 	tcase_add_test(tc, kcidb_report);
 	tcase_add_test(tc, starved_medians);
+	tcase_add_test(tc, intervals_exported);
 	tcase_add_test(tc, kcidb_ids);
 	tcase_add_test(tc, subcommand_statuses);
 	tcase_add_test(tc, seed_never_zero);
