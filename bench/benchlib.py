@@ -30,6 +30,12 @@ Subcommands (each prints tab-separated values or Markdown on stdout):
                                         verdict (significant, regression), comma-separated
   busy                                  % of all CPUs' time busy over the next second
   footprint SAMPLE JSON                 the sampled peak RSS per role and timing thread CPU
+  known JSON [WINDOW_JSON]              pairs, judged figures, figures known to the adaptive
+                                        window's precision, stop reasons, summed windows (s)
+  verdicts CMPJSON                      figures compared, REGRESSION verdicts, disturbed
+                                        pairs, the flagged figures
+  coverage SIM LOAD JSON...             per judged figure: Markdown row of the share of runs
+                                        whose interval holds the pooled estimate
 """
 import json
 import math
@@ -37,6 +43,7 @@ import os
 import re
 import resource
 import signal
+import statistics
 import subprocess
 import sys
 import threading
@@ -396,6 +403,117 @@ def cmd_flagged(args):
     print(", ".join(f"{x['figure']} ({x['verdict'].lower()})" for x in figures if x.get("verdict")))
 
 
+# The judged figures of the adaptive window (core/stoprule.h): (stop name, value key, interval
+# key, kind) with kind "lat" (ns, relative) or "pt" (ppm, in points).
+JUDGED = (("mean", "latency_mean_ns", "latency_mean_ns_ci", "lat"),
+          ("p99", "latency_p99_ns", "latency_p99_ns_ci", "lat"),
+          ("cpu", "desired_cpu_ppm", "desired_cpu_ppm_ci", "pt"),
+          ("met", "deadlines_met_ppm", "deadlines_met_ppm_ci", "pt"))
+
+
+def judged(r):
+    """The judged figures of measured result r: % met only for a task with deadlines."""
+    return [j for j in JUDGED if j[0] != "met" or r.get("has_deadlines")]
+
+
+def within(r, j, win):
+    """Whether figure j of r is known to the precision of run.window win (as core/stoprule.c
+    decides it from the intervals alone: no interval, or one open above, is not known)."""
+    name, key, ci, kind = j
+    v, iv = r.get(key), r.get(ci)
+    if v is None or iv is None:
+        return False
+    p = win["precision"]
+    if name == "p99" and iv[1] >= r["latency_max_ns"]:
+        return False  # an upper end at the max: the interval may be open above (lib/interval.h)
+    if kind == "lat":
+        tol = max(v * p["latency_%s_pct" % name] / 100, win["latency_floor_ns"])
+    else:
+        tol = p["desired_cpu_pt" if name == "cpu" else "deadlines_met_pt"] * 1e4
+    return v - iv[0] <= tol and iv[1] - v <= tol
+
+
+def cmd_known(args):
+    """FILE [WINDOW_FILE]: one line, tab-separated: pairs measured, judged figures, figures
+    known, the stop reasons with their counts, and the seconds the pairs' windows summed to.
+    An adaptive run's figures are known as its own stops say; a fixed (-t) run's by its 95 %
+    intervals against the precision of WINDOW_FILE's run.window."""
+    with open(args[0]) as f:
+        doc = json.load(f)
+    win = doc["run"].get("window")
+    if win is None and len(args) > 1:
+        with open(args[1]) as f:
+            win = json.load(f)["run"]["window"]
+    pairs = figs = known = 0
+    reasons, window_s = {}, 0.0
+    for r in doc["results"]:
+        if "failed" in r:
+            continue
+        pairs += 1
+        window_s += r["window_ns"] / 1e9
+        js = judged(r)
+        figs += len(js)
+        st = r.get("stop", {})
+        reasons[st.get("reason", "?")] = reasons.get(st.get("reason", "?"), 0) + 1
+        if st.get("looks"):
+            known += len(js) - len(st["unknown"])
+        else:
+            known += sum(within(r, j, win) for j in js)
+    print("\t".join(str(x) for x in (pairs, figs, known, ", ".join(f"{k} {v}" for k, v in sorted(reasons.items())),
+                                     round(window_s))))
+
+
+def cmd_verdicts(args):
+    """COMPARE_JSON: figures compared, figures flagged REGRESSION, pairs disturbed."""
+    with open(args[0]) as f:
+        c = json.load(f)
+    figs = c.get("figures", [])
+    flagged = [x for x in figs if x.get("verdict") == "REGRESSION"]
+    names = ", ".join(f"{x['simulation']}/{x['load']} {x['figure']}" for x in flagged)
+    print("\t".join((str(len(figs)), str(len(flagged)), str(len(c.get("disturbed", []))), names or "-")))
+
+
+def pooled(rs, j):
+    """The estimate of figure j over every run in rs together: means weighted by samples,
+    shares by periods, the p99 from the merged histograms."""
+    name, key, _, _ = j
+    if name == "p99":
+        merged = {}
+        for r in rs:
+            for low, c in r["latency_histogram"]:
+                merged[low] = merged.get(low, 0) + c
+        return hist_p99_ns(list(merged.items()), max(r["latency_max_ns"] for r in rs))
+    w = [r["samples"] if name == "mean" else r["periods"] for r in rs]
+    return sum(r[key] * x for r, x in zip(rs, w)) / max(1, sum(w))
+
+
+def cmd_coverage(args):
+    """SIM LOAD FILE...: per judged figure of SIM/LOAD over the runs in FILEs, a Markdown row:
+    runs with an interval, the share of them holding the pooled estimate, the intervals' mean
+    width and the runs' spread (sample standard deviation of the figure), and the mean window."""
+    sim, load, rs = args[0], args[1], []
+    for path in args[2:]:
+        rs += [r for r in load_results(path) if r["simulation"] == sim and r["load"] == load and "failed" not in r]
+    if not rs:
+        print(f"| {sim}/{load} | no run | | | | |")
+        return
+    win = sum(r["window_ns"] for r in rs) / len(rs) / 1e9
+    for j in judged(rs[0]):
+        name, key, ci, kind = j
+        truth = pooled(rs, j)
+        with_ci = [r for r in rs if r.get(ci) is not None and r.get(key) is not None]
+        held = sum(r[ci][0] <= truth <= r[ci][1] for r in with_ci)
+        unit = 1e6 if kind == "lat" else 1e4
+        widths = [(r[ci][1] - r[ci][0]) / unit for r in with_ci]
+        vals = [r[key] / unit for r in rs if r.get(key) is not None]
+        sd = statistics.stdev(vals) if len(vals) > 1 else float("nan")
+        share = f"{100 * held / len(with_ci):.0f} %" if with_ci else "-"
+        u = "ms" if kind == "lat" else "points"
+        mw = f"{statistics.mean(widths):.3g}" if widths else "-"
+        print(f"| {sim}/{load} | {name} | {truth / unit:.4g} | {len(with_ci)} of {len(rs)} | {share} | "
+              f"{mw} {u} | {sd:.3g} {u} | {win:.1f} s |")
+
+
 def cpu_times():
     """(busy, total) jiffies of all CPUs from /proc/stat (idle and iowait are not busy)."""
     with open("/proc/stat") as f:
@@ -412,7 +530,8 @@ def cmd_busy(_args):
 
 COMMANDS = {"run": cmd_run, "ctstats": cmd_ctstats, "pairs": cmd_pairs, "table": cmd_table, "text": cmd_text,
             "cv": cmd_cv, "footprint": cmd_footprint, "figs": cmd_figs, "families": cmd_families,
-            "busy": cmd_busy, "flagged": cmd_flagged, "machine": cmd_machine}
+            "busy": cmd_busy, "flagged": cmd_flagged, "machine": cmd_machine, "known": cmd_known,
+            "verdicts": cmd_verdicts, "coverage": cmd_coverage}
 
 if __name__ == "__main__":
     if len(sys.argv) < 2 or sys.argv[1] not in COMMANDS:

@@ -111,6 +111,29 @@ bench_run031() {
 	(cd "$ib031_dir" && bench_exec "$lines" "$ib031" "$@")
 }
 
+# bench_ab NAME "OLD ARGS" "NEW ARGS" [COMPARE OPTIONS]: runs bin with the caller's common
+# arguments (the array common) and OLD ARGS into NAME-old.json, then NEW ARGS into NAME-new.json,
+# then `interbench compare` of the two into NAME.cmp and NAME.cmp.json; its exit status in
+# ab_rc, the argument words in ab_old and ab_new.  A compare that fails (exit 2) stops the
+# script.
+bench_ab() {
+	local name=$1 cmpopt
+	read -ra cmpopt <<<"${4:-}"
+	read -ra ab_old <<<"$2"
+	read -ra ab_new <<<"$3"
+	# shellcheck disable=SC2154 # common is the caller's
+	bench_run "$name-old.lines" "$bin" "${common[@]}" "${ab_old[@]}" --json "$name-old.json"
+	bench_run "$name-new.lines" "$bin" "${common[@]}" "${ab_new[@]}" --json "$name-new.json"
+	local cmp=(compare "${cmpopt[@]}" --json "$name.cmp.json" "$name-old.json" "$name-new.json")
+	bench_cmds+=("interbench ${cmp[*]}")
+	ab_rc=0
+	"$bin" "${cmp[@]}" >"$name.cmp" 2>&1 || ab_rc=$?
+	if [ "$ab_rc" -eq 2 ]; then
+		echo "bench: interbench compare failed: $(cat "$name.cmp")" >&2
+		exit 1
+	fi
+}
+
 # bench_target TARGET FIGURE VERDICT: a row of RESULTS.md's table of targets, when run by
 # bench/run.sh ($BENCH_TARGETS).
 bench_target() {

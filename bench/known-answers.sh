@@ -27,23 +27,10 @@ echo
 
 # known NAME "OLD ARGS" "NEW ARGS" [COMPARE OPTIONS]: runs both, compares, prints compare's output.
 known() {
-	local name=$1 old new cmpopt
-	read -ra cmpopt <<<"${4:-}"
-	read -ra old <<<"$2"
-	read -ra new <<<"$3"
-	bench_run "$name-old.lines" "$bin" "${common[@]}" "${old[@]}" --json "$name-old.json"
-	bench_run "$name-new.lines" "$bin" "${common[@]}" "${new[@]}" --json "$name-new.json"
-	local cmp=(compare "${cmpopt[@]}" --json "$name.cmp.json" "$name-old.json" "$name-new.json")
-	bench_cmds+=("interbench ${cmp[*]}")
-	local rc=0
-	"$bin" "${cmp[@]}" >"$name.cmp" 2>&1 || rc=$?
-	if [ $rc -eq 2 ]; then
-		echo "bench: interbench compare failed: $(cat "$name.cmp")" >&2
-		exit 1
-	fi
-	local sig
+	local name=$1 sig
+	bench_ab "$@"
 	sig=$(bench_lib flagged "$name.cmp.json")
-	echo "### $name: \`${old[*]}\` vs \`${new[*]}\`"
+	echo "### $name: \`${ab_old[*]}\` vs \`${ab_new[*]}\`"
 	echo
 	echo '```'
 	cat "$name.cmp"

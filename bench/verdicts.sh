@@ -1,0 +1,127 @@
+#!/usr/bin/env bash
+# Verdicts: what the adaptive window (no -t: each pair until its figures are known,
+# core/stoprule.h) and compare's interval rule give on this machine.  Four parts, in one run:
+#  - time: the full default matrix without -t (wall time, stop reasons, judged figures known),
+#    then a selection (Audio, Video and X against None, Burn, Ring and Hack) without -t and at
+#    -t 30 side by side, the -t 30 run's figures judged known by its own 95 % intervals against
+#    the same precision;
+#  - false alarms: the selection without -t twice back to back, compared (A/A), AA times;
+#  - coverage: Audio, Video and X against Burn, COV runs each without -t: per judged figure,
+#    the share of runs whose interval holds the pooled estimate of all of them, the intervals'
+#    mean width beside the runs' spread;
+#  - known answers from single runs: X/Burn at load nice 19 then 0, with -L 1 then -L 4 (each
+#    NEW worse: compare must flag it), and X/Burn against itself (must not).
+# Prints a Markdown section.  Run as root, on a quiet machine, alone (about an hour with the
+# defaults; BENCH_QUICK=1 checks the script in minutes: --max-time 2, -t 2, figures meaningless).
+# Usage: bench/verdicts.sh [./interbench] [AA (5)] [COV (20)]
+# shellcheck source=bench/common.sh
+source "$(dirname "$0")/common.sh"
+bench_setup verdicts.sh "${1:-./interbench}"
+aa_n=${2:-5}
+cov_n=${3:-20}
+sel=(-W Audio -W Video -W X -w None -w Burn -w Ring -w Hack)
+common=(-c -q)
+fixed_s=30
+if [ -n "${BENCH_QUICK:-}" ]; then common+=(--min-time 1 --max-time 2); fixed_s=2; fi
+
+# timed LINES CMD...: bench_run, and the wall seconds it took in $wall.
+timed() {
+	local t0
+	t0=$(date +%s.%N)
+	bench_run "$@"
+	wall=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.0f", b - a }')
+}
+
+# known_row LABEL JSON WALL [WINDOW_JSON]: a row of the time table.
+known_row() {
+	local pairs figs known reasons window
+	IFS=$'\t' read -r pairs figs known reasons window < <(bench_lib known "$2" ${4:+"$4"})
+	printf '| %s | %d:%02d | %s | %s | %s of %s (%s %%) | %s |\n' "$1" $(($3 / 60)) $(($3 % 60)) "$pairs" "$window" \
+		"$known" "$figs" "$((100 * known / figs))" "$reasons"
+}
+
+echo "## Verdicts"
+echo
+echo "### Time to a verdict"
+echo
+timed full.lines "$bin" "${common[@]}" --json full.json
+full_wall=$wall
+timed sel.lines "$bin" "${common[@]}" "${sel[@]}" --json sel.json
+sel_wall=$wall
+timed sel30.lines "$bin" -c -q -t "$fixed_s" "${sel[@]}" --json sel30.json
+sel30_wall=$wall
+echo "| run | wall (m:ss) | pairs | windows summed (s) | judged figures known to the default precision | stops |"
+echo "| --- | --- | --- | --- | --- | --- |"
+known_row "default matrix, no \`-t\`" full.json "$full_wall"
+known_row "selection, no \`-t\`" sel.json "$sel_wall"
+known_row "selection, \`-t $fixed_s\` (known: its 95 % intervals within the precision)" sel30.json "$sel30_wall" sel.json
+echo
+echo "The selection is \`${sel[*]}\`.  Judged figures: scheduling latency mean and p99, % desired CPU,"
+echo "% deadlines met (not for Gaming).  Stops (JSON \`stop.reason\`): \`known\`, every figure known at a"
+echo "look; \`futile\`, the figures still unknown would not have been known by \`--max-time\` at the rate"
+echo "seen; \`max-time\`, the last look; \`time\`, \`-t\`'s fixed window."
+echo
+
+echo "### False alarms (A/A)"
+echo
+echo "| comparison | compare's exit status | figures compared | REGRESSION verdicts | disturbed pairs | flagged |"
+echo "| --- | --- | --- | --- | --- | --- |"
+alarms=0
+for i in $(seq "$aa_n"); do
+	bench_run "aa$i-a.lines" "$bin" "${common[@]}" "${sel[@]}" --json "aa$i-a.json"
+	bench_run "aa$i-b.lines" "$bin" "${common[@]}" "${sel[@]}" --json "aa$i-b.json"
+	[ "$i" = 1 ] && bench_cmds+=("interbench compare --json aaI.cmp.json aaI-a.json aaI-b.json")
+	rc=0
+	"$bin" compare --json "aa$i.cmp.json" "aa$i-a.json" "aa$i-b.json" >"aa$i.cmp" 2>&1 || rc=$?
+	if [ "$rc" = 2 ]; then echo "bench: compare failed: $(cat "aa$i.cmp")" >&2; exit 1; fi
+	IFS=$'\t' read -r figs flagged disturbed names < <(bench_lib verdicts "aa$i.cmp.json")
+	[ "$rc" = 0 ] || alarms=$((alarms + 1))
+	echo "| $i | $rc | $figs | $flagged | $disturbed | $names |"
+done
+echo
+echo "**$alarms of $aa_n A/A comparisons flagged anything** (goal: at most 1 of 5)."
+bench_target "A/A comparisons that flag anything (selection, no -t)" "$alarms of $aa_n" "$([ "$alarms" -le $(( (aa_n + 4) / 5 )) ] && echo met || echo "not met")"
+echo
+
+echo "### Coverage of the intervals"
+echo
+for p in Audio Video X; do
+	for i in $(seq "$cov_n"); do
+		bench_run "cov-$p-$i.lines" "$bin" "${common[@]}" -W "$p" -w Burn --json "cov-$p-$i.json"
+	done
+done
+echo "$cov_n runs of each pair without \`-t\`.  Pooled: the figure over all $cov_n runs together (means"
+echo "weighted by samples, shares by periods, p99 from the merged histograms).  Nominal: 95 %."
+echo
+echo "| pair | figure | pooled | runs with an interval | intervals holding the pooled | mean width | runs' SD | mean window |"
+echo "| --- | --- | --- | --- | --- | --- | --- | --- |"
+for p in Audio Video X; do
+	bench_lib coverage "$p" Burn cov-"$p"-*.json
+done
+echo
+
+echo "### Known answers from one run a side"
+echo
+# answer NAME EXPECT "OLD ARGS" "NEW ARGS" [COMPARE OPTIONS]: one run each, compared; EXPECT
+# is "flag" (NEW is worse: compare must call a regression) or "none".
+answer() {
+	local name=$1 expect=$2 figs flagged disturbed names verdict
+	shift 2
+	bench_ab "$name" "$@"
+	IFS=$'\t' read -r figs flagged disturbed names < <(bench_lib verdicts "$name.cmp.json")
+	if [ "$expect" = flag ]; then verdict=$([ "$flagged" -gt 0 ] && echo met || echo "not met")
+	else verdict=$([ "$flagged" = 0 ] && echo met || echo "not met"); fi
+	echo "#### $name: \`${ab_old[*]}\` then \`${ab_new[*]}\`"
+	echo
+	echo "Expected: $([ "$expect" = flag ] && echo "a regression flagged" || echo "nothing flagged"); compare exited $ab_rc, REGRESSION on: $names ($verdict)."
+	echo
+	echo '```'
+	cat "$name.cmp"
+	echo '```'
+	echo
+	bench_target "known answer from one run a side: $name" "$flagged flagged" "$verdict"
+}
+answer X-Burn-nice flag "-W X -w Burn -N 19" "-W X -w Burn" "--match simulation,load"
+answer X-Burn-load-threads flag "-W X -w Burn -L 1" "-W X -w Burn -L 4"
+answer X-Burn-unchanged none "-W X -w Burn" "-W X -w Burn"
+bench_commands
