@@ -2,7 +2,7 @@
 # Verdicts: what the adaptive window (no -t: each pair until its figures are known,
 # core/stoprule.h) and compare's interval rule give on this machine.  Four parts, in one run:
 #  - time: the full default matrix without -t (wall time, stop reasons, judged figures known),
-#    then a selection (Audio, Video and X against None, Burn, Ring and Hack) without -t and at
+#    then a selection (Audio, Video and X against None and Burn) without -t and at
 #    -t 30 side by side, the -t 30 run's figures judged known by its own 95 % intervals against
 #    the same precision;
 #  - false alarms: the selection without -t twice back to back, compared (A/A), AA times;
@@ -12,14 +12,14 @@
 #  - known answers from single runs: X/Burn at load nice 19 then 0, with -L 1 then -L 4 (each
 #    NEW worse: compare must flag it), and X/Burn against itself (must not).
 # Prints a Markdown section.  Run as root, on a quiet machine, alone (about an hour with the
-# defaults; BENCH_QUICK=1 checks the script in minutes: --max-time 2, -t 2, figures meaningless).
+# defaults, 45 minutes with COV 10; BENCH_QUICK=1 checks the script in minutes: --max-time 2, -t 2, figures meaningless).
 # Usage: bench/verdicts.sh [./interbench] [AA (5)] [COV (20)]
 # shellcheck source=bench/common.sh
 source "$(dirname "$0")/common.sh"
 bench_setup verdicts.sh "${1:-./interbench}"
 aa_n=${2:-5}
 cov_n=${3:-20}
-sel=(-W Audio -W Video -W X -w None -w Burn -w Ring -w Hack)
+sel=(-W Audio -W Video -W X -w None -w Burn)
 common=(-c -q)
 fixed_s=30
 if [ -n "${BENCH_QUICK:-}" ]; then common+=(--min-time 1 --max-time 2); fixed_s=2; fi

@@ -50,8 +50,10 @@ static double tolerance(const struct stop_plan *sp, enum sim_judged f, const str
 }
 
 /* When (seconds from the start) a figure not known after t_s seconds would be: the samples
- * an interval needs at the rate seen, and a half-width shrinking as 1 / sqrt(time) to tol.
- * INFINITY without a sample. */
+ * an interval needs at the rate seen, and a half-width shrinking as 1 / sqrt(time) to tol (a
+ * percentile open above measured to its provisional upper end, the sample's max: once the
+ * upper rank falls inside the sample it lies among the largest samples).  INFINITY without a
+ * sample. */
 static double needed_s(const struct sim_interval *iv, double tol, double t_s)
 {
 	if (iv->n == 0)
@@ -59,7 +61,7 @@ static double needed_s(const struct sim_interval *iv, double tol, double t_s)
 	double need = (double)iv->n < iv->n_needed ? t_s * iv->n_needed / (double)iv->n : t_s;
 	if (iv->has) {
 		double half = iv->value - iv->lo;
-		if (!iv->open_above && iv->hi - iv->value > half)
+		if (iv->hi - iv->value > half)
 			half = iv->hi - iv->value;
 		double w = t_s * (half / tol) * (half / tol);
 		if (w > need)

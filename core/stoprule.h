@@ -13,7 +13,7 @@
  * Futility: a figure's half-width shrinks as 1 / sqrt(n) for batch means and for the order
  * statistics' ranks, and n grows in proportion to time, so a figure of half-width h after t
  * seconds would reach the tolerance e after about t (h / e)^2 seconds (and a percentile open
- * above after t n_needed / n).  When that is past the last look for every figure still
+ * above after t n_needed / n at least, its h taken to the sample's max).  When that is past the last look for every figure still
  * unknown, waiting is futile.  The projection is optimistic for heavy tails (a p99 that sits
  * where a rare cluster of long latencies begins narrows more slowly), so it errs towards
  * waiting, never towards stopping a pair whose figures would have been known. */

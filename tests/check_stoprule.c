@@ -76,6 +76,11 @@ START_TEST(futile_figures_are_not_waited_for)
 	ck_assert_uint_eq(v.futile, 0);
 	ck_assert_double_eq_tol(v.needed_s[SIM_LATENCY_P99], 30, 1e-3);
 	ck_assert(!stop_now(&sp, 0, &v, &why));
+	iv[SIM_LATENCY_P99].hi = 20e6;               /* its max 3x the p99: (15 / 1)^2 x 5 s */
+	stop_judge(&sp, 0, iv, &v);
+	ck_assert_double_eq_tol(v.needed_s[SIM_LATENCY_P99], 1125, 1e-3);
+	ck_assert_uint_eq(v.futile, 1u << SIM_LATENCY_P99);
+	iv[SIM_LATENCY_P99].hi = 5.9e6;
 	iv[SIM_LATENCY_P99].n_needed = 6000;         /* 100 s: past the last look */
 	stop_judge(&sp, 0, iv, &v);
 	ck_assert_uint_eq(v.futile, 1u << SIM_LATENCY_P99);
