@@ -4,7 +4,9 @@
 # OUT (default bench/RESULTS.md) with the date, the machine and the command behind every
 # figure.  Sections, each its own script (run alone they print their section): the floor
 # against cyclictest (vs-cyclictest.sh), CPU emulation accuracy (cpu-emulation.sh),
-# calibration, overhead per pair, reproducibility, known answers, footprint.
+# calibration, overhead per pair, reproducibility, known answers, footprint; with
+# BENCH_VERDICTS=1 the verdicts too (verdicts.sh: time to a verdict without -t, A/A false
+# alarms, coverage of the intervals, known answers from one run a side; about 45 minutes).
 # interbench 0.31 is built from source into the scratch directory (interbench031.sh:
 # $IB031_SRC, $IB031_REF); without it its columns say why they are empty.  A section that
 # fails is reported in OUT and the suite goes on (exit status 1 at the end); when the suite is
@@ -157,5 +159,10 @@ section "overhead per pair ($ovh_s s; 0.31: 10 s)" overhead.sh "$ovh_s"
 section "reproducibility ($rep_n runs, $rep_s s)" reproducibility.sh "$rep_n" "$rep_s"
 section "known answers (--repeat $known_n; X $known_x_s s, Audio $known_audio_s s)" known-answers.sh "$known_x_s" "$known_audio_s" "$known_n"
 section "footprint ($fp_s s)" footprint.sh "$fp_s"
+# The verdicts (the adaptive window, A/A, coverage) take most of an hour: only when asked.
+if [ -n "${BENCH_VERDICTS:-}" ]; then
+	if [ -n "${BENCH_QUICK:-}" ]; then section "verdicts (quick)" verdicts.sh 1 1
+	else section "verdicts (5 A/A, 10 runs a pair)" verdicts.sh 5 10; fi
+fi
 finished=yes
 exit $failed
