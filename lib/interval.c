@@ -12,6 +12,14 @@ static const double t975_table[30] = {
 
 #define Z975 1.959964
 
+double hist_percentile_n_needed(double pct, double inflation, unsigned dof, double alpha)
+{
+	double p = pct / 100, t = student_t_quantile(dof, 1 - alpha / 2);
+	double b = t * sqrt(p * (1 - p) * (inflation > 1 ? inflation : 1));
+	double x = (b + sqrt(b * b + 4 * (1 - p))) / (2 * (1 - p));
+	return ceil(x * x);
+}
+
 double normal_quantile(double p)
 {
 	if (p <= 0 || p >= 1)

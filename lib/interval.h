@@ -119,6 +119,13 @@ double qb_inflation(const struct quantile_batches *q, double pct);
 bool hist_percentile_interval_ns(const struct lat_hist *h, uint64_t max_ns, double pct, double inflation,
 				 unsigned dof, double alpha, uint64_t *lo_ns, uint64_t *hi_ns, bool *open_above);
 
+/* The fewest samples n for which hist_percentile_interval_ns's upper rank at pct, inflation,
+ * dof and alpha falls inside the sample (not open above): the rank bound
+ * n p + t sqrt(n p (1 - p) inflation) + 1 <= n solved for n.  With x = sqrt(n) it is
+ * (1 - p) x^2 - b x - 1 >= 0, b = t sqrt(p (1 - p) inflation), whose positive root is
+ * x = (b + sqrt(b^2 + 4 (1 - p))) / (2 (1 - p)). */
+double hist_percentile_n_needed(double pct, double inflation, unsigned dof, double alpha);
+
 /* The p-quantile (0 < p < 1) of the standard normal distribution, by Abramowitz & Stegun
  * 26.2.23 (absolute error below 4.5e-4); -inf / +inf for p <= 0 / p >= 1. */
 double normal_quantile(double p);

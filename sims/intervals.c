@@ -11,16 +11,6 @@ const char *sim_judged_name(enum sim_judged f)
 	return f < SIM_JUDGED ? judged_names[f] : "?";
 }
 
-/* The n from which the p-quantile's upper rank n p + t sqrt(n p (1 - p) vif) + 1 is at most n
- * (hist_percentile_interval_ns): with x = sqrt(n), (1 - p) x^2 - b x - 1 >= 0, b = t sqrt(p (1 -
- * p) vif), whose positive root is x = (b + sqrt(b^2 + 4 (1 - p))) / (2 (1 - p)). */
-static double percentile_n_needed(double p, double t, double vif)
-{
-	double b = t * sqrt(p * (1 - p) * (vif > 1 ? vif : 1));
-	double x = (b + sqrt(b * b + 4 * (1 - p))) / (2 * (1 - p));
-	return ceil(x * x);
-}
-
 /* The scheduling latency's mean and p99 with their intervals at alpha. */
 static void latency_intervals(const struct sim_result *r, double alpha, struct sim_interval *mean,
 			      struct sim_interval *p99)
@@ -47,7 +37,7 @@ static void latency_intervals(const struct sim_result *r, double alpha, struct s
 		p99->hi = (double)hi_ns;
 	}
 	if (p99->open_above || !p99->has)
-		p99->n_needed = fmax(BM_MIN_SAMPLES, percentile_n_needed(0.99, student_t_quantile(dof, 1 - alpha / 2), vif));
+		p99->n_needed = fmax(BM_MIN_SAMPLES, hist_percentile_n_needed(99, vif, dof, alpha));
 }
 
 void sim_intervals(const struct sim_result *r, unsigned looks, struct sim_interval iv[SIM_JUDGED])
