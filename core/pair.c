@@ -51,10 +51,11 @@ static void bench_window_wait(const struct pair_params *p, struct sim_engine *e,
 				return;
 			}
 		struct sim_interval iv[SIM_JUDGED];
+		struct stop_verdict prev = st->verdict;
 		sim_snapshot(e, &snap);
 		sim_intervals(&snap, sp->looks, iv);
 		st->look = k + 1;
-		stop_judge(sp, k, iv, &st->verdict);
+		stop_judge(sp, k, iv, k ? &prev : NULL, &st->verdict);
 		if (stop_now(sp, k, &st->verdict, &st->reason))
 			return;
 	}

@@ -49,21 +49,39 @@ static double tolerance(const struct stop_plan *sp, enum sim_judged f, const str
 	}
 }
 
+/* The larger side of iv's interval about its figure, in the figure's unit; 0 without one. */
+static double half_width(const struct sim_interval *iv)
+{
+	if (!iv->has)
+		return 0;
+	double below = iv->value - iv->lo, above = iv->hi - iv->value;
+	return above > below ? above : below;
+}
+
+/* The power of time at which a half-width narrowed from prev_half at prev_s to half at t_s
+ * seconds (h ~ t^-b), within [STOP_SHRINK_MIN, STOP_SHRINK_MAX]; STOP_SHRINK_MAX, the
+ * square root of the theory, without an earlier half-width to compare. */
+static double shrink_power(double prev_half, double prev_s, double half, double t_s)
+{
+	if (prev_half <= 0 || half <= 0 || prev_s <= 0 || t_s <= prev_s)
+		return STOP_SHRINK_MAX;
+	double b = log(prev_half / half) / log(t_s / prev_s);
+	return b > STOP_SHRINK_MAX ? STOP_SHRINK_MAX : b < STOP_SHRINK_MIN ? STOP_SHRINK_MIN : b;
+}
+
 /* When (seconds from the start) a figure not known after t_s seconds would be: the samples
- * an interval needs at the rate seen, and a half-width shrinking as 1 / sqrt(time) to tol (a
- * percentile open above measured to its provisional upper end, the sample's max: once the
+ * an interval needs at the rate seen, and its half-width narrowing to tol at power b of time
+ * (a percentile open above measured to its provisional upper end, the sample's max: once the
  * upper rank falls inside the sample it lies among the largest samples).  INFINITY without a
  * sample. */
-static double needed_s(const struct sim_interval *iv, double tol, double t_s)
+static double needed_s(const struct sim_interval *iv, double tol, double t_s, double b)
 {
 	if (iv->n == 0)
 		return INFINITY;
 	double need = (double)iv->n < iv->n_needed ? t_s * iv->n_needed / (double)iv->n : t_s;
-	if (iv->has) {
-		double half = iv->value - iv->lo;
-		if (iv->hi - iv->value > half)
-			half = iv->hi - iv->value;
-		double w = t_s * (half / tol) * (half / tol);
+	double half = half_width(iv);
+	if (half > tol) {
+		double w = t_s * pow(half / tol, 1 / b);
 		if (w > need)
 			need = w;
 	}
@@ -71,18 +89,21 @@ static double needed_s(const struct sim_interval *iv, double tol, double t_s)
 }
 
 void stop_judge(const struct stop_plan *sp, unsigned look, const struct sim_interval iv[SIM_JUDGED],
-		struct stop_verdict *v)
+		const struct stop_verdict *prev, struct stop_verdict *v)
 {
 	double t_s = sp->at_ns[look] / 1e9, last_s = sp->at_ns[sp->looks - 1] / 1e9;
+	double prev_s = prev && look > 0 ? sp->at_ns[look - 1] / 1e9 : 0;
 	memset(v, 0, sizeof(*v));
 	for (unsigned f = 0; f < SIM_JUDGED; f++) {
+		v->half[f] = (float)half_width(&iv[f]);
 		if (f == SIM_DEADLINES_MET && !sp->has_deadlines)
 			continue;
 		double tol = tolerance(sp, f, &iv[f]);
 		if (iv[f].has && !iv[f].open_above && iv[f].value - iv[f].lo <= tol && iv[f].hi - iv[f].value <= tol)
 			continue;
 		v->unknown |= 1u << f;
-		v->needed_s[f] = (float)needed_s(&iv[f], tol, t_s);
+		double b = shrink_power(prev_s ? prev->half[f] : 0, prev_s, v->half[f], t_s);
+		v->needed_s[f] = (float)needed_s(&iv[f], tol, t_s, b);
 		if (v->needed_s[f] > last_s)
 			v->futile |= 1u << f;
 	}

@@ -13,10 +13,15 @@
  * Futility: a figure's half-width shrinks as 1 / sqrt(n) for batch means and for the order
  * statistics' ranks, and n grows in proportion to time, so a figure of half-width h after t
  * seconds would reach the tolerance e after about t (h / e)^2 seconds (and a percentile open
- * above after t n_needed / n at least, its h taken to the sample's max).  When that is past the last look for every figure still
- * unknown, waiting is futile.  The projection is optimistic for heavy tails (a p99 that sits
- * where a rare cluster of long latencies begins narrows more slowly), so it errs towards
- * waiting, never towards stopping a pair whose figures would have been known. */
+ * above after t n_needed / n at least, its h taken to the sample's max).  The square root is
+ * the best case: a heavy tail (a p99 that sits where a rare cluster of long latencies begins,
+ * a mean carried by a few of them) narrows more slowly, and on a shared host the projection
+ * from the first look was about twice too early (bench/RESULTS.md, "Verdicts").  From the
+ * second look on, the projection therefore uses the power at which the half-width did
+ * narrow between the last two looks, h ~ t^-b with b within [STOP_SHRINK_MIN,
+ * STOP_SHRINK_MAX]: t (h / e)^(1 / b).  When that is past the last look for every figure still
+ * unknown, waiting is futile.  At the first look the rule errs towards
+ * waiting; at the later ones it follows what the pair showed. */
 #ifndef IB_STOPRULE_H
 #define IB_STOPRULE_H
 #include <stdbool.h>
@@ -48,6 +53,11 @@ struct precision {
 /* Each look after the first comes this many times later than the one before (5, 20, 60 s by
  * default: fewer looks keep each look's Bonferroni level, 1 - 0.05 / looks, wide less). */
 #define STOP_LOOK_GROWTH 4
+/* The powers of time a half-width is projected to narrow at (see above): at most the square
+ * root of the theory, at least a tenth power (a figure that did not narrow between two looks
+ * waits only when it is within a few % of its tolerance: (1.1)^10 = 2.6 times the time). */
+#define STOP_SHRINK_MAX 0.5
+#define STOP_SHRINK_MIN 0.1
 
 /* The looks of one pair, from the start of its task. */
 struct stop_plan {
@@ -73,6 +83,9 @@ struct stop_verdict {
 	/* For each unknown figure, the projected seconds from the task's start at which it
 	 * would be known (INFINITY: no sample to project from); 0 for a known one. */
 	float needed_s[SIM_JUDGED];
+	/* Each figure's half-width at this look (the larger side of its interval about it, in
+	 * its unit: ns or percentage points; 0 without an interval): the next look's rate. */
+	float half[SIM_JUDGED];
 };
 
 /* How a pair's window ended, as the bench process reports it. */
@@ -94,11 +107,12 @@ void stop_plan_init(struct stop_plan *sp, uint64_t min_ns, uint64_t max_ns, uint
 
 /* Judges iv (the intervals at this plan's level: sim_intervals with sp->looks) at look
  * `look` (0-based) into *v: which judged figures are not yet known to sp's precision, when
- * each would be, and which of those would not be by the last look.  A figure without an
+ * each would be (from prev, the verdict of look - 1, the rate their intervals narrowed at;
+ * NULL at the first look: the square root), and which of those would not be by the last look.  A figure without an
  * interval, or a percentile whose interval is open above, is not known; % deadlines met is
  * not judged for a task without deadlines. */
 void stop_judge(const struct stop_plan *sp, unsigned look, const struct sim_interval iv[SIM_JUDGED],
-		struct stop_verdict *v);
+		const struct stop_verdict *prev, struct stop_verdict *v);
 
 /* Whether the pair stops at look `look` (0-based) judged v, and why (*reason): every figure
  * known, every unknown one futile, or the last look. */

@@ -375,7 +375,9 @@ static void unknown_text(const struct pair_stop *st, char *buf, size_t len)
 			continue;
 		double s = st->verdict.needed_s[f];
 		char need[32];
-		if (isfinite(s))
+		if (isfinite(s) && s >= 86400)
+			snprintf(need, sizeof(need), "over a day");
+		else if (isfinite(s))
 			snprintf(need, sizeof(need), "~%.0f s", s);
 		else
 			snprintf(need, sizeof(need), "more samples");

@@ -13,7 +13,7 @@ static const struct precision def = PRECISION_DEFAULT;
 static uint32_t stop_unknown(const struct stop_plan *sp, const struct sim_interval iv[SIM_JUDGED])
 {
 	struct stop_verdict v;
-	stop_judge(sp, 0, iv, &v);
+	stop_judge(sp, 0, iv, NULL, &v);
 	return v.unknown;
 }
 
@@ -71,39 +71,73 @@ START_TEST(futile_figures_are_not_waited_for)
 	known(iv);
 	iv[SIM_LATENCY_P99].open_above = true;        /* 300 samples, 1800 needed: 30 s */
 	iv[SIM_LATENCY_P99].n_needed = 1800;
-	stop_judge(&sp, 0, iv, &v);
+	stop_judge(&sp, 0, iv, NULL, &v);
 	ck_assert_uint_eq(v.unknown, 1u << SIM_LATENCY_P99);
 	ck_assert_uint_eq(v.futile, 0);
 	ck_assert_double_eq_tol(v.needed_s[SIM_LATENCY_P99], 30, 1e-3);
 	ck_assert(!stop_now(&sp, 0, &v, &why));
 	iv[SIM_LATENCY_P99].hi = 20e6;               /* its max 3x the p99: (15 / 1)^2 x 5 s */
-	stop_judge(&sp, 0, iv, &v);
+	stop_judge(&sp, 0, iv, NULL, &v);
 	ck_assert_double_eq_tol(v.needed_s[SIM_LATENCY_P99], 1125, 1e-3);
 	ck_assert_uint_eq(v.futile, 1u << SIM_LATENCY_P99);
 	iv[SIM_LATENCY_P99].hi = 5.9e6;
 	iv[SIM_LATENCY_P99].n_needed = 6000;         /* 100 s: past the last look */
-	stop_judge(&sp, 0, iv, &v);
+	stop_judge(&sp, 0, iv, NULL, &v);
 	ck_assert_uint_eq(v.futile, 1u << SIM_LATENCY_P99);
 	ck_assert(stop_now(&sp, 0, &v, &why));
 	ck_assert_int_eq(why, STOP_FUTILE);
 	known(iv);
 	iv[SIM_DEADLINES_MET].lo = 93;              /* 4 points at 5 s: 2 points at 20 s */
-	stop_judge(&sp, 0, iv, &v);
+	stop_judge(&sp, 0, iv, NULL, &v);
 	ck_assert_double_eq_tol(v.needed_s[SIM_DEADLINES_MET], 20, 1e-3);
 	ck_assert(!stop_now(&sp, 0, &v, &why));
 	ck_assert(stop_now(&sp, 2, &v, &why));       /* the last look */
 	ck_assert_int_eq(why, STOP_MAX_TIME);
 	iv[SIM_DEADLINES_MET].lo = 89;              /* 8 points: 80 s */
-	stop_judge(&sp, 0, iv, &v);
+	stop_judge(&sp, 0, iv, NULL, &v);
 	ck_assert_uint_eq(v.futile, 1u << SIM_DEADLINES_MET);
 	iv[SIM_DEADLINES_MET] = (struct sim_interval){ .value = 100, .lo = NAN, .hi = NAN }; /* starved: no sample */
-	stop_judge(&sp, 0, iv, &v);
+	stop_judge(&sp, 0, iv, NULL, &v);
 	ck_assert(isinf(v.needed_s[SIM_DEADLINES_MET]));
 	ck_assert_uint_eq(v.futile, 1u << SIM_DEADLINES_MET);
 	known(iv);
-	stop_judge(&sp, 0, iv, &v);
+	stop_judge(&sp, 0, iv, NULL, &v);
 	ck_assert(stop_now(&sp, 0, &v, &why));
 	ck_assert_int_eq(why, STOP_KNOWN);
+}
+END_TEST
+
+/* From the second look on, a figure is projected at the rate its interval narrowed since the
+ * look before: at the square root it is waited for, barely narrowing it is futile. */
+START_TEST(later_looks_project_at_the_rate_seen)
+{
+	struct stop_plan sp;
+	struct sim_interval iv[SIM_JUDGED];
+	struct stop_verdict prev, v;
+	enum stop_reason why;
+	stop_plan_init(&sp, 5 * NS_PER_S, 60 * NS_PER_S, 0, &def, true);
+	known(iv);
+	iv[SIM_LATENCY_P99].hi = 8e6;                /* 3 ms above a 5 ms p99 at 5 s */
+	stop_judge(&sp, 0, iv, NULL, &prev);
+	ck_assert_double_eq_tol(prev.half[SIM_LATENCY_P99], 3e6, 1);
+	ck_assert_double_eq_tol(prev.needed_s[SIM_LATENCY_P99], 5 * 3 * 3, 1e-3);
+	iv[SIM_LATENCY_P99].hi = 6.5e6;              /* halved in 4x the time: the square root */
+	stop_judge(&sp, 1, iv, &prev, &v);
+	ck_assert_double_eq_tol(v.needed_s[SIM_LATENCY_P99], 20 * 1.5 * 1.5, 1e-3);
+	ck_assert_uint_eq(v.futile, 0);
+	ck_assert(!stop_now(&sp, 1, &v, &why));
+	prev.half[SIM_LATENCY_P99] = 1.6e6;          /* barely narrowed: a tenth power at best */
+	stop_judge(&sp, 1, iv, &prev, &v);
+	ck_assert_double_eq_tol(v.needed_s[SIM_LATENCY_P99], 20 * pow(1.5, 10), 1e-2);
+	ck_assert_uint_eq(v.futile, 1u << SIM_LATENCY_P99);
+	ck_assert(stop_now(&sp, 1, &v, &why));
+	ck_assert_int_eq(why, STOP_FUTILE);
+	prev.half[SIM_LATENCY_P99] = 1e6;            /* widened: the same */
+	stop_judge(&sp, 1, iv, &prev, &v);
+	ck_assert_uint_eq(v.futile, 1u << SIM_LATENCY_P99);
+	prev.half[SIM_LATENCY_P99] = 30e6;           /* narrowed fast: never faster than the root */
+	stop_judge(&sp, 1, iv, &prev, &v);
+	ck_assert_double_eq_tol(v.needed_s[SIM_LATENCY_P99], 20 * 1.5 * 1.5, 1e-3);
 }
 END_TEST
 
@@ -180,6 +214,7 @@ int main(void)
 	TCase *tc = tcase_create("core");
 	tcase_add_test(tc, looks_grow_from_the_minimum_to_the_maximum);
 	tcase_add_test(tc, futile_figures_are_not_waited_for);
+	tcase_add_test(tc, later_looks_project_at_the_rate_seen);
 	tcase_add_test(tc, a_figure_is_known_when_its_interval_is_within_the_target);
 	tcase_add_test(tc, small_latencies_are_known_within_the_floor);
 	tcase_add_test(tc, reasons_by_name);
