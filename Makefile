@@ -80,21 +80,11 @@ check: lint unit e2e
 unit: $(TEST_BINS)
 	@set -e; for t in $(TEST_BINS); do echo "== $$t"; CK_FORK=yes ./$$t; done
 
+# The end-to-end scripts (tests/NAME.sh), each run on the binary; E2E=... runs some of them.
+E2E ?= e2e e2e_loads e2e_results e2e_faults e2e_hardening_files e2e_hardening_env e2e_outputs \
+	e2e_sweep e2e_stutter e2e_audit e2e_plot e2e_disturb e2e_window e2e_golden
 e2e: interbench
-	bash tests/e2e.sh ./interbench
-	bash tests/e2e_loads.sh ./interbench
-	bash tests/e2e_results.sh ./interbench
-	bash tests/e2e_faults.sh ./interbench
-	bash tests/e2e_hardening_files.sh ./interbench
-	bash tests/e2e_hardening_env.sh ./interbench
-	bash tests/e2e_outputs.sh ./interbench
-	bash tests/e2e_sweep.sh ./interbench
-	bash tests/e2e_stutter.sh ./interbench
-	bash tests/e2e_audit.sh ./interbench
-	bash tests/e2e_plot.sh ./interbench
-	bash tests/e2e_disturb.sh ./interbench
-	bash tests/e2e_window.sh ./interbench
-	bash tests/e2e_golden.sh ./interbench
+	@set -e; for t in $(E2E); do echo "== tests/$$t.sh"; bash tests/$$t.sh ./interbench; done
 
 # The man page must be clean above style level; the include layers hold
 # (doc/adding-a-workload.md).

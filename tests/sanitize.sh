@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Builds a copy of the tree with sanitizers and runs the test suite under each, failing on
 # any report: AddressSanitizer + UndefinedBehaviorSanitizer over everything (unit and
-# end-to-end), ThreadSanitizer over the threaded core (the engine, loads, pairs).
+# end-to-end), ThreadSanitizer over the threaded core: the unit tests and the end-to-end
+# scripts that drive the engine, loads, pairs, sweeps and signals (not the ones that check
+# how files are opened and outputs written, single-threaded code ASan already covers).
 # Usage: tests/sanitize.sh [asan|tsan]...  (default: both)
 set -euo pipefail
 src=$(cd "$(dirname "$0")/.." && pwd)
@@ -9,6 +11,7 @@ src=$(cd "$(dirname "$0")/.." && pwd)
 kinds=("${@:-asan}")
 [ $# -eq 0 ] && kinds=(asan tsan)
 for kind in "${kinds[@]}"; do
+	tsan_e2e=""
 	dir=$(mktemp -d /tmp/interbench-$kind.XXXXXX)
 	trap 'rm -rf "$dir"' EXIT
 	copy_tree "$src" "$dir"
@@ -20,7 +23,8 @@ for kind in "${kinds[@]}"; do
 	tsan)
 		flags="-O1 -g -fsanitize=thread"
 		export TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1
-		targets="unit e2e" ;;
+		targets="unit e2e"
+		tsan_e2e="e2e e2e_loads e2e_results e2e_faults e2e_sweep e2e_stutter e2e_disturb e2e_window" ;;
 	*) echo "sanitize.sh: unknown kind '$kind' (accepted: asan, tsan)" >&2; exit 2 ;;
 	esac
 	echo "== $kind: building with $flags"
@@ -28,7 +32,8 @@ for kind in "${kinds[@]}"; do
 	# TSan's shadow layout needs a fixed address space on kernels with high mmap entropy.
 	run=""
 	[ "$kind" = tsan ] && run="setarch $(uname -m) -R"
-	$run make -C "$dir" CC=clang CFLAGS="$flags" LDFLAGS="${flags#-O1 -g }" $targets
+	$run make -C "$dir" CC=clang CFLAGS="$flags" LDFLAGS="${flags#-O1 -g }" \
+		${tsan_e2e:+E2E="$tsan_e2e"} $targets
 	rm -rf "$dir"
 	trap - EXIT
 	echo "== $kind: clean"
