@@ -20,6 +20,11 @@ double hist_percentile_n_needed(double pct, double inflation, unsigned dof, doub
 	return ceil(x * x);
 }
 
+double zero_events_upper(uint64_t n, double alpha)
+{
+	return n ? 1 - pow(alpha / 2, 1.0 / (double)n) : 1;
+}
+
 double normal_quantile(double p)
 {
 	if (p <= 0 || p >= 1)

@@ -126,6 +126,13 @@ bool hist_percentile_interval_ns(const struct lat_hist *h, uint64_t max_ns, doub
  * x = (b + sqrt(b^2 + 4 (1 - p))) / (2 (1 - p)). */
 double hist_percentile_n_needed(double pct, double inflation, unsigned dof, double alpha);
 
+/* The upper end of the exact two-sided 1 - alpha interval of a probability of which n trials
+ * showed no event: 1 - (alpha / 2)^(1 / n), Clopper & Pearson, "The use of confidence or
+ * fiducial limits illustrated in the case of the binomial", Biometrika 26 (1934) 404-413, at
+ * zero events (about 3.7 / n at alpha 0.05; Hanley & Lippman-Hand's one-sided "rule of three",
+ * 3 / n, JAMA 249 (1983) 1743-1745).  1 when n is 0. */
+double zero_events_upper(uint64_t n, double alpha);
+
 /* The p-quantile (0 < p < 1) of the standard normal distribution, by Abramowitz & Stegun
  * 26.2.23 (absolute error below 4.5e-4); -inf / +inf for p <= 0 / p >= 1. */
 double normal_quantile(double p);

@@ -78,9 +78,17 @@ double deadline_met_pct(const struct deadline_acct *a)
 	return 100.0 * (double)a->met / (double)a->periods;
 }
 
-/* lo and hi, a share in 0..1, as % clamped to 0..100. */
-static void clamp_pct(double lo, double hi, double *lo_pct, double *hi_pct)
+/* lo and hi, a share in 0..1 of n periods, as % clamped to 0..100.  A share the batches saw no
+ * variation of at all, pinned at 100 % (or 0 %), gets the exact interval of no event in n
+ * periods instead of a point (lib/interval.h zero_events_upper): n periods without a miss
+ * show that misses are rare, not that there are none. */
+static void clamp_pct(double lo, double hi, uint64_t n, double alpha, double *lo_pct, double *hi_pct)
 {
+	if (lo == hi && (lo >= 1 || lo <= 0)) {
+		double rare = zero_events_upper(n, alpha);
+		lo = lo >= 1 ? 1 - rare : 0;
+		hi = hi >= 1 ? 1 : rare;
+	}
 	*lo_pct = lo < 0 ? 0 : 100 * lo;
 	*hi_pct = hi > 1 ? 100 : 100 * hi;
 }
@@ -90,7 +98,7 @@ bool deadline_desired_cpu_interval_pct(const struct deadline_acct *a, double alp
 	double lo, hi;
 	if (!br_interval(&a->work_bm, alpha, &lo, &hi))
 		return false;
-	clamp_pct(lo, hi, lo_pct, hi_pct);
+	clamp_pct(lo, hi, a->work_bm.y.n, alpha, lo_pct, hi_pct);
 	return true;
 }
 
@@ -99,7 +107,7 @@ bool deadline_met_interval_pct(const struct deadline_acct *a, double alpha, doub
 	double lo, hi;
 	if (!bm_interval(&a->met_bm, alpha, &lo, &hi))
 		return false;
-	clamp_pct(lo, hi, lo_pct, hi_pct);
+	clamp_pct(lo, hi, a->met_bm.n, alpha, lo_pct, hi_pct);
 	return true;
 }
 

@@ -144,6 +144,40 @@ START_TEST(intervals_of_met_and_cpu)
 }
 END_TEST
 
+/* A share every period had in full is not a point: its interval is the exact one of no miss in
+ * that many periods (370 periods: 99.0 to 100 % at 95 %); one no period had rises from 0. */
+START_TEST(a_pinned_share_keeps_its_uncertainty)
+{
+	struct deadline_acct a = { 0 };
+	struct deadline_verdict met = { .met = true };
+	double lo, hi;
+	for (unsigned i = 0; i < 370; i++)
+		deadline_acct_period(&a, &met, 100);
+	ck_assert(deadline_met_interval_pct(&a, CI_ALPHA, &lo, &hi));
+	ck_assert_double_eq_tol(lo, 100 * (1 - zero_events_upper(370, CI_ALPHA)), 1e-9);
+	ck_assert_double_eq_tol(lo, 99.0, 0.01);
+	ck_assert_double_eq(hi, 100);
+	ck_assert(deadline_desired_cpu_interval_pct(&a, CI_ALPHA, &lo, &hi));
+	ck_assert_double_eq_tol(lo, 99.0, 0.01);
+	ck_assert_double_eq(hi, 100);
+	/* more periods, narrower; a stricter level, wider */
+	for (unsigned i = 0; i < 3700; i++)
+		deadline_acct_period(&a, &met, 100);
+	ck_assert(deadline_met_interval_pct(&a, CI_ALPHA, &lo, &hi));
+	ck_assert(lo > 99.9 && lo < 100);
+	double lo3;
+	ck_assert(deadline_met_interval_pct(&a, CI_ALPHA / 3, &lo3, &hi));
+	ck_assert(lo3 < lo);
+	struct deadline_acct none = { 0 };
+	struct deadline_verdict late = { .met = false };
+	for (unsigned i = 0; i < 370; i++)
+		deadline_acct_period(&none, &late, 100);
+	ck_assert(deadline_met_interval_pct(&none, CI_ALPHA, &lo, &hi));
+	ck_assert_double_eq(lo, 0);
+	ck_assert_double_eq_tol(hi, 1.0, 0.01);
+}
+END_TEST
+
 /* interbench 0.31's latency: the scheduling latency on time, and a whole interval more per
  * interval the finish came after the deadline. */
 START_TEST(interbench_latency)
@@ -387,6 +421,7 @@ int main(void)
 	tcase_add_test(tc, accounting_sequence);
 	tcase_add_test(tc, empty_is_perfect);
 	tcase_add_test(tc, unfinished_at_end);
+	tcase_add_test(tc, a_pinned_share_keeps_its_uncertainty);
 	tcase_add_test(tc, interbench_latency);
 	tcase_add_test(tc, intervals_of_met_and_cpu);
 	tcase_add_test(tc, miss_streaks);

@@ -267,6 +267,23 @@ START_TEST(t_quantiles)
 END_TEST
 
 /* The batches stay between K and 2K, the batch size a power of two, the grand mean exact. */
+/* The zero-event bound is exact: at it, no event in n trials has probability alpha / 2; it
+ * shrinks as n grows (about 3.7 / n at 95 %). */
+START_TEST(zero_events)
+{
+	ck_assert_double_eq(zero_events_upper(0, CI_ALPHA), 1);
+	double prev = 1;
+	uint64_t ns[] = { 1, 10, 370, 10000, 1000000 };
+	for (size_t i = 0; i < sizeof(ns) / sizeof(ns[0]); i++) {
+		double u = zero_events_upper(ns[i], CI_ALPHA);
+		ck_assert_double_eq_tol(pow(1 - u, (double)ns[i]), CI_ALPHA / 2, 1e-9);
+		ck_assert(u < prev);
+		prev = u;
+	}
+	ck_assert_double_eq_tol(zero_events_upper(10000, CI_ALPHA) * 10000, 3.69, 0.01);
+}
+END_TEST
+
 START_TEST(batches_double)
 {
 	struct batch_means b = { 0 };
@@ -315,6 +332,7 @@ int main(void)
 	TCase *tc = tcase_create("core");
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, t_quantiles);
+	tcase_add_test(tc, zero_events);
 	tcase_add_test(tc, batches_double);
 	tcase_add_test(tc, degenerate);
 	tcase_add_test(tc, mean_iid);
