@@ -12,7 +12,13 @@ bench_lib() { python3 "$bench_dir/benchlib.py" "$@"; }
 # bench_setup NAME BIN: needs root; bin = BIN's absolute path; tmp = a scratch directory,
 # removed on exit (also on INT, TERM, HUP), and the current directory from here on, so every
 # file a run writes (JSON, disk loads' scratch files) lands there.  The calibration cache is
-# $BENCH_CACHE (bench/run.sh shares one) or one in tmp.
+# $BENCH_CACHE (bench/run.sh shares one) or one in tmp.  BENCH_KEEP=DIR (an existing
+# directory) keeps the runs' JSON results there when the script ends.
+bench_keep() {
+	[ -n "${BENCH_KEEP:-}" ] || return 0
+	find "$tmp" -maxdepth 1 -type f -name '*.json' -exec cp -t "$BENCH_KEEP" {} +
+}
+
 bench_setup() {
 	local name=$1
 	if [ "$(id -u)" != 0 ]; then
@@ -29,7 +35,7 @@ bench_setup() {
 	fi
 	bin=$(realpath "$2")
 	tmp=$(mktemp -d /tmp/interbench-bench.XXXXXX)
-	trap 'cd /; rm -rf "$tmp"' EXIT
+	trap 'cd /; bench_keep; rm -rf "$tmp"' EXIT
 	trap 'exit 129' HUP
 	trap 'exit 130' INT
 	trap 'exit 143' TERM

@@ -13,6 +13,7 @@
 #    NEW worse: compare must flag it), and X/Burn against itself (must not).
 # Prints a Markdown section.  Run as root, on a quiet machine, alone (about an hour with the
 # defaults, 45 minutes with COV 10; BENCH_QUICK=1 checks the script in minutes: --max-time 2, -t 2, figures meaningless).
+# BENCH_SECTIONS="time aa coverage answers" (the default: all) runs only the sections named.
 # Usage: bench/verdicts.sh [./interbench] [AA (5)] [COV (20)]
 # shellcheck source=bench/common.sh
 source "$(dirname "$0")/common.sh"
@@ -23,6 +24,9 @@ sel=(-W Audio -W Video -W X -w None -w Burn)
 common=(-c -q)
 fixed_s=30
 if [ -n "${BENCH_QUICK:-}" ]; then common+=(--min-time 1 --max-time 2); fixed_s=2; fi
+sections=" ${BENCH_SECTIONS:-time aa coverage answers} "
+# want SECTION: whether BENCH_SECTIONS names it.
+want() { [[ $sections == *" $1 "* ]]; }
 
 # timed LINES CMD...: bench_run, and the wall seconds it took in $wall.
 timed() {
@@ -42,6 +46,7 @@ known_row() {
 
 echo "## Verdicts"
 echo
+if want time; then
 echo "### Time to a verdict"
 echo
 timed full.lines "$bin" "${common[@]}" --json full.json
@@ -62,6 +67,9 @@ echo "look; \`futile\`, the figures still unknown would not have been known by \
 echo "seen; \`max-time\`, the last look; \`time\`, \`-t\`'s fixed window."
 echo
 
+fi
+
+if want aa; then
 echo "### False alarms (A/A)"
 echo
 echo "| comparison | compare's exit status | figures compared | REGRESSION verdicts | disturbed pairs | flagged |"
@@ -83,6 +91,9 @@ echo "**$alarms of $aa_n A/A comparisons flagged anything** (goal: at most 1 of 
 bench_target "A/A comparisons that flag anything (selection, no -t)" "$alarms of $aa_n" "$([ "$alarms" -le $(( (aa_n + 4) / 5 )) ] && echo met || echo "not met")"
 echo
 
+fi
+
+if want coverage; then
 echo "### Coverage of the intervals"
 echo
 for p in Audio Video X; do
@@ -100,6 +111,9 @@ for p in Audio Video X; do
 done
 echo
 
+fi
+
+if want answers; then
 echo "### Known answers from one run a side"
 echo
 # answer NAME EXPECT "OLD ARGS" "NEW ARGS" [COMPARE OPTIONS]: one run each, compared; EXPECT
@@ -124,4 +138,5 @@ answer() {
 answer X-Burn-nice flag "-W X -w Burn -N 19" "-W X -w Burn" "--match simulation,load"
 answer X-Burn-load-threads flag "-W X -w Burn -L 1" "-W X -w Burn -L 4"
 answer X-Burn-unchanged none "-W X -w Burn" "-W X -w Burn"
+fi
 bench_commands
