@@ -70,16 +70,15 @@ static double shrink_power(double prev_half, double prev_s, double half, double 
 }
 
 /* When (seconds from the start) a figure not known after t_s seconds would be: the samples
- * an interval needs at the rate seen, and its half-width narrowing to tol at power b of time
- * (a percentile open above measured to its provisional upper end, the sample's max: once the
+ * an interval needs at the rate seen, and its half-width `half` (half_width) narrowing to tol
+ * at power b of time (a percentile open above measured to its provisional upper end, the sample's max: once the
  * upper rank falls inside the sample it lies among the largest samples).  INFINITY without a
  * sample. */
-static double needed_s(const struct sim_interval *iv, double tol, double t_s, double b)
+static double needed_s(const struct sim_interval *iv, double half, double tol, double t_s, double b)
 {
 	if (iv->n == 0)
 		return INFINITY;
 	double need = (double)iv->n < iv->n_needed ? t_s * iv->n_needed / (double)iv->n : t_s;
-	double half = half_width(iv);
 	if (half > tol) {
 		double w = t_s * pow(half / tol, 1 / b);
 		if (w > need)
@@ -95,15 +94,16 @@ void stop_judge(const struct stop_plan *sp, unsigned look, const struct sim_inte
 	double prev_s = prev && look > 0 ? sp->at_ns[look - 1] / 1e9 : 0;
 	memset(v, 0, sizeof(*v));
 	for (unsigned f = 0; f < SIM_JUDGED; f++) {
-		v->half[f] = (float)half_width(&iv[f]);
+		double half = half_width(&iv[f]);
+		v->half[f] = (float)half;
 		if (f == SIM_DEADLINES_MET && !sp->has_deadlines)
 			continue;
 		double tol = tolerance(sp, f, &iv[f]);
-		if (iv[f].has && !iv[f].open_above && iv[f].value - iv[f].lo <= tol && iv[f].hi - iv[f].value <= tol)
+		if (iv[f].has && !iv[f].open_above && half <= tol)
 			continue;
 		v->unknown |= 1u << f;
-		double b = shrink_power(prev_s ? prev->half[f] : 0, prev_s, v->half[f], t_s);
-		v->needed_s[f] = (float)needed_s(&iv[f], tol, t_s, b);
+		double b = shrink_power(prev_s ? prev->half[f] : 0, prev_s, half, t_s);
+		v->needed_s[f] = (float)needed_s(&iv[f], half, tol, t_s, b);
 		if (v->needed_s[f] > last_s)
 			v->futile |= 1u << f;
 	}

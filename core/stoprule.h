@@ -20,8 +20,8 @@
  * second look on, the projection therefore uses the power at which the half-width did
  * narrow between the last two looks, h ~ t^-b with b within [STOP_SHRINK_MIN,
  * STOP_SHRINK_MAX]: t (h / e)^(1 / b).  When that is past the last look for every figure still
- * unknown, waiting is futile.  At the first look the rule errs towards
- * waiting; at the later ones it follows what the pair showed. */
+ * unknown, waiting is futile.  At the first look the rule errs towards waiting; at the later
+ * ones it follows what the pair showed. */
 #ifndef IB_STOPRULE_H
 #define IB_STOPRULE_H
 #include <stdbool.h>
@@ -108,9 +108,9 @@ void stop_plan_init(struct stop_plan *sp, uint64_t min_ns, uint64_t max_ns, uint
 /* Judges iv (the intervals at this plan's level: sim_intervals with sp->looks) at look
  * `look` (0-based) into *v: which judged figures are not yet known to sp's precision, when
  * each would be (from prev, the verdict of look - 1, the rate their intervals narrowed at;
- * NULL at the first look: the square root), and which of those would not be by the last look.  A figure without an
- * interval, or a percentile whose interval is open above, is not known; % deadlines met is
- * not judged for a task without deadlines. */
+ * NULL at the first look: the square root), and which of those would not be by the last
+ * look.  A figure without an interval, or a percentile whose interval is open above, is not
+ * known; % deadlines met is not judged for a task without deadlines. */
 void stop_judge(const struct stop_plan *sp, unsigned look, const struct sim_interval iv[SIM_JUDGED],
 		const struct stop_verdict *prev, struct stop_verdict *v);
 

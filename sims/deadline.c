@@ -82,7 +82,7 @@ double deadline_met_pct(const struct deadline_acct *a)
  * variation of at all, pinned at 100 % (or 0 %), gets the exact interval of no event in n
  * periods instead of a point (lib/interval.h zero_events_upper): n periods without a miss
  * show that misses are rare, not that there are none. */
-static void clamp_pct(double lo, double hi, uint64_t n, double alpha, double *lo_pct, double *hi_pct)
+static void share_interval_pct(double lo, double hi, uint64_t n, double alpha, double *lo_pct, double *hi_pct)
 {
 	if (lo == hi && (lo >= 1 || lo <= 0)) {
 		double rare = zero_events_upper(n, alpha);
@@ -98,7 +98,7 @@ bool deadline_desired_cpu_interval_pct(const struct deadline_acct *a, double alp
 	double lo, hi;
 	if (!br_interval(&a->work_bm, alpha, &lo, &hi))
 		return false;
-	clamp_pct(lo, hi, a->work_bm.y.n, alpha, lo_pct, hi_pct);
+	share_interval_pct(lo, hi, a->work_bm.y.n, alpha, lo_pct, hi_pct);
 	return true;
 }
 
@@ -107,7 +107,7 @@ bool deadline_met_interval_pct(const struct deadline_acct *a, double alpha, doub
 	double lo, hi;
 	if (!bm_interval(&a->met_bm, alpha, &lo, &hi))
 		return false;
-	clamp_pct(lo, hi, a->met_bm.n, alpha, lo_pct, hi_pct);
+	share_interval_pct(lo, hi, a->met_bm.n, alpha, lo_pct, hi_pct);
 	return true;
 }
 

@@ -119,8 +119,8 @@ double deadline_met_pct(const struct deadline_acct *a);
 /* The 1 - alpha intervals (CI_ALPHA: 95 %) of deadline_desired_cpu_pct and deadline_met_pct,
  * in %, clamped to 0..100 (batch means: lib/interval.h bm_interval, br_interval).  A share
  * every period had in full (or none had: 0 %) gets the exact interval of no event in that many
- * periods (lib/interval.h zero_events_upper), e.g. 99.0-100 % after 370 periods met, not a point.  Return
- * false (lo, hi untouched) while the periods are too few for two batches (or no work was
+ * periods (lib/interval.h zero_events_upper), e.g. 99.0-100 % after 370 periods met, not a
+ * point.  Return false (lo, hi untouched) while the periods are too few for two batches (or no work was
  * wanted). */
 bool deadline_desired_cpu_interval_pct(const struct deadline_acct *a, double alpha, double *lo_pct, double *hi_pct);
 bool deadline_met_interval_pct(const struct deadline_acct *a, double alpha, double *lo_pct, double *hi_pct);
