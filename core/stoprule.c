@@ -71,9 +71,9 @@ static double shrink_power(double prev_half, double prev_s, double half, double 
 
 /* When (seconds from the start) a figure not known after t_s seconds would be: the samples
  * an interval needs at the rate seen, and its half-width `half` (half_width) narrowing to tol
- * at power b of time (a percentile open above measured to its provisional upper end, the sample's max: once the
- * upper rank falls inside the sample it lies among the largest samples).  INFINITY without a
- * sample. */
+ * at power b of time (a percentile open above measured to its provisional upper end, the
+ * sample's max: once the upper rank falls inside the sample it lies among the largest
+ * samples).  INFINITY without a sample. */
 static double needed_s(const struct sim_interval *iv, double half, double tol, double t_s, double b)
 {
 	if (iv->n == 0)
