@@ -9,7 +9,8 @@ VERSION := 1.0.0
 
 # Debian packages: what the build links against (BUILD_PKGS: removed by tests/fresh-machine.sh
 # to prove `make deps` installs them), what the tests use, and the toolchain.
-BUILD_PKGS := pkg-config libjansson-dev libcap-dev check libsubunit-dev
+BUILD_PKGS := pkg-config libjansson-dev libcap-dev check libsubunit-dev libbpf-dev libelf-dev zlib1g-dev \
+	clang llvm bpftool
 TEST_PKGS  := mandoc rt-tests python3-jsonschema gnuplot-nox
 DEBIAN_PKGS := build-essential util-linux $(BUILD_PKGS) $(TEST_PKGS)
 
@@ -18,7 +19,7 @@ DEBIAN_PKGS := build-essential util-linux $(BUILD_PKGS) $(TEST_PKGS)
 pkg_config = $(shell $(PKG_CONFIG) $(1))$(if $(filter 0,$(.SHELLSTATUS)),,$(error $(PKG_CONFIG) $(1) failed; 'make deps' installs the packages))
 # Each is computed when a recipe first uses it (after `make deps` has run, in `make deps
 # check`), then kept for the rest of the invocation.
-PKGS = jansson libcap
+PKGS = jansson libcap libbpf
 PKG_CFLAGS = $(eval PKG_CFLAGS := $(call pkg_config,--cflags $(PKGS)))$(PKG_CFLAGS)
 PKG_LIBS = $(eval PKG_LIBS := $(call pkg_config,--libs $(PKGS)))$(PKG_LIBS)
 PKG_STATIC_LIBS = $(eval PKG_STATIC_LIBS := $(call pkg_config,--static --libs $(PKGS)))$(PKG_STATIC_LIBS)
@@ -48,7 +49,7 @@ TEST_BINS := $(patsubst tests/%.c,tests/bin/%,$(TEST_SRCS))
 all: interbench
 
 # With `make deps <targets>`, even under -j, nothing is built or linted before deps has run.
-$(LIB_OBJS) interbench.o $(TEST_BINS) lint: | $(filter deps,$(MAKECMDGOALS))
+$(LIB_OBJS) lib/bpf/explain.bpf.o interbench.o $(TEST_BINS) lint: | $(filter deps,$(MAKECMDGOALS))
 
 libinterbench.a: $(LIB_OBJS)
 	$(AR) rcs $@ $^
@@ -58,6 +59,21 @@ interbench: interbench.o libinterbench.a
 
 %.o: %.c
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+# The --explain tracer (lib/bpf/explain.bpf.c): compiled for BPF with clang (CO-RE: -g keeps
+# the BTF its relocations need, llvm-strip then drops the DWARF), and embedded into
+# lib/explain_bpf.o through the skeleton bpftool generates from it.
+CLANG ?= clang
+LLVM_STRIP ?= llvm-strip
+BPFTOOL ?= bpftool
+BPF_ARCH = $(eval BPF_ARCH := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/' -e 's/ppc64le/powerpc/' -e 's/s390x/s390/'))$(BPF_ARCH)
+BPF_INCLUDE = $(eval BPF_INCLUDE := $(addprefix -idirafter ,$(shell $(CC) -print-multiarch | sed 's,^,/usr/include/,') /usr/include))$(BPF_INCLUDE)
+lib/bpf/explain.bpf.o: lib/bpf/explain.bpf.c lib/bpf/kernel_types.h lib/explain_abi.h
+	$(CLANG) -g -O2 -target bpf -D__TARGET_ARCH_$(BPF_ARCH) -Wall -I. $(BPF_INCLUDE) -c -o $@ $<
+	$(LLVM_STRIP) -g $@
+lib/bpf/explain.skel.h: lib/bpf/explain.bpf.o
+	$(BPFTOOL) gen skeleton $< name explain_bpf > $@.tmp && mv $@.tmp $@
+lib/explain_bpf.o: lib/bpf/explain.skel.h
 
 # The version is compiled into lib/version.o alone, rebuilt only when it changes.
 .version: FORCE
@@ -82,7 +98,7 @@ unit: $(TEST_BINS)
 
 # The end-to-end scripts (tests/NAME.sh), each run on the binary; E2E=... runs some of them.
 E2E ?= e2e e2e_loads e2e_results e2e_faults e2e_hardening_files e2e_hardening_env e2e_outputs \
-	e2e_sweep e2e_stutter e2e_audit e2e_plot e2e_disturb e2e_window e2e_golden
+	e2e_sweep e2e_stutter e2e_audit e2e_plot e2e_disturb e2e_window e2e_golden e2e_explain
 e2e: interbench
 	@set -e; for t in $(E2E); do echo "== tests/$$t.sh"; bash tests/$$t.sh ./interbench; done
 
@@ -141,6 +157,7 @@ uninstall:
 clean:
 	rm -f crash-* leak-* timeout-* oom-*
 	rm -f interbench interbench-static .version interbench.o libinterbench.a $(LIB_OBJS) $(LIB_OBJS:.o=.d) interbench.d
+	rm -f lib/bpf/explain.bpf.o lib/bpf/explain.skel.h
 	rm -rf tests/bin kernel-matrix
 
 -include $(LIB_OBJS:.o=.d) interbench.d

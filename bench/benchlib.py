@@ -528,7 +528,55 @@ def cmd_busy(_args):
     print(f"{100 * (b1 - b0) / max(1, t1 - t0):.0f}")
 
 
-COMMANDS = {"run": cmd_run, "ctstats": cmd_ctstats, "pairs": cmd_pairs, "table": cmd_table, "text": cmd_text,
+EXPLAIN_FIGS = (("timer_latency_p99_ns", "timer latency p99, ms", ms), ("timer_latency_mean_ns", "timer latency mean, ms", ms),
+                ("latency_mean_ns", "sched latency mean, ms", ms), ("latency_p99_ns", "sched latency p99, ms", ms),
+                ("deadlines_met_ppm", "% deadlines met", pct), ("desired_cpu_ppm", "% desired CPU", pct))
+
+
+def cmd_explain(args):
+    """Args: NAME OFF.json... -- ON.json...: one Markdown row per figure of EXPLAIN_FIGS, the
+    runs without --explain (median, range) and with (median, range), and whether the with-runs'
+    median lies within the without-runs' range widened by half of it on each side (the A/A
+    spread); then a row of the tracer's CPU (explain.tracer_cpu_ppm, median and max)."""
+    name, rest = args[0], args[1:]
+    cut = rest.index("--")
+    off = [load_results(f)[0] for f in rest[:cut]]
+    on = [load_results(f)[0] for f in rest[cut + 1:]]
+    for key, label, conv in EXPLAIN_FIGS:
+        a = sorted(r[key] for r in off if r.get(key) is not None)
+        b = sorted(r[key] for r in on if r.get(key) is not None)
+        if not a or not b:
+            continue
+        ma, mb = a[len(a) // 2], b[len(b) // 2]
+        half = (a[-1] - a[0]) / 2
+        inside = a[0] - half <= mb <= a[-1] + half
+        ratio = f"{mb / ma:.2f}" if ma else "-"
+        print(f"| {name} | {label} | {conv(ma)} ({conv(a[0])}-{conv(a[-1])}) | {conv(mb)} ({conv(b[0])}-{conv(b[-1])}) "
+              f"| {ratio} | {'yes' if inside else '**no**'} |")
+    cpu = sorted(r["explain"]["tracer_cpu_ppm"] for r in on if r.get("explain", {}).get("tracer_cpu_ppm") is not None)
+    n = [r["explain"]["explained_periods"] for r in on if "explain" in r]
+    if cpu:
+        print(f"| {name} | tracer CPU, % of one CPU | - | {cpu[len(cpu) // 2] / 1e4:.4f} (max {cpu[-1] / 1e4:.4f}) "
+              f"| - | {'yes' if cpu[-1] < 10000 else '**no**'} (target < 1 %; {sum(n)} periods explained) |")
+
+
+def cmd_why(args):
+    """Args: JSON: the first result's explained periods and the shares of its explained delay, %,
+    tab-separated: periods, source, load's culprits (of the delay less carried), the top culprit (comm:share), NET_RX
+    softirq, throttled, unexplained."""
+    e = load_results(args[0])[0].get("explain") or {}
+    d = max(e.get("delay_ns", 0), 1)
+    own = max(d - e.get("parts_ns", {}).get("carried", 0), 1)
+    cul = e.get("culprits") or []
+    load = sum(c["ns"] for c in cul if c["owner"] == "load")
+    top = f"{cul[0]['comm']}:{100 * cul[0]['ns'] / d:.1f}" if cul else "-"
+    parts = e.get("parts_ns", {})
+    print("\t".join([str(e.get("explained_periods", 0)), e.get("source", "-"), f"{100 * load / own:.1f}", top,
+                     f"{100 * e.get('softirq_ns', {}).get('NET_RX', 0) / d:.1f}",
+                     f"{100 * parts.get('throttled', 0) / d:.1f}", f"{100 * parts.get('unexplained', 0) / d:.1f}"]))
+
+
+COMMANDS = {"run": cmd_run, "explain": cmd_explain, "why": cmd_why, "ctstats": cmd_ctstats, "pairs": cmd_pairs, "table": cmd_table, "text": cmd_text,
             "cv": cmd_cv, "footprint": cmd_footprint, "figs": cmd_figs, "families": cmd_families,
             "busy": cmd_busy, "flagged": cmd_flagged, "machine": cmd_machine, "known": cmd_known,
             "verdicts": cmd_verdicts, "coverage": cmd_coverage}

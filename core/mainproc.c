@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include "core/mainproc.h"
 #include "lib/child.h"
+#include "lib/explain_bpf.h"
 #include "lib/machine.h"
 #include "lib/oom.h"
 #include "lib/pmqos.h"
@@ -122,6 +123,32 @@ static int hold_dma_latency(struct mainproc *mp, const struct options *o)
 	return 2;
 }
 
+/* --explain's tracer, or its floor when BPF cannot trace here.  Returns 0, or 2 with one line
+ * printed when neither can be had. */
+static int open_explain(struct mainproc *mp, const struct options *o)
+{
+	char why[256];
+	mp->tracer = NULL;
+	mp->explain_floor = false;
+	if (!o->explain)
+		return 0;
+	mp->tracer = explain_tracer_open(why, sizeof(why));
+	if (mp->tracer)
+		return 0;
+	FILE *f = fopen("/proc/thread-self/schedstat", "re");
+	if (!f) {
+		text_message(stderr, "interbench: --explain: cannot trace (%s) nor read /proc/thread-self/schedstat (%s) "
+			     "(accepted: a run as root on a kernel with BTF, or a kernel with CONFIG_SCHED_INFO)", why,
+			     strerror(errno));
+		return 2;
+	}
+	fclose(f);
+	mp->explain_floor = true;
+	text_message(stderr, "interbench: --explain: no BPF tracer (%s): each late period is explained only as time "
+		     "runnable against time run, from /proc's schedstat", why);
+	return 0;
+}
+
 void mainproc_probe(struct mainproc *mp)
 {
 	struct privs pv;
@@ -129,6 +156,7 @@ void mainproc_probe(struct mainproc *mp)
 	mp->prio_max = privs_fifo_max(&pv);
 	mp->rt_ok = mp->prio_max >= FIFO_LEVELS && !pv.fifo_refused_errno;
 	mp->dma_fd = -1;
+	mp->tracer = NULL;
 }
 
 int mainproc_prepare(struct mainproc *mp, const struct options *o, void (*on_signal)(int))
@@ -140,7 +168,7 @@ int mainproc_prepare(struct mainproc *mp, const struct options *o, void (*on_sig
 		text_message(stderr, "interbench: %s", err);
 		return 2;
 	}
-	if (hold_dma_latency(mp, o) != 0)
+	if (hold_dma_latency(mp, o) != 0 || open_explain(mp, o) != 0)
 		return 2;
 	privs_warn(&pv, o, FIFO_LEVELS, stderr);
 	stop_signals_catch(on_signal);  /* those ignored at start (nohup) stay ignored */
@@ -161,4 +189,6 @@ void mainproc_release(struct mainproc *mp)
 	if (mp->dma_fd >= 0)
 		close(mp->dma_fd); /* releases the latency limit */
 	mp->dma_fd = -1;
+	explain_tracer_close(mp->tracer); /* detaches every program */
+	mp->tracer = NULL;
 }

@@ -19,6 +19,10 @@ struct mainproc {
 	int prio_max;              /* the highest SCHED_FIFO priority we may use (main runs at it);
 	                              0 when none */
 	int dma_fd;                /* /dev/cpu_dma_latency held open (--dma-latency), else -1 */
+	/* --explain: the BPF tracer loaded and attached (lib/explain_bpf.h), or NULL: without it
+	 * the periods are explained from schedstat (explain_floor) */
+	struct explain_tracer *tracer;
+	bool explain_floor;
 };
 
 /* What main will be allowed, probed with no side effect (privs_probe): mp->prio_max, the highest
@@ -33,11 +37,13 @@ void mainproc_probe(struct mainproc *mp);
  * reported), main made the OOM killer's last choice, the descriptor limit raised, main at the
  * highest SCHED_FIFO priority the privileges allow (its memory locked; a refusal the probe
  * could not foresee is a warning and leaves mp->rt_ok false: a task the plan gave SCHED_FIFO
- * then reports the kernel's refusal as its pair's failure) and -u's CPU 0.  Returns 0, or the exit status (2: refused, with
+ * then reports the kernel's refusal as its pair's failure), -u's CPU 0 and --explain's tracer
+ * (when BPF cannot trace here: one line saying why, and the schedstat floor; when neither
+ * can be had, exit status 2 naming both reasons).  Returns 0, or the exit status (2: refused, with
  * one line on stderr; 1: -u failed). */
 int mainproc_prepare(struct mainproc *mp, const struct options *o, void (*on_signal)(int));
 
-/* Releases what mainproc_prepare holds: the --dma-latency limit. */
+/* Releases what mainproc_prepare holds: the --dma-latency limit, the --explain tracer. */
 void mainproc_release(struct mainproc *mp);
 
 /* Drops main to SCHED_OTHER (normal) for slow work between pairs (scratch files, writeback), so

@@ -151,12 +151,14 @@ static void run_pair(struct matrix *m, const struct plan_item *it)
 	const struct stop_plan *stop = stop_plan_of(m, it, &sp);
 	struct matrix_load *slot = &m->loads[it->li];
 	struct load_ctx *lctx = &slot->ctx;
+	struct sim_explain explain = { .tracer = m->p.main.tracer, .threshold_ns = m->p.opt->explain_threshold_ns };
 	struct pair_params p = {
 		.spec = it->spec,
 		.run_cfg = {
 			.loops_per_ms = m->p.load_cfg->loops_per_ms,
 			.sched = it->bench_sched,
 			.timer_prio = m->p.main.rt_ok ? m->p.main.prio_max - 1 : 0,
+			.explain = m->p.main.tracer || m->p.main.explain_floor ? &explain : NULL,
 		},
 		.load = lctx,
 		.load_sched = m->p.load->s[it->l],

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "core/options.h"
+#include "lib/explain.h"
 #include "lib/optparse.h"
 #include "lib/pmqos.h"
 #include "lib/text.h"
@@ -17,6 +18,19 @@ static int precision_set_opt(const struct optspec *s, void *base, const char *ar
 	if (precision_parse(arg, &o->precision, what, whatlen) != 0)
 		return OPTSPEC_BAD;
 	o->precision_given = true;
+	return OPTSPEC_SET;
+}
+
+/* --explain-threshold's parser: a time into struct options, --explain with it. */
+static int threshold_set_opt(const struct optspec *s, void *base, const char *arg, char *what, size_t whatlen)
+{
+	struct options *o = base;
+	(void)s;
+	if (explain_parse_threshold(arg, &o->explain_threshold_ns) != 0) {
+		snprintf(what, whatlen, "invalid time");
+		return OPTSPEC_BAD;
+	}
+	o->explain = true;
 	return OPTSPEC_SET;
 }
 
@@ -111,6 +125,13 @@ static const struct optspec core_options[] = {
 	{ .long_name = "timeline", .type = OPTSPEC_STRING, .metavar = "FILE",
 	  .help = "record every period of every pair in FILE (binary,\ndoc/timeline.md)", .accepted = "a file name",
 	  .noun = "file name", .json_key = "timeline", .offset = O(timeline_path) },
+	{ .long_name = "explain", .type = OPTSPEC_FLAG,
+	  .help = "say why each missed deadline was missed: who ran instead,\nwhich interrupts, idle exit, "
+		  "preemption (BPF as root;\nelse /proc's schedstat: time runnable against time run)",
+	  .json_key = "explain", .offset = O(explain) },
+	{ .long_name = "explain-threshold", .type = OPTSPEC_CUSTOM, .metavar = "TIME",
+	  .help = "with --explain, also explain periods later than TIME\n(500us, 2ms; implies --explain)",
+	  .accepted = EXPLAIN_THRESHOLD_ACCEPTED, .set = threshold_set_opt, .offset = O(explain_threshold_ns) },
 	{ .long_name = "dma-latency", .type = OPTSPEC_I64, .metavar = "US",
 	  .help = "hold a CPU wakeup latency limit of US microseconds via\n/dev/cpu_dma_latency during the run "
 		  "(as cyclictest does;\n0 keeps CPUs out of deep idle states; needs root)",

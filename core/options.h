@@ -50,6 +50,9 @@ struct options {
 	                               0: drawn at the start (interbench.c) */
 	const char *json_path;      /* --json FILE ("-" = stdout), or NULL */
 	const char *timeline_path;  /* --timeline FILE (lib/timeline.h), or NULL */
+	bool explain;               /* --explain: say why periods were late (lib/explain.h) */
+	uint64_t explain_threshold_ns; /* --explain-threshold: also periods later than this; 0:
+	                               only missed deadlines */
 	int64_t dma_latency_us;     /* --dma-latency: CPU wakeup latency limit held during the
 	                               run, microseconds; -1 = none (the default) */
 	/* Workload i's own option values: its private config (workload_table[i]->cfg_size bytes). */

@@ -10,6 +10,7 @@
 #include <unistd.h>
 #include "lib/child.h"
 #include "lib/disturb.h"
+#include "lib/explain_bpf.h"
 #include "lib/machine.h"
 #include "lib/oom.h"
 #include "core/pair.h"
@@ -22,7 +23,12 @@
 /* What the load process needs: the pair, and where it says it is ready. */
 struct load_arg { const struct pair_params *p; int ready_fd; };
 
-struct bench_arg { const struct pair_params *p; struct sim_result *res; struct pair_stop *stop; };
+struct bench_arg {
+	const struct pair_params *p;
+	struct sim_result *res;
+	struct pair_stop *stop;
+	pid_t load_pid;          /* the load process running beside it */
+};
 
 /* How long main waits past the last look for an adaptive bench to stop itself and report. */
 #define LOOK_GRACE_MS 2000
@@ -108,6 +114,13 @@ static int bench_body(void *arg, int ctl_fd, int res_fd)
 		return bench_report(res_fd, b);
 	}
 	struct sim_run_cfg cfg = b->p->run_cfg;
+	struct sim_explain explain;
+	if (cfg.explain) { /* the tasks of the run are named as such */
+		explain = *cfg.explain;
+		explain.load_tgid = (uint32_t)b->load_pid;
+		explain.main_tgid = (uint32_t)getppid();
+		cfg.explain = &explain;
+	}
 	struct timeline_buf tl = { .cap = timeline_capacity(b->p) };
 	if (b->p->timeline_fd >= 0 && (tl.rec = calloc(tl.cap, sizeof(*tl.rec))) != NULL) {
 		cfg.timeline = &tl;
@@ -265,7 +278,7 @@ static int sample_edge(const struct optspec_cpus *cpus, struct child *kids[2], s
 static int bench_window(const struct pair_params *p, struct child *kids[2], struct child *bench,
 			struct pair_outcome *out)
 {
-	struct bench_arg barg = { .p = p, .res = &out->sim, .stop = &out->stop };
+	struct bench_arg barg = { .p = p, .res = &out->sim, .stop = &out->stop, .load_pid = kids[0] ? kids[0]->pid : 0 };
 	if (child_spawn(bench, bench_body, &barg, &p->timeline_fd, p->timeline_fd >= 0) != 0) {
 		snprintf(out->why, sizeof(out->why), "fork (bench): %s", strerror(errno));
 		return -3;
@@ -276,10 +289,13 @@ static int bench_window(const struct pair_params *p, struct child *kids[2], stru
 	struct disturb_sample s0, s1;
 	uint64_t s0_ns, s1_ns;
 	bool sampled = sample_edge(cpus, kids, &s0, &s0_ns) == 0;
+	struct explain_tracer *tracer = p->run_cfg.explain ? p->run_cfg.explain->tracer : NULL;
+	int64_t run0_ns = explain_tracer_run_ns(tracer);
 	uint64_t t0_ns = now_ns();
 	uint64_t grace_ns = p->stop ? (uint64_t)LOOK_GRACE_MS * NS_PER_MS : 0;
 	int spoke = watch_window(p, kids, t0_ns + p->duration_ns + grace_ns, -1);
 	out->window_ns = now_ns() - t0_ns;
+	int64_t run1_ns = explain_tracer_run_ns(tracer);
 	if (sampled && sample_edge(cpus, kids, &s1, &s1_ns) == 0)
 		disturb_compute(&s0, &s1, s1_ns - s0_ns, sysconf(_SC_CLK_TCK), &out->disturbance);
 	/* the timing thread and a load's control thread block at every turn: RLIMIT_RTTIME can
@@ -290,6 +306,7 @@ static int bench_window(const struct pair_params *p, struct child *kids[2], stru
 			  sizeof(out->why));
 	if (spoke == -2)
 		out->stop.reason = STOP_INTERRUPTED;
+	out->sim.explain.tracer_run_ns = run0_ns >= 0 && run1_ns >= run0_ns ? run1_ns - run0_ns : -1;
 	if (out->ok && out->sim.error) {
 		out->ok = false;
 		snprintf(out->why, sizeof(out->why), "bench: %s", out->sim.errmsg);

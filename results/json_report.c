@@ -10,6 +10,7 @@
 #include "loads/load.h"
 #include "lib/version.h"
 #include "results/json_report.h"
+#include "results/json_explain.h"
 #include "results/jsonkeys.h"
 #include "results/figures.h"
 #include "results/summary.h"
@@ -403,6 +404,8 @@ int report_add(json_t *doc, const struct report_entry *e)
 		rc = json_object_set_new(r, "stop", stop_json(e->stop));
 	if (rc == 0 && e->disturbance && e->disturbance->measured)
 		rc = json_object_set_new(r, "disturbance", disturbance_json(e->disturbance));
+	if (rc == 0 && e->explain && !e->failed)
+		rc = json_object_set_new(r, "explain", explain_json(&e->sim->explain, &e->sim->explain_kept, e->window_ns));
 	if (rc == 0 && e->load_work && e->load_work->elapsed_ns)
 		rc = json_object_set_new(r, "load_work", load_work_json(e->load_work, e->load_metrics));
 	if (rc != 0) {

@@ -43,6 +43,7 @@ struct report_entry {
 	const struct pair_stop *stop;  /* how its window ended ("stop"), or NULL: not written */
 	const struct disturbance *disturbance; /* what else ran on the run's CPUs ("disturbance"),
 	                                          or NULL; written only when measured */
+	bool explain;                  /* --explain: sim's causes ("explain", results/json_explain.h) */
 };
 
 /* Starts a document: schema_version, generator, machine, run and options.  Returns NULL only

@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include "lib/explain.h"
 #include "results/runinfo.h"
 
 #define LOGFILE_MAX_SIBLINGS 100 /* <release>.log, then -2.log ... -100.log */
@@ -37,6 +38,19 @@ void logfile_concurrent(FILE *f, long pid);
  * "Warning: the CPU ran at a different speed during the run: ... ranged from X (-14.1%) to Y
  * (+0.2%) of the run's N (margin 10%); fixed-work figures (ProAudio) may be off". */
 void logfile_drift(FILE *f, const struct calib_drift *d, uint64_t loops_per_ms);
+
+/* Writes --explain's block under a row: why the pair's periods were late, from s (sorted:
+ * explain_summary_sort), the load named load_name; repeat is the repeat's number (0: a single
+ * run).  Every line starts LOG_ROW_WHY:
+ *   why: 42 periods explained (missed deadlines), 318.2 ms of delay in all (bpf):
+ *   why: tasks 71.3 %, preempted 12.0 %, softirq 6.1 % (TIMER 4.0 %), ..., unexplained 7.9 %
+ *   why: by burn (pid 1234, the Burn load, SCHED_OTHER nice 0) 64.2 % in 120 switch-ins; ...
+ *   why: migrations 3, preemptions 57; the named parts within 10 % of the delay in 40 of 42
+ *        periods; the tracer took 0.02 % of a CPU (when known, over window_ns)
+ * Parts are shares of the summed delay; parts below 0.05 % are left out.  Nothing when no
+ * period was explained but a line saying so. */
+void logfile_why(FILE *f, const struct explain_summary *s, const char *load_name, unsigned repeat,
+		 uint64_t window_ns);
 
 /* Writes the run header: loops_per_ms and duration, kernel release and datestamp (the
  * interbench 0.31 lines), then CPUs, load threads, the CPUs the run may use ("CPUs this run may

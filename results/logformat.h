@@ -50,6 +50,9 @@
  * known by --max-time" (with repeats, one line per repeat). */
 #define LOG_ROW_UNKNOWN_MARK " ?"
 #define LOG_ROW_WINDOW "window:"
+/* Under a row, with --explain: why its periods were late (results/logfile.c logfile_why),
+ * every line starting "why:". */
+#define LOG_ROW_WHY "why:"
 /* After the tables of a run cut short: "*** interrupted: ... (Signal)". */
 #define LOG_RUN_INTERRUPTED "*** interrupted:"
 

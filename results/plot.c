@@ -20,6 +20,7 @@
 #include "lib/text.h"
 #include "lib/timeline.h"
 #include "results/jsonkeys.h"
+#include "lib/explain.h"
 #include "results/plot.h"
 #include "results/resultset.h"
 
@@ -442,6 +443,57 @@ static void plot_percentiles(struct plot_job *j, const json_t *results, const ch
 	fig_end(j, &f, rows > 0);
 }
 
+/* One row of causes-SIM's data: the load, then each part's share of the explained delay, %.
+ * Returns whether r had explained periods. */
+static bool causes_row(struct figure *f, const json_t *r)
+{
+	const json_t *e = json_object_get(r, "explain"), *parts = json_object_get(e, "parts_ns");
+	double delay_ns = num(e, "delay_ns");
+	if (!json_is_object(parts) || !(delay_ns > 0))
+		return false;
+	char label[160];
+	load_label(r, label, sizeof(label));
+	fprintf(f->head, "\"%s\"", label);
+	for (int k = 0; k < EXPLAIN_PARTS; k++) {
+		double ns = num(parts, explain_part_name((enum explain_part)k));
+		fprintf(f->head, " %g", ns > 0 ? 100 * ns / delay_ns : 0);
+	}
+	fputc('\n', f->head);
+	return true;
+}
+
+/* causes-SIM (with --explain): per load, a bar of the explained delay stacked by cause. */
+static void plot_causes(struct plot_job *j, const json_t *results, const char *sim)
+{
+	struct figure f = { .blocks = 0 };
+	char s[64], title[256];
+	text_slug(sim, s, sizeof(s));
+	snprintf(f.stem, sizeof(f.stem), "causes-%s", s);
+	if (!fig_begin(j, &f, NULL))
+		return;
+	unsigned long rows = 0;
+	size_t i;
+	json_t *r;
+	block_begin(&f);
+	fprintf(f.head, "# load, then each cause's share of the explained delay (%%):");
+	for (int k = 0; k < EXPLAIN_PARTS; k++)
+		fprintf(f.head, " %s", explain_part_name((enum explain_part)k));
+	fputc('\n', f.head);
+	json_array_foreach(results, i, r)
+		if (of_sim(r, sim) && rows < PLOT_MAX_LOADS)
+			rows += causes_row(&f, r);
+	block_end(&f);
+	snprintf(title, sizeof(title), "%s: why periods were late, share of the explained delay by cause (%%)", sim);
+	gp_head(f.plot, j, f.stem, title);
+	fprintf(f.plot, "set style data histograms\nset style histogram rowstacked\nset style fill solid 0.8 border -1\n"
+		"set boxwidth 0.6\nset yrange [0:*]\nset ylabel '%% of the delay'\nset xtics rotate by -30\nplot ");
+	for (int k = 0; k < EXPLAIN_PARTS; k++)
+		fprintf(f.plot, "%s$d0 using %d%s title '%s'", k ? ", " : "", k + 2, k ? "" : ":xtic(1)",
+			explain_part_name((enum explain_part)k));
+	fputc('\n', f.plot);
+	fig_end(j, &f, rows > 0);
+}
+
 /* The curves of column c of sweep sw: % met and p99 of each bench setting, loads at setting c. */
 static void sweep_column(struct figure *f, const json_t *sw, size_t c)
 {
@@ -711,6 +763,7 @@ static void plot_sims(struct plot_job *j, const json_t *results)
 		done[ndone++] = sim;
 		plot_distribution(j, results, sim);
 		plot_percentiles(j, results, sim);
+		plot_causes(j, results, sim);
 	}
 	if (more)
 		text_message(j->err, "%s: %s: more than %u simulations, the first %u drawn", j->who, j->result, PLOT_MAX_SIMS,

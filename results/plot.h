@@ -4,6 +4,7 @@
  *   latency-SIM      the scheduling and timer latency distributions of every load (log-log
  *                    histograms from the JSON buckets), p99 and max marked;
  *   percentiles-SIM  p50, p99 and max latency per load, the period (deadline) as a line;
+ *   causes-SIM       with --explain: per load, the explained delay stacked by cause (%);
  *   sweep-SIM-LOAD   % deadlines met and p99 against the task's settings, one curve per load
  *                    setting (after a sweep);
  *   timeline-PAIR    from --timeline: lateness of every period against time, the deadline and

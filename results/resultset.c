@@ -389,6 +389,9 @@ static int json_result(struct result_set *rs, const json_t *r, size_t idx, char 
 	rs_values_init(&v);
 	if (json_values(r, idx, &v, err, errlen) != 0 || json_disturbance(p, r, idx, err, errlen) != 0)
 		return -1;
+	const json_t *e = json_object_get(r, "explain");
+	if (e && explain_read_json(&p->causes, e, idx, err, errlen) != 0)
+		return -1;
 	return pair_add(rs, p, &v, err, errlen);
 }
 
@@ -686,12 +689,12 @@ static void disturbed_row(struct result_set *rs, const struct table_cols *c, con
 }
 
 /* A line our logfile puts under a row that compare does not read: the load's throughput
- * ("load: Burn 5.80G loops/s", "load (one repeat): ..."), -v's confidence intervals or the
- * adaptive window's line. */
+ * ("load: Burn 5.80G loops/s", "load (one repeat): ..."), -v's confidence intervals, the
+ * adaptive window's line or --explain's causes. */
 static bool under_row_line(const char *line)
 {
 	return log_starts(line, LOG_LOAD_WORK) || log_starts(line, LOG_LOAD_WORK_REPEAT) || log_starts(line, LOG_ROW_CI) ||
-	       log_starts(line, LOG_ROW_WINDOW);
+	       log_starts(line, LOG_ROW_WINDOW) || log_starts(line, LOG_ROW_WHY);
 }
 
 /* One line of a logfile (without its newline; modified). */

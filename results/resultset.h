@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "results/figures.h"  /* enum rs_metric and its names */
+#include "results/json_explain.h"
 
 #define RS_MAX_BYTES (64u << 20)  /* larger input is refused */
 /* More pairs, or more repeats of one pair, are refused: every pair is looked up in O(log n)
@@ -44,6 +45,7 @@ struct rs_pair {
 	double outside_cpu_pct;    /* the worst of them: other processes' share of the run's CPUs, %
 	                              (NaN when the logfile line does not say) */
 	double steal_pct;          /* and its steal, % */
+	struct rs_causes causes;   /* --explain's causes over its repeats (JSON only) */
 };
 
 /* The reason recorded for a result measured over a window a signal cut short: compare

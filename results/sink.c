@@ -190,10 +190,16 @@ int sink_open(struct report_sink *s, const struct sink_setup *in)
 {
 	s->in = *in;
 	s->sums = calloc(in->plan->n ? in->plan->n * s->opt->repeat : 1, sizeof(*s->sums));
+	if (s->sums && s->opt->explain && !(s->whys = calloc(in->plan->n ? in->plan->n * s->opt->repeat : 1,
+							      sizeof(*s->whys)))) {
+		free(s->sums);
+		s->sums = NULL;
+	}
 	s->both = s->sums ? open_memstream(&s->both_text, &s->both_size) : NULL;
 	if (!s->both) {
 		text_message(stderr, "interbench: %s: %s", s->sums ? "open_memstream" : "calloc", strerror(errno));
 		free(s->sums);
+		free(s->whys);
 		return -1;
 	}
 	fill_info(s);
@@ -204,6 +210,7 @@ int sink_open(struct report_sink *s, const struct sink_setup *in)
 		fclose(s->both);
 		free(s->both_text);
 		free(s->sums);
+		free(s->whys);
 		return rc;
 	}
 	open_header(s);
@@ -303,6 +310,10 @@ static void pair_measured(void *arg, const struct matrix *m, size_t i, unsigned 
 	timeline_note(s, po);
 	if (po->ok)
 		pair_summarize(&po->sim, sum);
+	if (po->ok && s->whys) {
+		s->whys[i * m->p.repeats + repeat] = po->sim.explain;
+		explain_summary_sort(&s->whys[i * m->p.repeats + repeat]);
+	}
 	if (!s->doc)
 		return;
 	char mode[64], load_mode[64];
@@ -315,6 +326,7 @@ static void pair_measured(void *arg, const struct matrix *m, size_t i, unsigned 
 		.window_ns = po->window_ns, .sim = &po->sim, .summary = po->ok ? sum : NULL,
 		.load_work = &po->load, .load_metrics = lw->metrics, .timeline_pair = timeline_pair, .spec = &it->spec,
 		.disturbance = &po->disturbance, .stop = po->ok ? &po->stop : NULL,
+		.explain = s->opt->explain && it->spec.desc->has_deadlines,
 	};
 	if (report_add(s->doc, &e) != 0 || move_last_result(s->doc, result_index(m, i, repeat)) != 0)
 		text_message(stderr, "interbench: warning: out of memory for the JSON results");
@@ -402,10 +414,20 @@ static void window_notes(struct report_sink *s, const struct matrix_rep *reps, u
 	}
 }
 
+/* --explain's block for each measured repeat (whys[k] is reps[k]'s), when explained. */
+static void why_notes(struct report_sink *s, const char *load, const struct matrix_rep *reps,
+		      const struct explain_summary *whys, unsigned n)
+{
+	for (unsigned k = 0; whys && k < n; k++)
+		if (reps[k].ok)
+			logfile_why(s->both, &whys[k], load, n > 1 ? k + 1 : 0, reps[k].window_ns);
+}
+
 /* The lines under a row: the load's throughput (always in the logfile, on the console with
  * -v), then a mark under a partial window (compare leaves such a row out), then what
- * disturbed it. */
-static void row_notes(struct report_sink *s, const struct matrix_rep *reps, unsigned n)
+ * disturbed it, then why its periods were late (--explain; on the console with -v). */
+static void row_notes(struct report_sink *s, const char *load, const struct matrix_rep *reps,
+		      const struct explain_summary *whys, unsigned n)
 {
 	unsigned disturbed;
 	const struct disturbance *d = worst_disturbance(reps, n, &disturbed);
@@ -422,11 +444,14 @@ static void row_notes(struct report_sink *s, const struct matrix_rep *reps, unsi
 	if (d)
 		log_row_disturbed(s->both, d->outside_cpu_ppm / 1e4, d->steal_ppm / 1e4, disturbed, n);
 	put(s, true);
+	why_notes(s, load, reps, whys, n);
+	put(s, s->opt->verbose);
 }
 
 /* One row: a single run (n == 1) or the medians of several; sums[k] is reps[k]'s summary. */
 static void emit_row(struct report_sink *s, const char *load, const struct matrix_rep *reps,
-		     const struct pair_summary *sums, unsigned n, const struct table_style *st)
+		     const struct pair_summary *sums, const struct explain_summary *whys, unsigned n,
+		     const struct table_style *st)
 {
 	struct pair_summary ok[n], med;
 	unsigned nok = 0;
@@ -450,7 +475,7 @@ static void emit_row(struct report_sink *s, const char *load, const struct matri
 	if (nok && n == 1 && st->verbose)
 		table_row_intervals(s->both, &ok[0], st);
 	put(s, true);
-	row_notes(s, reps, n);
+	row_notes(s, load, reps, st->has_deadlines ? whys : NULL, n);
 	flush_out(s, s->con);
 	if (s->log)
 		flush_out(s, s->log);
@@ -471,7 +496,8 @@ static void item_complete(void *arg, const struct matrix *m, size_t i, const str
 		put(s, true);
 	}
 	s->last_header = it;
-	emit_row(s, matrix_load_name(m, i), reps, &s->sums[i * m->p.repeats], n, &st);
+	emit_row(s, matrix_load_name(m, i), reps, &s->sums[i * m->p.repeats],
+		 s->whys ? &s->whys[i * m->p.repeats] : NULL, n, &st);
 }
 
 static void round_done(void *arg, const struct matrix *m, unsigned round, bool interrupted)
@@ -648,5 +674,6 @@ int sink_close(struct report_sink *s, long concurrent_pid)
 	fclose(s->both);
 	free(s->both_text);
 	free(s->sums);
+	free(s->whys);
 	return rc;
 }

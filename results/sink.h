@@ -59,6 +59,7 @@ struct report_sink {
 	int timeline_fd;                 /* timeline_out.fd while open, else -1 */
 	bool timeline_warned;            /* a write failure of it was reported */
 	struct pair_summary *sums;       /* plan->n x repeats, item-major, where measured */
+	struct explain_summary *whys;    /* likewise, --explain's causes; NULL without it */
 	const struct plan_item *last_header; /* the item whose table header was printed last */
 	int con_errno, log_errno;        /* the first write error on the console / logfile, or 0 */
 };

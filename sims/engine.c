@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include "calibrate/calibrate.h"
 #include "lib/timeutil.h"
+#include "sims/explainer.h"
 #include "sims/sim.h"
 
 /* Longest single sleep of the timing thread, so a stop request is seen within 100 ms. */
@@ -64,6 +65,7 @@ struct sim_engine {
 	pthread_mutex_t err_lock; /* the first task thread's scheduling failure goes into out */
 	pthread_mutex_t rec_lock; /* held while a period's figures are recorded into out, so
 	                             sim_snapshot reads them whole */
+	struct explainer explain; /* --explain (cfg.explain) */
 	pthread_t timer_tid;
 	bool timer_started;
 	unsigned threads;        /* task threads (body->threads), thr[] set up for each */
@@ -111,6 +113,7 @@ static void *timing_thread(void *arg)
 		e->wake_ns = next_ns;
 		e->timer_ns = t;
 		e->timer_late_ns = slept ? t - next_ns : 0;
+		explainer_arm(&e->explain, e->period);
 		sem_post(&e->wake);
 		sem_wait_intr(&e->done);
 		if (atomic_load(&e->stop)) /* that post may be sim_stop's, not the task's */
@@ -294,6 +297,20 @@ static void account_deadline(struct sim_engine *e, const struct deadline_verdict
 	e->next_wake_ns = v->next_wake_ns;
 }
 
+/* --explain: the period ending at finish_ns, explained when it missed (or was late enough). */
+static void explain_period(struct sim_engine *e, uint64_t finish_ns, bool missed)
+{
+	if (!e->explain.cfg || e->out->explain_error)
+		return;
+	const struct sim_explain *x = e->explain.cfg;
+	struct explain_facts f = { .index = e->period, .start_ns = e->wake_ns - e->start_ns, .due_ns = e->wake_ns,
+				   .timer_ns = e->timer_ns, .timer_late_ns = e->timer_late_ns, .finish_ns = finish_ns,
+				   .missed = missed, .load_tgid = x->load_tgid, .bench_tgid = (uint32_t)getpid(),
+				   .main_tgid = x->main_tgid };
+	e->out->explain_error = explainer_period_end(&e->explain, &f, e->cur.lateness_ns, &e->out->explain,
+						     &e->out->explain_kept);
+}
+
 /* Periodic: records the completed period and lets the timing thread sleep to the next. */
 static bool end_period(struct sim_engine *e)
 {
@@ -313,6 +330,7 @@ static bool end_period(struct sim_engine *e)
 	if (e->cfg.timeline)
 		push_timeline(e, &v, xrun, loop_ns);
 	lat_stats_add(&r->interbench, interbench_latency_ns(e, c->latency_ns, finish_ns, e->period));
+	explain_period(e, finish_ns, !v.met);
 	account_deadline(e, &v);
 	pthread_mutex_unlock(&e->rec_lock);
 	sem_post(&e->done);
@@ -398,9 +416,14 @@ static void *task_thread(void *arg)
 {
 	struct sim_thread *t = arg;
 	set_sim_priority(t->e);
+	bool tracked = t->index == 0 && t->e->spec.desc->has_deadlines && t->e->explain.cfg;
+	if (tracked)
+		t->e->out->explain_error = explainer_thread_start(&t->e->explain);
 	uint64_t cpu0_ns = thread_cpu_ns();
 	t->e->body->run(t);
 	t->cpu_ns = thread_cpu_ns() - cpu0_ns;
+	if (tracked)
+		explainer_thread_end(&t->e->explain);
 	t->end_ns = now_ns();
 	return NULL;
 }
@@ -479,6 +502,7 @@ static struct sim_engine *engine_new(const struct sim_spec *spec, const struct s
 	}
 	*e = (struct sim_engine){ .spec = *spec, .cfg = *cfg, .out = out, .body = body, .state = state,
 				  .threads = body->threads };
+	explainer_init(&e->explain, spec->desc->has_deadlines ? cfg->explain : NULL);
 	atomic_init(&e->stop, false);
 	sem_init(&e->wake, 0, 0); /* cannot fail: unshared, initial value 0 */
 	sem_init(&e->done, 0, 0);

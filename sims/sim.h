@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "lib/explain.h"
 #include "lib/histogram.h"
 #include "lib/interval.h"
 #include "lib/schedpolicy.h"
@@ -83,6 +84,17 @@ struct sim_spec {
 	unsigned buffer_periods;
 };
 
+/* --explain: which periods are explained, and from what.  With a tracer, the first task thread
+ * is tracked in its slot 0 (lib/explain_bpf.h); without, each period's deltas of
+ * /proc/thread-self/schedstat are the floor (lib/explain.h). */
+struct sim_explain {
+	struct explain_tracer *tracer;  /* loaded and attached, or NULL: the schedstat floor */
+	uint64_t threshold_ns;          /* also explain periods whose lateness exceeds it; 0: only
+	                                   missed deadlines */
+	uint32_t load_tgid;             /* the load process, to name its tasks (0: unknown) */
+	uint32_t main_tgid;             /* interbench's main process */
+};
+
 /* How a bench (or load) process runs the task. */
 struct sim_run_cfg {
 	uint64_t loops_per_ms; /* burn loops per millisecond of CPU, from calibrate/ or -l */
@@ -91,6 +103,7 @@ struct sim_run_cfg {
 	int timer_prio;      /* SCHED_FIFO priority of the timing thread; 0 = normal priority */
 	struct timeline_buf *timeline; /* every period recorded here (--timeline), or NULL */
 	uint32_t timeline_pair;        /* the pair id of those records */
+	const struct sim_explain *explain; /* --explain, or NULL (periodic tasks only) */
 };
 
 /* Everything measured in one run of a simulated task. */
@@ -134,6 +147,11 @@ struct sim_result {
 	 * ns: the CPU the task really got, measured apart from the work accounting. */
 	uint64_t task_cpu_ns, task_wall_ns;
 	bool timer_rt;               /* the timing thread really ran SCHED_FIFO */
+	/* --explain: the explained periods (lib/explain.h); explain_error: 0, or the errno of a
+	 * failed read of the schedstat floor (no periods are explained after it). */
+	struct explain_summary explain;
+	struct explain_kept explain_kept;
+	int explain_error;
 	/* The looks at the run its intervals must hold over together (sims/intervals.h): set by
 	 * whoever ran the engine and looked at it (core/pair.c); 0 or 1 for a fixed window. */
 	unsigned ci_looks;

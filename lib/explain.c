@@ -1,0 +1,318 @@
+#define _GNU_SOURCE
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "lib/explain.h"
+
+int explain_parse_schedstat(const char *text, struct explain_schedstat *s)
+{
+	char *end;
+	const char *p = text;
+	uint64_t v[3];
+	for (int i = 0; i < 3; i++) {
+		while (*p == ' ')
+			p++;
+		if (*p < '0' || *p > '9')
+			return -1;
+		v[i] = strtoull(p, &end, 10);
+		p = end;
+	}
+	while (*p == ' ' || *p == '\n')
+		p++;
+	if (*p)
+		return -1;
+	*s = (struct explain_schedstat){ .run_ns = v[0], .wait_ns = v[1], .slices = v[2] };
+	return 0;
+}
+
+int explain_parse_threshold(const char *arg, uint64_t *ns)
+{
+	static const struct { const char *unit; double ns; } units[] = {
+		{ "ns", 1 }, { "us", 1e3 }, { "ms", 1e6 }, { "s", 1e9 }, { "", 1e3 } };
+	char *end;
+	if (!arg || !((*arg >= '0' && *arg <= '9') || *arg == '.'))
+		return -1;
+	double v = strtod(arg, &end);
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		if (strcmp(end, units[i].unit) != 0)
+			continue;
+		double t = v * units[i].ns;
+		if (!(t >= 1e3 && t <= 1e10))
+			return -1;
+		*ns = (uint64_t)(t + 0.5);
+		return 0;
+	}
+	return -1;
+}
+
+static uint64_t sub0(uint64_t a, uint64_t b)
+{
+	return a > b ? a - b : 0;
+}
+
+/* The parts user space knows: the period carried over from the one before, and the timer. */
+static void user_parts(const struct explain_facts *f, struct explain_period *p)
+{
+	*p = (struct explain_period){ .index = f->index, .start_ns = f->start_ns, .missed = f->missed };
+	if (f->timer_late_ns)
+		p->part_ns[EXPLAIN_TIMER] = f->timer_late_ns;
+	else
+		p->part_ns[EXPLAIN_CARRIED] = sub0(f->timer_ns, f->due_ns);
+}
+
+/* The named parts' sum, and unexplained set to what the delay has beyond it. */
+static void close_parts(struct explain_period *p)
+{
+	uint64_t named = 0;
+	for (int k = 0; k < EXPLAIN_PARTS; k++)
+		if (k != EXPLAIN_UNEXPLAINED)
+			named += p->part_ns[k];
+	p->part_ns[EXPLAIN_UNEXPLAINED] = sub0(p->delay_ns, named);
+}
+
+static enum explain_owner owner_of(const struct explain_facts *f, const struct explain_who *w)
+{
+	if (f->bench_tgid && (w->tgid == f->bench_tgid || w->tgid == f->main_tgid))
+		return EXPLAIN_OWNER_BENCH;
+	if (!f->load_tgid)
+		return EXPLAIN_OWNER_OTHER;
+	if (w->tgid == f->load_tgid)
+		return EXPLAIN_OWNER_LOAD;
+	for (int k = 0; k < 3; k++)
+		if (w->ancestor_tgids[k] == f->load_tgid)
+			return EXPLAIN_OWNER_LOAD;
+	return EXPLAIN_OWNER_OTHER;
+}
+
+/* Inserts c into top[0..*n) kept largest first, at most EXPLAIN_TOP. */
+static void top_insert(struct explain_culprit *top, uint8_t *n, const struct explain_culprit *c)
+{
+	unsigned i = *n < EXPLAIN_TOP ? *n : EXPLAIN_TOP;
+	if (i == EXPLAIN_TOP && top[EXPLAIN_TOP - 1].ns >= c->ns)
+		return;
+	if (i == EXPLAIN_TOP)
+		i--;
+	while (i > 0 && top[i - 1].ns < c->ns) {
+		top[i] = top[i - 1];
+		i--;
+	}
+	top[i] = *c;
+	if (*n < EXPLAIN_TOP)
+		(*n)++;
+}
+
+/* The waits behind other tasks: the parts tasks and preempted, and the largest three. */
+static void who_parts(const struct explain_facts *f, const struct explain_acc *a, struct explain_period *p)
+{
+	uint32_t n = a->who_n < EXPLAIN_WHO_MAX ? a->who_n : EXPLAIN_WHO_MAX;
+	p->part_ns[EXPLAIN_TASKS] = a->who_rest_ns;
+	for (uint32_t i = 0; i < n; i++) {
+		const struct explain_who *w = &a->who[i];
+		p->part_ns[EXPLAIN_TASKS] += w->wait_ns;
+		p->part_ns[EXPLAIN_PREEMPTED] += w->preempt_ns;
+		struct explain_culprit c = { .pid = w->pid, .tgid = w->tgid, .policy = w->policy, .prio = w->prio,
+					     .switches = w->switches, .owner = (uint8_t)owner_of(f, w),
+					     .ns = w->wait_ns + w->preempt_ns };
+		memcpy(c.comm, w->comm, sizeof(c.comm));
+		c.comm[sizeof(c.comm) - 1] = '\0';
+		top_insert(p->top, &p->ntop, &c);
+	}
+}
+
+/* Interrupts: while it waited (hardirq, softirq by vector), while it ran, and the largest
+ * handler. */
+static void irq_parts(const struct explain_acc *a, struct explain_period *p)
+{
+	p->part_ns[EXPLAIN_HARDIRQ] = a->hardirq_ns;
+	for (int v = 0; v < EXPLAIN_SOFTIRQS; v++) {
+		p->softirq_ns[v] = a->softirq_ns[v];
+		p->part_ns[EXPLAIN_SOFTIRQ] += a->softirq_ns[v];
+	}
+	p->part_ns[EXPLAIN_INTERRUPTED] = a->run_irq_ns;
+	uint32_t n = a->irq_n < EXPLAIN_IRQ_MAX ? a->irq_n : EXPLAIN_IRQ_MAX;
+	for (uint32_t i = 0; i < n; i++)
+		if (a->irqs[i].ns > p->irq.ns) {
+			p->irq = (struct explain_irq_time){ .irq = a->irqs[i].irq, .count = a->irqs[i].count,
+							    .ns = a->irqs[i].ns };
+			memcpy(p->irq.name, a->irqs[i].name, sizeof(p->irq.name));
+			p->irq.name[sizeof(p->irq.name) - 1] = '\0';
+		}
+}
+
+void explain_from_bpf(const struct explain_facts *f, const struct explain_acc *a, struct explain_period *p)
+{
+	user_parts(f, p);
+	p->source = EXPLAIN_BPF;
+	/* the open stretch counts from when the period was released at the earliest: a task that
+	 * never slept has been running since the period before */
+	uint64_t from_ns = a->oncpu_since_ns > f->timer_ns ? a->oncpu_since_ns : f->timer_ns;
+	uint64_t oncpu_ns = a->oncpu_ns + (a->oncpu_since_ns ? sub0(f->finish_ns, from_ns) : 0);
+	p->ran_ns = sub0(oncpu_ns, a->run_irq_ns);
+	p->delay_ns = sub0(sub0(f->finish_ns, f->due_ns), p->ran_ns);
+	if (a->wakeup_ns)
+		p->part_ns[EXPLAIN_WAKE] = sub0(a->wakeup_ns, f->timer_ns);
+	who_parts(f, a, p);
+	irq_parts(a, p);
+	p->part_ns[EXPLAIN_IDLE] = a->idle_ns;
+	p->part_ns[EXPLAIN_THROTTLED] = a->throttled_ns;
+	p->migrations = a->migrations;
+	p->preemptions = a->preemptions;
+	p->first_cpu = a->first_cpu;
+	p->last_cpu = a->last_cpu;
+	close_parts(p);
+}
+
+void explain_from_schedstat(const struct explain_facts *f, const struct explain_schedstat *delta,
+			    struct explain_period *p)
+{
+	user_parts(f, p);
+	p->source = EXPLAIN_SCHEDSTAT;
+	uint64_t total_ns = sub0(f->finish_ns, f->due_ns);
+	p->ran_ns = delta->run_ns < total_ns ? delta->run_ns : total_ns;
+	p->delay_ns = total_ns - p->ran_ns;
+	p->part_ns[EXPLAIN_RUNNABLE] = delta->wait_ns;
+	close_parts(p);
+}
+
+/* Adds c's time to the summary's entry for its pid, or a new one; to who_rest_ns when full. */
+static void merge_culprit(struct explain_summary *s, const struct explain_culprit *c)
+{
+	for (uint32_t i = 0; i < s->nwho; i++)
+		if (s->who[i].pid == c->pid && strcmp(s->who[i].comm, c->comm) == 0) {
+			s->who[i].ns += c->ns;
+			s->who[i].switches += c->switches;
+			return;
+		}
+	if (s->nwho < EXPLAIN_PAIR_WHO)
+		s->who[s->nwho++] = *c;
+	else
+		s->who_rest_ns += c->ns;
+}
+
+static void merge_irq(struct explain_summary *s, const struct explain_irq_time *q)
+{
+	if (!q->count)
+		return;
+	for (uint32_t i = 0; i < s->nirq; i++)
+		if (s->irqs[i].irq == q->irq) {
+			s->irqs[i].ns += q->ns;
+			s->irqs[i].count += q->count;
+			return;
+		}
+	if (s->nirq < EXPLAIN_PAIR_IRQS)
+		s->irqs[s->nirq++] = *q;
+}
+
+void explain_summary_add(struct explain_summary *s, struct explain_kept *k, const struct explain_period *p)
+{
+	s->source = p->source;
+	s->periods++;
+	s->delay_ns += p->delay_ns;
+	for (int k = 0; k < EXPLAIN_PARTS; k++)
+		s->part_ns[k] += p->part_ns[k];
+	for (int v = 0; v < EXPLAIN_SOFTIRQS; v++)
+		s->softirq_ns[v] += p->softirq_ns[v];
+	s->migrations += p->migrations;
+	s->preemptions += p->preemptions;
+	uint64_t parts = 0;
+	for (int k = 0; k < EXPLAIN_PARTS; k++)
+		if (k != EXPLAIN_UNEXPLAINED)
+			parts += p->part_ns[k];
+	uint64_t diff = parts > p->delay_ns ? parts - p->delay_ns : p->delay_ns - parts;
+	s->within_10pct += diff * 10 <= p->delay_ns;
+	uint64_t topped = 0;
+	for (unsigned i = 0; i < p->ntop && i < EXPLAIN_TOP; i++) {
+		merge_culprit(s, &p->top[i]);
+		topped += p->top[i].ns;
+	}
+	s->who_rest_ns += sub0(p->part_ns[EXPLAIN_TASKS] + p->part_ns[EXPLAIN_PREEMPTED], topped);
+	merge_irq(s, &p->irq);
+	if (!k)
+		return;
+	k->periods[k->next % EXPLAIN_KEEP] = *p;
+	k->next++;
+	if (k->n < EXPLAIN_KEEP)
+		k->n++;
+}
+
+static int culprit_cmp(const void *a, const void *b)
+{
+	const struct explain_culprit *x = a, *y = b;
+	return x->ns < y->ns ? 1 : x->ns > y->ns ? -1 : 0;
+}
+
+static int irq_cmp(const void *a, const void *b)
+{
+	const struct explain_irq_time *x = a, *y = b;
+	return x->ns < y->ns ? 1 : x->ns > y->ns ? -1 : 0;
+}
+
+void explain_summary_sort(struct explain_summary *s)
+{
+	qsort(s->who, s->nwho, sizeof(s->who[0]), culprit_cmp);
+	qsort(s->irqs, s->nirq, sizeof(s->irqs[0]), irq_cmp);
+}
+
+const struct explain_period *explain_kept_at(const struct explain_kept *k, unsigned i)
+{
+	return &k->periods[(k->next - k->n + i) % EXPLAIN_KEEP];
+}
+
+static const char *const part_names[EXPLAIN_PARTS] = {
+	[EXPLAIN_CARRIED] = "carried", [EXPLAIN_TIMER] = "timer", [EXPLAIN_WAKE] = "wake",
+	[EXPLAIN_TASKS] = "tasks", [EXPLAIN_PREEMPTED] = "preempted", [EXPLAIN_HARDIRQ] = "hardirq",
+	[EXPLAIN_SOFTIRQ] = "softirq", [EXPLAIN_IDLE] = "idle", [EXPLAIN_THROTTLED] = "throttled",
+	[EXPLAIN_INTERRUPTED] = "interrupted",
+	[EXPLAIN_RUNNABLE] = "runnable", [EXPLAIN_UNEXPLAINED] = "unexplained",
+};
+
+static const char *const part_helps[EXPLAIN_PARTS] = {
+	[EXPLAIN_CARRIED] = "the period before overran into it",
+	[EXPLAIN_TIMER] = "the timing thread woke late",
+	[EXPLAIN_WAKE] = "timing thread awake to the task enqueued",
+	[EXPLAIN_TASKS] = "other tasks ran on its CPU while it waited after its wake-up",
+	[EXPLAIN_PREEMPTED] = "other tasks ran after preempting it",
+	[EXPLAIN_HARDIRQ] = "hard interrupts on its CPU while it waited",
+	[EXPLAIN_SOFTIRQ] = "softirqs on its CPU while it waited",
+	[EXPLAIN_IDLE] = "its CPU was idle: exit from the idle state",
+	[EXPLAIN_THROTTLED] = "throttled: CFS bandwidth (cpu.max), or RT throttling / the fair server",
+	[EXPLAIN_INTERRUPTED] = "interrupts on its CPU while it ran",
+	[EXPLAIN_RUNNABLE] = "runnable but waiting (schedstat's run_delay; no tracer)",
+	[EXPLAIN_UNEXPLAINED] = "the rest: the scheduler's own work, what was not traced",
+};
+
+const char *explain_part_name(enum explain_part part)
+{
+	return (unsigned)part < EXPLAIN_PARTS ? part_names[part] : "?";
+}
+
+const char *explain_part_help(enum explain_part part)
+{
+	return (unsigned)part < EXPLAIN_PARTS ? part_helps[part] : "?";
+}
+
+const char *explain_softirq_name(unsigned vec)
+{
+	static const char *const names[EXPLAIN_SOFTIRQS] = { "HI", "TIMER", "NET_TX", "NET_RX", "BLOCK",
+							     "IRQ_POLL", "TASKLET", "SCHED", "HRTIMER", "RCU" };
+	return vec < EXPLAIN_SOFTIRQS ? names[vec] : "?";
+}
+
+const char *explain_source_name(enum explain_source src)
+{
+	return src == EXPLAIN_BPF ? "bpf" : src == EXPLAIN_SCHEDSTAT ? "schedstat" : "none";
+}
+
+const char *explain_sched_text(const struct explain_culprit *c, char *buf, size_t len)
+{
+	switch (c->policy) {
+	case 1: snprintf(buf, len, "SCHED_FIFO %d", 99 - c->prio); break;
+	case 2: snprintf(buf, len, "SCHED_RR %d", 99 - c->prio); break;
+	case 3: snprintf(buf, len, "SCHED_BATCH nice %d", c->prio - 120); break;
+	case 5: snprintf(buf, len, "SCHED_IDLE"); break;
+	case 6: snprintf(buf, len, "SCHED_DEADLINE"); break;
+	default: snprintf(buf, len, "SCHED_OTHER nice %d", c->prio - 120); break;
+	}
+	return buf;
+}
