@@ -7,8 +7,10 @@ secs=${1:-60}
 CC=${FUZZ_CC:-clang}
 out=$(mktemp -d /tmp/interbench-fuzz.XXXXXX)
 trap 'rm -rf "$out"' EXIT
-libs=$(pkg-config --libs jansson libcap)
-cflags=$(pkg-config --cflags jansson libcap)
+pkgs=$(make -s print-PKGS)      # the libraries the program links, as the Makefile names them
+libs=$(pkg-config --libs $pkgs)
+cflags=$(pkg-config --cflags $pkgs)
+make -s lib/bpf/explain.skel.h  # the --explain tracer's skeleton, generated at build time
 srcs=$(ls lib/*.c calibrate/*.c sims/*.c loads/*.c workloads/*.c core/*.c results/*.c)
 pids=() names=()
 for h in tests/fuzz/fuzz_*.c; do
