@@ -305,7 +305,7 @@ static void explain_period(struct sim_engine *e, uint64_t finish_ns, bool missed
 	const struct sim_explain *x = e->explain.cfg;
 	struct explain_facts f = { .index = e->period, .start_ns = e->wake_ns - e->start_ns, .due_ns = e->wake_ns,
 				   .timer_ns = e->timer_ns, .timer_late_ns = e->timer_late_ns, .finish_ns = finish_ns,
-				   .missed = missed, .load_tgid = x->load_tgid, .bench_tgid = (uint32_t)getpid(),
+				   .missed = missed, .load_tgid = x->load_tgid, .bench_tgid = e->explain.bench_tgid,
 				   .main_tgid = x->main_tgid };
 	e->out->explain_error = explainer_period_end(&e->explain, &f, e->cur.lateness_ns, &e->out->explain,
 						     &e->out->explain_kept);

@@ -11,6 +11,7 @@ void explainer_init(struct explainer *x, const struct sim_explain *cfg)
 	memset(x, 0, sizeof(*x));
 	x->cfg = cfg;
 	x->schedstat_fd = -1;
+	x->bench_tgid = (uint32_t)getpid();
 }
 
 /* Reads the tracked thread's schedstat into *s.  Returns 0, or an errno value. */
