@@ -190,6 +190,8 @@ static int start_run(struct run *r)
 	sweep_build(&r->opt, r->main.prio_max - 2, &r->bench, &r->load);
 	int rc = mainproc_check_cpus(&r->opt);
 	if (rc == 0)
+		rc = sweep_probe_slices(&r->bench, &r->load);
+	if (rc == 0)
 		rc = check_selection(r);
 	if (rc == 0)
 		rc = mainproc_prepare(&r->main, &r->opt, on_signal);

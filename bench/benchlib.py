@@ -562,13 +562,13 @@ def cmd_explain(args):
 
 def cmd_why(args):
     """Args: JSON: the first result's explained periods and the shares of its explained delay, %,
-    tab-separated: periods, source, load's culprits (of the delay less carried), the top culprit (comm:share), NET_RX
-    softirq, throttled, unexplained."""
+    tab-separated: periods, source, the load's tasks (owners_ns.load, of the delay less carried), the top culprit
+    (comm:share), NET_RX softirq, throttled, unexplained."""
     e = load_results(args[0])[0].get("explain") or {}
     d = max(e.get("delay_ns", 0), 1)
     own = max(d - e.get("parts_ns", {}).get("carried", 0), 1)
     cul = e.get("culprits") or []
-    load = sum(c["ns"] for c in cul if c["owner"] == "load")
+    load = e.get("owners_ns", {}).get("load", 0)
     top = f"{cul[0]['comm']}:{100 * cul[0]['ns'] / d:.1f}" if cul else "-"
     parts = e.get("parts_ns", {})
     print("\t".join([str(e.get("explained_periods", 0)), e.get("source", "-"), f"{100 * load / own:.1f}", top,

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # --explain, known answers and cost.  Known answers: one run each, where the cause is set up on
 # purpose: X against Burn (the Burn load's threads), the same with the load on the other CPU
-# (Burn no longer a cause), Audio against Hack (Hack's processes), Audio on CPU 0 beside a UDP
-# flood to the loopback address from CPU 0 (NET_RX softirqs), a realtime Custom task at 99 %
+# (Burn no longer a cause), Audio against Hack (Hack's threads), Audio at nice 19 on CPU 0 beside
+# a UDP flood to the loopback address from CPU 0 (NET_RX softirqs in the flood's time), a realtime Custom task at 99 %
 # of its CPU beside Burn on the same CPU (throttled: the fair server lets Burn run).  Cost: the same pairs without and with --explain, alternated RUNS times each in
 # one script run: Audio and Custom at 1 ms against None (the timer-latency floor) and X
 # against Burn (its figures), with the tracer's own CPU time from the JSON
@@ -38,24 +38,15 @@ if [ "$(nproc)" -ge 2 ]; then
 	bench_run ka-apart.lines "$bin" -t "$xt" -c --explain -W X -w Burn --bench-cpus 0 --load-cpus 1 --json ka-apart.json
 	answer "X/Burn, load on CPU 1" "load < 5 %" 3 "<" 5 ka-apart.json
 fi
-bench_run ka-hack.lines "$bin" -t "$secs" -c --explain -W Audio -w Hack --json ka-hack.json
+bench_run ka-hack.lines "$bin" -t "$secs" -c --explain --explain-threshold 100us -W Audio -w Hack --json ka-hack.json
 answer "Audio/Hack" "load >= 50 %" 3 ">=" 50 ka-hack.json
-# the flood: UDP datagrams to 127.0.0.1 from CPU 0 for the run's length
-flood() { taskset -c 0 python3 -c 'import socket, time, sys
-s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); r = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-r.bind(("127.0.0.1", 0)); r.setblocking(False); a = r.getsockname(); end = time.time() + float(sys.argv[1]); b = bytes(1400)
-while time.time() < end:
-    for _ in range(64):
-        s.sendto(b, a)
-    try:
-        while True: r.recv(2048)
-    except BlockingIOError: pass' "$1"; }
-flood $((secs + 3)) &
+# the flood: UDP datagrams to 127.0.0.1 from CPU 0 for the run's length (and calibration's)
+taskset -c 0 python3 "$bench_dir/../tests/lib/udpflood.py" $((secs + 3)) &
 fpid=$!
-bench_run ka-netrx.lines "$bin" -t "$secs" -c --explain --explain-threshold 200us -W Audio -w None --bench-cpus 0 --load-cpus 0 --json ka-netrx.json
+bench_run ka-netrx.lines "$bin" -t "$secs" -c --explain --explain-threshold 200us -W Audio -w None -B 19 --bench-cpus 0 --load-cpus 0 --json ka-netrx.json
 wait "$fpid" || true
-bench_show "(beside: a UDP flood to 127.0.0.1 from CPU 0, python3, bench/explain.sh's flood)"
-answer "Audio on CPU 0 beside a loopback UDP flood (threshold 200us)" "NET_RX > 0" 5 ">=" 0.1 ka-netrx.json
+bench_show "(beside: taskset -c 0 tests/lib/udpflood.py $((secs + 3)), a UDP flood to 127.0.0.1 from CPU 0)"
+answer "Audio at nice 19 on CPU 0 beside a loopback UDP flood (threshold 200us)" "NET_RX > 0" 5 ">=" 0.1 ka-netrx.json
 bench_run ka-throttle.lines "$bin" -t "$secs" -c -r --explain -W Custom -I 10000 -C 99 -w Burn --bench-cpus 0 --load-cpus 0 --json ka-throttle.json
 answer "Custom 99 % SCHED_FIFO beside Burn on CPU 0" "throttled > 0" 6 ">=" 0.1 ka-throttle.json
 echo

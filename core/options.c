@@ -66,6 +66,13 @@ static const struct optspec core_options[] = {
 	{ .long_name = "load-nice", .short_name = 'N', .type = OPTSPEC_INTS, .metavar = "LIST",
 	  .help = "nice of the loads, -20..19 (default: 0); a list sweeps:\n-N 0,19 or -N 0:19:5 (0,5,10,15,19)",
 	  .min = -20, .max = 19, .json_key = "load_nice", .offset = O(load_nices) },
+	{ .long_name = "bench-slice", .type = OPTSPEC_INTS, .metavar = "LIST",
+	  .help = "EEVDF slice of the benchmarked task (other, batch), us\n(Linux 6.12+, kept within 100..100000; "
+		  "default: 0, the\nkernel's); a list sweeps: --bench-slice 100,3000",
+	  .min = 0, .max = 1000000, .unit = "us", .json_key = "bench_slice_us", .offset = O(bench_slices) },
+	{ .long_name = "load-slice", .type = OPTSPEC_INTS, .metavar = "LIST",
+	  .help = "EEVDF slice of the loads (other, batch), us, as --bench-slice",
+	  .min = 0, .max = 1000000, .unit = "us", .json_key = "load_slice_us", .offset = O(load_slices) },
 	{ .long_name = "uniprocessor", .short_name = 'u', .type = OPTSPEC_FLAG,
 	  .help = "pin every task to CPU 0", .json_key = "uniprocessor", .offset = O(uniprocessor) },
 	{ .long_name = "recalibrate", .short_name = 'b', .type = OPTSPEC_FLAG,
@@ -125,6 +132,10 @@ static const struct optspec core_options[] = {
 	{ .long_name = "timeline", .type = OPTSPEC_STRING, .metavar = "FILE",
 	  .help = "record every period of every pair in FILE (binary,\ndoc/timeline.md)", .accepted = "a file name",
 	  .noun = "file name", .json_key = "timeline", .offset = O(timeline_path) },
+	{ .long_name = "wake", .type = OPTSPEC_MASK, .metavar = "LIST",
+	  .help = "how a periodic task is woken, a sweep: thread (the realtime\ntiming thread wakes it, as "
+		  "interbench 0.31; default) and\ntimer (it sleeps on its own absolute timer, as an application\ndoes)",
+	  .noun = "wake-up", .name_at = sim_wake_name_at, .json_key = "wake", .offset = O(wakes) },
 	{ .long_name = "explain", .type = OPTSPEC_FLAG,
 	  .help = "say why each missed deadline was missed: who ran instead,\nwhich interrupts, idle exit, "
 		  "preemption (BPF as root;\nelse /proc's schedstat: time runnable against time run)",
@@ -349,6 +360,14 @@ static enum opt_status check_core(struct options *o, char *err, size_t errlen)
 	if (o->bench_policies & (1u << SP_IDLE)) {
 		snprintf(err, errlen, "--bench-policy: idle is not for a simulated task (a SCHED_IDLE task runs only "
 			 "when nothing else wants the CPU) (accepted: other, batch, fifo, rr, deadline)");
+		return OPT_ERROR;
+	}
+	if (o->bench_nices.n * o->bench_slices.n > OPTSPEC_LIST_MAX || o->load_nices.n * o->load_slices.n > OPTSPEC_LIST_MAX) {
+		bool b = o->bench_nices.n * o->bench_slices.n > OPTSPEC_LIST_MAX;
+		snprintf(err, errlen, "%s: %u slices with %u nice levels are %u settings (accepted: at most %u together)",
+			 b ? "--bench-slice" : "--load-slice", b ? o->bench_slices.n : o->load_slices.n,
+			 b ? o->bench_nices.n : o->load_nices.n,
+			 b ? o->bench_nices.n * o->bench_slices.n : o->load_nices.n * o->load_slices.n, OPTSPEC_LIST_MAX);
 		return OPT_ERROR;
 	}
 	if (o->load_policies & (1u << SP_DEADLINE)) {

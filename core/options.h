@@ -30,6 +30,9 @@ struct options {
 	bool precision_given;       /* --precision was given */
 	struct optspec_ints bench_nices; /* -B: nice levels of the simulated task (a sweep when several) */
 	struct optspec_ints load_nices;  /* -N: nice levels of the loads */
+	struct optspec_ints bench_slices; /* --bench-slice: EEVDF slices of the task, us (0: the
+	                                     kernel's default; a sweep when several) */
+	struct optspec_ints load_slices;  /* --load-slice: the loads' */
 	uint32_t bench_policies;    /* --bench-policy: bit k = enum sched_kind k; 0 = other (fifo with -r) */
 	uint32_t load_policies;     /* --load-policy: likewise; 0 = other */
 	int64_t rt_priority;        /* --rt-priority: fifo/rr priority of tasks and loads; 0 = automatic */
@@ -51,6 +54,9 @@ struct options {
 	const char *json_path;      /* --json FILE ("-" = stdout), or NULL */
 	const char *timeline_path;  /* --timeline FILE (lib/timeline.h), or NULL */
 	bool explain;               /* --explain: say why periods were late (lib/explain.h) */
+	uint32_t wakes;             /* --wake: a sweep, bit SIM_WAKE_THREAD (the timing thread wakes
+	                               the task) and bit SIM_WAKE_TIMER (its own absolute timer);
+	                               0: thread */
 	uint64_t explain_threshold_ns; /* --explain-threshold: also periods later than this; 0:
 	                               only missed deadlines */
 	int64_t dma_latency_us;     /* --dma-latency: CPU wakeup latency limit held during the

@@ -165,7 +165,7 @@ static int load_body(void *arg, int ctl_fd, int res_fd)
 	memset(c, 0, sizeof(*c));
 	oom_adj_child(true);   /* raising is always allowed */
 	if (pin(p->load_cpus, c->errmsg, sizeof(c->errmsg)) != 0 ||
-	    (!(ls->kind == SP_OTHER && ls->nice == 0) && sched_setting_apply(0, ls, c->errmsg, sizeof(c->errmsg)) != 0)) {
+	    (!sched_setting_is_default(ls) && sched_setting_apply(0, ls, c->errmsg, sizeof(c->errmsg)) != 0)) {
 		c->error = errno ? errno : EINVAL;
 	} else {
 		uint64_t t0 = now_ns();
@@ -279,7 +279,7 @@ static int bench_window(const struct pair_params *p, struct child *kids[2], stru
 			struct pair_outcome *out)
 {
 	struct bench_arg barg = { .p = p, .res = &out->sim, .stop = &out->stop, .load_pid = kids[0] ? kids[0]->pid : 0 };
-	if (child_spawn(bench, bench_body, &barg, &p->timeline_fd, p->timeline_fd >= 0) != 0) {
+	if (child_spawn(bench, "ib-bench", bench_body, &barg, &p->timeline_fd, p->timeline_fd >= 0) != 0) {
 		snprintf(out->why, sizeof(out->why), "fork (bench): %s", strerror(errno));
 		return -3;
 	}
@@ -372,7 +372,7 @@ int pair_run(const struct pair_params *p, struct pair_outcome *out)
 			keep[nkeep++] = scratch_fd(sc, (int)i);
 	struct load_arg la = { .p = p, .ready_fd = ready[1] };
 	uint64_t t0_ns = now_ns();
-	int rc = child_spawn(&load, load_body, &la, keep, nkeep);
+	int rc = child_spawn(&load, "ib-load", load_body, &la, keep, nkeep);
 	int e = errno;
 	close(ready[1]);
 	if (rc != 0) {

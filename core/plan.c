@@ -1,5 +1,6 @@
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "core/plan.h"
 
 bool plan_supported(const struct options *o, unsigned i)
@@ -18,6 +19,8 @@ bool plan_task_named(const struct options *o, unsigned i)
 static bool sim_selected(const struct options *o, unsigned i)
 {
 	const struct workload *w = workload_table[i];
+	if ((w->flags & WL_ONLY_NAMED) && !(o->sim_include & (1u << i)))
+		return false;
 	return w->sim && w->help && plan_task_named(o, i) && plan_supported(o, i);
 }
 
@@ -39,6 +42,8 @@ static bool load_selected(const struct options *o, unsigned li, unsigned si, con
 		return false;
 	if ((o->load_include && !(o->load_include & (1u << li))) || (o->load_exclude & (1u << li)))
 		return false;
+	if ((w->flags & WL_ONLY_NAMED) && !(o->load_include & (1u << li)))
+		return false;
 	return (w->flags & (sched_kind_realtime(b->kind) ? WL_LOAD_RT : WL_LOAD_NORMAL)) != 0;
 }
 
@@ -49,10 +54,17 @@ static struct sched_setting concrete_setting(const struct plan_input *in, const 
 	const struct options *o = in->opt;
 	if (b->kind == SP_DEADLINE)
 		return sweep_deadline_for(b, spec);
-	bool asked = o->realtime || o->bench_policies || in->bench->n > 1;
-	if ((w->flags & WL_PREFERS_FIFO) && !asked && in->rt_ok && b->kind == SP_OTHER && b->nice == 0)
-		return (struct sched_setting){ .kind = SP_FIFO, .rt_prio = o->rt_priority ? (int)o->rt_priority :
-					       in->fifo_prio };
+	/* a sweep of the wake-up alone asks for no policy: each setting comes once per wake-up */
+	unsigned per_wake = o->wakes & (o->wakes - 1) ? 2u : 1u;
+	bool asked = o->realtime || o->bench_policies || in->bench->n > per_wake;
+	if ((w->flags & WL_PREFERS_FIFO) && !asked && in->rt_ok && sched_setting_is_default(b)) {
+		struct sched_setting fifo;
+		memset(&fifo, 0, sizeof(fifo)); /* padding too: a plan is the same bytes every time */
+		fifo.kind = SP_FIFO;
+		fifo.rt_prio = o->rt_priority ? (int)o->rt_priority : in->fifo_prio;
+		fifo.own_timer = b->own_timer;
+		return fifo;
+	}
 	return *b;
 }
 
@@ -63,10 +75,16 @@ static void add_pairs(struct plan *p, const struct plan_input *in, unsigned si, 
 	const struct sched_setting *bs = &in->bench->s[b];
 	for (unsigned l = 0; l < in->load->n; l++)
 		for (unsigned li = 0; li < workload_count; li++)
-			if (load_selected(in->opt, li, si, bs))
-				p->items[p->n++] = (struct plan_item){
-					.sim = workload_table[si], .spec = *spec, .li = li, .b = b, .l = l,
-					.bench_sched = concrete_setting(in, workload_table[si], spec, bs) };
+			if (load_selected(in->opt, li, si, bs)) {
+				struct plan_item *it = &p->items[p->n++];
+				memset(it, 0, sizeof(*it)); /* padding too: a plan is the same bytes every time */
+				it->sim = workload_table[si];
+				it->spec = *spec;
+				it->li = li;
+				it->b = b;
+				it->l = l;
+				it->bench_sched = concrete_setting(in, workload_table[si], spec, bs);
+			}
 }
 
 int plan_build(struct plan *p, const struct plan_input *in)

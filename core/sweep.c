@@ -3,20 +3,29 @@
 #include "core/sweep.h"
 #include "lib/timeutil.h"
 
-/* Adds the settings of policy set mask with nice levels nices to side. */
-static void side_fill(struct sweep_side *side, uint32_t mask, const struct optspec_ints *nices, int rt_prio)
+/* Adds the settings of policy set mask with nice levels nices and slices (us) to side, nice
+ * before slice, each with the wake-ups of set wakes (bits SIM_WAKE_*; thread alone on the load
+ * side) last. */
+static void side_fill(struct sweep_side *side, uint32_t mask, const struct optspec_ints *nices,
+		      const struct optspec_ints *slices, int rt_prio, uint32_t wakes)
 {
 	side->n = 0;
 	for (unsigned k = 0; k < SP_KINDS; k++) {
 		if (!(mask & (1u << k)))
 			continue;
-		unsigned levels = sched_kind_has_nice((enum sched_kind)k) ? nices->n : 1;
-		for (unsigned i = 0; i < levels && side->n < SWEEP_MAX; i++)
-			side->s[side->n++] = (struct sched_setting){
-				.kind = (enum sched_kind)k,
-				.nice = sched_kind_has_nice((enum sched_kind)k) ? nices->v[i] : 0,
-				.rt_prio = rt_prio,
-			};
+		bool fair = sched_kind_has_nice((enum sched_kind)k);
+		unsigned levels = fair ? nices->n : 1, lengths = fair && slices->n ? slices->n : 1;
+		for (unsigned i = 0; i < levels; i++)
+			for (unsigned j = 0; j < lengths; j++)
+				for (unsigned w = 0; w <= SIM_WAKE_TIMER && side->n < SWEEP_MAX; w++)
+					if (wakes & (1u << w))
+						side->s[side->n++] = (struct sched_setting){
+							.kind = (enum sched_kind)k,
+							.nice = fair ? nices->v[i] : 0,
+							.rt_prio = rt_prio,
+							.slice_ns = fair && slices->n ? (uint64_t)slices->v[j] * NS_PER_US : 0,
+							.own_timer = w == SIM_WAKE_TIMER,
+						};
 	}
 }
 
@@ -24,8 +33,37 @@ void sweep_build(const struct options *o, int rt_prio, struct sweep_side *bench,
 {
 	int prio = o->rt_priority ? (int)o->rt_priority : rt_prio;
 	uint32_t bmask = o->bench_policies | (o->realtime ? 1u << SP_FIFO : 0);
-	side_fill(bench, bmask ? bmask : 1u << SP_OTHER, &o->bench_nices, prio);
-	side_fill(load, o->load_policies ? o->load_policies : 1u << SP_OTHER, &o->load_nices, prio);
+	side_fill(bench, bmask ? bmask : 1u << SP_OTHER, &o->bench_nices, &o->bench_slices, prio,
+		  o->wakes ? o->wakes : 1u << SIM_WAKE_THREAD);
+	side_fill(load, o->load_policies ? o->load_policies : 1u << SP_OTHER, &o->load_nices, &o->load_slices, prio,
+		  1u << SIM_WAKE_THREAD);
+}
+
+/* Probes side's slices (each value once), filling slice_kept_ns.  Returns 0, or 2 with one
+ * line naming option, the value and the kernel's answer printed. */
+static int probe_side(struct sweep_side *side, const char *option)
+{
+	for (unsigned i = 0; i < side->n; i++) {
+		struct sched_setting *s = &side->s[i];
+		if (!s->slice_ns || s->slice_kept_ns)
+			continue;
+		char why[256];
+		uint64_t kept_ns;
+		if (sched_slice_probe(s->slice_ns, &kept_ns, why, sizeof(why)) != 0) {
+			fprintf(stderr, "interbench: %s: %llu: %s\n", option, (unsigned long long)(s->slice_ns / NS_PER_US), why);
+			return 2;
+		}
+		for (unsigned j = i; j < side->n; j++)
+			if (side->s[j].slice_ns == s->slice_ns)
+				side->s[j].slice_kept_ns = kept_ns;
+	}
+	return 0;
+}
+
+int sweep_probe_slices(struct sweep_side *bench, struct sweep_side *load)
+{
+	int rc = probe_side(bench, "--bench-slice");
+	return rc ? rc : probe_side(load, "--load-slice");
 }
 
 bool sweep_deadline_fits(const struct sim_spec *spec)
@@ -65,8 +103,8 @@ static void side_labels(const struct sweep_side *side, char *buf, size_t len, si
 const char *sweep_describe(const struct options *o, const struct sweep_side *bench, const struct sweep_side *load,
 			   char *buf, size_t len)
 {
-	bool plain = bench->n == 1 && load->n == 1 && bench->s[0].kind == SP_OTHER && bench->s[0].nice == 0 &&
-		     load->s[0].kind == SP_OTHER && load->s[0].nice == 0;
+	bool plain = bench->n == 1 && load->n == 1 && sched_setting_is_default(&bench->s[0]) &&
+		     !bench->s[0].own_timer && sched_setting_is_default(&load->s[0]);
 	const struct optspec_cpus *bc = o->bench_cpus.given ? &o->bench_cpus : &o->cpus;
 	const struct optspec_cpus *lc = o->load_cpus.given ? &o->load_cpus : &o->cpus;
 	size_t used = 0;

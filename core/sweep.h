@@ -1,6 +1,6 @@
-/* The scheduling settings a run sweeps: every combination of the -B nice levels with
- * the --bench-policy policies for the simulated task, and of -N with --load-policy for the
- * loads.  A nice level applies to other and batch only; fifo and rr take --rt-priority;
+/* The scheduling settings a run sweeps: every combination of the -B nice levels and the
+ * --bench-slice slices with the --bench-policy policies for the simulated task, and of -N and
+ * --load-slice with --load-policy for the loads (nice and slice apply to other and batch).  A nice level applies to other and batch only; fifo and rr take --rt-priority;
  * deadline's reservation depends on the task and is made by sweep_deadline_for. */
 #ifndef IB_SWEEP_H
 #define IB_SWEEP_H
@@ -24,6 +24,12 @@ struct sweep_side {
  * --rt-priority is not given.  The bench side's policies are --bench-policy's, fifo added by
  * -r, other when neither is given; the loads' are --load-policy's, other when not given. */
 void sweep_build(const struct options *o, int rt_prio, struct sweep_side *bench, struct sweep_side *load);
+
+/* Where slices are asked for (--bench-slice, --load-slice), what this kernel keeps of each
+ * (sched_slice_probe), into the settings' slice_kept_ns: before anything starts.  Returns 0,
+ * or 2 with one line printed naming the option, the value and the kernel's answer (a kernel
+ * before 6.12 keeps none). */
+int sweep_probe_slices(struct sweep_side *bench, struct sweep_side *load);
 
 /* SCHED_DEADLINE's margin over a period's work: 10% and at least 100 us, for the calibration's
  * error (bench/calibration.sh measures it within a few %) and the wake-up path's own cost. */

@@ -220,6 +220,17 @@ static void add_sound_irqs(struct audit *a, const char *root)
 	    low ? "sound interrupts at the default thread priority 50: raise them above the rest (rtirq)" : "");
 }
 
+/* The class ordinary tasks run in (machine_scheduler): a sched_ext scheduler, or EEVDF, or CFS. */
+static void add_scheduler(struct audit *a, const char *root)
+{
+	char state[64], ops[64], rel[128], v[96];
+	bool have_state = read_first(root, "sys/kernel/sched_ext/state", state, sizeof(state)) == 0;
+	bool have_ops = read_first(root, "sys/kernel/sched_ext/root/ops", ops, sizeof(ops)) == 0;
+	bool have_rel = read_first(root, "proc/sys/kernel/osrelease", rel, sizeof(rel)) == 0;
+	machine_scheduler(have_state ? state : NULL, have_ops ? ops : NULL, have_rel ? rel : NULL, v, sizeof(v));
+	add(a, "scheduler", v, "/sys/kernel/sched_ext/state, root/ops; the release (EEVDF from 6.6)", "");
+}
+
 /* sched_ext: the state and the scheduler loaded. */
 static void add_sched_ext(struct audit *a, const char *root)
 {
@@ -251,21 +262,29 @@ static void add_microcode(struct audit *a, const char *root)
 	add(a, "microcode", v, "/proc/cpuinfo", "");
 }
 
+/* The model and mode (machine_preempt_model) from root's files; the kernel config as
+ * boot/config-<release>. */
 static void add_preempt(struct audit *a, const char *root)
 {
-	char rt[16], ver[256], dyn[128], v[96];
+	char rt[16], ver[256], dyn[128], rel[128], cmd[1024], v[96], src[160], cfg_path[192];
 	struct machine_info m;
 	memset(&m, 0, sizeof(m));
 	bool have_rt = read_first(root, "sys/kernel/realtime", rt, sizeof(rt)) == 0;
 	bool have_dyn = read_first(root, "sys/kernel/debug/sched/preempt", dyn, sizeof(dyn)) == 0;
+	bool have_cmd = read_first(root, "proc/cmdline", cmd, sizeof(cmd)) == 0;
 	read_first(root, "proc/sys/kernel/version", ver, sizeof(ver));
-	machine_preempt_model(&m, have_rt ? rt : NULL, ver, have_dyn ? dyn : NULL, NULL);
+	read_first(root, "proc/sys/kernel/osrelease", rel, sizeof(rel));
+	snprintf(cfg_path, sizeof(cfg_path), "/boot/config-%s", rel);
+	char *cfg = rel[0] ? cgroup_read_text(strcmp(root, "/") == 0 ? "" : root, cfg_path) : NULL;
+	struct preempt_texts t = { .realtime_flag = have_rt ? rt : NULL, .uname_v = ver, .dyn_preempt = have_dyn ? dyn : NULL,
+				   .cmdline = have_cmd ? cmd : NULL, .kconfig = cfg };
+	machine_preempt_model(&m, &t);
+	free(cfg);
 	snprintf(v, sizeof(v), "%s%s%s%s", m.preempt_model, m.preempt_mode[0] ? " (" : "", m.preempt_mode,
 		 m.preempt_mode[0] ? ")" : "");
-	add(a, "preemption", v, m.preempt_source,
-	    audit_preempt_hint(m.preempt_mode[0] ? m.preempt_mode : m.preempt_model));
-	char cmd[1024];
-	bool have_cmd = read_first(root, "proc/cmdline", cmd, sizeof(cmd)) == 0;
+	snprintf(src, sizeof(src), "%s%s%s", m.preempt_source, m.preempt_mode_source[0] ? "; mode: " : "",
+		 m.preempt_mode_source);
+	add(a, "preemption", v, src, audit_preempt_hint(m.preempt_mode[0] ? m.preempt_mode : m.preempt_model));
 	bool threaded = strcmp(m.preempt_model, "PREEMPT_RT") == 0 || (have_cmd && strstr(cmd, "threadirqs"));
 	add(a, "threadirqs", have_cmd || have_rt ? (threaded ? "yes" : "no") : NULL, "/proc/cmdline, PREEMPT_RT", "");
 	add(a, "cmdline", have_cmd ? cmd : NULL, "/proc/cmdline", "");
@@ -332,6 +351,7 @@ void audit_collect(struct audit *a, const char *root)
 	add_file(a, root, "nohz_full", "sys/devices/system/cpu/nohz_full", NULL);
 	add_confinement(a, root);
 	add_sound_irqs(a, root);
+	add_scheduler(a, root);
 	add_sched_ext(a, root);
 	add_microcode(a, root);
 }

@@ -104,7 +104,8 @@ static void child_setup(pid_t parent)
 	sigprocmask(SIG_SETMASK, &none, NULL);
 }
 
-int child_spawn(struct child *c, child_body body, void *arg, const int *keep_fds, unsigned n_keep)
+int child_spawn(struct child *c, const char *name, child_body body, void *arg, const int *keep_fds,
+		unsigned n_keep)
 {
 	int ctl[2], res[2];
 	if (n_keep > CHILD_MAX_KEEP_FDS) {
@@ -141,6 +142,7 @@ int child_spawn(struct child *c, child_body body, void *arg, const int *keep_fds
 		for (unsigned i = 0; i < n_keep; i++)
 			keep[2 + i] = keep_fds[i];
 		child_setup(parent);
+		prctl(PR_SET_NAME, name);
 		close_others(keep, n_keep + 2);
 		_exit(body(arg, ctl[0], res[1]));
 	}

@@ -38,14 +38,16 @@ void stop_signals_fill(sigset_t *set);
  * handler is set. */
 unsigned stop_signals_catch(void (*handler)(int));
 
-/* Forks a child running body(arg).  In the child: every inherited descriptor above 2 is
+/* Forks a child named name (its comm, as ps and the --explain tracer show it; at most 15
+ * bytes kept) running body(arg).  In the child: every inherited descriptor above 2 is
  * closed but its pipes and the n_keep (at most CHILD_MAX_KEEP_FDS) in keep_fds; the stop
  * signals (stop_signals_fill), SIGPIPE and SIGXFSZ are ignored (main stops children over the
  * control pipe; the stop signals stay blocked across fork so main's handler never runs in
  * the child); and PR_SET_PDEATHSIG makes it die with main (it exits 1 if that fails or main
  * is already gone).  Returns 0, or -1 with errno set (EINVAL: too many keep_fds; pipe or
  * fork failed). */
-int child_spawn(struct child *c, child_body body, void *arg, const int *keep_fds, unsigned n_keep);
+int child_spawn(struct child *c, const char *name, child_body body, void *arg, const int *keep_fds,
+		unsigned n_keep);
 
 /* In a child, once its worker threads exist (new threads inherit the policy): raises the
  * calling control thread to SCHED_FIFO at prio, so that a stop request is acted on at once

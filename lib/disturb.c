@@ -123,11 +123,16 @@ void disturb_compute(const struct disturb_sample *a, const struct disturb_sample
 	    b->cpu.busy < a->cpu.busy || b->cpu.steal < a->cpu.steal || b->own_ticks < a->own_ticks)
 		return;
 	uint64_t busy = b->cpu.busy - a->cpu.busy, own = b->own_ticks - a->own_ticks;
+	uint64_t steal = b->cpu.steal - a->cpu.steal;
+	/* stolen time is never the run's own: outside holds it even when the run's own ticks
+	 * (counted on other CPUs too) pass the busy time of these CPUs */
+	if (busy < own + steal)
+		own = busy - steal;
 	uint64_t capacity_ns = window_ns * b->cpu.cpus;
 	d->measured = true;
 	d->cpus = b->cpu.cpus;
 	d->outside_cpu_ns = busy > own ? (busy - own) * NS_PER_S / (uint64_t)ticks_per_s : 0;
-	d->steal_ns = (b->cpu.steal - a->cpu.steal) * NS_PER_S / (uint64_t)ticks_per_s;
+	d->steal_ns = steal * NS_PER_S / (uint64_t)ticks_per_s;
 	d->outside_cpu_ppm = ppm_of(d->outside_cpu_ns, capacity_ns);
 	d->steal_ppm = ppm_of(d->steal_ns, capacity_ns);
 }

@@ -63,8 +63,9 @@ int disturb_sample(const struct optspec_cpus *cpus, const pid_t *pids, unsigned 
 		   char *err, size_t errlen);
 
 /* The disturbance between samples a and b taken window_ns apart, ticks_per_s ticks a second:
- * outside = (busy(b) - busy(a)) - (own(b) - own(a)), clamped at 0 (the run's own time may be
- * spent on other CPUs, and each reading is rounded down to a tick).  A counter going
+ * outside = (busy(b) - busy(a)) - (own(b) - own(a)), clamped at the steal time between them
+ * (the run's own time may be spent on other CPUs, and each reading is rounded down to a tick;
+ * stolen time, part of busy, is never the run's).  A counter going
  * backwards, no CPU, no window or no tick rate gives measured false. */
 void disturb_compute(const struct disturb_sample *a, const struct disturb_sample *b, uint64_t window_ns,
 		     long ticks_per_s, struct disturbance *d);

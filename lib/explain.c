@@ -71,20 +71,6 @@ static void close_parts(struct explain_period *p)
 	p->part_ns[EXPLAIN_UNEXPLAINED] = sub0(p->delay_ns, named);
 }
 
-static enum explain_owner owner_of(const struct explain_facts *f, const struct explain_who *w)
-{
-	if (f->bench_tgid && (w->tgid == f->bench_tgid || w->tgid == f->main_tgid))
-		return EXPLAIN_OWNER_BENCH;
-	if (!f->load_tgid)
-		return EXPLAIN_OWNER_OTHER;
-	if (w->tgid == f->load_tgid)
-		return EXPLAIN_OWNER_LOAD;
-	for (int k = 0; k < 3; k++)
-		if (w->ancestor_tgids[k] == f->load_tgid)
-			return EXPLAIN_OWNER_LOAD;
-	return EXPLAIN_OWNER_OTHER;
-}
-
 /* Inserts c into top[0..*n) kept largest first, at most EXPLAIN_TOP. */
 static void top_insert(struct explain_culprit *top, uint8_t *n, const struct explain_culprit *c)
 {
@@ -103,16 +89,21 @@ static void top_insert(struct explain_culprit *top, uint8_t *n, const struct exp
 }
 
 /* The waits behind other tasks: the parts tasks and preempted, and the largest three. */
-static void who_parts(const struct explain_facts *f, const struct explain_acc *a, struct explain_period *p)
+static void who_parts(const struct explain_acc *a, struct explain_period *p)
 {
 	uint32_t n = a->who_n < EXPLAIN_WHO_MAX ? a->who_n : EXPLAIN_WHO_MAX;
-	p->part_ns[EXPLAIN_TASKS] = a->who_rest_ns;
+	for (int o = 0; o < EXPLAIN_OWNERS; o++) {
+		p->part_ns[EXPLAIN_TASKS] += a->rest_ns[o];
+		p->owner_ns[o] = a->rest_ns[o];
+	}
 	for (uint32_t i = 0; i < n; i++) {
 		const struct explain_who *w = &a->who[i];
+		uint8_t owner = w->owner < EXPLAIN_OWNERS ? (uint8_t)w->owner : EXPLAIN_OWNER_OTHER;
 		p->part_ns[EXPLAIN_TASKS] += w->wait_ns;
 		p->part_ns[EXPLAIN_PREEMPTED] += w->preempt_ns;
+		p->owner_ns[owner] += w->wait_ns + w->preempt_ns;
 		struct explain_culprit c = { .pid = w->pid, .tgid = w->tgid, .policy = w->policy, .prio = w->prio,
-					     .switches = w->switches, .owner = (uint8_t)owner_of(f, w),
+					     .switches = w->switches, .owner = owner,
 					     .ns = w->wait_ns + w->preempt_ns };
 		memcpy(c.comm, w->comm, sizeof(c.comm));
 		c.comm[sizeof(c.comm) - 1] = '\0';
@@ -152,7 +143,7 @@ void explain_from_bpf(const struct explain_facts *f, const struct explain_acc *a
 	p->delay_ns = sub0(sub0(f->finish_ns, f->due_ns), p->ran_ns);
 	if (a->wakeup_ns)
 		p->part_ns[EXPLAIN_WAKE] = sub0(a->wakeup_ns, f->timer_ns);
-	who_parts(f, a, p);
+	who_parts(a, p);
 	irq_parts(a, p);
 	p->part_ns[EXPLAIN_IDLE] = a->idle_ns;
 	p->part_ns[EXPLAIN_THROTTLED] = a->throttled_ns;
@@ -168,10 +159,13 @@ void explain_from_schedstat(const struct explain_facts *f, const struct explain_
 {
 	user_parts(f, p);
 	p->source = EXPLAIN_SCHEDSTAT;
-	uint64_t total_ns = sub0(f->finish_ns, f->due_ns);
-	p->ran_ns = delta->run_ns < total_ns ? delta->run_ns : total_ns;
-	p->delay_ns = total_ns - p->ran_ns;
-	p->part_ns[EXPLAIN_RUNNABLE] = delta->wait_ns;
+	/* the deltas run from the end of the period before; this period's work could run and
+	 * wait only after its release (the timing thread's wake-up), so both are bounded by it */
+	uint64_t window_ns = sub0(f->finish_ns, f->timer_ns > f->due_ns ? f->timer_ns : f->due_ns);
+	p->ran_ns = delta->run_ns < window_ns ? delta->run_ns : window_ns;
+	p->delay_ns = sub0(f->finish_ns, f->due_ns) - p->ran_ns;
+	uint64_t waited_max_ns = window_ns - p->ran_ns;
+	p->part_ns[EXPLAIN_RUNNABLE] = delta->wait_ns < waited_max_ns ? delta->wait_ns : waited_max_ns;
 	close_parts(p);
 }
 
@@ -213,6 +207,8 @@ void explain_summary_add(struct explain_summary *s, struct explain_kept *k, cons
 		s->part_ns[k] += p->part_ns[k];
 	for (int v = 0; v < EXPLAIN_SOFTIRQS; v++)
 		s->softirq_ns[v] += p->softirq_ns[v];
+	for (int o = 0; o < EXPLAIN_OWNERS; o++)
+		s->owner_ns[o] += p->owner_ns[o];
 	s->migrations += p->migrations;
 	s->preemptions += p->preemptions;
 	uint64_t parts = 0;

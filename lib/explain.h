@@ -43,8 +43,6 @@ enum explain_source { EXPLAIN_NONE, EXPLAIN_BPF, EXPLAIN_SCHEDSTAT };
 #define EXPLAIN_PAIR_IRQS 6      /* interrupt handlers a pair's summary keeps */
 #define EXPLAIN_KEEP 32          /* explained periods a pair keeps: the latest ones */
 
-/* Who an other task is to the run. */
-enum explain_owner { EXPLAIN_OWNER_OTHER, EXPLAIN_OWNER_LOAD, EXPLAIN_OWNER_BENCH };
 
 /* Another task that took the CPU: its identity and what it took, ns. */
 struct explain_culprit {
@@ -52,7 +50,7 @@ struct explain_culprit {
 	uint32_t policy;             /* SCHED_* (sched(7)) */
 	int32_t prio;                /* the kernel's prio (explain_abi.h) */
 	uint32_t switches;
-	uint8_t owner;               /* enum explain_owner */
+	uint8_t owner;               /* EXPLAIN_OWNER_* (lib/explain_abi.h) */
 	uint64_t ns;                 /* wait and preempted time behind it */
 	char comm[EXPLAIN_COMM_LEN];
 };
@@ -73,6 +71,7 @@ struct explain_period {
 	uint64_t ran_ns;             /* the task's own time on a CPU (net of interrupts with the tracer) */
 	uint64_t part_ns[EXPLAIN_PARTS];
 	uint64_t softirq_ns[EXPLAIN_SOFTIRQS];
+	uint64_t owner_ns[EXPLAIN_OWNERS]; /* tasks and preempted, by whose the tasks were */
 	uint32_t migrations, preemptions;
 	uint32_t first_cpu, last_cpu;
 	bool missed;                 /* its deadline was missed (else: over --explain-threshold) */
@@ -84,11 +83,15 @@ struct explain_period {
 
 /* A pair's explained periods. */
 struct explain_summary {
-	uint8_t source;              /* enum explain_source of its periods */
+	uint8_t source;              /* enum explain_source: what explains its periods (set when the
+	                                task starts, so known with none explained) */
+	uint64_t threshold_ns;       /* periods later than this were explained too (0: only those
+	                                that missed their deadline; --explain-threshold) */
 	uint64_t periods;            /* periods explained */
 	uint64_t delay_ns;           /* their delay, summed */
 	uint64_t part_ns[EXPLAIN_PARTS];
 	uint64_t softirq_ns[EXPLAIN_SOFTIRQS];
+	uint64_t owner_ns[EXPLAIN_OWNERS]; /* tasks and preempted, by whose the tasks were */
 	uint64_t migrations, preemptions;
 	uint64_t within_10pct;       /* periods whose named parts (all but unexplained) come within
 	                                10 % of their delay */
@@ -116,8 +119,6 @@ struct explain_facts {
 	uint64_t timer_late_ns;      /* its timer latency (0 when it was already due: carried) */
 	uint64_t finish_ns;          /* when its work was done */
 	bool missed;
-	uint32_t load_tgid;          /* the load process, 0 unknown */
-	uint32_t bench_tgid, main_tgid; /* this run's own processes */
 };
 
 /* /proc/<tid>/schedstat's three numbers (Documentation/scheduler/sched-stats.rst): time on
@@ -139,12 +140,14 @@ int explain_parse_schedstat(const char *text, struct explain_schedstat *s);
 /* Composes the period f from the tracer's figures a (for f's period: the caller checked its
  * seq).  The delay is finish - due less the task's time on a CPU (a->oncpu_ns, plus the open
  * stretch to finish, less interrupts while it ran); each part as the header says; the tasks
- * behind the waits named with their owner (the load, when the task or one of its three
- * nearest ancestors is f->load_tgid).  Writes *p. */
+ * behind the waits named with the owner the tracer gave them, and their time summed by owner
+ * (owner_ns: the named ones and the rest of a->rest_ns).  Writes *p. */
 void explain_from_bpf(const struct explain_facts *f, const struct explain_acc *a, struct explain_period *p);
 
 /* Composes the period f from schedstat deltas over it (run_ns and wait_ns since the end of
- * the period before): ran = run_ns, runnable = wait_ns.  Writes *p. */
+ * the period before): ran = run_ns and runnable = wait_ns, each bounded by the stretch from
+ * the period's release (the later of due_ns and timer_ns) to finish_ns, since the deltas also
+ * hold what ran and waited before it.  Writes *p. */
 void explain_from_schedstat(const struct explain_facts *f, const struct explain_schedstat *delta,
 			    struct explain_period *p);
 

@@ -21,19 +21,30 @@
 #define EXPLAIN_IRQ_MAX 4        /* hard-interrupt handlers named per period */
 #define EXPLAIN_SOFTIRQS 10      /* softirq vectors (include/linux/interrupt.h NR_SOFTIRQS) */
 #define EXPLAIN_COMM_LEN 16      /* TASK_COMM_LEN (include/linux/sched.h) */
+#define EXPLAIN_ANCESTORS 4      /* generations above a task searched for the load process */
 
-/* A tracked thread, written by the benchmark: tid 0 leaves the slot free. */
+/* Whose another task is, decided by the tracer (one rule, in the kernel): the benchmark's own
+ * processes, the load's (its process, its threads and descendants), or anyone else's. */
+#define EXPLAIN_OWNER_OTHER 0
+#define EXPLAIN_OWNER_LOAD 1
+#define EXPLAIN_OWNER_BENCH 2
+#define EXPLAIN_OWNERS 3
+
+/* A tracked thread, written by the benchmark: tid 0 leaves the slot free; the process ids
+ * are written before tid. */
 struct explain_board {
 	__u32 tid;
-	__u32 pad;
+	__u32 load_tgid;         /* the load process (0: none): it and every task up to
+	                            EXPLAIN_ANCESTORS generations below it are the load's */
 	__u64 seq;               /* the period the thread is in now (numbered from 1) */
+	__u32 bench_tgid;        /* the benchmark's process (the thread's own) */
+	__u32 main_tgid;         /* the process that runs the benchmark and the load */
 };
 
 /* What ran on the thread's CPU while the thread waited for it. */
 struct explain_who {
 	__u32 pid, tgid;
-	__u32 ancestor_tgids[3]; /* its parent's, grandparent's and great-grandparent's process ids
-	                            (0 past the top): finds a load's own children */
+	__u32 owner;             /* EXPLAIN_OWNER_* */
 	__u32 policy;            /* SCHED_OTHER 0, FIFO 1, RR 2, BATCH 3, IDLE 5, DEADLINE 6 */
 	__s32 prio;              /* the kernel's prio: 0-99 realtime (99 - rt priority), 100-139
 	                            nice -20..19 */
@@ -67,7 +78,8 @@ struct explain_acc {
 	__u64 idle_ns;           /* of the waits: the CPU it was queued on was idle (exit from an
 	                            idle state and the switch to the thread) */
 	__u64 idle_exit_ns;      /* of idle_ns: until the CPU left its idle state (cpu_idle) */
-	__u64 who_rest_ns;       /* waits behind tasks not in who[] (the table was full) */
+	__u64 rest_ns[EXPLAIN_OWNERS]; /* waits behind tasks not in who[] (the table was full),
+	                            by owner */
 	__u64 throttled_ns;      /* of the waits: throttled, not behind a task of its own or a
 	                            higher class: its CFS group out of bandwidth (cpu.max), or,
 	                            for a realtime thread, lower classes switched in while it was

@@ -15,26 +15,66 @@ struct explain_tracer {
 	int stats_fd;            /* BPF_ENABLE_STATS's: run-time accounting on while open, or -1 */
 };
 
-/* libbpf's messages would interleave with the table: the caller's one line says why. */
-static int quiet_print(enum libbpf_print_level level, const char *fmt, va_list ap)
+/* What libbpf said while the tracer was opened (its messages would interleave with the
+ * table: the caller's one line says why, ending with these): its first program refused, and
+ * the verifier's complaint (the log line before "processed N insns", kernel/bpf/verifier.c). */
+static char refused_prog[96], verifier_says[160], last_warning[160];
+
+/* Copies the line of text starting at line into buf. */
+static void copy_line(char *buf, size_t len, const char *line)
 {
-	(void)level;
-	(void)fmt;
-	(void)ap;
+	size_t n = strcspn(line, "\n");
+	snprintf(buf, len, "%.*s", (int)(n < len ? n : len - 1), line);
+}
+
+/* The verifier's complaint in libbpf's "-- BEGIN PROG LOAD LOG --" message msg, into
+ * verifier_says. */
+static void keep_verifier_line(const char *msg)
+{
+	const char *end = strstr(msg, "\nprocessed ");
+	if (!end)
+		end = strstr(msg, "-- END PROG LOAD LOG --");
+	if (!end || end == msg)
+		return;
+	const char *line = end - 1;
+	while (line > msg && line[-1] != '\n')
+		line--;
+	if (line < end)
+		copy_line(verifier_says, sizeof(verifier_says), line);
+}
+
+static int keep_warning(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	char *msg = NULL;
+	if (level != LIBBPF_WARN || vasprintf(&msg, fmt, ap) < 0)
+		return 0;
+	const char *prog = strstr(msg, "prog '");
+	if (prog && !refused_prog[0] && strstr(msg, "BPF program load failed"))
+		snprintf(refused_prog, sizeof(refused_prog), "%.*s", (int)strcspn(prog + 6, "'"), prog + 6);
+	if (!verifier_says[0] && strstr(msg, "-- BEGIN PROG LOAD LOG --"))
+		keep_verifier_line(msg);
+	if (msg[0] && msg[0] != '\n')
+		copy_line(last_warning, sizeof(last_warning), msg);
+	free(msg);
 	return 0;
 }
 
 static void say_why(char *why, size_t whylen, const char *step, int err)
 {
-	if (err == EPERM || err == EACCES)
-		snprintf(why, whylen, "%s: %s (needs root, or CAP_BPF and CAP_PERFMON)", step, strerror(err));
+	const char *hint = err == EPERM || err == EACCES ? " (needs root, or CAP_BPF and CAP_PERFMON)" : "";
+	if (refused_prog[0])
+		snprintf(why, whylen, "%s: %s: the kernel's verifier refused %s: %s", step, strerror(err), refused_prog,
+			 verifier_says[0] ? verifier_says : "(no log)");
+	else if (last_warning[0])
+		snprintf(why, whylen, "%s: %s%s; %s", step, strerror(err), hint, last_warning);
 	else
-		snprintf(why, whylen, "%s: %s", step, strerror(err));
+		snprintf(why, whylen, "%s: %s%s", step, strerror(err), hint);
 }
 
 struct explain_tracer *explain_tracer_open(char *why, size_t whylen)
 {
-	libbpf_set_print(quiet_print);
+	refused_prog[0] = verifier_says[0] = last_warning[0] = '\0';
+	libbpf_set_print(keep_warning);
 	if (access("/sys/kernel/btf/vmlinux", R_OK) != 0) {
 		snprintf(why, whylen, "no kernel BTF (/sys/kernel/btf/vmlinux: %s; CONFIG_DEBUG_INFO_BTF)",
 			 strerror(errno));
@@ -101,10 +141,16 @@ volatile struct explain_acc *explain_tracer_accs(struct explain_tracer *t)
 	return t->skel->bss->acc;
 }
 
-void explain_track(struct explain_tracer *t, unsigned slot, pid_t tid)
+void explain_track(struct explain_tracer *t, unsigned slot, pid_t tid, const struct explain_owners *o)
 {
-	if (slot < EXPLAIN_SLOTS)
-		__atomic_store_n(&t->skel->bss->board[slot].tid, (__u32)tid, __ATOMIC_RELEASE);
+	if (slot >= EXPLAIN_SLOTS)
+		return;
+	struct explain_board *b = &t->skel->bss->board[slot];
+	__atomic_store_n(&b->tid, 0, __ATOMIC_RELEASE);
+	b->load_tgid = o ? (__u32)o->load_tgid : 0;
+	b->bench_tgid = o ? (__u32)o->bench_tgid : 0;
+	b->main_tgid = o ? (__u32)o->main_tgid : 0;
+	__atomic_store_n(&b->tid, (__u32)tid, __ATOMIC_RELEASE);
 }
 
 void explain_arm(struct explain_tracer *t, unsigned slot, uint64_t seq)

@@ -33,8 +33,14 @@ void explain_tracer_close(struct explain_tracer *t);
 struct explain_board *explain_tracer_boards(struct explain_tracer *t);
 volatile struct explain_acc *explain_tracer_accs(struct explain_tracer *t);
 
-/* Tracks thread tid in slot (below EXPLAIN_SLOTS) from now; tid 0 frees the slot. */
-void explain_track(struct explain_tracer *t, unsigned slot, pid_t tid);
+/* Whose the other tasks are (struct explain_board's process ids; 0: none). */
+struct explain_owners {
+	pid_t load_tgid, bench_tgid, main_tgid;
+};
+
+/* Tracks thread tid in slot (below EXPLAIN_SLOTS) from now, naming other tasks' owners by o
+ * (NULL: every task another's); tid 0 frees the slot. */
+void explain_track(struct explain_tracer *t, unsigned slot, pid_t tid, const struct explain_owners *o);
 
 /* Slot's thread is in period seq (numbered from 1) from now: its figures start afresh at
  * the tracer's next event for it.  Called before the thread is woken for the period. */

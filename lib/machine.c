@@ -57,28 +57,83 @@ static void set_model(struct machine_info *m, const char *model, const char *sou
 	snprintf(m->preempt_source, sizeof(m->preempt_source), "%s", source);
 }
 
-void machine_preempt_model(struct machine_info *m, const char *realtime_flag, const char *uname_v,
-			   const char *dyn_preempt, const char *kconfig)
+/* The value of kernel parameter name ("preempt=") in cmdline, one word, into buf; false if
+ * absent. */
+static bool cmdline_value(const char *cmdline, const char *name, char *buf, size_t len)
 {
-	m->preempt_mode[0] = '\0';
-	if (realtime_flag && realtime_flag[0] == '1')
-		return set_model(m, "PREEMPT_RT", "/sys/kernel/realtime");
-	if (has_word(uname_v, "PREEMPT_RT"))
-		return set_model(m, "PREEMPT_RT", "uname -v");
-	if (has_word(uname_v, "PREEMPT_DYNAMIC")) {
-		const char *open = dyn_preempt ? strchr(dyn_preempt, '(') : NULL;
-		const char *close = open ? strchr(open, ')') : NULL;
-		if (close)
-			snprintf(m->preempt_mode, sizeof(m->preempt_mode), "%.*s", (int)(close - open - 1), open + 1);
-		return set_model(m, "PREEMPT_DYNAMIC", close ? "/sys/kernel/debug/sched/preempt" : "uname -v");
+	size_t nl = strlen(name);
+	for (const char *p = cmdline; p && (p = strstr(p, name)) != NULL; p += nl)
+		if (p == cmdline || p[-1] == ' ') {
+			snprintf(buf, len, "%.*s", (int)strcspn(p + nl, " \n"), p + nl);
+			return buf[0] != '\0';
+		}
+	return false;
+}
+
+static void set_mode(struct machine_info *m, const char *mode, size_t n, const char *source)
+{
+	snprintf(m->preempt_mode, sizeof(m->preempt_mode), "%.*s", (int)n, mode);
+	snprintf(m->preempt_mode_source, sizeof(m->preempt_mode_source), "%s", source);
+}
+
+/* The mode: the kernel's current one, or (dynamic) the boot's, or the config's default. */
+static void preempt_mode(struct machine_info *m, const struct preempt_texts *t, bool dynamic)
+{
+	static const struct { const char *symbol, *mode; } defaults[] = {
+		{ "\nCONFIG_PREEMPT_LAZY=y", "lazy" }, { "\nCONFIG_PREEMPT=y", "full" },
+		{ "\nCONFIG_PREEMPT_VOLUNTARY=y", "voluntary" }, { "\nCONFIG_PREEMPT_NONE=y", "none" } };
+	const char *open = t->dyn_preempt ? strchr(t->dyn_preempt, '(') : NULL;
+	const char *close = open ? strchr(open, ')') : NULL;
+	char boot[16];
+	if (close)
+		return set_mode(m, open + 1, (size_t)(close - open - 1), "/sys/kernel/debug/sched/preempt");
+	if (!dynamic)
+		return;
+	if (cmdline_value(t->cmdline, "preempt=", boot, sizeof(boot)))
+		return set_mode(m, boot, strlen(boot), "/proc/cmdline preempt=");
+	for (size_t i = 0; t->kconfig && i < sizeof(defaults) / sizeof(defaults[0]); i++)
+		if (strstr(t->kconfig, defaults[i].symbol))
+			return set_mode(m, defaults[i].mode, strlen(defaults[i].mode), "kernel config default");
+}
+
+void machine_preempt_model(struct machine_info *m, const struct preempt_texts *t)
+{
+	m->preempt_mode[0] = m->preempt_mode_source[0] = '\0';
+	if ((t->realtime_flag && t->realtime_flag[0] == '1') || has_word(t->uname_v, "PREEMPT_RT")) {
+		preempt_mode(m, t, false);
+		return set_model(m, "PREEMPT_RT", t->realtime_flag && t->realtime_flag[0] == '1' ? "/sys/kernel/realtime"
+												     : "uname -v");
 	}
-	if (has_word(uname_v, "PREEMPT"))
+	if (has_word(t->uname_v, "PREEMPT_DYNAMIC")) {
+		preempt_mode(m, t, true);
+		return set_model(m, "PREEMPT_DYNAMIC", "uname -v");
+	}
+	if (has_word(t->uname_v, "PREEMPT_LAZY"))
+		return set_model(m, "PREEMPT_LAZY", "uname -v");
+	if (has_word(t->uname_v, "PREEMPT"))
 		return set_model(m, "PREEMPT", "uname -v");
-	if (kconfig && strstr(kconfig, "\nCONFIG_PREEMPT_VOLUNTARY=y"))
+	if (t->kconfig && strstr(t->kconfig, "\nCONFIG_PREEMPT_VOLUNTARY=y"))
 		return set_model(m, "voluntary", "kernel config");
-	if (kconfig && strstr(kconfig, "\nCONFIG_PREEMPT_NONE=y"))
+	if (t->kconfig && strstr(t->kconfig, "\nCONFIG_PREEMPT_NONE=y"))
 		return set_model(m, "none", "kernel config");
 	set_model(m, "unknown", "uname -v");
+}
+
+const char *machine_scheduler(const char *scx_state, const char *scx_ops, const char *release, char *buf,
+			      size_t len)
+{
+	unsigned major = 0, minor = 0;
+	if (scx_state && strncmp(scx_state, "enabled", 7) == 0) {
+		char ops[64] = "";
+		if (scx_ops)
+			copy_trimmed(ops, sizeof(ops), scx_ops);
+		snprintf(buf, len, "sched_ext: %s", ops[0] ? ops : "unknown");
+	} else if (release && sscanf(release, "%u.%u", &major, &minor) == 2) {
+		snprintf(buf, len, "%s", major > 6 || (major == 6 && minor >= 6) ? "EEVDF" : "CFS");
+	} else {
+		snprintf(buf, len, "unknown");
+	}
+	return buf;
 }
 
 static void read_cpu_model(struct machine_info *m)
@@ -109,10 +164,14 @@ static void read_preempt(struct machine_info *m)
 	snprintf(path, sizeof(path), "/boot/config-%s", m->kernel_release);
 	char *rt = read_small("/sys/kernel/realtime");
 	char *dyn = read_small("/sys/kernel/debug/sched/preempt");
+	char *cmd = read_small("/proc/cmdline");
 	char *cfg = read_small(path);
-	machine_preempt_model(m, rt, m->kernel_version, dyn, cfg);
+	struct preempt_texts t = { .realtime_flag = rt, .uname_v = m->kernel_version, .dyn_preempt = dyn,
+				   .cmdline = cmd, .kconfig = cfg };
+	machine_preempt_model(m, &t);
 	free(rt);
 	free(dyn);
+	free(cmd);
 	free(cfg);
 }
 

@@ -17,8 +17,12 @@ struct machine_info {
 	uint64_t ram_bytes;        /* sysinfo totalram * mem_unit */
 	uint64_t swap_bytes;       /* sysinfo totalswap * mem_unit */
 	char preempt_model[32];    /* "PREEMPT_RT", "PREEMPT_DYNAMIC", "PREEMPT", "voluntary", "none", "unknown" */
-	char preempt_mode[16];     /* PREEMPT_DYNAMIC's current mode ("full", "lazy"...), or "" if unreadable */
+	char preempt_mode[16];     /* PREEMPT_DYNAMIC's mode ("none", "voluntary", "full", "lazy"), or
+	                              "" if unknown */
 	char preempt_source[64];   /* the file or string the model was read from */
+	char preempt_mode_source[64]; /* where the mode was read: the kernel's current one
+	                              (/sys/kernel/debug/sched/preempt), the boot's (/proc/cmdline
+	                              preempt=) or the build's default (kernel config); "" unknown */
 	char clocksource[32];      /* current_clocksource, or "unknown" */
 	unsigned allowed_cpus;     /* CPUs this process may run on (sched_getaffinity(2)); 0: unknown */
 	char allowed_cpu_list[256]; /* those CPUs as a list ("1", "0-3,6"), "" when unknown */
@@ -47,12 +51,30 @@ unsigned machine_cpu_list_count(const char *list);
 /* Fills *m from the running system. */
 void machine_info_collect(struct machine_info *m);
 
-/* Derives the preemption model from its inputs (pure, for tests): realtime_flag is the content
- * of /sys/kernel/realtime (NULL if absent), uname_v the kernel version string, dyn_preempt the
- * content of /sys/kernel/debug/sched/preempt (NULL if unreadable; the current mode is the word
- * in parentheses, e.g. "none voluntary (full) lazy"), kconfig the kernel config (NULL if
- * unreadable) used to tell voluntary from none. */
-void machine_preempt_model(struct machine_info *m, const char *realtime_flag, const char *uname_v,
-			   const char *dyn_preempt, const char *kconfig);
+/* The texts the preemption model and mode are read from; NULL where unreadable. */
+struct preempt_texts {
+	const char *realtime_flag;   /* /sys/kernel/realtime ("1" on PREEMPT_RT) */
+	const char *uname_v;         /* the kernel version string (uname -v) */
+	const char *dyn_preempt;     /* /sys/kernel/debug/sched/preempt: the current mode is the
+	                                word in parentheses, "none voluntary (full) lazy" */
+	const char *cmdline;         /* /proc/cmdline: preempt=MODE chose the boot's mode */
+	const char *kconfig;         /* the kernel config: voluntary from none, and the default mode
+	                                (CONFIG_PREEMPT_NONE, _VOLUNTARY, CONFIG_PREEMPT, _LAZY:
+	                                kernel/Kconfig.preempt) */
+};
+
+/* Derives the preemption model and mode from t (pure, for tests) into m's preempt_* fields.
+ * The mode of a PREEMPT_DYNAMIC kernel is the kernel's current one where debugfs is mounted,
+ * else the boot's preempt=, else the config's default (either can be stale when root changed
+ * it through debugfs since); a PREEMPT_RT kernel's (dynamic since 6.13) from debugfs only. */
+void machine_preempt_model(struct machine_info *m, const struct preempt_texts *t);
+
+/* The scheduling class ordinary tasks run in, into buf: "sched_ext: NAME" when a BPF scheduler
+ * is loaded (scx_state, /sys/kernel/sched_ext/state, is "enabled"; scx_ops its root/ops, NULL
+ * unknown), else the fair class by kernel release: "EEVDF" from 6.6 (when it replaced CFS in
+ * kernel/sched/fair.c), "CFS" before, "unknown" for a release that does not parse.  Pure.
+ * Returns buf. */
+const char *machine_scheduler(const char *scx_state, const char *scx_ops, const char *release, char *buf,
+			      size_t len);
 
 #endif

@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include <errno.h>
+#include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
 #include <string.h>
@@ -53,6 +54,11 @@ bool sched_kind_has_nice(enum sched_kind kind)
 	return kind == SP_OTHER || kind == SP_BATCH;
 }
 
+bool sched_setting_is_default(const struct sched_setting *s)
+{
+	return s->kind == SP_OTHER && s->nice == 0 && s->slice_ns == 0;
+}
+
 static const char *policy_text(const struct sched_setting *s, char *buf, size_t len)
 {
 	if (s->kind == SP_DEADLINE)
@@ -60,6 +66,8 @@ static const char *policy_text(const struct sched_setting *s, char *buf, size_t 
 			 s->dl_runtime_ns / 1e6, s->dl_deadline_ns / 1e6, s->dl_period_ns / 1e6);
 	else if (sched_kind_realtime(s->kind))
 		snprintf(buf, len, "%s %d", s->kind == SP_FIFO ? "SCHED_FIFO" : "SCHED_RR", s->rt_prio);
+	else if (sched_kind_has_nice(s->kind) && s->slice_ns)
+		snprintf(buf, len, "%s nice %d slice %.3g ms", kinds[s->kind].words, s->nice, s->slice_ns / 1e6);
 	else if (sched_kind_has_nice(s->kind))
 		snprintf(buf, len, "%s nice %d", kinds[s->kind].words, s->nice);
 	else
@@ -70,8 +78,10 @@ static const char *policy_text(const struct sched_setting *s, char *buf, size_t 
 int sched_setting_apply(pid_t tid, const struct sched_setting *s, char *err, size_t errlen)
 {
 	struct ib_sched_attr a = { .size = sizeof(a), .sched_policy = (uint32_t)kinds[s->kind].policy };
-	if (sched_kind_has_nice(s->kind))
+	if (sched_kind_has_nice(s->kind)) {
 		a.sched_nice = s->nice;
+		a.sched_runtime = s->slice_ns;
+	}
 	if (s->kind == SP_FIFO || s->kind == SP_RR)
 		a.sched_priority = (uint32_t)s->rt_prio;
 	if (s->kind == SP_DEADLINE) {
@@ -103,7 +113,70 @@ int sched_setting_get(pid_t tid, struct sched_setting *s)
 	s->dl_runtime_ns = a.sched_runtime;
 	s->dl_deadline_ns = a.sched_deadline;
 	s->dl_period_ns = a.sched_period;
+	if (sched_kind_has_nice(s->kind))
+		s->slice_ns = a.sched_runtime;
 	return 0;
+}
+
+struct slice_probe {
+	uint64_t slice_ns, kept_ns;
+	int error;
+	char *err;
+	size_t errlen;
+};
+
+static void *slice_probe_thread(void *arg)
+{
+	struct slice_probe *p = arg;
+	struct sched_setting s = { .kind = SP_OTHER, .slice_ns = p->slice_ns }, back;
+	if (sched_setting_apply(0, &s, p->err, p->errlen) != 0) {
+		p->error = errno;
+		return NULL;
+	}
+	if (sched_setting_get(0, &back) != 0) {
+		p->error = errno;
+		snprintf(p->err, p->errlen, "sched_getattr: %s", strerror(errno));
+		return NULL;
+	}
+	p->kept_ns = back.slice_ns;
+	return NULL;
+}
+
+int sched_slice_probe(uint64_t slice_ns, uint64_t *kept_ns, char *err, size_t errlen)
+{
+	struct slice_probe p = { .slice_ns = slice_ns, .err = err, .errlen = errlen };
+	pthread_t t;
+	int rc = pthread_create(&t, NULL, slice_probe_thread, &p);
+	if (rc != 0) {
+		snprintf(err, errlen, "pthread_create: %s", strerror(rc));
+		return -1;
+	}
+	pthread_join(t, NULL);
+	if (p.error)
+		return -1;
+	if (!p.kept_ns) {
+		snprintf(err, errlen, "this kernel kept no slice (sched_setattr took sched_runtime %.3g ms for SCHED_OTHER, "
+			 "sched_getattr read back 0: per-task slices need Linux 6.12 or later)", slice_ns / 1e6);
+		return -1;
+	}
+	*kept_ns = p.kept_ns;
+	return 0;
+}
+
+/* " slice 3000us" after words of length n in buf, for a slice asked for. */
+static void add_slice(const struct sched_setting *s, char *buf, size_t len)
+{
+	size_t n = strlen(buf);
+	if (sched_kind_has_nice(s->kind) && s->slice_ns && n < len)
+		snprintf(buf + n, len - n, "%sslice %lluus", n ? " " : "", (unsigned long long)(s->slice_ns / 1000));
+}
+
+/* " timer-woken" after words of length n in buf, for a task on its own timer. */
+static void add_wake(const struct sched_setting *s, char *buf, size_t len)
+{
+	size_t n = strlen(buf);
+	if (s->own_timer && n < len)
+		snprintf(buf + n, len - n, "%stimer-woken", n ? " " : "");
 }
 
 const char *sched_setting_words(const struct sched_setting *s, char *buf, size_t len)
@@ -116,6 +189,8 @@ const char *sched_setting_words(const struct sched_setting *s, char *buf, size_t
 		snprintf(buf, len, "SCHED_BATCH nice %d", s->nice);
 	else
 		snprintf(buf, len, "%s", kinds[s->kind].words);
+	add_slice(s, buf, len);
+	add_wake(s, buf, len);
 	return buf;
 }
 
@@ -129,5 +204,7 @@ const char *sched_setting_label(const struct sched_setting *s, char *buf, size_t
 		snprintf(buf, len, "%s %d", kinds[s->kind].name, s->rt_prio);
 	else
 		snprintf(buf, len, "%s", kinds[s->kind].name);
+	add_slice(s, buf, len);
+	add_wake(s, buf, len);
 	return buf;
 }

@@ -20,6 +20,15 @@ struct sched_setting {
 	uint64_t dl_runtime_ns;   /* SP_DEADLINE: CPU budget per period (<= dl_deadline_ns) */
 	uint64_t dl_deadline_ns;  /* SP_DEADLINE: relative deadline (<= dl_period_ns) */
 	uint64_t dl_period_ns;    /* SP_DEADLINE: period */
+	uint64_t slice_ns;        /* SP_OTHER, SP_BATCH: the EEVDF slice asked for (sched_attr's
+	                             sched_runtime, kernel/sched/syscalls.c, Linux 6.12 and later,
+	                             which clamps it to 0.1-100 ms); 0: the kernel's default */
+	uint64_t slice_kept_ns;   /* what the kernel kept of it (sched_slice_probe); 0 unknown */
+	/* A benchmarked task woken by its own timer (--wake timer, sims/sim.h SIM_WAKE_TIMER), not
+	 * by the timing thread: not a policy the kernel is told, but a setting of how the task runs
+	 * that a sweep varies and a result is labelled with (" timer-woken"); false on the load
+	 * side. */
+	bool own_timer;
 };
 
 /* The command-line name of kind ("other", "batch", "idle", "fifo", "rr", "deadline"); NULL
@@ -33,22 +42,33 @@ bool sched_kind_realtime(enum sched_kind kind);
 /* Whether the nice level applies to kind (other, batch). */
 bool sched_kind_has_nice(enum sched_kind kind);
 
+/* Whether s is what every thread starts with: SCHED_OTHER, nice 0, the default slice
+ * (whatever its wake-up, own_timer, which the kernel is not told). */
+bool sched_setting_is_default(const struct sched_setting *s);
+
 /* Applies s to thread tid (0: the calling thread) with sched_setattr.  Returns 0, or -1 with
  * errno set and err naming the call and the kernel's reason ("sched_setattr(SCHED_DEADLINE
  * runtime 7.3 ms, period 16.7 ms): Device or resource busy"). */
 int sched_setting_apply(pid_t tid, const struct sched_setting *s, char *err, size_t errlen);
 
 /* Reads thread tid's policy back (sched_getattr) into s (kind, nice, rt_prio and the deadline
- * parameters).  Returns 0, or -1 with errno set. */
+ * parameters; for other and batch, sched_runtime as slice_ns: the slice in force when one was
+ * set, 0 on kernels that keep none).  Returns 0, or -1 with errno set. */
 int sched_setting_get(pid_t tid, struct sched_setting *s);
+
+/* What this kernel keeps of a SCHED_OTHER slice of slice_ns: sets it on a short-lived thread
+ * of its own and reads it back.  Returns 0 with *kept_ns (clamped by the kernel), or -1 with
+ * err saying why: the call's error, or "kept no slice" where the kernel ignores sched_runtime
+ * for fair tasks (before Linux 6.12). */
+int sched_slice_probe(uint64_t slice_ns, uint64_t *kept_ns, char *err, size_t errlen);
 
 /* The table words for s, as interbench 0.31 wrote a mode after a name: "" (other, nice 0),
  * "nice 5", "real time" (fifo), "SCHED_RR", "SCHED_DEADLINE", "SCHED_BATCH nice 5",
- * "SCHED_IDLE".  Returns buf. */
+ * "SCHED_IDLE"; a slice asked for follows: "slice 3000us", "nice 5 slice 100us".  Returns buf. */
 const char *sched_setting_words(const struct sched_setting *s, char *buf, size_t len);
 
 /* A short label naming s whole, for the sweep summary: "nice 5", "batch nice 0", "idle",
- * "fifo 97", "rr 97", "deadline".  Returns buf. */
+ * "fifo 97", "rr 97", "deadline", "nice 0 slice 100us".  Returns buf. */
 const char *sched_setting_label(const struct sched_setting *s, char *buf, size_t len);
 
 #endif

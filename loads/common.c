@@ -1,5 +1,7 @@
+#define _GNU_SOURCE
 /* Shared plumbing for loads: worker threads, the Burn worker, simulated tasks run as loads,
  * the shared metrics and the throughput line. */
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -17,6 +19,17 @@ static void *gated_worker(void *arg)
 		pthread_cond_wait(&t->gate, &t->gate_lock);
 	pthread_mutex_unlock(&t->gate_lock);
 	return t->worker_fn(arg);
+}
+
+/* Names worker i of load `load` "ib-<load in lower case>-<i>" (comm: 15 bytes kept), so
+ * ps, top and --explain's culprits say whose thread it is. */
+static void name_worker(pthread_t tid, const char *load, unsigned i)
+{
+	char name[16];
+	int n = snprintf(name, sizeof(name), "ib-%s-%u", load ? load : "load", i);
+	for (int k = 3; k < n && k < (int)sizeof(name); k++)
+		name[k] = (char)tolower((unsigned char)name[k]);
+	pthread_setname_np(tid, name);
 }
 
 static void open_gate(struct load_threads *t)
@@ -67,6 +80,7 @@ int load_threads_start(struct load_ctx *ctx, unsigned n, void *(*fn)(void *))
 			return -1;
 		}
 		t->n++;
+		name_worker(t->tids[i], ctx->name, i);
 	}
 	open_gate(t);
 	return 0;

@@ -197,7 +197,7 @@ static int fill_in_child(struct load_ctx *ctx, int idx, uint64_t size_bytes)
 	struct child ch;
 	struct load_counters got;
 	int keep = scratch_fd(ctx->cfg->scratch, idx);
-	if (child_spawn(&ch, fill_body, &job, &keep, 1) != 0) {
+	if (child_spawn(&ch, "ib-read-fill", fill_body, &job, &keep, 1) != 0) {
 		load_fail(ctx, errno, "fork the read file's writer: %s", strerror(errno));
 		return -1;
 	}

@@ -29,12 +29,16 @@ void cmp_default_thresholds(struct cmp_thresholds *t)
 	t->json = NULL;
 	t->limit[RS_P99] = 10;
 	t->limit[RS_MET] = 1;
+	/* a presenting task's (results/figures.c): the figures its users judge it by */
+	t->limit[RS_I2P_P99] = 10;
+	t->limit[RS_JANK] = 1;
+	t->limit[RS_LOW1] = 5;
 }
 
 static int threshold_bad_value(const char *val, const char *item, int m, char *err, size_t errlen)
 {
 	snprintf(err, errlen, "--threshold: invalid value '%s' for %s (accepted: a number from 0 to 1000000%s, or off)",
-		 val, item, rs_metric_higher_worse(m) ? ", optionally followed by %" : "");
+		 val, item, rs_metric_in_points(m) ? "" : ", optionally followed by %");
 	return -1;
 }
 
@@ -61,7 +65,7 @@ static int threshold_item(char *item, struct cmp_thresholds *t, char *err, size_
 	if (strspn(val, "0123456789.%") != strlen(val)) /* decimal only: no hex, exponent, inf */
 		return threshold_bad_value(val, item, m, err, errlen);
 	double v = strtod(val, &end);
-	if (rs_metric_higher_worse(m) && *end == '%')
+	if (!rs_metric_in_points(m) && *end == '%')
 		end++;
 	if (end == val || *end || !isfinite(v) || v < 0 || v > 1e6 || *val == '-' || *val == ' ')
 		return threshold_bad_value(val, item, m, err, errlen);
@@ -147,7 +151,7 @@ static double change_of(enum rs_metric m, double old, double new)
 {
 	if (isinf(old))
 		return NAN;
-	if (!rs_metric_higher_worse(m))
+	if (rs_metric_in_points(m))
 		return new - old;
 	return old > 0 ? (new - old) / old * 100 : (new > 0 ? INFINITY : 0);
 }
@@ -157,7 +161,7 @@ static double change_of(enum rs_metric m, double old, double new)
 static bool clamp_interval(enum rs_metric m, double *lo, double *hi)
 {
 	*lo = *lo > 0 ? *lo : 0;
-	if (!rs_metric_higher_worse(m) && *hi > 100)
+	if (rs_metric_is_share(m) && *hi > 100)
 		*hi = 100;
 	return true;
 }
@@ -195,7 +199,7 @@ bool cmp_change_interval(const struct rs_pair *a, const struct rs_pair *b, enum 
 	*lo = *hi = NAN;
 	if (!side_interval(a, m, &o, &o_lo, &o_hi) || !side_interval(b, m, &n, &n_lo, &n_hi))
 		return false;
-	bool pct = rs_metric_higher_worse(m);
+	bool pct = !rs_metric_in_points(m);
 	if (pct && !(o > 0))
 		return false;
 	double scale = pct ? 100 / o : 1;
@@ -248,7 +252,7 @@ static void fmt_change(enum rs_metric m, double change, char *buf, size_t len)
 	if (isnan(change) || isinf(change))
 		snprintf(buf, len, "%s", isnan(change) ? "-" : "starved");
 	else
-		snprintf(buf, len, rs_metric_higher_worse(m) ? "%+.1f%%" : "%+.2f pt", change);
+		snprintf(buf, len, rs_metric_in_points(m) ? "%+.2f pt" : "%+.1f%%", change);
 }
 
 /* Appends value v to the array under key of t->json (created on first use). */
@@ -314,15 +318,15 @@ static void print_metric(FILE *out, const struct cmp_cols *w, const char *sim, c
 	double scale = rs_metric_is_time(m) ? 1e-6 : 1;  /* ns shown in ms */
 	char not_shown[64];
 	struct cmp_row r = {
-		.figure = rs_metric_name(m), .unit = rs_metric_unit(m), .change_unit = rs_metric_higher_worse(m) ? "%" : "pt",
+		.figure = rs_metric_name(m), .unit = rs_metric_unit(m), .change_unit = rs_metric_in_points(m) ? "pt" : "%",
 		.verdict = disturbed ? CMP_DISTURBED : mc->regression ? "REGRESSION" :
 			   mc->tested && mc->p < CMP_ALPHA ? "significant" : "",
 		.old_v = mc->old * scale, .new_v = mc->new * scale, .change_v = mc->change, .p_v = mc->tested ? mc->p : NAN,
 		.change_lo = mc->change_lo, .change_hi = mc->change_hi,
 	};
 	if (!disturbed && mc->beyond && !mc->regression && !mc->tested && !isnan(mc->change_lo)) {
-		snprintf(not_shown, sizeof(not_shown), rs_metric_higher_worse(m) ? "no change shown (%+.1f%%..%+.1f%%)" :
-			 "no change shown (%+.2f..%+.2f pt)", mc->change_lo, mc->change_hi);
+		snprintf(not_shown, sizeof(not_shown), rs_metric_in_points(m) ? "no change shown (%+.2f..%+.2f pt)" :
+			 "no change shown (%+.1f%%..%+.1f%%)", mc->change_lo, mc->change_hi);
 		r.verdict = not_shown;
 	}
 	fmt_value(m, mc->old, r.old, sizeof(r.old));
@@ -412,6 +416,15 @@ static void print_causes(FILE *out, const struct cmp_cols *w, const struct rs_pa
 		json_object_set_new(parts, explain_part_name((enum explain_part)k), json_pack("[o, o]", json_number(p0), json_number(p1)));
 		sep = ", ";
 	}
+	json_t *owners = json_object();
+	for (unsigned o = 0; o < EXPLAIN_OWNERS; o++) {
+		double p0 = rs_causes_owner_pct(x, o), p1 = rs_causes_owner_pct(y, o);
+		if (!(p0 >= 0.5 || p1 >= 0.5))
+			continue;
+		fprintf(out, "%s%s tasks %.1f -> %.1f %%", sep, rs_owner_name(o), p0, p1);
+		json_object_set_new(owners, rs_owner_name(o), json_pack("[o, o]", json_number(p0), json_number(p1)));
+		sep = ", ";
+	}
 	for (int side = 0; side < 2; side++) {
 		const struct rs_causes *c = side ? y : x;
 		for (unsigned i = 0; i < c->nculprits && i < 3; i++) {
@@ -426,8 +439,9 @@ static void print_causes(FILE *out, const struct cmp_cols *w, const struct rs_pa
 		}
 	}
 	fputc('\n', out);
-	json_push(t, "causes", json_pack("{s:o, s:o, s:o, s:o}", "simulation", report_text(a->sim), "load",
-					 report_text(a->load), "parts_pct", parts, "culprits", culprits));
+	json_push(t, "causes", json_pack("{s:o, s:o, s:o, s:o, s:o}", "simulation", report_text(a->sim), "load",
+					 report_text(a->load), "parts_pct", parts, "owners_pct", owners, "culprits",
+					 culprits));
 }
 
 /* Compares one pair in both sets: its figures, then its starved repeats when either side has
@@ -488,10 +502,10 @@ static void print_notes(FILE *out, const struct result_set *old, const struct re
 {
 	fprintf(out, "Thresholds:");
 	bool any = false;
-	for (int m = 0; m < RS_METRICS; m++)
-		if (!isnan(t->limit[m]) && !skip[m]) {
+	for (int m = 0; m < RS_METRICS; m++)  /* those of figures some result has */
+		if (!isnan(t->limit[m]) && !skip[m] && (old->has[m] || new->has[m])) {
 			fprintf(out, "%s %s %s%g%s", any ? "," : "", rs_metric_name(m), rs_metric_higher_worse(m) ? "+" : "-",
-				t->limit[m], rs_metric_higher_worse(m) ? "%" : " pt");
+				t->limit[m], rs_metric_in_points(m) ? " pt" : "%");
 			any = true;
 		}
 	fprintf(out, "%s\n", any ? "" : " none (report only)");

@@ -20,6 +20,16 @@
 /* A column of the classic table's verbose or buffer group. */
 #define VCOL(pos, label) .column = FIG_VERBOSE_COLUMN, .column_pos = pos, .column_label = label
 #define BCOL(pos, label) .column = FIG_BUFFER_COLUMN, .column_pos = pos, .column_label = label
+#define PCOL(pos, label) .column = FIG_CHAIN_COLUMN, .column_pos = pos, .column_label = label
+/* A presenting task's figure (sims/chain.h), null when no vsync passed. */
+#define CHAIN(key) .json_key = key, .null_rule = FIG_NULL_NO_VSYNCS
+#define I2P_NS(key, field) .json_key = key, F_U64(field), .unit = FIG_NS, .json_scale = 1, .null_rule = FIG_NULL_NO_INPUT
+/* Stage k's wake-to-run p99 and segment k's share, in the stage line (names: sims/chain.h). */
+#define STAGE(k, name) { CHAIN("stage_" name "_wake_p99_ns"), F_U64(stage_wake_p99_ns[k]), .unit = FIG_NS, \
+	.json_scale = 1, .column = FIG_STAGE_COLUMN, .column_pos = k, .column_label = name }
+#define SEGMENT(k, name) { .json_key = "i2p_share_" name "_ppm", F_DBL(segment_pct[k]), .unit = FIG_PCT, \
+	.json_scale = 1e4, .null_rule = FIG_NULL_NO_INPUT, .column = FIG_SEGMENT_COLUMN, .column_pos = k, \
+	.column_label = name }
 /* What compare and export read (a threshold key, a name, a unit). */
 #define CMP(m, k, n, u, max, req) .cmp = &(const struct figure_compare){ m, k, n, u, max, req }
 /* Its 95 % interval: the JSON key and the low and high fields. */
@@ -76,6 +86,31 @@ const struct task_figure task_figures[] = {
 	  BCOL(2, "start<1ms") },
 	{ PPM("start_within_2ms_ppm", start_2ms_pct), .null_rule = FIG_NULL_UNBUFFERED, .higher_better = true,
 	  BCOL(3, "start<2ms") },
+	/* a presenting task's chain (sims/chain.h) */
+	{ CHAIN("vsyncs"), F_U64(vsyncs), .unit = FIG_COUNT, .json_scale = 1 },
+	{ CHAIN("jank_vsyncs"), F_U64(jank), .unit = FIG_COUNT, .json_scale = 1, PCOL(5, "jank") },
+	{ CHAIN("jank_ppm"), F_DBL(jank_pct), .unit = FIG_PCT, .json_scale = 1e4, PCOL(6, "jank %"),
+	  CMP(RS_JANK, "jank", "% jank vsyncs", "%", 100, false) },
+	{ CHAIN("jank_longest_run"), F_U64(jank_streak), .unit = FIG_COUNT, .json_scale = 1, PCOL(7, "jank run") },
+	{ .json_key = "input_to_present_samples", F_U64(i2p_samples), .unit = FIG_COUNT, .json_scale = 1,
+	  .null_rule = FIG_NULL_NO_VSYNCS },
+	{ .json_key = "input_to_present_mean_ns", F_DBL(i2p_mean_ns), .unit = FIG_NS, .json_scale = 1,
+	  .null_rule = FIG_NULL_NO_INPUT },
+	{ I2P_NS("input_to_present_p50_ns", i2p_p50_ns), PCOL(0, "i2p p50") },
+	{ I2P_NS("input_to_present_p99_ns", i2p_p99_ns), PCOL(1, "i2p p99"),
+	  CMP(RS_I2P_P99, "i2p", "p99 input-to-present", "ms", 0, false) },
+	{ I2P_NS("input_to_present_max_ns", i2p_max_ns), PCOL(2, "i2p max") },
+	/* the frame figures again in the chain columns (not written twice) */
+	{ .json_key = NULL, F_U64(frame_p99_ns), .unit = FIG_NS, .json_scale = 1, .null_rule = FIG_NULL_NO_FRAMES,
+	  PCOL(3, "frame p99") },
+	{ .json_key = NULL, F_DBL(low1_fps), .unit = FIG_FPS, .json_scale = 1e3, .null_rule = FIG_NULL_NO_FRAMES,
+	  .higher_better = true, PCOL(4, "1% low") },
+	STAGE(CHAIN_INPUT, "input"), STAGE(CHAIN_GAME, "game"), STAGE(CHAIN_WORKERS, "workers"),
+	STAGE(CHAIN_JOIN, "join"), STAGE(CHAIN_RENDER, "render"), STAGE(CHAIN_COMMIT, "commit"),
+	STAGE(CHAIN_LATCH, "latch"),
+	SEGMENT(CHAIN_PICKUP, "input"), SEGMENT(CHAIN_FORK, "logic"), SEGMENT(CHAIN_JOINED, "workers"),
+	SEGMENT(CHAIN_RESUMED, "join"), SEGMENT(CHAIN_COMMITTED, "render"), SEGMENT(CHAIN_LATCHED, "latch"),
+	SEGMENT(CHAIN_COMPOSED, "compose"), SEGMENT(CHAIN_PRESENTED, "scanout"),
 	{ COUNT("timer_samples", timer_samples), .median = FIG_OVER_TIMED },
 	{ TIMER_NS("timer_latency_mean_ns"), F_DBL(timer_mean_ns) },
 	{ TIMER_NS("timer_latency_sd_ns"), F_DBL(timer_sd_ns) },
@@ -148,6 +183,8 @@ bool figure_is_null(const struct task_figure *f, const struct pair_summary *s, b
 	case FIG_NULL_NO_FRAMES: return s->frame_samples == 0;
 	case FIG_NULL_NO_LOOPS: return s->loop_periods == 0;
 	case FIG_NULL_UNBUFFERED: return !buffered;
+	case FIG_NULL_NO_VSYNCS: return s->vsyncs == 0;
+	case FIG_NULL_NO_INPUT: return s->i2p_samples == 0;
 	default: return false;
 	}
 }
@@ -176,6 +213,17 @@ bool rs_metric_higher_worse(enum rs_metric m)
 {
 	const struct task_figure *f = metric_row(m);
 	return !f || !f->higher_better;
+}
+
+bool rs_metric_is_share(enum rs_metric m)
+{
+	const struct task_figure *f = metric_row(m);
+	return f && f->unit == FIG_PCT;
+}
+
+bool rs_metric_in_points(enum rs_metric m)
+{
+	return !rs_metric_higher_worse(m) || rs_metric_is_share(m);
 }
 
 bool rs_metric_is_time(enum rs_metric m)

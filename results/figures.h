@@ -21,10 +21,11 @@ struct pair_summary;
  * table of its logfiles before the definitions line); RS_P99 is scheduling latency.
  * RS_STREAK .. RS_STOLEN (JSON of schema version 2 only): the longest run of missed deadlines
  * (ns), the p99 frame time (ns), the "1% low" frame rate (fps), xruns per minute, the p99
- * stolen CPU-loop time (ns). */
+ * stolen CPU-loop time (ns); a presenting task's p99 input-to-present latency (ns) and its
+ * jank vsyncs (%). */
 enum rs_metric {
 	RS_MEAN, RS_SMEAN, RS_P99, RS_MAX, RS_SMAX, RS_CPU, RS_MET,
-	RS_STREAK, RS_FRAME_P99, RS_LOW1, RS_XRUNS, RS_STOLEN,
+	RS_STREAK, RS_FRAME_P99, RS_LOW1, RS_XRUNS, RS_STOLEN, RS_I2P_P99, RS_JANK,
 	RS_METRICS
 };
 
@@ -39,14 +40,20 @@ enum figure_null {
 	FIG_NULL_NO_FRAMES,        /* no frame completed twice (frame_samples 0) */
 	FIG_NULL_NO_LOOPS,         /* no period's CPU loop finished (loop_periods 0) */
 	FIG_NULL_UNBUFFERED,       /* a task without a buffer to run dry (sim_spec.buffer_periods 0) */
+	FIG_NULL_NO_VSYNCS,        /* no vsync passed: not a task that presents frames (vsyncs 0) */
+	FIG_NULL_NO_INPUT,         /* no input event was presented (i2p_samples 0) */
 };
 
 /* Which repeats summary_median takes a figure's median over. */
 enum figure_group { FIG_OVER_ALL, FIG_OVER_SAMPLED, FIG_OVER_TIMED };
 
 /* Where the classic table shows a figure: nowhere (its classic columns are written by hand),
- * in the buffer columns (table_style.buffered) or the verbose ones. */
-enum figure_column { FIG_NO_COLUMN, FIG_BUFFER_COLUMN, FIG_VERBOSE_COLUMN };
+ * in the buffer columns (table_style.buffered), the verbose ones, the chain columns
+ * (table_style.presents), or, for a presenting task with verbose, in the stage line under its
+ * row: a stage's wake-to-run p99 (FIG_STAGE_COLUMN) or a segment's share (FIG_SEGMENT_COLUMN),
+ * labelled with the stage's or segment's name. */
+enum figure_column { FIG_NO_COLUMN, FIG_BUFFER_COLUMN, FIG_VERBOSE_COLUMN, FIG_CHAIN_COLUMN, FIG_STAGE_COLUMN,
+		     FIG_SEGMENT_COLUMN };
 
 /* A figure's unit: a time in ns (shown in the table's ms or us, compare's ms) or in us, a
  * percentage, a count, frames per second. */
@@ -117,6 +124,13 @@ bool rs_metric_is_latency(enum rs_metric m);
  * time), its change then shown in % of the old value; else worse when lower (% desired CPU,
  * % deadlines met, 1% low fps), its change in points. */
 bool rs_metric_higher_worse(enum rs_metric m);
+
+/* Whether metric m's change is in points (new - old): a share in % (deadlines met, jank) or a
+ * figure worse when lower (1% low fps); else in % of the old value. */
+bool rs_metric_in_points(enum rs_metric m);
+
+/* Whether metric m is a share in %, 0 to 100. */
+bool rs_metric_is_share(enum rs_metric m);
 
 /* Whether metric m is a time in ns (shown in ms). */
 bool rs_metric_is_time(enum rs_metric m);

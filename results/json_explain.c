@@ -29,9 +29,18 @@ static json_t *softirq_json(const uint64_t softirq_ns[EXPLAIN_SOFTIRQS])
 	return o;
 }
 
-static const char *owner_name(uint8_t owner)
+static const char *owner_name(unsigned owner)
 {
 	return owner == EXPLAIN_OWNER_LOAD ? "load" : owner == EXPLAIN_OWNER_BENCH ? "interbench" : "other";
+}
+
+/* {"load": ns, "interbench": ns, "other": ns}. */
+static json_t *owners_json(const uint64_t owner_ns[EXPLAIN_OWNERS])
+{
+	json_t *o = json_object();
+	for (unsigned k = 0; o && k < EXPLAIN_OWNERS; k++)
+		json_object_set_new(o, owner_name(k), ns_json(owner_ns[k]));
+	return o;
 }
 
 static json_t *culprit_json(const struct explain_culprit *c)
@@ -53,10 +62,10 @@ static json_t *period_json(const struct explain_period *p)
 	json_t *top = json_array();
 	for (unsigned i = 0; top && i < p->ntop && i < EXPLAIN_TOP; i++)
 		json_array_append_new(top, culprit_json(&p->top[i]));
-	return json_pack("{s:o, s:o, s:o, s:o, s:b, s:o, s:o, s:i, s:i, s:i, s:i, s:o, s:o}", "index",
+	return json_pack("{s:o, s:o, s:o, s:o, s:b, s:o, s:o, s:o, s:i, s:i, s:i, s:i, s:o, s:o}", "index",
 			 ns_json(p->index), "start_ns", ns_json(p->start_ns), "delay_ns", ns_json(p->delay_ns), "ran_ns",
 			 ns_json(p->ran_ns), "missed", p->missed, "parts_ns", parts_json(p->part_ns), "softirq_ns",
-			 softirq_json(p->softirq_ns), "migrations", (int)p->migrations, "preemptions",
+			 softirq_json(p->softirq_ns), "owners_ns", owners_json(p->owner_ns), "migrations", (int)p->migrations, "preemptions",
 			 (int)p->preemptions, "first_cpu", (int)p->first_cpu, "last_cpu", (int)p->last_cpu, "culprits",
 			 top ? top : json_null(), "irq", p->irq.count ? irq_json(&p->irq) : json_null());
 }
@@ -81,14 +90,15 @@ json_t *explain_json(const struct explain_summary *summary, const struct explain
 		json_array_append_new(irqs, irq_json(&s.irqs[i]));
 	for (unsigned i = 0; periods && k && i < k->n; i++)
 		json_array_append_new(periods, period_json(explain_kept_at(k, i)));
-	json_t *o = json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "source",
+	json_t *o = json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "source",
 			 explain_source_name((enum explain_source)s.source), "explained_periods", ns_json(s.periods),
 			 "delay_ns", ns_json(s.delay_ns), "parts_ns", parts_json(s.part_ns), "softirq_ns",
-			 softirq_json(s.softirq_ns), "migrations", ns_json(s.migrations), "preemptions",
+			 softirq_json(s.softirq_ns), "owners_ns", owners_json(s.owner_ns), "migrations", ns_json(s.migrations), "preemptions",
 			 ns_json(s.preemptions), "within_10pct", ns_json(s.within_10pct), "culprits", who ? who : json_null(),
 			 "culprits_rest_ns", ns_json(s.who_rest_ns), "irqs", irqs ? irqs : json_null(), "periods",
 			 periods ? periods : json_null());
 	tracer_json(o, s.tracer_run_ns, window_ns);
+	json_object_set_new(o, "threshold_ns", s.threshold_ns ? ns_json(s.threshold_ns) : json_null());
 	return o;
 }
 
@@ -171,12 +181,31 @@ int explain_read_json(struct rs_causes *c, const json_t *e, size_t idx, char *er
 			return -1;
 	if (read_culprits(c, json_object_get(e, "culprits"), idx, err, errlen) != 0)
 		return -1;
+	const json_t *owners = json_object_get(e, "owners_ns");
+	double owner_ns[EXPLAIN_OWNERS] = { 0 };
+	if (!json_is_object(owners))
+		return bad(err, errlen, idx, "owners_ns", owners ? "not an object" : "missing");
+	for (unsigned k = 0; k < EXPLAIN_OWNERS; k++)
+		if (read_count(owners, owner_name(k), "owners_ns.", idx, &owner_ns[k], err, errlen) != 0)
+			return -1;
 	c->has = true;
 	c->periods += periods;
 	c->delay_ns += delay_ns;
 	for (int k = 0; k < EXPLAIN_PARTS; k++)
 		c->part_ns[k] += part_ns[k];
+	for (unsigned k = 0; k < EXPLAIN_OWNERS; k++)
+		c->owner_ns[k] += owner_ns[k];
 	return 0;
+}
+
+double rs_causes_owner_pct(const struct rs_causes *c, unsigned owner)
+{
+	return c->delay_ns > 0 && owner < EXPLAIN_OWNERS ? 100.0 * c->owner_ns[owner] / c->delay_ns : NAN;
+}
+
+const char *rs_owner_name(unsigned owner)
+{
+	return owner_name(owner);
 }
 
 double rs_causes_part_pct(const struct rs_causes *c, enum explain_part part)

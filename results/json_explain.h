@@ -6,9 +6,9 @@
 #include "lib/explain.h"
 
 /* {"source", "explained_periods", "delay_ns", "parts_ns": {part: ns}, "softirq_ns": {vector:
- * ns}, "migrations", "preemptions", "within_10pct", "culprits": [...], "culprits_rest_ns",
+ * ns}, "owners_ns": {"load", "interbench", "other": ns}, "migrations", "preemptions", "within_10pct", "culprits": [...], "culprits_rest_ns",
  * "irqs": [...], "periods": [the latest EXPLAIN_KEEP, oldest first], "tracer_cpu_ns",
- * "tracer_cpu_ppm"} for summary s (sorted here, on a copy) and ring k, over a window of
+ * "tracer_cpu_ppm", "threshold_ns" (null: missed deadlines only)} for summary s (sorted here, on a copy) and ring k, over a window of
  * window_ns (the tracer's CPU time as ppm of one CPU over it; both null when unknown).
  * Returns NULL only when jansson cannot allocate. */
 json_t *explain_json(const struct explain_summary *s, const struct explain_kept *k, uint64_t window_ns);
@@ -19,6 +19,7 @@ struct rs_causes {
 	bool has;                    /* some repeat carried an "explain" object */
 	double periods, delay_ns;    /* explained periods and their delay, ns */
 	double part_ns[EXPLAIN_PARTS];
+	double owner_ns[EXPLAIN_OWNERS]; /* tasks and preempted by owner (EXPLAIN_OWNER_*) */
 	unsigned nculprits;
 	struct rs_culprit {
 		char comm[EXPLAIN_COMM_LEN];
@@ -29,7 +30,7 @@ struct rs_causes {
 };
 
 /* Adds the "explain" object e of results[idx] to c: explained_periods, delay_ns, parts_ns
- * (the parts this version names; others ignored) and culprits (comm, owner, ns).  Input is
+ * (the parts this version names; others ignored), owners_ns and culprits (comm, owner, ns).  Input is
  * untrusted: returns 0, or -1 with a one-line reason in err naming the member
  * ("results[3].explain.delay_ns: not an integer"). */
 int explain_read_json(struct rs_causes *c, const json_t *e, size_t idx, char *err, size_t errlen);
@@ -37,5 +38,11 @@ int explain_read_json(struct rs_causes *c, const json_t *e, size_t idx, char *er
 /* The share of c's delay that part (or culprit i) took, %; NaN without delay. */
 double rs_causes_part_pct(const struct rs_causes *c, enum explain_part part);
 double rs_causes_culprit_pct(const struct rs_causes *c, const char *comm, const char *owner);
+
+/* The share of c's delay behind owner's tasks (EXPLAIN_OWNER_*), %; NaN without delay. */
+double rs_causes_owner_pct(const struct rs_causes *c, unsigned owner);
+
+/* The owner's name in the JSON: "load", "interbench", "other". */
+const char *rs_owner_name(unsigned owner);
 
 #endif

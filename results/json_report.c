@@ -50,6 +50,7 @@ static json_t *option_value_json(const struct optspec *s, const void *base)
 		return t ? report_text(t) : json_null();
 	}
 	case OPTSPEC_ACTION: return NULL;
+	case OPTSPEC_CHOICE: return json_string(s->choices[v]); /* the name the command line takes */
 	case OPTSPEC_INTS: {  /* one value as a number (as before lists), several as an array */
 		const struct optspec_ints *l = (const struct optspec_ints *)((const char *)base + s->offset);
 		if (l->n == 1)
@@ -81,7 +82,7 @@ static void option_json(const struct optspec *s, const void *base, void *arg)
 
 static json_t *machine_json(const struct machine_info *m)
 {
-	return json_pack("{s:o, s:o, s:o, s:o, s:i, s:I, s:I, s:o, s:o?, s:o, s:o}",
+	return json_pack("{s:o, s:o, s:o, s:o, s:i, s:I, s:I, s:o, s:o?, s:o, s:o?, s:o}",
 			 "kernel_release", report_text(m->kernel_release),
 			 "kernel_version", report_text(m->kernel_version),
 			 "machine", report_text(m->machine), "cpu_model", report_text(m->cpu_model),
@@ -90,6 +91,7 @@ static json_t *machine_json(const struct machine_info *m)
 			 "preempt_model", report_text(m->preempt_model),
 			 "preempt_mode", report_text(m->preempt_mode[0] ? m->preempt_mode : NULL),
 			 "preempt_source", report_text(m->preempt_source),
+			 "preempt_mode_source", report_text(m->preempt_mode_source[0] ? m->preempt_mode_source : NULL),
 			 "clocksource", report_text(m->clocksource));
 }
 
@@ -347,12 +349,18 @@ static json_t *load_work_json(const struct load_counters *c, const struct load_m
 	return o;
 }
 
-/* One side's setting: {"policy": "fifo", "nice": null, "rt_priority": 97}. */
+/* One side's setting: {"policy": "fifo", "nice": null, "rt_priority": 97, "slice_us": null,
+ * "slice_kept_us": null, "wake": "thread"}. */
 static json_t *setting_json(const struct sched_setting *s)
 {
-	return json_pack("{s:s, s:o, s:o}", "policy", sched_kind_name(s->kind),
+	bool slice = sched_kind_has_nice(s->kind) && s->slice_ns;
+	return json_pack("{s:s, s:o, s:o, s:o, s:o, s:s}", "policy", sched_kind_name(s->kind),
 			 "nice", sched_kind_has_nice(s->kind) ? json_integer(s->nice) : json_null(),
-			 "rt_priority", s->kind == SP_FIFO || s->kind == SP_RR ? json_integer(s->rt_prio) : json_null());
+			 "rt_priority", s->kind == SP_FIFO || s->kind == SP_RR ? json_integer(s->rt_prio) : json_null(),
+			 "slice_us", slice ? json_integer((json_int_t)(s->slice_ns / 1000)) : json_null(),
+			 "slice_kept_us", slice && s->slice_kept_ns ? json_integer((json_int_t)(s->slice_kept_ns / 1000))
+								    : json_null(),
+			 "wake", sim_wake_name_at(s->own_timer ? SIM_WAKE_TIMER : SIM_WAKE_THREAD));
 }
 
 /* The task's resolved settings: {"interval_us", "cpu_pct", "buffer_periods", "fixed_work"}

@@ -38,5 +38,6 @@ bool report_generator_is_ours(const char *generator);
 #define JK_TASK_SETTINGS     "task_settings"
 #define JK_BUFFER_PERIODS    "buffer_periods"
 #define JK_TASK_RUN          "task_run_ns"
+#define JK_VSYNCS            "vsyncs"       /* a presenting task's (results/figures.c) */
 
 #endif

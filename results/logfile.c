@@ -287,6 +287,30 @@ static void why_parts(FILE *f, const struct explain_summary *s)
 	fputc('\n', f);
 }
 
+/* "whose tasks: the Burn load 64.2 %, interbench 0.3 %, others 2.0 %": the tasks and
+ * preempted parts by whose the tasks were (the tracer's owners; none without it), those of
+ * 0.05 % or more. */
+static void why_owners(FILE *f, const struct explain_summary *s, const char *load_name)
+{
+	static const int order[EXPLAIN_OWNERS] = { EXPLAIN_OWNER_LOAD, EXPLAIN_OWNER_BENCH, EXPLAIN_OWNER_OTHER };
+	double total = (double)s->delay_ns;
+	const char *sep = "whose tasks: ";
+	for (int i = 0; i < EXPLAIN_OWNERS; i++) {
+		double pct = 100.0 * (double)s->owner_ns[order[i]] / total;
+		if (!(pct >= 0.05))
+			continue;
+		if (*sep == 'w')
+			fprintf(f, "          %s ", LOG_ROW_WHY);
+		if (order[i] == EXPLAIN_OWNER_LOAD)
+			fprintf(f, "%sthe %s load %.1f %%", sep, load_name, pct);
+		else
+			fprintf(f, "%s%s %.1f %%", sep, order[i] == EXPLAIN_OWNER_BENCH ? "interbench" : "others", pct);
+		sep = ", ";
+	}
+	if (*sep != 'w')
+		fputc('\n', f);
+}
+
 /* "by burn (pid 1234, the Burn load, SCHED_OTHER nice 0) 64.2 % in 120 switch-ins; ...": the
  * other tasks with the largest shares, and the largest interrupt handler. */
 static void why_culprits(FILE *f, const struct explain_summary *s, const char *load_name)
@@ -322,17 +346,20 @@ static void why_tracer(FILE *f, const struct explain_summary *s, uint64_t window
 void logfile_why(FILE *f, const struct explain_summary *s, const char *load_name, unsigned repeat,
 		 uint64_t window_ns)
 {
-	char rep[32] = "";
+	char rep[32] = "", which[64] = "missed their deadline";
 	if (repeat)
 		snprintf(rep, sizeof(rep), " (repeat %u)", repeat);
+	if (s->threshold_ns)
+		snprintf(which, sizeof(which), "missed their deadline or were over %g us late", (double)s->threshold_ns / 1e3);
 	if (!s->periods) {
-		fprintf(f, "          %s no period was late enough to explain%s", LOG_ROW_WHY, rep);
+		fprintf(f, "          %s no period %s%s", LOG_ROW_WHY, which, rep);
 		why_tracer(f, s, window_ns);
 		return;
 	}
-	fprintf(f, "          %s %" PRIu64 " late periods explained%s, %.1f ms of delay in all (%s):\n", LOG_ROW_WHY,
-		s->periods, rep, (double)s->delay_ns / 1e6, explain_source_name((enum explain_source)s->source));
+	fprintf(f, "          %s %" PRIu64 " periods %s%s, %.1f ms of delay in all (%s):\n", LOG_ROW_WHY, s->periods,
+		which, rep, (double)s->delay_ns / 1e6, explain_source_name((enum explain_source)s->source));
 	why_parts(f, s);
+	why_owners(f, s, load_name);
 	why_culprits(f, s, load_name);
 	fprintf(f, "          %s migrations %" PRIu64 ", preemptions %" PRIu64 "; the named parts come within 10 %% "
 		"of the delay in %" PRIu64 " of %" PRIu64 " periods", LOG_ROW_WHY, s->migrations, s->preemptions,

@@ -37,6 +37,9 @@
 #define LOG_LOAD_WORK_REPEAT "load (one repeat):"
 /* Under a row (-v, a single run): "95% CI: mean sched latency LO-HI ms, ...". */
 #define LOG_ROW_CI "95% CI:"
+/* A presenting task's lines under its row (results/summary.h table_row_stages). */
+#define LOG_ROW_STAGES "stages:"
+#define LOG_ROW_SEGMENTS "input-to-present:"
 /* Under a row: "interrupted: measured for X of Y s[, left out of the medians]". */
 #define LOG_ROW_INTERRUPTED "interrupted:"
 /* Under a row, and after it a mark, when other processes took the run's CPUs (lib/disturb.h):

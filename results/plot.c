@@ -23,6 +23,7 @@
 #include "lib/explain.h"
 #include "results/plot.h"
 #include "results/resultset.h"
+#include "sims/chain.h"
 
 /* Bounds on what one result or timeline can make plot do (the man page's plot section). */
 #define PLOT_MAX_SIMS 64             /* simulations drawn, two figures each */
@@ -443,6 +444,20 @@ static void plot_percentiles(struct plot_job *j, const json_t *results, const ch
 	fig_end(j, &f, rows > 0);
 }
 
+/* A figure per simulation of one bar per load stacked by part, from the JSON results. */
+struct stacked {
+	const char *prefix;        /* the stem: PREFIX-SIM */
+	const char *data;          /* the data block's header comment, after "# load, then " */
+	const char *title;         /* after "SIM: " */
+	const char *ylabel;
+	unsigned parts;
+	const char *(*part)(unsigned k); /* part k's name */
+	/* Writes r's row (the load, then each part, then `extra` more columns) into f's data;
+	 * false when r has none. */
+	bool (*row)(struct figure *f, const json_t *r);
+	const char *extra;         /* plot clauses after the bars ("%u": the first extra column), or NULL */
+};
+
 /* One row of causes-SIM's data: the load, then each part's share of the explained delay, %.
  * Returns whether r had explained periods. */
 static bool causes_row(struct figure *f, const json_t *r)
@@ -462,35 +477,90 @@ static bool causes_row(struct figure *f, const json_t *r)
 	return true;
 }
 
+static const char *cause_name(unsigned k)
+{
+	return explain_part_name((enum explain_part)k);
+}
+
+/* The row of results/figures.c giving segment k's share (FIG_SEGMENT_COLUMN), or NULL. */
+static const struct task_figure *segment_figure(unsigned k)
+{
+	for (size_t i = 0; i < task_figures_n; i++)
+		if (task_figures[i].column == FIG_SEGMENT_COLUMN && task_figures[i].column_pos == k)
+			return &task_figures[i];
+	return NULL;
+}
+
+static const char *segment_name(unsigned k)
+{
+	return segment_figure(k)->column_label;
+}
+
+/* One row of chain-SIM's data: the load, then each segment's part of the mean input-to-present
+ * latency (ms), then the p99 (ms).  Returns whether r presented input. */
+static bool chain_row(struct figure *f, const json_t *r)
+{
+	double mean_ns = num(r, "input_to_present_mean_ns"), p99_ns = num(r, "input_to_present_p99_ns");
+	if (!(mean_ns > 0))
+		return false;
+	char label[160];
+	load_label(r, label, sizeof(label));
+	fprintf(f->head, "\"%s\"", label);
+	for (unsigned k = 0; k < CHAIN_POINTS; k++) {
+		double ppm = num(r, segment_figure(k)->json_key);
+		fprintf(f->head, " %g", ppm > 0 ? mean_ns * ppm / 1e6 / 1e6 : 0);
+	}
+	fprintf(f->head, " %g\n", p99_ns > 0 ? p99_ns / 1e6 : 0);
+	return true;
+}
+
 /* causes-SIM (with --explain): per load, a bar of the explained delay stacked by cause. */
-static void plot_causes(struct plot_job *j, const json_t *results, const char *sim)
+static const struct stacked causes_figure = {
+	.prefix = "causes", .data = "each cause's share of the explained delay (%)",
+	.title = "why periods were late, share of the explained delay by cause (%)", .ylabel = "% of the delay",
+	.parts = EXPLAIN_PARTS, .part = cause_name, .row = causes_row,
+};
+
+/* chain-SIM (a task that presents frames): per load, its mean input-to-present latency as a
+ * bar stacked by segment, and its p99 as a point. */
+static const struct stacked chain_figure = {
+	.prefix = "chain", .data = "each segment's part of the mean input-to-present latency (ms), then its p99 (ms)",
+	.title = "input-to-present latency, mean by segment, and p99 (ms)", .ylabel = "ms",
+	.parts = CHAIN_POINTS, .part = segment_name, .row = chain_row,
+	.extra = ", $d0 using 0:%u with points pt 7 ps 1.5 lc rgb 'black' title 'p99'",
+};
+
+/* The stacked figure st of simulation sim, when some of its results have a row. */
+static void plot_stacked(struct plot_job *j, const json_t *results, const char *sim, const struct stacked *st)
 {
 	struct figure f = { .blocks = 0 };
 	char s[64], title[256];
 	text_slug(sim, s, sizeof(s));
-	snprintf(f.stem, sizeof(f.stem), "causes-%s", s);
+	snprintf(f.stem, sizeof(f.stem), "%s-%s", st->prefix, s);
 	if (!fig_begin(j, &f, NULL))
 		return;
 	unsigned long rows = 0;
 	size_t i;
 	json_t *r;
 	block_begin(&f);
-	fprintf(f.head, "# load, then each cause's share of the explained delay (%%):");
-	for (int k = 0; k < EXPLAIN_PARTS; k++)
-		fprintf(f.head, " %s", explain_part_name((enum explain_part)k));
+	fprintf(f.head, "# load, then %s:", st->data);
+	for (unsigned k = 0; k < st->parts; k++)
+		fprintf(f.head, " %s", st->part(k));
 	fputc('\n', f.head);
 	json_array_foreach(results, i, r)
 		if (of_sim(r, sim) && rows < PLOT_MAX_LOADS)
-			rows += causes_row(&f, r);
+			rows += st->row(&f, r);
 	block_end(&f);
-	snprintf(title, sizeof(title), "%s: why periods were late, share of the explained delay by cause (%%)", sim);
+	snprintf(title, sizeof(title), "%s: %s", sim, st->title);
 	gp_head(f.plot, j, f.stem, title);
 	fprintf(f.plot, "set style data histograms\nset style histogram rowstacked\nset style fill solid 0.8 border -1\n"
-		"set boxwidth 0.6\nset yrange [0:*]\nset ylabel '%% of the delay'\nset xtics rotate by -30\nplot ");
-	for (int k = 0; k < EXPLAIN_PARTS; k++)
-		fprintf(f.plot, "%s$d0 using %d%s title '%s'", k ? ", " : "", k + 2, k ? "" : ":xtic(1)",
-			explain_part_name((enum explain_part)k));
+		"set boxwidth 0.6\nset yrange [0:*]\nset ylabel '%s'\nset xtics rotate by -30\nplot ", st->ylabel);
+	for (unsigned k = 0; k < st->parts; k++)
+		fprintf(f.plot, "%s$d0 using %u%s title '%s'", k ? ", " : "", k + 2, k ? "" : ":xtic(1)", st->part(k));
+	if (st->extra)
+		fprintf(f.plot, st->extra, st->parts + 2);
 	fputc('\n', f.plot);
+	too_many(j, f.stem, "loads", rows, PLOT_MAX_LOADS);
 	fig_end(j, &f, rows > 0);
 }
 
@@ -763,7 +833,8 @@ static void plot_sims(struct plot_job *j, const json_t *results)
 		done[ndone++] = sim;
 		plot_distribution(j, results, sim);
 		plot_percentiles(j, results, sim);
-		plot_causes(j, results, sim);
+		plot_stacked(j, results, sim, &causes_figure);
+		plot_stacked(j, results, sim, &chain_figure);
 	}
 	if (more)
 		text_message(j->err, "%s: %s: more than %u simulations, the first %u drawn", j->who, j->result, PLOT_MAX_SIMS,

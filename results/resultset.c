@@ -314,8 +314,8 @@ static int json_values(const json_t *r, size_t idx, struct rs_values *v, char *e
 			return -1;
 	if (!json_is_true(json_object_get(r, JK_HAS_DEADLINES)))
 		v->m[RS_MET] = v->m[RS_STREAK] = NAN;
-	else
-		v->m[RS_LOW1] = NAN;  /* "1% low" is a free-running task's figure */
+	else if (!json_is_integer(json_object_get(r, JK_VSYNCS)))
+		v->m[RS_LOW1] = NAN;  /* "1% low" is a free-running or presenting task's figure */
 	starved_met(v);
 	double run_ns = NAN;      /* xruns per minute of the task's run */
 	if (!isnan(v->m[RS_XRUNS]) && json_uint(r, JK_TASK_RUN, idx, INT64_MAX, &run_ns, err, errlen) != 0)
@@ -415,7 +415,7 @@ static bool option_is_fact(const char *key)
 {
 	static const char *const not_facts[] = { "comment", "timeline", "loads", "exclude_loads", "sims",
 		"exclude_sims", "repeat", "recalibrate", "console_only", "realtime", "bench_nice", "load_nice",
-		"bench_policy", "load_policy" };
+		"bench_policy", "load_policy", "bench_slice_us", "load_slice_us", "wake" };
 	for (size_t i = 0; i < sizeof(not_facts) / sizeof(not_facts[0]); i++)
 		if (strcmp(key, not_facts[i]) == 0)
 			return false;
@@ -432,7 +432,8 @@ static void json_facts(struct result_set *rs, const json_t *doc)
 {
 	static const char *const machine[] = { "cpu_model", "online_cpus", "preempt_model", "preempt_mode",
 		"allowed_cpus", "allowed_cpu_list", "cpu_quota_us", "cpu_quota_period_us", "cpuset" };
-	static const char *const audit[] = { "cpufreq_governor", "smt", "deepest_idle_state", "sched_ext", "cmdline" };
+	static const char *const audit[] = { "cpufreq_governor", "smt", "deepest_idle_state", "scheduler", "sched_ext",
+		"cmdline" };
 	const json_t *m = json_object_get(doc, "machine"), *a = json_object_get(m, "audit"), *v;
 	for (size_t i = 0; i < sizeof(machine) / sizeof(machine[0]); i++)
 		add_fact(rs, machine[i], json_object_get(m, machine[i]));
@@ -580,6 +581,19 @@ static int table_title(struct table_cols *c, const char *line, size_t lineno, ch
 	return 0;
 }
 
+/* Whether "a b" is the label of a column of the table (results/figures.c column_label: the
+ * writer's labels are the reader's, whatever group they are in). */
+static bool two_word_label(const char *a, const char *b)
+{
+	size_t la = strlen(a);
+	for (size_t k = 0; k < task_figures_n; k++) {
+		const char *l = task_figures[k].column_label;
+		if (l && strncmp(l, a, la) == 0 && l[la] == ' ' && strcmp(l + la + 1, b) == 0)
+			return true;
+	}
+	return false;
+}
+
 static int table_header_line(struct table_cols *c, char *line, size_t lineno, char *err, size_t errlen)
 {
 	const char *unit = strstr(line, LOG_COL_LATENCY);
@@ -598,10 +612,11 @@ static int table_header_line(struct table_cols *c, char *line, size_t lineno, ch
 	char buf[512], *tok[32];
 	snprintf(buf, sizeof(buf), "%s", tail + strlen(last));
 	int n = tokenize(buf, tok, 31);
-	for (int i = 0; i < n && i < 31 && strcmp(tok[i], LOG_COL_REPEATS) != 0; i++) {
-		if ((strcmp(tok[i], "timer") == 0 || strcmp(tok[i], "late") == 0 || strcmp(tok[i], "cpu") == 0 ||
-		     strcmp(tok[i], "frame") == 0) && i + 1 < n)
-			i++; /* "timer p99", "late max", "cpu %", "frame p99": one column */
+	if (n > 31)
+		n = 31;  /* tokenize says "more" with 32: tok[31] is not set */
+	for (int i = 0; i < n && strcmp(tok[i], LOG_COL_REPEATS) != 0; i++) {
+		if (i + 1 < n && two_word_label(tok[i], tok[i + 1]))
+			i++; /* "timer p99", "cpu %", "i2p p99", "1% low": one column */
 		else if (strcmp(tok[i], "p99") == 0)
 			c->p99_col = c->extra;
 		c->extra++;
@@ -690,11 +705,12 @@ static void disturbed_row(struct result_set *rs, const struct table_cols *c, con
 
 /* A line our logfile puts under a row that compare does not read: the load's throughput
  * ("load: Burn 5.80G loops/s", "load (one repeat): ..."), -v's confidence intervals, the
- * adaptive window's line or --explain's causes. */
+ * adaptive window's line, --explain's causes or a presenting task's stages. */
 static bool under_row_line(const char *line)
 {
 	return log_starts(line, LOG_LOAD_WORK) || log_starts(line, LOG_LOAD_WORK_REPEAT) || log_starts(line, LOG_ROW_CI) ||
-	       log_starts(line, LOG_ROW_WINDOW) || log_starts(line, LOG_ROW_WHY);
+	       log_starts(line, LOG_ROW_WINDOW) || log_starts(line, LOG_ROW_WHY) || log_starts(line, LOG_ROW_STAGES) ||
+	       log_starts(line, LOG_ROW_SEGMENTS);
 }
 
 /* One line of a logfile (without its newline; modified). */

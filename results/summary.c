@@ -33,6 +33,26 @@ static void stutter_summarize(const struct sim_result *r, struct pair_summary *s
 	s->start_2ms_pct = ran ? 100.0 * (double)r->audio.start_within_2ms / (double)ran : 0;
 }
 
+/* A presenting task's chain figures of r into s (sims/chain.h). */
+static void chain_summarize(const struct sim_result *r, struct pair_summary *s)
+{
+	const struct chain_figures *c = &r->chain;
+	s->vsyncs = c->vsyncs;
+	s->jank = c->jank;
+	s->jank_streak = c->jank_streak_max;
+	s->jank_pct = c->jank_pct;
+	s->i2p_samples = c->i2p.count;
+	s->i2p_mean_ns = c->i2p.mean_ns;
+	s->i2p_p50_ns = c->i2p_p50_ns;
+	s->i2p_p99_ns = c->i2p_p99_ns;
+	s->i2p_max_ns = c->i2p.max_ns;
+	for (unsigned k = 0; k < CHAIN_STAGES; k++)
+		s->stage_wake_p99_ns[k] = c->stage_wake_p99_ns[k];
+	double total = c->i2p.mean_ns * (double)c->i2p.count;
+	for (unsigned p = 0; p < CHAIN_POINTS; p++)
+		s->segment_pct[p] = total > 0 ? 100.0 * c->segment_ns[p] / total : 0;
+}
+
 /* The intervals of r's judged figures into s (sims/intervals.h; NaN where there is none). */
 static void intervals_summarize(const struct sim_result *r, struct pair_summary *s)
 {
@@ -63,6 +83,7 @@ void pair_summarize(const struct sim_result *r, struct pair_summary *s)
 	s->lateness_max_ns = r->lateness.max_ns;
 	s->lateness_p99_ns = hist_percentile_ns(&r->lateness_hist, 99, r->lateness.max_ns);
 	stutter_summarize(r, s);
+	chain_summarize(r, s);
 	if (r->task_wall_ns) {
 		s->task_cpu_pct = (double)r->task_cpu_ns * 100 / (double)r->task_wall_ns;
 		s->task_cpu_wanted_pct = (double)r->acct.work_wanted_us * 1e3 * 100 / (double)r->task_wall_ns;
@@ -170,6 +191,8 @@ void table_header(FILE *f, const char *sim_name, const char *mode, const char *l
 	fprintf(f, "Load      " LOG_COL_LATENCY "%s)    Max Latency   %% " LOG_COL_DESIRED, unit);
 	if (st->has_deadlines)
 		fprintf(f, "  %% " LOG_COL_DEADLINES);
+	if (st->presents)
+		column_group(f, FIG_CHAIN_COLUMN, NULL, st);
 	if (st->buffered)
 		column_group(f, FIG_BUFFER_COLUMN, NULL, st);
 	if (st->verbose)
@@ -193,10 +216,38 @@ static void row_body(FILE *f, const char *load, const struct pair_summary *s, co
 	fprintf(f, "%-9s %8s +/- %-10s %11s %15s", load, mean, sd, max, cpu);
 	if (st->has_deadlines)
 		fprintf(f, " %16s", met);
+	if (st->presents)
+		column_group(f, FIG_CHAIN_COLUMN, s, st);
 	if (st->buffered)
 		column_group(f, FIG_BUFFER_COLUMN, s, st);
 	if (st->verbose)
 		column_group(f, FIG_VERBOSE_COLUMN, s, st);
+}
+
+/* The cells of group col in one line after lead, "NAME VALUE" each, VALUE with unit. */
+static void labelled_group(FILE *f, const char *lead, enum figure_column col, const struct pair_summary *s,
+			   const struct table_style *st, const char *unit)
+{
+	const char *sep = " ";
+	fprintf(f, "          %s", lead);
+	for (size_t k = 0; k < task_figures_n; k++) {
+		const struct task_figure *fig = &task_figures[k];
+		char cell[32];
+		if (fig->column != col)
+			continue;
+		figure_cell(fig, s, st, cell, sizeof(cell));
+		fprintf(f, "%s%s %s%s", sep, fig->column_label, cell, strcmp(cell, TABLE_NO_SAMPLES) ? unit : "");
+		sep = ", ";
+	}
+	fprintf(f, "\n");
+}
+
+void table_row_stages(FILE *f, const struct pair_summary *s, const struct table_style *st)
+{
+	if (!s->vsyncs)
+		return;
+	labelled_group(f, LOG_ROW_STAGES " wake-to-run p99", FIG_STAGE_COLUMN, s, st, st->microseconds ? " us" : " ms");
+	labelled_group(f, LOG_ROW_SEGMENTS, FIG_SEGMENT_COLUMN, s, st, " %");
 }
 
 void table_row_intervals(FILE *f, const struct pair_summary *s, const struct table_style *st)

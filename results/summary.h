@@ -63,6 +63,17 @@ struct pair_summary {
 	 * level 1 - 0.05 / ci_looks (sims/intervals.h). */
 	unsigned ci_looks;
 	uint64_t interval_us;        /* the task's period (sim_result.interval_us) */
+	/* A task that presents frames (sim_desc.presents, sims/chain.h): the vsyncs passed (0:
+	 * none, and every figure below is null), those that showed no new frame (count, % of the
+	 * vsyncs, the longest run of them), input-to-present latency (events, mean, p50, p99,
+	 * max), each stage's wake-to-run p99 (enum chain_stage) and each segment's share of the
+	 * input-to-present time (enum chain_point), %. */
+	uint64_t vsyncs, jank, jank_streak;
+	double jank_pct;
+	uint64_t i2p_samples, i2p_p50_ns, i2p_p99_ns, i2p_max_ns;
+	double i2p_mean_ns;
+	uint64_t stage_wake_p99_ns[CHAIN_STAGES];
+	double segment_pct[CHAIN_POINTS];
 };
 
 /* Computes the summary of r.  Every figure is listed, with its JSON key, null rule and median
@@ -88,6 +99,9 @@ struct table_style {
 	bool microseconds;    /* latency columns in us (-r runs) instead of ms */
 	bool verbose;
 	unsigned repeats;     /* rows are medians of this many repeats (0 or 1: single runs) */
+	bool presents;        /* a task that presents frames (sim_desc.presents): the chain columns
+	                         (input-to-present, frame time, 1% low, jank) after the classic
+	                         ones, and with verbose its stages under each row */
 	bool buffered;        /* a task with a buffer (sim_spec.buffer_periods > 0): the buffer
 	                         columns (results/figures.h: xruns, overrun, start<1ms, start<2ms,
 	                         stolen) after the classic ones */
@@ -116,6 +130,12 @@ void table_row(FILE *f, const char *load, const struct pair_summary *s, const st
  * UNIT" for each (latencies in the table's unit; the p99 interval is not symmetric, so ranges,
  * not half-widths); nothing when no figure has one (a run under 32 periods). */
 void table_row_intervals(FILE *f, const struct pair_summary *s, const struct table_style *st);
+
+/* Writes, for a task that presents frames, the lines under its row naming each stage's
+ * wake-to-run p99 (in the table's unit) and each segment's share of the input-to-present time
+ * (results/figures.h FIG_STAGE_COLUMN, FIG_SEGMENT_COLUMN), as LOG_ROW_STAGES then "NAME
+ * VALUE" for each; nothing when no vsync passed. */
+void table_row_stages(FILE *f, const struct pair_summary *s, const struct table_style *st);
 
 /* Writes the row of a pair measured several times: s holds the medians (summary_median) and
  * the last column the range mean_lo_ns-mean_hi_ns of the mean latency over the repeats, with

@@ -19,7 +19,7 @@
 #include "sims/sim.h"
 
 /* Longest single sleep of the timing thread, so a stop request is seen within 100 ms. */
-#define SLEEP_SLICE_NS (100 * NS_PER_MS)
+#define SLEEP_SLICE_NS SIM_STOP_SLICE_NS
 
 /* One task thread. */
 struct sim_thread {
@@ -65,9 +65,13 @@ struct sim_engine {
 	pthread_mutex_t err_lock; /* the first task thread's scheduling failure goes into out */
 	pthread_mutex_t rec_lock; /* held while a period's figures are recorded into out, so
 	                             sim_snapshot reads them whole */
+	pthread_mutex_t chain_lock; /* held while chain (and a presenting task's frame figures)
+	                               are recorded */
+	struct chain_acct *chain; /* a presenting task's (sim_desc.presents), else NULL */
 	struct explainer explain; /* --explain (cfg.explain) */
 	pthread_t timer_tid;
 	bool timer_started;
+	bool setup_failed;       /* body->setup refused: no teardown */
 	unsigned threads;        /* task threads (body->threads), thr[] set up for each */
 	struct sim_thread thr[SIM_MAX_THREADS];
 };
@@ -132,7 +136,7 @@ static void set_sim_priority(struct sim_engine *e)
 	struct sim_result *r = e->out;
 	const struct sched_setting *s = &e->cfg.sched;
 	char msg[sizeof(r->errmsg)];
-	if (s->kind == SP_OTHER && s->nice == 0)
+	if (sched_setting_is_default(s))
 		return;
 	if (sched_setting_apply(0, s, msg, sizeof(msg)) == 0)
 		return;
@@ -205,11 +209,40 @@ static void open_period(struct sim_engine *e, uint64_t start_ns, uint64_t work_u
 	atomic_store(&c->cut, false);
 }
 
-/* Periodic: waits for the timing thread's wake-up and opens its period, its latencies taken
- * now.  False when stopped. */
+const char *sim_wake_name_at(unsigned i)
+{
+	static const char *const names[] = { "thread", "timer" };
+	return i < sizeof(names) / sizeof(names[0]) ? names[i] : NULL;
+}
+
+/* --wake timer: sleeps on the task's own absolute timer to the period's start (the period
+ * before overran: at once), with the thread's own timer slack (prctl(2) PR_SET_TIMERSLACK:
+ * 50 us by default for a normal thread, none for a realtime one), as an application does.  Stamps what the timing thread would: the start, and as "awake"
+ * the start itself when it slept (its latency is then its whole wake-up), else the moment it
+ * asked. */
+static bool own_timer(struct sim_engine *e)
+{
+	uint64_t due_ns = e->next_wake_ns, asked_ns = now_ns();
+	explainer_arm(&e->explain, e->period);
+	bool slept = sleep_until_or_stop(e, due_ns);
+	if (atomic_load(&e->stop))
+		return false;
+	e->wake_ns = due_ns;
+	e->timer_ns = slept ? due_ns : asked_ns;
+	e->timer_late_ns = 0;
+	return true;
+}
+
+/* Periodic: waits for the timing thread's wake-up (or its own timer) and opens its period,
+ * its latencies taken now.  False when stopped. */
 static bool wait_for_period(struct sim_engine *e)
 {
-	sem_wait_intr(&e->wake);
+	if (e->cfg.sched.own_timer) {
+		if (!own_timer(e))
+			return false;
+	} else {
+		sem_wait_intr(&e->wake);
+	}
 	if (atomic_load(&e->stop))
 		return false;
 	uint64_t run_ns = now_ns();
@@ -302,13 +335,13 @@ static void explain_period(struct sim_engine *e, uint64_t finish_ns, bool missed
 {
 	if (!e->explain.cfg || e->out->explain_error)
 		return;
-	const struct sim_explain *x = e->explain.cfg;
 	struct explain_facts f = { .index = e->period, .start_ns = e->wake_ns - e->start_ns, .due_ns = e->wake_ns,
 				   .timer_ns = e->timer_ns, .timer_late_ns = e->timer_late_ns, .finish_ns = finish_ns,
-				   .missed = missed, .load_tgid = x->load_tgid, .bench_tgid = e->explain.bench_tgid,
-				   .main_tgid = x->main_tgid };
+				   .missed = missed };
 	e->out->explain_error = explainer_period_end(&e->explain, &f, e->cur.lateness_ns, &e->out->explain,
 						     &e->out->explain_kept);
+	if (e->out->explain_error)
+		e->out->explain.source = EXPLAIN_NONE; /* the floor stopped */
 }
 
 /* Periodic: records the completed period and lets the timing thread sleep to the next. */
@@ -324,7 +357,8 @@ static bool end_period(struct sim_engine *e)
 	add_start_samples(r, c->latency_ns, c->lateness_ns);
 	uint64_t loop_ns = account_loop(e);
 	struct deadline_verdict v = deadline_check(e->wake_ns, interval_ns, finish_ns);
-	add_frame_time(e, finish_ns);
+	if (!e->spec.desc->presents)
+		add_frame_time(e, finish_ns);
 	bool xrun = e->spec.buffer_periods && audio_acct_period(&r->audio, e->spec.buffer_periods, interval_ns,
 								 e->wake_ns, c->lateness_ns, finish_ns, &v);
 	if (e->cfg.timeline)
@@ -333,7 +367,8 @@ static bool end_period(struct sim_engine *e)
 	explain_period(e, finish_ns, !v.met);
 	account_deadline(e, &v);
 	pthread_mutex_unlock(&e->rec_lock);
-	sem_post(&e->done);
+	if (!e->cfg.sched.own_timer) /* else no timing thread waits for it */
+		sem_post(&e->done);
 	return true;
 }
 
@@ -369,6 +404,56 @@ static bool end_frame(struct sim_engine *e)
 bool sim_period_end(struct sim_thread *t)
 {
 	return t->e->spec.desc->has_deadlines ? end_period(t->e) : end_frame(t->e);
+}
+
+uint64_t sim_burn_aside(struct sim_thread *t, uint64_t work_us)
+{
+	uint64_t loops = 0;
+	return burn_cpu_us(t->e->cfg.loops_per_ms, work_us, &t->e->stop, &loops);
+}
+
+bool sim_sleep_until(struct sim_thread *t, uint64_t at_ns)
+{
+	sleep_until_or_stop(t->e, at_ns);
+	return !atomic_load(&t->e->stop);
+}
+
+uint64_t sim_start_ns(const struct sim_thread *t)
+{
+	return t->e->start_ns;
+}
+
+const struct sim_spec *sim_task_spec(const struct sim_thread *t)
+{
+	return &t->e->spec;
+}
+
+void sim_chain_setup(struct sim_thread *t, uint64_t input0_ns, uint64_t input_period_ns, uint64_t vsync_period_ns)
+{
+	pthread_mutex_lock(&t->e->chain_lock);
+	if (t->e->chain)
+		chain_setup(t->e->chain, input0_ns, input_period_ns, vsync_period_ns);
+	pthread_mutex_unlock(&t->e->chain_lock);
+}
+
+void sim_chain_wake(struct sim_thread *t, unsigned stage, uint64_t wake_ns)
+{
+	pthread_mutex_lock(&t->e->chain_lock);
+	if (t->e->chain)
+		chain_wake(t->e->chain, stage, wake_ns);
+	pthread_mutex_unlock(&t->e->chain_lock);
+}
+
+void sim_chain_vsync(struct sim_thread *t, uint64_t index, const struct chain_frame *f)
+{
+	struct sim_result *r = t->e->out;
+	pthread_mutex_lock(&t->e->chain_lock);
+	uint64_t frame_ns = t->e->chain ? chain_vsync(t->e->chain, index, f) : 0;
+	if (frame_ns) {
+		lat_stats_add(&r->frame, frame_ns);
+		hist_add(&r->frame_hist, frame_ns);
+	}
+	pthread_mutex_unlock(&t->e->chain_lock);
 }
 
 bool sim_stopped(const struct sim_thread *t)
@@ -419,6 +504,8 @@ static void *task_thread(void *arg)
 	bool tracked = t->index == 0 && t->e->spec.desc->has_deadlines && t->e->explain.cfg;
 	if (tracked)
 		t->e->out->explain_error = explainer_thread_start(&t->e->explain);
+	if (tracked && t->e->out->explain_error)
+		t->e->out->explain.source = EXPLAIN_NONE;
 	uint64_t cpu0_ns = thread_cpu_ns();
 	t->e->body->run(t);
 	t->cpu_ns = thread_cpu_ns() - cpu0_ns;
@@ -463,7 +550,10 @@ static int start_task_threads(struct sim_engine *e)
 		if (rc != 0)
 			return rc;
 		t->started = true;
-		snprintf(name, sizeof(name), i ? "ib-task-%u" : "ib-task", i);
+		if (e->body->name)
+			e->body->name(i, name, sizeof(name));
+		else
+			snprintf(name, sizeof(name), i ? "ib-task-%u" : "ib-task", i);
 		pthread_setname_np(t->tid, name);
 	}
 	return 0;
@@ -493,21 +583,30 @@ static struct sim_engine *engine_new(const struct sim_spec *spec, const struct s
 		return NULL;
 	struct sim_engine *e = malloc(sizeof(*e));
 	void *state = body->state_bytes ? calloc(1, body->state_bytes) : NULL;
-	if (!e || (body->state_bytes && !state)) {
+	struct chain_acct *chain = spec->desc->presents ? calloc(1, sizeof(*chain)) : NULL;
+	if (!e || (body->state_bytes && !state) || (spec->desc->presents && !chain)) {
 		free(e);
 		free(state);
+		free(chain);
 		out->error = ENOMEM;
 		snprintf(out->errmsg, sizeof(out->errmsg), "malloc: %s", strerror(ENOMEM));
 		return NULL;
 	}
 	*e = (struct sim_engine){ .spec = *spec, .cfg = *cfg, .out = out, .body = body, .state = state,
-				  .threads = body->threads };
+				  .chain = chain, .threads = body->threads };
+	if (body->threads_for && body->threads_for(spec) < body->threads)
+		e->threads = body->threads_for(spec) ? body->threads_for(spec) : 1;
 	explainer_init(&e->explain, spec->desc->has_deadlines ? cfg->explain : NULL);
+	if (e->explain.cfg) { /* what explains, known before any period is */
+		out->explain.threshold_ns = e->explain.cfg->threshold_ns;
+		out->explain.source = e->explain.cfg->tracer ? EXPLAIN_BPF : EXPLAIN_SCHEDSTAT;
+	}
 	atomic_init(&e->stop, false);
 	sem_init(&e->wake, 0, 0); /* cannot fail: unshared, initial value 0 */
 	sem_init(&e->done, 0, 0);
 	pthread_mutex_init(&e->err_lock, NULL);
 	pthread_mutex_init(&e->rec_lock, NULL);
+	pthread_mutex_init(&e->chain_lock, NULL);
 	for (unsigned i = 0; i < e->threads; i++) {
 		e->thr[i] = (struct sim_thread){ .e = e, .index = i };
 		sem_init(&e->thr[i].woken, 0, 0);
@@ -526,9 +625,18 @@ struct sim_engine *sim_start(const struct sim_spec *spec, const struct sim_run_c
 	e->created_ns = now_ns();
 	e->start_ns = e->created_ns + e->spec.interval_us * NS_PER_US;
 	e->next_wake_ns = e->start_ns;
+	if (e->body->setup) {
+		int err = e->body->setup(e->state, &e->spec, out->errmsg, sizeof(out->errmsg));
+		if (err) {
+			out->error = err;
+			e->setup_failed = true;
+			sim_stop(e);
+			return NULL;
+		}
+	}
 
 	int rc = start_task_threads(e);
-	if (rc == 0 && spec->desc->has_deadlines) {
+	if (rc == 0 && spec->desc->has_deadlines && !cfg->sched.own_timer) {
 		rc = start_timing_thread(e);
 		e->timer_started = rc == 0;
 	}
@@ -601,6 +709,8 @@ void sim_stop(struct sim_engine *e)
 		if (e->thr[i].started)
 			pthread_join(e->thr[i].tid, NULL);
 	account_task_time(e);
+	if (e->chain)
+		chain_figures_of(e->chain, &e->out->chain);
 	account_unfinished(e, end_ns);
 	for (unsigned i = 0; i < e->threads; i++)
 		sem_destroy(&e->thr[i].woken);
@@ -608,7 +718,11 @@ void sim_stop(struct sim_engine *e)
 	sem_destroy(&e->done);
 	pthread_mutex_destroy(&e->err_lock);
 	pthread_mutex_destroy(&e->rec_lock);
+	pthread_mutex_destroy(&e->chain_lock);
+	if (e->body->teardown && !e->setup_failed)
+		e->body->teardown(e->state);
 	free(e->state);
+	free(e->chain);
 	free(e);
 }
 

@@ -11,7 +11,6 @@ void explainer_init(struct explainer *x, const struct sim_explain *cfg)
 	memset(x, 0, sizeof(*x));
 	x->cfg = cfg;
 	x->schedstat_fd = -1;
-	x->bench_tgid = (uint32_t)getpid();
 }
 
 /* Reads the tracked thread's schedstat into *s.  Returns 0, or an errno value. */
@@ -30,7 +29,9 @@ int explainer_thread_start(struct explainer *x)
 	if (!x->cfg)
 		return 0;
 	if (x->cfg->tracer) {
-		explain_track(x->cfg->tracer, 0, gettid());
+		struct explain_owners o = { .load_tgid = (pid_t)x->cfg->load_tgid, .bench_tgid = getpid(),
+					    .main_tgid = (pid_t)x->cfg->main_tgid };
+		explain_track(x->cfg->tracer, 0, gettid(), &o);
 		return 0;
 	}
 	x->schedstat_fd = open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
@@ -42,7 +43,7 @@ int explainer_thread_start(struct explainer *x)
 void explainer_thread_end(struct explainer *x)
 {
 	if (x->cfg && x->cfg->tracer)
-		explain_track(x->cfg->tracer, 0, 0);
+		explain_track(x->cfg->tracer, 0, 0, NULL);
 	if (x->schedstat_fd >= 0)
 		close(x->schedstat_fd);
 	x->schedstat_fd = -1;

@@ -10,7 +10,6 @@
 
 struct explainer {
 	const struct sim_explain *cfg;   /* NULL: off */
-	uint32_t bench_tgid;             /* this (the bench) process */
 	int schedstat_fd;                /* /proc/thread-self/schedstat of the tracked thread, or -1 */
 	struct explain_schedstat last;   /* its reading at the end of the period before */
 	struct explain_acc acc;          /* the tracer's figures of the period ending (2 KB: not on

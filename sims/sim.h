@@ -12,6 +12,7 @@
 #include "lib/schedpolicy.h"
 #include "lib/timeline.h"
 #include "lib/stats.h"
+#include "sims/chain.h"
 #include "sims/deadline.h"
 
 struct sim_spec;
@@ -30,7 +31,9 @@ struct sim_thread;
  * sim_stop: one of its threads opens each period (sim_period_begin), its threads burn the
  * period's work (sim_burn) and wake each other (sim_wake, sim_wait_woken), and one closes it
  * (sim_period_end).  run must return once sim_stopped() is true: it may block only in
- * sim_period_begin and sim_wait_woken, which the stop ends, and burn only by sim_burn.
+ * sim_period_begin, sim_wait_woken and sim_sleep_until, which the stop ends, or in a wait of
+ * its own of at most SIM_STOP_SLICE_NS after which it looks at sim_stopped, and burn only by
+ * sim_burn or sim_burn_aside.
  * tests/skeleton_task.c is the example (doc/adding-a-workload.md). */
 struct sim_body {
 	unsigned threads;       /* task threads, 1 to SIM_MAX_THREADS; thread 0 is named "ib-task",
@@ -39,7 +42,23 @@ struct sim_body {
 	 * bytes; 0 for none. */
 	size_t state_bytes;
 	void (*run)(struct sim_thread *t);  /* each thread's body; sim_thread_index(t) says which */
+	/* Thread i's name (at most 15 characters, shown by ps and --explain's culprits) into buf;
+	 * NULL: the names above. */
+	void (*name)(unsigned i, char *buf, size_t len);
+	/* The threads this run of the task starts, when its options decide (at most threads);
+	 * NULL: threads. */
+	unsigned (*threads_for)(const struct sim_spec *spec);
+	/* Before any thread starts: sets up what the threads share beyond memory (a file
+	 * descriptor) in state (state_bytes, zeroed).  Returns 0, or an errno value (the task
+	 * does not start; errmsg names the call).  NULL: nothing. */
+	int (*setup)(void *state, const struct sim_spec *spec, char *errmsg, size_t len);
+	/* After every thread has returned: releases what setup took.  NULL: nothing. */
+	void (*teardown)(void *state);
 };
+
+/* The longest a task thread waits without looking at the stop: the engine's own sleeps are cut
+ * into slices of it. */
+#define SIM_STOP_SLICE_NS 100000000ull
 
 /* A simulated task.  Periodic tasks are woken every interval_us by the timing thread and must
  * do work_us() of CPU work before the next wake-up; free-running tasks (Gaming) burn
@@ -71,6 +90,9 @@ struct sim_desc {
 	/* The task's threads and what each does; NULL: one thread that does each period's work
 	 * (each frame's, when free-running). */
 	const struct sim_body *body;
+	/* true: the task's frame time is taken where its frames are shown (sim_chain_vsync), not
+	 * from one period's completion to the next; it has chain figures (sims/chain.h). */
+	bool presents;
 };
 
 /* A task made concrete for one run: the descriptor plus its resolved period and CPU share. */
@@ -82,6 +104,8 @@ struct sim_spec {
 	 * (buffer_periods - 1) periods of its nominal start, else the buffer ran dry (an xrun).
 	 * 0: not an audio task, no xrun accounting. */
 	unsigned buffer_periods;
+	/* The workload's own options (its private config), for a body that reads them; NULL. */
+	const void *opts;
 };
 
 /* --explain: which periods are explained, and from what.  With a tracer, the first task thread
@@ -91,7 +115,8 @@ struct sim_explain {
 	struct explain_tracer *tracer;  /* loaded and attached, or NULL: the schedstat floor */
 	uint64_t threshold_ns;          /* also explain periods whose lateness exceeds it; 0: only
 	                                   missed deadlines */
-	uint32_t load_tgid;             /* the load process, to name its tasks (0: unknown) */
+	uint32_t load_tgid;             /* the load process, whose tasks are the load's (0: unknown;
+	                                   lib/explain_abi.h's board) */
 	uint32_t main_tgid;             /* interbench's main process */
 };
 
@@ -99,12 +124,23 @@ struct sim_explain {
 struct sim_run_cfg {
 	uint64_t loops_per_ms; /* burn loops per millisecond of CPU, from calibrate/ or -l */
 	struct sched_setting sched; /* each task thread's policy, nice, priority or reservation
-	                               (zeroed: SCHED_OTHER at nice 0, left as it is) */
+	                               (zeroed: SCHED_OTHER at nice 0, left as it is), and how a
+	                               periodic task is woken: with sched.own_timer it sleeps on its
+	                               own absolute timer (clock_nanosleep) to each period's start and
+	                               no timing thread runs, so no other thread's wake-up hands it a
+	                               scheduling point; its latency is then its whole wake-up latency
+	                               (timer expiry, wake-up, runqueue wait), no timer latency apart */
 	int timer_prio;      /* SCHED_FIFO priority of the timing thread; 0 = normal priority */
 	struct timeline_buf *timeline; /* every period recorded here (--timeline), or NULL */
 	uint32_t timeline_pair;        /* the pair id of those records */
 	const struct sim_explain *explain; /* --explain, or NULL (periodic tasks only) */
 };
+
+/* How a periodic task is woken (--wake), and the names the command line gives them. */
+enum { SIM_WAKE_THREAD, SIM_WAKE_TIMER };
+
+/* The name of wake-up i ("thread", "timer"), NULL past the last (an optspec name_at callback). */
+const char *sim_wake_name_at(unsigned i);
 
 /* Everything measured in one run of a simulated task. */
 struct sim_result {
@@ -138,6 +174,9 @@ struct sim_result {
 	 * the stutter a user sees, and Gaming's "1% low" frame rate. */
 	struct lat_stats frame;
 	struct lat_hist frame_hist;
+	/* A task that presents frames (sim_desc.presents): its chain's figures, taken at
+	 * sim_stop; zeroed else. */
+	struct chain_figures chain;
 	struct loop_acct loop;       /* CPU-loop time (sims/deadline.h) */
 	struct audio_acct audio;     /* audio buffering, when spec.buffer_periods > 0 */
 	int timeline_error;          /* 0, or the errno of a failed write of the pair's timeline */
@@ -230,6 +269,29 @@ uint64_t sim_burn(struct sim_thread *t, uint64_t work_us);
  * so cut records its overrun when it already had one.  Returns true when the period was
  * completed, false when the body should return. */
 bool sim_period_end(struct sim_thread *t);
+
+/* Burns work_us microseconds of CPU on the calling thread by its own clock, as sim_burn does,
+ * for work that is not the open period's (a compositor's at each vsync): nothing is added to
+ * the period's figures.  Stops early when the task is stopped.  Returns the work done, us. */
+uint64_t sim_burn_aside(struct sim_thread *t, uint64_t work_us);
+
+/* Sleeps until the absolute CLOCK_MONOTONIC time at_ns, in slices, returning early when the
+ * task is stopped.  Returns false once stopped, true at or after at_ns. */
+bool sim_sleep_until(struct sim_thread *t, uint64_t at_ns);
+
+/* The nominal start of the task's period 0, CLOCK_MONOTONIC ns (fixed at sim_start). */
+uint64_t sim_start_ns(const struct sim_thread *t);
+
+/* The task as it runs: its period, CPU share and its workload's options (sim_spec.opts). */
+const struct sim_spec *sim_task_spec(const struct sim_thread *t);
+
+/* A task that presents frames (sim_desc.presents) records its chain (sims/chain.h) with these,
+ * from any of its threads (a lock serializes them): its timing, each wake-up along it, and
+ * each vsync, whose frame time goes into the task's frame figures.  See chain_setup,
+ * chain_wake and chain_vsync. */
+void sim_chain_setup(struct sim_thread *t, uint64_t input0_ns, uint64_t input_period_ns, uint64_t vsync_period_ns);
+void sim_chain_wake(struct sim_thread *t, unsigned stage, uint64_t wake_ns);
+void sim_chain_vsync(struct sim_thread *t, uint64_t index, const struct chain_frame *f);
 
 /* Whether the task is being stopped (sim_stop). */
 bool sim_stopped(const struct sim_thread *t);

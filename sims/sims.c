@@ -7,6 +7,7 @@ void sim_spec_init(struct sim_spec *spec, const struct sim_desc *desc)
 	spec->interval_us = desc->interval_us;
 	spec->cpu_pct = desc->cpu_pct;
 	spec->buffer_periods = 0;
+	spec->opts = NULL;
 }
 
 uint64_t sim_work_us(const struct sim_spec *spec, uint64_t period)

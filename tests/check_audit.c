@@ -12,6 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "lib/audit.h"
+#include "lib/machine.h"
 #include "lib/runlock.h"
 
 static char root[64];
@@ -78,10 +79,75 @@ START_TEST(fake_machine)
 	ck_assert_str_eq(audit_find(&a, "clocksource")->value, AUDIT_NA);
 	ck_assert(!audit_find(&a, "clocksource")->hint[0]);        /* missing is no hurt */
 	ck_assert_str_eq(audit_find(&a, "sched_ext")->value, "enabled (lavd)");
+	ck_assert_str_eq(audit_find(&a, "scheduler")->value, "sched_ext: lavd");
 	ck_assert_uint_ge(audit_hurts(&a), 6);
 	char cmd[600];
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
 	ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
+/* The preemption mode from the kernel's current one, else the boot's preempt=, else the
+ * build's default; a PREEMPT_RT kernel's from debugfs only.  The audit reads the same. */
+START_TEST(preempt_mode_sources)
+{
+	struct machine_info m;
+	const char *cfg = "#\nCONFIG_PREEMPT_BUILD=y\nCONFIG_PREEMPT_VOLUNTARY=y\nCONFIG_PREEMPT_DYNAMIC=y\n";
+	struct preempt_texts t = { .uname_v = "#1 SMP PREEMPT_DYNAMIC Debian", .dyn_preempt = "none voluntary full (lazy)\n",
+				   .cmdline = "quiet preempt=full", .kconfig = cfg };
+	machine_preempt_model(&m, &t);
+	ck_assert_str_eq(m.preempt_model, "PREEMPT_DYNAMIC");
+	ck_assert_str_eq(m.preempt_mode, "lazy");
+	ck_assert_str_eq(m.preempt_mode_source, "/sys/kernel/debug/sched/preempt");
+	t.dyn_preempt = NULL;                       /* debugfs not mounted */
+	machine_preempt_model(&m, &t);
+	ck_assert_str_eq(m.preempt_mode, "full");
+	ck_assert_str_eq(m.preempt_mode_source, "/proc/cmdline preempt=");
+	t.cmdline = "quiet nopreempt=x";            /* a longer word is not preempt= */
+	machine_preempt_model(&m, &t);
+	ck_assert_str_eq(m.preempt_mode, "voluntary");
+	ck_assert_str_eq(m.preempt_mode_source, "kernel config default");
+	t.kconfig = NULL;
+	machine_preempt_model(&m, &t);
+	ck_assert_str_eq(m.preempt_mode, "");
+	ck_assert_str_eq(m.preempt_mode_source, "");
+	struct preempt_texts rt = { .realtime_flag = "1\n", .uname_v = "#1 SMP PREEMPT_RT", .cmdline = "preempt=none" };
+	machine_preempt_model(&m, &rt);
+	ck_assert_str_eq(m.preempt_model, "PREEMPT_RT");
+	ck_assert_str_eq(m.preempt_mode, "");       /* the boot's word is not trusted on RT */
+	rt.dyn_preempt = "full (lazy)";
+	machine_preempt_model(&m, &rt);
+	ck_assert_str_eq(m.preempt_mode, "lazy");
+	struct preempt_texts lazy = { .uname_v = "#1 SMP PREEMPT_LAZY" };
+	machine_preempt_model(&m, &lazy);
+	ck_assert_str_eq(m.preempt_model, "PREEMPT_LAZY");
+
+	new_root();
+	put("proc/sys/kernel/version", "#1 SMP PREEMPT_DYNAMIC Debian\n");
+	put("proc/sys/kernel/osrelease", "6.12.9-amd64\n");
+	put("boot/config-6.12.9-amd64", "#\nCONFIG_PREEMPT_NONE=y\n");
+	struct audit a;
+	audit_collect(&a, root);
+	ck_assert_str_eq(audit_find(&a, "preemption")->value, "PREEMPT_DYNAMIC (none)");
+	ck_assert_str_eq(audit_find(&a, "preemption")->source, "uname -v; mode: kernel config default");
+	ck_assert(audit_find(&a, "preemption")->hint[0]);   /* none hurts */
+	ck_assert_str_eq(audit_find(&a, "scheduler")->value, "EEVDF");
+	char cmd[600];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
+/* The class by release, and a loaded sched_ext scheduler before it. */
+START_TEST(scheduler_named)
+{
+	char b[64];
+	ck_assert_str_eq(machine_scheduler(NULL, NULL, "6.1.0-56-amd64", b, sizeof(b)), "CFS");
+	ck_assert_str_eq(machine_scheduler("disabled\n", NULL, "6.6.0", b, sizeof(b)), "EEVDF");
+	ck_assert_str_eq(machine_scheduler(NULL, NULL, "7.0-rc1", b, sizeof(b)), "EEVDF");
+	ck_assert_str_eq(machine_scheduler("enabled\n", "rusty_1.0.4\n", "6.12.1", b, sizeof(b)), "sched_ext: rusty_1.0.4");
+	ck_assert_str_eq(machine_scheduler("enabled", NULL, "6.12.1", b, sizeof(b)), "sched_ext: unknown");
+	ck_assert_str_eq(machine_scheduler(NULL, NULL, "garbage", b, sizeof(b)), "unknown");
 }
 END_TEST
 
@@ -166,6 +232,8 @@ int main(void)
 	TCase *tc = tcase_create("audit");
 	tcase_add_test(tc, fake_machine);
 	tcase_add_test(tc, confinement);
+	tcase_add_test(tc, preempt_mode_sources);
+	tcase_add_test(tc, scheduler_named);
 	tcase_add_test(tc, judges);
 	suite_add_tcase(s, tc);
 	return ck_run(s);

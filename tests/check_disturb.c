@@ -85,6 +85,13 @@ START_TEST(outside_time_and_ppm)
 	ck_assert_uint_eq(d.outside_cpu_ns, 0);
 	ck_assert_uint_eq(d.outside_cpu_ppm, 0);
 	ck_assert(!disturbance_marked(&d));
+	/* the same with 1 tick stolen meanwhile (CI saw it: 0 outside, 10 ms stolen): stolen
+	 * time is never the run's own, so outside holds at least it */
+	b = sample(1100, 51, 2, 700);
+	disturb_compute(&a, &b, 2 * NS_PER_S, 100, &d);
+	ck_assert_uint_eq(d.steal_ns, 10 * NS_PER_MS);
+	ck_assert_uint_eq(d.outside_cpu_ns, 10 * NS_PER_MS);
+	ck_assert_uint_ge(d.outside_cpu_ppm, d.steal_ppm);
 	/* 250 Hz: 4 ms a tick */
 	b = sample(1010, 50, 2, 500);
 	disturb_compute(&a, &b, NS_PER_S, 250, &d);

@@ -43,31 +43,30 @@ START_TEST(threshold_parsed)
 }
 END_TEST
 
-/* A tracked thread's acc with one other task of tgid tgid (and ancestors), wait_ns behind it. */
-static void add_who(struct explain_acc *a, uint32_t pid, uint32_t tgid, uint32_t parent, const char *comm,
+/* A tracked thread's acc with one other task of tgid tgid, the tracer's owner, wait_ns behind it. */
+static void add_who(struct explain_acc *a, uint32_t pid, uint32_t tgid, uint32_t owner, const char *comm,
 		    uint64_t wait_ns, uint64_t preempt_ns)
 {
 	struct explain_who *w = &a->who[a->who_n++];
-	*w = (struct explain_who){ .pid = pid, .tgid = tgid, .ancestor_tgids = { parent }, .prio = 120,
+	*w = (struct explain_who){ .pid = pid, .tgid = tgid, .owner = owner, .prio = 120,
 				   .switches = 2, .wait_ns = wait_ns, .preempt_ns = preempt_ns };
 	snprintf(w->comm, sizeof(w->comm), "%s", comm);
 }
 
 /* A period due at 100 ms, its timer 0.2 ms late, woken 50 us after, waiting 6 ms behind a load
- * thread (a child of the load process 500), 1 ms behind a kworker, preempted 2 ms by the
+ * thread, 1 ms behind a kworker, preempted 2 ms by the
  * load, 0.3 ms of softirq; it ran 4 ms and finished at 113.5 ms. */
 static void late_period(struct explain_facts *f, struct explain_acc *a)
 {
 	*f = (struct explain_facts){ .index = 7, .start_ns = 70 * MS, .due_ns = 100 * MS, .timer_ns = 100 * MS + 200000,
-				     .timer_late_ns = 200000, .finish_ns = 113500000, .missed = true, .load_tgid = 500,
-				     .bench_tgid = 400, .main_tgid = 300 };
+				     .timer_late_ns = 200000, .finish_ns = 113500000, .missed = true };
 	memset(a, 0, sizeof(*a));
 	a->seq = 8;
 	a->wakeup_ns = f->timer_ns + 50000;
 	a->oncpu_ns = 1 * MS;              /* before its preemption */
 	a->oncpu_since_ns = 110500000;     /* then 3 ms to the finish */
-	add_who(a, 501, 501, 500, "burn", 6 * MS, 2 * MS);
-	add_who(a, 40, 40, 2, "kworker/0:1", 1 * MS, 0);
+	add_who(a, 501, 500, EXPLAIN_OWNER_LOAD, "burn", 6 * MS, 2 * MS);
+	add_who(a, 40, 40, EXPLAIN_OWNER_OTHER, "kworker/0:1", 1 * MS, 0);
 	a->softirq_ns[1] = 300000;         /* TIMER */
 	a->preemptions = 1;
 }
@@ -94,8 +93,34 @@ START_TEST(bpf_period_composed)
 	ck_assert_uint_eq(p.ntop, 2);
 	ck_assert_str_eq(p.top[0].comm, "burn");
 	ck_assert_uint_eq(p.top[0].ns, 8 * MS);
-	ck_assert_uint_eq(p.top[0].owner, EXPLAIN_OWNER_LOAD);  /* by its parent */
+	ck_assert_uint_eq(p.top[0].owner, EXPLAIN_OWNER_LOAD);
 	ck_assert_uint_eq(p.top[1].owner, EXPLAIN_OWNER_OTHER);
+	ck_assert_uint_eq(p.owner_ns[EXPLAIN_OWNER_LOAD], 8 * MS);
+	ck_assert_uint_eq(p.owner_ns[EXPLAIN_OWNER_OTHER], 1 * MS);
+	ck_assert_uint_eq(p.owner_ns[EXPLAIN_OWNER_BENCH], 0);
+}
+END_TEST
+
+/* Tasks the tracer's table had no room for still count, to their owner and to tasks. */
+START_TEST(rest_counts_by_owner)
+{
+	struct explain_facts f;
+	struct explain_acc a;
+	struct explain_period p;
+	late_period(&f, &a);
+	a.rest_ns[EXPLAIN_OWNER_LOAD] = 3 * MS;
+	a.rest_ns[EXPLAIN_OWNER_BENCH] = 1 * MS;
+	f.finish_ns += 4 * MS;
+	a.oncpu_since_ns += 4 * MS;
+	explain_from_bpf(&f, &a, &p);
+	ck_assert_uint_eq(p.part_ns[EXPLAIN_TASKS], 11 * MS);
+	ck_assert_uint_eq(p.owner_ns[EXPLAIN_OWNER_LOAD], 11 * MS);
+	ck_assert_uint_eq(p.owner_ns[EXPLAIN_OWNER_BENCH], 1 * MS);
+	ck_assert_uint_eq(p.part_ns[EXPLAIN_UNEXPLAINED], 0);
+	struct explain_summary s = { 0 };
+	explain_summary_add(&s, NULL, &p);
+	explain_summary_add(&s, NULL, &p);
+	ck_assert_uint_eq(s.owner_ns[EXPLAIN_OWNER_LOAD], 22 * MS);
 }
 END_TEST
 
@@ -148,6 +173,23 @@ START_TEST(schedstat_period_composed)
 	ck_assert_uint_eq(p.part_ns[EXPLAIN_RUNNABLE], 6 * MS);
 	ck_assert_uint_eq(p.part_ns[EXPLAIN_TIMER], 100000);
 	ck_assert_uint_eq(p.part_ns[EXPLAIN_UNEXPLAINED], 900000);
+}
+END_TEST
+
+/* The deltas hold what ran before the release too: a timer 3.7 ms late leaves the work 0.1 ms
+ * to finish in, so it cannot have run 0.5 ms of it, and the parts never pass the delay. */
+START_TEST(schedstat_bounded_by_release)
+{
+	struct explain_facts f = { .due_ns = 100 * MS, .timer_ns = 103 * MS + 700000, .timer_late_ns = 3700000,
+				   .finish_ns = 103 * MS + 800000, .missed = false };
+	struct explain_schedstat d = { .run_ns = 500000, .wait_ns = 2 * MS };
+	struct explain_period p;
+	explain_from_schedstat(&f, &d, &p);
+	ck_assert_uint_eq(p.ran_ns, 100000);
+	ck_assert_uint_eq(p.delay_ns, 3700000);
+	ck_assert_uint_eq(p.part_ns[EXPLAIN_RUNNABLE], 0);
+	ck_assert_uint_eq(p.part_ns[EXPLAIN_TIMER], 3700000);
+	ck_assert_uint_eq(p.part_ns[EXPLAIN_UNEXPLAINED], 0);
 }
 END_TEST
 
@@ -237,9 +279,11 @@ int main(void)
 	tcase_add_test(tc, schedstat_parsed);
 	tcase_add_test(tc, threshold_parsed);
 	tcase_add_test(tc, bpf_period_composed);
+	tcase_add_test(tc, rest_counts_by_owner);
 	tcase_add_test(tc, unexplained_is_the_rest);
 	tcase_add_test(tc, carried_period);
 	tcase_add_test(tc, schedstat_period_composed);
+	tcase_add_test(tc, schedstat_bounded_by_release);
 	tcase_add_test(tc, summary_merges_and_keeps_the_latest);
 	tcase_add_test(tc, names);
 	tcase_add_test(tc, json_round_trip);

@@ -102,6 +102,33 @@ START_TEST(settings_built)
 	ck_assert_uint_eq(l.n, 2);
 	ck_assert_str_eq(sched_setting_words(&l.s[1], w, sizeof(w)), "nice 19");
 	ck_assert(sweep_is_sweep(&b, &l));
+	/* slices: each nice level with each slice, on other and batch only; 0 is the default */
+	ck_assert_int_eq(parse(&o, "-B", "0,5", "--bench-slice", "0,3000", "--bench-policy", "other,fifo", NULL), OPT_OK);
+	sweep_build(&o, 97, &b, &l);
+	ck_assert_uint_eq(b.n, 5);                          /* other: 2 nice x 2 slices, fifo */
+	ck_assert_str_eq(sched_setting_words(&b.s[0], w, sizeof(w)), "");
+	ck_assert(sched_setting_is_default(&b.s[0]));
+	ck_assert_str_eq(sched_setting_words(&b.s[1], w, sizeof(w)), "slice 3000us");
+	ck_assert(!sched_setting_is_default(&b.s[1]));
+	ck_assert_str_eq(sched_setting_words(&b.s[3], w, sizeof(w)), "nice 5 slice 3000us");
+	ck_assert_str_eq(sched_setting_label(&b.s[2], w, sizeof(w)), "nice 5");
+	ck_assert_uint_eq(b.s[4].slice_ns, 0);              /* no slice for fifo */
+	ck_assert_str_eq(sched_setting_words(&b.s[4], w, sizeof(w)), "real time");
+	ck_assert_int_eq(parse(&o, "--load-slice", "100:1000:100", "-N", "0:4", NULL), OPT_ERROR); /* 50 settings */
+	/* --wake: each bench setting once per wake-up, the timer-woken labelled; loads never */
+	ck_assert_int_eq(parse(&o, "--wake", "thread,timer", "-B", "0,5", NULL), OPT_OK);
+	sweep_build(&o, 97, &b, &l);
+	ck_assert_uint_eq(b.n, 4);                          /* nice 0 and 5, each both ways */
+	ck_assert(!b.s[0].own_timer && b.s[1].own_timer && b.s[0].nice == b.s[1].nice);
+	ck_assert_str_eq(sched_setting_words(&b.s[1], w, sizeof(w)), "timer-woken");
+	ck_assert(sched_setting_is_default(&b.s[1]));       /* the kernel is told nothing else */
+	ck_assert_str_eq(sched_setting_label(&b.s[3], w, sizeof(w)), "nice 5 timer-woken");
+	ck_assert_uint_eq(l.n, 1);
+	ck_assert(!l.s[0].own_timer);
+	ck_assert_int_eq(parse(&o, "--wake", "timer", NULL), OPT_OK);
+	sweep_build(&o, 97, &b, &l);
+	ck_assert_uint_eq(b.n, 1);
+	ck_assert(b.s[0].own_timer);
 }
 END_TEST
 

@@ -64,12 +64,61 @@ if [ "$rc" = 0 ] && grep -q 'in the presence of simulated SCHED_IDLE ---' "$out"
 then ok "load policies and CPU placement"; else bad "load policies (exit $rc)" "$out"; fi
 
 # Refusals before anything starts.
-for args in "--cpus 4096" "--cpus 1-0" "-B 0:30" "--bench-policy idle" "--load-policy deadline" "--bench-policy bogus"; do
+for args in "--cpus 4096" "--cpus 1-0" "-B 0:30" "--bench-policy idle" "--load-policy deadline" "--bench-policy bogus" \
+	"--bench-slice 100x" "--load-slice 2000000" "--bench-slice 0:1000:100 -B 0:4"; do
 	# shellcheck disable=SC2086
 	"$BIN" $args -t 1 -c >"$out" 2>&1; rc=$?
 	if [ "$rc" = 2 ] && [ "$(wc -l <"$out")" = 1 ] && grep -q "accepted" "$out" && ! grep -q Benchmarking "$out"
 	then ok "'$args' refused (exit 2)"; else bad "'$args' refused (exit $rc)" "$out"; fi
 done
+# --wake thread,timer: a sweep; timer-woken, the task sleeps on its own timer, no timing thread:
+# every period measured, its latency its whole wake-up (lateness), no timer latency apart; each
+# result labelled with how it was woken, the sweep's summary a row each, compare --match sets
+# them side by side.
+"$BIN" --wake thread,timer -t 2 -c -W Audio -w None --json wake.json >"$out" 2>&1; rc=$?
+if [ "$rc" = 0 ] && grep -q '^--- Benchmarking simulated cpu of Audio timer-woken in the presence of simulated ---' "$out" &&
+   grep -q '^nice 0 timer-woken ' "$out" && python3 - "$SCHEMA" wake.json <<'PY'
+import json, sys, jsonschema
+jsonschema.Draft202012Validator(json.load(open(sys.argv[1]))).validate(doc := json.load(open(sys.argv[2])))
+assert doc["options"]["wake"] == ["thread", "timer"], doc["options"]
+thread, timer = doc["results"]
+assert thread["bench_setting"]["wake"] == "thread" and timer["bench_setting"]["wake"] == "timer", (thread, timer)
+assert timer["mode"] == "timer-woken" and thread["mode"] == "", (thread["mode"], timer["mode"])
+assert timer["samples"] >= 30 and timer["deadlines_met_ppm"] > 0, timer
+assert timer["timer_latency_p99_ns"] is None and timer["latency_p99_ns"] == timer["lateness_p99_ns"], timer
+assert thread["timer_latency_p99_ns"] is not None, thread
+PY
+then ok "--wake thread,timer: a sweep, Audio measured both ways, the timer-woken on its own timer"; else bad "--wake thread,timer (exit $rc)" "$out"; fi
+python3 - <<'PY'
+import json
+doc = json.load(open("wake.json"))
+for name, keep in (("wake-thread.json", "thread"), ("wake-timer.json", "timer")):
+    d = dict(doc, results=[r for r in doc["results"] if r["bench_setting"]["wake"] == keep])
+    json.dump(d, open(name, "w"))
+PY
+"$BIN" compare --match simulation,load wake-thread.json wake-timer.json >"$out" 2>&1; rc=$?
+if [ "$rc" -le 1 ] && grep -q '^Audio  *None  *mean latency' "$out" && grep -q '1 pair compared' "$out"
+then ok "compare --match: thread- and timer-woken Audio side by side"; else bad "compare of --wake (exit $rc)" "$out"; fi
+"$BIN" --wake sometimes -t 1 -c >"$out" 2>&1; rc=$?
+if [ "$rc" = 2 ] && [ "$(wc -l <"$out")" = 1 ] && grep -q -- "--wake: .*sometimes.*thread.*timer" "$out"
+then ok "--wake sometimes refused (exit 2)"; else bad "--wake sometimes (exit $rc)" "$out"; fi
+
+# EEVDF slices: a sweep of the task's, each with what the kernel kept (it clamps to 0.1-100 ms);
+# a kernel before 6.12 keeps none and the run is refused before anything starts.
+"$BIN" --bench-slice 50,3000 -t 1 -c -W Audio -w None --json slice.json >"$out" 2>&1; rc=$?
+if grep -q "kept no slice" "$out"; then
+	if [ "$rc" = 2 ] && [ "$(wc -l <"$out")" = 1 ] && grep -q "^interbench: --bench-slice: 50: this kernel kept no slice" "$out"
+	then ok "--bench-slice refused on a kernel without per-task slices"; else bad "--bench-slice refusal (exit $rc)" "$out"; fi
+elif [ "$rc" = 0 ] && grep -q "Benchmarking simulated cpu of Audio slice 3000us in" "$out" &&
+	grep -q "^nice 0 slice 50us " "$out" && python3 - "$SCHEMA" slice.json <<'PY'
+import json, sys, jsonschema
+jsonschema.Draft202012Validator(json.load(open(sys.argv[1]))).validate(doc := json.load(open(sys.argv[2])))
+got = [(r["mode"], r["bench_setting"]["slice_us"], r["bench_setting"]["slice_kept_us"]) for r in doc["results"]]
+assert got == [("slice 50us", 50, 100), ("slice 3000us", 3000, 3000)], got
+assert doc["options"]["bench_slice_us"] == [50, 3000], doc["options"]
+PY
+then ok "--bench-slice 50,3000: two settings, the kernel kept 100 and 3000 us"; else bad "--bench-slice sweep (exit $rc)" "$out"; fi
+
 if command -v setpriv >/dev/null && [ "$(id -u)" = 0 ]; then
 	mkdir -p "$TMP/user" && chmod 777 "$TMP/user"
 	asuser() { (cd "$TMP/user" && XDG_CACHE_HOME="$TMP/user" setpriv --reuid 65534 --regid 65534 --clear-groups \

@@ -24,9 +24,12 @@ for kind in "${kinds[@]}"; do
 		flags="-O1 -g -fsanitize=thread"
 		export TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1
 		targets="unit e2e"
-		tsan_e2e="e2e e2e_loads e2e_results e2e_faults e2e_sweep e2e_stutter e2e_disturb e2e_window" ;;
+		tsan_e2e="e2e e2e_loads e2e_results e2e_faults e2e_sweep e2e_stutter e2e_disturb e2e_window e2e_pipeline" ;;
 	*) echo "sanitize.sh: unknown kind '$kind' (accepted: asan, tsan)" >&2; exit 2 ;;
 	esac
+	# A sanitized test runs several times slower: check's timeouts (which only bound a test
+	# that would hang, or a lookup gone linear, check_compare's large_sets_bounded) scale with it.
+	export CK_TIMEOUT_MULTIPLIER=10
 	echo "== $kind: building with $flags"
 	make -C "$dir" -s CC=clang CFLAGS="$flags" LDFLAGS="${flags#-O1 -g }" interbench >/dev/null
 	# TSan's shadow layout needs a fixed address space on kernels with high mmap entropy.

@@ -20,6 +20,7 @@ int workload_find(const char *name, bool as_load)
 void workload_sim_spec(const struct workload *w, const void *opts, struct sim_spec *spec)
 {
 	sim_spec_init(spec, w->sim);
+	spec->opts = opts;
 	if (w->sim_params)
 		w->sim_params(opts, spec);
 }

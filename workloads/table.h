@@ -14,6 +14,7 @@
 	X(x)         \
 	X(gaming)    \
 	X(proaudio)  \
+	X(pipeline)  \
 	X(burn)      \
 	X(write)     \
 	X(read)      \

@@ -24,6 +24,9 @@
                                  counterpart always runs so: an audio thread), unless a policy is
                                  asked for; at normal priority with a note otherwise */
 
+#define WL_ONLY_NAMED   0x20u /* in a run only when -W names it (as a task) or -w (as a load): not
+                                 in the default selection, which stays interbench's */
+
 #define WL_MAX 32             /* registry bound: -W/-w masks are 32-bit, bit i = workload_table[i] */
 #define WL_CFG_MAX_BYTES 64   /* bound of a workload's cfg_size (struct options holds them all) */
 

@@ -3,7 +3,9 @@
 # LAVA's schema, the job through `lava-run --validate` (and a broken one refused), then real
 # boots with a 1 s run: Debian's generic and PREEMPT_RT kernels in turn through lava-run (the
 # RT kernel in qemu's default CPU model, without RDRAND: the jansson seeding hang), and the
-# generic one with qemu directly; each must leave its JSON result and test cases.  Installs
+# generic one with qemu directly; each must leave its JSON result and test cases, and the
+# lava-run boots their causes from --explain's BPF tracer (loaded by each guest's kernel and
+# its verifier, not this host's).  Installs
 # its packages when root (lava-dispatcher: about a minute on a fresh machine); about a minute
 # more in TCG.
 # Usage: ci/kernels/check.sh
@@ -46,11 +48,20 @@ expect 10 "LAVA's schema refuses a test definition without metadata.format" vali
 # Real boots: both kernels through lava-run (each job first through lava-run --validate).
 export TEST_MINUTES=3 INTERBENCH="$src/interbench" INTERBENCH_STATIC="$src/interbench-static"
 rc=0
-OUT="$work/lava" "$here/matrix.sh" --args "-t 1 -W Audio -w None" >"$work/lava.out" 2>&1 || rc=$?
+OUT="$work/lava" "$here/matrix.sh" --args "-t 1 -W Audio -w None --explain --explain-threshold 1us" >"$work/lava.out" 2>&1 || rc=$?
 if [ "$rc" -le 1 ]; then  # 1: compare found a regression, which TCG's noise may well give
 	ok "generic and rt kernels booted through lava-run, compared (exit $rc)"
 else
 	fail "kernel matrix through lava-run exited $rc:"; tail -20 "$work/lava.out"
+	# what each guest printed last (the scratch directory goes with the run)
+	for log in "$work"/lava/*/log; do
+		[ -f "$log" ] || continue
+		echo "       the last console lines of ${log#"$work"/lava/}:"
+		/usr/bin/python3 -c 'import json, sys
+lines = [json.loads(l).get("msg", "") for l in open(sys.argv[1]) if "\"lvl\": \"target\"" in l]
+for m in lines[-25:]:
+    print("         ", str(m)[:200])' "$log" 2>/dev/null || tail -5 "$log"
+	done
 fi
 
 # What each kernel left: a JSON result with a measured pair, and its test cases.
@@ -70,8 +81,20 @@ check_result() {
 		fail "$label ($how): test cases missing:"; cat "$dir/$label.cases.txt" 2>/dev/null || true
 	fi
 }
+# The causes travel: each guest's result explains its periods with the BPF tracer.
+check_causes() {
+	local label=$1
+	if /usr/bin/python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["results"]; assert all(x["explain"]["source"] == "bpf" and x["explain"]["explained_periods"] > 0 for x in r), [x.get("explain") for x in r]' \
+		"$work/lava/$label.json" 2>"$work/causes.err"; then
+		ok "$label (lava-run): --explain's causes from the BPF tracer in the guest"
+	else
+		fail "$label (lava-run): no BPF causes:"; tail -3 "$work/causes.err"; grep -h -- "--explain" "$work/lava/$label/log" | head -3
+	fi
+}
 check_result "$work/lava" generic lava-run
 check_result "$work/lava" rt lava-run
+check_causes generic
+check_causes rt
 
 # lava-run --validate refuses a job the dispatcher cannot run (proof that it checks).
 sed 's/method: qemu/method: no-such-method/' "$work/lava/generic/job.yaml" >"$work/broken-job.yaml"
@@ -84,6 +107,16 @@ deb=$(ls -t "${KERNEL_CACHE:-$HOME/.cache/interbench-kernels}"/linux-image-[0-9]
 expect 0 "generic kernel booted with qemu directly" \
 	env OUT="$work/direct" "$here/matrix.sh" --direct --args "-t 1 -W Audio -w None" "generic=$deb"
 check_result "$work/direct" generic qemu
+
+# A kernel before 6.12 keeps no per-task slice: a slice sweep is refused before anything runs.
+rc=0
+OUT="$work/slice" "$here/matrix.sh" --direct --args "-t 1 -W Audio -w None --bench-slice 3000" "generic=$deb" \
+	>"$work/slice.out" 2>&1 || rc=$?
+if [ "$rc" = 3 ] && grep -q "^interbench: --bench-slice: 3000: this kernel kept no slice" "$work/slice/generic/log"; then
+	ok "generic 6.1 refuses --bench-slice, saying the kernel kept no slice"
+else
+	fail "generic 6.1 --bench-slice (exit $rc):"; grep -h "^interbench" "$work/slice/generic/log" 2>/dev/null | head -5
+fi
 
 # The pieces refuse what they cannot use.
 expect 1 "extract.py: an empty console is no result" \

@@ -11,7 +11,8 @@
 #               Default: Debian's current linux-image-amd64 (generic) and linux-image-rt-amd64
 #               (rt), fetched with apt-get download into $KERNEL_CACHE.
 #   --args      interbench's arguments in every guest (default: -t 2 -W Audio -W Video -w None
-#               -w Burn --repeat 5)
+#               -w Burn --repeat 5 --explain: the causes of missed deadlines travel with
+#               each result; compare prints how they moved under each flagged pair)
 #   --threshold compare's --threshold, for the guests' verdicts and the comparisons
 #   --direct    boot with qemu directly instead of through lava-run (the same initramfs)
 # Environment: ACCEL (kvm or tcg: no probe), PROBE_SECONDS (the KVM probe's bound, default 15),
@@ -23,7 +24,7 @@
 # tools; 3 when a kernel's job, boot or benchmark failed.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-args="-t 2 -W Audio -W Video -w None -w Burn --repeat 5"
+args="-t 2 -W Audio -W Video -w None -w Burn --repeat 5 --explain"
 threshold="" direct=false kernels=()
 while [ $# -gt 0 ]; do
 	case $1 in

@@ -56,9 +56,16 @@ static struct slot_state slot_st[EXPLAIN_SLOTS];
 static struct cpu_state cpus[EXPLAIN_MAX_CPUS];
 
 /* Indexes masked after their range check, so the verifier sees them bounded whatever the
- * compiler made of the check (both sizes are powers of two). */
-#define SLOT(s) ((unsigned)(s) & (EXPLAIN_SLOTS - 1))
-#define CPU(c) ((unsigned)(c) & (EXPLAIN_MAX_CPUS - 1))
+ * compiler made of the check (both sizes are powers of two).  The barrier keeps the mask: a
+ * compiler that saw the check drops it as a no-op, and an older verifier (6.1) does not carry
+ * a 32-bit compare's bound over to the 64-bit index. */
+static __always_inline unsigned masked(unsigned i, unsigned size)
+{
+	barrier_var(i);
+	return i & (size - 1);
+}
+#define SLOT(s) masked((unsigned)(s), EXPLAIN_SLOTS)
+#define CPU(c) masked((unsigned)(c), EXPLAIN_MAX_CPUS)
 _Static_assert((EXPLAIN_SLOTS & (EXPLAIN_SLOTS - 1)) == 0, "EXPLAIN_SLOTS: a power of two");
 _Static_assert((EXPLAIN_MAX_CPUS & (EXPLAIN_MAX_CPUS - 1)) == 0, "EXPLAIN_MAX_CPUS: a power of two");
 
@@ -73,25 +80,29 @@ static __always_inline int find_slot(__u32 tid)
 	return -1;
 }
 
-/* Slot s's figures, begun afresh when the benchmark moved on to another period. */
+/* Slot s's figures (s a slot: the caller checked), begun afresh when the benchmark moved on
+ * to another period.  Never NULL: no nullable pointers, which older verifiers (6.1) follow
+ * into branches they cannot prove dead. */
 static __always_inline struct explain_acc *slot_acc(int s)
 {
-	if (s < 0 || s >= EXPLAIN_SLOTS)
-		return 0;
 	struct explain_acc *a = &acc[SLOT(s)];
 	__u64 seq = board[SLOT(s)].seq;
 	if (a->seq != seq) {
-		__u64 running_since = a->oncpu_since_ns;
-		__builtin_memset(a, 0, sizeof(*a));
+		/* Everything but oncpu_since_ns, which is never written here: the reset often runs
+		 * on the waker's CPU while the thread's own CPU switches it in (tracked_in), and a
+		 * copy read before and written back after would lose that switch-in. */
+		__builtin_memset(a, 0, offsetof(struct explain_acc, oncpu_since_ns));
+		__builtin_memset((char *)a + offsetof(struct explain_acc, oncpu_since_ns) + sizeof(a->oncpu_since_ns), 0,
+				 sizeof(*a) - offsetof(struct explain_acc, oncpu_since_ns) - sizeof(a->oncpu_since_ns));
 		a->seq = seq;
-		a->oncpu_since_ns = running_since;
 	}
 	return a;
 }
 
+/* CPU cpu's state (cpu below EXPLAIN_MAX_CPUS: the caller checked; never NULL, as slot_acc). */
 static __always_inline struct cpu_state *cpu_at(__u32 cpu)
 {
-	return cpu < EXPLAIN_MAX_CPUS ? &cpus[CPU(cpu)] : 0;
+	return &cpus[CPU(cpu)];
 }
 
 static __always_inline __u32 task_cpu(struct task_struct *p)
@@ -110,8 +121,31 @@ static __always_inline bool task_runnable(bool preempt, struct task_struct *p)
 	return BPF_CORE_READ((struct task_struct___old *)p, state) == 0;
 }
 
-/* The who[] entry of task p in a (added when new, NULL when the table is full). */
-static __always_inline struct explain_who *who_of(struct explain_acc *a, struct task_struct *p)
+/* Whose task p is to slot s's run (EXPLAIN_OWNER_*): the benchmark's processes, the load
+ * process or a task up to EXPLAIN_ANCESTORS generations below it, or another's. */
+static __always_inline __u32 owner_of(int s, struct task_struct *p)
+{
+	const struct explain_board *b = &board[SLOT(s)];
+	__u32 tgid = BPF_CORE_READ(p, tgid), load = b->load_tgid;
+	if (tgid && (tgid == b->bench_tgid || tgid == b->main_tgid))
+		return EXPLAIN_OWNER_BENCH;
+	if (!load)
+		return EXPLAIN_OWNER_OTHER;
+	if (tgid == load)
+		return EXPLAIN_OWNER_LOAD;
+	struct task_struct *anc = BPF_CORE_READ(p, real_parent);
+	for (int k = 0; k < EXPLAIN_ANCESTORS; k++) {
+		if (!anc)
+			break;
+		if (BPF_CORE_READ(anc, tgid) == load)
+			return EXPLAIN_OWNER_LOAD;
+		anc = BPF_CORE_READ(anc, real_parent);
+	}
+	return EXPLAIN_OWNER_OTHER;
+}
+
+/* The who[] entry of task p in slot s's a (added when new, NULL when the table is full). */
+static __always_inline struct explain_who *who_of(int s, struct explain_acc *a, struct task_struct *p)
 {
 	__u32 pid = BPF_CORE_READ(p, pid);
 	__u32 n = a->who_n;
@@ -127,15 +161,9 @@ static __always_inline struct explain_who *who_of(struct explain_acc *a, struct 
 	a->who_n = n + 1;
 	w->pid = pid;
 	w->tgid = BPF_CORE_READ(p, tgid);
+	w->owner = owner_of(s, p);
 	w->policy = BPF_CORE_READ(p, policy);
 	w->prio = BPF_CORE_READ(p, prio);
-	struct task_struct *anc = BPF_CORE_READ(p, real_parent);
-	for (int k = 0; k < 3; k++) {
-		if (!anc)
-			break;
-		w->ancestor_tgids[k] = BPF_CORE_READ(anc, tgid);
-		anc = BPF_CORE_READ(anc, real_parent);
-	}
 	BPF_CORE_READ_STR_INTO(&w->comm, p, comm);
 	return w;
 }
@@ -175,7 +203,7 @@ static __always_inline void charge_piece(int s, struct explain_acc *a, struct cp
 	__u64 p_since_ns = cs->last_switch_ns;
 	st->piece_since_ns = now;
 	st->piece_irq_mark_ns = cs->irq_total_ns;
-	if (!p)
+	if (!p || (__u64)p == st->task) /* never behind itself: a state the events left open */
 		return;
 	if (throttled(st, p, p_since_ns)) {
 		a->throttled_ns += net;
@@ -185,9 +213,9 @@ static __always_inline void charge_piece(int s, struct explain_acc *a, struct cp
 		a->idle_ns += net;
 		return;
 	}
-	struct explain_who *w = who_of(a, p);
+	struct explain_who *w = who_of(s, a, p);
 	if (!w) {
-		a->who_rest_ns += net;
+		a->rest_ns[owner_of(s, p) % EXPLAIN_OWNERS] += net;
 		return;
 	}
 	if (st->preempted)
@@ -200,9 +228,9 @@ static __always_inline void charge_piece(int s, struct explain_acc *a, struct cp
 /* Slot s's thread starts waiting on cpu at now (after a wake-up, or preempted). */
 static __always_inline void wait_begin(int s, __u32 cpu, __u64 now, bool preempted)
 {
-	struct cpu_state *cs = cpu_at(cpu);
-	if (!cs || s < 0 || s >= EXPLAIN_SLOTS)
+	if (cpu >= EXPLAIN_MAX_CPUS || s < 0 || s >= EXPLAIN_SLOTS)
 		return;
+	struct cpu_state *cs = cpu_at(cpu);
 	struct slot_state *st = &slot_st[SLOT(s)];
 	st->wait_since_ns = st->piece_since_ns = now;
 	st->piece_irq_mark_ns = cs->irq_total_ns;
@@ -214,8 +242,11 @@ static __always_inline void wait_begin(int s, __u32 cpu, __u64 now, bool preempt
 SEC("tp_btf/sched_waking")
 int BPF_PROG(ib_sched_waking, struct task_struct *p)
 {
-	struct explain_acc *a = slot_acc(find_slot(BPF_CORE_READ(p, pid)));
-	if (a && !a->waking_ns)
+	int s = find_slot(BPF_CORE_READ(p, pid));
+	if (s < 0)
+		return 0;
+	struct explain_acc *a = slot_acc(s);
+	if (!a->waking_ns)
 		a->waking_ns = bpf_ktime_get_ns();
 	return 0;
 }
@@ -224,8 +255,15 @@ SEC("tp_btf/sched_wakeup")
 int BPF_PROG(ib_sched_wakeup, struct task_struct *p)
 {
 	int s = find_slot(BPF_CORE_READ(p, pid));
+	if (s < 0)
+		return 0;
 	struct explain_acc *a = slot_acc(s);
-	if (!a)
+	struct slot_state *st = &slot_st[SLOT(s)];
+	st->task = (__u64)p;
+	/* A wake-up of a task still on its runqueue, running or queued (ttwu_runnable,
+	 * kernel/sched/core.c: it had not got to sleep yet), starts no wait: the wait open goes
+	 * on, and one that never began cannot be charged to the task itself. */
+	if (st->wait_since_ns || a->oncpu_since_ns)
 		return 0;
 	__u64 now = bpf_ktime_get_ns();
 	__u32 cpu = task_cpu(p);
@@ -234,7 +272,6 @@ int BPF_PROG(ib_sched_wakeup, struct task_struct *p)
 		a->first_cpu = cpu;
 	}
 	wait_begin(s, cpu, now, false);
-	slot_st[SLOT(s)].task = (__u64)p;
 	return 0;
 }
 
@@ -245,18 +282,16 @@ static __always_inline void charge_cpu(struct cpu_state *cs, __u32 cpu, __u64 no
 	for (int s = 0; s < EXPLAIN_SLOTS; s++) {
 		if (!(slots & (1u << s)) || slot_st[SLOT(s)].cpu != cpu || !slot_st[SLOT(s)].wait_since_ns)
 			continue;
-		struct explain_acc *a = slot_acc(s);
-		if (a)
-			charge_piece(s, a, cs, now, prev, true);
+		charge_piece(s, slot_acc(s), cs, now, prev, true);
 	}
 }
 
 /* prev, tracked in slot s, leaves cpu: preempted (it waits on) or asleep. */
 static __always_inline void tracked_out(int s, struct cpu_state *cs, __u32 cpu, __u64 now, bool runnable)
 {
-	struct explain_acc *a = slot_acc(s);
-	if (!a)
+	if (s < 0 || s >= EXPLAIN_SLOTS)
 		return;
+	struct explain_acc *a = slot_acc(s);
 	if (a->oncpu_since_ns && now > a->oncpu_since_ns)
 		a->oncpu_ns += now - a->oncpu_since_ns;
 	a->oncpu_since_ns = 0;
@@ -271,9 +306,9 @@ static __always_inline void tracked_out(int s, struct cpu_state *cs, __u32 cpu, 
 /* next, tracked in slot s, runs on cpu from now: its wait ends. */
 static __always_inline void tracked_in(int s, struct cpu_state *cs, __u32 cpu, __u64 now)
 {
-	struct explain_acc *a = slot_acc(s);
-	if (!a || s < 0 || s >= EXPLAIN_SLOTS)
+	if (s < 0 || s >= EXPLAIN_SLOTS)
 		return;
+	struct explain_acc *a = slot_acc(s);
 	struct slot_state *st = &slot_st[SLOT(s)];
 	if (st->wait_since_ns) {
 		__u64 gross = now - st->wait_since_ns;
@@ -281,11 +316,8 @@ static __always_inline void tracked_in(int s, struct cpu_state *cs, __u32 cpu, _
 			a->preempt_ns += gross;
 		else
 			a->wait_ns += gross;
-		if (st->cpu != cpu) { /* moved without a migration event seen: drop the old mark */
-			struct cpu_state *old = cpu_at(st->cpu);
-			if (old)
-				old->slots &= ~(1u << s);
-		}
+		if (st->cpu != cpu && st->cpu < EXPLAIN_MAX_CPUS) /* moved unseen: drop the old mark */
+			cpu_at(st->cpu)->slots &= ~(1u << s);
 		st->wait_since_ns = 0;
 		a->last_cpu = cpu;
 		if (!st->preempted && !a->first_run_ns)
@@ -307,9 +339,9 @@ SEC("tp_btf/sched_switch")
 int BPF_PROG(ib_sched_switch, bool preempt, struct task_struct *prev, struct task_struct *next)
 {
 	__u32 cpu = bpf_get_smp_processor_id();
-	struct cpu_state *cs = cpu_at(cpu);
-	if (!cs)
+	if (cpu >= EXPLAIN_MAX_CPUS)
 		return 0;
+	struct cpu_state *cs = cpu_at(cpu);
 	__u64 now = bpf_ktime_get_ns();
 	if (cs->slots)
 		charge_cpu(cs, cpu, now, prev);
@@ -332,10 +364,11 @@ int BPF_PROG(ib_sched_migrate_task, struct task_struct *p, int dest_cpu)
 	int s = find_slot(BPF_CORE_READ(p, pid));
 	if (s < 0 || s >= EXPLAIN_SLOTS || !slot_st[SLOT(s)].wait_since_ns)
 		return 0;
-	struct explain_acc *a = slot_acc(s);
-	struct cpu_state *old = cpu_at(slot_st[SLOT(s)].cpu), *dst = cpu_at((__u32)dest_cpu);
-	if (!a || !old || !dst)
+	__u32 old_cpu = slot_st[SLOT(s)].cpu;
+	if (old_cpu >= EXPLAIN_MAX_CPUS || (__u32)dest_cpu >= EXPLAIN_MAX_CPUS)
 		return 0;
+	struct explain_acc *a = slot_acc(s);
+	struct cpu_state *old = cpu_at(old_cpu);
 	__u64 now = bpf_ktime_get_ns();
 	/* the piece on the old CPU goes to whoever runs there */
 	charge_piece(s, a, old, now, (struct task_struct *)old->curr, false);
@@ -358,8 +391,6 @@ static __always_inline void add_irq_time(struct cpu_state *cs, __u32 cpu, __u64 
 		if (!(slots & (1u << s)) || slot_st[SLOT(s)].cpu != cpu)
 			continue;
 		struct explain_acc *a = slot_acc(s);
-		if (!a)
-			continue;
 		if (!slot_st[SLOT(s)].wait_since_ns) {
 			if (a->oncpu_since_ns)
 				a->run_irq_ns += d;
@@ -392,8 +423,11 @@ static __always_inline void add_irq_time(struct cpu_state *cs, __u32 cpu, __u64 
 SEC("tp_btf/irq_handler_entry")
 int BPF_PROG(ib_irq_entry, int irq, struct irqaction *action)
 {
-	struct cpu_state *cs = cpu_at(bpf_get_smp_processor_id());
-	if (cs && cs->slots)
+	__u32 cpu = bpf_get_smp_processor_id();
+	if (cpu >= EXPLAIN_MAX_CPUS)
+		return 0;
+	struct cpu_state *cs = cpu_at(cpu);
+	if (cs->slots)
 		cs->irq_start_ns = bpf_ktime_get_ns();
 	return 0;
 }
@@ -402,8 +436,10 @@ SEC("tp_btf/irq_handler_exit")
 int BPF_PROG(ib_irq_exit, int irq, struct irqaction *action, int ret)
 {
 	__u32 cpu = bpf_get_smp_processor_id();
+	if (cpu >= EXPLAIN_MAX_CPUS)
+		return 0;
 	struct cpu_state *cs = cpu_at(cpu);
-	if (!cs || !cs->irq_start_ns)
+	if (!cs->irq_start_ns)
 		return 0;
 	__u64 start_ns = cs->irq_start_ns;
 	cs->irq_start_ns = 0; /* cleared even when nothing is tracked now: never a stale start */
@@ -419,8 +455,11 @@ int BPF_PROG(ib_irq_exit, int irq, struct irqaction *action, int ret)
 SEC("tp_btf/softirq_entry")
 int BPF_PROG(ib_softirq_entry, unsigned int vec)
 {
-	struct cpu_state *cs = cpu_at(bpf_get_smp_processor_id());
-	if (cs && cs->slots) {
+	__u32 cpu = bpf_get_smp_processor_id();
+	if (cpu >= EXPLAIN_MAX_CPUS)
+		return 0;
+	struct cpu_state *cs = cpu_at(cpu);
+	if (cs->slots) {
 		cs->softirq_start_ns = bpf_ktime_get_ns();
 		cs->irq_in_softirq_ns = 0;
 		cs->softirq_vec = vec;
@@ -432,8 +471,10 @@ SEC("tp_btf/softirq_exit")
 int BPF_PROG(ib_softirq_exit, unsigned int vec)
 {
 	__u32 cpu = bpf_get_smp_processor_id();
+	if (cpu >= EXPLAIN_MAX_CPUS)
+		return 0;
 	struct cpu_state *cs = cpu_at(cpu);
-	if (!cs || !cs->softirq_start_ns)
+	if (!cs->softirq_start_ns)
 		return 0;
 	__u64 start_ns = cs->softirq_start_ns;
 	cs->softirq_start_ns = 0; /* cleared even when nothing is tracked now */
@@ -452,15 +493,17 @@ int BPF_PROG(ib_softirq_exit, unsigned int vec)
 SEC("tp_btf/cpu_idle")
 int BPF_PROG(ib_cpu_idle, unsigned int state, unsigned int cpu_id)
 {
+	if (cpu_id >= EXPLAIN_MAX_CPUS || state != PWR_EVENT_EXIT)
+		return 0;
 	struct cpu_state *cs = cpu_at(cpu_id);
-	if (!cs || !cs->slots || state != PWR_EVENT_EXIT)
+	if (!cs->slots)
 		return 0;
 	__u64 now = bpf_ktime_get_ns();
 	for (int s = 0; s < EXPLAIN_SLOTS; s++) {
 		if (!(cs->slots & (1u << s)) || slot_st[SLOT(s)].cpu != cpu_id || !slot_st[SLOT(s)].wait_since_ns)
 			continue;
 		struct explain_acc *a = slot_acc(s);
-		if (a && now > slot_st[SLOT(s)].piece_since_ns)
+		if (now > slot_st[SLOT(s)].piece_since_ns)
 			a->idle_exit_ns += now - slot_st[SLOT(s)].piece_since_ns;
 	}
 	return 0;
