@@ -88,13 +88,14 @@ static void top_insert(struct explain_culprit *top, uint8_t *n, const struct exp
 		(*n)++;
 }
 
-/* The waits behind other tasks: the parts tasks and preempted, and the largest three. */
+/* The waits behind other tasks: added to the parts tasks and preempted and to the owners,
+ * and the largest three kept among p's. */
 static void who_parts(const struct explain_acc *a, struct explain_period *p)
 {
 	uint32_t n = a->who_n < EXPLAIN_WHO_MAX ? a->who_n : EXPLAIN_WHO_MAX;
 	for (int o = 0; o < EXPLAIN_OWNERS; o++) {
 		p->part_ns[EXPLAIN_TASKS] += a->rest_ns[o];
-		p->owner_ns[o] = a->rest_ns[o];
+		p->owner_ns[o] += a->rest_ns[o];
 	}
 	for (uint32_t i = 0; i < n; i++) {
 		const struct explain_who *w = &a->who[i];
@@ -112,15 +113,15 @@ static void who_parts(const struct explain_acc *a, struct explain_period *p)
 }
 
 /* Interrupts: while it waited (hardirq, softirq by vector), while it ran, and the largest
- * handler. */
+ * handler; added to p's. */
 static void irq_parts(const struct explain_acc *a, struct explain_period *p)
 {
-	p->part_ns[EXPLAIN_HARDIRQ] = a->hardirq_ns;
+	p->part_ns[EXPLAIN_HARDIRQ] += a->hardirq_ns;
 	for (int v = 0; v < EXPLAIN_SOFTIRQS; v++) {
-		p->softirq_ns[v] = a->softirq_ns[v];
+		p->softirq_ns[v] += a->softirq_ns[v];
 		p->part_ns[EXPLAIN_SOFTIRQ] += a->softirq_ns[v];
 	}
-	p->part_ns[EXPLAIN_INTERRUPTED] = a->run_irq_ns;
+	p->part_ns[EXPLAIN_INTERRUPTED] += a->run_irq_ns;
 	uint32_t n = a->irq_n < EXPLAIN_IRQ_MAX ? a->irq_n : EXPLAIN_IRQ_MAX;
 	for (uint32_t i = 0; i < n; i++)
 		if (a->irqs[i].ns > p->irq.ns) {
@@ -131,26 +132,99 @@ static void irq_parts(const struct explain_acc *a, struct explain_period *p)
 		}
 }
 
+/* A thread's time on a CPU in the period f, net of interrupts while it ran: its closed
+ * stretches and the open one up to the finish, counted from the period's release at the
+ * earliest (a thread that never slept has been running since the period before). */
+static uint64_t ran_of(const struct explain_facts *f, const struct explain_acc *a)
+{
+	uint64_t from_ns = a->oncpu_since_ns > f->timer_ns ? a->oncpu_since_ns : f->timer_ns;
+	uint64_t oncpu_ns = a->oncpu_ns + (a->oncpu_since_ns ? sub0(f->finish_ns, from_ns) : 0);
+	return sub0(oncpu_ns, a->run_irq_ns);
+}
+
+/* A thread's waits from the tracer's figures a, into p's parts (added). */
+static void wait_parts(const struct explain_acc *a, struct explain_period *p)
+{
+	who_parts(a, p);
+	irq_parts(a, p);
+	p->part_ns[EXPLAIN_IDLE] += a->idle_ns;
+	p->part_ns[EXPLAIN_THROTTLED] += a->throttled_ns;
+	p->migrations += a->migrations;
+	p->preemptions += a->preemptions;
+}
+
+/* The parts that are a thread's waits. */
+static uint64_t waits_in(const struct explain_period *p)
+{
+	static const enum explain_part waits[] = { EXPLAIN_WAKE, EXPLAIN_TASKS, EXPLAIN_PREEMPTED, EXPLAIN_HARDIRQ,
+						   EXPLAIN_SOFTIRQ, EXPLAIN_IDLE, EXPLAIN_THROTTLED };
+	uint64_t ns = 0;
+	for (size_t i = 0; i < sizeof(waits) / sizeof(waits[0]); i++)
+		ns += p->part_ns[waits[i]];
+	return ns;
+}
+
 void explain_from_bpf(const struct explain_facts *f, const struct explain_acc *a, struct explain_period *p)
 {
 	user_parts(f, p);
 	p->source = EXPLAIN_BPF;
-	/* the open stretch counts from when the period was released at the earliest: a task that
-	 * never slept has been running since the period before */
-	uint64_t from_ns = a->oncpu_since_ns > f->timer_ns ? a->oncpu_since_ns : f->timer_ns;
-	uint64_t oncpu_ns = a->oncpu_ns + (a->oncpu_since_ns ? sub0(f->finish_ns, from_ns) : 0);
-	p->ran_ns = sub0(oncpu_ns, a->run_irq_ns);
+	p->ran_ns = ran_of(f, a);
 	p->delay_ns = sub0(sub0(f->finish_ns, f->due_ns), p->ran_ns);
 	if (a->wakeup_ns)
 		p->part_ns[EXPLAIN_WAKE] = sub0(a->wakeup_ns, f->timer_ns);
-	who_parts(a, p);
-	irq_parts(a, p);
-	p->part_ns[EXPLAIN_IDLE] = a->idle_ns;
-	p->part_ns[EXPLAIN_THROTTLED] = a->throttled_ns;
-	p->migrations = a->migrations;
-	p->preemptions = a->preemptions;
+	wait_parts(a, p);
 	p->first_cpu = a->first_cpu;
 	p->last_cpu = a->last_cpu;
+	p->stage_wait_ns[0] = waits_in(p);
+	p->stage_woken_ns[0] = a->wait_ns;
+	p->stage_ran_ns[0] = p->ran_ns;
+	close_parts(p);
+}
+
+/* c into p's top: added to its entry when its pid is there (kept largest first), else
+ * inserted as top_insert does. */
+static void top_merge(struct explain_period *p, const struct explain_culprit *c)
+{
+	unsigned i = 0;
+	while (i < p->ntop && p->top[i].pid != c->pid)
+		i++;
+	if (i == p->ntop) {
+		top_insert(p->top, &p->ntop, c);
+		return;
+	}
+	p->top[i].ns += c->ns;
+	p->top[i].switches += c->switches;
+	for (; i > 0 && p->top[i - 1].ns < p->top[i].ns; i--) {
+		struct explain_culprit t = p->top[i - 1];
+		p->top[i - 1] = p->top[i];
+		p->top[i] = t;
+	}
+}
+
+void explain_add_stage(struct explain_period *p, const struct explain_facts *f, const struct explain_acc *a,
+		       unsigned stage)
+{
+	if (stage == 0 || stage >= EXPLAIN_MAX_STAGES)
+		return;
+	struct explain_period q = { 0 };
+	wait_parts(a, &q);
+	for (int k = 0; k < EXPLAIN_PARTS; k++)
+		p->part_ns[k] += q.part_ns[k];
+	for (int v = 0; v < EXPLAIN_SOFTIRQS; v++)
+		p->softirq_ns[v] += q.softirq_ns[v];
+	for (int o = 0; o < EXPLAIN_OWNERS; o++)
+		p->owner_ns[o] += q.owner_ns[o];
+	for (unsigned i = 0; i < q.ntop; i++)
+		top_merge(p, &q.top[i]);
+	if (q.irq.ns > p->irq.ns)
+		p->irq = q.irq;
+	p->migrations += q.migrations;
+	p->preemptions += q.preemptions;
+	uint64_t ran_ns = ran_of(f, a);
+	p->part_ns[EXPLAIN_STAGES] += ran_ns;
+	p->stage_wait_ns[stage] += waits_in(&q);
+	p->stage_woken_ns[stage] += a->wait_ns;
+	p->stage_ran_ns[stage] += ran_ns;
 	close_parts(p);
 }
 
@@ -211,6 +285,11 @@ void explain_summary_add(struct explain_summary *s, struct explain_kept *k, cons
 		s->owner_ns[o] += p->owner_ns[o];
 	s->migrations += p->migrations;
 	s->preemptions += p->preemptions;
+	for (int i = 0; i < EXPLAIN_MAX_STAGES; i++) {
+		s->stage_wait_ns[i] += p->stage_wait_ns[i];
+		s->stage_woken_ns[i] += p->stage_woken_ns[i];
+		s->stage_ran_ns[i] += p->stage_ran_ns[i];
+	}
 	uint64_t parts = 0;
 	for (int k = 0; k < EXPLAIN_PARTS; k++)
 		if (k != EXPLAIN_UNEXPLAINED)
@@ -259,7 +338,7 @@ static const char *const part_names[EXPLAIN_PARTS] = {
 	[EXPLAIN_CARRIED] = "carried", [EXPLAIN_TIMER] = "timer", [EXPLAIN_WAKE] = "wake",
 	[EXPLAIN_TASKS] = "tasks", [EXPLAIN_PREEMPTED] = "preempted", [EXPLAIN_HARDIRQ] = "hardirq",
 	[EXPLAIN_SOFTIRQ] = "softirq", [EXPLAIN_IDLE] = "idle", [EXPLAIN_THROTTLED] = "throttled",
-	[EXPLAIN_INTERRUPTED] = "interrupted",
+	[EXPLAIN_INTERRUPTED] = "interrupted", [EXPLAIN_STAGES] = "stages",
 	[EXPLAIN_RUNNABLE] = "runnable", [EXPLAIN_UNEXPLAINED] = "unexplained",
 };
 
@@ -274,6 +353,7 @@ static const char *const part_helps[EXPLAIN_PARTS] = {
 	[EXPLAIN_IDLE] = "its CPU was idle: exit from the idle state",
 	[EXPLAIN_THROTTLED] = "throttled: CFS bandwidth (cpu.max), or RT throttling / the fair server",
 	[EXPLAIN_INTERRUPTED] = "interrupts on its CPU while it ran",
+	[EXPLAIN_STAGES] = "its chain's other threads at work (a Pipeline's workers, render thread)",
 	[EXPLAIN_RUNNABLE] = "runnable but waiting (schedstat's run_delay; no tracer)",
 	[EXPLAIN_UNEXPLAINED] = "the rest: the scheduler's own work, what was not traced",
 };

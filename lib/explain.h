@@ -14,6 +14,9 @@
  *   throttled  it waited throttled: its CFS group out of bandwidth (cpu.max), or, realtime,
  *              lower classes let run (RT throttling, sched_rt_runtime_us; the fair server)
  *   interrupted interrupts on its CPU while it ran
+ *   stages     a chain's other threads at work (explain_add_stage): a task whose period is
+ *              a chain of threads (the Pipeline's workers, its render thread) waits for them
+ *              to do their part; their own waits are in the parts above
  *   runnable   (without the tracer) runnable but waiting, from /proc/<tid>/schedstat's
  *              run_delay: tasks, preempted, interrupts and idle together
  *   unexplained the rest: the scheduler's own work, what the tracer did not see
@@ -30,7 +33,7 @@
 
 enum explain_part {
 	EXPLAIN_CARRIED, EXPLAIN_TIMER, EXPLAIN_WAKE, EXPLAIN_TASKS, EXPLAIN_PREEMPTED, EXPLAIN_HARDIRQ,
-	EXPLAIN_SOFTIRQ, EXPLAIN_IDLE, EXPLAIN_THROTTLED, EXPLAIN_INTERRUPTED, EXPLAIN_RUNNABLE,
+	EXPLAIN_SOFTIRQ, EXPLAIN_IDLE, EXPLAIN_THROTTLED, EXPLAIN_INTERRUPTED, EXPLAIN_STAGES, EXPLAIN_RUNNABLE,
 	EXPLAIN_UNEXPLAINED,
 	EXPLAIN_PARTS
 };
@@ -42,6 +45,7 @@ enum explain_source { EXPLAIN_NONE, EXPLAIN_BPF, EXPLAIN_SCHEDSTAT };
 #define EXPLAIN_PAIR_WHO 12      /* other tasks a pair's summary keeps (merged by pid) */
 #define EXPLAIN_PAIR_IRQS 6      /* interrupt handlers a pair's summary keeps */
 #define EXPLAIN_KEEP 32          /* explained periods a pair keeps: the latest ones */
+#define EXPLAIN_MAX_STAGES 4         /* stages of a chain told apart (explain_add_stage) */
 
 
 /* Another task that took the CPU: its identity and what it took, ns. */
@@ -79,6 +83,11 @@ struct explain_period {
 	uint8_t ntop;
 	struct explain_culprit top[EXPLAIN_TOP]; /* by time, largest first */
 	struct explain_irq_time irq; /* its largest hard-interrupt handler (count 0: none) */
+	/* A chain's stages (explain_add_stage; stage 0 the period's own thread): each stage's
+	 * thread's waits (tasks, preempted, interrupts, idle, throttled; stage 0 also wake), of
+	 * them its waits for a CPU after a wake-up (gross: what wake-to-run latency measures,
+	 * sims/chain.h), and its own time on a CPU, ns */
+	uint64_t stage_wait_ns[EXPLAIN_MAX_STAGES], stage_woken_ns[EXPLAIN_MAX_STAGES], stage_ran_ns[EXPLAIN_MAX_STAGES];
 };
 
 /* A pair's explained periods. */
@@ -101,6 +110,11 @@ struct explain_summary {
 	                                CPU, every traced event), -1 unknown (set by core/pair.c) */
 	struct explain_culprit who[EXPLAIN_PAIR_WHO]; /* merged by pid, largest first once sorted */
 	struct explain_irq_time irqs[EXPLAIN_PAIR_IRQS];
+	/* A chain's stages (0: the task is one thread, or one is followed): their names
+	 * ("game", "workers", "render") and their periods' stage figures, summed */
+	uint8_t nstages;
+	char stage_name[EXPLAIN_MAX_STAGES][EXPLAIN_COMM_LEN];
+	uint64_t stage_wait_ns[EXPLAIN_MAX_STAGES], stage_woken_ns[EXPLAIN_MAX_STAGES], stage_ran_ns[EXPLAIN_MAX_STAGES];
 };
 
 /* A pair's latest explained periods, for the JSON (a ring). */
@@ -143,6 +157,15 @@ int explain_parse_schedstat(const char *text, struct explain_schedstat *s);
  * behind the waits named with the owner the tracer gave them, and their time summed by owner
  * (owner_ns: the named ones and the rest of a->rest_ns).  Writes *p. */
 void explain_from_bpf(const struct explain_facts *f, const struct explain_acc *a, struct explain_period *p);
+
+/* Adds to p (composed by explain_from_bpf for the period f) stage number `stage` (1 up, below
+ * EXPLAIN_MAX_STAGES; ignored otherwise) of its chain, whose thread's figures for the period are a:
+ * that thread's waits to p's parts, owners, culprits and interrupts, as explain_from_bpf
+ * counts the period's own thread's, and its time on a CPU (net of interrupts) to the part
+ * stages; both to p's stage figures [stage].  Unexplained is what the delay has
+ * beyond the parts then (0 when stages side by side add up to more). */
+void explain_add_stage(struct explain_period *p, const struct explain_facts *f, const struct explain_acc *a,
+		       unsigned stage);
 
 /* Composes the period f from schedstat deltas over it (run_ns and wait_ns since the end of
  * the period before): ran = run_ns and runnable = wait_ns, each bounded by the stretch from

@@ -15,7 +15,8 @@
 #include <linux/types.h>
 #endif
 
-#define EXPLAIN_SLOTS 4          /* threads tracked at once (the benchmarked task's) */
+#define EXPLAIN_SLOTS 8          /* threads tracked at once (the benchmarked task's: a chain's
+                                    stages, lib/explain.h) */
 #define EXPLAIN_MAX_CPUS 1024    /* CPUs the tracer keeps state for; others are not traced */
 #define EXPLAIN_WHO_MAX 8        /* other tasks named per period; the rest add to who_rest_ns */
 #define EXPLAIN_IRQ_MAX 4        /* hard-interrupt handlers named per period */

@@ -12,6 +12,16 @@ void timeline_push(struct timeline_buf *b, const struct timeline_rec *r)
 		b->truncated = true;
 }
 
+bool timeline_mark_shown(struct timeline_buf *b, uint32_t period, uint64_t shown_ns, uint32_t within)
+{
+	for (uint32_t i = b->n; i > 0 && b->n - i < within; i--)
+		if (b->rec[i - 1].period == period) {
+			b->rec[i - 1].shown_ns = shown_ns;
+			return true;
+		}
+	return false;
+}
+
 static void put32(unsigned char *p, uint32_t v) { v = htole32(v); memcpy(p, &v, 4); }
 static void put64(unsigned char *p, uint64_t v) { v = htole64(v); memcpy(p, &v, 8); }
 static uint32_t get32(const unsigned char *p) { uint32_t v; memcpy(&v, p, 4); return le32toh(v); }
@@ -25,10 +35,15 @@ void timeline_encode_header(unsigned char *out)
 	put32(out + 12, 0);
 }
 
-int timeline_decode_header(const unsigned char *in)
+unsigned timeline_decode_header(const unsigned char *in)
 {
-	return memcmp(in, TIMELINE_MAGIC, 4) == 0 && get32(in + 4) == TIMELINE_VERSION &&
-	       get32(in + 8) == TIMELINE_RECORD_BYTES ? 0 : -1;
+	if (memcmp(in, TIMELINE_MAGIC, 4) != 0)
+		return 0;
+	if (get32(in + 4) == TIMELINE_VERSION && get32(in + 8) == TIMELINE_RECORD_BYTES)
+		return TIMELINE_RECORD_BYTES;
+	if (get32(in + 4) == 1 && get32(in + 8) == TIMELINE_V1_RECORD_BYTES)
+		return TIMELINE_V1_RECORD_BYTES;
+	return 0;
 }
 
 void timeline_encode(const struct timeline_rec *r, unsigned char *out)
@@ -42,9 +57,10 @@ void timeline_encode(const struct timeline_rec *r, unsigned char *out)
 	put32(out + 28, r->loop_ns);
 	put32(out + 32, r->flags);
 	put32(out + 36, r->skipped);
+	put64(out + 40, r->shown_ns);
 }
 
-void timeline_decode(const unsigned char *in, struct timeline_rec *r)
+void timeline_decode(const unsigned char *in, unsigned record_bytes, struct timeline_rec *r)
 {
 	r->pair = get32(in);
 	r->period = get32(in + 4);
@@ -55,6 +71,7 @@ void timeline_decode(const unsigned char *in, struct timeline_rec *r)
 	r->loop_ns = get32(in + 28);
 	r->flags = get32(in + 32);
 	r->skipped = get32(in + 36);
+	r->shown_ns = record_bytes >= TIMELINE_RECORD_BYTES ? get64(in + 40) : 0;
 }
 
 /* Writes len bytes of buf to fd.  Returns 0, or -1 with errno set. */

@@ -1,8 +1,8 @@
 /* The per-period timeline file (--timeline; doc/timeline.md): every period of every pair, to draw a
  * diagram as latencytest did.  One definition for writer and reader (doc/timeline.md):
  *
- *   header, 16 bytes: magic "IBTL", u32 version (1), u32 record size (40), u32 reserved (0)
- *   records, 40 bytes each, little-endian:
+ *   header, 16 bytes: magic "IBTL", u32 version (2), u32 record size (48), u32 reserved (0)
+ *   records, 48 bytes each, little-endian:
  *     u32 pair      the pair's id (the JSON result's "timeline_pair")
  *     u32 period    the period's index in the pair (skipped periods are not recorded, but
  *                   counted in the record before them)
@@ -13,7 +13,10 @@
  *     u32 loop_ns   the thread's CPU time for the period's work
  *     u32 flags     TIMELINE_MET, TIMELINE_XRUN
  *     u32 skipped   periods dropped after this one
- *   Durations above 4.29 s saturate at UINT32_MAX. */
+ *     u64 shown_ns  a task that presents frames (Pipeline): the vsync that showed the period's
+ *                   frame, from the pair's first period; 0: not shown (or no such task)
+ *   Durations above 4.29 s saturate at UINT32_MAX.  Version 1 (40-byte records, no shown_ns)
+ *   is still read. */
 #ifndef IB_TIMELINE_H
 #define IB_TIMELINE_H
 #include <stdbool.h>
@@ -21,12 +24,13 @@
 #include <stdint.h>
 
 #define TIMELINE_MAGIC "IBTL"
-#define TIMELINE_VERSION 1u
+#define TIMELINE_VERSION 2u
 #define TIMELINE_HEADER_BYTES 16u
-#define TIMELINE_RECORD_BYTES 40u
+#define TIMELINE_RECORD_BYTES 48u
+#define TIMELINE_V1_RECORD_BYTES 40u  /* version 1's records: no shown_ns */
 #define TIMELINE_MET  0x1u  /* the deadline was met */
 #define TIMELINE_XRUN 0x2u  /* completed later than the audio buffer allows */
-/* Records one pair keeps in memory (40 MB): beyond, the pair's timeline is cut short and its
+/* Records one pair keeps in memory (48 MB): beyond, the pair's timeline is cut short and its
  * JSON result says so. */
 #define TIMELINE_MAX_RECORDS (1u << 20)
 
@@ -35,6 +39,7 @@ struct timeline_rec {
 	uint32_t pair, period;
 	uint64_t start_ns;
 	uint32_t timer_ns, sched_ns, late_ns, loop_ns, flags, skipped;
+	uint64_t shown_ns;
 };
 
 /* A pair's records in memory (the bench process fills it). */
@@ -50,13 +55,20 @@ static inline uint32_t timeline_u32(uint64_t ns) { return ns > UINT32_MAX ? UINT
 /* Appends r to b (dropped, with b->truncated set, when full). */
 void timeline_push(struct timeline_buf *b, const struct timeline_rec *r);
 
+/* Sets shown_ns of period number `period`'s record, when it is among b's last `within`
+ * records (a frame is shown a few periods after its record at the most).  Returns whether it
+ * was found. */
+bool timeline_mark_shown(struct timeline_buf *b, uint32_t period, uint64_t shown_ns, uint32_t within);
+
 /* Encodes the file header / record r into out (TIMELINE_HEADER_BYTES / TIMELINE_RECORD_BYTES). */
 void timeline_encode_header(unsigned char *out);
 void timeline_encode(const struct timeline_rec *r, unsigned char *out);
 
-/* Decodes: the header (returns 0, or -1 when it is not a version-1 timeline) and a record. */
-int timeline_decode_header(const unsigned char *in);
-void timeline_decode(const unsigned char *in, struct timeline_rec *r);
+/* Decodes the header: returns its records' size (TIMELINE_RECORD_BYTES, or
+ * TIMELINE_V1_RECORD_BYTES for version 1), or 0 when it is not a timeline of either. */
+unsigned timeline_decode_header(const unsigned char *in);
+/* Decodes a record of record_bytes (as timeline_decode_header said) from in into *r. */
+void timeline_decode(const unsigned char *in, unsigned record_bytes, struct timeline_rec *r);
 
 /* Writes b's records to fd (opened O_APPEND), in chunks.  Returns 0, or -1 with errno set. */
 int timeline_write(int fd, const struct timeline_buf *b);

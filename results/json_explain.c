@@ -57,17 +57,31 @@ static json_t *irq_json(const struct explain_irq_time *q)
 			 ns_json(q->ns));
 }
 
-static json_t *period_json(const struct explain_period *p)
+/* A chain's stages, [{"stage", "wait_ns", "woken_wait_ns", "ran_ns"}] (names from s), or null
+ * without them. */
+static json_t *stages_json(const struct explain_summary *s, const uint64_t wait_ns[EXPLAIN_MAX_STAGES],
+			   const uint64_t woken_ns[EXPLAIN_MAX_STAGES], const uint64_t ran_ns[EXPLAIN_MAX_STAGES])
+{
+	json_t *a = s->nstages ? json_array() : NULL;
+	for (unsigned i = 0; a && i < s->nstages && i < EXPLAIN_MAX_STAGES; i++)
+		json_array_append_new(a, json_pack("{s:s, s:o, s:o, s:o}", "stage", s->stage_name[i], "wait_ns",
+						   ns_json(wait_ns[i]), "woken_wait_ns", ns_json(woken_ns[i]), "ran_ns",
+						   ns_json(ran_ns[i])));
+	return a ? a : json_null();
+}
+
+static json_t *period_json(const struct explain_period *p, const struct explain_summary *s)
 {
 	json_t *top = json_array();
 	for (unsigned i = 0; top && i < p->ntop && i < EXPLAIN_TOP; i++)
 		json_array_append_new(top, culprit_json(&p->top[i]));
-	return json_pack("{s:o, s:o, s:o, s:o, s:b, s:o, s:o, s:o, s:i, s:i, s:i, s:i, s:o, s:o}", "index",
+	return json_pack("{s:o, s:o, s:o, s:o, s:b, s:o, s:o, s:o, s:i, s:i, s:i, s:i, s:o, s:o, s:o}", "index",
 			 ns_json(p->index), "start_ns", ns_json(p->start_ns), "delay_ns", ns_json(p->delay_ns), "ran_ns",
 			 ns_json(p->ran_ns), "missed", p->missed, "parts_ns", parts_json(p->part_ns), "softirq_ns",
 			 softirq_json(p->softirq_ns), "owners_ns", owners_json(p->owner_ns), "migrations", (int)p->migrations, "preemptions",
 			 (int)p->preemptions, "first_cpu", (int)p->first_cpu, "last_cpu", (int)p->last_cpu, "culprits",
-			 top ? top : json_null(), "irq", p->irq.count ? irq_json(&p->irq) : json_null());
+			 top ? top : json_null(), "irq", p->irq.count ? irq_json(&p->irq) : json_null(), "stages",
+			 stages_json(s, p->stage_wait_ns, p->stage_woken_ns, p->stage_ran_ns));
 }
 
 /* The tracer's CPU time over the window: {"tracer_cpu_ns", "tracer_cpu_ppm"} into o. */
@@ -89,7 +103,7 @@ json_t *explain_json(const struct explain_summary *summary, const struct explain
 	for (uint32_t i = 0; irqs && i < s.nirq && i < EXPLAIN_PAIR_IRQS; i++)
 		json_array_append_new(irqs, irq_json(&s.irqs[i]));
 	for (unsigned i = 0; periods && k && i < k->n; i++)
-		json_array_append_new(periods, period_json(explain_kept_at(k, i)));
+		json_array_append_new(periods, period_json(explain_kept_at(k, i), &s));
 	json_t *o = json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "source",
 			 explain_source_name((enum explain_source)s.source), "explained_periods", ns_json(s.periods),
 			 "delay_ns", ns_json(s.delay_ns), "parts_ns", parts_json(s.part_ns), "softirq_ns",
@@ -99,6 +113,7 @@ json_t *explain_json(const struct explain_summary *summary, const struct explain
 			 periods ? periods : json_null());
 	tracer_json(o, s.tracer_run_ns, window_ns);
 	json_object_set_new(o, "threshold_ns", s.threshold_ns ? ns_json(s.threshold_ns) : json_null());
+	json_object_set_new(o, "stages", stages_json(&s, s.stage_wait_ns, s.stage_woken_ns, s.stage_ran_ns));
 	return o;
 }
 

@@ -335,6 +335,24 @@ static void why_culprits(FILE *f, const struct explain_summary *s, const char *l
 	fputc('\n', f);
 }
 
+/* "stages: game waited 12.0 % (woken 4.0 %), workers waited 30.1 % (woken 9.0 %) and worked
+ * 20.0 %, ...": a chain's stages' waits, of them the waits after a wake-up (gross), and past
+ * the first (whose own work is not in the delay) their work, as shares of the delay. */
+static void why_stages(FILE *f, const struct explain_summary *s)
+{
+	double total = (double)s->delay_ns;
+	if (s->nstages < 2)
+		return;
+	fprintf(f, "          %s stages:", LOG_ROW_WHY);
+	for (unsigned i = 0; i < s->nstages && i < EXPLAIN_MAX_STAGES; i++) {
+		fprintf(f, "%s %s waited %.1f %% (woken %.1f %%)", i ? "," : "", s->stage_name[i],
+			100.0 * (double)s->stage_wait_ns[i] / total, 100.0 * (double)s->stage_woken_ns[i] / total);
+		if (i)
+			fprintf(f, " and worked %.1f %%", 100.0 * (double)s->stage_ran_ns[i] / total);
+	}
+	fputc('\n', f);
+}
+
 /* Ends a why line with the tracer's own CPU share, when known. */
 static void why_tracer(FILE *f, const struct explain_summary *s, uint64_t window_ns)
 {
@@ -361,6 +379,7 @@ void logfile_why(FILE *f, const struct explain_summary *s, const char *load_name
 	why_parts(f, s);
 	why_owners(f, s, load_name);
 	why_culprits(f, s, load_name);
+	why_stages(f, s);
 	fprintf(f, "          %s migrations %" PRIu64 ", preemptions %" PRIu64 "; the named parts come within 10 %% "
 		"of the delay in %" PRIu64 " of %" PRIu64 " periods", LOG_ROW_WHY, s->migrations, s->preemptions,
 		s->within_10pct, s->periods);

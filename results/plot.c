@@ -35,6 +35,7 @@
 /* What plot is asked to do. */
 struct plot_job {
 	const char *result, *timeline, *out_dir;
+	unsigned tl_record_bytes;     /* the timeline's records' size, from its header (tl_open) */
 	const char *who, *out_opt;     /* "interbench plot", "--out": for messages */
 	const char *format;            /* "png" or "svg" */
 	FILE *out, *err;
@@ -616,6 +617,8 @@ struct tl_pair {
 	const json_t *res;
 	struct figure f;              /* begun at the pair's first record */
 	unsigned long records;
+	unsigned long shown;          /* records of frames shown (a presenting task's) */
+	uint64_t last_shown_ns;       /* the last one's vsync */
 	bool broken;                  /* its figure could not be begun */
 };
 
@@ -673,8 +676,8 @@ static void tl_begin(struct plot_job *j, struct tl_pair *p)
 {
 	char title[256];
 	snprintf(p->f.stem, sizeof(p->f.stem), "timeline-%u", p->id);
-	snprintf(title, sizeof(title), "pair %u: %s against %s: lateness of each period", p->id, str(p->res, JK_SIMULATION),
-		 str(p->res, JK_LOAD));
+	snprintf(title, sizeof(title), "pair %u: %s against %s: lateness of each period%s", p->id, str(p->res, JK_SIMULATION),
+		 str(p->res, JK_LOAD), json_is_integer(json_object_get(p->res, "vsyncs")) ? ", frame time where shown" : "");
 	p->broken = !fig_begin(j, &p->f, title);
 	if (p->broken)
 		return;
@@ -689,7 +692,7 @@ static void tl_begin(struct plot_job *j, struct tl_pair *p)
 		fprintf(p->f.head, "set arrow from graph 0, first %g to graph 1, first %g nohead lw 2 dt 3 lc 'orange'\n",
 			period_ms * (periods - 1), period_ms * (periods - 1));
 	block_begin(&p->f);
-	fprintf(p->f.head, "# time_s lateness_ms xrun\n");
+	fprintf(p->f.head, "# time_s lateness_ms xrun [shown_s frame_time_ms: a frame shown after the one before]\n");
 }
 
 /* Opens --timeline (lib/safefile: a regular file or a handed pipe, never waiting on a FIFO) and
@@ -707,7 +710,8 @@ static FILE *tl_open(struct plot_job *j)
 		 (uintmax_t)st.st_size > TIMELINE_HEADER_BYTES + (uintmax_t)PLOT_MAX_TL_RECORDS * TIMELINE_RECORD_BYTES)
 		snprintf(why, sizeof(why), "more than %u records (%u MiB): refused", PLOT_MAX_TL_RECORDS,
 			 (unsigned)(((uintmax_t)PLOT_MAX_TL_RECORDS * TIMELINE_RECORD_BYTES) >> 20));
-	else if (in && (fread(head, 1, sizeof(head), in) != sizeof(head) || timeline_decode_header(head) != 0))
+	else if (in && (fread(head, 1, sizeof(head), in) != sizeof(head) ||
+			(j->tl_record_bytes = timeline_decode_header(head)) == 0))
 		snprintf(why, sizeof(why), "not an interbench timeline (doc/timeline.md)");
 	else if (in)
 		return in;
@@ -731,20 +735,27 @@ static void tl_add(struct plot_job *j, struct tl_set *set, const struct timeline
 		tl_begin(j, p);
 	if (p->broken)
 		return;
-	fprintf(p->f.head, "%.6f %.6f %u\n", r->start_ns / 1e9, r->late_ns / 1e6, (r->flags & TIMELINE_XRUN) ? 1u : 0u);
+	fprintf(p->f.head, "%.6f %.6f %u", r->start_ns / 1e9, r->late_ns / 1e6, (r->flags & TIMELINE_XRUN) ? 1u : 0u);
+	if (r->shown_ns > p->last_shown_ns && p->last_shown_ns) {
+		fprintf(p->f.head, " %.6f %.6f", r->shown_ns / 1e9, (double)(r->shown_ns - p->last_shown_ns) / 1e6);
+		p->shown++;
+	}
+	fputc('\n', p->f.head);
+	if (r->shown_ns > p->last_shown_ns)
+		p->last_shown_ns = r->shown_ns;
 	p->records++;
 }
 
 /* Reads in's records, at most PLOT_MAX_TL_RECORDS, into set.  Returns 0, or 2 having said why;
  * a record cut short at the end and records of unknown pairs are reported. */
-static int tl_read(struct plot_job *j, FILE *in, struct tl_set *set)
+static int tl_read(struct plot_job *j, FILE *in, unsigned record_bytes, struct tl_set *set)
 {
 	unsigned char rec[TIMELINE_RECORD_BYTES];
 	struct timeline_rec r;
 	unsigned long n = 0;
 	size_t got;
-	while ((got = fread(rec, 1, sizeof(rec), in)) == sizeof(rec) && n++ < PLOT_MAX_TL_RECORDS) {
-		timeline_decode(rec, &r);
+	while ((got = fread(rec, 1, record_bytes, in)) == record_bytes && n++ < PLOT_MAX_TL_RECORDS) {
+		timeline_decode(rec, record_bytes, &r);
 		tl_add(j, set, &r);
 	}
 	bool bad = ferror(in) || n > PLOT_MAX_TL_RECORDS;
@@ -754,7 +765,7 @@ static int tl_read(struct plot_job *j, FILE *in, struct tl_set *set)
 		text_message(j->err, "%s: --timeline %s: more than %u records: refused", j->who, j->timeline, PLOT_MAX_TL_RECORDS);
 	else if (got)
 		text_message(j->err, "%s: --timeline %s: warning: its last record is cut short (%zu of %u bytes); ignored",
-			j->who, j->timeline, got, TIMELINE_RECORD_BYTES);
+			j->who, j->timeline, got, record_bytes);
 	if (set->unknown)
 		text_message(j->err, "%s: --timeline %s: %lu records of pairs that %s has no result for (timeline_pair) "
 			"skipped", j->who, j->timeline, set->unknown, j->result);
@@ -771,14 +782,17 @@ static int plot_timeline(struct plot_job *j, const json_t *doc, FILE *in)
 		return 2;
 	}
 	tl_index(j, json_object_get(doc, JK_RESULTS), set);
-	int rc = tl_read(j, in, set);
+	int rc = tl_read(j, in, j->tl_record_bytes, set);
 	for (size_t i = 0; i < set->n; i++) {
 		struct tl_pair *p = &set->p[i];
 		if (!p->f.head)
 			continue;
 		block_end(&p->f);
+		if (p->shown)
+			fprintf(p->f.plot, "set y2label 'frame time (ms)'\nset y2range [0:*]\nset y2tics\nset ytics nomirror\n");
 		fprintf(p->f.plot, "plot $d0 using 1:2 with impulses title 'lateness', "
-			"$d0 using 1:($3 > 0 ? $2 : 1/0) with points pt 7 lc 'red' title 'xrun'\n");
+			"$d0 using 1:($3 > 0 ? $2 : 1/0) with points pt 7 lc 'red' title 'xrun'%s\n",
+			p->shown ? ", $d0 using 4:5 axes x1y2 with steps lc 'dark-green' title 'frame time'" : "");
 		fig_end(j, &p->f, rc == 0);
 	}
 	free(set);

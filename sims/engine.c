@@ -454,6 +454,13 @@ void sim_chain_vsync(struct sim_thread *t, uint64_t index, const struct chain_fr
 		hist_add(&r->frame_hist, frame_ns);
 	}
 	pthread_mutex_unlock(&t->e->chain_lock);
+	if (!f || !t->e->cfg.timeline || f->at_ns[CHAIN_PRESENTED] < t->e->start_ns)
+		return;
+	/* its period's record, pushed when the frame was committed a few periods ago at most */
+	pthread_mutex_lock(&t->e->rec_lock);
+	timeline_mark_shown(t->e->cfg.timeline, (uint32_t)f->frame, f->at_ns[CHAIN_PRESENTED] - t->e->start_ns,
+			    SIM_SHOWN_WITHIN);
+	pthread_mutex_unlock(&t->e->rec_lock);
 }
 
 bool sim_stopped(const struct sim_thread *t)
@@ -501,16 +508,17 @@ static void *task_thread(void *arg)
 {
 	struct sim_thread *t = arg;
 	set_sim_priority(t->e);
-	bool tracked = t->index == 0 && t->e->spec.desc->has_deadlines && t->e->explain.cfg;
-	if (tracked)
-		t->e->out->explain_error = explainer_thread_start(&t->e->explain);
-	if (tracked && t->e->out->explain_error)
+	bool tracked = explainer_follows(&t->e->explain, t->index);
+	int err = tracked ? explainer_thread_start(&t->e->explain, t->index) : 0;
+	if (err) {
+		t->e->out->explain_error = err;
 		t->e->out->explain.source = EXPLAIN_NONE;
+	}
 	uint64_t cpu0_ns = thread_cpu_ns();
 	t->e->body->run(t);
 	t->cpu_ns = thread_cpu_ns() - cpu0_ns;
 	if (tracked)
-		explainer_thread_end(&t->e->explain);
+		explainer_thread_end(&t->e->explain, t->index);
 	t->end_ns = now_ns();
 	return NULL;
 }
@@ -596,7 +604,7 @@ static struct sim_engine *engine_new(const struct sim_spec *spec, const struct s
 				  .chain = chain, .threads = body->threads };
 	if (body->threads_for && body->threads_for(spec) < body->threads)
 		e->threads = body->threads_for(spec) ? body->threads_for(spec) : 1;
-	explainer_init(&e->explain, spec->desc->has_deadlines ? cfg->explain : NULL);
+	explainer_init(&e->explain, spec->desc->has_deadlines ? cfg->explain : NULL, body, e->threads, &out->explain);
 	if (e->explain.cfg) { /* what explains, known before any period is */
 		out->explain.threshold_ns = e->explain.cfg->threshold_ns;
 		out->explain.source = e->explain.cfg->tracer ? EXPLAIN_BPF : EXPLAIN_SCHEDSTAT;

@@ -25,6 +25,11 @@ struct sim_thread;
 /* Most threads a task may have (sim_body.threads). */
 #define SIM_MAX_THREADS 16
 
+/* A thread --explain follows (struct sim_body.explained): its index, and its stage (1 up). */
+struct sim_stage_thread {
+	unsigned thread, stage;
+};
+
 /* A task with threads of its own: the engine starts `threads` task threads, each running
  * run(t), and keeps the rest (the timing thread, the stop, each thread's scheduling setting and
  * name, and every period's accounting).  A body drives the periods with the calls below
@@ -54,7 +59,18 @@ struct sim_body {
 	int (*setup)(void *state, const struct sim_spec *spec, char *errmsg, size_t len);
 	/* After every thread has returned: releases what setup took.  NULL: nothing. */
 	void (*teardown)(void *state);
+	/* --explain follows thread 0 (the one whose periods are judged: stage 0) and these
+	 * threads, the later stages of the task's chain (at most EXPLAIN_SLOTS - 1, stages below EXPLAIN_MAX_STAGES; a thread this
+	 * run did not start is skipped).  Threads of one stage run side by side, as a fork-join's
+	 * workers: of those, the one that waited and ran longest in a period is counted.  NULL:
+	 * thread 0 alone. */
+	const struct sim_stage_thread *explained;
+	unsigned n_explained;
+	/* The stages' names (stage_names[i] for stage i; at most 15 characters), with explained. */
+	const char *const *stage_names;
+	unsigned stages;
 };
+
 
 /* The longest a task thread waits without looking at the stop: the engine's own sleeps are cut
  * into slices of it. */
@@ -287,8 +303,10 @@ const struct sim_spec *sim_task_spec(const struct sim_thread *t);
 
 /* A task that presents frames (sim_desc.presents) records its chain (sims/chain.h) with these,
  * from any of its threads (a lock serializes them): its timing, each wake-up along it, and
- * each vsync, whose frame time goes into the task's frame figures.  See chain_setup,
- * chain_wake and chain_vsync. */
+ * each vsync, whose frame time goes into the task's frame figures and, with --timeline, the
+ * vsync that showed frame f (a period among the last SIM_SHOWN_WITHIN recorded) into its
+ * period's record.  See chain_setup, chain_wake and chain_vsync. */
+#define SIM_SHOWN_WITHIN 16u
 void sim_chain_setup(struct sim_thread *t, uint64_t input0_ns, uint64_t input_period_ns, uint64_t vsync_period_ns);
 void sim_chain_wake(struct sim_thread *t, unsigned stage, uint64_t wake_ns);
 void sim_chain_vsync(struct sim_thread *t, uint64_t index, const struct chain_frame *f);

@@ -124,6 +124,47 @@ START_TEST(rest_counts_by_owner)
 }
 END_TEST
 
+/* A chain: late_period's thread hands its frame on at 113.5 ms to a render thread that waits
+ * 1.5 ms behind the same load thread and 0.5 ms behind another, then runs 3 ms to the
+ * period's finish at 120 ms.  Its waits join the parts and the culprits, its work the part
+ * stages; the stages' figures are kept apart. */
+START_TEST(chain_stage_added)
+{
+	struct explain_facts f;
+	struct explain_acc game, render = { .seq = 8 };
+	struct explain_period p;
+	late_period(&f, &game);
+	game.oncpu_ns = 4 * MS;          /* its stretches closed: it handed off and slept */
+	game.oncpu_since_ns = 0;
+	f.finish_ns = 120 * MS;
+	add_who(&render, 501, 500, EXPLAIN_OWNER_LOAD, "burn", 1500000, 0);
+	add_who(&render, 77, 77, EXPLAIN_OWNER_OTHER, "kswapd0", 500000, 0);
+	render.oncpu_since_ns = 117 * MS;
+	explain_from_bpf(&f, &game, &p);
+	ck_assert_uint_eq(p.delay_ns, 16 * MS);
+	explain_add_stage(&p, &f, &render, 2);
+	ck_assert_uint_eq(p.part_ns[EXPLAIN_TASKS], 9 * MS);
+	ck_assert_uint_eq(p.part_ns[EXPLAIN_STAGES], 3 * MS);
+	ck_assert_uint_eq(p.owner_ns[EXPLAIN_OWNER_LOAD], 9500000);
+	ck_assert_uint_eq(p.stage_wait_ns[0], 9350000);   /* wake, tasks, preempted, softirq */
+	ck_assert_uint_eq(p.stage_wait_ns[2], 2 * MS);
+	ck_assert_uint_eq(p.stage_ran_ns[0], 4 * MS);
+	ck_assert_uint_eq(p.stage_ran_ns[2], 3 * MS);
+	/* 16 ms of delay; named: timer 0.2, wake 0.05, tasks 9, preempted 2, softirq 0.3, stages 3 */
+	ck_assert_uint_eq(p.part_ns[EXPLAIN_UNEXPLAINED], 1450000);
+	ck_assert_uint_eq(p.ntop, 3);
+	ck_assert_str_eq(p.top[0].comm, "burn");          /* merged by pid: 8 + 1.5 ms */
+	ck_assert_uint_eq(p.top[0].ns, 9500000);
+	ck_assert_str_eq(p.top[2].comm, "kswapd0");
+	explain_add_stage(&p, &f, &render, EXPLAIN_MAX_STAGES); /* out of range: nothing */
+	ck_assert_uint_eq(p.part_ns[EXPLAIN_STAGES], 3 * MS);
+	struct explain_summary s = { 0 };
+	explain_summary_add(&s, NULL, &p);
+	ck_assert_uint_eq(s.stage_wait_ns[2], 2 * MS);
+	ck_assert_uint_eq(s.stage_ran_ns[2], 3 * MS);
+}
+END_TEST
+
 START_TEST(unexplained_is_the_rest)
 {
 	struct explain_facts f;
@@ -280,6 +321,7 @@ int main(void)
 	tcase_add_test(tc, threshold_parsed);
 	tcase_add_test(tc, bpf_period_composed);
 	tcase_add_test(tc, rest_counts_by_owner);
+	tcase_add_test(tc, chain_stage_added);
 	tcase_add_test(tc, unexplained_is_the_rest);
 	tcase_add_test(tc, carried_period);
 	tcase_add_test(tc, schedstat_period_composed);

@@ -13,18 +13,25 @@ START_TEST(round_trip)
 	unsigned char head[TIMELINE_HEADER_BYTES], rec[TIMELINE_RECORD_BYTES];
 	struct timeline_rec r = { .pair = 7, .period = 123456, .start_ns = 0x0102030405060708ull, .timer_ns = 1,
 				  .sched_ns = 2, .late_ns = 3, .loop_ns = 4, .flags = TIMELINE_MET | TIMELINE_XRUN,
-				  .skipped = 5 }, back;
+				  .skipped = 5, .shown_ns = 0x1112131415161718ull }, back;
 	timeline_encode_header(head);
-	ck_assert_int_eq(timeline_decode_header(head), 0);
-	ck_assert_int_eq(memcmp(head, "IBTL\1\0\0\0\50\0\0\0\0\0\0\0", 16), 0);  /* version 1, 40-byte records */
-	head[4] = 2;
-	ck_assert_int_eq(timeline_decode_header(head), -1);
+	ck_assert_uint_eq(timeline_decode_header(head), TIMELINE_RECORD_BYTES);
+	ck_assert_int_eq(memcmp(head, "IBTL\2\0\0\0\60\0\0\0\0\0\0\0", 16), 0);  /* version 2, 48-byte records */
+	head[4] = 3;
+	ck_assert_uint_eq(timeline_decode_header(head), 0);
+	ck_assert_uint_eq(timeline_decode_header((const unsigned char *)"IBTL\1\0\0\0\50\0\0\0\0\0\0\0"),
+			  TIMELINE_V1_RECORD_BYTES);       /* version 1 is still read */
+	ck_assert_uint_eq(timeline_decode_header((const unsigned char *)"IBTL\1\0\0\0\60\0\0\0\0\0\0\0"), 0);
 	timeline_encode(&r, rec);
 	ck_assert_uint_eq(rec[8], 0x08);          /* start_ns little-endian at offset 8 */
 	ck_assert_uint_eq(rec[15], 0x01);
 	ck_assert_uint_eq(rec[32], 3);            /* flags at offset 32 */
-	timeline_decode(rec, &back);
+	ck_assert_uint_eq(rec[40], 0x18);         /* shown_ns at offset 40 */
+	timeline_decode(rec, TIMELINE_RECORD_BYTES, &back);
 	ck_assert_int_eq(memcmp(&r, &back, sizeof(r)), 0);
+	timeline_decode(rec, TIMELINE_V1_RECORD_BYTES, &back);  /* a version-1 record has none */
+	ck_assert_uint_eq(back.shown_ns, 0);
+	ck_assert_uint_eq(back.skipped, 5);
 	ck_assert_uint_eq(timeline_u32(5000000000ull), UINT32_MAX);  /* over 4.29 s saturates */
 }
 END_TEST
@@ -46,10 +53,27 @@ START_TEST(bounded_and_written)
 	unsigned char rec[TIMELINE_RECORD_BYTES];
 	struct timeline_rec r;
 	ck_assert_int_eq(pread(fd, rec, sizeof(rec), 2 * TIMELINE_RECORD_BYTES), (ssize_t)sizeof(rec));
-	timeline_decode(rec, &r);
+	timeline_decode(rec, TIMELINE_RECORD_BYTES, &r);
 	ck_assert_uint_eq(r.period, 2);
 	close(fd);
 	ck_assert_int_eq(timeline_write(fd, &b), -1);  /* a closed descriptor: the error, not a crash */
+}
+END_TEST
+
+/* A frame's vsync reaches its period's record among the last few, never an older one. */
+START_TEST(shown_marked)
+{
+	struct timeline_rec recs[8];
+	struct timeline_buf b = { .rec = recs, .cap = 8 };
+	for (uint32_t i = 0; i < 6; i++)
+		timeline_push(&b, &(struct timeline_rec){ .pair = 1, .period = i * 2 });  /* periods 0, 2, .. 10 */
+	ck_assert(timeline_mark_shown(&b, 8, 12345, 4));
+	ck_assert_uint_eq(recs[4].shown_ns, 12345);
+	ck_assert(!timeline_mark_shown(&b, 3, 1, 4));    /* dropped: no record */
+	ck_assert(!timeline_mark_shown(&b, 2, 1, 4));    /* older than the last 4 */
+	ck_assert_uint_eq(recs[1].shown_ns, 0);
+	struct timeline_buf none = { .rec = recs, .cap = 8 };
+	ck_assert(!timeline_mark_shown(&none, 0, 1, 4));
 }
 END_TEST
 
@@ -59,6 +83,7 @@ int main(void)
 	TCase *tc = tcase_create("format");
 	tcase_add_test(tc, round_trip);
 	tcase_add_test(tc, bounded_and_written);
+	tcase_add_test(tc, shown_marked);
 	suite_add_tcase(s, tc);
 	return ck_run(s);
 }

@@ -4,14 +4,15 @@
 # None its frames are shown at every vsync; against Burn with -L 4 jank and the p99
 # input-to-present latency grow; with those loads at nice 19 they shrink again, and compare
 # flags the difference.  Also its table columns, the stage lines of -v, the schema-valid JSON
-# whose shares add up, its plot, its threads' names, as a load behind Audio, and a bad option.
+# whose shares add up, its timeline's frames, its plot, --explain along its chain, its
+# threads' names, as a load behind Audio, and a bad option.
 # Usage: e2e_pipeline.sh BINARY
 set -u
 . "$(dirname "$0")/lib/e2e.sh"
 e2e_begin pipeline "${1:?usage: $0 path/to/interbench}"
 e2e_run_dir
 
-"$BIN" -t 5 -c -v -W Pipeline -w None -w Burn -L 4 --json hog.json >hog.txt 2>&1; rc=$?
+"$BIN" -t 5 -c -v -W Pipeline -w None -w Burn -L 4 --json hog.json --timeline hog.bin >hog.txt 2>&1; rc=$?
 if [ "$rc" = 0 ] && grep -q 'i2p p50    i2p p99    i2p max  frame p99     1% low       jank     jank %   jank run' hog.txt &&
    [ "$(grep -c 'stages: wake-to-run p99 input .* ms, game .*, workers .*, join .*, render .*, commit .*, latch ' hog.txt)" = 2 ] &&
    [ "$(grep -c 'input-to-present: input .* %, logic .*, workers .*, join .*, render .*, latch .*, compose .*, scanout ' hog.txt)" = 2 ]
@@ -35,11 +36,39 @@ assert burn["one_percent_low_mfps"] < none["one_percent_low_mfps"]
 PY
 then ok "JSON: no jank against None; against Burn -L 4 jank, p99 input-to-present and 1% low worse"; else bad "Pipeline JSON" hog.txt; fi
 
+# The timeline: each frame shown at a vsync, so the frame times between frames shown are whole
+# vsync periods, and the vsyncs between them that showed nothing are the JSON's jank (less
+# those before the first frame shown and after the last).
+if python3 - hog.json hog.bin <<'PY'
+import collections, json, struct, sys
+doc = json.load(open(sys.argv[1]))
+shown = collections.defaultdict(list)
+with open(sys.argv[2], "rb") as f:
+    assert struct.unpack("<4sIII", f.read(16)) == (b"IBTL", 2, 48, 0)
+    while (rec := f.read(48)):
+        pair, period, start, *_, shown_ns = struct.unpack("<IIQIIIIIIQ", rec)
+        if shown_ns:
+            assert shown_ns > start, (period, start, shown_ns)
+            shown[pair].append(shown_ns)
+for r in doc["results"]:
+    t, vsync_ns = shown[r["timeline_pair"]], 1e9 / 60
+    assert len(t) > 150 and t == sorted(t), (r["load"], len(t))
+    gaps = [round((b - a) / vsync_ns) for a, b in zip(t, t[1:])]
+    assert all(k >= 1 and abs((b - a) - k * vsync_ns) < 2000 for k, a, b in zip(gaps, t, t[1:])), r["load"]
+    between = sum(k - 1 for k in gaps)
+    assert between <= r["jank_vsyncs"] <= between + 10, (r["load"], between, r["jank_vsyncs"])
+PY
+then ok "--timeline: the vsync of each frame shown, whole vsyncs apart, the jank between them the JSON's"
+else bad "Pipeline timeline" hog.txt; fi
+
 if command -v gnuplot >/dev/null; then
-	"$BIN" plot hog.json --out pics >plot.txt 2>&1; rc=$?
+	"$BIN" plot hog.json --timeline hog.bin --out pics >plot.txt 2>&1; rc=$?
 	if [ "$rc" = 0 ] && [ -s pics/chain-pipeline.png ] &&
-	   [ "$(grep -cE '^"(None|Burn)"( [0-9.e+-]+){9}$' pics/chain-pipeline.gp)" = 2 ]
-	then ok "plot: chain-Pipeline, input-to-present by segment per load"; else bad "plot (exit $rc)" plot.txt; fi
+	   [ "$(grep -cE '^"(None|Burn)"( [0-9.e+-]+){9}$' pics/chain-pipeline.gp)" = 2 ] &&
+	   [ "$(grep -l "using 4:5 axes x1y2 with steps lc 'dark-green' title 'frame time'" pics/timeline-*.gp | wc -l)" = 2 ] &&
+	   [ "$(grep -cE '^[0-9.]+ [0-9.]+ 0 [0-9.]+ (16|33|50|66)\.[0-9]+$' pics/timeline-1.gp)" -gt 150 ]
+	then ok "plot: chain-Pipeline, input-to-present by segment per load; the frame times on each timeline"
+	else bad "plot (exit $rc)" plot.txt; fi
 else
 	echo "skip - plot: gnuplot not installed (make deps installs it)"
 fi
@@ -56,6 +85,32 @@ then ok "Burn at nice 19: jank and p99 input-to-present shrink again"; else bad 
 "$BIN" compare --match simulation,load nice.json hog.json >cmp.txt 2>&1; rc=$?
 if [ "$rc" = 1 ] && grep -q 'p99 input-to-present .* REGRESSION' cmp.txt && grep -q '% jank vsyncs .* pt .* REGRESSION' cmp.txt
 then ok "compare: the jank and input-to-present of Burn at nice 0 flagged against nice 19"; else bad "compare (exit $rc)" cmp.txt; fi
+
+# --explain follows the chain (the game thread, the workers, the render thread): the stages'
+# waits and work explain the delay that the game thread's own waits left unexplained, and the
+# stage whose wake-to-run p99 is clearly the longer (workers or render) waited longer after
+# its wake-ups in the explained periods too.
+"$BIN" -t 6 -c -v --explain -W Pipeline -w Burn -L 4 --json ex.json >ex.txt 2>&1; rc=$?
+if grep -q -- "--explain: no BPF tracer" ex.txt; then
+	echo "skip - Pipeline --explain: the BPF tracer cannot run here: $(grep -- '--explain: no BPF' ex.txt)"
+elif [ "$rc" = 0 ] && grep -Eq '^ +why: stages: game waited [0-9.]+ % \(woken [0-9.]+ %\), workers waited [0-9.]+ % \(woken [0-9.]+ %\) and worked [0-9.]+ %, render waited' ex.txt &&
+     python3 - "$SCHEMA" ex.json <<'PY'
+import json, sys, jsonschema
+jsonschema.Draft202012Validator(json.load(open(sys.argv[1]))).validate(doc := json.load(open(sys.argv[2])))
+r = doc["results"][0]
+e = r["explain"]
+assert [s["stage"] for s in e["stages"]] == ["game", "workers", "render"], e["stages"]
+assert e["explained_periods"] > 20 and e["parts_ns"]["stages"] > 0, e
+assert e["parts_ns"]["unexplained"] < 0.1 * e["delay_ns"], e["parts_ns"]   # 55 % with the game thread alone
+woken = {s["stage"]: s["woken_wait_ns"] for s in e["stages"]}
+w, rd = r["stage_workers_wake_p99_ns"], r["stage_render_wake_p99_ns"]
+if w > 1.5 * rd:
+    assert woken["workers"] > woken["render"], (w, rd, woken)
+elif rd > 1.5 * w:
+    assert woken["render"] > woken["workers"], (w, rd, woken)
+PY
+then ok "Pipeline --explain: game, workers and render followed, the delay explained, the stages agreeing with wake-to-run"
+else bad "Pipeline --explain (exit $rc)" ex.txt; fi
 
 # Its threads by name while it runs, and as a load behind Audio.
 all_named() {

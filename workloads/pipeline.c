@@ -335,9 +335,19 @@ static void pipeline_run(struct sim_thread *t)
 		pipe_worker(t, st);
 }
 
+/* --explain follows the chain a frame's deadline depends on: the game thread (stage 0), the
+ * render thread and up to six workers (of which the busiest in a period counts: the one the
+ * join waited for, mostly); the compositor latches after the deadline. */
+static const struct sim_stage_thread pipeline_explained[] = {
+	{ PIPE_RENDER, 2 }, { PIPE_WORKER0, 1 }, { PIPE_WORKER0 + 1, 1 }, { PIPE_WORKER0 + 2, 1 },
+	{ PIPE_WORKER0 + 3, 1 }, { PIPE_WORKER0 + 4, 1 }, { PIPE_WORKER0 + 5, 1 },
+};
+static const char *const pipeline_stage_names[] = { "game", "workers", "render" };
+
 static const struct sim_body pipeline_body = {
 	.threads = SIM_MAX_THREADS, .threads_for = pipeline_threads, .state_bytes = sizeof(struct pipe_state),
 	.run = pipeline_run, .name = pipeline_name, .setup = pipeline_setup, .teardown = pipeline_teardown,
+	.explained = pipeline_explained, .n_explained = 7, .stage_names = pipeline_stage_names, .stages = 3,
 };
 
 static const struct sim_desc pipeline_sim = {
