@@ -86,7 +86,7 @@ rm -f wd/*
 # (A background job of a script starts with SIGINT and SIGQUIT ignored: env gives them back.)
 for sig in QUIT USR1 USR2 ALRM XCPU VTALRM PROF IO PWR RTMIN RTMAX; do
 	rm -f "$LOG" ./*.json
-	env --default-signal=INT,QUIT "$BIN" -t 2 -W Audio -w Write -w Burn --workdir wd --file-size 8M >out 2>&1 &
+	env --default-signal=INT,QUIT "$BIN" -t 1 -W Audio -w Write -w Burn --workdir wd --file-size 8M >out 2>&1 &
 	pid=$!
 	wait_for compgen -G "wd/interbench-write-*.tmp" >/dev/null
 	kill -s "$sig" $pid; wait $pid; rc=$?
