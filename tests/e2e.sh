@@ -59,8 +59,9 @@ out="$TMP/gx.out"
 "$BIN" -t 1 -c -W Gaming -W X -w None >"$out" 2>&1
 g=$(row "$out" Gaming None)
 # % Desired CPU can pass 100 when the CPU runs faster now than when loops_per_ms was measured
-# (another process loaded its SMT sibling then): the column count is what this checks.
-if [ "$(echo "$g" | awk '{print NF}')" = 6 ] && sane_row "$(echo "$g" | awk '{ if ($6 > 100) $6 = 100; print }')"; then ok "Gaming row has no deadlines"; else bad "Gaming row has no deadlines ($g)" "$out"; fi
+# (another process loaded its SMT sibling then): the column count is what this checks, less the
+# host's mark (sane_row).
+if [ "$(echo "$g" | awk '{ n = NF; if ($n == "*" || $n == "?") n--; print n }')" = 6 ] && sane_row "$(echo "$g" | awk '{ if ($6 > 100) $6 = 100; print }')"; then ok "Gaming row has no deadlines"; else bad "Gaming row has no deadlines ($g)" "$out"; fi
 if grep -q 'Note: X sweeps' "$out"; then ok "partial X sweep noted"; else bad "partial X sweep noted" "$out"; fi
 
 # 4. Custom task and Custom load.
