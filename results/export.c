@@ -168,7 +168,7 @@ int export_kcidb(const struct result_set *rs, const struct export_spec *spec, co
 {
 	struct kcidb_out k = { .ids = ids, .tests = json_array() };
 	unsigned fails = k.tests ? export_cases(rs, spec, kcidb_test, &k) : 0;
-	json_t *doc = k.tests && !k.oom ? json_pack("{s:{s:i, s:i}, s:O}", "version", "major", 5, "minor", 0,
+	json_t *doc = k.tests && !k.oom ? json_pack("{s:{s:i, s:i}, s:O}", "version", "major", 5, "minor", 3,
 						    "tests", k.tests) : NULL;
 	int rc = doc && json_dumpf(doc, out, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10)) == 0 && fputc('\n', out) != EOF ?
 		(int)fails : -1;
@@ -238,7 +238,7 @@ static int threshold_option(const struct optspec *s, void *base, const char *arg
 static const struct optspec export_options[] = {
 	{ .long_name = "format", .short_name = 'f', .type = OPTSPEC_CHOICE, .metavar = "FMT", .choices = formats,
 	  .help = "lava: 'ID pass|fail [MEASUREMENT UNITS]' lines (default);\n"
-		  "kcidb: a KCIDB v5 report (needs --origin and --build-id)", .offset = EA(format) },
+		  "kcidb: a KCIDB v5.3 report (needs --origin and --build-id)", .offset = EA(format) },
 	{ .long_name = "against", .short_name = 'a', .type = OPTSPEC_TEXT, .metavar = "OLD",
 	  .help = "a figure fails where 'interbench compare OLD RESULT' finds a regression", .offset = EA(against) },
 	{ .long_name = "threshold", .short_name = 'T', .type = OPTSPEC_CUSTOM, .metavar = "SPEC",

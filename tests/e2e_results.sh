@@ -20,6 +20,23 @@ jsonschema.Draft202012Validator(json.load(open(sys.argv[1]))).validate(doc)
 assert len(doc["results"]) == 4, "expected 2 pairs x 2 repeats"
 ' "$SCHEMA"
 check "no files besides out.json with -c" 0 test "$(ls)" = "out.json"
+# KCIDB: the export of the run against KCIDB v5.3's constraints on tests (tests/kcidb), one
+# test per figure with its number; a path KCIDB refuses is refused by the schema too.
+"$BIN" export -f kcidb --origin ci --build-id ci:1 out.json >kcidb.json 2>"$TMP/out.txt"
+check "KCIDB export: valid against v5.3's test schema, a number per figure" 0 python3 -c '
+import copy, json, sys, jsonschema
+schema = json.load(open(sys.argv[1]))
+doc = json.load(open("kcidb.json"))
+jsonschema.Draft7Validator(schema).validate(doc)
+assert doc["version"] == {"major": 5, "minor": 3}, doc["version"]
+numbers = [t for t in doc["tests"] if "number" in t]
+assert len(numbers) > 10 and all(t["status"] == "DONE" for t in numbers), len(numbers)
+assert {t["number"]["unit"] for t in numbers} >= {"s", "%"}
+bad = copy.deepcopy(doc)
+bad["tests"][0]["path"] = "interbench.audio none"
+assert not jsonschema.Draft7Validator(schema).is_valid(bad)
+' "$E2E_TREE/tests/kcidb/tests-v5.3.schema.json"
+rm -f kcidb.json
 check "compare with itself" 0 "$BIN" compare out.json out.json
 # The doctored copies test compare's verdicts, not the host: their base is the run with its
 # disturbance cleared, so a busy CI host (which compare rightly flags) cannot hide them.
