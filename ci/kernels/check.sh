@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The kernel matrix's check (`make kernel-matrix-check`, and CI): the test definition against
-# LAVA's schema, the job through `lava-run --validate` (and a broken one refused), then real
+# LAVA's schema, each job against LAVA's job schema and through `lava-run --validate` (and a
+# broken one of each refused), then real
 # boots with a 1 s run: Debian's generic and PREEMPT_RT kernels in turn through lava-run (the
 # RT kernel in qemu's default CPU model, without RDRAND: the jansson seeding hang), and the
 # generic one with qemu directly; each must leave its JSON result and test cases, and the
@@ -95,6 +96,26 @@ check_result "$work/lava" generic lava-run
 check_result "$work/lava" rt lava-run
 check_causes generic
 check_causes rt
+
+# Each generated job with LAVA's own job schema, as lava-server checks a submitted job
+# (lava_common.schemas.validate, strict): exit 0 valid, 10 refused.
+validate_job() {
+	/usr/bin/python3 - "$1" <<'EOF'
+import sys, yaml, voluptuous
+from lava_common.schemas import validate
+try:
+    validate(yaml.safe_load(open(sys.argv[1])), strict=True)
+except voluptuous.Invalid as e:
+    print(e, file=sys.stderr)
+    sys.exit(10)
+EOF
+}
+for label in generic rt; do
+	expect 0 "$label's job passes LAVA's job schema (what lava-server accepts)" validate_job "$work/lava/$label/job.yaml"
+done
+sed 's/^visibility: public/visibility: everyone/' "$work/lava/generic/job.yaml" >"$work/bad-visibility.yaml"
+expect 10 "LAVA's job schema refuses a job whose visibility is not public, personal or group" \
+	validate_job "$work/bad-visibility.yaml"
 
 # lava-run --validate refuses a job the dispatcher cannot run (proof that it checks).
 sed 's/method: qemu/method: no-such-method/' "$work/lava/generic/job.yaml" >"$work/broken-job.yaml"
