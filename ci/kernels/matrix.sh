@@ -6,17 +6,21 @@
 # baseline, so their LAVA test cases fail where compare finds a regression.
 #
 # Usage: ci/kernels/matrix.sh [--direct] [--args "INTERBENCH ARGS"] [--threshold SPEC] [KERNEL...]
-#   KERNEL      [LABEL=]PATH: a linux-image .deb or a kernel image (bzImage); LABEL names its
-#               result (LABEL.json; default: the file name up to its first '_' or '.').
-#               Default: Debian's current linux-image-amd64 (generic) and linux-image-rt-amd64
-#               (rt), fetched with apt-get download into $KERNEL_CACHE.
+#   KERNEL      [LABEL=]PATH: a linux-image .deb or a kernel image (bzImage), such as a kernel
+#               you built; LABEL names its result (LABEL.json; default: the file name up to
+#               its first '_' or '.').  Or [LABEL=]debian:SUITE or debian:SUITE-rt: Debian's
+#               linux-image-amd64 or linux-image-rt-amd64 of that suite (debian:bookworm 6.1
+#               CFS, debian:trixie 6.12 EEVDF, debian:trixie-rt), fetched through a private apt
+#               configuration (label: SUITE[-rt]).  Default: the machine's own Debian
+#               linux-image-amd64 (generic) and linux-image-rt-amd64 (rt).
 #   --args      interbench's arguments in every guest (default: -t 2 -W Audio -W Video -w None
 #               -w Burn --repeat 5 --explain: the causes of missed deadlines travel with
 #               each result; compare prints how they moved under each flagged pair)
 #   --threshold compare's --threshold, for the guests' verdicts and the comparisons
 #   --direct    boot with qemu directly instead of through lava-run (the same initramfs)
 # Environment: ACCEL (kvm or tcg: no probe), PROBE_SECONDS (the KVM probe's bound, default 15),
-#   KERNEL_CACHE (default ~/.cache/interbench-kernels), OUT (default ./kernel-matrix:
+#   KERNEL_CACHE (default ~/.cache/interbench-kernels), DEBIAN_MIRROR (for debian:SUITE; default
+#   http://deb.debian.org/debian), OUT (default ./kernel-matrix:
 #   LABEL.json, LABEL.cases.txt and LABEL/ with the job, device, logs), TEST_MINUTES (the test
 #   action's timeout, default 20), INTERBENCH (default ./interbench), INTERBENCH_STATIC
 #   (default ./interbench-static): `make kernel-matrix` builds both.
@@ -51,39 +55,82 @@ mkdir -p "$out" "$cache"
 out=$(realpath "$out")
 start_s=$(date +%s)
 
-# apt-get download of package $1 into the cache, without apt's warning that root downloads
+# apt-get download of package $1 into directory $2, with apt options $3... (a private
+# configuration, or none: the machine's), without apt's warning that root downloads
 # unsandboxed.
 download() {
-	local log rc=0
-	log=$(cd "$cache" && apt-get download "$1" 2>&1) || rc=$?
+	local pkg=$1 dest=$2 log rc=0
+	shift 2
+	log=$(cd "$dest" && apt-get "$@" download "$pkg" 2>&1) || rc=$?
 	if [ "$rc" != 0 ] && [ "$(id -u)" = 0 ]; then  # stale or missing package lists
-		apt-get update -qq && rc=0 && log=$(cd "$cache" && apt-get download "$1" 2>&1) || rc=$?
+		apt-get "$@" update -qq && rc=0 && log=$(cd "$dest" && apt-get "$@" download "$pkg" 2>&1) || rc=$?
 	fi
 	[ -z "$log" ] || grep -v '^W: Download is performed unsandboxed' <<<"$log" >&2 || true
-	[ "$rc" = 0 ] || echo "matrix: apt-get download $1 failed (as root: apt-get update first)" >&2
+	[ "$rc" = 0 ] || echo "matrix: apt-get download $pkg failed (as root: apt-get update first)" >&2
 	return "$rc"
 }
 
-# Downloads Debian's kernel metapackage $1 and the image package it depends on into the
-# cache; prints the image package's path.
+# Downloads Debian's kernel metapackage $1 and the image package it depends on into directory
+# $2, with apt options $3...; prints the image package's path.
 debian_kernel() {
-	local meta=$1 dep deb
-	download "$meta" || return 1
-	deb=$(ls -t "$cache/${meta}_"*.deb | head -1)
+	local meta=$1 dest=$2 dep deb
+	shift 2
+	download "$meta" "$dest" "$@" || return 1
+	deb=$(ls -t "$dest/${meta}_"*.deb | head -1)
 	dep=$(dpkg-deb -f "$deb" Depends | sed 's/[ (,].*//')
 	case $dep in (linux-image-*) ;; (*) echo "matrix: $deb depends on '$dep', not a linux-image package" >&2; return 1 ;; esac
-	ls "$cache/${dep}_"*.deb >/dev/null 2>&1 || download "$dep" || return 1
-	ls -t "$cache/${dep}_"*.deb | head -1
+	ls "$dest/${dep}_"*.deb >/dev/null 2>&1 || download "$dep" "$dest" "$@" || return 1
+	ls -t "$dest/${dep}_"*.deb | head -1
+}
+
+# The kernel of debian:SUITE (linux-image-amd64) or debian:SUITE-rt (linux-image-rt-amd64):
+# fetched from Debian's archive (DEBIAN_MIRROR, default the deb.debian.org of the machine's
+# own sources) through a private apt configuration in $cache/debian-SUITE (its own sources
+# list, package lists and cache: the machine's apt configuration and lists are never
+# touched), the suite's Release file verified against debian-archive-keyring as apt verifies
+# any package.  Prints the image package's path.
+debian_suite_kernel() {
+	local spec=${1#debian:} suite meta=linux-image-amd64 dir
+	suite=${spec%-rt}
+	[ "$suite" = "$spec" ] || meta=linux-image-rt-amd64
+	case $suite in
+	(""|*[!a-z0-9-]*) echo "matrix: $1: not a Debian suite (accepted: debian:SUITE or debian:SUITE-rt, e.g. debian:trixie-rt)" >&2; return 1 ;;
+	esac
+	dir="$cache/debian-$suite"
+	mkdir -p "$dir/lists/partial" "$dir/archives/partial"
+	printf 'deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] %s %s main\n' \
+		"${DEBIAN_MIRROR:-http://deb.debian.org/debian}" "$suite" >"$dir/sources.list"
+	local apt=(-o Dir::Etc::SourceList="$dir/sources.list" -o Dir::Etc::SourceParts=/nonexistent
+		   -o Dir::State::Lists="$dir/lists" -o Dir::Cache="$dir" -o Dir::Cache::pkgcache=
+		   -o Dir::Cache::srcpkgcache= -o Dir::Etc::Preferences=/nonexistent
+		   -o Dir::Etc::PreferencesParts=/nonexistent -o APT::Architectures=amd64
+		   -o Acquire::Languages=none)
+	if ! apt-get "${apt[@]}" update -qq >"$dir/update.log" 2>&1; then
+		echo "matrix: $1: apt-get update of Debian's $suite failed:" >&2
+		grep -v '^W: Download is performed unsandboxed' "$dir/update.log" | tail -3 >&2
+		return 1
+	fi
+	debian_kernel "$meta" "$dir" "${apt[@]}"
 }
 
 if [ ${#kernels[@]} -eq 0 ]; then
 	read -r -a kernels <<<"${KERNELS:-}"
 fi
 if [ ${#kernels[@]} -eq 0 ]; then
-	generic=$(debian_kernel linux-image-amd64) || exit 2
-	rt=$(debian_kernel linux-image-rt-amd64) || exit 2
+	generic=$(debian_kernel linux-image-amd64 "$cache") || exit 2
+	rt=$(debian_kernel linux-image-rt-amd64 "$cache") || exit 2
 	kernels=("generic=$generic" "rt=$rt")
 fi
+# debian:SUITE[-rt] fetched (labelled SUITE[-rt] unless LABEL= says otherwise)
+for i in "${!kernels[@]}"; do
+	k=${kernels[$i]} lbl=""
+	case $k in (*=debian:*) lbl=${k%%=*} k=${k#*=} ;; esac
+	case $k in
+	(debian:*)
+		deb=$(debian_suite_kernel "$k") || exit 2
+		kernels[$i]="${lbl:-${k#debian:}}=$deb" ;;
+	esac
+done
 
 # The kernel image of $2 (a .deb or an image) as $1 (copied out of the package).
 kernel_image() {
