@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # The kernel matrix's check (`make kernel-matrix-check`, and CI): the test definition against
 # LAVA's schema, each job against LAVA's job schema and through `lava-run --validate` (and a
-# broken one of each refused), then real
-# boots with a 1 s run: Debian's generic and PREEMPT_RT kernels in turn through lava-run (the
-# RT kernel in qemu's default CPU model, without RDRAND: the jansson seeding hang), and the
-# generic one with qemu directly; each must leave its JSON result and test cases, and the
-# lava-run boots their causes from --explain's BPF tracer (loaded by each guest's kernel and
-# its verifier, not this host's).  Installs
-# its packages when root (lava-dispatcher: about a minute on a fresh machine); about a minute
-# more in TCG.
+# broken one of each refused), then real boots with a 1 s run: Debian's generic and
+# PREEMPT_RT kernels in turn through lava-run (the RT kernel in qemu's default CPU model,
+# without RDRAND: the jansson seeding hang), and Debian 13's (debian:trixie, fetched through
+# a private apt configuration) with qemu directly; each must leave its JSON result and test
+# cases, and the lava-run boots their causes from --explain's BPF tracer (loaded by each
+# guest's kernel and its verifier, not this host's).  Installs its packages when root
+# (lava-dispatcher: about a minute on a fresh machine); about a minute more in TCG, and the
+# first time Debian 13's kernel (about 110 MB) into the kernel cache.
 # Usage: ci/kernels/check.sh
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -123,11 +123,22 @@ expect 1 "lava-run --validate refuses a job with an unknown boot method" lava-ru
 	--output-dir "$work/validate" --device "$work/lava/generic/device.yaml" \
 	--dispatcher "$work/lava/generic/dispatcher.yaml" "$work/broken-job.yaml"
 
-# The direct path: the same initramfs booted by qemu itself.
+# The direct path: the same initramfs booted by qemu itself, with Debian 13's kernel fetched
+# through the private apt configuration (the machine's apt sources and lists unchanged).
+apt_state() { cat /etc/apt/sources.list /etc/apt/sources.list.d/* 2>/dev/null | sha256sum; ls -l /var/lib/apt/lists; }
+before=$(apt_state)
+expect 0 "debian:trixie fetched and booted with qemu directly" \
+	env OUT="$work/direct" "$here/matrix.sh" --direct --args "-t 1 -W Audio -w None" debian:trixie
+check_result "$work/direct" trixie qemu
+if [ "$(apt_state)" = "$before" ] && /usr/bin/python3 -c 'import json, sys
+a = json.load(open(sys.argv[1]))["machine"]["audit"]
+assert a["scheduler"]["value"] == "EEVDF", a["scheduler"]' "$work/direct/trixie.json" 2>"$work/eevdf.err"; then
+	ok "trixie (qemu): its audit says EEVDF; the machine's apt sources and lists untouched"
+else
+	fail "trixie (qemu): EEVDF or the machine's apt:"; cat "$work/eevdf.err"
+fi
+expect 2 "a kernel spec that names no Debian suite is refused" "$here/matrix.sh" --direct "debian:"
 deb=$(ls -t "${KERNEL_CACHE:-$HOME/.cache/interbench-kernels}"/linux-image-[0-9]*-amd64_*.deb | grep -v -- '-rt-' | head -1)
-expect 0 "generic kernel booted with qemu directly" \
-	env OUT="$work/direct" "$here/matrix.sh" --direct --args "-t 1 -W Audio -w None" "generic=$deb"
-check_result "$work/direct" generic qemu
 
 # A kernel before 6.12 keeps no per-task slice: a slice sweep is refused before anything runs.
 rc=0
