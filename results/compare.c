@@ -407,6 +407,8 @@ static void print_causes(FILE *out, const struct cmp_cols *w, const struct rs_pa
 	json_t *parts = json_object(), *culprits = json_array();
 	fprintf(out, "%-*s %-*s causes, share of the explained delay OLD -> NEW (%.0f -> %.0f periods):", w->sim, a->sim,
 		w->load, a->load, x->periods, y->periods);
+	if (!(x->periods > 0 || y->periods > 0))
+		fputs(" none on either side (no period missed its deadline or passed --explain-threshold)", out);
 	const char *sep = " ";
 	for (int k = 0; k < EXPLAIN_PARTS; k++) {
 		double p0 = rs_causes_part_pct(x, (enum explain_part)k), p1 = rs_causes_part_pct(y, (enum explain_part)k);

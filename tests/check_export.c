@@ -140,7 +140,7 @@ static json_t *kcidb_tests(const struct result_set *rs, const struct result_set 
 	ck_assert_msg(doc != NULL, "%s: %s", je.text, buf);
 	free(buf);
 	ck_assert_int_eq(json_integer_value(json_object_get(json_object_get(doc, "version"), "major")), 5);
-	ck_assert_int_eq(json_integer_value(json_object_get(json_object_get(doc, "version"), "minor")), 0);
+	ck_assert_int_eq(json_integer_value(json_object_get(json_object_get(doc, "version"), "minor")), 3);
 	json_t *tests = json_incref(json_object_get(doc, "tests"));
 	json_decref(doc);
 	return tests;

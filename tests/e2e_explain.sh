@@ -84,6 +84,21 @@ sys.exit(not (c["simulation"] == "X" and o[1] >= o[0] + 20 and c["culprits"]))'
 		then ok "compare: X/Burn's causes OLD -> NEW, the load's tasks' share up, in the text and the JSON"
 		else bad "compare's causes" cmp.txt; fi
 	fi
+	# with no period explained on either side, the causes line says so rather than trailing off
+	python3 - <<'PY'
+import json
+doc = json.load(open("xb.json"))
+e = doc["results"][0]["explain"]
+e.update(explained_periods=0, delay_ns=0, culprits=[], periods=[])
+e["parts_ns"] = {k: 0 for k in e["parts_ns"]}
+e["owners_ns"] = {k: 0 for k in e["owners_ns"]}
+json.dump(doc, open("quiet.json", "w"))
+doc["results"][0]["latency_p99_ns"] += 50000000   # flagged, so its causes line is printed
+json.dump(doc, open("quiet-worse.json", "w"))
+PY
+	"$BIN" compare quiet.json quiet-worse.json >quiet.txt 2>&1
+	if grep -Eq '^X +Burn +causes, share of the explained delay OLD -> NEW \(0 -> 0 periods\): none on either side \(no period missed its deadline or passed --explain-threshold\)$' quiet.txt
+	then ok "compare: no period explained on either side, said so"; else bad "compare's empty causes" quiet.txt; fi
 	if command -v gnuplot >/dev/null; then
 		"$BIN" plot xb.json --out pics >plot.txt 2>&1; rc=$?
 		if [ "$rc" = 0 ] && [ -s pics/causes-x.png ] && grep -q "title 'preempted'" pics/causes-x.gp

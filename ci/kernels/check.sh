@@ -52,6 +52,10 @@ rc=0
 OUT="$work/lava" "$here/matrix.sh" --args "-t 1 -W Audio -w None --explain --explain-threshold 1us" >"$work/lava.out" 2>&1 || rc=$?
 if [ "$rc" -le 1 ]; then  # 1: compare found a regression, which TCG's noise may well give
 	ok "generic and rt kernels booted through lava-run, compared (exit $rc)"
+	if grep -q '^matrix: TCG' "$work/lava.out"; then
+		if grep -q 'plumbing, not performance' "$work/lava.out"; then ok "in TCG the figures are said to be plumbing, not performance"
+		else fail "in TCG, no word that the figures are plumbing"; fi
+	fi
 else
 	fail "kernel matrix through lava-run exited $rc:"; tail -20 "$work/lava.out"
 	# what each guest printed last (the scratch directory goes with the run)

@@ -268,6 +268,12 @@ done
 echo
 echo "== kernels (results and test cases in $out)"
 printf '%s\n' "${summary[@]}"
+if [ -z "$accel" ]; then
+	echo "These figures come from TCG (qemu emulating every instruction, the guests' timers riding"
+	echo "on the host's scheduling): plumbing, not performance.  A regression below says the"
+	echo "kernels booted, ran and compared, nothing about how they schedule; for that, KVM or"
+	echo "real hardware (README, 'Figures from TCG')."
+fi
 cd "$out"
 for k in "${kernels[@]:1}"; do
 	label=$(label_of "$k")
