@@ -177,6 +177,54 @@ int export_kcidb(const struct result_set *rs, const struct export_spec *spec, co
 	return rc;
 }
 
+/* ---- metrics ---- */
+
+/* A unit as the end of a metric's name: "ms", "pct" (%), "fps", "per_min" (/min). */
+static const char *unit_suffix(const char *unit)
+{
+	return strcmp(unit, "%") == 0 ? "pct" : strcmp(unit, "/min") == 0 ? "per_min" : unit;
+}
+
+/* s with every '-' as '_' into buf. */
+static const char *underscored(const char *s, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s", s);
+	for (char *c = buf; *c; c++)
+		if (*c == '-')
+			*c = '_';
+	return buf;
+}
+
+/* One metric line, "NAME_UNIT: VALUE", at the precision of the LAVA lines (exact ns in ms,
+ * ppm in %). */
+static void metric(FILE *out, const char *name, const char *what, const struct export_case *c, double v)
+{
+	fprintf(out, strcmp(c->unit, "%") == 0 ? "%s%s_%s: %.4f\n" : "%s%s_%s: %.6f\n", name, what,
+		unit_suffix(c->unit), v);
+}
+
+/* A figure's lines: "SIM.LOAD.FIGURE_UNIT: VALUE", and with an interval _ci95_low and
+ * _ci95_high; a pair's own case and a figure without a value print none. */
+static void metrics_line(const struct export_case *c, void *arg)
+{
+	FILE *out = arg;
+	if (!c->has_value)
+		return;
+	char sim[sizeof(c->sim_slug)], load[sizeof(c->load_slug)], fig[sizeof(c->figure_slug)], name[200];
+	snprintf(name, sizeof(name), "%s.%s.%s", underscored(c->sim_slug, sim, sizeof(sim)),
+		 underscored(c->load_slug, load, sizeof(load)), underscored(c->figure_slug, fig, sizeof(fig)));
+	metric(out, name, "", c, c->value);
+	if (!isnan(c->lo)) {
+		metric(out, name, "_ci95_low", c, c->lo);
+		metric(out, name, "_ci95_high", c, c->hi);
+	}
+}
+
+unsigned export_metrics(const struct result_set *rs, const struct export_spec *spec, FILE *out)
+{
+	return export_cases(rs, spec, metrics_line, out);
+}
+
 static bool only_chars(const char *s, const char *accepted)
 {
 	return *s && strspn(s, accepted) == strlen(s);
@@ -215,7 +263,7 @@ int export_kcidb_ids_check(const struct kcidb_ids *ids, char *err, size_t errlen
 /* The parsed command line. */
 struct export_args {
 	unsigned format;            /* --format: the index of its value in formats */
-	bool threshold_given, kcidb;
+	bool threshold_given;
 	const char *against, *result;
 	struct kcidb_ids ids;
 	struct cmp_thresholds t;
@@ -223,7 +271,8 @@ struct export_args {
 
 enum { EXPORT_HELP = 1 };  /* -h's action */
 
-static const char *const formats[] = { "lava", "kcidb", NULL };
+static const char *const formats[] = { "lava", "kcidb", "metrics", NULL };
+enum { FORMAT_LAVA, FORMAT_KCIDB, FORMAT_METRICS };
 
 /* --threshold: compare's limits, noted as given (they need --against). */
 static int threshold_option(const struct optspec *s, void *base, const char *arg, char *what, size_t whatlen)
@@ -238,7 +287,8 @@ static int threshold_option(const struct optspec *s, void *base, const char *arg
 static const struct optspec export_options[] = {
 	{ .long_name = "format", .short_name = 'f', .type = OPTSPEC_CHOICE, .metavar = "FMT", .choices = formats,
 	  .help = "lava: 'ID pass|fail [MEASUREMENT UNITS]' lines (default);\n"
-		  "kcidb: a KCIDB v5.3 report (needs --origin and --build-id)", .offset = EA(format) },
+		  "kcidb: a KCIDB v5.3 report (needs --origin and --build-id);\n"
+		  "metrics: 'SIM.LOAD.FIGURE_UNIT: VALUE' lines, as test farms parse", .offset = EA(format) },
 	{ .long_name = "against", .short_name = 'a', .type = OPTSPEC_TEXT, .metavar = "OLD",
 	  .help = "a figure fails where 'interbench compare OLD RESULT' finds a regression", .offset = EA(against) },
 	{ .long_name = "threshold", .short_name = 'T', .type = OPTSPEC_CUSTOM, .metavar = "SPEC",
@@ -259,7 +309,7 @@ static const struct optspec_style export_style = { .column = 24, .long_indent = 
 
 static void export_usage(FILE *f)
 {
-	fprintf(f, "Usage: interbench export [--format lava|kcidb] [--against OLD [--threshold SPEC]]\n"
+	fprintf(f, "Usage: interbench export [--format lava|kcidb|metrics] [--against OLD [--threshold SPEC]]\n"
 		"                         [--origin NAME --build-id ID [--run NAME]] RESULT\n"
 		"Writes RESULT (JSON from --json, or a classic logfile) as test cases for kernel CI: a case a\n"
 		"(simulation, load) pair and one a figure, with the median over the repeats.\n"
@@ -292,7 +342,7 @@ static int export_check(struct export_args *a, FILE *err)
 		text_message(err, "interbench export: --threshold: needs --against OLD (the limits are on the change from OLD)");
 		return EXPORT_BAD_INPUT;
 	}
-	if (a->kcidb && export_kcidb_ids_check(&a->ids, msg, sizeof(msg)) != 0) {
+	if (a->format == FORMAT_KCIDB && export_kcidb_ids_check(&a->ids, msg, sizeof(msg)) != 0) {
 		text_message(err, "interbench export: %s", msg);
 		return EXPORT_BAD_INPUT;
 	}
@@ -313,7 +363,6 @@ static int export_parse(int argc, char **argv, struct export_args *a, FILE *err)
 		export_fault(&f, err);
 		return EXPORT_BAD_INPUT;
 	}
-	a->kcidb = strcmp(formats[a->format], "kcidb") == 0;
 	if (argc - optind != 1) {
 		text_message(err, "interbench export: expected one file, RESULT (see --help)");
 		return EXPORT_BAD_INPUT;
@@ -350,7 +399,8 @@ int export_main(int argc, char **argv, FILE *out, FILE *err)
 	}
 	struct export_spec spec = { .baseline = a.against ? &base : NULL, .thresholds = a.t };
 	errno = 0;
-	long fails = a.kcidb ? export_kcidb(&rs, &spec, &a.ids, out) : (long)export_lava(&rs, &spec, out);
+	long fails = a.format == FORMAT_KCIDB ? export_kcidb(&rs, &spec, &a.ids, out)
+		   : a.format == FORMAT_METRICS ? (long)export_metrics(&rs, &spec, out) : (long)export_lava(&rs, &spec, out);
 	bool write_failed = fflush(out) != 0 || ferror(out);
 	if (write_failed || fails < 0)
 		text_message(err, "interbench export: %s: %s", write_failed ? "write" : "json", write_failed ?

@@ -58,13 +58,20 @@ unsigned export_cases(const struct result_set *rs, const struct export_spec *spe
  * definition turn into lava-test-case calls).  Returns the number of failed cases. */
 unsigned export_lava(const struct result_set *rs, const struct export_spec *spec, FILE *out);
 
+/* Metrics for test farms (LKP's and the Phoronix Test Suite's parsers): one line a figure,
+ * "SIM.LOAD.FIGURE_UNIT: VALUE" (lower case, '_' for '-'; UNIT ms, pct, fps or per_min; the
+ * median over the repeats, at the LAVA lines' precision), and for a single run's figure with
+ * a 95 % interval two more, FIGURE_ci95_low_UNIT and FIGURE_ci95_high_UNIT.  A pair's own case
+ * prints no line.  Returns the number of failed cases (as export_lava's, for the exit status). */
+unsigned export_metrics(const struct result_set *rs, const struct export_spec *spec, FILE *out);
+
 /* KCIDB identity: origin ("[a-z0-9_]+", the CI system), the build tested ("ORIGIN:..."), and
  * an optional run name appended to every test id so that runs of one build stay apart. */
 struct kcidb_ids {
 	const char *origin, *build_id, *run;
 };
 
-/* KCIDB (kernelci/kcidb-io schema v5.0): a report {"version", "tests"} with one test a case,
+/* KCIDB (kernelci/kcidb-io schema v5.3): a report {"version", "tests"} with one test a case,
  * path "interbench.SIM.LOAD[.FIGURE]", status PASS/FAIL/ERROR, or DONE for a measurement
  * without a baseline, and "number" {value, unit} (latencies in s with a metric prefix).
  * Returns the number of failed cases, or -1 when out of memory or the write failed. */

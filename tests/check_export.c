@@ -266,6 +266,22 @@ START_TEST(intervals_exported)
 	}
 	ck_assert_uint_eq(with_ci, 1);
 	json_decref(tests);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct export_spec spec = { 0 };
+	cmp_default_thresholds(&spec.thresholds);
+	ck_assert_uint_eq(export_metrics(&rs, &spec, f), 0);
+	fclose(f);
+	ck_assert_str_eq(buf,   /* a pair's own case prints no line; units in the names */
+		"audio.burn.mean_sched_latency_ms: 0.005000\n"
+		"audio.burn.p99_latency_ms: 0.100000\n"
+		"audio.burn.p99_latency_ci95_low_ms: 0.090000\n"
+		"audio.burn.p99_latency_ci95_high_ms: 0.120000\n"
+		"audio.burn.max_sched_latency_ms: 0.900000\n"
+		"audio.burn.desired_cpu_pct: 100.0000\n"
+		"audio.burn.deadlines_met_pct: 99.5000\n");
+	free(buf);
 	result_set_free(&rs);
 }
 END_TEST

@@ -82,6 +82,7 @@ tool_case compare-bad compare a.json missing.json
 tool_case export-lava export a.json
 tool_case export-against export --against a.json b.json
 tool_case export-kcidb export --format kcidb --origin golden --build-id golden:1 --run r1 b.json
+tool_case export-metrics export --format metrics b.json
 tool_case export-log export a.log
 tool_case usage-compare compare --help
 tool_case usage-export export --help
