@@ -4,6 +4,7 @@ PREFIX  ?= /usr/local
 DESTDIR ?=
 BINDIR  ?= $(PREFIX)/bin
 MANDIR  ?= $(PREFIX)/share/man
+COMPLETIONDIR ?= $(PREFIX)/share/bash-completion/completions
 PKG_CONFIG ?= pkg-config
 VERSION := 1.0.0
 
@@ -98,7 +99,8 @@ unit: $(TEST_BINS)
 
 # The end-to-end scripts (tests/NAME.sh), each run on the binary; E2E=... runs some of them.
 E2E ?= e2e e2e_loads e2e_results e2e_faults e2e_hardening_files e2e_hardening_env e2e_outputs \
-	e2e_sweep e2e_stutter e2e_audit e2e_plot e2e_disturb e2e_window e2e_golden e2e_explain e2e_pipeline
+	e2e_sweep e2e_stutter e2e_audit e2e_plot e2e_disturb e2e_window e2e_golden e2e_explain e2e_pipeline \
+	e2e_completion
 e2e: interbench
 	@set -e; for t in $(E2E); do echo "== tests/$$t.sh"; t0=$$(date +%s); \
 		bash tests/$$t.sh ./interbench; echo "== tests/$$t.sh took $$(( $$(date +%s) - t0 )) s"; done
@@ -147,17 +149,22 @@ kernel-matrix-check: interbench interbench-static
 print-%:
 	@echo '$($*)'
 
-install: interbench
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man8
+# The bash completion script, generated from the option tables (interbench completion bash).
+interbench.bash-completion: interbench
+	./interbench completion bash >$@.tmp && mv $@.tmp $@
+
+install: interbench interbench.bash-completion
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(COMPLETIONDIR)
 	install -m 0755 interbench $(DESTDIR)$(BINDIR)/interbench
 	install -m 0644 man/interbench.8 $(DESTDIR)$(MANDIR)/man8/interbench.8
+	install -m 0644 interbench.bash-completion $(DESTDIR)$(COMPLETIONDIR)/interbench
 
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/interbench $(DESTDIR)$(MANDIR)/man8/interbench.8
+	rm -f $(DESTDIR)$(BINDIR)/interbench $(DESTDIR)$(MANDIR)/man8/interbench.8 $(DESTDIR)$(COMPLETIONDIR)/interbench
 
 clean:
 	rm -f crash-* leak-* timeout-* oom-*
-	rm -f interbench interbench-static .version interbench.o libinterbench.a $(LIB_OBJS) $(LIB_OBJS:.o=.d) interbench.d
+	rm -f interbench interbench-static interbench.bash-completion interbench.bash-completion.tmp .version interbench.o libinterbench.a $(LIB_OBJS) $(LIB_OBJS:.o=.d) interbench.d
 	rm -f lib/bpf/explain.bpf.o lib/bpf/explain.skel.h
 	rm -rf tests/bin kernel-matrix
 

@@ -26,6 +26,7 @@
 #include "lib/timeutil.h"
 #include "lib/version.h"
 #include "results/compare.h"
+#include "results/completion.h"
 #include "results/export.h"
 #include "results/plot.h"
 #include "results/sink.h"
@@ -260,7 +261,7 @@ static int std_fds_open(void)
 	return 0;
 }
 
-/* The subcommands: compare, export, plot.  Returns their exit status, or -1 when argv names
+/* The subcommands: compare, export, plot, completion.  Returns their exit status, or -1 when argv names
  * none; 2 when their standard output could not be written (closed, a full disk), so that a
  * comparison nobody could read never passes for one that found nothing. */
 static int subcommand(int argc, char **argv)
@@ -272,6 +273,8 @@ static int subcommand(int argc, char **argv)
 		rc = export_main(argc - 1, argv + 1, stdout, stderr);
 	else if (argc > 1 && strcmp(argv[1], "plot") == 0)
 		rc = plot_main(argc - 1, argv + 1, stdout, stderr);
+	else if (argc > 1 && strcmp(argv[1], "completion") == 0)
+		rc = completion_main(argc - 1, argv + 1, stdout, stderr);
 	if (rc >= 0 && (fflush(stdout) != 0 || ferror(stdout))) {
 		text_message(stderr, "interbench %s: write standard output: %s", argv[1], strerror(errno));
 		return 2;

@@ -423,10 +423,11 @@ void options_usage(FILE *f, const char *prog)
 	fprintf(f,
 		"Usage: %s [options]\n"
 		"       %s compare [--threshold SPEC] OLD NEW   (see %s compare --help)\n"
-		"       %s export [--format lava|kcidb] RESULT  (see %s export --help)\n"
+		"       %s export [--format lava|kcidb|metrics] RESULT  (see %s export --help)\n"
 		"       %s plot RESULT.json [--timeline FILE] [--out DIR] (see %s plot --help)\n"
+		"       %s completion bash   (a bash completion script, from these options)\n"
 		"Linux interactivity benchmark: simulated interactive tasks against background loads.\n\n",
-		prog, prog, prog, prog, prog, prog, prog);
+		prog, prog, prog, prog, prog, prog, prog, prog);
 	memset(&none, 0, sizeof(none));
 	optspec_help_table(f, core_options, CORE_COUNT, &optspec_main_style);
 	fprintf(f, "\nOptions of the simulated tasks and loads:\n");

@@ -508,3 +508,25 @@ void optspec_help(FILE *f, const struct optspec *s)
 {
 	optspec_help_styled(f, s, &optspec_main_style);
 }
+
+void optspec_complete_names(FILE *f, const struct optspec *s)
+{
+	if (s->hidden)
+		return;
+	fprintf(f, " --%s", s->long_name);
+	if (s->short_name && !s->hide_short)
+		fprintf(f, " -%c", s->short_name);
+}
+
+unsigned optspec_complete_values(FILE *f, const struct optspec *s)
+{
+	unsigned n = 0;
+	if (s->type == OPTSPEC_CHOICE)
+		for (; s->choices[n]; n++)
+			fprintf(f, " %s", s->choices[n]);
+	if (s->type == OPTSPEC_MASK)
+		for (unsigned i = 0; s->name_at(i); i++)
+			if (*s->name_at(i) && ++n)
+				fprintf(f, " %s", s->name_at(i));
+	return n;
+}

@@ -138,6 +138,14 @@ void optspec_help_styled(FILE *f, const struct optspec *s, const struct optspec_
 /* optspec_help_styled for each of the n options of specs, in order. */
 void optspec_help_table(FILE *f, const struct optspec *specs, unsigned n, const struct optspec_style *st);
 
+/* For shell completion: writes " --NAME" and, unless hidden from -h, " -X" of s (nothing for
+ * a hidden option) to f. */
+void optspec_complete_names(FILE *f, const struct optspec *s);
+
+/* For shell completion: writes the words s's value is one of, each after a space (a CHOICE's
+ * choices, a MASK's names) to f.  Returns how many (0: s names no values). */
+unsigned optspec_complete_values(FILE *f, const struct optspec *s);
+
 /* optspec_help_styled with optspec_main_style. */
 void optspec_help(FILE *f, const struct optspec *s);
 

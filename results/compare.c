@@ -735,6 +735,12 @@ static const struct optspec compare_options[] = {
 };
 #define COMPARE_OPTIONS (sizeof(compare_options) / sizeof(compare_options[0]))
 
+const struct optspec *compare_option_table(unsigned *n)
+{
+	*n = COMPARE_OPTIONS;
+	return compare_options;
+}
+
 static const struct optspec_style compare_style = { .column = 24, .long_indent = "      " };
 
 static void compare_usage(FILE *f)

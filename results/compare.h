@@ -106,4 +106,7 @@ int cmp_threshold_option(const struct optspec *s, void *base, const char *arg, c
 /* The subcommand: argv[0] is "compare".  Returns the exit status (CMP_*). */
 int compare_main(int argc, char **argv, FILE *out, FILE *err);
 
+/* The compare subcommand's options (*n of them), for shell completion (results/completion.h). */
+const struct optspec *compare_option_table(unsigned *n);
+
 #endif

@@ -304,6 +304,12 @@ static const struct optspec export_options[] = {
 };
 #define EXPORT_OPTIONS (sizeof(export_options) / sizeof(export_options[0]))
 
+const struct optspec *export_option_table(unsigned *n)
+{
+	*n = EXPORT_OPTIONS;
+	return export_options;
+}
+
 /* export's --help layout: compare's, long-only options not lined up. */
 static const struct optspec_style export_style = { .column = 24, .long_indent = "  " };
 

@@ -85,4 +85,7 @@ int export_kcidb_ids_check(const struct kcidb_ids *ids, char *err, size_t errlen
 /* The subcommand: argv[0] is "export".  Returns the exit status (EXPORT_*). */
 int export_main(int argc, char **argv, FILE *out, FILE *err);
 
+/* The export subcommand's options (*n of them), for shell completion (results/completion.h). */
+const struct optspec *export_option_table(unsigned *n);
+
 #endif

@@ -888,6 +888,12 @@ static const struct optspec plot_options[] = {
 };
 #define PLOT_OPTIONS (sizeof(plot_options) / sizeof(plot_options[0]))
 
+const struct optspec *plot_option_table(unsigned *n)
+{
+	*n = PLOT_OPTIONS;
+	return plot_options;
+}
+
 static const struct optspec_style plot_style = { .column = 20, .long_indent = "  " };
 
 static void plot_usage(FILE *f)

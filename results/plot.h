@@ -18,6 +18,7 @@
 #ifndef IB_PLOT_H
 #define IB_PLOT_H
 #include <stdio.h>
+#include "lib/optspec.h"
 #include "results/resultset.h"
 
 /* The plot subcommand (argv[0] is "plot").  Returns 0; 1 when a figure failed (gnuplot failed
@@ -26,6 +27,9 @@
  * regular file or pipe handed as - or /dev/fd/N, not a timeline or too large, an --out
  * directory another user controls, gnuplot missing (named with its package). */
 int plot_main(int argc, char **argv, FILE *out, FILE *err);
+
+/* The plot subcommand's options (*n of them), for shell completion (results/completion.h). */
+const struct optspec *plot_option_table(unsigned *n);
 
 /* compare --plot DIR: OLD's and NEW's scheduling latency distributions overlaid for each flagged
  * pair (compare-SIM-LOAD), from the two JSON results' histogram buckets, written as plot_main

@@ -1,0 +1,61 @@
+#!/bin/bash
+# End to end: `interbench completion bash`, the bash completion script generated from the
+# option tables.  Sourced into bash, it completes every option that -h (and each subcommand's
+# --help) lists from its first characters, --bench-po to --bench-policy, the workloads after
+# -W and -w (the last item of a comma list alone), a choice's values, the subcommands; another
+# shell is refused in one line.  Usage: e2e_completion.sh BINARY
+set -u
+. "$(dirname "$0")/lib/e2e.sh"
+e2e_begin completion "${1:?usage: $0 path/to/interbench}"
+e2e_run_dir
+
+"$BIN" completion bash >c.bash 2>err.txt; rc=$?
+if [ "$rc" = 0 ] && bash -n c.bash && [ ! -s err.txt ]; then ok "completion bash: a script bash parses"
+else bad "completion bash (exit $rc)" err.txt; fi
+
+# complete WORD...: what the script offers for the last word of "interbench WORD...".
+cat >complete.sh <<'SH'
+. ./c.bash
+COMP_WORDS=(interbench "$@")
+COMP_CWORD=$#
+_interbench
+printf '%s\n' "${COMPREPLY[@]}"
+SH
+complete() { bash complete.sh "$@"; }
+
+# every long option a help text lists, completed from its first 6 characters
+# options_of HELPTEXT: the long options of its option lines ("  -t, --duration SECS", "  --json FILE")
+options_of() { grep -oE '^ +(-[A-Za-z0-9], )?--[a-z0-9-]+' "$1" | grep -oE -- '--[a-z0-9-]+$' | sort -u; }
+missing=""
+n=0
+for sub in "" compare export plot; do
+	"$BIN" $sub --help >help.txt 2>&1
+	for opt in $(options_of help.txt); do
+		n=$((n + 1))
+		complete $sub "${opt:0:6}" | grep -qx -- "$opt" || missing="$missing ${sub:-main}:$opt"
+	done
+done
+if [ "$n" -gt 60 ] && [ -z "$missing" ]; then ok "every option of -h and of compare, export and plot --help completes ($n)"
+else bad "options that do not complete ($n listed):$missing"; fi
+
+if [ "$(complete --bench-po)" = "--bench-policy" ]; then ok "--bench-po completes to --bench-policy"
+else bad "--bench-po: '$(complete --bench-po | tr '\n' ' ')'"; fi
+
+if complete -W Au | grep -qx Audio && [ "$(complete -t 5 -w Burn,Ha)" = "Burn,Hack" ] &&
+   complete export --format m | grep -qx metrics && complete co | grep -qx compare &&
+   [ -z "$(complete -t 5)" ]
+then ok "workloads after -W/-w (a comma list's last item alone), --format's values, the subcommands"
+else bad "values: -W Au '$(complete -W Au | tr '\n' ' ')', -w Burn,Ha '$(complete -t 5 -w Burn,Ha | tr '\n' ' ')'"; fi
+
+"$BIN" completion zsh >zsh.txt 2>&1; rc=$?
+if [ "$rc" = 2 ] && [ "$(wc -l <zsh.txt)" = 1 ] && grep -qx "interbench completion: zsh: not a shell it writes for (accepted: bash)" zsh.txt
+then ok "completion zsh: exit 2, one line naming what is accepted"; else bad "completion zsh (exit $rc)" zsh.txt; fi
+
+# make install puts it where bash-completion looks, under DESTDIR
+# (-o interbench: the binary the suite built is installed as it is, never rebuilt with other flags)
+make -s -o interbench -C "$E2E_TREE" install DESTDIR="$TMP/root" PREFIX=/usr >install.txt 2>&1; rc=$?
+if [ "$rc" = 0 ] && cmp -s "$TMP/root/usr/share/bash-completion/completions/interbench" c.bash
+then ok "make install: the script in share/bash-completion/completions/interbench"
+else bad "make install (exit $rc)" install.txt; fi
+
+e2e_end
