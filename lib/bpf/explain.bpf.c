@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* The --explain tracer: for each thread the benchmark tracks (lib/explain_abi.h's boards), it
  * accounts in the kernel where the thread's time went while it was runnable but not running,
  * after a wake-up or a preemption: which other tasks ran on the CPU it was queued on (and how
