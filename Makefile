@@ -4,15 +4,20 @@ PREFIX  ?= /usr/local
 DESTDIR ?=
 BINDIR  ?= $(PREFIX)/bin
 MANDIR  ?= $(PREFIX)/share/man
+DATADIR ?= $(PREFIX)/share/interbench
 COMPLETIONDIR ?= $(PREFIX)/share/bash-completion/completions
 PKG_CONFIG ?= pkg-config
 VERSION := 1.0.0
 
-# Debian packages: what the build links against (BUILD_PKGS: removed by tests/fresh-machine.sh
-# to prove `make deps` installs them), what the tests use, and the toolchain.
-BUILD_PKGS := pkg-config libjansson-dev libcap-dev check libsubunit-dev libbpf-dev libelf-dev zlib1g-dev \
-	clang llvm bpftool
-TEST_PKGS  := mandoc rt-tests python3-jsonschema gnuplot-nox
+# Debian packages: what the build and the unit tests need (BUILD_PKGS: debian/control's
+# Build-Depends, the one list of them, less debhelper, version constraints and build
+# profiles; removed by tests/fresh-machine.sh to prove `make deps` installs them), what the
+# end-to-end tests use besides, and the toolchain.
+BUILD_PKGS := $(shell awk '/^Build-Depends:/ { sub(/^Build-Depends:/, ""); on = 1 } \
+	on && /^[^ \t]/ && !/^Build-Depends:/ { on = 0 } on' debian/control | tr ',' '\n' | \
+	sed -e 's/(.*)//' -e 's/<[^>]*>//g' -e 's/\[[^]]*\]//g' -e 's/[[:space:]]//g' \
+	-e '/^$$/d' -e '/^debhelper-compat$$/d')
+TEST_PKGS  := rt-tests python3-jsonschema gnuplot-nox
 DEBIAN_PKGS := build-essential util-linux $(BUILD_PKGS) $(TEST_PKGS)
 
 # $(call pkg_config,ARGS): pkg-config's output; when pkg-config fails (a package missing, or
@@ -28,16 +33,18 @@ CHECK_CFLAGS = $(eval CHECK_CFLAGS := $(call pkg_config,--cflags check))$(CHECK_
 CHECK_LIBS = $(eval CHECK_LIBS := $(call pkg_config,--libs check))$(CHECK_LIBS)
 
 # The version the binary reports: `git describe` of a checkout of this tree (a tag v1.2.3
-# gives 1.2.3, else VERSION-g<commit>, -dirty with local changes), else VERSION.
+# gives 1.2.3, else VERSION-g<commit>, -dirty with local changes), else the version `make dist`
+# wrote into its tarball, else VERSION.
 FULL_VERSION = $(eval FULL_VERSION := $(shell \
 	if [ "$$(git rev-parse --show-toplevel 2>/dev/null)" = "$(CURDIR)" ] && \
 	   d=$$(git describe --tags --always --dirty --match 'v[0-9]*' 2>/dev/null); then \
 		case $$d in (v[0-9]*) echo "$${d#v}" ;; (*) echo "$(VERSION)-g$$d" ;; esac; \
+	elif [ -f .tarball-version ]; then cat .tarball-version; \
 	else echo "$(VERSION)"; fi))$(FULL_VERSION)
 
 CFLAGS  ?= -O2 -g
 WARN    := -Wall -Wextra
-ALL_CFLAGS = -std=gnu11 $(WARN) -pthread -I. -MMD -MP $(PKG_CFLAGS) $(CFLAGS)
+ALL_CFLAGS = -std=gnu11 $(WARN) -pthread -I. -MMD -MP $(PKG_CFLAGS) $(CPPFLAGS) $(CFLAGS)
 SYS_LIBS := -pthread -lrt -lm
 LIBS     = $(PKG_LIBS) $(SYS_LIBS)
 
@@ -46,7 +53,7 @@ LIB_OBJS := $(LIB_SRCS:.c=.o)
 TEST_SRCS := $(sort $(wildcard tests/check_*.c))
 TEST_BINS := $(patsubst tests/%.c,tests/bin/%,$(TEST_SRCS))
 
-.PHONY: all check unit e2e install uninstall clean deps run demo static lint kernel-matrix kernel-matrix-check bench FORCE
+.PHONY: all check unit e2e install uninstall clean deps run demo static lint kernel-matrix kernel-matrix-check bench dist FORCE
 all: interbench
 
 # With `make deps <targets>`, even under -j, nothing is built or linted before deps has run.
@@ -154,13 +161,34 @@ interbench.bash-completion: interbench
 	./interbench completion bash >$@.tmp && mv $@.tmp $@
 
 install: interbench interbench.bash-completion
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(COMPLETIONDIR)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(COMPLETIONDIR) $(DESTDIR)$(DATADIR)
 	install -m 0755 interbench $(DESTDIR)$(BINDIR)/interbench
 	install -m 0644 man/interbench.8 $(DESTDIR)$(MANDIR)/man8/interbench.8
 	install -m 0644 interbench.bash-completion $(DESTDIR)$(COMPLETIONDIR)/interbench
+	install -m 0644 doc/interbench-result.schema.json $(DESTDIR)$(DATADIR)/interbench-result.schema.json
 
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/interbench $(DESTDIR)$(MANDIR)/man8/interbench.8 $(DESTDIR)$(COMPLETIONDIR)/interbench
+	rm -f $(DESTDIR)$(BINDIR)/interbench $(DESTDIR)$(MANDIR)/man8/interbench.8 $(DESTDIR)$(COMPLETIONDIR)/interbench \
+		$(DESTDIR)$(DATADIR)/interbench-result.schema.json
+	-rmdir $(DESTDIR)$(DATADIR)
+
+# A source tarball of the files git tracks, interbench-VERSION.tar.gz (VERSION as --version
+# says it, which the tarball keeps in .tarball-version), reproducible: entries in git's
+# order, owned by root, modes 644/755, every mtime the last commit's time, gzip without a
+# name or time stamp (the practices of reproducible-builds.org/docs/archives), so two runs on
+# one commit give the same bytes (tests/dist.sh).  The Debian package builds from it.
+DIST = interbench-$(FULL_VERSION)
+dist:
+	@set -e; git rev-parse --is-inside-work-tree >/dev/null 2>&1 || \
+		{ echo "make dist: not a git checkout: the tarball holds the files git tracks" >&2; exit 2; }; \
+	tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
+	mtime=$$(git log -1 --format=%ct); \
+	echo '$(FULL_VERSION)' > "$$tmp/.tarball-version"; \
+	git ls-files -z > "$$tmp/files"; \
+	tar --create --format=gnu --owner=0 --group=0 --numeric-owner --mode=a+rX,u+w,go-w \
+		--mtime=@$$mtime --transform 's,^,$(DIST)/,' --no-recursion \
+		--null --files-from="$$tmp/files" -C "$$tmp" .tarball-version | gzip -9 -n > "$$tmp/out"; \
+	mv "$$tmp/out" $(DIST).tar.gz; echo "$(DIST).tar.gz"
 
 clean:
 	rm -f crash-* leak-* timeout-* oom-*
