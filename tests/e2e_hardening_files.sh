@@ -7,6 +7,7 @@
 # Usage: tests/e2e_hardening_files.sh ./interbench
 set -u
 . "$(dirname "$0")/lib/e2e.sh"
+fixture="$(cd "$(dirname "$0")" && pwd)/golden/fixtures/b.json"
 e2e_begin hard "${1:-}"   # BIN: a private copy, so pgrep finds only our processes
 e2e_at_exit 'pkill -KILL -f "$BIN" 2>/dev/null'
 none_left() { ! pgrep -f "$BIN" >/dev/null; }
@@ -124,6 +125,15 @@ for how in '>&-' '2>&-'; do
 	eval "\"\$BIN\" -t 1 -W Audio -w None $how" >/dev/null 2>&1
 	if [ "$(grep -c '^None ' "$LOG")" = 1 ] && [ "$(grep -c '^Benchmarking kernel' "$LOG")" = 1 ]
 	then ok "started with $how: each line once in the logfile"; else bad "started with $how" "$LOG"; fi
+done
+
+# 5a. Closed stdout for what prints its answer there (a subcommand, --version): exit non-zero
+# naming the write, never a silent 0 with the answer lost.
+for cmd in "export --format metrics $fixture" "completion bash" "--version"; do
+	# shellcheck disable=SC2086
+	"$BIN" $cmd >&- 2>err; rc=$?
+	if [ "$rc" != 0 ] && grep -q 'Bad file descriptor' err
+	then ok "interbench $cmd >&-: exit $rc, $(head -c 80 err)"; else bad "interbench $cmd >&- (exit $rc)" err; fi
 done
 
 # 5b. A console that takes nothing (a full pipe whose reader sleeps, as a terminal stopped with
