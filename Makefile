@@ -6,6 +6,7 @@ BINDIR  ?= $(PREFIX)/bin
 MANDIR  ?= $(PREFIX)/share/man
 DATADIR ?= $(PREFIX)/share/interbench
 COMPLETIONDIR ?= $(PREFIX)/share/bash-completion/completions
+ZSH_COMPLETIONDIR ?= $(PREFIX)/share/zsh/site-functions
 PKG_CONFIG ?= pkg-config
 VERSION := 1.0.0
 
@@ -17,7 +18,7 @@ BUILD_PKGS := $(shell awk '/^Build-Depends:/ { sub(/^Build-Depends:/, ""); on = 
 	on && /^[^ \t]/ && !/^Build-Depends:/ { on = 0 } on' debian/control | tr ',' '\n' | \
 	sed -e 's/(.*)//' -e 's/<[^>]*>//g' -e 's/\[[^]]*\]//g' -e 's/[[:space:]]//g' \
 	-e '/^$$/d' -e '/^debhelper-compat$$/d')
-TEST_PKGS  := rt-tests python3-jsonschema gnuplot-nox
+TEST_PKGS  := rt-tests python3-jsonschema gnuplot-nox zsh
 DEBIAN_PKGS := build-essential util-linux $(BUILD_PKGS) $(TEST_PKGS)
 
 # $(call pkg_config,ARGS): pkg-config's output; when pkg-config fails (a package missing, or
@@ -156,20 +157,23 @@ kernel-matrix-check: interbench interbench-static
 print-%:
 	@echo '$($*)'
 
-# The bash completion script, generated from the option tables (interbench completion bash).
-interbench.bash-completion: interbench
-	./interbench completion bash >$@.tmp && mv $@.tmp $@
+# The bash and zsh completion scripts, generated from the option tables (interbench
+# completion bash|zsh).
+interbench.%-completion: interbench
+	./interbench completion $* >$@.tmp && mv $@.tmp $@
 
-install: interbench interbench.bash-completion
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(COMPLETIONDIR) $(DESTDIR)$(DATADIR)
+install: interbench interbench.bash-completion interbench.zsh-completion
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(COMPLETIONDIR) \
+		$(DESTDIR)$(ZSH_COMPLETIONDIR) $(DESTDIR)$(DATADIR)
 	install -m 0755 interbench $(DESTDIR)$(BINDIR)/interbench
 	install -m 0644 man/interbench.8 $(DESTDIR)$(MANDIR)/man8/interbench.8
 	install -m 0644 interbench.bash-completion $(DESTDIR)$(COMPLETIONDIR)/interbench
+	install -m 0644 interbench.zsh-completion $(DESTDIR)$(ZSH_COMPLETIONDIR)/_interbench
 	install -m 0644 doc/interbench-result.schema.json $(DESTDIR)$(DATADIR)/interbench-result.schema.json
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/interbench $(DESTDIR)$(MANDIR)/man8/interbench.8 $(DESTDIR)$(COMPLETIONDIR)/interbench \
-		$(DESTDIR)$(DATADIR)/interbench-result.schema.json
+		$(DESTDIR)$(ZSH_COMPLETIONDIR)/_interbench $(DESTDIR)$(DATADIR)/interbench-result.schema.json
 	-rmdir $(DESTDIR)$(DATADIR)
 
 # A source tarball of the files git tracks, interbench-VERSION.tar.gz (VERSION as --version
@@ -192,7 +196,7 @@ dist:
 
 clean:
 	rm -f crash-* leak-* timeout-* oom-*
-	rm -f interbench interbench-static interbench.bash-completion interbench.bash-completion.tmp .version interbench.o libinterbench.a $(LIB_OBJS) $(LIB_OBJS:.o=.d) interbench.d
+	rm -f interbench interbench-static interbench.*-completion interbench.*-completion.tmp .version interbench.o libinterbench.a $(LIB_OBJS) $(LIB_OBJS:.o=.d) interbench.d
 	rm -f lib/bpf/explain.bpf.o lib/bpf/explain.skel.h
 	rm -rf tests/bin kernel-matrix
 

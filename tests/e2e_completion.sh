@@ -3,9 +3,11 @@
 # option tables.  Sourced into bash, it completes every option that -h (and each subcommand's
 # --help) lists from its first characters, --bench-po to --bench-policy, the workloads after
 # -W and -w (the last item of a comma list alone), a choice's values, the subcommands; another
-# shell is refused in one line.  Usage: e2e_completion.sh BINARY
+# shell is refused in one line; `interbench completion zsh`, in an interactive zsh, offers the
+# same options and completes the same values.  Usage: e2e_completion.sh BINARY
 set -u
-. "$(dirname "$0")/lib/e2e.sh"
+tests=$(cd "$(dirname "$0")" && pwd)
+. "$tests/lib/e2e.sh"
 e2e_begin completion "${1:?usage: $0 path/to/interbench}"
 e2e_run_dir
 
@@ -43,19 +45,57 @@ else bad "--bench-po: '$(complete --bench-po | tr '\n' ' ')'"; fi
 
 if complete -W Au | grep -qx Audio && [ "$(complete -t 5 -w Burn,Ha)" = "Burn,Hack" ] &&
    complete export --format m | grep -qx metrics && complete co | grep -qx compare &&
+   complete compare --match simulation,l | grep -qx simulation,load &&
    [ -z "$(complete -t 5)" ]
-then ok "workloads after -W/-w (a comma list's last item alone), --format's values, the subcommands"
+then ok "workloads after -W/-w (a comma list's last item alone), --format's and --match's values (a comma inside a value kept), the subcommands"
 else bad "values: -W Au '$(complete -W Au | tr '\n' ' ')', -w Burn,Ha '$(complete -t 5 -w Burn,Ha | tr '\n' ' ')'"; fi
 
-"$BIN" completion zsh >zsh.txt 2>&1; rc=$?
-if [ "$rc" = 2 ] && [ "$(wc -l <zsh.txt)" = 1 ] && grep -qx "interbench completion: zsh: not a shell it writes for (accepted: bash)" zsh.txt
-then ok "completion zsh: exit 2, one line naming what is accepted"; else bad "completion zsh (exit $rc)" zsh.txt; fi
+"$BIN" completion fish >fish.txt 2>&1; rc=$?
+if [ "$rc" = 2 ] && [ "$(wc -l <fish.txt)" = 1 ] && grep -qx "interbench completion: fish: not a shell it writes for (accepted: bash, zsh)" fish.txt
+then ok "completion fish: exit 2, one line naming what is accepted"; else bad "completion fish (exit $rc)" fish.txt; fi
+
+# zsh: the script, found through fpath by compinit in an interactive zsh on a pseudo-terminal,
+# offers every option each help text lists after a lone '-', and completes values as bash does
+if command -v zsh >/dev/null; then
+	mkdir -p zfn
+	"$BIN" completion zsh >zfn/_interbench 2>err.txt; rc=$?
+	if [ "$rc" = 0 ] && zsh -n zfn/_interbench && [ ! -s err.txt ]; then ok "completion zsh: a script zsh parses"
+	else bad "completion zsh (exit $rc)" err.txt; fi
+	if timeout 60 zsh -f "$tests/lib/zsh-complete.zsh" "$PWD/zfn" z.out 'interbench -' 'interbench compare -' \
+		'interbench export -' 'interbench plot -' 'interbench --bench-po' 'interbench -W Au' \
+		'interbench -t 5 -w Burn,Ha' 'interbench export --format m' 'interbench completion z' >z.err 2>&1
+	then
+		missing=""
+		n=0
+		i=0
+		for sub in "" compare export plot; do
+			i=$((i + 1))
+			"$BIN" $sub --help >help.txt 2>&1
+			# the matches offered for that line: the words between its (i-1)th and ith "---"
+			awk -v i="$i" '$0 == "---" { k++; next } k == i - 1' z.out.words | tr ' ' '\n' >offered.txt
+			for opt in $(options_of help.txt); do
+				n=$((n + 1))
+				grep -qx -- "$opt" offered.txt || missing="$missing ${sub:-main}:$opt"
+			done
+		done
+		if [ "$n" -gt 60 ] && [ -z "$missing" ]; then ok "zsh: every option of -h and of compare, export and plot --help offered ($n)"
+		else bad "zsh: options not offered ($n listed):$missing" z.out.words; fi
+		if sed -n 5,9p z.out | tr '\n' '|' | grep -qx '<interbench --bench-policy=>|<interbench -W Audio,>|<interbench -t 5 -w Burn,Hack,>|<interbench export --format metrics >|<interbench completion zsh >|'
+		then ok "zsh: --bench-po to --bench-policy=, the workloads (a comma list's item), --format's values, the shells"
+		else bad "zsh: completed lines" z.out; fi
+	else
+		bad "zsh: an interactive zsh did not complete every line" z.err
+	fi
+else
+	echo "skip - no zsh here ('make deps' installs it)"
+fi
 
 # make install puts it where bash-completion looks, under DESTDIR
 # (-o interbench: the binary the suite built is installed as it is, never rebuilt with other flags)
 make -s -o interbench -C "$E2E_TREE" install DESTDIR="$TMP/root" PREFIX=/usr >install.txt 2>&1; rc=$?
-if [ "$rc" = 0 ] && cmp -s "$TMP/root/usr/share/bash-completion/completions/interbench" c.bash
-then ok "make install: the script in share/bash-completion/completions/interbench"
+if [ "$rc" = 0 ] && cmp -s "$TMP/root/usr/share/bash-completion/completions/interbench" c.bash &&
+   { [ ! -s zfn/_interbench ] || cmp -s "$TMP/root/usr/share/zsh/site-functions/_interbench" zfn/_interbench; }
+then ok "make install: the scripts in share/bash-completion/completions/interbench and share/zsh/site-functions/_interbench"
 else bad "make install (exit $rc)" install.txt; fi
 
 e2e_end
