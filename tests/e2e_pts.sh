@@ -32,8 +32,10 @@ for p in parsers:  # a time is ms and lower is better, a share % and higher is b
     t, scale, prop = p.findtext("OutputTemplate"), p.findtext("ResultScale"), p.findtext("ResultProportion")
     unit, better = ("ms", "LIB") if t.split(":")[0].endswith("_ms") else ("%", "HIB")
     assert scale.split(",")[0].split()[0] == unit and prop == better, (t, scale, prop)
-scales = [p.findtext("ResultScale") for p in parsers]
-assert len(set(scales)) == len(scales), f"PTS keeps figures apart by scale: {scales}"
+# PTS keeps a run's figures apart by description, and drops one equal to an earlier one
+# unless the parsers append to the description (results-definition.xml says where)
+names = [p.findtext("AppendToArgumentsDescription") for p in parsers]
+assert all(names) and len(set(names)) == len(names), f"figures' names: {names}"
 PY
 
 # The release: the tarball downloads.xml names is the one install.sh unpacks and the one
@@ -146,7 +148,7 @@ for p in ET.parse(sys.argv[1] + "/results-definition.xml").getroot().findall("Re
     lines = [l for l in log if key in l]
     assert len(lines) == 1, f"{key}: {len(lines)} lines: {lines}"
     value = float(words(lines[0])[pos])
-    print(f"{p.findtext('ResultScale')}: {value}")
+    print(f"{p.findtext('AppendToArgumentsDescription')}: {value} {p.findtext('ResultScale')}")
 PY
 sed 's/^/       /' "$out"
 
