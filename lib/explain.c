@@ -2,6 +2,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdbool.h>
 #include <string.h>
 #include "lib/explain.h"
 
@@ -142,6 +143,13 @@ static uint64_t ran_of(const struct explain_facts *f, const struct explain_acc *
 	return sub0(oncpu_ns, a->run_irq_ns);
 }
 
+/* to[i] += from[i] for the n figures of one kind (parts, softirq vectors, owners, stages), ns. */
+static void add_ns(uint64_t *to, const uint64_t *from, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		to[i] += from[i];
+}
+
 /* A thread's waits from the tracer's figures a, into p's parts (added). */
 static void wait_parts(const struct explain_acc *a, struct explain_period *p)
 {
@@ -208,12 +216,9 @@ void explain_add_stage(struct explain_period *p, const struct explain_facts *f, 
 		return;
 	struct explain_period q = { 0 };
 	wait_parts(a, &q);
-	for (int k = 0; k < EXPLAIN_PARTS; k++)
-		p->part_ns[k] += q.part_ns[k];
-	for (int v = 0; v < EXPLAIN_SOFTIRQS; v++)
-		p->softirq_ns[v] += q.softirq_ns[v];
-	for (int o = 0; o < EXPLAIN_OWNERS; o++)
-		p->owner_ns[o] += q.owner_ns[o];
+	add_ns(p->part_ns, q.part_ns, EXPLAIN_PARTS);
+	add_ns(p->softirq_ns, q.softirq_ns, EXPLAIN_SOFTIRQS);
+	add_ns(p->owner_ns, q.owner_ns, EXPLAIN_OWNERS);
 	for (unsigned i = 0; i < q.ntop; i++)
 		top_merge(p, &q.top[i]);
 	if (q.irq.ns > p->irq.ns)
@@ -272,30 +277,21 @@ static void merge_irq(struct explain_summary *s, const struct explain_irq_time *
 		s->irqs[s->nirq++] = *q;
 }
 
-void explain_summary_add(struct explain_summary *s, struct explain_kept *k, const struct explain_period *p)
+/* Whether p's named parts (all but unexplained) come within 10 % of its delay. */
+static bool named_within_10pct(const struct explain_period *p)
 {
-	s->source = p->source;
-	s->periods++;
-	s->delay_ns += p->delay_ns;
-	for (int k = 0; k < EXPLAIN_PARTS; k++)
-		s->part_ns[k] += p->part_ns[k];
-	for (int v = 0; v < EXPLAIN_SOFTIRQS; v++)
-		s->softirq_ns[v] += p->softirq_ns[v];
-	for (int o = 0; o < EXPLAIN_OWNERS; o++)
-		s->owner_ns[o] += p->owner_ns[o];
-	s->migrations += p->migrations;
-	s->preemptions += p->preemptions;
-	for (int i = 0; i < EXPLAIN_MAX_STAGES; i++) {
-		s->stage_wait_ns[i] += p->stage_wait_ns[i];
-		s->stage_woken_ns[i] += p->stage_woken_ns[i];
-		s->stage_ran_ns[i] += p->stage_ran_ns[i];
-	}
 	uint64_t parts = 0;
 	for (int k = 0; k < EXPLAIN_PARTS; k++)
 		if (k != EXPLAIN_UNEXPLAINED)
 			parts += p->part_ns[k];
 	uint64_t diff = parts > p->delay_ns ? parts - p->delay_ns : p->delay_ns - parts;
-	s->within_10pct += diff * 10 <= p->delay_ns;
+	return diff * 10 <= p->delay_ns;
+}
+
+/* p's top culprits and largest interrupt into the summary's; the tasks' and preemptions'
+ * time beyond the top into who_rest_ns. */
+static void summary_add_who(struct explain_summary *s, const struct explain_period *p)
+{
 	uint64_t topped = 0;
 	for (unsigned i = 0; i < p->ntop && i < EXPLAIN_TOP; i++) {
 		merge_culprit(s, &p->top[i]);
@@ -303,6 +299,23 @@ void explain_summary_add(struct explain_summary *s, struct explain_kept *k, cons
 	}
 	s->who_rest_ns += sub0(p->part_ns[EXPLAIN_TASKS] + p->part_ns[EXPLAIN_PREEMPTED], topped);
 	merge_irq(s, &p->irq);
+}
+
+void explain_summary_add(struct explain_summary *s, struct explain_kept *k, const struct explain_period *p)
+{
+	s->source = p->source;
+	s->periods++;
+	s->delay_ns += p->delay_ns;
+	add_ns(s->part_ns, p->part_ns, EXPLAIN_PARTS);
+	add_ns(s->softirq_ns, p->softirq_ns, EXPLAIN_SOFTIRQS);
+	add_ns(s->owner_ns, p->owner_ns, EXPLAIN_OWNERS);
+	add_ns(s->stage_wait_ns, p->stage_wait_ns, EXPLAIN_MAX_STAGES);
+	add_ns(s->stage_woken_ns, p->stage_woken_ns, EXPLAIN_MAX_STAGES);
+	add_ns(s->stage_ran_ns, p->stage_ran_ns, EXPLAIN_MAX_STAGES);
+	s->migrations += p->migrations;
+	s->preemptions += p->preemptions;
+	s->within_10pct += named_within_10pct(p);
+	summary_add_who(s, p);
 	if (!k)
 		return;
 	k->periods[k->next % EXPLAIN_KEEP] = *p;
