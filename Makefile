@@ -180,7 +180,7 @@ uninstall:
 # says it, which the tarball keeps in .tarball-version), reproducible: entries in git's
 # order, owned by root, modes 644/755, every mtime the last commit's time, gzip without a
 # name or time stamp (the practices of reproducible-builds.org/docs/archives), so two runs on
-# one commit give the same bytes (tests/dist.sh).  The Debian package builds from it.
+# one commit give the same bytes (tests/package.sh).  The Debian package builds from it.
 DIST = interbench-$(FULL_VERSION)
 dist:
 	@set -e; git rev-parse --is-inside-work-tree >/dev/null 2>&1 || \

@@ -33,6 +33,30 @@ static const struct comp_sub subs[] = {
 };
 #define SUBS (sizeof(subs) / sizeof(subs[0]))
 
+/* The shells a script is written for (defined below). */
+static void bash_script(FILE *f);
+static void zsh_script(FILE *f);
+static const struct {
+	const char *name;
+	void (*write)(FILE *f);
+} shells[] = { { "bash", bash_script }, { "zsh", zsh_script } };
+#define SHELLS (sizeof(shells) / sizeof(shells[0]))
+
+/* The words after `interbench`: the subcommands with options (subs, past "main"), then
+ * completion; or the shells.  Each preceded by a space. */
+static void sub_words(FILE *f)
+{
+	for (unsigned i = 1; i < SUBS; i++)
+		fprintf(f, " %s", subs[i].name);
+	fputs(" completion", f);
+}
+
+static void shell_words(FILE *f)
+{
+	for (unsigned i = 0; i < SHELLS; i++)
+		fprintf(f, " %s", shells[i].name);
+}
+
 /* What a walk over a subcommand's options does with each: writes to f. */
 typedef void (*comp_fn)(FILE *f, const char *sub, const struct optspec *s);
 
@@ -103,14 +127,18 @@ static void bash_script(FILE *f)
 		   "_interbench() {\n"
 		   "\tlocal cur=${COMP_WORDS[COMP_CWORD]} prev=\"\" sub=main words head=\"\"\n"
 		   "\t[ \"$COMP_CWORD\" -gt 0 ] && prev=${COMP_WORDS[COMP_CWORD - 1]}\n"
-		   "\tcase ${COMP_WORDS[1]:-} in compare|export|plot) sub=${COMP_WORDS[1]} ;; esac\n"
+		   "\t[ \"$(_interbench_options \"${COMP_WORDS[1]:-}\")\" ] && sub=${COMP_WORDS[1]}\n"
 		   "\tCOMPREPLY=()\n"
 		   "\tif [ \"$COMP_CWORD\" = 1 ] && [[ $cur != -* ]]; then\n"
-		   "\t\tCOMPREPLY=($(compgen -W 'compare export plot completion' -- \"$cur\"))\n"
+		   "\t\tCOMPREPLY=($(compgen -W '");
+	sub_words(f);
+	fprintf(f, "' -- \"$cur\"))\n"
 		   "\t\treturn 0\n"
 		   "\tfi\n"
 		   "\tif [ \"${COMP_WORDS[1]:-}\" = completion ]; then\n"
-		   "\t\tCOMPREPLY=($(compgen -W 'bash zsh' -- \"$cur\"))\n"
+		   "\t\tCOMPREPLY=($(compgen -W '");
+	shell_words(f);
+	fprintf(f, "' -- \"$cur\"))\n"
 		   "\t\treturn 0\n"
 		   "\tfi\n"
 		   "\twords=$(_interbench_values \"$sub\" \"$prev\")\n"
@@ -205,32 +233,33 @@ static void zsh_script(FILE *f)
 	}
 	fprintf(f, "_interbench() {\n"
 		   "\tif (( CURRENT == 2 )) && [[ $PREFIX != -* ]]; then\n"
-		   "\t\t_values subcommand compare export plot completion\n"
-		   "\t\treturn\n"
+		   "\t\t_values subcommand");
+	sub_words(f);
+	fprintf(f, "\n\t\treturn\n"
 		   "\tfi\n"
 		   "\tlocal sub=$words[2]\n"
-		   "\tcase $sub in\n"
-		   "\tcompare|export|plot|completion)\n"
+		   "\tif [[ $sub == completion ]]; then\n"
+		   "\t\t_values shell");
+	shell_words(f);
+	fprintf(f, "\n\telif (( $+functions[_interbench_$sub] )) && [[ $sub != main ]]; then\n"
 		   "\t\tshift words\n"
 		   "\t\t(( CURRENT-- ))\n"
-		   "\t\tif [[ $sub == completion ]]; then _values shell bash zsh; else _interbench_$sub; fi ;;\n"
-		   "\t*) _interbench_main ;;\n"
-		   "\tesac\n"
+		   "\t\t_interbench_$sub\n"
+		   "\telse\n"
+		   "\t\t_interbench_main\n"
+		   "\tfi\n"
 		   "}\n\n"
 		   "_interbench \"$@\"\n");
 }
 
 int completion_main(int argc, char **argv, FILE *out, FILE *err)
 {
-	bool bash = argc == 2 && strcmp(argv[1], "bash") == 0, zsh = argc == 2 && strcmp(argv[1], "zsh") == 0;
-	if (!bash && !zsh) {
-		text_message(err, "interbench completion: %s: not a shell it writes for (accepted: bash, zsh)",
-			     argc > 1 ? argv[1] : "(none)");
-		return 2;
-	}
-	if (bash)
-		bash_script(out);
-	else
-		zsh_script(out);
-	return 0;
+	for (unsigned i = 0; argc == 2 && i < SHELLS; i++)
+		if (strcmp(argv[1], shells[i].name) == 0) {
+			shells[i].write(out);
+			return 0;
+		}
+	text_message(err, "interbench completion: %s: not a shell it writes for (accepted: bash, zsh)",
+		     argc > 1 ? argv[1] : "(none)");
+	return 2;
 }
