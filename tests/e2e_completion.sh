@@ -91,8 +91,9 @@ else
 fi
 
 # make install puts it where bash-completion looks, under DESTDIR
-# (-o interbench: the binary the suite built is installed as it is, never rebuilt with other flags)
-make -s -o interbench -C "$E2E_TREE" install DESTDIR="$TMP/root" PREFIX=/usr >install.txt 2>&1; rc=$?
+# (-o interbench: the binary the suite built is installed as it is, never rebuilt with other flags;
+# -W interbench: the scripts generated from it again all the same, never left from an older one)
+make -s -o interbench -W interbench -C "$E2E_TREE" install DESTDIR="$TMP/root" PREFIX=/usr >install.txt 2>&1; rc=$?
 if [ "$rc" = 0 ] && cmp -s "$TMP/root/usr/share/bash-completion/completions/interbench" c.bash &&
    { [ ! -s zfn/_interbench ] || cmp -s "$TMP/root/usr/share/zsh/site-functions/_interbench" zfn/_interbench; }
 then ok "make install: the scripts in share/bash-completion/completions/interbench and share/zsh/site-functions/_interbench"
