@@ -1,0 +1,97 @@
+/* Synthetic measurements whose truth is known, for the statistics tests (tests/check_*.c):
+ * a deterministic generator, and runs of a periodic task built from it as the engine builds
+ * them (sims/engine.c add_sched_sample), so the project's own interval code
+ * (sims/intervals.h) reads them as it reads a real run. */
+#ifndef IB_CK_SYNTH_H
+#define IB_CK_SYNTH_H
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+#include "sims/sim.h"
+
+/* xorshift64 (Marsaglia, "Xorshift RNGs", J. Stat. Softw. 8 (2003)): a uniform in (0, 1) from
+ * state *s (never 0). */
+static inline double uniform(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return ((double)(*s >> 11) + 0.5) / 9007199254740992.0; /* in (0, 1) */
+}
+
+/* Standard normal by Box-Muller. */
+static inline double normal(uint64_t *s)
+{
+	return sqrt(-2 * log(uniform(s))) * cos(2 * M_PI * uniform(s));
+}
+
+/* A seed for replication rep of a test: distinct, never 0. */
+static inline uint64_t synth_seed(uint64_t salt, unsigned rep)
+{
+	return 0x9e3779b97f4a7c15ULL * (rep + 1) ^ salt;
+}
+
+/* A latency model: FLOOR_NS plus an exponential of mean SCALE_NS, and with probability
+ * stall_ppm / 1e6 per period a stall of STALL_NS plus an exponential of mean STALL_NS instead
+ * (a preempted period, or time a hypervisor stole). */
+struct synth_model {
+	double floor_ns, scale_ns;
+	uint32_t stall_ppm;
+	double stall_ns;
+};
+
+/* One latency, ns, from model m. */
+static inline uint64_t synth_latency_ns(const struct synth_model *m, uint64_t *rng)
+{
+	double e = -log(uniform(rng));
+	if (m->stall_ppm && uniform(rng) * 1e6 < m->stall_ppm)
+		return (uint64_t)(m->stall_ns + m->stall_ns * e);
+	return (uint64_t)(m->floor_ns + m->scale_ns * e);
+}
+
+/* The model's true p-quantile (0 < p < 1), ns: the root of the mixture's upper tail
+ * s exp(-(x - S) / S) + (1 - s) exp(-(x - F) / c) = 1 - p by bisection (s the stall
+ * share, S stall_ns, F floor_ns, c scale_ns). */
+static inline double synth_quantile_ns(const struct synth_model *m, double p)
+{
+	double s = m->stall_ppm / 1e6, lo = m->floor_ns, hi = 1e12;
+	for (int i = 0; i < 200; i++) {
+		double x = (lo + hi) / 2;
+		double tail = (1 - s) * (x > m->floor_ns ? exp(-(x - m->floor_ns) / m->scale_ns) : 1) +
+			      s * (x > m->stall_ns ? exp(-(x - m->stall_ns) / m->stall_ns) : 1);
+		*(tail > 1 - p ? &lo : &hi) = x;
+	}
+	return (lo + hi) / 2;
+}
+
+/* The model's true mean, ns. */
+static inline double synth_mean_ns(const struct synth_model *m)
+{
+	double s = m->stall_ppm / 1e6;
+	return (1 - s) * (m->floor_ns + m->scale_ns) + s * 2 * m->stall_ns;
+}
+
+/* Adds one scheduling latency sample to r as the engine does (its statistics, histogram and
+ * the batches of its intervals). */
+static inline void synth_add(struct sim_result *r, uint64_t latency_ns)
+{
+	lat_stats_add(&r->sched, latency_ns);
+	hist_add(&r->sched_hist, latency_ns);
+	bm_add(&r->sched_bm, (double)latency_ns);
+	qb_add(&r->sched_qb, latency_ns);
+}
+
+/* Fills *r with n periods of model m from *rng: its latency figures and batches are zeroed
+ * first, and its deadline accounting (no period accounted: no share interval). */
+static inline void synth_run(struct sim_result *r, const struct synth_model *m, unsigned n, uint64_t *rng)
+{
+	memset(&r->acct, 0, sizeof(r->acct));
+	memset(&r->sched, 0, sizeof(r->sched));
+	memset(&r->sched_hist, 0, sizeof(r->sched_hist));
+	memset(&r->sched_bm, 0, sizeof(r->sched_bm));
+	memset(&r->sched_qb, 0, sizeof(r->sched_qb));
+	for (unsigned i = 0; i < n; i++)
+		synth_add(r, synth_latency_ns(m, rng));
+}
+
+#endif
