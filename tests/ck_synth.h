@@ -81,15 +81,22 @@ static inline void synth_add(struct sim_result *r, uint64_t latency_ns)
 	qb_add(&r->sched_qb, latency_ns);
 }
 
-/* Fills *r with n periods of model m from *rng: its latency figures and batches are zeroed
- * first, and its deadline accounting (no period accounted: no share interval). */
-static inline void synth_run(struct sim_result *r, const struct synth_model *m, unsigned n, uint64_t *rng)
+/* Zeroes what synth_add and the deadline accounting fill in *r (the rest of a struct
+ * sim_result is 32 KB histograms the intervals never read). */
+static inline void synth_reset(struct sim_result *r)
 {
 	memset(&r->acct, 0, sizeof(r->acct));
 	memset(&r->sched, 0, sizeof(r->sched));
 	memset(&r->sched_hist, 0, sizeof(r->sched_hist));
 	memset(&r->sched_bm, 0, sizeof(r->sched_bm));
 	memset(&r->sched_qb, 0, sizeof(r->sched_qb));
+}
+
+/* Fills *r (synth_reset first) with n periods of model m from *rng, no deadline accounted (no
+ * share interval). */
+static inline void synth_run(struct sim_result *r, const struct synth_model *m, unsigned n, uint64_t *rng)
+{
+	synth_reset(r);
 	for (unsigned i = 0; i < n; i++)
 		synth_add(r, synth_latency_ns(m, rng));
 }
