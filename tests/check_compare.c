@@ -1032,18 +1032,16 @@ END_TEST
  * intervals) or by Mann-Whitney at CMP_ALPHA (5 repeats a side), both two-sided, so a
  * regression (one side) is a false alarm in at most CMP_ALPHA / 2 = 2.5 % of A/A pairs when
  * the intervals and the test are valid.  The fraction seen over n pairs may pass 2.5 % by
- * chance: FA_Z = 3.090232 standard errors of a binomial proportion at 2.5 % is its 99.9 %
+ * chance: BINOM_Z999 = 3.090 standard errors of a binomial proportion at 2.5 % is its 99.9 %
  * one-sided upper bound (normal approximation; 2.84 % at 20000 pairs, 3.26 % at 4000), so a
  * correct compare fails a case about once in a thousand seeds, and these seeds are fixed.
  * Before an open-above p99 was taken as unbounded, X's and Audio's first look gave 5.2 to
  * 6.1 % here. */
-#define FA_Z 3.090232
 
 /* The bound on a false-alarm fraction over n A/A pairs at the nominal one-sided level. */
 static double false_alarm_bound(unsigned n)
 {
-	double p = CMP_ALPHA / 2;
-	return p + FA_Z * sqrt(p * (1 - p) / n);
+	return binomial_ceiling(CMP_ALPHA / 2, n);
 }
 
 /* One repeat's figures as a JSON result gives them: the p99 and its interval at one look

@@ -166,7 +166,7 @@ END_TEST
  * 3.090 x sqrt(0.95 x 0.05 / 1000) = 92.9 % by chance once in a thousand (a 99.9 % one-sided
  * binomial bound). */
 #define COVER_REPS 1000
-#define COVER_MIN (0.95 - 3.090232 * sqrt(0.95 * 0.05 / COVER_REPS))
+#define COVER_MIN binomial_floor(0.95, COVER_REPS)
 
 /* The coverage of % met and of % desired CPU over COVER_REPS runs of n periods. */
 static void share_coverage(unsigned n, double miss, double *met_cov, double *cpu_cov)

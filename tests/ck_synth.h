@@ -25,6 +25,24 @@ static inline double normal(uint64_t *s)
 	return sqrt(-2 * log(uniform(s))) * cos(2 * M_PI * uniform(s));
 }
 
+/* The standard normal quantile of 0.999: a binomial count's one-sided 99.9 % bound lies this
+ * many standard errors from its mean (normal approximation). */
+#define BINOM_Z999 3.090232
+
+/* The lowest share of n independent trials of success probability p that is not below
+ * p's one-sided 99.9 % bound: a test asserting share >= this fails by chance once in a
+ * thousand seeds when the true probability is p. */
+static inline double binomial_floor(double p, unsigned n)
+{
+	return p - BINOM_Z999 * sqrt(p * (1 - p) / n);
+}
+
+/* The highest share likewise: p plus BINOM_Z999 standard errors. */
+static inline double binomial_ceiling(double p, unsigned n)
+{
+	return p + BINOM_Z999 * sqrt(p * (1 - p) / n);
+}
+
 /* A seed for replication rep of a test: distinct, never 0. */
 static inline uint64_t synth_seed(uint64_t salt, unsigned rep)
 {
