@@ -56,6 +56,7 @@ struct synth_model {
 	double floor_ns, scale_ns;
 	uint32_t stall_ppm;
 	double stall_ns;
+	uint32_t miss_ppm;    /* synth_run: each period misses its deadline with this probability / 1e6 */
 };
 
 /* One latency, ns, from model m. */
@@ -110,13 +111,16 @@ static inline void synth_reset(struct sim_result *r)
 	memset(&r->sched_qb, 0, sizeof(r->sched_qb));
 }
 
-/* Fills *r (synth_reset first) with n periods of model m from *rng, no deadline accounted (no
- * share interval). */
+/* Fills *r (synth_reset first) with n periods of model m from *rng: a latency each, and a
+ * deadline met or (m->miss_ppm) missed with 100 us of work done. */
 static inline void synth_run(struct sim_result *r, const struct synth_model *m, unsigned n, uint64_t *rng)
 {
 	synth_reset(r);
-	for (unsigned i = 0; i < n; i++)
+	for (unsigned i = 0; i < n; i++) {
 		synth_add(r, synth_latency_ns(m, rng));
+		struct deadline_verdict v = { .met = !(m->miss_ppm && uniform(rng) * 1e6 < m->miss_ppm) };
+		deadline_acct_period(&r->acct, &v, 100);
+	}
 }
 
 #endif
