@@ -1,5 +1,6 @@
 /* compare: Mann-Whitney U against reference values, thresholds, verdicts and exit statuses on
- * constructed results, and the logfile reader on interbench 0.20/0.31 tables and ours. */
+ * constructed results, the logfile reader on interbench 0.20/0.31 tables and ours, and the
+ * false alarms of its verdicts on synthetic A/A pairs (tests/ck_synth.h). */
 #include <check.h>
 #include <jansson.h>
 #include <math.h>

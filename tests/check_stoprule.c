@@ -1,5 +1,6 @@
-/* The adaptive window's looks, its stopping rule on made-up intervals, and --precision's
- * parser (core/stoprule.h). */
+/* The adaptive window's looks, its stopping rule on made-up intervals and on intervals
+ * sim_intervals computes from synthetic runs of known truth (tests/ck_synth.h), and
+ * --precision's parser (core/stoprule.h). */
 #include <check.h>
 #include <math.h>
 #include <stdio.h>
