@@ -335,6 +335,7 @@ int main(void)
 {
 	Suite *s = suite_create("stoprule");
 	TCase *tc = tcase_create("core");
+	tcase_set_timeout(tc, 120);   /* 4000 synthetic runs: a fraction of a second, more under sanitizers */
 	tcase_add_test(tc, looks_grow_from_the_minimum_to_the_maximum);
 	tcase_add_test(tc, futile_figures_are_not_waited_for);
 	tcase_add_test(tc, later_looks_project_at_the_rate_seen);
