@@ -2,10 +2,12 @@
  *
  * bash: the script's function completes, by the subcommand in word 1 (none: the benchmark's
  * own options): option names after a '-'; after an option whose value is one of named words
- * (a choice, a workload, a policy), those words, the last item of a comma list completed
- * alone (a list option's words come after a leading ','); otherwise nothing, so that bash's
- * default (file names, `complete -o default`) applies.  Bash's programmable completion:
- * bash(1), "Programmable Completion".
+ * (a choice, a workload, a policy), those words and never file names (compopt +o default),
+ * the last item of a comma list completed alone (a list option's words come after a leading
+ * ','); otherwise nothing, so that bash's default (file names, `complete -o default`)
+ * applies.  Candidates reach COMPREPLY through mapfile, one a line: never split on blanks nor
+ * expanded as globs, whatever the shell's options.  Bash's programmable completion: bash(1),
+ * "Programmable Completion".
  *
  * zsh: one _arguments specification per option (zshcompsys(1), "_arguments"): its names as
  * exclusive aliases (a list option repeatable), its -h text as the description, its value's
