@@ -357,16 +357,6 @@ static const struct disturbance *worst_disturbance(const struct matrix_rep *reps
 	return worst;
 }
 
-/* Ends the row just printed to s->both with mark before its newline. */
-static void mark_row(struct report_sink *s, const char *mark)
-{
-	off_t len = ftello(s->both);
-	if (fflush(s->both) != 0 || len <= 0 || s->both_text[len - 1] != '\n')
-		return;
-	fseeko(s->both, len - 1, SEEK_SET);
-	fprintf(s->both, "%s\n", mark);
-}
-
 /* Whether a measured repeat of reps[0..n) stopped with a judged figure not known. */
 static bool any_unknown(const struct matrix_rep *reps, unsigned n)
 {
@@ -448,7 +438,9 @@ static void row_notes(struct report_sink *s, const char *load, const struct matr
 	put(s, s->opt->verbose);
 }
 
-/* One row: a single run (n == 1) or the medians of several; sums[k] is reps[k]'s summary. */
+/* One row: a single run (n == 1) or the medians of several; sums[k] is reps[k]'s summary.  The
+ * row keeps interbench 0.31's fields, with no mark after them: what disturbed it, a figure
+ * left unknown and a partial window are said on the lines under it (row_notes). */
 static void emit_row(struct report_sink *s, const char *load, const struct matrix_rep *reps,
 		     const struct pair_summary *sums, const struct explain_summary *whys, unsigned n,
 		     const struct table_style *st)
@@ -467,11 +459,6 @@ static void emit_row(struct report_sink *s, const char *load, const struct matri
 		table_row(s->both, load, &ok[0], st);
 	else
 		table_row_repeats(s->both, load, &med, st, lo, hi, n - nok);
-	unsigned disturbed;  /* the marks end the row itself, before any line under it */
-	if (nok && worst_disturbance(reps, n, &disturbed))
-		mark_row(s, LOG_ROW_DISTURBED_MARK);
-	if (nok && any_unknown(reps, n))
-		mark_row(s, LOG_ROW_UNKNOWN_MARK);
 	if (nok && n == 1 && st->verbose)
 		table_row_intervals(s->both, &ok[0], st);
 	if (nok && st->verbose && st->presents)
