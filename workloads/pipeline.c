@@ -36,7 +36,8 @@ struct pipeline_opts {
 	unsigned refresh_hz;     /* --refresh */
 	unsigned input_rate_hz;  /* --input-rate */
 	unsigned workers;        /* --workers */
-	unsigned logic_us, worker_us, render_us, compose_us, repaint_us;
+	unsigned logic_us, worker_us, render_us, repaint_us;
+	int64_t compose_us;      /* --compose-work; -1: not given (compose_work_us) */
 };
 
 #define US_OPT(name, field, dflt, most, what) { \
@@ -67,8 +68,15 @@ static const struct optspec pipe_opt_worker = US_OPT("worker-work", worker_us, 4
 	"CPU per frame shared by the workers, microseconds (default: 4000)");
 static const struct optspec pipe_opt_render = US_OPT("render-work", render_us, 3000, 1000000,
 	"the render thread's CPU per frame, microseconds (default: 3000)");
-static const struct optspec pipe_opt_compose = US_OPT("compose-work", compose_us, 1000, 1000000,
-	"the compositor's CPU per vsync, microseconds (default: 1000)");
+/* Not given (-1), the compositor's work follows the repaint window (compose_work_us), so that
+ * every --refresh the option accepts runs with the defaults. */
+static const struct optspec pipe_opt_compose = {
+	.long_name = "compose-work", .type = OPTSPEC_I64, .metavar = "US", .unit = "microseconds",
+	.help = "Pipeline: the compositor's CPU per vsync, microseconds, less than the repaint window (default: 1000, "
+		"or half the repaint window when that is less)",
+	.min = 0, .max = 1000000, .def = -1, .json_key = "pipeline_compose_us",
+	.offset = offsetof(struct pipeline_opts, compose_us),
+};
 static const struct optspec pipe_opt_repaint = US_OPT("repaint-window", repaint_us, 0, 1000000,
 	"the compositor latches this long before each vsync, microseconds, more than --compose-work (default: weston's 7000, at most 40% of the frame)");
 
@@ -98,6 +106,16 @@ static unsigned repaint_window_us(const struct pipeline_opts *o)
 	return frame_us * 2 / 5 < 7000 ? frame_us * 2 / 5 : 7000;
 }
 
+/* The compositor's CPU per vsync: --compose-work, or 1000 us cut to half the repaint window (a
+ * frame of 5 ms or less: above 200 Hz), leaving the compositor the other half to wake in. */
+static unsigned compose_work_us(const struct pipeline_opts *o)
+{
+	unsigned half_us = repaint_window_us(o) / 2;
+	if (o->compose_us >= 0)
+		return (unsigned)o->compose_us;
+	return half_us < 1000 ? half_us : 1000;
+}
+
 static uint64_t pipeline_work_us(const struct sim_spec *spec, uint64_t period)
 {
 	(void)period;
@@ -111,14 +129,21 @@ static void pipeline_params(const void *opts, struct sim_spec *spec)
 	spec->interval_us = (1000000 + o->refresh_hz / 2) / o->refresh_hz;
 }
 
+/* The repaint window more than the compose work and less than the frame.  A --compose-work
+ * given against the default window is named itself, with the window it must fit. */
 static int pipeline_check(const void *opts, char *err, size_t len)
 {
 	const struct pipeline_opts *o = opts;
-	unsigned frame_us = 1000000 / o->refresh_hz, repaint_us = repaint_window_us(o);
-	if (repaint_us > o->compose_us && repaint_us < frame_us)
+	unsigned frame_us = 1000000 / o->refresh_hz, repaint_us = repaint_window_us(o), compose_us = compose_work_us(o);
+	if (repaint_us > compose_us && repaint_us < frame_us)
 		return 0;
-	snprintf(err, len, "--repaint-window: %u (accepted: microseconds more than --compose-work %u and less than "
-		 "the frame at --refresh %u Hz, %u)", repaint_us, o->compose_us, o->refresh_hz, frame_us);
+	if (!o->repaint_us && o->compose_us >= 0)
+		snprintf(err, len, "--compose-work: %u (accepted: microseconds less than the repaint window, %u at --refresh "
+			 "%u Hz: 40%% of the frame, at most 7000; or a longer --repaint-window, less than the frame, %u)",
+			 compose_us, repaint_us, o->refresh_hz, frame_us);
+	else
+		snprintf(err, len, "--repaint-window: %u (accepted: microseconds more than --compose-work %u and less "
+			 "than the frame at --refresh %u Hz, %u)", repaint_us, compose_us, o->refresh_hz, frame_us);
 	return -1;
 }
 
@@ -294,6 +319,7 @@ static bool pipe_wait_latch(struct sim_thread *t, struct pipe_state *st, uint64_
 static void pipe_compositor(struct sim_thread *t, struct pipe_state *st)
 {
 	uint64_t repaint_ns = repaint_window_us(st->o) * NS_PER_US, seen = 0, shown = 0;
+	unsigned compose_us = compose_work_us(st->o);
 	uint64_t vsync0_ns = sim_start_ns(t) + st->frame_ns; /* latch of frame 0 at period 1's start */
 	sim_chain_setup(t, input0_ns(t, st), st->input_period_ns, st->frame_ns);
 	for (uint64_t j = 0;;) {
@@ -304,7 +330,7 @@ static void pipe_compositor(struct sim_thread *t, struct pipe_state *st)
 		sim_chain_wake(t, CHAIN_LATCH, latch_ns - (vsync_ns - repaint_ns));
 		struct chain_frame f;
 		bool fresh = newest_frame(st, &f) && f.frame + 1 > shown;
-		if (sim_burn_aside(t, st->o->compose_us) < st->o->compose_us)
+		if (sim_burn_aside(t, compose_us) < compose_us)
 			return;
 		uint64_t done_ns = now_ns();
 		for (; vsync_ns < done_ns; j++, vsync_ns += st->frame_ns)
