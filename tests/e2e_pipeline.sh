@@ -150,4 +150,25 @@ then ok "the logfile read back: the verbose p99 found past the chain columns, th
 if [ "$rc" = 2 ] && [ "$(wc -l <bad.txt)" = 1 ] && grep -q -- "--repaint-window: 1500 (accepted: microseconds more than --compose-work 2000" bad.txt
 then ok "--repaint-window not above --compose-work: exit 2 naming both"; else bad "bad --repaint-window (exit $rc)" bad.txt; fi
 
+# Frames longer than a period (--logic-work far past the frame): each skips periods, a stop
+# comes mid-frame, and the pair still reports, every deadline missed, its figures kept.  The
+# task's CPU stays its threads' work: the game thread's (one CPU at most) and the others' few
+# ms a frame (workers, render) and 1 ms a vsync (compositor) under 20 % of a CPU at 24 Hz;
+# a thread spinning (the compositor waiting on a ring slot a skipped frame number reused, up
+# to f224d61) adds up to a CPU.  305 ms of logic makes each frame span 7-8 periods of 41.7 ms,
+# so frame numbers 8 apart fall on one slot of the ring of 8; 1 s is the reported case.
+for work in 305000 1000000; do
+	"$BIN" -t 3 -c -W Pipeline --refresh 24 --logic-work "$work" -w None --json "long$work.json" >"long$work.txt" 2>&1; rc=$?
+	if [ "$rc" = 0 ] && awk '$1 == "None" { n++; if (NF != 15 || $7 != 0) bad = 1 } END { exit !(n == 1 && !bad) }' "long$work.txt" &&
+	   python3 - "long$work.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))["results"][0]
+print("task_cpu_ppm", r["task_cpu_ppm"])
+assert not r.get("failed") and r["deadlines_met_ppm"] == 0 and r["vsyncs"] > 50 and r["samples"] > 0, r
+assert r["task_cpu_ppm"] < 1200000, r["task_cpu_ppm"]   # one CPU and the others' work: see above
+PY
+	then ok "--logic-work $work at 24 Hz: the pair reports 0 % deadlines met, its threads' CPU their work"
+	else bad "--logic-work $work at 24 Hz (exit $rc)" "long$work.txt"; fi
+done
+
 e2e_end

@@ -30,7 +30,10 @@
 #include "workloads/workload.h"
 
 #define PIPE_MAX_WORKERS (SIM_MAX_THREADS - 4)
-#define PIPE_RING 8 /* frames kept for the compositor: it reads the newest committed */
+/* Frames kept for the compositor, which reads the newest committed: the game thread makes at
+ * most the frame after the one being rendered, so the slot of the newest committed frame is
+ * never the one being written. */
+#define PIPE_RING 8
 
 struct pipeline_opts {
 	unsigned refresh_hz;     /* --refresh */
@@ -90,7 +93,12 @@ struct pipe_state {
 	int commit_fd;                    /* eventfd: render -> compositor */
 	int vsync_fd;                     /* timerfd: the compositor's latch times */
 	_Atomic uint64_t input_seq;       /* the newest input event delivered */
-	_Atomic uint64_t committed;       /* the newest committed frame's number + 1 */
+	/* Frames are kept in the ring in the order made, frame k in ring[k % PIPE_RING] (k counts
+	 * the frames made, not the periods: a frame longer than a period skips periods, and slots
+	 * by period number would let a new frame take the newest committed one's slot). */
+	uint64_t made;                    /* frames the game thread began (its own) */
+	uint64_t handed;                  /* the ring number k of the frame handed to render */
+	_Atomic uint64_t committed;       /* frames committed: the newest is ring number committed - 1 */
 	_Atomic unsigned pending;         /* workers still at the frame's fork-join share */
 	uint64_t fork_ns, joined_ns, handed_ns; /* the fork, the last worker done, the hand-off */
 	struct chain_frame ring[PIPE_RING];
@@ -210,8 +218,8 @@ static void pipe_input(struct sim_thread *t, struct pipe_state *st)
  * and hands the frame to the render thread.  Returns false once stopped. */
 static bool pipe_game_frame(struct sim_thread *t, struct pipe_state *st, const struct sim_period *p)
 {
-	uint64_t run_ns = now_ns();
-	struct chain_frame *f = &st->ring[p->index % PIPE_RING];
+	uint64_t run_ns = now_ns(), k = st->made++;
+	struct chain_frame *f = &st->ring[k % PIPE_RING];
 	memset(f, 0, sizeof(*f));
 	f->frame = p->index;
 	f->input_seq = atomic_load_explicit(&st->input_seq, memory_order_acquire);
@@ -225,6 +233,7 @@ static bool pipe_game_frame(struct sim_thread *t, struct pipe_state *st, const s
 	if (!sim_wait_woken(t))
 		return false;
 	f->at_ns[CHAIN_JOINED] = st->joined_ns;
+	st->handed = k;
 	st->handed_ns = f->at_ns[CHAIN_RESUMED] = now_ns();
 	sim_wake(t, PIPE_RENDER);
 	sim_chain_wake(t, CHAIN_JOIN, f->at_ns[CHAIN_RESUMED] - st->joined_ns);
@@ -254,14 +263,12 @@ static void pipe_worker(struct sim_thread *t, struct pipe_state *st)
 /* The render thread: renders each frame, commits it to the compositor, closes the period. */
 static void pipe_render(struct sim_thread *t, struct pipe_state *st)
 {
-	struct sim_period p;
 	while (sim_wait_woken(t)) {
+		uint64_t k = st->handed;
 		sim_chain_wake(t, CHAIN_RENDER, now_ns() - st->handed_ns);
-		sim_period_current(t, &p);
 		sim_burn(t, st->o->render_us);
-		struct chain_frame *f = &st->ring[p.index % PIPE_RING];
-		f->at_ns[CHAIN_COMMITTED] = now_ns();
-		atomic_store_explicit(&st->committed, p.index + 1, memory_order_release);
+		st->ring[k % PIPE_RING].at_ns[CHAIN_COMMITTED] = now_ns();
+		atomic_store_explicit(&st->committed, k + 1, memory_order_release);
 		uint64_t one = 1;
 		if (write(st->commit_fd, &one, sizeof(one)) < 0 && errno != EAGAIN)
 			break;
@@ -270,7 +277,10 @@ static void pipe_render(struct sim_thread *t, struct pipe_state *st)
 	}
 }
 
-/* The newest committed frame into *f.  False when none was committed yet. */
+/* The newest committed frame into *f.  False when none was committed yet.  The copy is taken
+ * again only when so many frames were committed meanwhile that its slot may have been reused:
+ * the game thread writes two slots ahead of the newest committed at most, never that one, so
+ * the loop ends whatever the other threads do (a game thread stopped mid-frame included). */
 static bool newest_frame(struct pipe_state *st, struct chain_frame *f)
 {
 	for (;;) {
@@ -278,7 +288,7 @@ static bool newest_frame(struct pipe_state *st, struct chain_frame *f)
 		if (!c)
 			return false;
 		*f = st->ring[(c - 1) % PIPE_RING];
-		if (f->frame == c - 1 && atomic_load_explicit(&st->committed, memory_order_acquire) - c < PIPE_RING - 1)
+		if (atomic_load_explicit(&st->committed, memory_order_acquire) - c < PIPE_RING - 2)
 			return true;
 	}
 }
