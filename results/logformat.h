@@ -18,6 +18,9 @@
 /* Our run header's own lines: a log with it is ours (its tables' definitions follow). */
 #define LOG_KERNEL_VERSION "Kernel version "
 #define LOG_COMMENT "Comment: "
+/* Run header, a line per task of the run: "Pattern of NAME: " and its resolved pattern
+ * (sims/sim.h sim_pattern_text). */
+#define LOG_PATTERN "Pattern of "
 /* Table title: "--- Benchmarking simulated cpu of NAME[ MODE] in the presence of simulated
  * [LOAD MODE ]---" (interbench 0.20: "--- Benchmarking NAME in the presence of loads ---"). */
 #define LOG_TITLE "--- Benchmarking "

@@ -161,7 +161,26 @@ static int open_files(struct report_sink *s)
 	return 0;
 }
 
-/* The run header on both outputs and the JSON document started; the loads' descriptions. */
+/* "Pattern of ProAudio: period 1.333 ms, ...": each task of the plan as its options resolved it
+ * (sim_pattern_text), once, in plan order. */
+static void pattern_lines(struct report_sink *s)
+{
+	const struct plan *plan = s->in.plan;
+	for (size_t i = 0; i < plan->n; i++) {
+		bool seen = false;
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = plan->items[j].sim == plan->items[i].sim;
+		if (seen)
+			continue;
+		char text[512];
+		sim_pattern_text(&plan->items[i].spec, text, sizeof(text));
+		fprintf(s->both, LOG_PATTERN "%s: %s\n", plan->items[i].sim->name, text);
+		put(s, true);
+	}
+}
+
+/* The run header on both outputs and the JSON document started; the loads' descriptions and
+ * the tasks' patterns. */
 static void open_header(struct report_sink *s)
 {
 	if (s->log) {
@@ -184,6 +203,7 @@ static void open_header(struct report_sink *s)
 		fprintf(s->both, "%s\n", line);
 		put(s, true);
 	}
+	pattern_lines(s);
 }
 
 int sink_open(struct report_sink *s, const struct sink_setup *in)
