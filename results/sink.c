@@ -434,7 +434,7 @@ static void why_notes(struct report_sink *s, const char *load, const struct matr
 }
 
 /* The lines under a row: the load's throughput (always in the logfile, on the console with
- * -v), then a mark under a partial window (compare leaves such a row out), then what
+ * -v), then a line under a partial window (compare leaves such a row out), then what
  * disturbed it, then why its periods were late (--explain; on the console with -v). */
 static void row_notes(struct report_sink *s, const char *load, const struct matrix_rep *reps,
 		      const struct explain_summary *whys, unsigned n)
