@@ -363,14 +363,21 @@ static json_t *setting_json(const struct sched_setting *s)
 			 "wake", sim_wake_name_at(s->own_timer ? SIM_WAKE_TIMER : SIM_WAKE_THREAD));
 }
 
-/* The task's resolved settings: {"interval_us", "cpu_pct", "buffer_periods", "fixed_work"}
- * (struct sim_spec, sims/sim.h; cpu_pct null where the task's work per period is its own,
- * sim_desc.work_us; buffer_periods 0 without a buffer). */
+/* The task's resolved settings: {"interval_us", "cpu_pct", "buffer_periods", "fixed_work",
+ * "work_us", "pattern"} (struct sim_spec, sims/sim.h; cpu_pct null where the task's work per
+ * period is its own, sim_desc.work_us; buffer_periods 0 without a buffer; work_us each
+ * period's work, null where it varies over the cycle, sim_work_range_us; pattern the run
+ * header's statement, sim_pattern_text). */
 static json_t *task_settings_json(const struct sim_spec *spec)
 {
-	return json_pack("{s:o, s:o, s:i, s:b}", "interval_us", jint(spec->interval_us),
+	char pattern[512];
+	uint64_t lo_us, hi_us;
+	sim_work_range_us(spec, &lo_us, &hi_us);
+	sim_pattern_text(spec, pattern, sizeof(pattern));
+	return json_pack("{s:o, s:o, s:i, s:b, s:o, s:o}", "interval_us", jint(spec->interval_us),
 			 "cpu_pct", spec->desc->work_us ? json_null() : json_integer(spec->cpu_pct),
-			 JK_BUFFER_PERIODS, (int)spec->buffer_periods, "fixed_work", spec->desc->fixed_work);
+			 JK_BUFFER_PERIODS, (int)spec->buffer_periods, "fixed_work", spec->desc->fixed_work,
+			 "work_us", lo_us == hi_us ? jint(lo_us) : json_null(), "pattern", report_text(pattern));
 }
 
 /* {"cpus", "outside_cpu_ns", "outside_cpu_ppm", "steal_ns", "steal_ppm"} (lib/disturb.h). */

@@ -18,6 +18,9 @@
 /* Our run header's own lines: a log with it is ours (its tables' definitions follow). */
 #define LOG_KERNEL_VERSION "Kernel version "
 #define LOG_COMMENT "Comment: "
+/* Run header, a line per task of the run: "Pattern of NAME: " and its resolved pattern
+ * (sims/sim.h sim_pattern_text). */
+#define LOG_PATTERN "Pattern of "
 /* Table title: "--- Benchmarking simulated cpu of NAME[ MODE] in the presence of simulated
  * [LOAD MODE ]---" (interbench 0.20: "--- Benchmarking NAME in the presence of loads ---"). */
 #define LOG_TITLE "--- Benchmarking "
@@ -42,16 +45,19 @@
 #define LOG_ROW_SEGMENTS "input-to-present:"
 /* Under a row: "interrupted: measured for X of Y s[, left out of the medians]". */
 #define LOG_ROW_INTERRUPTED "interrupted:"
-/* Under a row, and after it a mark, when other processes took the run's CPUs (lib/disturb.h):
+/* A row itself keeps interbench 0.31's fields (load, latency +/- SD, max latency, % desired
+ * CPU[, % deadlines met], then only the columns its header names): what is to be said about
+ * it goes on lines under it.  Logs of earlier builds of ours end a disturbed row with " *"
+ * and one with a figure left unknown with " ?"; the reader takes no field past the header's
+ * columns, so they read as before (tests/check_table.c). */
+/* Under a row when other processes took the run's CPUs (lib/disturb.h):
  * "* disturbed: other processes took X % of the run's CPUs during this pair (Y % steal)". */
-#define LOG_ROW_DISTURBED_MARK " *"
 #define LOG_ROW_DISTURBED "* disturbed:"
 #define LOG_ROW_DISTURBED_TOOK "took "
-/* After a row, a mark when a pair stopped with a judged figure not known to its precision
- * (core/stoprule.h), and under the row the window's line: "window: 20.0 s, look 2 of 3:
- * every judged figure known" or "window: 5.0 s, look 1 of 3: p99 would need ~412 s, not
- * known by --max-time" (with repeats, one line per repeat). */
-#define LOG_ROW_UNKNOWN_MARK " ?"
+/* Under a row, the window's line: "window: 20.0 s, look 2 of 3: every judged figure known" or,
+ * when a pair stopped with a judged figure not known to its precision (core/stoprule.h), on
+ * the console too, "window: 5.0 s, look 1 of 3: p99 would need ~412 s, past the last look at
+ * 60 s" (with repeats, one line per repeat). */
 #define LOG_ROW_WINDOW "window:"
 /* Under a row, with --explain: why its periods were late (results/logfile.c logfile_why),
  * every line starting "why:". */

@@ -161,7 +161,26 @@ static int open_files(struct report_sink *s)
 	return 0;
 }
 
-/* The run header on both outputs and the JSON document started; the loads' descriptions. */
+/* "Pattern of ProAudio: period 1.333 ms, ...": each task of the plan as its options resolved it
+ * (sim_pattern_text), once, in plan order. */
+static void pattern_lines(struct report_sink *s)
+{
+	const struct plan *plan = s->in.plan;
+	for (size_t i = 0; i < plan->n; i++) {
+		bool seen = false;
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = plan->items[j].sim == plan->items[i].sim;
+		if (seen)
+			continue;
+		char text[512];
+		sim_pattern_text(&plan->items[i].spec, text, sizeof(text));
+		fprintf(s->both, LOG_PATTERN "%s: %s\n", plan->items[i].sim->name, text);
+		put(s, true);
+	}
+}
+
+/* The run header on both outputs and the JSON document started; the loads' descriptions and
+ * the tasks' patterns. */
 static void open_header(struct report_sink *s)
 {
 	if (s->log) {
@@ -184,6 +203,7 @@ static void open_header(struct report_sink *s)
 		fprintf(s->both, "%s\n", line);
 		put(s, true);
 	}
+	pattern_lines(s);
 }
 
 int sink_open(struct report_sink *s, const struct sink_setup *in)
@@ -357,16 +377,6 @@ static const struct disturbance *worst_disturbance(const struct matrix_rep *reps
 	return worst;
 }
 
-/* Ends the row just printed to s->both with mark before its newline. */
-static void mark_row(struct report_sink *s, const char *mark)
-{
-	off_t len = ftello(s->both);
-	if (fflush(s->both) != 0 || len <= 0 || s->both_text[len - 1] != '\n')
-		return;
-	fseeko(s->both, len - 1, SEEK_SET);
-	fprintf(s->both, "%s\n", mark);
-}
-
 /* Whether a measured repeat of reps[0..n) stopped with a judged figure not known. */
 static bool any_unknown(const struct matrix_rep *reps, unsigned n)
 {
@@ -424,7 +434,7 @@ static void why_notes(struct report_sink *s, const char *load, const struct matr
 }
 
 /* The lines under a row: the load's throughput (always in the logfile, on the console with
- * -v), then a mark under a partial window (compare leaves such a row out), then what
+ * -v), then a line under a partial window (compare leaves such a row out), then what
  * disturbed it, then why its periods were late (--explain; on the console with -v). */
 static void row_notes(struct report_sink *s, const char *load, const struct matrix_rep *reps,
 		      const struct explain_summary *whys, unsigned n)
@@ -448,7 +458,9 @@ static void row_notes(struct report_sink *s, const char *load, const struct matr
 	put(s, s->opt->verbose);
 }
 
-/* One row: a single run (n == 1) or the medians of several; sums[k] is reps[k]'s summary. */
+/* One row: a single run (n == 1) or the medians of several; sums[k] is reps[k]'s summary.  The
+ * row keeps interbench 0.31's fields, with no mark after them: what disturbed it, a figure
+ * left unknown and a partial window are said on the lines under it (row_notes). */
 static void emit_row(struct report_sink *s, const char *load, const struct matrix_rep *reps,
 		     const struct pair_summary *sums, const struct explain_summary *whys, unsigned n,
 		     const struct table_style *st)
@@ -467,11 +479,6 @@ static void emit_row(struct report_sink *s, const char *load, const struct matri
 		table_row(s->both, load, &ok[0], st);
 	else
 		table_row_repeats(s->both, load, &med, st, lo, hi, n - nok);
-	unsigned disturbed;  /* the marks end the row itself, before any line under it */
-	if (nok && worst_disturbance(reps, n, &disturbed))
-		mark_row(s, LOG_ROW_DISTURBED_MARK);
-	if (nok && any_unknown(reps, n))
-		mark_row(s, LOG_ROW_UNKNOWN_MARK);
 	if (nok && n == 1 && st->verbose)
 		table_row_intervals(s->both, &ok[0], st);
 	if (nok && st->verbose && st->presents)

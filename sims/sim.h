@@ -109,6 +109,10 @@ struct sim_desc {
 	/* true: the task's frame time is taken where its frames are shown (sim_chain_vsync), not
 	 * from one period's completion to the next; it has chain figures (sims/chain.h). */
 	bool presents;
+	/* What spec's options resolved beyond its period, work and buffering, for the statement
+	 * of its pattern (sim_pattern_text), into buf: ProAudio's "64 frames at 48000 Hz",
+	 * Pipeline's vsync, stages and compositor.  NULL: nothing more. */
+	void (*pattern_note)(const struct sim_spec *spec, char *buf, size_t len);
 };
 
 /* A task made concrete for one run: the descriptor plus its resolved period and CPU share. */
@@ -221,6 +225,21 @@ void sim_spec_init(struct sim_spec *spec, const struct sim_desc *desc);
 /* Work in microseconds for period `period` of spec (the descriptor's work_us, or the fixed
  * interval * cpu_pct / 100). */
 uint64_t sim_work_us(const struct sim_spec *spec, uint64_t period);
+
+/* The least and most work of spec's periods over its cycle (sim_desc.cycle_periods, one period
+ * when 0), microseconds: equal for a task whose every period asks the same. */
+void sim_work_range_us(const struct sim_spec *spec, uint64_t *lo_us, uint64_t *hi_us);
+
+/* us as milliseconds to the microsecond, trailing zeros dropped ("1.333", "50", "2.5"), into
+ * buf of len bytes; returns buf. */
+const char *sim_ms_text(uint64_t us, char *buf, size_t len);
+
+/* The task's resolved pattern as the run header states it and the JSON's task_settings keeps
+ * it: "period 1.333 ms, work 1.066 ms (80 %), buffer 2 periods (64 frames at 48000 Hz)" (times
+ * in ms to the microsecond; work as a range over the cycle when it varies, X's "0-100 ms
+ * (0-100 %)"; "no buffer"; "no deadlines" for a free-running task; the descriptor's
+ * pattern_note in parentheses), into buf of len bytes. */
+void sim_pattern_text(const struct sim_spec *spec, char *buf, size_t len);
 
 struct sim_engine;
 

@@ -172,6 +172,29 @@ START_TEST(custom_needs_both)
 }
 END_TEST
 
+/* Pipeline's --refresh runs over its whole documented range, 24..500 Hz, with the default
+ * --compose-work (it follows the repaint window: 1000 us refused 400 Hz and above); a
+ * --compose-work given that does not fit the default window is named, with the window and
+ * the frame. */
+START_TEST(pipeline_refresh_range)
+{
+	struct options o;
+	char hz[16];
+	for (unsigned r = 24; r <= 500; r++) {
+		snprintf(hz, sizeof(hz), "%u", r);
+		ck_assert_msg(parse(&o, "-W", "Pipeline", "--refresh", hz, NULL) == OPT_OK, "--refresh %s: %s", hz, err);
+	}
+	ck_assert_int_eq(parse(&o, "-W", "Pipeline", "--refresh", "500", "--compose-work", "1000", NULL), OPT_ERROR);
+	static const char want[] = "--compose-work: 1000 (accepted: microseconds less than the repaint window, 800 at "
+				   "--refresh 500 Hz";
+	ck_assert_msg(strncmp(err, want, strlen(want)) == 0 && strstr(err, "--repaint-window, less than the frame, 2000)"),
+		      "%s", err);
+	ck_assert_int_eq(parse(&o, "-W", "Pipeline", "--refresh", "500", "--compose-work", "1000", "--repaint-window",
+			       "1500", NULL), OPT_OK);
+	ck_assert_int_eq(parse(&o, "-W", "Pipeline", "--refresh", "500", "--compose-work", "0", NULL), OPT_OK);
+}
+END_TEST
+
 START_TEST(unknown_and_missing)
 {
 	struct options o;
@@ -359,6 +382,7 @@ int main(void)
 	tcase_add_test(tc, quiet);
 	tcase_add_loop_test(tc, bad_values, 0, (int)(sizeof(bads) / sizeof(bads[0])));
 	tcase_add_test(tc, custom_needs_both);
+	tcase_add_test(tc, pipeline_refresh_range);
 	tcase_add_test(tc, unknown_and_missing);
 	tcase_add_test(tc, control_characters_stay_out_of_messages);
 	tcase_add_test(tc, reparse_resets);

@@ -190,6 +190,51 @@ START_TEST(writer_reader_round_trip)
 END_TEST
 
 
+/* A disturbed row as written now (interbench 0.31's fields, the line under it) and as earlier
+ * builds wrote it (" *" after the row; " ?" after one with a figure left unknown): all read
+ * alike, the disturbance noted, the figures kept. */
+START_TEST(disturbed_rows_old_and_new)
+{
+	static const char old_log[] =
+		"--- Benchmarking simulated cpu of Audio in the presence of simulated ---\n"
+		"Load      Latency +/- SD (ms)    Max Latency   % Desired CPU  % Deadlines Met\n"
+		"Burn          0.518 +/- 0.001             2            99.5               98 *\n"
+		"          * disturbed: other processes took 23.0 % of the run's CPUs during this pair (0.0 % steal)\n"
+		"Ring          0.518 +/- 0.001             2            99.5               98 ?\n"
+		"          window: 5.0 s, look 1 of 3: p99 would need ~78 s, past the last look at 60 s\n";
+	char *buf = NULL, err[256];
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct table_style st = { .has_deadlines = true };
+	struct pair_summary a = { .samples = 10, .ib_mean_ns = 518000, .ib_sd_ns = 1000, .ib_max_ns = 2000000,
+				  .desired_cpu_pct = 99.5, .deadlines_met_pct = 98 };
+	table_header(f, "Audio", NULL, NULL, &st);
+	table_row(f, "Burn", &a, &st);
+	log_row_disturbed(f, 23, 0, 1, 1);
+	table_row(f, "Ring", &a, &st);
+	log_row_window(f, 0, 5, 1, 3, "p99 would need ~78 s, past the last look at 60 s");
+	fclose(f);
+	const char *logs[] = { buf, old_log };
+	for (int k = 0; k < 2; k++) {
+		struct result_set rs;
+		ck_assert_msg(result_set_parse(logs[k], strlen(logs[k]), &rs, err, sizeof(err)) == 0, "%s\n%s", err, logs[k]);
+		const struct rs_pair *burn = result_set_find(&rs, "Audio", "Burn"), *ring = result_set_find(&rs, "Audio", "Ring");
+		ck_assert_ptr_nonnull(burn);
+		ck_assert_ptr_nonnull(ring);
+		ck_assert_uint_eq(burn->n, 1);
+		ck_assert_uint_eq(burn->disturbed, 1);
+		ck_assert_double_eq_tol(burn->outside_cpu_pct, 23, 1e-9);
+		ck_assert_double_eq_tol(burn->v[0].m[RS_MET], 98, 1e-9);
+		ck_assert_uint_eq(ring->n, 1);
+		ck_assert_uint_eq(ring->disturbed, 0);
+		ck_assert_double_eq_tol(ring->v[0].m[RS_MET], 98, 1e-9);
+		result_set_free(&rs);
+	}
+	ck_assert_msg(!strstr(buf, " *\n") && !strstr(buf, " ?\n"), "%s", buf);  /* no mark after a row */
+	free(buf);
+}
+END_TEST
+
 /* -v's line of intervals: each figure that has one, in the table's unit; nothing when none. */
 START_TEST(interval_line)
 {
@@ -223,6 +268,7 @@ int main(void)
 	tcase_add_test(tc, no_samples_is_not_zero);
 	tcase_add_test(tc, summary_from_result);
 	tcase_add_test(tc, writer_reader_round_trip);
+	tcase_add_test(tc, disturbed_rows_old_and_new);
 	tcase_add_test(tc, interval_line);
 	suite_add_tcase(s, tc);
 	return ck_run(s);

@@ -217,6 +217,37 @@ static void note_option(const struct optspec *s, const void *base, void *arg)
 	}
 }
 
+/* The pattern each task's options resolve to, as the run header and the JSON state it: the
+ * period and work to the microsecond, the buffer, and each descriptor's own note. */
+START_TEST(patterns_stated)
+{
+	static const struct { char *argv[8]; const char *task, *want; } cases[] = {
+		{ { "interbench", "-W", "ProAudio", "--frames", "64", NULL }, "ProAudio",
+		  "period 1.333 ms, work 1.066 ms (80 %), buffer 2 periods (64 frames at 48000 Hz)" },
+		{ { "interbench", "-W", "Pipeline", "--refresh", "144", NULL }, "Pipeline",
+		  "period 6.944 ms, work 9 ms (130 %), no buffer (vsync at 144 Hz; a frame: logic 2 ms, workers 4 ms in 2 "
+		  "threads, render 3 ms; compositor 1 ms a vsync, latching 2.777 ms before it; input at 1000 Hz)" },
+		{ { "interbench", "-W", "Pipeline", "--refresh", "500", NULL }, "Pipeline",
+		  "period 2 ms, work 9 ms (450 %), no buffer (vsync at 500 Hz; a frame: logic 2 ms, workers 4 ms in 2 "
+		  "threads, render 3 ms; compositor 0.4 ms a vsync, latching 0.8 ms before it; input at 1000 Hz)" },
+		{ { "interbench", "-W", "Video", NULL }, "Video", "period 16.667 ms, work 6.666 ms (40 %), no buffer" },
+		{ { "interbench", "-W", "X", NULL }, "X",
+		  "period 100 ms, work 0-100 ms (0-100 %), no buffer (1 % more each period, 101 periods a sweep)" },
+		{ { "interbench", "-W", "Gaming", NULL }, "Gaming", "period 100 ms, work 100 ms (100 %), no buffer, no deadlines" },
+	};
+	static struct options o;
+	const int i = _i;
+	ck_assert_int_eq(parse(&o, (char **)cases[i].argv), OPT_OK);
+	int w = workload_find(cases[i].task, false);
+	ck_assert_int_ge(w, 0);
+	struct sim_spec spec;
+	char text[512];
+	workload_sim_spec(workload_table[w], options_wl_opts(&o, (unsigned)w), &spec);
+	sim_pattern_text(&spec, text, sizeof(text));
+	ck_assert_str_eq(text, cases[i].want);
+}
+END_TEST
+
 START_TEST(options_unique)
 {
 	static struct options o;
@@ -280,6 +311,7 @@ int main(void)
 	tcase_add_test(tc, copy_and_proc_leave_nothing);
 	tcase_add_loop_test(tc, descriptors_are_well_formed, 0, (int)workload_count);
 	tcase_add_test(tc, options_unique);
+	tcase_add_loop_test(tc, patterns_stated, 0, 6);
 	tcase_add_test(tc, man_page_lists_every_option);
 	suite_add_tcase(s, tc);
 	return ck_run(s);

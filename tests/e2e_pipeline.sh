@@ -150,4 +150,50 @@ then ok "the logfile read back: the verbose p99 found past the chain columns, th
 if [ "$rc" = 2 ] && [ "$(wc -l <bad.txt)" = 1 ] && grep -q -- "--repaint-window: 1500 (accepted: microseconds more than --compose-work 2000" bad.txt
 then ok "--repaint-window not above --compose-work: exit 2 naming both"; else bad "bad --repaint-window (exit $rc)" bad.txt; fi
 
+# The header states each task's resolved pattern, on the console, in the logfile and in the
+# JSON: ProAudio's 64 frames at 48 kHz are 1.333 ms, Pipeline's 144 Hz vsync 6.944 ms.  And
+# every --refresh the option takes runs with the defaults: at 500 Hz the compositor's work
+# follows the 0.8 ms repaint window (refused up to f224d61).
+mkdir -p pattern && (cd pattern && "$BIN" -t 1 -W ProAudio --frames 64 -W Pipeline --refresh 144 -w None --json p.json >run.txt 2>&1); rc=$?
+log=$(ls pattern/*.log 2>/dev/null | head -1)
+pa='Pattern of ProAudio: period 1.333 ms, work 1.066 ms (80 %), buffer 2 periods (64 frames at 48000 Hz)'
+pp='Pattern of Pipeline: period 6.944 ms, work 9 ms (130 %), no buffer (vsync at 144 Hz; a frame: logic 2 ms, workers 4 ms in 2 threads, render 3 ms; compositor 1 ms a vsync, latching 2.777 ms before it; input at 1000 Hz)'
+if [ "$rc" = 0 ] && [ -n "$log" ] && grep -qxF "$pa" pattern/run.txt && grep -qxF "$pp" pattern/run.txt &&
+   grep -qxF "$pa" "$log" && grep -qxF "$pp" "$log" && python3 - "$SCHEMA" pattern/p.json "${pa#*: }" "${pp#*: }" <<'PY'
+import json, sys, jsonschema
+jsonschema.Draft202012Validator(json.load(open(sys.argv[1]))).validate(doc := json.load(open(sys.argv[2])))
+ts = {r["simulation"]: r["task_settings"] for r in doc["results"]}
+assert ts["ProAudio"]["interval_us"] == 1333 and ts["ProAudio"]["work_us"] == 1066, ts
+assert ts["Pipeline"]["interval_us"] == 6944 and ts["Pipeline"]["work_us"] == 9000, ts
+assert ts["ProAudio"]["pattern"] == sys.argv[3] and ts["Pipeline"]["pattern"] == sys.argv[4], ts
+PY
+then ok "the header states the resolved patterns: 1.333 ms, 6.944 ms (console, logfile, JSON)"
+else bad "pattern lines (exit $rc)" pattern/run.txt; fi
+"$BIN" -t 1 -c -W Pipeline --refresh 500 -w None >fast.txt 2>&1; rc=$?
+if [ "$rc" = 0 ] && grep -q '^Pattern of Pipeline: period 2 ms, .* compositor 0.4 ms a vsync, latching 0.8 ms before it;' fast.txt &&
+   awk '$1 == "None" { n++; if (NF != 15 || $3 != "+/-") bad = 1 } END { exit !(n == 1 && !bad) }' fast.txt
+then ok "--refresh 500 with the default --compose-work runs: 0.4 ms of composing in a 0.8 ms window"
+else bad "--refresh 500 (exit $rc)" fast.txt; fi
+
+# Frames longer than a period (--logic-work far past the frame): each skips periods, a stop
+# comes mid-frame, and the pair still reports, every deadline missed, its figures kept.  The
+# task's CPU stays its threads' work: the game thread's (one CPU at most) and the others' few
+# ms a frame (workers, render) and 1 ms a vsync (compositor) under 20 % of a CPU at 24 Hz;
+# a thread spinning (the compositor waiting on a ring slot a skipped frame number reused, up
+# to f224d61) adds up to a CPU.  305 ms of logic makes each frame span 7-8 periods of 41.7 ms,
+# so frame numbers 8 apart fall on one slot of the ring of 8; 1 s is the reported case.
+for work in 305000 1000000; do
+	"$BIN" -t 3 -c -W Pipeline --refresh 24 --logic-work "$work" -w None --json "long$work.json" >"long$work.txt" 2>&1; rc=$?
+	if [ "$rc" = 0 ] && awk '$1 == "None" { n++; if (NF != 15 || $7 != 0) bad = 1 } END { exit !(n == 1 && !bad) }' "long$work.txt" &&
+	   python3 - "long$work.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))["results"][0]
+print("task_cpu_ppm", r["task_cpu_ppm"])
+assert not r.get("failed") and r["deadlines_met_ppm"] == 0 and r["vsyncs"] > 50 and r["samples"] > 0, r
+assert r["task_cpu_ppm"] < 1200000, r["task_cpu_ppm"]   # one CPU and the others' work: see above
+PY
+	then ok "--logic-work $work at 24 Hz: the pair reports 0 % deadlines met, its threads' CPU their work"
+	else bad "--logic-work $work at 24 Hz (exit $rc)" "long$work.txt"; fi
+done
+
 e2e_end

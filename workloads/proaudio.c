@@ -6,6 +6,7 @@
  * audible click, an xrun.  It runs SCHED_FIFO when allowed, as JACK's and PipeWire's audio
  * threads do, and at normal priority with a note otherwise. */
 #include <stddef.h>
+#include <stdio.h>
 #include "workloads/workload.h"
 
 struct proaudio_opts {
@@ -45,7 +46,15 @@ static void proaudio_params(const void *opts, struct sim_spec *spec)
 	spec->buffer_periods = o->periods;
 }
 
-static const struct sim_desc proaudio_sim = { .has_deadlines = true, .fixed_work = true };
+/* "64 frames at 48000 Hz": what the period is made of. */
+static void proaudio_pattern(const struct sim_spec *spec, char *buf, size_t len)
+{
+	const struct proaudio_opts *o = spec->opts;
+	snprintf(buf, len, "%u frames at %u Hz", o->frames, o->rate_hz);
+}
+
+static const struct sim_desc proaudio_sim = { .has_deadlines = true, .fixed_work = true,
+					      .pattern_note = proaudio_pattern };
 
 const struct workload wl_proaudio = {
 	.name = "ProAudio",

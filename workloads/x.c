@@ -35,6 +35,12 @@ static void x_describe(unsigned duration_s, bool realtime, char *buf, size_t len
 			 X_STEPS * X_FRAME_US / 1e6, duration_s);
 }
 
+static void x_pattern(const struct sim_spec *spec, char *buf, size_t len)
+{
+	(void)spec;
+	snprintf(buf, len, "1 %% more each period, %u periods a sweep", X_STEPS);
+}
+
 static const struct sim_desc x_sim = {
 	.interval_us = X_FRAME_US,
 	.work_us = x_work_us,
@@ -42,6 +48,7 @@ static const struct sim_desc x_sim = {
 	.has_deadlines = true,
 	.cycle_periods = X_STEPS,
 	.describe = x_describe,
+	.pattern_note = x_pattern,
 };
 
 static const struct load_ops x_load = { .start = load_sim_start, .ready = load_sim_ready, .stop = load_sim_stop };

@@ -6,9 +6,9 @@ in which order, which columns, which JSON keys, in which order, of which types) 
   normalize.py text FILE   console or logfile: every number becomes '#', runs of blanks one
                            blank, the kernel's release and version and the build's version
                            masked, the audit's values (machine facts) dropped after their key,
-                           a disturbed row's mark and the line under it dropped (other work on
-                           the host, not the program's structure: tests/e2e_disturb.sh checks
-                           them).
+                           the line under a disturbed row dropped (other work on the host, not
+                           the program's structure: tests/e2e_disturb.sh checks it; the row
+                           itself is kept as it is, interbench 0.31's fields).
   normalize.py json FILE   JSON document: one line per value, 'path: value' for the settings
                            (options, task, load, modes, policies, has_deadlines...) and
                            'path: <type>' for measured figures and machine facts; arrays of
@@ -36,7 +36,6 @@ def text(path):
         line = line.rstrip("\n").replace(rel, "KERNEL_RELEASE").replace(ver, "KERNEL_VERSION")
         if DISTURBED_LINE.match(line):
             continue
-        line = re.sub(r"(\S) \*$", r"\1", line)   # LOG_ROW_DISTURBED_MARK after a row
         line = re.sub(r"interbench [0-9]+\.[0-9]+\.[0-9]+(-[0-9a-z.-]+)?", "interbench VERSION", line)
         if line.startswith("Audit ("):
             in_audit = True
