@@ -198,6 +198,10 @@ static void record(struct matrix *m, size_t i, unsigned repeat)
 	rep->load_work[0] = '\0';
 	if (po->load.elapsed_ns)
 		load_throughput_format(lctx->name, lctx->metrics, &po->load, rep->load_work, sizeof(rep->load_work));
+	size_t len = strlen(rep->load_work);
+	if (len && lctx->storage.in_memory) /* a rate of memory copies, not of a device */
+		snprintf(rep->load_work + len, sizeof(rep->load_work) - len, " (in memory on %s: no device reached)",
+			 lctx->storage.fs);
 }
 
 /* Runs every pair of the plan once (round `round`, 0-based), in plan order with one round,

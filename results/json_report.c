@@ -416,6 +416,9 @@ int report_add(json_t *doc, const struct report_entry *e)
 		rc = json_object_set_new(r, "explain", explain_json(&e->sim->explain, &e->sim->explain_kept, e->window_ns));
 	if (rc == 0 && e->load_work && e->load_work->elapsed_ns)
 		rc = json_object_set_new(r, "load_work", load_work_json(e->load_work, e->load_metrics));
+	if (rc == 0 && e->load_storage && e->load_storage->fs[0])
+		rc = json_object_set_new(r, "load_storage", json_pack("{s:s, s:b}", "filesystem", e->load_storage->fs,
+								      "in_memory", e->load_storage->in_memory));
 	if (rc != 0) {
 		json_decref(r);
 		return -1;

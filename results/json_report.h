@@ -38,6 +38,8 @@ struct report_entry {
 	                                       here from sim when NULL) */
 	const struct load_counters *load_work; /* the load's counters, or NULL when it never reported */
 	const struct load_metric_info *const *load_metrics; /* what load_work counts, NULL-terminated */
+	const struct probe_storage *load_storage; /* where a disk load's files live ("load_storage",
+	                                             written when its fs is named), or NULL */
 	int64_t timeline_pair;         /* the pair id of its --timeline records, or -1 */
 	const struct sim_spec *spec;   /* the task's resolved settings ("task_settings"), or NULL */
 	const struct pair_stop *stop;  /* how its window ended ("stop"), or NULL: not written */

@@ -175,12 +175,15 @@ static void open_header(struct report_sink *s)
 	}
 	logfile_header(s->con, &s->info);
 	audit_note(s);
+	char line[PATH_MAX + 256], last[PATH_MAX + 256] = ""; /* Memload's policy may name a cgroup directory */
 	for (unsigned li = 0; li < workload_count; li++) {
-		char line[PATH_MAX + 256]; /* Memload's policy may name a cgroup directory */
 		const struct load_ops *ops = workload_table[li]->load;
 		if (!ops || !ops->describe || !plan_uses(s->in.plan, li))
 			continue;
 		ops->describe(s->in.load_cfg, options_wl_opts(s->opt, li), line, sizeof(line));
+		if (!line[0] || strcmp(line, last) == 0)
+			continue;
+		snprintf(last, sizeof(last), "%s", line);
 		fprintf(s->both, "%s\n", line);
 		put(s, true);
 	}
@@ -324,7 +327,8 @@ static void pair_measured(void *arg, const struct matrix *m, size_t i, unsigned 
 		.repeat = repeat + 1, .has_deadlines = it->spec.desc->has_deadlines, .buffered = it->spec.buffer_periods > 0,
 		.failed = po->ok ? NULL : po->why, .interrupted = po->interrupted,
 		.window_ns = po->window_ns, .sim = &po->sim, .summary = po->ok ? sum : NULL,
-		.load_work = &po->load, .load_metrics = lw->metrics, .timeline_pair = timeline_pair, .spec = &it->spec,
+		.load_work = &po->load, .load_metrics = lw->metrics, .load_storage = &m->loads[it->li].ctx.storage,
+		.timeline_pair = timeline_pair, .spec = &it->spec,
 		.disturbance = &po->disturbance, .stop = po->ok ? &po->stop : NULL,
 		.explain = s->opt->explain && it->spec.desc->has_deadlines,
 	};
