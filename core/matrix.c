@@ -194,6 +194,7 @@ static void record(struct matrix *m, size_t i, unsigned repeat)
 	rep->window_ns = po->window_ns;
 	rep->stop = po->stop;
 	rep->disturbance = po->disturbance;
+	rep->load_activity = po->load_activity;
 	snprintf(rep->why, sizeof(rep->why), "%s", po->why);
 	rep->load_work[0] = '\0';
 	if (po->load.elapsed_ns)

@@ -33,6 +33,7 @@ struct matrix_rep {
 	uint64_t window_ns;        /* how long the bench was measured, nanoseconds */
 	struct pair_stop stop;     /* how its window ended (pair_outcome's) */
 	struct disturbance disturbance; /* what else ran on the run's CPUs (pair_outcome's) */
+	struct load_activity load_activity; /* whether the load ran through it (pair_outcome's) */
 };
 
 /* A load for the whole run: its context (copied into each of its load processes) and main's

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "lib/interval.h"
 #include "lib/safefile.h"
 #include "loads/load.h"
@@ -337,6 +338,14 @@ static int add_figures(json_t *r, const struct report_entry *e)
 	return rc;
 }
 
+/* {"looks", "stopped_looks", "cpu_ns", "stopped"}: whether the load ran through the window. */
+static json_t *load_activity_json(const struct load_activity *a)
+{
+	return json_pack("{s:i, s:i, s:I, s:b}", "looks", (int)a->looks, "stopped_looks", (int)a->stopped_looks,
+			 "cpu_ns", (json_int_t)load_activity_cpu_ns(a, sysconf(_SC_CLK_TCK)),
+			 "stopped", load_activity_stopped(a));
+}
+
 /* The load's own work counters, so a reader can see the load really loaded the machine. */
 static json_t *load_work_json(const struct load_counters *c, const struct load_metric_info *const *metrics)
 {
@@ -412,6 +421,8 @@ int report_add(json_t *doc, const struct report_entry *e)
 		rc = json_object_set_new(r, "stop", stop_json(e->stop));
 	if (rc == 0 && e->disturbance && e->disturbance->measured)
 		rc = json_object_set_new(r, "disturbance", disturbance_json(e->disturbance));
+	if (rc == 0 && e->load_activity && e->load_activity->looks)
+		rc = json_object_set_new(r, "load_activity", load_activity_json(e->load_activity));
 	if (rc == 0 && e->explain && !e->failed)
 		rc = json_object_set_new(r, "explain", explain_json(&e->sim->explain, &e->sim->explain_kept, e->window_ns));
 	if (rc == 0 && e->load_work && e->load_work->elapsed_ns)

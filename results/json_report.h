@@ -45,6 +45,9 @@ struct report_entry {
 	const struct pair_stop *stop;  /* how its window ended ("stop"), or NULL: not written */
 	const struct disturbance *disturbance; /* what else ran on the run's CPUs ("disturbance"),
 	                                          or NULL; written only when measured */
+	const struct load_activity *load_activity; /* whether the load ran through the window
+	                                              ("load_activity"), or NULL; written when
+	                                              looked at */
 	bool explain;                  /* --explain: sim's causes ("explain", results/json_explain.h) */
 };
 

@@ -7,6 +7,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "lib/text.h"
 #include "lib/timeline.h"
 #include "results/logformat.h"
@@ -329,7 +330,7 @@ static void pair_measured(void *arg, const struct matrix *m, size_t i, unsigned 
 		.window_ns = po->window_ns, .sim = &po->sim, .summary = po->ok ? sum : NULL,
 		.load_work = &po->load, .load_metrics = lw->metrics, .load_storage = &m->loads[it->li].ctx.storage,
 		.timeline_pair = timeline_pair, .spec = &it->spec,
-		.disturbance = &po->disturbance, .stop = po->ok ? &po->stop : NULL,
+		.disturbance = &po->disturbance, .load_activity = &po->load_activity, .stop = po->ok ? &po->stop : NULL,
 		.explain = s->opt->explain && it->spec.desc->has_deadlines,
 	};
 	if (report_add(s->doc, &e) != 0 || move_last_result(s->doc, result_index(m, i, repeat)) != 0)
@@ -447,6 +448,12 @@ static void row_notes(struct report_sink *s, const char *load, const struct matr
 					    s->opt->duration_s ? s->opt->duration_s : s->opt->max_time_s, n > 1);
 	if (d)
 		log_row_disturbed(s->both, d->outside_cpu_ppm / 1e4, d->steal_ppm / 1e4, disturbed, n);
+	for (unsigned k = 0; k < n; k++) {
+		const struct load_activity *a = &reps[k].load_activity;
+		if (reps[k].ok && load_activity_stopped(a))
+			log_row_load_stopped(s->both, load, n > 1 ? k + 1 : 0, a->stopped_looks, a->looks,
+					     load_activity_cpu_ns(a, sysconf(_SC_CLK_TCK)) / 1e9, reps[k].window_ns / 1e9);
+	}
 	put(s, true);
 	why_notes(s, load, reps, whys, n);
 	put(s, s->opt->verbose);

@@ -39,6 +39,33 @@ then ok "busy loops: outside_cpu_ppm above 30 %, the quiet run's below it"; else
 if grep -q '^None .* \*$' busy.txt &&
    grep -Eq "^ +\* disturbed: other processes took [0-9.]+ % of the run's CPUs during this pair \([0-9.]+ % steal\)$" busy.txt
 then ok "the disturbed row is marked, the line under it says why"; else bad "disturbed row mark" busy.txt; fi
+# A load stopped (SIGSTOP) for most of its pair: the JSON's load_activity says it was seen
+# stopped, a line under the row says so, and compare judges none of the pair's figures.  The
+# load process is main's child named ib-load; it is continued before the window ends, so the
+# pair completes as a stopped-then-continued load would.
+"$BIN" -t 4 -c -l "${loops:-1000}" -W Audio -w Burn --json stopped.json >stopped.txt 2>&1 &
+run=$!
+if wait_for pgrep -P "$run" -x ib-bench >/dev/null && load=$(pgrep -P "$run" -x ib-load); then
+	kill -STOP "$load"; sleep 3; kill -CONT "$load"
+fi
+wait "$run"; rc=$?
+if [ "$rc" = 0 ] && python3 - "$SCHEMA" stopped.json quiet.json <<'PY'
+import json, sys, jsonschema
+schema = json.load(open(sys.argv[1]))
+s, q = (json.load(open(f)) for f in sys.argv[2:4])
+for doc in (s, q):
+    jsonschema.Draft202012Validator(schema).validate(doc)
+a = s["results"][0]["load_activity"]
+assert a["stopped"] and a["stopped_looks"] >= 5 and a["looks"] > a["stopped_looks"], a   # 3 of 4 s, a look per 200 ms at most
+assert q["results"][0]["load_activity"]["stopped"] is False, q["results"][0]["load_activity"]
+PY
+then ok "stopped load: load_activity.stopped in the JSON, the quiet run's not"; else bad "stopped load JSON (exit $rc)" stopped.txt; fi
+if grep -Eq "^ +\* load stopped: Burn was stopped at [0-9]+ of [0-9]+ looks during this pair's window and used [0-9.]+ s of CPU in its [0-9.]+ s: it did not load the machine as the row says$" stopped.txt
+then ok "stopped load: the line under the row"; else bad "stopped load line" stopped.txt; fi
+"$BIN" compare stopped.json stopped.json >cmp.txt 2>&1; rc=$?
+if [ "$rc" = 0 ] && grep -q '^Warning: Audio/Burn: NEW ran with its load stopped: its verdict is not reliable$' cmp.txt &&
+   ! grep -E '^Audio +Burn ' cmp.txt | grep -qv ' disturbed$' && grep -qE '^Audio +Burn ' cmp.txt
+then ok "compare leaves the stopped pair out"; else bad "compare of a stopped pair (exit $rc)" cmp.txt; fi
 echo "quiet: $(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["results"][0]["disturbance"])' quiet.json 2>&1)"
 echo "busy:  $(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["results"][0]["disturbance"])' busy.json 2>&1)"
 e2e_end
