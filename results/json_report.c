@@ -248,12 +248,35 @@ int report_add_sweep(json_t *doc, const char *sim, const char *load, const char 
 	return o && json_array_append_new(sweeps, o) == 0 ? 0 : -1;
 }
 
-int report_set_drift(json_t *doc, const struct calib_drift *d, bool off)
+/* One speed check of run.calibration_drift.speeds, after the pair sim/load. */
+static json_t *speed_json(const struct calib_drift_check *c, const char *sim, const char *load)
 {
-	return json_object_set_new(json_object_get(doc, "run"), "calibration_drift",
-				   json_pack("{s:i, s:I, s:I, s:b}", "checks", (int)d->checks,
-					     "slowest_loops_per_ms", (json_int_t)d->slowest_loops_per_ms,
-					     "fastest_loops_per_ms", (json_int_t)d->fastest_loops_per_ms, "off", off));
+	const struct calib_speed *v = &c->speed;
+	return json_pack("{s:{s:o, s:o, s:i}, s:I, s:I, s:I, s:I, s:i, s:o, s:o, s:b}", "after", JK_SIMULATION,
+			 report_text(sim), JK_LOAD, report_text(load), "repeat", (int)c->repeat + 1, "at_ns",
+			 (json_int_t)c->at_ns, "loops_per_ms", (json_int_t)v->loops_per_ms, "slowest_loops_per_ms",
+			 (json_int_t)v->slowest_loops_per_ms, "fastest_loops_per_ms", (json_int_t)v->fastest_loops_per_ms,
+			 "cpu_share_ppm", (int)v->cpu_share_ppm, "cpu", v->cpu >= 0 ? json_integer(v->cpu) : json_null(),
+			 "freq_khz", v->freq_khz ? json_integer(v->freq_khz) : json_null(), "off", c->off);
+}
+
+int report_set_drift(json_t *doc, const struct calib_drift *d, bool off, const char *const *sims,
+		     const char *const *loads)
+{
+	json_t *speeds = json_array();
+	unsigned kept = d->checks < d->cap ? d->checks : d->cap;
+	for (unsigned i = 0; speeds && d->list && i < kept; i++)
+		if (json_array_append_new(speeds, speed_json(&d->list[i], sims[d->list[i].item], loads[d->list[i].item])) != 0) {
+			json_decref(speeds);
+			return -1;
+		}
+	json_t *o = speeds ? json_pack("{s:i, s:I, s:I, s:b, s:i, s:{s:I, s:I}, s:o}", "checks", (int)d->checks,
+				       "slowest_loops_per_ms", (json_int_t)d->slowest_loops_per_ms,
+				       "fastest_loops_per_ms", (json_int_t)d->fastest_loops_per_ms, "off", off,
+				       "off_checks", (int)d->off, "reference", "slowest_loops_per_ms",
+				       (json_int_t)d->reference.slowest_loops_per_ms, "fastest_loops_per_ms",
+				       (json_int_t)d->reference.fastest_loops_per_ms, "speeds", speeds) : NULL;
+	return o ? json_object_set_new(json_object_get(doc, "run"), "calibration_drift", o) : -1;
 }
 
 int report_set_concurrent(json_t *doc, long pid)

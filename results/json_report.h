@@ -70,10 +70,12 @@ int report_add_sweep(json_t *doc, const char *sim, const char *load, const char 
  * or -1 when out of memory. */
 int report_mark_interrupted(json_t *doc, int sig);
 
-/* Records in the document the checks of loops_per_ms between pairs: run.calibration_drift
- * {checks, slowest_loops_per_ms, fastest_loops_per_ms, off} (off: beyond CALIB_DISAGREE_PCT of
- * the run's value).  Returns 0, or -1 when out of memory. */
-int report_set_drift(json_t *doc, const struct calib_drift *d, bool off);
+/* Records in the document the speed checks between pairs: run.calibration_drift {checks,
+ * slowest_loops_per_ms, fastest_loops_per_ms, off, off_checks, reference, speeds} (off:
+ * calib_drift_off; speeds: each kept check, after the pair of plan item k named sims[k] /
+ * loads[k]; doc/json.md).  Returns 0, or -1 when out of memory. */
+int report_set_drift(json_t *doc, const struct calib_drift *d, bool off, const char *const *sims,
+		     const char *const *loads);
 
 /* Records in the document that another interbench run (process id pid) was running at the same
  * time: run.concurrent_run_pid.  Returns 0, or -1 when out of memory. */

@@ -660,15 +660,27 @@ static int close_outputs(struct report_sink *s)
 	return rc;
 }
 
-void sink_calibration_drift(struct report_sink *s, const struct calib_drift *d)
+void sink_calibration_drift(struct report_sink *s, const struct matrix *m)
 {
-	bool off = calib_drift_off(d, s->info.loops_per_ms, CALIB_DISAGREE_PCT);
+	const struct calib_drift *d = &m->drift;
+	bool off = calib_drift_off(d);
 	if (off) {
-		logfile_drift(s->both, d, s->info.loops_per_ms);
+		const struct calib_drift_check *w = calib_drift_worst(d);
+		char after[160] = "?";
+		if (w)
+			snprintf(after, sizeof(after), "%s/%s", s->in.plan->items[w->item].sim->name,
+				 matrix_load_name(m, w->item));
+		logfile_drift(s->both, d, after, s->in.calib && !s->in.calib->remeasured);
 		put(s, true);
 	}
-	if (s->doc)
-		report_set_drift(s->doc, d, off);
+	size_t n = s->in.plan->n ? s->in.plan->n : 1;
+	const char *sims[n], *loads[n];
+	for (size_t i = 0; i < s->in.plan->n; i++) {
+		sims[i] = s->in.plan->items[i].sim->name;
+		loads[i] = matrix_load_name(m, i);
+	}
+	if (s->doc && report_set_drift(s->doc, d, off, sims, loads) != 0)
+		text_message(stderr, "interbench: warning: out of memory for the JSON results");
 }
 
 int sink_close(struct report_sink *s, long concurrent_pid)

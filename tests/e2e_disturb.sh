@@ -66,6 +66,34 @@ then ok "stopped load: the line under the row"; else bad "stopped load line" sto
 if [ "$rc" = 0 ] && grep -q '^Warning: Audio/Burn: NEW ran with its load stopped: its verdict is not reliable$' cmp.txt &&
    ! grep -E '^Audio +Burn ' cmp.txt | grep -qv ' disturbed$' && grep -qE '^Audio +Burn ' cmp.txt
 then ok "compare leaves the stopped pair out"; else bad "compare of a stopped pair (exit $rc)" cmp.txt; fi
+# The speed checks after the pairs: one per pair in run.calibration_drift.speeds, after it in
+# order, each off exactly when its median lies outside the calibration's range by more than its
+# own spread, the run off with two such checks (or its only one) and then a warning naming the
+# farthest check's pair.  Whether this machine drifts is not asserted: the rule is.
+"$BIN" -t 1 -c -W Audio -w None,Burn --json speed.json >speed.txt 2>&1; rc=$?
+if [ "$rc" = 0 ] && python3 - "$SCHEMA" speed.json speed.txt <<'PY'
+import json, sys, jsonschema
+doc = json.load(open(sys.argv[2]))
+jsonschema.Draft202012Validator(json.load(open(sys.argv[1]))).validate(doc)
+d = doc["run"]["calibration_drift"]
+sp, ref = d["speeds"], d["reference"]
+assert [(c["after"]["simulation"], c["after"]["load"]) for c in sp] == [("Audio", "None"), ("Audio", "Burn")], sp
+assert d["checks"] == 2 and sp[0]["at_ns"] < sp[1]["at_ns"], d
+for c in sp:
+    assert c["slowest_loops_per_ms"] <= c["loops_per_ms"] <= c["fastest_loops_per_ms"], c
+    spread = 1 - c["slowest_loops_per_ms"] / c["fastest_loops_per_ms"]
+    off = (c["loops_per_ms"] < ref["slowest_loops_per_ms"] * (1 - spread) - 1 or
+           c["loops_per_ms"] > ref["fastest_loops_per_ms"] * (1 + spread) + 1)
+    near = abs(c["loops_per_ms"] - ref["slowest_loops_per_ms"] * (1 - spread)) <= 2 or \
+           abs(c["loops_per_ms"] - ref["fastest_loops_per_ms"] * (1 + spread)) <= 2
+    assert near or c["off"] == off, (c, ref)
+n_off = sum(c["off"] for c in sp)
+assert d["off_checks"] == n_off and d["off"] == (n_off >= 2), d
+warned = "Warning: the CPU ran at another speed than calibrated" in open(sys.argv[3]).read()
+assert warned == d["off"], (warned, d)
+PY
+then ok "speed checks: one per pair in the JSON, off by the rule, warned only when off ($(grep -c 'another speed' speed.txt) warning)"
+else bad "speed checks (exit $rc)" speed.txt; fi
 echo "quiet: $(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["results"][0]["disturbance"])' quiet.json 2>&1)"
 echo "busy:  $(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["results"][0]["disturbance"])' busy.json 2>&1)"
 e2e_end
