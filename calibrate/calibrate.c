@@ -106,18 +106,25 @@ void calib_key_current(struct calib_key *key)
 		snprintf(key->kernel_release, sizeof(key->kernel_release), "unknown");
 }
 
-/* Loops per ms from the fastest of SAMPLES_PER_ESTIMATE timed runs of `loops` loops. */
-static double estimate(uint64_t loops)
+/* Loops per ms from the fastest of `samples` runs of `loops` loops, each timed by clock (now_ns
+ * for wall time, thread_cpu_ns for the thread's CPU time). */
+static double fastest_rate(uint64_t loops, int samples, uint64_t (*clock)(void))
 {
 	uint64_t best_ns = UINT64_MAX;
-	for (int i = 0; i < SAMPLES_PER_ESTIMATE; i++) {
-		uint64_t t0 = now_ns();
+	for (int i = 0; i < samples; i++) {
+		uint64_t t0 = clock();
 		burn_loops(loops);
-		uint64_t dt = now_ns() - t0;
+		uint64_t dt = clock() - t0;
 		if (dt > 0 && dt < best_ns)
 			best_ns = dt;
 	}
 	return (double)loops * (double)NS_PER_MS / (double)best_ns;
+}
+
+/* Loops per ms of wall time from the fastest of SAMPLES_PER_ESTIMATE runs of `loops` loops. */
+static double estimate(uint64_t loops)
+{
+	return fastest_rate(loops, SAMPLES_PER_ESTIMATE, now_ns);
 }
 
 /* The calling thread's affinity and policy, saved while it is pinned for measuring. */
@@ -213,20 +220,6 @@ uint64_t calib_check_saved(uint64_t saved_lpms, const volatile sig_atomic_t *int
 
 #define CHECK_SAMPLES 3 /* a check's measurement: the fastest of 3 samples */
 
-/* Loops per ms of the thread's CPU time, the fastest of CHECK_SAMPLES runs of `loops` loops. */
-static double cpu_estimate(uint64_t loops)
-{
-	uint64_t best_ns = UINT64_MAX;
-	for (int i = 0; i < CHECK_SAMPLES; i++) {
-		uint64_t t0 = thread_cpu_ns();
-		burn_loops(loops);
-		uint64_t dt = thread_cpu_ns() - t0;
-		if (dt > 0 && dt < best_ns)
-			best_ns = dt;
-	}
-	return (double)loops * (double)NS_PER_MS / (double)best_ns;
-}
-
 /* cpufreq's scaling_cur_freq of cpu in kHz, 0 when absent or unreadable. */
 static uint32_t cpu_freq_khz(int cpu)
 {
@@ -253,7 +246,7 @@ double calib_check_speed(uint64_t loops_per_ms, const volatile sig_atomic_t *int
 	burn_loops(loops * CHECK_WARMUP_NS / SAMPLE_NS);
 	uint64_t wall0_ns = now_ns(), cpu0_ns = thread_cpu_ns();
 	while (loops && n < CALIB_MEASUREMENTS && !stopped(interrupted))
-		rates[n++] = cpu_estimate(loops);
+		rates[n++] = fastest_rate(loops, CHECK_SAMPLES, thread_cpu_ns);
 	uint64_t wall_ns = now_ns() - wall0_ns, cpu_ns = thread_cpu_ns() - cpu0_ns;
 	int cpu = sched_getcpu();
 	restore_sched(&saved);
