@@ -93,6 +93,18 @@ static void read_cpu_model(char *buf, size_t len)
 	fclose(f);
 }
 
+bool calib_under_hypervisor(void)
+{
+	char line[4096];
+	bool vm = false;
+	FILE *f = fopen("/proc/cpuinfo", "re");
+	while (f && !vm && fgets(line, sizeof(line), f))
+		vm = strncmp(line, "flags", 5) == 0 && strstr(line, " hypervisor") != NULL;
+	if (f)
+		fclose(f);
+	return vm;
+}
+
 void calib_key_current(struct calib_key *key)
 {
 	struct utsname u;

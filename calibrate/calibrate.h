@@ -162,7 +162,16 @@ struct calib_drift {
 	double fastest_loops_per_ms;   /* the fastest check; 0 before the first */
 	struct calib_drift_check *list; /* the first cap checks, in order; NULL: none kept */
 	unsigned cap;
+	bool virtual_machine;          /* calib_under_hypervisor(): a check slower with all of its
+	                                  CPU time may be a core the host shares (an SMT sibling
+	                                  running another guest): on the 2-vCPU development VM the
+	                                  burn loop ran 40-47 % slower for 20-300 ms at a time,
+	                                  at rest, with 100 % of its CPU time */
 };
+
+/* Whether /proc/cpuinfo's flags name a hypervisor (x86's "hypervisor" CPUID bit); false when
+ * it cannot be read or says nothing (other architectures). */
+bool calib_under_hypervisor(void);
 
 /* Adds check c to *d, deciding c's off against d->reference (calib_speed_off); an interrupted
  * check (speed 0) is not added.  Pure. */

@@ -32,6 +32,7 @@ int matrix_init(struct matrix *m, const struct matrix_params *p)
 	m->order = calloc(p->plan->n ? p->plan->n : 1, sizeof(*m->order));
 	m->drift.reference = p->speed_reference;
 	m->drift.cap = p->check_rate ? (unsigned)(p->plan->n * p->repeats) : 0;
+	m->drift.virtual_machine = p->check_rate && calib_under_hypervisor();
 	m->drift.list = m->drift.cap ? calloc(m->drift.cap, sizeof(*m->drift.list)) : NULL;
 	if (!m->loads || !m->reps || !m->po || !m->order || (m->drift.cap && !m->drift.list)) {
 		int e = errno;

@@ -270,10 +270,10 @@ int report_set_drift(json_t *doc, const struct calib_drift *d, bool off, const c
 			json_decref(speeds);
 			return -1;
 		}
-	json_t *o = speeds ? json_pack("{s:i, s:I, s:I, s:b, s:i, s:{s:I, s:I}, s:o}", "checks", (int)d->checks,
+	json_t *o = speeds ? json_pack("{s:i, s:I, s:I, s:b, s:i, s:b, s:{s:I, s:I}, s:o}", "checks", (int)d->checks,
 				       "slowest_loops_per_ms", (json_int_t)d->slowest_loops_per_ms,
 				       "fastest_loops_per_ms", (json_int_t)d->fastest_loops_per_ms, "off", off,
-				       "off_checks", (int)d->off, "reference", "slowest_loops_per_ms",
+				       "off_checks", (int)d->off, "virtual_machine", d->virtual_machine, "reference", "slowest_loops_per_ms",
 				       (json_int_t)d->reference.slowest_loops_per_ms, "fastest_loops_per_ms",
 				       (json_int_t)d->reference.fastest_loops_per_ms, "speeds", speeds) : NULL;
 	return o ? json_object_set_new(json_object_get(doc, "run"), "calibration_drift", o) : -1;

@@ -172,15 +172,20 @@ void logfile_concurrent(FILE *f, long pid)
 	fprintf(f, "Another interbench run (pid %ld) was running at the same time: figures measured under its load\n", pid);
 }
 
-/* The likely causes of check c's speed into buf: "the check got 54 % of its CPU (...)", the
- * CPU's frequency, a saved value; "" when none is seen. */
-static void drift_causes(const struct calib_drift_check *c, bool saved_kept, char *buf, size_t len)
+/* The likely causes of check c's speed into buf: "; the check got 54 % of its CPU (...)", or
+ * with all of it the CPU's own speed (the host's, in a virtual machine vm); the CPU's
+ * frequency; a saved value (saved_kept). */
+static void drift_causes(const struct calib_drift_check *c, bool vm, bool saved_kept, char *buf, size_t len)
 {
 	size_t at = 0;
 	buf[0] = '\0';
 	if (c->speed.cpu_share_ppm < 950000)
 		at += (size_t)snprintf(buf, len, "; the check got %.0f %% of its CPU (a task of higher or equal priority, "
 				       "or the hypervisor's steal)", c->speed.cpu_share_ppm / 1e4);
+	else if (!c->speed.freq_khz)
+		at += (size_t)snprintf(buf, len, "; it had all of its CPU time and cpufreq says nothing: %s",
+				       vm ? "in this virtual machine the host may share its core (an SMT sibling running "
+					    "another guest) or clock it down" : "the CPU's own speed changed (its clock, a busy SMT sibling)");
 	if (c->speed.freq_khz && at < len)
 		at += (size_t)snprintf(buf + at, len - at, "; CPU %d at %.0f MHz (cpufreq scaling_cur_freq)", c->speed.cpu,
 				       c->speed.freq_khz / 1e3);
@@ -199,10 +204,9 @@ void logfile_drift(FILE *f, const struct calib_drift *d, const char *after, bool
 		char causes[400];
 		double v = w->speed.loops_per_ms, slow = v < d->reference.slowest_loops_per_ms;
 		double end = slow ? d->reference.slowest_loops_per_ms : d->reference.fastest_loops_per_ms;
-		drift_causes(w, saved_kept, causes, sizeof(causes));
+		drift_causes(w, d->virtual_machine, saved_kept, causes, sizeof(causes));
 		fprintf(f, "; the farthest %.0f (%+.1f %% from the range) after %s at %.0f s on CPU %d%s", v,
-			(v - end) * 100 / end, after, w->at_ns / 1e9, w->speed.cpu,
-			causes[0] ? causes : "; no cause seen: the CPU's own speed changed (its clock, a busy SMT sibling, the host)");
+			(v - end) * 100 / end, after, w->at_ns / 1e9, w->speed.cpu, causes);
 	}
 	fprintf(f, "; fixed-work figures (ProAudio) may be off\n");
 }

@@ -5,6 +5,7 @@
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "tests/ck_run.h"
 #include "calibrate/calibrate.h"
 #include "results/logfile.h"
@@ -187,6 +188,17 @@ START_TEST(drift_between_pairs)
 			 "the farthest 2520000 (-31.0 % from the range) after Audio/Burn at 3 s on CPU 3; the check got 50 % "
 			 "of its CPU (a task of higher or equal priority, or the hypervisor's steal); the run's value is a "
 			 "saved one, measured at another time (-b measures it again); fixed-work figures (ProAudio) may be off\n");
+	free(text);
+
+	/* all of its CPU time, no cpufreq, not a saved value: in a VM the host is named */
+	list[2].speed.cpu_share_ppm = 1000000;
+	d.virtual_machine = true;
+	f = open_memstream(&text, &len);
+	ck_assert_ptr_nonnull(f);
+	logfile_drift(f, &d, "Audio/Burn", false);
+	fclose(f);
+	ck_assert_ptr_nonnull(strstr(text, "after Audio/Burn at 3 s on CPU 3; it had all of its CPU time and cpufreq says "
+				     "nothing: in this virtual machine the host may share its core"));
 	free(text);
 }
 END_TEST
