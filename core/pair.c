@@ -333,8 +333,12 @@ static int bench_window(const struct pair_params *p, struct child *kids[2], stru
 static void load_verdict(const struct pair_params *p, struct pair_outcome *out, bool load_ok,
 			 const char *load_why, int spoke, bool bench_started)
 {
+	const struct load_activity *a = &out->load_activity;
 	out->ok = false;
-	if (!load_ok)
+	if (!load_ok && load_activity_stopped(a)) /* a load stopped to the end cannot report */
+		snprintf(out->why, sizeof(out->why), "%s; it was seen stopped (SIGSTOP, SIGTSTP or a debugger) at %u of %u "
+			 "looks during the window", load_why, a->stopped_looks, a->looks);
+	else if (!load_ok)
 		snprintf(out->why, sizeof(out->why), "%s", load_why);
 	else if (out->load.error)
 		snprintf(out->why, sizeof(out->why), "load %s: %s", p->load->name, out->load.errmsg);

@@ -66,6 +66,16 @@ then ok "stopped load: the line under the row"; else bad "stopped load line" sto
 if [ "$rc" = 0 ] && grep -q '^Warning: Audio/Burn: NEW ran with its load stopped: its verdict is not reliable$' cmp.txt &&
    ! grep -E '^Audio +Burn ' cmp.txt | grep -qv ' disturbed$' && grep -qE '^Audio +Burn ' cmp.txt
 then ok "compare leaves the stopped pair out"; else bad "compare of a stopped pair (exit $rc)" cmp.txt; fi
+# Stopped to the end, the load cannot report: the pair fails, its reason says it was stopped,
+# and the stopped process is killed and reaped (no ib-load of this run is left).
+"$BIN" -t 2 -c -l "${loops:-1000}" -W Audio -w Burn >stopped-end.txt 2>&1 &
+run=$!
+if wait_for pgrep -P "$run" -x ib-bench >/dev/null && load=$(pgrep -P "$run" -x ib-load); then kill -STOP "$load"; fi
+wait "$run"; rc=$?
+if [ "$rc" = 1 ] && grep -Eq '^Burn +failed: load process did not report within 2000 ms and was killed; it was seen stopped \(SIGSTOP, SIGTSTP or a debugger\) at [0-9]+ of [0-9]+ looks during the window$' stopped-end.txt &&
+   ! kill -0 "${load:-0}" 2>/dev/null
+then ok "a load stopped to the end: the pair fails saying so, the load is reaped"
+else bad "a load stopped to the end (exit $rc)" stopped-end.txt; fi
 # The speed checks after the pairs: one per pair in run.calibration_drift.speeds, after it in
 # order, each off exactly when its median lies outside the calibration's range by more than its
 # own spread, the run off with two such checks (or its only one) and then a warning naming the
