@@ -212,6 +212,7 @@ static int run_matrix(struct run *r)
 		.main = r->main, .timeline_fd = r->sink.timeline_fd, .interrupted = &g_signal, .watch = &r->watch,
 		.check_rate = !r->opt.loops_per_ms,  /* a value given on purpose is not the CPU's */
 	};
+	calib_reference(&r->calib, r->load_cfg.loops_per_ms, &p.speed_reference);
 	if (matrix_init(&r->matrix, &p) != 0) {
 		text_message(stderr, "interbench: calloc: %s", strerror(errno));
 		return -1;
@@ -233,7 +234,7 @@ static int finish_run(struct run *r, int rc)
 	pid_t during = r->watch.during;
 	run_watch_end(&r->watch);
 	if (r->matrix.drift.checks)
-		sink_calibration_drift(&r->sink, &r->matrix.drift);
+		sink_calibration_drift(&r->sink, &r->matrix);
 	if (sink_close(&r->sink, during) != 0)
 		rc = -1;
 	mainproc_release(&r->main);

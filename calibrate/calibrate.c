@@ -93,6 +93,18 @@ static void read_cpu_model(char *buf, size_t len)
 	fclose(f);
 }
 
+bool calib_under_hypervisor(void)
+{
+	char line[4096];
+	bool vm = false;
+	FILE *f = fopen("/proc/cpuinfo", "re");
+	while (f && !vm && fgets(line, sizeof(line), f))
+		vm = strncmp(line, "flags", 5) == 0 && strstr(line, " hypervisor") != NULL;
+	if (f)
+		fclose(f);
+	return vm;
+}
+
 void calib_key_current(struct calib_key *key)
 {
 	struct utsname u;
@@ -106,18 +118,25 @@ void calib_key_current(struct calib_key *key)
 		snprintf(key->kernel_release, sizeof(key->kernel_release), "unknown");
 }
 
-/* Loops per ms from the fastest of SAMPLES_PER_ESTIMATE timed runs of `loops` loops. */
-static double estimate(uint64_t loops)
+/* Loops per ms from the fastest of `samples` runs of `loops` loops, each timed by clock (now_ns
+ * for wall time, thread_cpu_ns for the thread's CPU time). */
+static double fastest_rate(uint64_t loops, int samples, uint64_t (*clock)(void))
 {
 	uint64_t best_ns = UINT64_MAX;
-	for (int i = 0; i < SAMPLES_PER_ESTIMATE; i++) {
-		uint64_t t0 = now_ns();
+	for (int i = 0; i < samples; i++) {
+		uint64_t t0 = clock();
 		burn_loops(loops);
-		uint64_t dt = now_ns() - t0;
+		uint64_t dt = clock() - t0;
 		if (dt > 0 && dt < best_ns)
 			best_ns = dt;
 	}
 	return (double)loops * (double)NS_PER_MS / (double)best_ns;
+}
+
+/* Loops per ms of wall time from the fastest of SAMPLES_PER_ESTIMATE runs of `loops` loops. */
+static double estimate(uint64_t loops)
+{
+	return fastest_rate(loops, SAMPLES_PER_ESTIMATE, now_ns);
 }
 
 /* The calling thread's affinity and policy, saved while it is pinned for measuring. */
@@ -211,15 +230,44 @@ uint64_t calib_check_saved(uint64_t saved_lpms, const volatile sig_atomic_t *int
 	return lpms;
 }
 
-double calib_check_rate(uint64_t loops_per_ms, const volatile sig_atomic_t *interrupted)
+#define CHECK_SAMPLES 3 /* a check's measurement: the fastest of 3 samples */
+
+/* cpufreq's scaling_cur_freq of cpu in kHz, 0 when absent or unreadable. */
+static uint32_t cpu_freq_khz(int cpu)
+{
+	char path[96];
+	unsigned long khz = 0;
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/cpufreq/scaling_cur_freq", cpu);
+	FILE *f = cpu >= 0 ? fopen(path, "re") : NULL;
+	if (f && fscanf(f, "%lu", &khz) != 1)
+		khz = 0;
+	if (f)
+		fclose(f);
+	return khz <= UINT32_MAX ? (uint32_t)khz : 0;
+}
+
+double calib_check_speed(uint64_t loops_per_ms, const volatile sig_atomic_t *interrupted, struct calib_speed *out)
 {
 	struct thread_sched saved;
-	struct real_measurer m = { .loops = loops_per_ms * SAMPLE_NS / NS_PER_MS, .interrupted = interrupted };
+	double rates[CALIB_MEASUREMENTS];
+	uint64_t loops = loops_per_ms * SAMPLE_NS / NS_PER_MS;
+	unsigned n = 0;
+	*out = (struct calib_speed){ .cpu = -1 };
+	sleep_for_ns((uint64_t)CALIB_CHECK_SETTLE_MS * NS_PER_MS);
 	pin_to_current_cpu_fifo(&saved);
-	burn_loops(m.loops * CHECK_WARMUP_NS / SAMPLE_NS);
-	double rate = m.loops ? measure_once(&m) : 0;
+	burn_loops(loops * CHECK_WARMUP_NS / SAMPLE_NS);
+	uint64_t wall0_ns = now_ns(), cpu0_ns = thread_cpu_ns();
+	while (loops && n < CALIB_MEASUREMENTS && !stopped(interrupted))
+		rates[n++] = fastest_rate(loops, CHECK_SAMPLES, thread_cpu_ns);
+	uint64_t wall_ns = now_ns() - wall0_ns, cpu_ns = thread_cpu_ns() - cpu0_ns;
+	int cpu = sched_getcpu();
 	restore_sched(&saved);
-	return rate;
+	if (n < CALIB_MEASUREMENTS)
+		return 0;
+	calib_speed_of(rates, n, wall_ns, cpu_ns, out);
+	out->cpu = cpu;
+	out->freq_khz = cpu_freq_khz(cpu);
+	return out->loops_per_ms;
 }
 
 int calib_default_path(char *buf, size_t len)

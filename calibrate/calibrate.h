@@ -103,19 +103,87 @@ struct calib_check {
  * interrupted (out->loops_per_ms 0 too). */
 uint64_t calib_check_with(uint64_t saved, calib_measurer measure, void *ctx, struct calib_check *out);
 
-/* What the checks of the rate between a run's pairs saw (calib_drift_add). */
-struct calib_drift {
-	unsigned checks;               /* rates added */
-	double slowest_loops_per_ms;   /* the slowest of them; 0 before the first */
-	double fastest_loops_per_ms;   /* the fastest of them; 0 before the first */
+/* One check of the CPU's speed between a run's pairs (calib_check_speed). */
+struct calib_speed {
+	double loops_per_ms;          /* the median measurement, loops per ms of the check's own CPU
+	                                 time; 0 when interrupted */
+	double slowest_loops_per_ms;  /* the range of its measurements */
+	double fastest_loops_per_ms;
+	uint32_t cpu_share_ppm;       /* its CPU time over its wall time, ppm: below 1000000 when
+	                                 something else took its CPU (a task of higher or equal
+	                                 priority, the hypervisor's steal) */
+	int cpu;                      /* the CPU it ran on, -1 when unknown */
+	uint32_t freq_khz;            /* that CPU's cpufreq scaling_cur_freq right after it, 0 when
+	                                 the kernel does not say (no cpufreq driver, most VMs) */
 };
 
-/* Adds one checked rate to *d; a zero rate (interrupted) is not added.  Pure. */
-void calib_drift_add(struct calib_drift *d, double loops_per_ms);
+/* The range a check is held against: the run's calibration, its measurements' range. */
+struct calib_range {
+	double slowest_loops_per_ms;
+	double fastest_loops_per_ms;
+};
 
-/* Whether the slowest or the fastest rate in *d disagrees with the run's loops_per_ms by more
- * than margin_pct percent of it (calib_compare).  Pure; false before the first check. */
-bool calib_drift_off(const struct calib_drift *d, uint64_t run_loops_per_ms, double margin_pct);
+/* The range of calibration c for a run using loops_per_ms: a full calibration's measurements
+ * (its fastest and its slowest, slowest_below_pct under it); a saved value kept on one quick
+ * measurement is known only within CALIB_DISAGREE_PCT of that measurement, so its range is
+ * loops_per_ms +/- CALIB_DISAGREE_PCT.  Pure. */
+void calib_reference(const struct calib_check *c, uint64_t loops_per_ms, struct calib_range *out);
+
+/* The median, the range and the CPU share of n measurements rates[0..n) (n at most
+ * CALIB_MEASUREMENTS) taken in wall_ns of wall time and cpu_ns of the thread's CPU time, into
+ * *out (cpu and freq_khz untouched).  Pure; n == 0 gives loops_per_ms 0. */
+void calib_speed_of(const double *rates, unsigned n, uint64_t wall_ns, uint64_t cpu_ns, struct calib_speed *out);
+
+/* Whether check s lies outside ref: its median below ref's slowest, or above ref's fastest,
+ * by more than its own spread (its slowest measurement's distance below its fastest, as a
+ * share).  ref holds the calibration's spread, s its own: a noisy check, whose spread is wide,
+ * is not called off for a difference its own measurements do not agree on.  On the 2-CPU
+ * development VM a full calibration spread 0.3 %, while checks at rest took medians 0.6-1.0 %
+ * below it with spreads of 1.3 % (both in one run, run.calibration_drift.speeds): without the
+ * check's own spread every check was off.  Pure. */
+bool calib_speed_off(const struct calib_speed *s, const struct calib_range *ref);
+
+/* One check after a pair: its speed, when it ran (from the run's start) and after which pair
+ * (the plan item and repeat, core/matrix.h), and whether it was off. */
+struct calib_drift_check {
+	struct calib_speed speed;
+	uint64_t at_ns;
+	size_t item;
+	unsigned repeat;
+	bool off;
+};
+
+/* What the checks between a run's pairs saw (calib_drift_add). */
+struct calib_drift {
+	struct calib_range reference;  /* what each check is held against (calib_reference) */
+	unsigned checks;               /* checks added */
+	unsigned off;                  /* of those, the ones outside reference */
+	double slowest_loops_per_ms;   /* the slowest check (its median); 0 before the first */
+	double fastest_loops_per_ms;   /* the fastest check; 0 before the first */
+	struct calib_drift_check *list; /* the first cap checks, in order; NULL: none kept */
+	unsigned cap;
+	bool virtual_machine;          /* calib_under_hypervisor(): a check slower with all of its
+	                                  CPU time may be a core the host shares (an SMT sibling
+	                                  running another guest): on the 2-vCPU development VM the
+	                                  burn loop ran 40-47 % slower for 20-300 ms at a time,
+	                                  at rest, with 100 % of its CPU time */
+};
+
+/* Whether /proc/cpuinfo's flags name a hypervisor (x86's "hypervisor" CPUID bit); false when
+ * it cannot be read or says nothing (other architectures). */
+bool calib_under_hypervisor(void);
+
+/* Adds check c to *d, deciding c's off against d->reference (calib_speed_off); an interrupted
+ * check (speed 0) is not added.  Pure. */
+void calib_drift_add(struct calib_drift *d, const struct calib_drift_check *c);
+
+/* Whether the run drifted: at least two checks off, or the run's only check.  A single check
+ * off among several is a moment, kept in the list but not warned about.  Pure. */
+bool calib_drift_off(const struct calib_drift *d);
+
+/* The check that differs most from the reference's nearer end, or NULL when none is off or
+ * none is kept. */
+const struct calib_drift_check *calib_drift_worst(const struct calib_drift *d);
 
 /* Measures loops_per_ms on the calling thread: pins it to its current CPU and raises it to
  * SCHED_FIFO when permitted (otherwise measures at normal priority), warms up for ~200 ms,
@@ -130,10 +198,16 @@ uint64_t calib_measure(const volatile sig_atomic_t *interrupted, struct calib_re
  * interrupted. */
 uint64_t calib_check_saved(uint64_t saved, const volatile sig_atomic_t *interrupted, struct calib_check *out);
 
-/* One measurement for a check between a run's pairs, set up as calib_measure does but sized
- * from the run's loops_per_ms, so only a short warm-up (~50 ms) precedes it: about 0.25 s.
- * Returns loops per ms, or 0 when interrupted. */
-double calib_check_rate(uint64_t loops_per_ms, const volatile sig_atomic_t *interrupted);
+/* Checks the CPU's speed between pairs, when the CPUs rest: sleeps CALIB_CHECK_SETTLE_MS
+ * first (the pair's processes are reaped, its writeback started), then on the calling
+ * thread, pinned and raised as calib_measure does, warms up ~50 ms and takes
+ * CALIB_MEASUREMENTS measurements, each the fastest of 3 samples of ~20 ms (sized from the
+ * run's loops_per_ms), timed by the thread's own CPU time: time another task or the
+ * hypervisor takes from it does not count as slowness (the tasks' work is CPU time too,
+ * burn_cpu_us), but shows in cpu_share_ppm.  About 0.45 s.  Fills *out (calib_speed_of, the
+ * CPU and its frequency); returns its loops_per_ms, or 0 when interrupted. */
+#define CALIB_CHECK_SETTLE_MS 100
+double calib_check_speed(uint64_t loops_per_ms, const volatile sig_atomic_t *interrupted, struct calib_speed *out);
 
 /* Default calibration file: $XDG_CACHE_HOME/interbench/loops_per_ms, falling back to
  * $HOME/.cache/...; writes the path into buf.  Returns 0, or -1 if no home is known. */

@@ -30,7 +30,11 @@ int matrix_init(struct matrix *m, const struct matrix_params *p)
 	m->reps = calloc(p->plan->n ? p->plan->n * p->repeats : 1, sizeof(*m->reps));
 	m->po = calloc(1, sizeof(*m->po));
 	m->order = calloc(p->plan->n ? p->plan->n : 1, sizeof(*m->order));
-	if (!m->loads || !m->reps || !m->po || !m->order) {
+	m->drift.reference = p->speed_reference;
+	m->drift.cap = p->check_rate ? (unsigned)(p->plan->n * p->repeats) : 0;
+	m->drift.virtual_machine = p->check_rate && calib_under_hypervisor();
+	m->drift.list = m->drift.cap ? calloc(m->drift.cap, sizeof(*m->drift.list)) : NULL;
+	if (!m->loads || !m->reps || !m->po || !m->order || (m->drift.cap && !m->drift.list)) {
 		int e = errno;
 		matrix_free(m);
 		errno = e;
@@ -82,6 +86,7 @@ void matrix_free(struct matrix *m)
 	free(m->reps);
 	free(m->po);
 	free(m->order);
+	free(m->drift.list);
 	m->order = NULL;
 	m->loads = NULL;
 	m->reps = NULL;
@@ -194,10 +199,24 @@ static void record(struct matrix *m, size_t i, unsigned repeat)
 	rep->window_ns = po->window_ns;
 	rep->stop = po->stop;
 	rep->disturbance = po->disturbance;
+	rep->load_activity = po->load_activity;
 	snprintf(rep->why, sizeof(rep->why), "%s", po->why);
 	rep->load_work[0] = '\0';
 	if (po->load.elapsed_ns)
 		load_throughput_format(lctx->name, lctx->metrics, &po->load, rep->load_work, sizeof(rep->load_work));
+	size_t len = strlen(rep->load_work);
+	if (len && lctx->storage.in_memory) /* a rate of memory copies, not of a device */
+		snprintf(rep->load_work + len, sizeof(rep->load_work) - len, " (in memory on %s: no device reached)",
+			 lctx->storage.fs);
+}
+
+/* Checks the CPU's speed after run `repeat` of plan item i into m->drift (calibrate/calibrate.h
+ * calib_check_speed: its processes are reaped, the check lets the CPUs rest first). */
+static void check_speed(struct matrix *m, size_t i, unsigned repeat)
+{
+	struct calib_drift_check c = { .item = i, .repeat = repeat, .at_ns = now_ns() - m->t0_ns };
+	calib_check_speed(m->p.load_cfg->loops_per_ms, m->p.interrupted, &c.speed);
+	calib_drift_add(&m->drift, &c);
 }
 
 /* Runs every pair of the plan once (round `round`, 0-based), in plan order with one round,
@@ -220,7 +239,7 @@ static void run_round(struct matrix *m, unsigned round, const struct matrix_sink
 					 (int64_t)m->timeline_seq : -1);
 		m->timeline_seq++;
 		if (m->p.check_rate && !*m->p.interrupted)
-			calib_drift_add(&m->drift, calib_check_rate(m->p.load_cfg->loops_per_ms, m->p.interrupted));
+			check_speed(m, i, round);
 		if (m->p.repeats == 1 && s->item_complete)
 			s->item_complete(s->arg, m, i, matrix_reps(m, i), 1);
 	}
@@ -233,6 +252,7 @@ int matrix_run(struct matrix *m, const struct matrix_sink *sink)
 	static const struct matrix_sink none;
 	const struct matrix_sink *s = sink ? sink : &none;
 	size_t n = m->p.plan->n;
+	m->t0_ns = now_ns();
 	if (s->run_begin)
 		s->run_begin(s->arg, m);
 	uint64_t ramp_ns = (uint64_t)PAIR_RAMP_MIN_MS * NS_PER_MS;

@@ -33,6 +33,7 @@ struct matrix_rep {
 	uint64_t window_ns;        /* how long the bench was measured, nanoseconds */
 	struct pair_stop stop;     /* how its window ended (pair_outcome's) */
 	struct disturbance disturbance; /* what else ran on the run's CPUs (pair_outcome's) */
+	struct load_activity load_activity; /* whether the load ran through it (pair_outcome's) */
 };
 
 /* A load for the whole run: its context (copied into each of its load processes) and main's
@@ -66,9 +67,11 @@ struct matrix_params {
 	int timeline_fd;                 /* --timeline's file, or -1 */
 	const volatile sig_atomic_t *interrupted; /* set by main's signal handler: stop */
 	struct run_watch *watch;         /* polled for another run while pairs run, or NULL */
-	/* After every pair, measure loops_per_ms again (calib_check_rate, about 0.25 s) into
-	 * matrix.drift, so a CPU that ran at another speed during the run is noticed. */
+	/* After every pair, check the CPU's speed (calib_check_speed, about 0.45 s) into
+	 * matrix.drift against speed_reference (calib_reference of the run's calibration), so a
+	 * CPU that ran at another speed than calibrated during the run is noticed. */
 	bool check_rate;
+	struct calib_range speed_reference;
 	/* Runs one pair as pair_run does (core/pair.h); NULL: pair_run.  A test's stub. */
 	int (*pair_run)(const struct pair_params *p, struct pair_outcome *out);
 };
@@ -82,7 +85,9 @@ struct matrix {
 	struct pair_outcome *po;         /* the pair running (large: not on the stack) */
 	uint32_t timeline_seq;           /* the pair id of the pair running: pairs run so far */
 	struct progress progress;        /* the status line on a terminal's stderr (lib/progress.h) */
-	struct calib_drift drift;        /* the rates checked after the pairs (check_rate) */
+	struct calib_drift drift;        /* the speeds checked after the pairs (check_rate), its
+	                                    list one per pair run */
+	uint64_t t0_ns;                  /* when matrix_run began (now_ns), for the checks' times */
 };
 
 /* Where the matrix reports, in this order: run_begin once; per pair, pair_measured; per item

@@ -180,13 +180,27 @@ static int load_body(void *arg, int ctl_fd, int res_fd)
 	return fd_write_all(res_fd, &ctx->counters, sizeof(ctx->counters)) == 0 ? 0 : 1;
 }
 
+/* Adds a reading of the load process (kids[0]) to *act (NULL: none): its state and CPU time
+ * (lib/disturb.h struct load_activity).  A reading that fails (the load just ended) is left
+ * out. */
+static void look_at_load(struct child *kids[2], struct load_activity *act)
+{
+	uint64_t ticks;
+	char state, err[8];
+	if (act && kids[0] && kids[0]->pid > 0 && disturb_read_pid(kids[0]->pid, &ticks, &state, err, sizeof(err)) == 0)
+		load_activity_add(act, ticks, state);
+}
+
 /* Waits until end_ns, returning early when a child's result pipe becomes readable or hung
  * up (it finished early: failed or died), when extra_fd (-1: none) becomes readable, or on a
- * signal.  Returns the index of the child that spoke (0 load, 1 bench), 2 for extra_fd, -1 at
- * the end of the window, -2 when interrupted. */
-static int watch_window(const struct pair_params *p, struct child *kids[2], uint64_t end_ns, int extra_fd)
+ * signal; at each wake-up, and at the end, looks at the load (look_at_load, act may be NULL).
+ * Returns the index of the child that spoke (0 load, 1 bench), 2 for extra_fd, -1 at the end
+ * of the window, -2 when interrupted. */
+static int watch_window(const struct pair_params *p, struct child *kids[2], uint64_t end_ns, int extra_fd,
+			struct load_activity *act)
 {
 	for (;;) {
+		look_at_load(kids, act);
 		if (p->interrupted && *p->interrupted)
 			return -2;
 		uint64_t t = now_ns();
@@ -293,7 +307,7 @@ static int bench_window(const struct pair_params *p, struct child *kids[2], stru
 	int64_t run0_ns = explain_tracer_run_ns(tracer);
 	uint64_t t0_ns = now_ns();
 	uint64_t grace_ns = p->stop ? (uint64_t)LOOK_GRACE_MS * NS_PER_MS : 0;
-	int spoke = watch_window(p, kids, t0_ns + p->duration_ns + grace_ns, -1);
+	int spoke = watch_window(p, kids, t0_ns + p->duration_ns + grace_ns, -1, &out->load_activity);
 	out->window_ns = now_ns() - t0_ns;
 	int64_t run1_ns = explain_tracer_run_ns(tracer);
 	if (sampled && sample_edge(cpus, kids, &s1, &s1_ns) == 0)
@@ -319,8 +333,12 @@ static int bench_window(const struct pair_params *p, struct child *kids[2], stru
 static void load_verdict(const struct pair_params *p, struct pair_outcome *out, bool load_ok,
 			 const char *load_why, int spoke, bool bench_started)
 {
+	const struct load_activity *a = &out->load_activity;
 	out->ok = false;
-	if (!load_ok)
+	if (!load_ok && load_activity_stopped(a)) /* a load stopped to the end cannot report */
+		snprintf(out->why, sizeof(out->why), "%s; it was seen stopped (SIGSTOP, SIGTSTP or a debugger) at %u of %u "
+			 "looks during the window", load_why, a->stopped_looks, a->looks);
+	else if (!load_ok)
 		snprintf(out->why, sizeof(out->why), "%s", load_why);
 	else if (out->load.error)
 		snprintf(out->why, sizeof(out->why), "load %s: %s", p->load->name, out->load.errmsg);
@@ -340,13 +358,13 @@ static int ramp(const struct pair_params *p, struct child *kids[2], int ready_fd
 		struct pair_outcome *out)
 {
 	uint64_t bound_ns = t0_ns + (uint64_t)(PAIR_READY_MAX_MS + POLL_SLICE_MS) * NS_PER_MS;
-	int spoke = watch_window(p, kids, bound_ns, ready_fd);
+	int spoke = watch_window(p, kids, bound_ns, ready_fd, NULL);
 	if (spoke == 2) {
 		char b = 0;
 		out->load_ready = read(ready_fd, &b, 1) == 1 && b == 'r';
 		uint64_t settle_end_ns = now_ns() + (uint64_t)PAIR_SETTLE_MS * NS_PER_MS;
 		uint64_t min_end_ns = t0_ns + (uint64_t)PAIR_RAMP_MIN_MS * NS_PER_MS;
-		spoke = watch_window(p, kids, settle_end_ns > min_end_ns ? settle_end_ns : min_end_ns, -1);
+		spoke = watch_window(p, kids, settle_end_ns > min_end_ns ? settle_end_ns : min_end_ns, -1, NULL);
 	}
 	out->ramp_ns = now_ns() - t0_ns;
 	return spoke;

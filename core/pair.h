@@ -57,6 +57,8 @@ struct pair_outcome {
 	bool load_ready;                 /* the load reported ready within PAIR_READY_MAX_MS */
 	struct disturbance disturbance;  /* what else ran on the run's CPUs over the window:
 	                                    pair_run says how it is measured */
+	struct load_activity load_activity; /* whether the load ran through the window: its state
+	                                       and CPU time at each of main's wake-ups in it */
 	uint64_t oom_kills_before;       /* the kernel's OOM kills before the pair (lib/oom.h), to
 	                                    name the OOM killer as a child's likely killer */
 };

@@ -77,11 +77,15 @@ static int read_stat(const struct optspec_cpus *cpus, struct cpu_ticks *out, cha
 	return 0;
 }
 
-/* Adds utime + stime of process pid to *ticks.  Returns 0, or -1 with err set. */
-static int read_pid(pid_t pid, uint64_t *ticks, char *err, size_t errlen)
+int disturb_parse_pid_state(const char *text, char *state)
+{
+	const char *p = strrchr(text, ')');
+	return p && sscanf(p + 1, " %c", state) == 1 ? 0 : -1;
+}
+
+int disturb_read_pid(pid_t pid, uint64_t *ticks, char *state, char *err, size_t errlen)
 {
 	char path[64], buf[1024];
-	uint64_t t;
 	snprintf(path, sizeof(path), "/proc/%ld/stat", (long)pid);
 	FILE *f = fopen(path, "re");
 	if (!f) {
@@ -91,12 +95,42 @@ static int read_pid(pid_t pid, uint64_t *ticks, char *err, size_t errlen)
 	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
 	fclose(f);
 	buf[n] = '\0';
-	if (disturb_parse_pid_stat(buf, &t) != 0) {
+	if (disturb_parse_pid_stat(buf, ticks) != 0 || disturb_parse_pid_state(buf, state) != 0) {
 		snprintf(err, errlen, "%s: malformed", path);
 		return -1;
 	}
+	return 0;
+}
+
+/* Adds utime + stime of process pid to *ticks.  Returns 0, or -1 with err set. */
+static int read_pid(pid_t pid, uint64_t *ticks, char *err, size_t errlen)
+{
+	uint64_t t;
+	char state;
+	if (disturb_read_pid(pid, &t, &state, err, errlen) != 0)
+		return -1;
 	*ticks += t;
 	return 0;
+}
+
+void load_activity_add(struct load_activity *a, uint64_t ticks, char state)
+{
+	if (!a->looks++)
+		a->first_ticks = ticks;
+	a->last_ticks = ticks;
+	a->stopped_looks += state == 'T' || state == 't';
+}
+
+bool load_activity_stopped(const struct load_activity *a)
+{
+	return a->stopped_looks > 0;
+}
+
+uint64_t load_activity_cpu_ns(const struct load_activity *a, long ticks_per_s)
+{
+	if (a->looks < 2 || ticks_per_s <= 0 || a->last_ticks < a->first_ticks)
+		return 0;
+	return (a->last_ticks - a->first_ticks) * NS_PER_S / (uint64_t)ticks_per_s;
 }
 
 int disturb_sample(const struct optspec_cpus *cpus, const pid_t *pids, unsigned npids, struct disturb_sample *s,

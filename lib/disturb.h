@@ -70,6 +70,35 @@ int disturb_sample(const struct optspec_cpus *cpus, const pid_t *pids, unsigned 
 void disturb_compute(const struct disturb_sample *a, const struct disturb_sample *b, uint64_t window_ns,
 		     long ticks_per_s, struct disturbance *d);
 
+/* Whether the load process ran through a pair's window: main reads its /proc/<pid>/stat at
+ * each of its wake-ups while the window runs (every 200 ms at most, core/pair.c), its state
+ * (a stopped process: SIGSTOP, SIGTSTP, a debugger) and its CPU time (every thread's).  A
+ * load stopped at any look did not load the machine as the row claims. */
+struct load_activity {
+	unsigned looks;            /* readings taken */
+	unsigned stopped_looks;    /* readings at which it was stopped (state T or t, proc(5)) */
+	uint64_t first_ticks;      /* utime + stime at the first reading, USER_HZ ticks */
+	uint64_t last_ticks;       /* and at the last */
+};
+
+/* The state letter (field 3, proc(5)) of the text of /proc/<pid>/stat into *state.  Returns
+ * 0, or -1 when malformed. */
+int disturb_parse_pid_state(const char *text, char *state);
+
+/* Reads /proc/<pid>/stat: utime + stime into *ticks, the state letter into *state.  Returns
+ * 0, or -1 with err naming the file and the errno text or "malformed". */
+int disturb_read_pid(pid_t pid, uint64_t *ticks, char *state, char *err, size_t errlen);
+
+/* Adds one reading (ticks, state) to *a.  Pure. */
+void load_activity_add(struct load_activity *a, uint64_t ticks, char state);
+
+/* Whether the load was seen stopped at a reading of *a.  Pure. */
+bool load_activity_stopped(const struct load_activity *a);
+
+/* The load's CPU time between the first and the last reading of *a, nanoseconds, at
+ * ticks_per_s (sysconf(_SC_CLK_TCK)); 0 with fewer than two readings.  Pure. */
+uint64_t load_activity_cpu_ns(const struct load_activity *a, long ticks_per_s);
+
 /* Whether d passes DISTURB_OUTSIDE_PPM_MAX or DISTURB_STEAL_PPM_MAX. */
 bool disturbance_marked(const struct disturbance *d);
 

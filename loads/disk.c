@@ -250,6 +250,7 @@ int disk_prepare(struct load_ctx *ctx, const char *write_tag, const char *read_t
 				   .nfiles = (write_tag != NULL) + (read_tag != NULL) };
 	char reason[160];
 	if (probe_memory(&mem, c->errmsg, sizeof(c->errmsg)) != 0 ||
+	    probe_storage_of(disk_opts_of(ctx)->workdir, &ctx->storage, c->errmsg, sizeof(c->errmsg)) != 0 ||
 	    probe_free_bytes(disk_opts_of(ctx)->workdir, &in.free_bytes, c->errmsg, sizeof(c->errmsg)) != 0)
 		goto fail;
 	in.ram_bytes = mem.ram_bytes;
@@ -279,6 +280,23 @@ void disk_cleanup(struct load_ctx *ctx)
 	disk_remove_files(ctx->cfg->scratch, ds);
 	free(ds);
 	ctx->priv = NULL;
+}
+
+int disk_describe(const struct load_config *cfg, const void *opts, char *buf, size_t len)
+{
+	(void)cfg;
+	const char *dir = ((const struct disk_opts *)opts)->workdir;
+	struct probe_storage st;
+	char err[8];
+	buf[0] = '\0';
+	if (probe_storage_of(dir, &st, err, sizeof(err)) == 0 && st.in_memory)
+		disk_storage_note(dir, &st, buf, len);
+	return 0;
+}
+
+void disk_storage_note(const char *workdir, const struct probe_storage *st, char *buf, size_t len)
+{
+	snprintf(buf, len, "--workdir %s is on %s: the disk loads' files live in memory, no device is reached", workdir, st->fs);
 }
 
 void disk_after_pair(struct load_ctx *ctx, const struct load_counters *c)

@@ -42,6 +42,16 @@ int disk_prepare(struct load_ctx *ctx, const char *write_tag, const char *read_t
  * and more than once. */
 void disk_cleanup(struct load_ctx *ctx);
 
+/* describe hook of the disk loads: when --workdir is on a file system in memory
+ * (loads/probe.h probe_storage_of), the line disk_storage_note gives, else an empty line.
+ * Returns 0. */
+int disk_describe(const struct load_config *cfg, const void *opts, char *buf, size_t len);
+
+/* "--workdir /dev/shm is on tmpfs: the disk loads' files live in memory, no device is
+ * reached" into buf,
+ * for storage st in memory. */
+void disk_storage_note(const char *workdir, const struct probe_storage *st, char *buf, size_t len);
+
 /* after_pair hook: when the pair wrote (c->bytes_written), writes back the work directory's
  * file system (syncfs), up to a file size of dirty pages, so the next pair's window does not
  * pay for this one's writeback.  A failure is a warning on stderr naming syncfs. */

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "loads/probe.h"
 #include "loads/scratch.h"
 #include "sims/sim.h"
 
@@ -81,6 +82,8 @@ struct load_ctx {
 	const struct load_metric_info *const *metrics; /* what it counts, NULL-terminated */
 	struct sim_spec sim_spec;         /* the simulated task it runs (sim_spec.desc NULL: none) */
 	void *priv;                       /* state made by prepare (scratch file indices...) */
+	struct probe_storage storage;     /* where a disk load's files live, set by its prepare
+	                                     (loads/probe.h); fs "" for other loads */
 	/* The load process's: */
 	atomic_bool stop;                 /* set by load_stop(); workers poll it */
 	struct load_counters counters;    /* updated by workers with __atomic builtins; prepare
@@ -117,8 +120,9 @@ struct load_ops {
 	void (*after_pair)(struct load_ctx *ctx, const struct load_counters *c);
 	/* In main before the run, when the load is in it: one line for the run header (console
 	 * and logfile), e.g. Memload's size policy, from the run's settings and the load's own
-	 * options.  Returns 0, or -1 when the load cannot run (the line then says why).  NULL:
-	 * no line. */
+	 * options.  Returns 0, or -1 when the load cannot run (the line then says why).  NULL,
+	 * or an empty line: no line; a line another load of the run gave already (the disk loads
+	 * share --workdir) is not repeated. */
 	int (*describe)(const struct load_config *cfg, const void *opts, char *buf, size_t len);
 };
 

@@ -468,7 +468,7 @@ static unsigned compare_pair(const struct rs_pair *a, const struct rs_pair *b, c
 	if (a->n == 0 || b->n == 0)
 		return print_failed(out, w, a, b, t);
 	unsigned regressions = 0;
-	bool disturbed = a->disturbed || b->disturbed;
+	bool disturbed = a->disturbed || b->disturbed || a->load_stopped || b->load_stopped;
 	for (int m = 0; m < RS_METRICS; m++) {
 		struct metric_cmp mc;
 		if (skip[m] || !compare_metric(a, b, (enum rs_metric)m, t, &mc))
@@ -638,6 +638,18 @@ static void disturbed_warning(const struct rs_pair *p, const char *in, const str
 					     "outside_cpu_pct", json_number(p->outside_cpu_pct)));
 }
 
+/* Warns that pair p of side in ("OLD", "NEW") was measured with its load stopped (results/
+ * resultset.h rs_pair.load_stopped): the row does not measure its load, its verdict is left out. */
+static void load_stopped_warning(const struct rs_pair *p, const char *in, const struct cmp_thresholds *t, FILE *out)
+{
+	char sim[4 * sizeof(p->sim)], load[4 * sizeof(p->load)];
+	text_escape_line(p->sim, sim, sizeof(sim));
+	text_escape_line(p->load, load, sizeof(load));
+	fprintf(out, "Warning: %s/%s: %s ran with its load stopped: its verdict is not reliable\n", sim, load, in);
+	json_push(t, "load_stopped", json_pack("{s:o, s:o, s:s}", "simulation", report_text(p->sim),
+						"load", report_text(p->load), "in", in));
+}
+
 /* Warns, before the table, of every pair in both sets disturbed in either. */
 static void disturbed_warnings(const struct result_set *old, const struct result_set *new,
 			       const struct cmp_thresholds *t, FILE *out)
@@ -648,6 +660,10 @@ static void disturbed_warnings(const struct result_set *old, const struct result
 			disturbed_warning(a, "OLD", t, out);
 		if (b && b->disturbed)
 			disturbed_warning(b, "NEW", t, out);
+		if (b && a->load_stopped)
+			load_stopped_warning(a, "OLD", t, out);
+		if (b && b->load_stopped)
+			load_stopped_warning(b, "NEW", t, out);
 	}
 }
 

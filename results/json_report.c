@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "lib/interval.h"
 #include "lib/safefile.h"
 #include "loads/load.h"
@@ -247,12 +248,35 @@ int report_add_sweep(json_t *doc, const char *sim, const char *load, const char 
 	return o && json_array_append_new(sweeps, o) == 0 ? 0 : -1;
 }
 
-int report_set_drift(json_t *doc, const struct calib_drift *d, bool off)
+/* One speed check of run.calibration_drift.speeds, after the pair sim/load. */
+static json_t *speed_json(const struct calib_drift_check *c, const char *sim, const char *load)
 {
-	return json_object_set_new(json_object_get(doc, "run"), "calibration_drift",
-				   json_pack("{s:i, s:I, s:I, s:b}", "checks", (int)d->checks,
-					     "slowest_loops_per_ms", (json_int_t)d->slowest_loops_per_ms,
-					     "fastest_loops_per_ms", (json_int_t)d->fastest_loops_per_ms, "off", off));
+	const struct calib_speed *v = &c->speed;
+	return json_pack("{s:{s:o, s:o, s:i}, s:I, s:I, s:I, s:I, s:i, s:o, s:o, s:b}", "after", JK_SIMULATION,
+			 report_text(sim), JK_LOAD, report_text(load), "repeat", (int)c->repeat + 1, "at_ns",
+			 (json_int_t)c->at_ns, "loops_per_ms", (json_int_t)v->loops_per_ms, "slowest_loops_per_ms",
+			 (json_int_t)v->slowest_loops_per_ms, "fastest_loops_per_ms", (json_int_t)v->fastest_loops_per_ms,
+			 "cpu_share_ppm", (int)v->cpu_share_ppm, "cpu", v->cpu >= 0 ? json_integer(v->cpu) : json_null(),
+			 "freq_khz", v->freq_khz ? json_integer(v->freq_khz) : json_null(), "off", c->off);
+}
+
+int report_set_drift(json_t *doc, const struct calib_drift *d, bool off, const char *const *sims,
+		     const char *const *loads)
+{
+	json_t *speeds = json_array();
+	unsigned kept = d->checks < d->cap ? d->checks : d->cap;
+	for (unsigned i = 0; speeds && d->list && i < kept; i++)
+		if (json_array_append_new(speeds, speed_json(&d->list[i], sims[d->list[i].item], loads[d->list[i].item])) != 0) {
+			json_decref(speeds);
+			return -1;
+		}
+	json_t *o = speeds ? json_pack("{s:i, s:I, s:I, s:b, s:i, s:b, s:{s:I, s:I}, s:o}", "checks", (int)d->checks,
+				       "slowest_loops_per_ms", (json_int_t)d->slowest_loops_per_ms,
+				       "fastest_loops_per_ms", (json_int_t)d->fastest_loops_per_ms, "off", off,
+				       "off_checks", (int)d->off, "virtual_machine", d->virtual_machine, "reference", "slowest_loops_per_ms",
+				       (json_int_t)d->reference.slowest_loops_per_ms, "fastest_loops_per_ms",
+				       (json_int_t)d->reference.fastest_loops_per_ms, "speeds", speeds) : NULL;
+	return o ? json_object_set_new(json_object_get(doc, "run"), "calibration_drift", o) : -1;
 }
 
 int report_set_concurrent(json_t *doc, long pid)
@@ -337,6 +361,14 @@ static int add_figures(json_t *r, const struct report_entry *e)
 	return rc;
 }
 
+/* {"looks", "stopped_looks", "cpu_ns", "stopped"}: whether the load ran through the window. */
+static json_t *load_activity_json(const struct load_activity *a)
+{
+	return json_pack("{s:i, s:i, s:I, s:b}", "looks", (int)a->looks, "stopped_looks", (int)a->stopped_looks,
+			 "cpu_ns", (json_int_t)load_activity_cpu_ns(a, sysconf(_SC_CLK_TCK)),
+			 "stopped", load_activity_stopped(a));
+}
+
 /* The load's own work counters, so a reader can see the load really loaded the machine. */
 static json_t *load_work_json(const struct load_counters *c, const struct load_metric_info *const *metrics)
 {
@@ -419,10 +451,15 @@ int report_add(json_t *doc, const struct report_entry *e)
 		rc = json_object_set_new(r, "stop", stop_json(e->stop));
 	if (rc == 0 && e->disturbance && e->disturbance->measured)
 		rc = json_object_set_new(r, "disturbance", disturbance_json(e->disturbance));
+	if (rc == 0 && e->load_activity && e->load_activity->looks)
+		rc = json_object_set_new(r, "load_activity", load_activity_json(e->load_activity));
 	if (rc == 0 && e->explain && !e->failed)
 		rc = json_object_set_new(r, "explain", explain_json(&e->sim->explain, &e->sim->explain_kept, e->window_ns));
 	if (rc == 0 && e->load_work && e->load_work->elapsed_ns)
 		rc = json_object_set_new(r, "load_work", load_work_json(e->load_work, e->load_metrics));
+	if (rc == 0 && e->load_storage && e->load_storage->fs[0])
+		rc = json_object_set_new(r, "load_storage", json_pack("{s:s, s:b}", "filesystem", e->load_storage->fs,
+								      "in_memory", e->load_storage->in_memory));
 	if (rc != 0) {
 		json_decref(r);
 		return -1;

@@ -38,11 +38,16 @@ struct report_entry {
 	                                       here from sim when NULL) */
 	const struct load_counters *load_work; /* the load's counters, or NULL when it never reported */
 	const struct load_metric_info *const *load_metrics; /* what load_work counts, NULL-terminated */
+	const struct probe_storage *load_storage; /* where a disk load's files live ("load_storage",
+	                                             written when its fs is named), or NULL */
 	int64_t timeline_pair;         /* the pair id of its --timeline records, or -1 */
 	const struct sim_spec *spec;   /* the task's resolved settings ("task_settings"), or NULL */
 	const struct pair_stop *stop;  /* how its window ended ("stop"), or NULL: not written */
 	const struct disturbance *disturbance; /* what else ran on the run's CPUs ("disturbance"),
 	                                          or NULL; written only when measured */
+	const struct load_activity *load_activity; /* whether the load ran through the window
+	                                              ("load_activity"), or NULL; written when
+	                                              looked at */
 	bool explain;                  /* --explain: sim's causes ("explain", results/json_explain.h) */
 };
 
@@ -65,10 +70,12 @@ int report_add_sweep(json_t *doc, const char *sim, const char *load, const char 
  * or -1 when out of memory. */
 int report_mark_interrupted(json_t *doc, int sig);
 
-/* Records in the document the checks of loops_per_ms between pairs: run.calibration_drift
- * {checks, slowest_loops_per_ms, fastest_loops_per_ms, off} (off: beyond CALIB_DISAGREE_PCT of
- * the run's value).  Returns 0, or -1 when out of memory. */
-int report_set_drift(json_t *doc, const struct calib_drift *d, bool off);
+/* Records in the document the speed checks between pairs: run.calibration_drift {checks,
+ * slowest_loops_per_ms, fastest_loops_per_ms, off, off_checks, reference, speeds} (off:
+ * calib_drift_off; speeds: each kept check, after the pair of plan item k named sims[k] /
+ * loads[k]; doc/json.md).  Returns 0, or -1 when out of memory. */
+int report_set_drift(json_t *doc, const struct calib_drift *d, bool off, const char *const *sims,
+		     const char *const *loads);
 
 /* Records in the document that another interbench run (process id pid) was running at the same
  * time: run.concurrent_run_pid.  Returns 0, or -1 when out of memory. */

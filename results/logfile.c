@@ -172,14 +172,43 @@ void logfile_concurrent(FILE *f, long pid)
 	fprintf(f, "Another interbench run (pid %ld) was running at the same time: figures measured under its load\n", pid);
 }
 
-void logfile_drift(FILE *f, const struct calib_drift *d, uint64_t loops_per_ms)
+/* The likely causes of check c's speed into buf: "; the check got 54 % of its CPU (...)", or
+ * with all of it the CPU's own speed (the host's, in a virtual machine vm); the CPU's
+ * frequency; a saved value (saved_kept). */
+static void drift_causes(const struct calib_drift_check *c, bool vm, bool saved_kept, char *buf, size_t len)
 {
-	fprintf(f, "\n" LOG_DRIFT "the CPU ran at a different speed during the run: loops_per_ms checked after each of "
-		"%u pairs ranged from %.0f (%+.1f%%) to %.0f (%+.1f%%) of the run's %llu (margin %.0f%%); "
-		"fixed-work figures (ProAudio) may be off\n", d->checks,
-		d->slowest_loops_per_ms, calib_diff_pct(loops_per_ms, d->slowest_loops_per_ms),
-		d->fastest_loops_per_ms, calib_diff_pct(loops_per_ms, d->fastest_loops_per_ms),
-		(unsigned long long)loops_per_ms, CALIB_DISAGREE_PCT);
+	size_t at = 0;
+	buf[0] = '\0';
+	if (c->speed.cpu_share_ppm < 950000)
+		at += (size_t)snprintf(buf, len, "; the check got %.0f %% of its CPU (a task of higher or equal priority, "
+				       "or the hypervisor's steal)", c->speed.cpu_share_ppm / 1e4);
+	else if (!c->speed.freq_khz)
+		at += (size_t)snprintf(buf, len, "; it had all of its CPU time and cpufreq says nothing: %s",
+				       vm ? "in this virtual machine the host may share its core (an SMT sibling running "
+					    "another guest) or clock it down" : "the CPU's own speed changed (its clock, a busy SMT sibling)");
+	if (c->speed.freq_khz && at < len)
+		at += (size_t)snprintf(buf + at, len - at, "; CPU %d at %.0f MHz (cpufreq scaling_cur_freq)", c->speed.cpu,
+				       c->speed.freq_khz / 1e3);
+	if (saved_kept && at < len)
+		snprintf(buf + at, len - at, "; the run's value is a saved one, measured at another time (-b measures "
+			 "it again)");
+}
+
+void logfile_drift(FILE *f, const struct calib_drift *d, const char *after, bool saved_kept)
+{
+	const struct calib_drift_check *w = calib_drift_worst(d);
+	fprintf(f, "\n" LOG_DRIFT "the CPU ran at another speed than calibrated: %u of %u checks after pairs (loops "
+		"per ms of the check's own CPU time, the CPUs at rest) fell outside the calibration's %.0f-%.0f",
+		d->off, d->checks, d->reference.slowest_loops_per_ms, d->reference.fastest_loops_per_ms);
+	if (w) {
+		char causes[400];
+		double v = w->speed.loops_per_ms, slow = v < d->reference.slowest_loops_per_ms;
+		double end = slow ? d->reference.slowest_loops_per_ms : d->reference.fastest_loops_per_ms;
+		drift_causes(w, d->virtual_machine, saved_kept, causes, sizeof(causes));
+		fprintf(f, "; the farthest %.0f (%+.1f %% from the range) after %s at %.0f s on CPU %d%s", v,
+			(v - end) * 100 / end, after, w->at_ns / 1e9, w->speed.cpu, causes);
+	}
+	fprintf(f, "; fixed-work figures (ProAudio) may be off\n");
 }
 
 /* The header's lines on what confined the run: its CPUs, a CPU quota, a narrower cpuset,

@@ -33,11 +33,14 @@ void logfile_audit(FILE *f, const struct audit *a);
 /* The line saying another interbench run (pid) was running at the same time. */
 void logfile_concurrent(FILE *f, long pid);
 
-/* Writes the warning that loops_per_ms checked between pairs (d) disagreed with the run's,
- * after a blank line that ends the table above (results/resultset.c reads it as prose):
- * "Warning: the CPU ran at a different speed during the run: ... ranged from X (-14.1%) to Y
- * (+0.2%) of the run's N (margin 10%); fixed-work figures (ProAudio) may be off". */
-void logfile_drift(FILE *f, const struct calib_drift *d, uint64_t loops_per_ms);
+/* Writes the warning that the speed checks between pairs (d, calib_drift_off) fell outside
+ * the calibration's range, after a blank line that ends the table above (results/
+ * resultset.c reads it as prose): how many checks, the range, the farthest check (after the
+ * pair `after`, "Audio/Burn") and its likely causes: the share of its CPU it got, the CPU's
+ * frequency when cpufreq says it, a saved value kept (saved_kept) measured at another time:
+ * "Warning: the CPU ran at another speed than calibrated: 2 of 6 checks ... fixed-work figures
+ * (ProAudio) may be off". */
+void logfile_drift(FILE *f, const struct calib_drift *d, const char *after, bool saved_kept);
 
 /* Writes --explain's block under a row: why the pair's periods were late, from s (sorted:
  * explain_summary_sort), the load named load_name; repeat is the repeat's number (0: a single

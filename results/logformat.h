@@ -54,6 +54,11 @@
  * "* disturbed: other processes took X % of the run's CPUs during this pair (Y % steal)". */
 #define LOG_ROW_DISTURBED "* disturbed:"
 #define LOG_ROW_DISTURBED_TOOK "took "
+/* Under a row, when its load process was seen stopped during the window (SIGSTOP, a debugger:
+ * lib/disturb.h struct load_activity): "* load stopped: Burn was stopped at 9 of 10 looks
+ * during this pair's window and used 0.21 s of CPU in its 3.0 s: it did not load the machine
+ * as the row says" (with repeats, "during repeat 2's window"). */
+#define LOG_ROW_LOAD_STOPPED "* load stopped:"
 /* Under a row, the window's line: "window: 20.0 s, look 2 of 3: every judged figure known" or,
  * when a pair stopped with a judged figure not known to its precision (core/stoprule.h), on
  * the console too, "window: 5.0 s, look 1 of 3: p99 would need ~412 s, past the last look at
@@ -89,6 +94,21 @@ static inline void log_row_disturbed(FILE *f, double outside_pct, double steal_p
 	else
 		fprintf(f, "this pair (");
 	fprintf(f, "%s%.1f %% steal)\n", n > 1 ? "; " : "", steal_pct);
+}
+
+/* Writes the line marking the row above as measured with its load stopped: load was stopped
+ * at `stopped` of `looks` looks during repeat `repeat`'s window (0: the only one), window_s
+ * long, and used cpu_s of CPU in it. */
+static inline void log_row_load_stopped(FILE *f, const char *load, unsigned repeat, unsigned stopped, unsigned looks,
+					double cpu_s, double window_s)
+{
+	fprintf(f, "          %s %s was stopped at %u of %u looks during ", LOG_ROW_LOAD_STOPPED, load, stopped, looks);
+	if (repeat)
+		fprintf(f, "repeat %u's", repeat);
+	else
+		fprintf(f, "this pair's");
+	fprintf(f, " window and used %.2f s of CPU in its %.1f s: it did not load the machine as the row says\n", cpu_s,
+		window_s);
 }
 
 /* Writes the window line of one repeat (repeat 0: the only one): measured_s long, ended at

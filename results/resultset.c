@@ -365,6 +365,19 @@ static int json_disturbance(struct rs_pair *p, const json_t *r, size_t idx, char
 	return 0;
 }
 
+/* A measured result's "load_activity" object, when present: a repeat whose load was seen
+ * stopped is noted on p.  Returns 0, or -1 when malformed. */
+static int json_load_activity(struct rs_pair *p, const json_t *r, size_t idx, char *err, size_t errlen)
+{
+	const json_t *a = json_object_get(r, "load_activity");
+	if (!a)
+		return 0;
+	if (!json_is_object(a) || !json_is_boolean(json_object_get(a, "stopped")))
+		return fail(err, errlen, "results[%zu].load_activity: not an object with a boolean \"stopped\"", idx);
+	p->load_stopped += json_is_true(json_object_get(a, "stopped"));
+	return 0;
+}
+
 static int json_result(struct result_set *rs, const json_t *r, size_t idx, char *err, size_t errlen)
 {
 	const char *load = json_str(r, JK_LOAD);
@@ -387,7 +400,8 @@ static int json_result(struct result_set *rs, const json_t *r, size_t idx, char 
 	}
 	struct rs_values v;
 	rs_values_init(&v);
-	if (json_values(r, idx, &v, err, errlen) != 0 || json_disturbance(p, r, idx, err, errlen) != 0)
+	if (json_values(r, idx, &v, err, errlen) != 0 || json_disturbance(p, r, idx, err, errlen) != 0 ||
+	    json_load_activity(p, r, idx, err, errlen) != 0)
 		return -1;
 	const json_t *e = json_object_get(r, "explain");
 	if (e && explain_read_json(&p->causes, e, idx, err, errlen) != 0)
@@ -755,6 +769,11 @@ static int log_line(struct result_set *rs, struct table_cols *c, char *line, siz
 	}
 	if (log_starts(line, LOG_ROW_DISTURBED)) {
 		disturbed_row(rs, c, line);
+		return 0;
+	}
+	if (log_starts(line, LOG_ROW_LOAD_STOPPED)) {
+		if (c->last_row >= 0)
+			rs->pairs[c->last_row].load_stopped++;
 		return 0;
 	}
 	return table_row_line(rs, c, line, lineno, err, errlen);

@@ -45,6 +45,9 @@ struct rs_pair {
 	double outside_cpu_pct;    /* the worst of them: other processes' share of the run's CPUs, %
 	                              (NaN when the logfile line does not say) */
 	double steal_pct;          /* and its steal, % */
+	unsigned load_stopped;     /* measured repeats whose load was seen stopped during the window:
+	                              a JSON result's "load_activity" "stopped", a logfile row's
+	                              LOG_ROW_LOAD_STOPPED line (lib/disturb.h struct load_activity) */
 	struct rs_causes causes;   /* --explain's causes over its repeats (JSON only) */
 };
 

@@ -7,6 +7,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "lib/text.h"
 #include "lib/timeline.h"
 #include "results/logformat.h"
@@ -194,12 +195,15 @@ static void open_header(struct report_sink *s)
 	}
 	logfile_header(s->con, &s->info);
 	audit_note(s);
+	char line[PATH_MAX + 256], last[PATH_MAX + 256] = ""; /* Memload's policy may name a cgroup directory */
 	for (unsigned li = 0; li < workload_count; li++) {
-		char line[PATH_MAX + 256]; /* Memload's policy may name a cgroup directory */
 		const struct load_ops *ops = workload_table[li]->load;
 		if (!ops || !ops->describe || !plan_uses(s->in.plan, li))
 			continue;
 		ops->describe(s->in.load_cfg, options_wl_opts(s->opt, li), line, sizeof(line));
+		if (!line[0] || strcmp(line, last) == 0)
+			continue;
+		snprintf(last, sizeof(last), "%s", line);
 		fprintf(s->both, "%s\n", line);
 		put(s, true);
 	}
@@ -344,8 +348,9 @@ static void pair_measured(void *arg, const struct matrix *m, size_t i, unsigned 
 		.repeat = repeat + 1, .has_deadlines = it->spec.desc->has_deadlines, .buffered = it->spec.buffer_periods > 0,
 		.failed = po->ok ? NULL : po->why, .interrupted = po->interrupted,
 		.window_ns = po->window_ns, .sim = &po->sim, .summary = po->ok ? sum : NULL,
-		.load_work = &po->load, .load_metrics = lw->metrics, .timeline_pair = timeline_pair, .spec = &it->spec,
-		.disturbance = &po->disturbance, .stop = po->ok ? &po->stop : NULL,
+		.load_work = &po->load, .load_metrics = lw->metrics, .load_storage = &m->loads[it->li].ctx.storage,
+		.timeline_pair = timeline_pair, .spec = &it->spec,
+		.disturbance = &po->disturbance, .load_activity = &po->load_activity, .stop = po->ok ? &po->stop : NULL,
 		.explain = s->opt->explain && it->spec.desc->has_deadlines,
 	};
 	if (report_add(s->doc, &e) != 0 || move_last_result(s->doc, result_index(m, i, repeat)) != 0)
@@ -453,6 +458,12 @@ static void row_notes(struct report_sink *s, const char *load, const struct matr
 					    s->opt->duration_s ? s->opt->duration_s : s->opt->max_time_s, n > 1);
 	if (d)
 		log_row_disturbed(s->both, d->outside_cpu_ppm / 1e4, d->steal_ppm / 1e4, disturbed, n);
+	for (unsigned k = 0; k < n; k++) {
+		const struct load_activity *a = &reps[k].load_activity;
+		if (reps[k].ok && load_activity_stopped(a))
+			log_row_load_stopped(s->both, load, n > 1 ? k + 1 : 0, a->stopped_looks, a->looks,
+					     load_activity_cpu_ns(a, sysconf(_SC_CLK_TCK)) / 1e9, reps[k].window_ns / 1e9);
+	}
 	put(s, true);
 	why_notes(s, load, reps, whys, n);
 	put(s, s->opt->verbose);
@@ -656,15 +667,27 @@ static int close_outputs(struct report_sink *s)
 	return rc;
 }
 
-void sink_calibration_drift(struct report_sink *s, const struct calib_drift *d)
+void sink_calibration_drift(struct report_sink *s, const struct matrix *m)
 {
-	bool off = calib_drift_off(d, s->info.loops_per_ms, CALIB_DISAGREE_PCT);
+	const struct calib_drift *d = &m->drift;
+	bool off = calib_drift_off(d);
 	if (off) {
-		logfile_drift(s->both, d, s->info.loops_per_ms);
+		const struct calib_drift_check *w = calib_drift_worst(d);
+		char after[160] = "?";
+		if (w)
+			snprintf(after, sizeof(after), "%s/%s", s->in.plan->items[w->item].sim->name,
+				 matrix_load_name(m, w->item));
+		logfile_drift(s->both, d, after, s->in.calib && !s->in.calib->remeasured);
 		put(s, true);
 	}
-	if (s->doc)
-		report_set_drift(s->doc, d, off);
+	size_t n = s->in.plan->n ? s->in.plan->n : 1;
+	const char *sims[n], *loads[n];
+	for (size_t i = 0; i < s->in.plan->n; i++) {
+		sims[i] = s->in.plan->items[i].sim->name;
+		loads[i] = matrix_load_name(m, i);
+	}
+	if (s->doc && report_set_drift(s->doc, d, off, sims, loads) != 0)
+		text_message(stderr, "interbench: warning: out of memory for the JSON results");
 }
 
 int sink_close(struct report_sink *s, long concurrent_pid)

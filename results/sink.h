@@ -67,11 +67,12 @@ struct report_sink {
 /* Opens the console: stdout, or stderr when --json - takes stdout.  Never fails. */
 void sink_console_open(struct report_sink *s, const struct options *o);
 
-/* Records the checks of loops_per_ms between pairs: run.calibration_drift in the JSON and,
- * when they disagree with the run's loops_per_ms by more than CALIB_DISAGREE_PCT, a warning
- * line on the console and in the logfile (results/logfile.h logfile_drift).  Call once, after
- * the matrix and before sink_close. */
-void sink_calibration_drift(struct report_sink *s, const struct calib_drift *d);
+/* Records the speed checks between m's pairs (m->drift): run.calibration_drift in the JSON,
+ * every check with the pair before it, and when the run drifted (calib_drift_off: checks
+ * outside the calibration's range) a warning on the console and in the logfile naming the
+ * farthest check's likely causes (results/logfile.h logfile_drift).  Call once, after the
+ * matrix and before sink_close. */
+void sink_calibration_drift(struct report_sink *s, const struct matrix *m);
 
 /* Says on the console that loops_per_ms is being measured, with why the saved value was not
  * used ("" when none was saved). */

@@ -133,6 +133,30 @@ START_TEST(live_sample)
 }
 END_TEST
 
+/* The state letter after the last ')'; a stopped load (T, or t under a debugger) is noted at
+ * each reading, its CPU time taken between the first and the last. */
+START_TEST(load_activity_stopped_looks)
+{
+	char st;
+	ck_assert_int_eq(disturb_parse_pid_state("42 (ib-load (x)) T 1 42", &st), 0);
+	ck_assert_int_eq(st, 'T');
+	ck_assert_int_eq(disturb_parse_pid_state("no parenthesis", &st), -1);
+	struct load_activity a = { 0 };
+	ck_assert(!load_activity_stopped(&a));
+	ck_assert_uint_eq(load_activity_cpu_ns(&a, 100), 0);
+	load_activity_add(&a, 500, 'S');
+	ck_assert_uint_eq(load_activity_cpu_ns(&a, 100), 0);       /* one reading: no interval */
+	load_activity_add(&a, 540, 'R');
+	ck_assert(!load_activity_stopped(&a));
+	load_activity_add(&a, 540, 'T');
+	load_activity_add(&a, 541, 't');
+	ck_assert(load_activity_stopped(&a));
+	ck_assert_uint_eq(a.looks, 4);
+	ck_assert_uint_eq(a.stopped_looks, 2);
+	ck_assert_uint_eq(load_activity_cpu_ns(&a, 100), 41 * NS_PER_S / 100);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("disturb");
@@ -140,6 +164,7 @@ int main(void)
 	tcase_add_test(tc, stat_lines_summed);
 	tcase_add_test(tc, stat_cpus_selected);
 	tcase_add_test(tc, pid_stat_parsed);
+	tcase_add_test(tc, load_activity_stopped_looks);
 	tcase_add_test(tc, outside_time_and_ppm);
 	tcase_add_test(tc, levels);
 	tcase_add_test(tc, live_sample);

@@ -3,6 +3,7 @@
 #include "tests/ck_run.h"
 #include <stdlib.h>
 #include <string.h>
+#include "loads/probe.h"
 #include "loads/sizes.h"
 
 #define MiB SIZE_MIB
@@ -246,11 +247,41 @@ START_TEST(human_sizes)
 }
 END_TEST
 
+/* The in-memory file systems by statfs f_type (statfs(2)'s list): tmpfs and ramfs only. */
+START_TEST(storage_memory_fs_names)
+{
+	ck_assert_str_eq(probe_memory_fs_name(0x01021994), "tmpfs");
+	ck_assert_str_eq(probe_memory_fs_name(0x858458f6), "ramfs");
+	ck_assert_ptr_null(probe_memory_fs_name(0xEF53));      /* ext4 */
+	ck_assert_ptr_null(probe_memory_fs_name(0x794c7630));  /* overlay: its upper directory decides */
+}
+END_TEST
+
+/* An overlay's upper directory from mountinfo lines (proc(5)), matched by device; optional
+ * fields before " - " and other mounts' lines are skipped. */
+START_TEST(storage_overlay_upper)
+{
+	const char *mi =
+		"22 1 8:1 / / rw,relatime shared:1 - ext4 /dev/sda1 rw\n"
+		"40 22 0:45 / /merged rw,relatime shared:7 master:2 - overlay overlay rw,lowerdir=/l1:/l2,"
+		"upperdir=/run/up/u,workdir=/run/up/w\n"
+		"41 22 0:46 / /other rw - overlay overlay rw,lowerdir=/x\n";
+	char up[64];
+	ck_assert_int_eq(probe_overlay_upper(mi, 0, 45, up, sizeof(up)), 0);
+	ck_assert_str_eq(up, "/run/up/u");
+	ck_assert_int_eq(probe_overlay_upper(mi, 0, 46, up, sizeof(up)), -1); /* no upperdir */
+	ck_assert_int_eq(probe_overlay_upper(mi, 8, 1, up, sizeof(up)), -1);  /* not an overlay */
+	ck_assert_int_eq(probe_overlay_upper(mi, 0, 47, up, sizeof(up)), -1); /* no such mount */
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("sizes");
 	TCase *tc = tcase_create("policy");
 	tcase_add_test(tc, disk_one_gib_limit);
+	tcase_add_test(tc, storage_memory_fs_names);
+	tcase_add_test(tc, storage_overlay_upper);
 	tcase_add_test(tc, disk_ram_below_one_gib);
 	tcase_add_test(tc, disk_free_space_limited);
 	tcase_add_test(tc, disk_override);

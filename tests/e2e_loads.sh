@@ -78,4 +78,40 @@ if [ $rc -eq 130 ]; then ok "SIGINT: exit status 130"; else bad "SIGINT: exit st
 rm -f "$WORK/int.out"
 no_scratch "SIGINT"
 
+# A --workdir on a file system in memory (tmpfs) is named as such: the header, each disk
+# load's throughput line and its JSON result say that no device is reached.  /dev/shm is a
+# tmpfs on the machines this runs on (POSIX shared memory); elsewhere the check fails, saying so.
+if [ "$(stat -f -c %T /dev/shm 2>/dev/null)" = tmpfs ] && shm=$(mktemp -d /dev/shm/ib-e2e-loads.XXXXXX); then
+	e2e_at_exit "rm -rf '$shm'"
+	out=$(cd "$WORK" && timeout 30 "$BIN" -c -v -W Audio -w Read,Write --workdir "$shm" --file-size 16M -t 1 \
+		--json "$WORK/shm.json" 2>&1)
+	rc=$?
+	if [ $rc -eq 0 ] && [ "$(grep -c "^--workdir $shm is on tmpfs: the disk loads' files live in memory, no device is reached$" <<<"$out")" = 1 ] &&
+	   grep -qE '^ +load: Read [0-9]+ MB/s read \(in memory on tmpfs: no device reached\)$' <<<"$out" &&
+	   grep -qE '^ +load: Write [0-9]+ MB/s written \(in memory on tmpfs: no device reached\)$' <<<"$out" &&
+	   python3 -c '
+import json, sys
+rs = json.load(open(sys.argv[1]))["results"]
+assert sorted(r["load"] for r in rs) == ["Read", "Write"], rs
+assert all(r["load_storage"] == {"filesystem": "tmpfs", "in_memory": True} for r in rs), rs
+' "$WORK/shm.json"; then
+		ok "Read and Write on tmpfs: no device reached, in the header, the load lines and the JSON"
+	else
+		bad "Read and Write on tmpfs (exit $rc): $(grep -E 'workdir|load:' <<<"$out")"
+	fi
+	rm -f "$WORK/shm.json"
+else
+	bad "no tmpfs at /dev/shm to run Read on"
+fi
+# On a disk-backed --workdir (this tree's, unless it is itself in memory) nothing is said.
+if [[ "$(stat -f -c %T "$E2E_TREE")" != @(tmpfs|ramfs|overlayfs) ]]; then
+	disk=$(mktemp -d "$E2E_TREE/tests/.ib-e2e-loads.XXXXXX") && e2e_at_exit "rm -rf '$disk'"
+	out=$(cd "$WORK" && timeout 30 "$BIN" -c -v -W Audio -w Read --workdir "$disk" --file-size 16M -t 1 2>&1)
+	if grep -qE '^ +load: Read [0-9]+ MB/s read$' <<<"$out" && ! grep -q 'no device' <<<"$out"; then
+		ok "Read on $(stat -f -c %T "$disk"): no in-memory note"
+	else
+		bad "Read on a disk: $(grep -E 'workdir|load:' <<<"$out")"
+	fi
+fi
+
 e2e_end

@@ -13,6 +13,7 @@ static const struct load_ops read_ops = {
 	.stop = load_threads_stop,
 	.cleanup = disk_cleanup,
 	.after_pair = disk_after_pair,
+	.describe = disk_describe,
 };
 
 const struct workload wl_read = {
