@@ -10,6 +10,10 @@
 #   e2e_run_dir        makes TMP/cache and TMP/run, enters TMP/run, and sets out=TMP/out.txt;
 #   wait_for CMD...    runs CMD until it succeeds, in 0.01 s steps (a state that may last well
 #                      under a second must not be missed), for 60 s at most; its status;
+#   fsize_limited BYTES OUT CMD...  runs CMD with RLIMIT_FSIZE at BYTES (as a full disk would
+#                      stop its writes), its stdout and stderr written to OUT by a process
+#                      outside the limit (so the limit can only stop CMD's own files, never
+#                      cut its messages); CMD's status;
 #   wait_within S PID  waits for PID, a child of this shell, for S seconds at most, then
 #                      SIGKILLs it (a bound that detects a hang, not a claim of speed); PID's
 #                      status, 137 when the bound killed it;
@@ -89,6 +93,13 @@ wait_for() {
 		sleep 0.01
 	done
 	return 1
+}
+
+fsize_limited() {
+	local bytes=$1 to=$2
+	shift 2
+	prlimit --fsize="$bytes" "$@" 2>&1 | cat >"$to"
+	return "${PIPESTATUS[0]}"
 }
 
 wait_within() {
