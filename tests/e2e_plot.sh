@@ -10,7 +10,10 @@ set -u
 . "$(dirname "$0")/lib/e2e.sh"
 e2e_begin plot "${1:?usage: $0 path/to/interbench}"
 e2e_run_dir
-if ! command -v gnuplot >/dev/null; then echo "skip - no gnuplot (apt-get install gnuplot-nox)"; exit 0; fi
+if ! command -v gnuplot >/dev/null; then
+	skip "every plot case: no gnuplot (apt-get install gnuplot-nox)"
+	e2e_end
+fi
 
 "$BIN" -t 1 -c -q -W Audio -W ProAudio -w None -w Burn -N 0,19 --timeline tl.bin --json r.json >"$out" 2>&1 ||
 	bad "the run to plot" "$out"
