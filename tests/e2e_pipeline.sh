@@ -71,7 +71,8 @@ fi
 
 # compare knows the chain's figures; a result against itself changed in none of them.
 "$BIN" compare hog.json hog.json >cmp.txt 2>&1; rc=$?
-if [ "$rc" = 0 ] && [ "$(grep -c 'p99 input-to-present' cmp.txt)" = 2 ] && [ "$(grep -c '% jank vsyncs .* pt' cmp.txt)" = 2 ] &&
+if [ "$rc" = 0 ] && [ "$(grep -c '^Pipeline .* p99 input-to-present ' cmp.txt)" = 2 ] &&
+   [ "$(grep -c '^Pipeline .* % jank vsyncs .* pt ' cmp.txt)" = 2 ] &&
    ! grep -q 'REGRESSION\|significant' cmp.txt
 then ok "compare: p99 input-to-present and % jank vsyncs of each load, nothing flagged against itself"; else bad "compare (exit $rc)" cmp.txt; fi
 
