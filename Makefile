@@ -101,7 +101,7 @@ tests/bin/%: tests/%.c libinterbench.a
 
 # Unit tests (check), then end-to-end runs of the binary; tests/untouched.sh fails the suite if
 # it changed /dev/null or another path no test may touch.
-check:
+check: | $(filter deps,$(MAKECMDGOALS))
 	@bash tests/untouched.sh $(MAKE) --no-print-directory lint unit e2e
 
 unit: $(TEST_BINS)
