@@ -35,13 +35,25 @@ CHECK_LIBS = $(eval CHECK_LIBS := $(call pkg_config,--libs check))$(CHECK_LIBS)
 
 # The version the binary reports: `git describe` of a checkout of this tree (a tag v1.2.3
 # gives 1.2.3, else VERSION-g<commit>, -dirty with local changes), else the version `make dist`
-# wrote into its tarball, else VERSION.
-FULL_VERSION = $(eval FULL_VERSION := $(shell \
+# wrote into its tarball, else VERSION.  A tag name or .tarball-version may hold quotes, $, ( or
+# #, and the version is a shell word in recipes and a C string: make stops unless it holds only
+# [0-9A-Za-z.+~_-].  VERSION_CMD prints it, or '!' and it with every other character as '?';
+# its output is assigned as it is (the $$ below), never read as makefile text.
+VERSION_CMD = \
 	if [ "$$(git rev-parse --show-toplevel 2>/dev/null)" = "$(CURDIR)" ] && \
 	   d=$$(git describe --tags --always --dirty --match 'v[0-9]*' 2>/dev/null); then \
-		case $$d in (v[0-9]*) echo "$${d#v}" ;; (*) echo "$(VERSION)-g$$d" ;; esac; \
-	elif [ -f .tarball-version ]; then cat .tarball-version; \
-	else echo "$(VERSION)"; fi))$(FULL_VERSION)
+		case $$d in (v[0-9]*) v="$${d\#v}" ;; (*) v="$(VERSION)-g$$d" ;; esac; \
+	elif [ -f .tarball-version ]; then v=$$(cat .tarball-version); \
+	else v="$(VERSION)"; fi; \
+	case $$v in ('' | *[!0-9A-Za-z.+~_-]*) printf '!'; printf '%s' "$$v" | tr -c '0-9A-Za-z.+~_-' '?' ;; \
+	(*) printf '%s' "$$v" ;; esac
+version_checked = $(if $(filter !%,$(1)),$(error version '$(patsubst !%,%,$(1))' refused (from git describe \
+	or .tarball-version; accepted: the characters 0-9 A-Z a-z . + ~ _ -, '?' marks the others)),$(1))
+FULL_VERSION = $(eval FULL_VERSION := $$(call version_checked,$$(shell $$(VERSION_CMD))))$(FULL_VERSION)
+
+# $(call shell_quote,TEXT): TEXT as one single-quoted shell word, whatever it holds (spaces,
+# quotes, $): DESTDIR and the install paths, ARGS.
+shell_quote = '$(subst ','\'',$(1))'
 
 CFLAGS  ?= -O2 -g
 WARN    := -Wall -Wextra
@@ -112,7 +124,7 @@ unit: $(TEST_BINS)
 # (tests/lib/e2e.sh).
 E2E ?= e2e e2e_loads e2e_results e2e_faults e2e_hardening_files e2e_hardening_env e2e_outputs \
 	e2e_sweep e2e_stutter e2e_audit e2e_plot e2e_disturb e2e_window e2e_golden e2e_explain e2e_pipeline \
-	e2e_completion e2e_pts
+	e2e_completion e2e_pts e2e_make e2e_autopkgtest e2e_kernel_matrix
 e2e: interbench
 	@bash tests/untouched.sh bash tests/run-e2e.sh ./interbench $(E2E)
 
@@ -151,7 +163,7 @@ bench: interbench
 # the first.  KERNELS="a.deb b.deb" (default: Debian's generic and PREEMPT_RT kernels);
 # ARGS replaces interbench's arguments in the guests.  Installs its packages when root.
 kernel-matrix: interbench interbench-static
-	bash ci/kernels/matrix.sh $(if $(ARGS),--args "$(ARGS)") $(KERNELS)
+	bash ci/kernels/matrix.sh $(if $(ARGS),--args $(call shell_quote,$(ARGS))) $(KERNELS)
 
 # Its check (CI): the job and test definition validated by LAVA, one -t 1 boot of each kernel.
 kernel-matrix-check: interbench interbench-static
@@ -165,19 +177,24 @@ print-%:
 interbench.%-completion: interbench
 	./interbench completion $* >$@.tmp && mv $@.tmp $@
 
+# Every path quoted (shell_quote): DESTDIR="dir with space" installs there and nowhere else.
+q_bin = $(call shell_quote,$(DESTDIR)$(BINDIR))
+q_man = $(call shell_quote,$(DESTDIR)$(MANDIR)/man8)
+q_bash = $(call shell_quote,$(DESTDIR)$(COMPLETIONDIR))
+q_zsh = $(call shell_quote,$(DESTDIR)$(ZSH_COMPLETIONDIR))
+q_data = $(call shell_quote,$(DESTDIR)$(DATADIR))
 install: interbench interbench.bash-completion interbench.zsh-completion
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(COMPLETIONDIR) \
-		$(DESTDIR)$(ZSH_COMPLETIONDIR) $(DESTDIR)$(DATADIR)
-	install -m 0755 interbench $(DESTDIR)$(BINDIR)/interbench
-	install -m 0644 man/interbench.8 $(DESTDIR)$(MANDIR)/man8/interbench.8
-	install -m 0644 interbench.bash-completion $(DESTDIR)$(COMPLETIONDIR)/interbench
-	install -m 0644 interbench.zsh-completion $(DESTDIR)$(ZSH_COMPLETIONDIR)/_interbench
-	install -m 0644 doc/interbench-result.schema.json $(DESTDIR)$(DATADIR)/interbench-result.schema.json
+	install -d $(q_bin) $(q_man) $(q_bash) $(q_zsh) $(q_data)
+	install -m 0755 interbench $(q_bin)/interbench
+	install -m 0644 man/interbench.8 $(q_man)/interbench.8
+	install -m 0644 interbench.bash-completion $(q_bash)/interbench
+	install -m 0644 interbench.zsh-completion $(q_zsh)/_interbench
+	install -m 0644 doc/interbench-result.schema.json $(q_data)/interbench-result.schema.json
 
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/interbench $(DESTDIR)$(MANDIR)/man8/interbench.8 $(DESTDIR)$(COMPLETIONDIR)/interbench \
-		$(DESTDIR)$(ZSH_COMPLETIONDIR)/_interbench $(DESTDIR)$(DATADIR)/interbench-result.schema.json
-	-rmdir $(DESTDIR)$(DATADIR)
+	rm -f $(q_bin)/interbench $(q_man)/interbench.8 $(q_bash)/interbench $(q_zsh)/_interbench \
+		$(q_data)/interbench-result.schema.json
+	-rmdir $(q_data)
 
 # A source tarball of the files git tracks, interbench-VERSION.tar.gz (VERSION as --version
 # says it, which the tarball keeps in .tarball-version), reproducible: entries in git's

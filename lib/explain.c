@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <string.h>
 #include "lib/explain.h"
+#include "lib/optspec.h"
 
 int explain_parse_schedstat(const char *text, struct explain_schedstat *s)
 {
@@ -29,22 +30,7 @@ int explain_parse_schedstat(const char *text, struct explain_schedstat *s)
 
 int explain_parse_threshold(const char *arg, uint64_t *ns)
 {
-	static const struct { const char *unit; double ns; } units[] = {
-		{ "ns", 1 }, { "us", 1e3 }, { "ms", 1e6 }, { "s", 1e9 }, { "", 1e3 } };
-	char *end;
-	if (!arg || !((*arg >= '0' && *arg <= '9') || *arg == '.'))
-		return -1;
-	double v = strtod(arg, &end);
-	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
-		if (strcmp(end, units[i].unit) != 0)
-			continue;
-		double t = v * units[i].ns;
-		if (!(t >= 1e3 && t <= 1e10))
-			return -1;
-		*ns = (uint64_t)(t + 0.5);
-		return 0;
-	}
-	return -1;
+	return parse_duration_ns(arg, 1000, 1000, 10000000000ull, ns);
 }
 
 static uint64_t sub0(uint64_t a, uint64_t b)

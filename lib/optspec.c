@@ -60,6 +60,58 @@ int parse_size(const char *s, uint64_t *bytes)
 	return 0;
 }
 
+/* Reads the decimal digits at *p (at most max_digits) into *v, *p moved past them.  Returns
+ * the number of digits, or -1 when there are more than max_digits. */
+static int read_digits(const char **p, int max_digits, uint64_t *v)
+{
+	int n = 0;
+	*v = 0;
+	for (; **p >= '0' && **p <= '9'; (*p)++, n++) {
+		if (n == max_digits)
+			return -1;
+		*v = *v * 10 + (uint64_t)(**p - '0');
+	}
+	return n;
+}
+
+/* The nanoseconds in one of unit ("ns", "us", "ms", "s", "": bare), or 0 for another text. */
+static uint64_t duration_unit_ns(const char *unit, uint64_t bare_unit_ns)
+{
+	static const struct { const char *name; uint64_t ns; } units[] = {
+		{ "ns", 1 }, { "us", 1000 }, { "ms", 1000000 }, { "s", 1000000000 } };
+	if (!*unit)
+		return bare_unit_ns;
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		if (strcmp(unit, units[i].name) == 0)
+			return units[i].ns;
+	return 0;
+}
+
+int parse_duration_ns(const char *s, uint64_t bare_unit_ns, uint64_t min_ns, uint64_t max_ns, uint64_t *ns)
+{
+	uint64_t whole, frac = 0, scale = 1;
+	const char *p = s;
+	if (!s || read_digits(&p, 18, &whole) < 1)
+		return -1;
+	if (*p == '.') {
+		p++;
+		int k = read_digits(&p, 9, &frac);
+		if (k < 1)
+			return -1;
+		while (k-- > 0)
+			scale *= 10;
+	}
+	uint64_t unit = duration_unit_ns(p, bare_unit_ns);
+	if (!unit || unit > 1000000000 || whole > UINT64_MAX / unit)
+		return -1;
+	/* frac < 1e9 and unit <= 1e9: the product fits in 64 bits */
+	uint64_t v = whole * unit, part = (frac * unit + scale / 2) / scale;
+	if (v > UINT64_MAX - part || v + part < min_ns || v + part > max_ns)
+		return -1;
+	*ns = v + part;
+	return 0;
+}
+
 /* A size as the largest K/M/G/T multiple that is exact ("64M", "1048576T", "1000"). */
 static void size_text(uint64_t bytes, char *buf, size_t len)
 {

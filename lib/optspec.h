@@ -161,6 +161,12 @@ const char *format_cpu_list(const struct optspec_cpus *l, char *buf, size_t len)
 int parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out);
 int parse_i64(const char *s, int64_t min, int64_t max, int64_t *out);
 
+/* Parses a duration: a decimal number (digits, optionally a point and at most 9 more digits;
+ * no sign, exponent, hex, blank, inf or nan) followed by a unit ns, us, ms or s, or no unit
+ * meaning bare_unit_ns nanoseconds each, into *ns rounded to the nearest nanosecond, within
+ * [min_ns, max_ns].  Returns 0, or -1 on anything else. */
+int parse_duration_ns(const char *s, uint64_t bare_unit_ns, uint64_t min_ns, uint64_t max_ns, uint64_t *ns);
+
 /* Parses a size with an optional K, M, G or T suffix (powers of 1024, optional trailing
  * "iB"/"B"), at least 1 byte.  Returns 0, or -1. */
 int parse_size(const char *s, uint64_t *bytes);

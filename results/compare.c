@@ -166,6 +166,16 @@ static bool clamp_interval(enum rs_metric m, double *lo, double *hi)
 	return true;
 }
 
+/* Whether run v's interval of metric m is its p99's and reaches the run's largest scheduling
+ * latency: open above (lib/interval.h hist_percentile_interval_ns: too few samples above the
+ * p99 for any to bound it, hi is the max, an understatement; every single run of X, and Audio's
+ * first looks), or bounded by nothing but the largest sample.  Either way no upper bound to
+ * judge a change by. */
+static bool reaches_max(const struct rs_values *v, enum rs_metric m)
+{
+	return m == RS_P99 && isfinite(v->m[RS_SMAX]) && v->hi[m] >= v->m[RS_SMAX];
+}
+
 /* Side p's estimate of metric m and its 95 % interval, as cmp_change_interval says.  Returns
  * false when it has none. */
 static bool side_interval(const struct rs_pair *p, enum rs_metric m, double *pt, double *lo, double *hi)
@@ -181,7 +191,10 @@ static bool side_interval(const struct rs_pair *p, enum rs_metric m, double *pt,
 	if (n == 1) {
 		const struct rs_values *v = &p->v[last];
 		*pt = v->m[m], *lo = v->lo[m], *hi = v->hi[m];
-		return isfinite(*pt) && *lo <= *pt && *pt <= *hi && clamp_interval(m, lo, hi);
+		bool ok = isfinite(*pt) && *lo <= *pt && *pt <= *hi && clamp_interval(m, lo, hi);
+		if (ok && reaches_max(v, m))
+			*hi = INFINITY;
+		return ok;
 	}
 	if (n < 2 || !isfinite(sum))
 		return false;

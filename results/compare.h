@@ -50,7 +50,8 @@ struct metric_cmp {
 	bool tested;           /* Mann-Whitney applied */
 	double p;              /* its two-sided p, NaN when !tested */
 	/* Not tested: the 95 % interval of the change (in change's unit) from both sides'
-	 * intervals (cmp_change_interval), when both carry one; NaN otherwise. */
+	 * intervals (cmp_change_interval), when both carry one; NaN otherwise; an end -inf or
+	 * +inf where a side's p99 interval is open above. */
 	double change_lo, change_hi;
 	bool shown;            /* that interval excludes no change on the worse side: the change
 	                          is real (false without an interval) */
@@ -63,7 +64,10 @@ struct metric_cmp {
  * of struct metric_cmp.change (% of OLD's value for latencies, points for percentages), into
  * *lo and *hi.  Each side's estimate and interval: with one measured repeat its value and its
  * run's interval (rs_values.lo/hi, schema version 3), with several the mean of the repeats'
- * values and the t interval of that mean (lib/interval.h student_t975).  The difference's
+ * values and the t interval of that mean (lib/interval.h student_t975).  One run's p99 interval
+ * whose upper end reaches its run's largest scheduling latency (RS_SMAX) is open above: its
+ * upper end is +inf, so the change's lower end is -inf when OLD's is open (no regression can be
+ * shown) and its upper end +inf when NEW's is.  The difference's
  * limits are MOVER's (Zou & Donner, "Construction of confidence limits about effect measures:
  * a general approach", Statistics in Medicine 27:1693-1702, 2008): NEW - OLD minus
  * sqrt((new - new_lo)^2 + (old_hi - old)^2), plus sqrt((new_hi - new)^2 + (old - old_lo)^2);

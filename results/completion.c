@@ -2,10 +2,12 @@
  *
  * bash: the script's function completes, by the subcommand in word 1 (none: the benchmark's
  * own options): option names after a '-'; after an option whose value is one of named words
- * (a choice, a workload, a policy), those words, the last item of a comma list completed
- * alone (a list option's words come after a leading ','); otherwise nothing, so that bash's
- * default (file names, `complete -o default`) applies.  Bash's programmable completion:
- * bash(1), "Programmable Completion".
+ * (a choice, a workload, a policy), those words and never file names (compopt +o default),
+ * the last item of a comma list completed alone (a list option's words come after a leading
+ * ','); otherwise nothing, so that bash's default (file names, `complete -o default`)
+ * applies.  Candidates reach COMPREPLY through mapfile, one a line: never split on blanks nor
+ * expanded as globs, whatever the shell's options.  Bash's programmable completion: bash(1),
+ * "Programmable Completion".
  *
  * zsh: one _arguments specification per option (zshcompsys(1), "_arguments"): its names as
  * exclusive aliases (a list option repeatable), its -h text as the description, its value's
@@ -124,21 +126,24 @@ static void bash_script(FILE *f)
 		fprintf(f, "' ;;\n");
 	}
 	fprintf(f, "\tesac\n}\n\n"
+		   "# Candidates one a line into COMPREPLY (mapfile): never split on blanks or expanded as a\n"
+		   "# glob (a typed 'Aud*,V' stays itself, whatever files match, with failglob or nullglob);\n"
+		   "# compgen -W splits the word lists on the default IFS, whatever the user's.\n"
 		   "_interbench() {\n"
-		   "\tlocal cur=${COMP_WORDS[COMP_CWORD]} prev=\"\" sub=main words head=\"\"\n"
+		   "\tlocal IFS=$' \\t\\n' cur=${COMP_WORDS[COMP_CWORD]} prev=\"\" sub=main words head=\"\"\n"
 		   "\t[ \"$COMP_CWORD\" -gt 0 ] && prev=${COMP_WORDS[COMP_CWORD - 1]}\n"
 		   "\t[ \"$(_interbench_options \"${COMP_WORDS[1]:-}\")\" ] && sub=${COMP_WORDS[1]}\n"
 		   "\tCOMPREPLY=()\n"
 		   "\tif [ \"$COMP_CWORD\" = 1 ] && [[ $cur != -* ]]; then\n"
-		   "\t\tCOMPREPLY=($(compgen -W '");
+		   "\t\tmapfile -t COMPREPLY < <(compgen -W '");
 	sub_words(f);
-	fprintf(f, "' -- \"$cur\"))\n"
+	fprintf(f, "' -- \"$cur\")\n"
 		   "\t\treturn 0\n"
 		   "\tfi\n"
 		   "\tif [ \"${COMP_WORDS[1]:-}\" = completion ]; then\n"
-		   "\t\tCOMPREPLY=($(compgen -W '");
+		   "\t\tmapfile -t COMPREPLY < <(compgen -W '");
 	shell_words(f);
-	fprintf(f, "' -- \"$cur\"))\n"
+	fprintf(f, "' -- \"$cur\")\n"
 		   "\t\treturn 0\n"
 		   "\tfi\n"
 		   "\twords=$(_interbench_values \"$sub\" \"$prev\")\n"
@@ -147,9 +152,10 @@ static void bash_script(FILE *f)
 		   "\t\tcase $cur in *,*) head=${cur%%,*},; cur=${cur##*,} ;; esac\n"
 		   "\tfi\n"
 		   "\tif [ -n \"$words\" ]; then\n"
-		   "\t\tCOMPREPLY=($(compgen -P \"$head\" -W \"$words\" -- \"$cur\"))\n"
+		   "\t\tcompopt +o default 2>/dev/null\n"
+		   "\t\tmapfile -t COMPREPLY < <(compgen -P \"$head\" -W \"$words\" -- \"$cur\")\n"
 		   "\telif [[ $cur == -* ]]; then\n"
-		   "\t\tCOMPREPLY=($(compgen -W \"$(_interbench_options \"$sub\")\" -- \"$cur\"))\n"
+		   "\t\tmapfile -t COMPREPLY < <(compgen -W \"$(_interbench_options \"$sub\")\" -- \"$cur\")\n"
 		   "\tfi\n"
 		   "\treturn 0\n"
 		   "}\n"

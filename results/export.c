@@ -12,15 +12,87 @@
 #include "results/export.h"
 
 
-/* The case of pair p itself, against old (its baseline's pair, or NULL): ERROR when any
- * repeat failed, FAIL when compare would flag its starved repeats (cmp_starved_regression),
- * else PASS. */
-static void pair_case(const struct rs_pair *p, const struct rs_pair *old, const struct export_spec *spec,
-		      struct export_case *c)
+/* ---- test names ---- */
+
+/* A pair's test names, export_cases's: its simulation's and its load's. */
+struct pair_names {
+	char sim[sizeof(((struct export_case *)0)->sim_slug)];
+	char load[sizeof(((struct export_case *)0)->load_slug)];
+};
+
+/* One pair's simulation (or load) name and its slug, to be sorted. */
+struct name_ref {
+	char slug[sizeof(((struct export_case *)0)->sim_slug)];
+	const char *name;
+	size_t pair;
+};
+
+static int name_ref_cmp(const void *a, const void *b)
+{
+	const struct name_ref *x = a, *y = b;
+	int c = strcmp(x->slug, y->slug);
+	return c ? c : strcmp(x->name, y->name);
+}
+
+/* Writes refs[lo, hi), one slug's run in sorted order, as their test names (at out + pair *
+ * stride, outlen bytes): the slug alone when the run has one name and the slug is not empty,
+ * else the slug and "--N", N the name's place among the run's names. */
+static void name_run(const struct name_ref *refs, size_t lo, size_t hi, char *out, size_t stride, size_t outlen)
+{
+	bool plain = *refs[lo].slug && strcmp(refs[lo].name, refs[hi - 1].name) == 0;
+	unsigned place = 1;
+	for (size_t i = lo; i < hi; i++) {
+		place += i > lo && strcmp(refs[i].name, refs[i - 1].name) != 0;
+		snprintf(out + refs[i].pair * stride, outlen, plain ? "%s" : "%s--%u", refs[i].slug, place);
+	}
+}
+
+/* The test names of rs's simulations (load: its loads) into names (see export_cases): refs
+ * sorted by slug then name, O(n log n) whatever the names.  Returns 0, or -1 out of memory. */
+static int name_side(const struct result_set *rs, bool load, struct pair_names *names)
+{
+	struct name_ref *refs = calloc(rs->n ? rs->n : 1, sizeof(*refs));
+	size_t outlen = load ? sizeof(names->load) : sizeof(names->sim);
+	if (!refs)
+		return -1;
+	for (size_t i = 0; i < rs->n; i++) {
+		refs[i].name = load ? rs->pairs[i].load : rs->pairs[i].sim;
+		refs[i].pair = i;
+		text_slug(refs[i].name, refs[i].slug, outlen - EXPORT_NAME_ROOM);
+	}
+	qsort(refs, rs->n, sizeof(*refs), name_ref_cmp);
+	char *out = load ? names->load : names->sim;
+	for (size_t lo = 0, hi; lo < rs->n; lo = hi) {
+		for (hi = lo + 1; hi < rs->n && strcmp(refs[hi].slug, refs[lo].slug) == 0; hi++)
+			;
+		name_run(refs, lo, hi, out, sizeof(*names), outlen);
+	}
+	free(refs);
+	return 0;
+}
+
+/* Every pair's test names, names[i] pair i's; NULL out of memory.  Free it with free(3). */
+static struct pair_names *test_names(const struct result_set *rs)
+{
+	struct pair_names *names = calloc(rs->n ? rs->n : 1, sizeof(*names));
+	if (names && (name_side(rs, false, names) != 0 || name_side(rs, true, names) != 0)) {
+		free(names);
+		return NULL;
+	}
+	return names;
+}
+
+/* ---- cases ---- */
+
+/* The case of pair p itself, named names, against old (its baseline's pair, or NULL): ERROR
+ * when any repeat failed, FAIL when compare would flag its starved repeats
+ * (cmp_starved_regression), else PASS. */
+static void pair_case(const struct rs_pair *p, const struct pair_names *names, const struct rs_pair *old,
+		      const struct export_spec *spec, struct export_case *c)
 {
 	memset(c, 0, sizeof(*c));
-	text_slug(p->sim, c->sim_slug, sizeof(c->sim_slug));
-	text_slug(p->load, c->load_slug, sizeof(c->load_slug));
+	snprintf(c->sim_slug, sizeof(c->sim_slug), "%s", names->sim);
+	snprintf(c->load_slug, sizeof(c->load_slug), "%s", names->load);
 	snprintf(c->id, sizeof(c->id), "%s-%s", c->sim_slug, c->load_slug);
 	c->result = p->failed ? EXPORT_RESULT_ERROR : EXPORT_RESULT_PASS;
 	if (!p->failed && old && cmp_starved_regression(old, p, &spec->thresholds))
@@ -63,15 +135,18 @@ static bool figure_case(const struct rs_pair *p, const struct rs_pair *old, enum
 
 static bool failed(enum export_result r) { return r == EXPORT_RESULT_FAIL || r == EXPORT_RESULT_ERROR; }
 
-unsigned export_cases(const struct result_set *rs, const struct export_spec *spec,
-		      void (*fn)(const struct export_case *c, void *arg), void *arg)
+long export_cases(const struct result_set *rs, const struct export_spec *spec,
+		  void (*fn)(const struct export_case *c, void *arg), void *arg)
 {
-	unsigned fails = 0;
+	struct pair_names *names = test_names(rs);
+	long fails = 0;
+	if (!names)
+		return -1;
 	for (size_t i = 0; i < rs->n; i++) {
 		const struct rs_pair *p = &rs->pairs[i];
 		const struct rs_pair *old = spec->baseline ? result_set_find(spec->baseline, p->sim, p->load) : NULL;
 		struct export_case pc, c;
-		pair_case(p, old, spec, &pc);
+		pair_case(p, &names[i], old, spec, &pc);
 		fn(&pc, arg);
 		fails += failed(pc.result);
 		for (int m = 0; m < RS_METRICS; m++)
@@ -80,6 +155,7 @@ unsigned export_cases(const struct result_set *rs, const struct export_spec *spe
 				fails += failed(c.result);
 			}
 	}
+	free(names);
 	return fails;
 }
 
@@ -106,7 +182,7 @@ static void lava_line(const struct export_case *c, void *arg)
 	}
 }
 
-unsigned export_lava(const struct result_set *rs, const struct export_spec *spec, FILE *out)
+long export_lava(const struct result_set *rs, const struct export_spec *spec, FILE *out)
 {
 	return export_cases(rs, spec, lava_line, out);
 }
@@ -167,8 +243,8 @@ int export_kcidb(const struct result_set *rs, const struct export_spec *spec, co
 		 FILE *out)
 {
 	struct kcidb_out k = { .ids = ids, .tests = json_array() };
-	unsigned fails = k.tests ? export_cases(rs, spec, kcidb_test, &k) : 0;
-	json_t *doc = k.tests && !k.oom ? json_pack("{s:{s:i, s:i}, s:O}", "version", "major", 5, "minor", 3,
+	long fails = k.tests ? export_cases(rs, spec, kcidb_test, &k) : 0;
+	json_t *doc = k.tests && !k.oom && fails >= 0 ? json_pack("{s:{s:i, s:i}, s:O}", "version", "major", 5, "minor", 3,
 						    "tests", k.tests) : NULL;
 	int rc = doc && json_dumpf(doc, out, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10)) == 0 && fputc('\n', out) != EOF ?
 		(int)fails : -1;
@@ -220,7 +296,7 @@ static void metrics_line(const struct export_case *c, void *arg)
 	}
 }
 
-unsigned export_metrics(const struct result_set *rs, const struct export_spec *spec, FILE *out)
+long export_metrics(const struct result_set *rs, const struct export_spec *spec, FILE *out)
 {
 	return export_cases(rs, spec, metrics_line, out);
 }
@@ -406,10 +482,10 @@ int export_main(int argc, char **argv, FILE *out, FILE *err)
 	struct export_spec spec = { .baseline = a.against ? &base : NULL, .thresholds = a.t };
 	errno = 0;
 	long fails = a.format == FORMAT_KCIDB ? export_kcidb(&rs, &spec, &a.ids, out)
-		   : a.format == FORMAT_METRICS ? (long)export_metrics(&rs, &spec, out) : (long)export_lava(&rs, &spec, out);
+		   : a.format == FORMAT_METRICS ? export_metrics(&rs, &spec, out) : export_lava(&rs, &spec, out);
 	bool write_failed = fflush(out) != 0 || ferror(out);
 	if (write_failed || fails < 0)
-		text_message(err, "interbench export: %s: %s", write_failed ? "write" : "json", write_failed ?
+		text_message(err, "interbench export: %s%s", write_failed ? "write: " : "", write_failed ?
 			strerror(errno ? errno : EIO) : "out of memory");
 	fails = write_failed ? -1 : fails;
 	result_set_free(&rs);

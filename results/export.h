@@ -27,8 +27,9 @@ enum export_result {
 struct export_case {
 	char id[192];              /* "audio-burn" or "audio-burn-p99-latency": lower case, [a-z0-9-]
 	                              (text_slug, lib/text.h) */
-	char sim_slug[100];        /* "audio", "video-real-time" */
-	char load_slug[40];        /* "burn" */
+	char sim_slug[112];        /* "audio", "video-real-time" (export_cases: unique, never
+	                              empty; EXPORT_NAME_ROOM below its size is the name itself) */
+	char load_slug[48];        /* "burn" (the same) */
 	char figure_slug[24];      /* "p99-latency", "deadlines-met"; "" for a pair's own case */
 	enum export_result result;
 	bool has_value;            /* false for a pair's case and a starved median (compare.h) */
@@ -47,23 +48,31 @@ struct export_spec {
 	struct cmp_thresholds thresholds;   /* used with a baseline */
 };
 
+/* Room kept after a test name for "--" and a number of up to 10 digits, and its NUL. */
+#define EXPORT_NAME_ROOM 13
+
 /* Calls fn(c, arg) for every case of rs in order: each pair's case, then its figures (those
- * rs carries with a value in a measured repeat).  Returns the number of failed cases (FAIL
- * or ERROR). */
-unsigned export_cases(const struct result_set *rs, const struct export_spec *spec,
+ * rs carries with a value in a measured repeat).  A simulation's (a load's) test name is its
+ * text_slug; a name whose slug is empty, or shared with another of the set's simulation (load)
+ * names ("Audio" and "AUDIO"), gets "--N" after it, N its place from 1 among those names in
+ * byte order (strcmp): "audio--1" for "AUDIO", "audio--2" for "Audio", "--1" for "!!!".  A slug
+ * has no "--" and no leading '-', so no two names share a test name, whatever the input.
+ * Returns the number of failed cases (FAIL or ERROR), or -1 out of memory. */
+long export_cases(const struct result_set *rs, const struct export_spec *spec,
 		      void (*fn)(const struct export_case *c, void *arg), void *arg);
 
 /* LAVA: one line a case, "ID RESULT [MEASUREMENT UNITS]" with RESULT pass or fail (the
  * result.txt format of Linaro's test-definitions, which send-to-lava.sh and our test
- * definition turn into lava-test-case calls).  Returns the number of failed cases. */
-unsigned export_lava(const struct result_set *rs, const struct export_spec *spec, FILE *out);
+ * definition turn into lava-test-case calls).  Returns the number of failed cases, or -1 out of
+ * memory. */
+long export_lava(const struct result_set *rs, const struct export_spec *spec, FILE *out);
 
 /* Metrics for test farms (LKP's and the Phoronix Test Suite's parsers): one line a figure,
  * "SIM.LOAD.FIGURE_UNIT: VALUE" (lower case, '_' for '-'; UNIT ms, pct, fps or per_min; the
  * median over the repeats, at the LAVA lines' precision), and for a single run's figure with
  * a 95 % interval two more, FIGURE_ci95_low_UNIT and FIGURE_ci95_high_UNIT.  A pair's own case
- * prints no line.  Returns the number of failed cases (as export_lava's, for the exit status). */
-unsigned export_metrics(const struct result_set *rs, const struct export_spec *spec, FILE *out);
+ * prints no line.  Returns as export_lava. */
+long export_metrics(const struct result_set *rs, const struct export_spec *spec, FILE *out);
 
 /* KCIDB identity: origin ("[a-z0-9_]+", the CI system), the build tested ("ORIGIN:..."), and
  * an optional run name appended to every test id so that runs of one build stay apart. */

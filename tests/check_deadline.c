@@ -1,6 +1,8 @@
 /* Deadline accounting on synthetic timestamp sequences. */
 #include <check.h>
 #include "tests/ck_run.h"
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -11,6 +13,7 @@
 #include "results/summary.h"
 #include "sims/sim.h"
 #include "workloads/workload.h"
+#include "tests/ck_synth.h"
 
 #define MS 1000000ULL
 
@@ -121,26 +124,87 @@ START_TEST(unfinished_at_end)
 }
 END_TEST
 
-/* The intervals of % met and % desired CPU hold their figures, count a skipped period as missed
- * with no work done, and stay within 0..100; none before two batches. */
+/* The intervals of % met and % desired CPU, exact on a hand-worked case; none before two
+ * batches.  64 periods are 16 batches of 4 (lib/interval.h): batches alternate 4 met and 2 met
+ * 2 skipped (no work done), so both shares are 75 %, their batch means 1 and 0.5 eight times
+ * each, s^2 = 16 (0.25)^2 / 15 = 1 / 15, and the half-width t(15, 0.975) s / sqrt(16) =
+ * 2.131 x 0.25820 / 4 = 13.7555 points.  The ratio's: batch sums of work done 400 or 200 against
+ * 400 wanted, d = done - 0.75 wanted = +-100, Var = (16 x 100^2 / 15) / (16 x 400^2) = 1 / 240,
+ * the same half-width. */
 START_TEST(intervals_of_met_and_cpu)
 {
 	struct deadline_acct a = { 0 };
-	struct deadline_verdict met = { .met = true }, late = { .met = false };
-	double lo, hi;
+	struct deadline_verdict met = { .met = true };
+	double lo, hi, half = 100 * student_t975(15) * sqrt(1.0 / 15) / 4;
+	ck_assert_double_eq_tol(half, 13.7555, 1e-4);
 	deadline_acct_period(&a, &met, 100);
 	ck_assert(!deadline_met_interval_pct(&a, CI_ALPHA, &lo, &hi));
-	for (unsigned i = 0; i < 1000; i++) {
-		deadline_acct_period(&a, i % 10 < 7 ? &met : &late, 100);
-		if (i % 10 == 9)
+	ck_assert(!deadline_desired_cpu_interval_pct(&a, CI_ALPHA, &lo, &hi));
+	for (unsigned i = 1; i < 64; i++) {
+		if ((i / 4) % 2 == 1 && i % 4 >= 2)
 			deadline_acct_skip(&a, 100);
+		else
+			deadline_acct_period(&a, &met, 100);
 	}
+	ck_assert_uint_eq(a.met_bm.batches, 16);
+	ck_assert_uint_eq(a.met_bm.batch_size, 4);
+	ck_assert_double_eq(deadline_met_pct(&a), 75);
+	ck_assert_double_eq(deadline_desired_cpu_pct(&a), 75);
 	ck_assert(deadline_met_interval_pct(&a, CI_ALPHA, &lo, &hi));
-	ck_assert(lo <= deadline_met_pct(&a) && deadline_met_pct(&a) <= hi);
-	ck_assert(lo >= 0 && hi <= 100 && hi - lo < 20);
+	ck_assert_double_eq_tol(lo, 75 - half, 1e-9);
+	ck_assert_double_eq_tol(hi, 75 + half, 1e-9);
 	ck_assert(deadline_desired_cpu_interval_pct(&a, CI_ALPHA, &lo, &hi));
-	ck_assert(lo <= deadline_desired_cpu_pct(&a) && deadline_desired_cpu_pct(&a) <= hi);
-	ck_assert(hi <= 100);
+	ck_assert_double_eq_tol(lo, 75 - half, 1e-9);
+	ck_assert_double_eq_tol(hi, 75 + half, 1e-9);
+}
+END_TEST
+
+/* Coverage of the share intervals against known truth: periods missed independently with
+ * probability MISS (skipped: no work done; work wanted 1..10 units at random), COVER_REPS runs
+ * each from a fixed seed, the share of runs whose 95 % interval holds the true share 100 (1 -
+ * MISS).  A valid interval covers 95 %; over 1000 runs the share seen falls below 95 % -
+ * 3.090 x sqrt(0.95 x 0.05 / 1000) = 92.9 % by chance once in a thousand (a 99.9 % one-sided
+ * binomial bound). */
+#define COVER_REPS 1000
+#define COVER_MIN binomial_floor(0.95, COVER_REPS)
+
+/* The coverage of % met and of % desired CPU over COVER_REPS runs of n periods. */
+static void share_coverage(unsigned n, double miss, double *met_cov, double *cpu_cov)
+{
+	unsigned met_hit = 0, cpu_hit = 0;
+	double truth = 100 * (1 - miss), lo, hi;
+	struct deadline_verdict met = { .met = true };
+	for (unsigned rep = 0; rep < COVER_REPS; rep++) {
+		uint64_t rng = synth_seed(0xdead11e5, rep);
+		struct deadline_acct a = { 0 };
+		for (unsigned i = 0; i < n; i++) {
+			uint64_t work = 1 + (uint64_t)(10 * uniform(&rng));
+			if (uniform(&rng) < miss)
+				deadline_acct_skip(&a, work);
+			else
+				deadline_acct_period(&a, &met, work);
+		}
+		ck_assert(deadline_met_interval_pct(&a, CI_ALPHA, &lo, &hi));
+		met_hit += lo <= truth && truth <= hi;
+		ck_assert(deadline_desired_cpu_interval_pct(&a, CI_ALPHA, &lo, &hi));
+		cpu_hit += lo <= truth && truth <= hi;
+	}
+	*met_cov = (double)met_hit / COVER_REPS;
+	*cpu_cov = (double)cpu_hit / COVER_REPS;
+}
+
+START_TEST(share_intervals_cover)
+{
+	static const struct { unsigned n; double miss; } c[] = { { 1200, 0.03 }, { 1200, 0.10 }, { 300, 0.10 } };
+	for (unsigned i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		double met_cov, cpu_cov;
+		share_coverage(c[i].n, c[i].miss, &met_cov, &cpu_cov);
+		printf("coverage of the 95%% share intervals, %u periods, %.0f%% missed: met %.1f%%, cpu %.1f%%\n",
+		       c[i].n, 100 * c[i].miss, 100 * met_cov, 100 * cpu_cov);
+		fflush(stdout);
+		ck_assert_double_ge(met_cov, COVER_MIN);
+		ck_assert_double_ge(cpu_cov, COVER_MIN);
+	}
 }
 END_TEST
 
@@ -271,24 +335,34 @@ START_TEST(audio_unfinished)
 }
 END_TEST
 
-/* A ProAudio-like task whose first period never ends (absurd loops per ms): every deadline
- * passed is missed and an xrun, and it has no latency sample, so its latency shows "-" rather
- * than a perfect 0. */
+/* A period's work of 10^12 us: at 10^6 loops per ms, 10^15 loops, days on any CPU. */
+static uint64_t endless_work_us(const struct sim_spec *spec, uint64_t period)
+{
+	(void)spec, (void)period;
+	return 1000000000000ULL;
+}
+
+/* A ProAudio-like task whose first period never ends (absurd work): every deadline passed is
+ * missed and an xrun, and it has no latency sample, so its latency shows "-" rather than a
+ * perfect 0. */
 START_TEST(stuck_first_period)
 {
 	static const struct sim_desc desc = { .interval_us = 2000, .cpu_pct = 50, .has_deadlines = true,
-					      .fixed_work = true };
+					      .fixed_work = true, .work_us = endless_work_us };
 	struct sim_spec spec;
 	sim_spec_init(&spec, &desc);
 	spec.buffer_periods = 2;
-	/* 10^9 loops a period: some 0.3 s here, checking for the stop every 10^8 */
-	struct sim_run_cfg cfg = { .loops_per_ms = 1000000000ULL };
+	/* the first period cannot end whatever the machine's speed or load; the work checks for
+	 * the stop every 10^5 loops (calibrate/calibrate.c burn_us_done) */
+	struct sim_run_cfg cfg = { .loops_per_ms = 1000000ULL };
 	static struct sim_result r;
 	struct sim_engine *e = sim_start(&spec, &cfg, &r);
 	ck_assert_ptr_nonnull(e);
+	/* at least 30 ms (longer on a busy host, which only adds periods): the first period
+	 * starts 2 ms after sim_start, so at least (28 ms - 1 ns) / 2 ms = 13 deadlines pass */
 	nanosleep(&(struct timespec){ .tv_nsec = 30 * 1000000L }, NULL);
 	sim_stop(e);
-	ck_assert_uint_gt(r.acct.missed, 0);
+	ck_assert_uint_ge(r.acct.missed, 13);
 	ck_assert_uint_eq(r.acct.met, 0);
 	ck_assert_uint_eq(r.audio.xruns, r.acct.missed);
 	ck_assert_uint_eq(r.sched.count, 0);
@@ -424,6 +498,7 @@ int main(void)
 	tcase_add_test(tc, a_pinned_share_keeps_its_uncertainty);
 	tcase_add_test(tc, interbench_latency);
 	tcase_add_test(tc, intervals_of_met_and_cpu);
+	tcase_add_test(tc, share_intervals_cover);
 	tcase_add_test(tc, miss_streaks);
 	tcase_add_test(tc, audio_xruns);
 	tcase_add_test(tc, audio_unfinished);

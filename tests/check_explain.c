@@ -37,7 +37,14 @@ START_TEST(threshold_parsed)
 	ck_assert_uint_eq(ns, 300000);
 	ck_assert_int_eq(explain_parse_threshold("10s", &ns), 0);
 	ck_assert_uint_eq(ns, 10000000000ull);
-	const char *bad[] = { "0.5us", "11s", "x", "5 ms", "-1ms", "", "1e9s", "ms", "3x" };
+	ck_assert_int_eq(explain_parse_threshold("0.0015s", &ns), 0);
+	ck_assert_uint_eq(ns, 1500000);
+	ck_assert_int_eq(explain_parse_threshold("1.0000005ms", &ns), 0); /* to the nearest ns */
+	ck_assert_uint_eq(ns, 1000001);
+	/* only plain decimals, as every other numeric option: no hex, exponent, sign or blank */
+	const char *bad[] = { "0.5us", "11s", "x", "5 ms", "-1ms", "", "1e9s", "ms", "3x", "0x10", "0x1p3",
+			      "1e3", "1e3us", "+300", " 300", "300 ", "inf", "nan", "1.", ".5ms", "1..5ms",
+			      "1.0000000001s", "99999999999999999999", "18446744073709551616ns" };
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
 		ck_assert_msg(explain_parse_threshold(bad[i], &ns) == -1, "'%s' accepted", bad[i]);
 }

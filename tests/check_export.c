@@ -227,6 +227,29 @@ static void make_starved_set(struct result_set *rs, unsigned starved)
 	free(text);
 }
 
+/* export_metrics's output for rs without a baseline, which fails no case. */
+static char *metrics_text(const struct result_set *rs)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct export_spec spec = { 0 };
+	cmp_default_thresholds(&spec.thresholds);
+	ck_assert_uint_eq(export_metrics(rs, &spec, f), 0);
+	fclose(f);
+	return buf;
+}
+
+/* Reads JSON document doc (released) into rs. */
+static void parse_doc(json_t *doc, struct result_set *rs)
+{
+	char *text = json_dumps(doc, 0), err[256];
+	json_decref(doc);
+	ck_assert_ptr_nonnull(text);
+	ck_assert_msg(result_set_parse(text, strlen(text), rs, err, sizeof(err)) == 0, "%s", err);
+	free(text);
+}
+
 /* A starved median has no number (never "inf"): without a baseline its case is an error, no
  * latency could be measured; against a baseline, more starved repeats fail the pair's case,
  * as compare calls them a regression, and the KCIDB report is written (jansson refuses inf). */
@@ -239,11 +262,8 @@ START_TEST(intervals_exported)
 			      "latency_p99_ns", 100000, "latency_p99_ns_ci", 90000, 120000, "latency_max_ns", 900000,
 			      "desired_cpu_ppm", 1000000, "deadlines_met_ppm", 995000);
 	json_t *doc = json_pack("{s:i, s:s, s:[o]}", "schema_version", 3, "generator", "interbench 1.0.0", "results", r);
-	char *text = json_dumps(doc, 0), err[256];
-	json_decref(doc);
 	struct result_set rs;
-	ck_assert_msg(result_set_parse(text, strlen(text), &rs, err, sizeof(err)) == 0, "%s", err);
-	free(text);
+	parse_doc(doc, &rs);
 	unsigned fails;
 	char *lava = lava_text(&rs, NULL, NULL, &fails);
 	ck_assert_ptr_nonnull(strstr(lava, "audio-burn-p99-latency pass 0.100000 ms\n"
@@ -266,13 +286,7 @@ START_TEST(intervals_exported)
 	}
 	ck_assert_uint_eq(with_ci, 1);
 	json_decref(tests);
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	struct export_spec spec = { 0 };
-	cmp_default_thresholds(&spec.thresholds);
-	ck_assert_uint_eq(export_metrics(&rs, &spec, f), 0);
-	fclose(f);
+	char *buf = metrics_text(&rs);
 	ck_assert_str_eq(buf,   /* a pair's own case prints no line; units in the names */
 		"audio.burn.mean_sched_latency_ms: 0.005000\n"
 		"audio.burn.p99_latency_ms: 0.100000\n"
@@ -282,6 +296,62 @@ START_TEST(intervals_exported)
 		"audio.burn.desired_cpu_pct: 100.0000\n"
 		"audio.burn.deadlines_met_pct: 99.5000\n");
 	free(buf);
+	result_set_free(&rs);
+}
+END_TEST
+
+/* Whether every line of text has a first word (up to sep) of its own. */
+static bool first_words_unique(const char *text, char sep)
+{
+	for (const char *p = text; *p; p = strchr(p, '\n') + 1) {
+		size_t n = strcspn(p, (char[]){ sep, '\n', 0 });
+		for (const char *q = strchr(p, '\n') + 1; *q; q = strchr(q, '\n') + 1)
+			if (strncmp(p, q, n) == 0 && q[n] == sep)
+				return false;
+	}
+	return true;
+}
+
+/* Names that slug alike ("Audio", "AUDIO") or to nothing ("!!!") keep distinct test names,
+ * each "--N" by its place in byte order among its slug's names (results/export.h), in LAVA ids,
+ * KCIDB paths and metric names alike; a name alone on its slug keeps the plain slug. */
+START_TEST(names_unique)
+{
+	static const char *const pairs[][2] = { { "Audio", "Burn" }, { "AUDIO", "Burn" }, { "!!!", "Burn" },
+						 { "Video", "burn" }, { "Video", "BURN" }, { "Audio", "None" } };
+	json_t *results = json_array();
+	for (size_t i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++)
+		json_array_append_new(results, json_pack("{s:s, s:s, s:s, s:i, s:b, s:i, s:i, s:i, s:i, s:i}",
+			"simulation", pairs[i][0], "load", pairs[i][1], "mode", "", "repeat", 1, "has_deadlines", 1,
+			"latency_mean_ns", 5000, "latency_p99_ns", 6000, "latency_max_ns", 7000,
+			"desired_cpu_ppm", 1000000, "deadlines_met_ppm", 1000000));
+	json_t *doc = json_pack("{s:i, s:s, s:o}", "schema_version", 1, "generator", "interbench 1.0.0", "results", results);
+	struct result_set rs;
+	parse_doc(doc, &rs);
+	unsigned fails;
+	char *lava = lava_text(&rs, NULL, NULL, &fails);
+	static const char *const ids[] = { "audio--2-burn--2", "audio--1-burn--2", "--1-burn--2", "video-burn--3",
+					   "video-burn--1", "audio--2-none" };
+	for (size_t i = 0; i < sizeof(ids) / sizeof(ids[0]); i++) {
+		char line[64];
+		snprintf(line, sizeof(line), "%s pass", ids[i]);
+		ck_assert_msg(has_line(lava, line), "no '%s' in:\n%s", line, lava);
+	}
+	ck_assert_msg(first_words_unique(lava, ' '), "%s", lava);
+	free(lava);
+	char *buf = metrics_text(&rs);
+	ck_assert_msg(has_line(buf, "__1.burn__2.p99_latency_ms: 0.006000") && !strstr(buf, "..") &&
+		      first_words_unique(buf, ':'), "%s", buf);
+	free(buf);
+	int rc;
+	json_t *tests = kcidb_tests(&rs, NULL, &rc), *t;
+	size_t i;
+	json_array_foreach(tests, i, t)  /* every path differs from every earlier one */
+		for (size_t j = 0; j < i; j++)
+			ck_assert_str_ne(json_string_value(json_object_get(t, "path")),
+					 json_string_value(json_object_get(json_array_get(tests, j), "path")));
+	ck_assert_uint_eq(json_array_size(tests), 6 * 6);
+	json_decref(tests);
 	result_set_free(&rs);
 }
 END_TEST
@@ -423,6 +493,7 @@ int main(void)
 	tcase_add_test(tc, lava_verdicts_against_baseline);
 	tcase_add_test(tc, kcidb_report);
 	tcase_add_test(tc, starved_medians);
+	tcase_add_test(tc, names_unique);
 	tcase_add_test(tc, intervals_exported);
 	tcase_add_test(tc, kcidb_ids);
 	tcase_add_test(tc, subcommand_statuses);

@@ -15,15 +15,18 @@ e2e_run_dir
 if [ "$rc" = 0 ] && bash -n c.bash && [ ! -s err.txt ]; then ok "completion bash: a script bash parses"
 else bad "completion bash (exit $rc)" err.txt; fi
 
-# complete WORD...: what the script offers for the last word of "interbench WORD...".
+# complete WORD...: what the script offers for the last word of "interbench WORD..." (with
+# the shell options in SHOPT set, and IFS as in IFS_SET when given), and what it printed.
 cat >complete.sh <<'SH'
 . ./c.bash
+[ -n "${SHOPT:-}" ] && shopt -s $SHOPT
+[ -n "${IFS_SET:-}" ] && IFS=$IFS_SET
 COMP_WORDS=(interbench "$@")
 COMP_CWORD=$#
 _interbench
 printf '%s\n' "${COMPREPLY[@]}"
 SH
-complete() { bash complete.sh "$@"; }
+complete() { bash complete.sh "$@" 2>&1; }
 
 # every long option a help text lists, completed from its first 6 characters
 # options_of HELPTEXT: the long options of its option lines ("  -t, --duration SECS", "  --json FILE")
@@ -49,6 +52,20 @@ if complete -W Au | grep -qx Audio && [ "$(complete -t 5 -w Burn,Ha)" = "Burn,Ha
    [ -z "$(complete -t 5)" ]
 then ok "workloads after -W/-w (a comma list's last item alone), --format's and --match's values (a comma inside a value kept), the subcommands"
 else bad "values: -W Au '$(complete -W Au | tr '\n' ' ')', -w Burn,Ha '$(complete -t 5 -w Burn,Ha | tr '\n' ' ')'"; fi
+
+# A typed glob is a word, never matched against files (a file that matches it is here), with
+# bash's default options, failglob (no "no match") and nullglob (no file names); and the lists
+# split on blanks whatever IFS the user set.
+touch 'Audfile,Video' 'Aud-two,Video'
+globbed=""
+for o in "" failglob nullglob; do
+	got=$(SHOPT=$o complete -W 'Aud*,V' | tr '\n' ' ')
+	[ "$got" = "Aud*,Video " ] || globbed="$globbed ${o:-default}: '$got'"
+done
+got=$(IFS_SET=, complete -W Vi | tr '\n' ' ')
+if [ -z "$globbed" ] && [ "$got" = "Video " ]; then ok "-W 'Aud*,V' completes to 'Aud*,Video' (default, failglob, nullglob); IFS=, splits nothing"
+else bad "glob or IFS in completion:$globbed; IFS=, -W Vi: '$got'"; fi
+rm -f 'Audfile,Video' 'Aud-two,Video'
 
 "$BIN" completion fish >fish.txt 2>&1; rc=$?
 if [ "$rc" = 2 ] && [ "$(wc -l <fish.txt)" = 1 ] && grep -qx "interbench completion: fish: not a shell it writes for (accepted: bash, zsh)" fish.txt

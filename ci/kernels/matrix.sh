@@ -15,12 +15,19 @@
 #               linux-image-amd64 (generic) and linux-image-rt-amd64 (rt).
 #   --args      interbench's arguments in every guest (default: -t 2 -W Audio -W Video -w None
 #               -w Burn --repeat 5 --explain: the causes of missed deadlines travel with
-#               each result; compare prints how they moved under each flagged pair)
+#               each result; compare prints how they moved under each flagged pair): words
+#               of A-Za-z0-9._=:/%+- separated by spaces, anything else refused (exit 2): they
+#               travel comma-separated on the kernel command line, through job.yaml and the
+#               guest's shell
 #   --threshold compare's --threshold, for the guests' verdicts and the comparisons
+#               (A-Za-z0-9._=%+- and commas)
 #   --direct    boot with qemu directly instead of through lava-run (the same initramfs)
 # Environment: ACCEL (kvm or tcg: no probe), PROBE_SECONDS (the KVM probe's bound, default 15),
-#   KERNEL_CACHE (default ~/.cache/interbench-kernels), DEBIAN_MIRROR (for debian:SUITE; default
-#   http://deb.debian.org/debian), OUT (default ./kernel-matrix:
+#   KERNEL_CACHE (default ~/.cache/interbench-kernels; refused, exit 2, when reached through a
+#   symbolic link, or when it or a directory above it belongs to another user than root and
+#   the running one, or others can write it, above it but through a sticky bit:
+#   ci/kernels/lib.sh), DEBIAN_MIRROR (for debian:SUITE; default
+#   http://deb.debian.org/debian), OUT (a path of A-Za-z0-9._/+-; default ./kernel-matrix:
 #   LABEL.json, LABEL.cases.txt and LABEL/ with the job, device, logs), TEST_MINUTES (the test
 #   action's timeout, default 20), INTERBENCH (default ./interbench), INTERBENCH_STATIC
 #   (default ./interbench-static): `make kernel-matrix` builds both.
@@ -28,6 +35,7 @@
 # tools; 3 when a kernel's job, boot or benchmark failed.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/lib.sh"
 args="-t 2 -W Audio -W Video -w None -w Burn --repeat 5 --explain"
 threshold="" direct=false kernels=()
 while [ $# -gt 0 ]; do
@@ -40,9 +48,10 @@ while [ $# -gt 0 ]; do
 	(*) kernels+=("$1"); shift ;;
 	esac
 done
-case $args in (*,*) echo "matrix: --args: '$args' has a comma (the kernel command line carries the arguments comma-separated)" >&2; exit 2 ;; esac
-case $threshold in (*" "*) echo "matrix: --threshold: '$threshold' has a space (accepted: compare's KEY=VALUE[,...])" >&2; exit 2 ;; esac
+matrix_args_check "$args" || exit 2
+matrix_threshold_check "$threshold" || exit 2
 cache=${KERNEL_CACHE:-$HOME/.cache/interbench-kernels}
+case $cache in (/*) ;; (*) cache=$PWD/$cache ;; esac
 out=${OUT:-$PWD/kernel-matrix}
 test_minutes=${TEST_MINUTES:-20}
 bin=$(realpath "${INTERBENCH:-./interbench}")
@@ -51,23 +60,26 @@ for f in "$bin" "$static"; do
 	[ -x "$f" ] || { echo "matrix: $f: not built (make interbench interbench-static)" >&2; exit 2; }
 done
 if $direct; then "$here/deps.sh" || exit 2; else "$here/deps.sh" --lava || exit 2; fi
-mkdir -p "$out" "$cache"
+mkdir -p "$out"
+matrix_path_check OUT "$(realpath "$out")" || exit 2
+trusted_dir "$cache" || { echo "matrix: KERNEL_CACHE $cache refused (as root, a cache only root may write)" >&2; exit 2; }
 out=$(realpath "$out")
 start_s=$(date +%s)
 
-# apt-get download of package $1 into directory $2, with apt options $3... (a private
-# configuration, or none: the machine's), without apt's warning that root downloads
-# unsandboxed.
+# Package $1 downloaded into the trusted directory $2 with apt options $3... (a private
+# configuration, or none: the machine's) and verified (verified_download); as root, after an
+# update of the package lists when they do not give it.  Prints its path.
 download() {
-	local pkg=$1 dest=$2 log rc=0
+	local pkg=$1 dest=$2
 	shift 2
-	log=$(cd "$dest" && apt-get "$@" download "$pkg" 2>&1) || rc=$?
-	if [ "$rc" != 0 ] && [ "$(id -u)" = 0 ]; then  # stale or missing package lists
-		apt-get "$@" update -qq && rc=0 && log=$(cd "$dest" && apt-get "$@" download "$pkg" 2>&1) || rc=$?
+	verified_download "$pkg" "$dest" "$@" 2>/dev/null && return 0
+	if [ "$(id -u)" = 0 ]; then  # stale or missing package lists
+		apt_update "$dest/update.log" "$@" && verified_download "$pkg" "$dest" "$@" && return 0
+	else
+		verified_download "$pkg" "$dest" "$@" && return 0
 	fi
-	[ -z "$log" ] || grep -v '^W: Download is performed unsandboxed' <<<"$log" >&2 || true
-	[ "$rc" = 0 ] || echo "matrix: apt-get download $pkg failed (as root: apt-get update first)" >&2
-	return "$rc"
+	echo "matrix: no verified $pkg (as root: apt-get update first)" >&2
+	return 1
 }
 
 # Downloads Debian's kernel metapackage $1 and the image package it depends on into directory
@@ -75,12 +87,10 @@ download() {
 debian_kernel() {
 	local meta=$1 dest=$2 dep deb
 	shift 2
-	download "$meta" "$dest" "$@" || return 1
-	deb=$(ls -t "$dest/${meta}_"*.deb | head -1)
+	deb=$(download "$meta" "$dest" "$@") || return 1
 	dep=$(dpkg-deb -f "$deb" Depends | sed 's/[ (,].*//')
 	case $dep in (linux-image-*) ;; (*) echo "matrix: $deb depends on '$dep', not a linux-image package" >&2; return 1 ;; esac
-	ls "$dest/${dep}_"*.deb >/dev/null 2>&1 || download "$dep" "$dest" "$@" || return 1
-	ls -t "$dest/${dep}_"*.deb | head -1
+	download "$dep" "$dest" "$@"
 }
 
 # The kernel of debian:SUITE (linux-image-amd64) or debian:SUITE-rt (linux-image-rt-amd64):
@@ -88,7 +98,9 @@ debian_kernel() {
 # own sources) through a private apt configuration in $cache/debian-SUITE (its own sources
 # list, package lists and cache: the machine's apt configuration and lists are never
 # touched), the suite's Release file verified against debian-archive-keyring as apt verifies
-# any package.  Prints the image package's path.
+# any package, the update failing on any error (apt_update: old lists are never used) and each
+# package's SHA-256 checked against the lists (verified_download).  Prints the image package's
+# path.
 debian_suite_kernel() {
 	local spec=${1#debian:} suite meta=linux-image-amd64 dir
 	suite=${spec%-rt}
@@ -97,19 +109,16 @@ debian_suite_kernel() {
 	(""|*[!a-z0-9-]*) echo "matrix: $1: not a Debian suite (accepted: debian:SUITE or debian:SUITE-rt, e.g. debian:trixie-rt)" >&2; return 1 ;;
 	esac
 	dir="$cache/debian-$suite"
+	trusted_dir "$dir/lists" && trusted_dir "$dir/archives" || return 1
 	mkdir -p "$dir/lists/partial" "$dir/archives/partial"
 	printf 'deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] %s %s main\n' \
-		"${DEBIAN_MIRROR:-http://deb.debian.org/debian}" "$suite" >"$dir/sources.list"
+		"${DEBIAN_MIRROR:-http://deb.debian.org/debian}" "$suite" | safe_write "$dir/sources.list"
 	local apt=(-o Dir::Etc::SourceList="$dir/sources.list" -o Dir::Etc::SourceParts=/nonexistent
 		   -o Dir::State::Lists="$dir/lists" -o Dir::Cache="$dir" -o Dir::Cache::pkgcache=
 		   -o Dir::Cache::srcpkgcache= -o Dir::Etc::Preferences=/nonexistent
 		   -o Dir::Etc::PreferencesParts=/nonexistent -o APT::Architectures=amd64
 		   -o Acquire::Languages=none)
-	if ! apt-get "${apt[@]}" update -qq >"$dir/update.log" 2>&1; then
-		echo "matrix: $1: apt-get update of Debian's $suite failed:" >&2
-		grep -v '^W: Download is performed unsandboxed' "$dir/update.log" | tail -3 >&2
-		return 1
-	fi
+	apt_update "$dir/update.log" "${apt[@]}" || { echo "matrix: $1: no kernel from Debian's $suite" >&2; return 1; }
 	debian_kernel "$meta" "$dir" "${apt[@]}"
 }
 
@@ -190,14 +199,10 @@ choose_accel() {
 
 # Boots kernel $2 with initramfs $3 through lava-run, in directory $1.  Writes $1/log.
 boot_lava() {
-	local dir=$1 kernel=$2 ramdisk=$3 label=$4 tcs=""
-	[ -z "$threshold" ] || tcs=" ib_threshold=$threshold"
+	local dir=$1 kernel=$2 ramdisk=$3 label=$4
 	sed -e "s|@QEMU_ACCEL@|$accel|" -e '/^ *- $/d' "$here/lava/device-qemu.yaml.in" >"$dir/device.yaml"
 	sed -e "s|@SCRATCH@|$dir/scratch-|" "$here/lava/dispatcher.yaml.in" >"$dir/dispatcher.yaml"
-	sed -e "s|@NAME@|$label|; s|@JOB_MINUTES@|$((test_minutes + 5))|; s|@TEST_MINUTES@|$test_minutes|" \
-	    -e "s|@IB_ARGS@|$(echo "$args" | tr -s ' ' ,)|; s|@IB_THRESHOLD@|$tcs|" \
-	    -e "s|@KERNEL_URL@|file://$kernel|; s|@RAMDISK_URL@|file://$ramdisk|" \
-	    "$here/lava/job.yaml.in" >"$dir/job.yaml"
+	job_yaml "$here/lava/job.yaml.in" "$label" "$args" "$threshold" "$kernel" "$ramdisk" "$test_minutes" >"$dir/job.yaml"
 	local run=(lava-run --job-id 1 --output-dir "$dir/lava" --device "$dir/device.yaml" --dispatcher "$dir/dispatcher.yaml")
 	if ! "${run[@]}" --validate "$dir/job.yaml" >"$dir/validate.log" 2>&1; then
 		echo "matrix: $label: lava-run --validate refused the job (see $dir/validate.log):" >&2
