@@ -77,9 +77,11 @@ if [ "$rc" = 0 ] && [ "$(grep -c '^Pipeline .* p99 input-to-present ' cmp.txt)" 
 then ok "compare: p99 input-to-present and % jank vsyncs of each load, nothing flagged against itself"; else bad "compare (exit $rc)" cmp.txt; fi
 
 # --explain follows the chain (the game thread, the workers, the render thread): the stages'
-# waits and work explain the delay that the game thread's own waits left unexplained, and the
-# stage whose wake-to-run p99 is clearly the longer (workers or render) waited longer after
-# its wake-ups in the explained periods too.
+# waits and work explain the delay that the game thread's own waits left unexplained.  Which
+# stage waited longer after its wake-ups is a figure of one run on a shared host, not checked:
+# "the stage with the clearly longer wake-to-run p99 also waited longer in the explained
+# periods" held in 5 runs of 6 here and failed once (render's p99 14.1 ms against the workers'
+# 5.44, woken waits 249 against 385 ms, 5.6 % of the CPUs taken by other programs).
 "$BIN" -t 6 -c -v --explain -W Pipeline -w Burn -L 4 --json ex.json >ex.txt 2>&1; rc=$?
 if grep -q -- "--explain: no BPF tracer" ex.txt; then
 	skip "Pipeline --explain: the BPF tracer cannot run here: $(grep -- '--explain: no BPF' ex.txt)"
@@ -92,14 +94,9 @@ e = r["explain"]
 assert [s["stage"] for s in e["stages"]] == ["game", "workers", "render"], e["stages"]
 assert e["explained_periods"] > 20 and e["parts_ns"]["stages"] > 0, e
 assert e["parts_ns"]["unexplained"] < 0.1 * e["delay_ns"], e["parts_ns"]   # 55 % with the game thread alone
-woken = {s["stage"]: s["woken_wait_ns"] for s in e["stages"]}
-w, rd = r["stage_workers_wake_p99_ns"], r["stage_render_wake_p99_ns"]
-if w > 1.5 * rd:
-    assert woken["workers"] > woken["render"], (w, rd, woken)
-elif rd > 1.5 * w:
-    assert woken["render"] > woken["workers"], (w, rd, woken)
+assert all(0 <= s["woken_wait_ns"] <= s["wait_ns"] for s in e["stages"]), e["stages"]
 PY
-then ok "Pipeline --explain: game, workers and render followed, the delay explained, the stages agreeing with wake-to-run"
+then ok "Pipeline --explain: game, workers and render followed, the delay explained, each stage's woken wait part of its wait"
 else bad "Pipeline --explain (exit $rc)" ex.txt; fi
 
 # Its threads by name while it runs, and as a load behind Audio.
