@@ -8,6 +8,9 @@
 # a CPU it waits behind them (mean 3 ms, p99 11 ms) and -r takes that away (0.07 ms, 0.16 ms).  compare pairs results at the same settings
 # (nice, policy), so nice 19 and -r are compared with --match simulation,load.  Prints a
 # Markdown section with compare's lines.  Run as root.
+# Pipeline (5 s, 4 Burn threads) at nice 0 and 19, and with -L 1 and -L 4: jank and p99
+# input-to-present (tests/e2e_pipeline.sh checks only their form: a single run on a shared
+# host cannot tell a load's effect from another process's).
 # X runs longer than Audio: in 3 s its sweep reaches only 29% CPU, where nice hardly shows.
 # Usage: bench/known-answers.sh [./interbench] [X seconds (6)] [Audio seconds (3)] [repeats (5)]
 # shellcheck source=bench/common.sh
@@ -47,4 +50,6 @@ known() {
 known "X-Burn-nice" "-t $x_secs -W X -w Burn" "-t $x_secs -W X -w Burn -N 19" "--match simulation,load"
 known "Audio-Burn-realtime" "-t $audio_secs -W Audio -w Burn -L 8" "-t $audio_secs -W Audio -w Burn -L 8 -r" "--match simulation,load"
 known "X-Burn-load-threads" "-t $x_secs -W X -w Burn -L 1" "-t $x_secs -W X -w Burn -L 4"
+known "Pipeline-Burn-nice" "-t 5 -W Pipeline -w Burn -L 4" "-t 5 -W Pipeline -w Burn -L 4 -N 19" "--match simulation,load"
+known "Pipeline-Burn-load-threads" "-t 5 -W Pipeline -w Burn -L 1" "-t 5 -W Pipeline -w Burn -L 4"
 bench_commands

@@ -70,16 +70,23 @@ assert d["machine"]["audit"]["allowed_cpus"]["hint"]' one.json
 	taskset -c 1 "$BIN" --audit >"$out" 2>&1; rc=$?
 	if [ "$rc" = 1 ] && grep -A1 '^allowed_cpus .*1 of ' "$out" | grep -q 'hint: '
 	then ok "--audit flags a restricted CPU set"; else bad "--audit under taskset (exit $rc)" "$out"; fi
-else ok "# skipped: one CPU, no restricted CPU set to test"; fi
+else skip "a restricted CPU set: one CPU, no smaller set to restrict the run to"; fi
 
 # A CPU quota of the run's cgroup (a scratch cgroup, removed at the end).
-CG=""
-if [ -w /sys/fs/cgroup/cpu ] && mkdir "/sys/fs/cgroup/cpu/ib-e2e-$$" 2>/dev/null; then
-	CG="/sys/fs/cgroup/cpu/ib-e2e-$$"; echo 50000 >"$CG/cpu.cfs_quota_us" || CG_BAD=1; QF="$CG/cpu.cfs_quota_us"
-elif grep -qw cpu /sys/fs/cgroup/cgroup.subtree_control 2>/dev/null && mkdir "/sys/fs/cgroup/ib-e2e-$$" 2>/dev/null; then
-	CG="/sys/fs/cgroup/ib-e2e-$$"; echo "50000 100000" >"$CG/cpu.max" || CG_BAD=1; QF="$CG/cpu.max"
+# Only a machine without a writable cpu controller skips it: a cgroup that cannot be made, or a
+# quota that cannot be written, where the controller is there, is a failure.
+CG="" QF="" QV=""
+if [ -d /sys/fs/cgroup/cpu ] && [ -w /sys/fs/cgroup/cpu ]; then
+	CG="/sys/fs/cgroup/cpu/ib-e2e-$$" QF=cpu.cfs_quota_us QV=50000
+elif grep -qw cpu /sys/fs/cgroup/cgroup.subtree_control 2>/dev/null && [ -w /sys/fs/cgroup ]; then
+	CG="/sys/fs/cgroup/ib-e2e-$$" QF=cpu.max QV="50000 100000"
 fi
-if [ -n "$CG" ] && [ -z "${CG_BAD:-}" ]; then
+if [ -z "$CG" ]; then
+	skip "a cgroup CPU quota: no writable cpu controller here (needs root and a v1 cpu hierarchy, or v2 with cpu in /sys/fs/cgroup/cgroup.subtree_control)"
+elif ! mkdir "$CG" 2>"$TMP/cg.err" || ! echo "$QV" >"$CG/$QF" 2>>"$TMP/cg.err"; then
+	bad "a cgroup CPU quota: making $CG with '$QV' in $QF failed" "$TMP/cg.err"
+else
+	QF="$CG/$QF"
 	CG="$CG" BIN="$BIN" sh -c 'echo $$ >"$CG/cgroup.procs" && exec "$BIN" -t 1 -c -W Audio -w None --json quota.json' >"$out" 2>&1; rc=$?
 	if [ "$rc" = 0 ] && grep -q "^CPU quota of its cgroup: 50000 us per 100000 us (50 % of one CPU) ($QF)$" "$out" &&
 	   python3 -c '
@@ -91,8 +98,8 @@ assert m["audit"]["cpu_quota"]["hint"]' quota.json "$QF"
 	"$BIN" compare run.json quota.json >"$out" 2>&1
 	if grep -q "^Warning: cpu_quota_us differs: OLD 'none', NEW '50000'" "$out"; then ok "compare warns of a CPU quota"
 	else bad "compare of a CPU quota" "$out"; fi
-else ok "# skipped: no cgroup with a CPU quota can be made here"; fi
-[ -n "$CG" ] && rmdir "$CG"
+fi
+[ -n "$CG" ] && [ -d "$CG" ] && rmdir "$CG"
 
 # Two runs at the same time: each says the other was running, by its pid.
 "$BIN" -t 2 -W Audio -w None -w Burn -m first --json first.json >"$TMP/first.txt" 2>&1 &

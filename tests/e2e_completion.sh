@@ -78,7 +78,8 @@ if command -v zsh >/dev/null; then
 	"$BIN" completion zsh >zfn/_interbench 2>err.txt; rc=$?
 	if [ "$rc" = 0 ] && zsh -n zfn/_interbench && [ ! -s err.txt ]; then ok "completion zsh: a script zsh parses"
 	else bad "completion zsh (exit $rc)" err.txt; fi
-	if timeout 60 zsh -f "$tests/lib/zsh-complete.zsh" "$PWD/zfn" z.out 'interbench -' 'interbench compare -' \
+	mkdir -p zhome
+	if HOME="$PWD/zhome" timeout 60 zsh -f "$tests/lib/zsh-complete.zsh" "$PWD/zfn" z.out 'interbench -' 'interbench compare -' \
 		'interbench export -' 'interbench plot -' 'interbench --bench-po' 'interbench -W Au' \
 		'interbench -t 5 -w Burn,Ha' 'interbench export --format m' 'interbench completion z' >z.err 2>&1
 	then
@@ -103,8 +104,12 @@ if command -v zsh >/dev/null; then
 	else
 		bad "zsh: an interactive zsh did not complete every line" z.err
 	fi
+	# compinit dumps nothing: not in HOME, not over /dev/null (as root it once made it a file)
+	if [ -c /dev/null ] && [ "$(stat -c %t,%T /dev/null)" = 1,3 ] && [ -z "$(ls -A zhome)" ]
+	then ok "zsh: compinit wrote no dump file (/dev/null still the null device, HOME empty)"
+	else bad "zsh: compinit wrote a dump file: /dev/null $(stat -c '%F %t,%T' /dev/null), HOME holds '$(ls -A zhome)'"; fi
 else
-	echo "skip - no zsh here ('make deps' installs it)"
+	skip "zsh completion: no zsh here ('make deps' installs it)"
 fi
 
 # make install puts it where bash-completion looks, under DESTDIR

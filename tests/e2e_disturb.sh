@@ -2,8 +2,8 @@
 # End to end: a run that knows it was disturbed.  Audio against None, once on a quiet machine
 # and once while a busy loop per CPU (pinned to the run's CPUs) takes them: the disturbed run's
 # JSON "disturbance" says other processes took much of the run's CPUs and the line under its
-# row says so (the row itself in interbench 0.31's fields); the quiet run measures less
-# (loosely: the host is shared, other work may disturb it too).  Usage: e2e_disturb.sh BINARY
+# row says so (the row itself in interbench 0.31's fields).  The quiet run is not compared
+# with it: on a shared host other processes may take as much.  Usage: e2e_disturb.sh BINARY
 set -u
 . "$(dirname "$0")/lib/e2e.sh"
 e2e_begin disturb "${1:?usage: $0 path/to/interbench}"
@@ -28,14 +28,16 @@ done
 e2e_at_exit 'kill "${busy[@]}" 2>/dev/null; wait "${busy[@]}" 2>/dev/null'
 "$BIN" -t 2 -l "${loops:-1000}" -W Audio -w None --json busy.json >busy.txt 2>&1; rc=$?
 kill "${busy[@]}" 2>/dev/null; wait "${busy[@]}" 2>/dev/null
-if [ "$rc" = 0 ] && python3 - busy.json quiet.json <<'PY'
+if [ "$rc" = 0 ] && python3 - busy.json <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))["results"][0]["disturbance"]
-q = json.load(open(sys.argv[2]))["results"][0]["disturbance"]
-assert d["outside_cpu_ppm"] > 300000, d                 # a busy loop per CPU: most of them
-assert d["outside_cpu_ns"] > 0 and q["outside_cpu_ppm"] < d["outside_cpu_ppm"], (q, d)
+# a busy loop per CPU at the run's nice: the scheduler gives each at least half of its CPU
+# beside Audio's one thread (about 5 % of a CPU), whatever else runs (more load only adds to
+# it): above 30 % by a margin (97.2 % measured here, other programs running beside it)
+assert d["outside_cpu_ppm"] > 300000, d
+assert d["outside_cpu_ns"] > 0 and d["steal_ppm"] <= d["outside_cpu_ppm"] <= 1000000, d
 PY
-then ok "busy loops: outside_cpu_ppm above 30 %, the quiet run's below it"; else bad "disturbed JSON (exit $rc)" busy.txt; fi
+then ok "busy loops: outside_cpu_ppm above 30 %"; else bad "disturbed JSON (exit $rc)" busy.txt; fi
 # The disturbed row keeps interbench 0.31's fields, on the console and in the logfile (load,
 # mean +/- SD, max, % desired CPU, % deadlines met: 7 words), the line under it says why.
 log=$(uname -r).log

@@ -11,6 +11,11 @@ cd "$TMP" || exit 1
 # Background jobs start with env --default-signal=INT,QUIT: a script's background job starts
 # with SIGINT and SIGQUIT ignored, and a signal ignored at start stays ignored (as under nohup).
 now_ms() { date +%s%3N; }
+# A run given a signal ends within HANG_S, or it hangs: a bound far above the time it takes (a
+# fraction of a second; the time is printed, never compared: on a shared host it is the other
+# processes' figure).  The exit status and the "interrupted" in the outputs show that the
+# signal, not the run's end, stopped it.
+HANG_S=60
 # procs_left: whether a process of ours is still there once its exit (children die with main
 # through PR_SET_PDEATHSIG, asynchronously) had up to 60 s to happen.
 procs_left() {
@@ -45,10 +50,9 @@ interrupt() {
 	sleep 0.5
 	local t0; t0=$(now_ms)
 	kill -"$sig" "$pid"
-	wait "$pid"
+	wait_within "$HANG_S" "$pid"
 	local rc=$? dt=$(( $(now_ms) - t0 ))
-	if [ "$rc" = "$want" ]; then ok "SIG$sig: exit status $want"; else bad "SIG$sig: exit status $rc, wanted $want" "$out"; fi
-	if [ "$dt" -lt 2000 ]; then ok "SIG$sig: exited in $dt ms"; else bad "SIG$sig: exited in $dt ms (limit 2000)"; fi
+	if [ "$rc" = "$want" ]; then ok "SIG$sig: exit status $want, in $dt ms"; else bad "SIG$sig: exit status $rc in $dt ms, wanted $want (137: killed after ${HANG_S} s)" "$out"; fi
 	if ! procs_left; then ok "SIG$sig: no process left"; else bad "SIG$sig: processes left"; pgrep -af "$BIN"; fi
 	if [ -z "$(ls -A "$TMP/wd")" ]; then ok "SIG$sig: no scratch file left"; else bad "SIG$sig: scratch files left: $(ls "$TMP/wd")"; fi
 	if grep -q '^Burn .*+/-' "$log" && grep -q '^Write .*+/-' "$log" && grep -q 'interrupted' "$log"; then ok "SIG$sig: logfile keeps the partial result"
@@ -75,7 +79,7 @@ env --default-signal=INT,QUIT "$BIN" -t 5 -c -W Audio -w Write --workdir "$TMP/w
 pid=$!
 wait_children "$pid" 2   # inside the window: load and bench running
 kill -STOP "$pid"; kill -INT "$pid"; kill -TERM "$pid"; kill -CONT "$pid"
-wait "$pid"; rc=$?
+wait_within "$HANG_S" "$pid"; rc=$?
 if [ "$rc" -ge 128 ] && ! procs_left && [ -z "$(ls -A "$TMP/wd2")" ]; then ok "second signal: exit $rc at once, no child, no scratch file left"
 else bad "second signal (exit $rc), left: $(ls "$TMP/wd2")"; fi
 
@@ -86,8 +90,8 @@ pid=$!
 # The measurement (over a second: warm-up, then at least three estimates) has begun, after
 # the handlers were installed, once its line is out.
 wait_for grep -q '^Measuring loops_per_ms' "$TMP/cal.out"
-t0=$(now_ms); kill -INT "$pid"; wait "$pid"; rc=$?; dt=$(( $(now_ms) - t0 ))
-if [ "$rc" = 130 ] && [ "$dt" -lt 2000 ] && cmp -s "$TMP/cal.saved" "$XDG_CACHE_HOME/interbench/loops_per_ms" &&
+t0=$(now_ms); kill -INT "$pid"; wait_within "$HANG_S" "$pid"; rc=$?; dt=$(( $(now_ms) - t0 ))
+if [ "$rc" = 130 ] && cmp -s "$TMP/cal.saved" "$XDG_CACHE_HOME/interbench/loops_per_ms" &&
    grep -q 'interrupted (.*) while measuring loops_per_ms' "$TMP/cal.out"
 then ok "SIGINT while calibrating: 130 in $dt ms, saved value kept"
 else bad "SIGINT while calibrating: exit $rc in $dt ms" "$TMP/cal.out"; fi
@@ -99,8 +103,8 @@ pid=$!
 # Creating 1 GiB (written, synced, dropped from the cache) has begun once the file exists; the
 # failed row below shows the signal landed before the file was done.
 wait_for compgen -G "$TMP/rd/interbench-read-*.tmp" >/dev/null
-t0=$(now_ms); kill -INT "$pid"; wait "$pid"; rc=$?; dt=$(( $(now_ms) - t0 ))
-if [ "$rc" = 130 ] && [ "$dt" -lt 2000 ] && [ -z "$(ls -A "$TMP/rd")" ] &&
+t0=$(now_ms); kill -INT "$pid"; wait_within "$HANG_S" "$pid"; rc=$?; dt=$(( $(now_ms) - t0 ))
+if [ "$rc" = 130 ] && [ -z "$(ls -A "$TMP/rd")" ] &&
    grep -q '^Read .*failed: creating the read file: interrupted' "$TMP/rd.out"
 then ok "SIGINT while creating the read file: 130 in $dt ms, no file left"
 else bad "SIGINT while creating the read file: exit $rc in $dt ms, left: $(ls "$TMP/rd")" "$TMP/rd.out"; fi
@@ -121,7 +125,7 @@ pid=$!
 wait_children "$pid" 2   # inside the window: the oldest child is the load, the other the bench
 load=$(pgrep -o -P "$pid")
 [ -n "$load" ] && kill -KILL "$load"
-wait "$pid"; rc=$?
+wait_within "$HANG_S" "$pid"; rc=$?
 if [ "$rc" = 0 ] && grep -q '^Burn .*failed: .*load process .*killed by signal 9' "$out" && grep -q '^Ring .*+/-' "$out"
 then ok "killed load: pair failed, next pair ran"; else bad "killed load: pair failed, next pair ran (exit $rc)" "$out"; fi
 
@@ -135,7 +139,7 @@ if [ "$(id -u)" = 0 ] && command -v prlimit >/dev/null; then
 	then ok "RLIMIT_RTTIME: the bench killed, the reason names the limit"
 	else bad "RLIMIT_RTTIME named in the reason (exit $rc, want 1: no pair measured)" "$out"; fi
 else
-	echo "skip - RLIMIT_RTTIME needs root (SCHED_FIFO) and prlimit"
+	skip "RLIMIT_RTTIME needs root (SCHED_FIFO) and prlimit"
 fi
 
 # Without privileges: warnings for a normal run, refusals (exit 2) before anything starts.
@@ -157,9 +161,11 @@ if command -v setpriv >/dev/null && [ "$(id -u)" = 0 ]; then
 		asuser --dma-latency 0 -t 1 -c -W Audio -w None >"$out" 2>&1; rc=$?
 		if [ "$rc" = 2 ] && [ "$(wc -l <"$out")" = 1 ] && grep -q "interbench: --dma-latency: open /dev/cpu_dma_latency: Permission denied" "$out"
 		then ok "unprivileged --dma-latency refused (exit 2)"; else bad "unprivileged --dma-latency refused (exit $rc)" "$out"; fi
+	else
+		skip "unprivileged --dma-latency: no /dev/cpu_dma_latency here"
 	fi
 else
-	echo "skip - unprivileged runs need root and setpriv"
+	skip "unprivileged runs need root and setpriv"
 fi
 
 e2e_end

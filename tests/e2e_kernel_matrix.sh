@@ -79,7 +79,7 @@ if [ "$(id -u)" = 0 ]; then
 	mkdir -m 0755 "$TMP/o" && chown 65534 "$TMP/o"
 	distrusted "$TMP/o belongs to uid 65534, not to the running user (uid 0) or root" "$TMP/o/cache"
 else
-	echo "skip - a cache of another user: not root, cannot make one"
+	skip "a cache of another user: not root, cannot make one"
 fi
 
 echo precious >"$TMP/victim"
@@ -115,6 +115,6 @@ srv.serve_forever()' >port.txt 2>/dev/null &
 	elif grep -q "^matrix: apt-get update failed" u.out; then ok "apt-get update against a 503 mirror, planted lists in place: failed ($(sed -n 2p u.out))"
 	else bad "apt-get update against a 503 mirror: no reason" u.out; fi
 else
-	echo "skip - apt-get update against a 503 mirror: no apt-get here"
+	skip "apt-get update against a 503 mirror: no apt-get here"
 fi
 e2e_end

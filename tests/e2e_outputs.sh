@@ -14,9 +14,10 @@ cd "$TMP" || exit 1
 run --json first.json >/dev/null 2>&1 || bad "the first run"
 echo precious >victim
 
-# 1. A write that fails (here RLIMIT_FSIZE, as a full disk would) keeps the old result whole.
+# 1. A write that fails (here RLIMIT_FSIZE of 1 KiB, as a full disk would) keeps the old result
+# whole.
 cp first.json j.json
-(ulimit -f 1; run --json j.json >out 2>&1); rc=$?
+fsize_limited 1024 out "$BIN" -t 1 -c -q -W Audio -w None --json j.json; rc=$?
 if [ $rc = 1 ] && grep -q 'write j.json: File too large' out && cmp -s j.json first.json && ! temps_left
 then ok "--json on a full disk: exit 1, the old result whole, no temporary file"
 else bad "--json on a full disk (exit $rc)" out; fi
@@ -61,7 +62,7 @@ if [ "$(id -u)" = 0 ]; then
 	then ok "another user's file at --timeline and --json: refused, untouched"
 	else bad "another user's file ($rc1/$rc2)" out; cat out2; fi
 	rm -f tl.bin j.json
-else echo "skip - another user's file (needs root for chown)"; fi
+else skip "another user's file (needs root for chown)"; fi
 
 # 6. Hostile text: a comment and a work directory with a terminal escape, a C1 CSI and a
 # right-to-left override reach neither the terminal nor the logfile as they are.

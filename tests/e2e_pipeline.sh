@@ -1,11 +1,12 @@
 #!/bin/bash
 # End to end: the Pipeline task, a frame made by a chain of threads and shown at vsyncs.  Its
-# known answers on a 2-CPU machine, judged by relations between runs, never by timings: against
-# None its frames are shown at every vsync; against Burn with -L 4 jank and the p99
-# input-to-present latency grow; with those loads at nice 19 they shrink again, and compare
-# flags the difference.  Also its table columns, the stage lines of -v, the schema-valid JSON
+# figures' form: its table columns, the stage lines of -v, the schema-valid JSON
 # whose shares add up, its timeline's frames, its plot, --explain along its chain, its
 # threads' names, as a load behind Audio, and a bad option.
+# How much jank a load causes is a figure of the machine at that moment, not checked here: on a
+# shared host another process's load moves it (a 5 s run once showed 1 % jank against None);
+# bench/known-answers.sh runs Burn at nice 0 against nice 19, and -L 1 against -L 4, repeated,
+# for compare to judge.
 # Usage: e2e_pipeline.sh BINARY
 set -u
 . "$(dirname "$0")/lib/e2e.sh"
@@ -26,15 +27,10 @@ for r in (none, burn):
     assert abs(shares - 1e6) < 100, shares                       # the segments are the whole time
     assert r["vsyncs"] > 250 and r["input_to_present_samples"] > 3500, r   # 5 s at 60 Hz, 1 kHz input
     assert r["stage_game_wake_p99_ns"] is not None and r["input_to_present_p50_ns"] <= r["input_to_present_p99_ns"]
-# every frame shown, give or take a late one: a 5 s run on a busy CI host once showed 1 %
-assert none["jank_ppm"] < 50000, none["jank_ppm"]
-assert 16_000_000 < none["frame_time_p50_ns"] < 17_500_000, none["frame_time_p50_ns"]
-# jank against 4 hogs ran from 4 % to 27 % here: some, and more than against None
-assert burn["jank_ppm"] > max(10000, 2 * none["jank_ppm"]), (none["jank_ppm"], burn["jank_ppm"])
-assert burn["input_to_present_p99_ns"] > 1.2 * none["input_to_present_p99_ns"]
-assert burn["one_percent_low_mfps"] < none["one_percent_low_mfps"]
+    # a frame is shown at a vsync: its time is never under one 60 Hz vsync (16.667 ms)
+    assert r["frame_time_p50_ns"] >= 16_000_000 and 0 <= r["jank_ppm"] <= 1e6, r
 PY
-then ok "JSON: no jank against None; against Burn -L 4 jank, p99 input-to-present and 1% low worse"; else bad "Pipeline JSON" hog.txt; fi
+then ok "JSON: schema-valid, the segments' shares the whole, the samples of 5 s, no frame time under a vsync"; else bad "Pipeline JSON" hog.txt; fi
 
 # The timeline: each frame shown at a vsync, so the frame times between frames shown are whole
 # vsync periods, and the vsyncs between them that showed nothing are the JSON's jank (less
@@ -70,31 +66,25 @@ if command -v gnuplot >/dev/null; then
 	then ok "plot: chain-Pipeline, input-to-present by segment per load; the frame times on each timeline"
 	else bad "plot (exit $rc)" plot.txt; fi
 else
-	echo "skip - plot: gnuplot not installed (make deps installs it)"
+	skip "plot: gnuplot not installed (make deps installs it)"
 fi
 
-"$BIN" -t 5 -c -W Pipeline -w Burn -L 4 -N 19 --json nice.json >nice.txt 2>&1; rc=$?
-if [ "$rc" = 0 ] && python3 - hog.json nice.json <<'PY'
-import json, sys
-burn = next(r for r in json.load(open(sys.argv[1]))["results"] if r["load"] == "Burn")
-nice = json.load(open(sys.argv[2]))["results"][0]
-# less jank, not a factor: under AddressSanitizer the chain runs slower and Burn at nice 0
-# once gave 4.0 % jank against 2.3 % at nice 19 (27 % against 0.4 % in a plain build)
-assert nice["jank_ppm"] < burn["jank_ppm"], (nice["jank_ppm"], burn["jank_ppm"])
-assert nice["input_to_present_p99_ns"] < burn["input_to_present_p99_ns"]
-PY
-then ok "Burn at nice 19: jank and p99 input-to-present shrink again"; else bad "nice 19 (exit $rc)" nice.txt; fi
-"$BIN" compare --match simulation,load nice.json hog.json >cmp.txt 2>&1; rc=$?
-if [ "$rc" = 1 ] && grep -q 'p99 input-to-present .* REGRESSION' cmp.txt && grep -q '% jank vsyncs .* pt .* REGRESSION' cmp.txt
-then ok "compare: the jank and input-to-present of Burn at nice 0 flagged against nice 19"; else bad "compare (exit $rc)" cmp.txt; fi
+# compare knows the chain's figures; a result against itself changed in none of them.
+"$BIN" compare hog.json hog.json >cmp.txt 2>&1; rc=$?
+if [ "$rc" = 0 ] && [ "$(grep -c '^Pipeline .* p99 input-to-present ' cmp.txt)" = 2 ] &&
+   [ "$(grep -c '^Pipeline .* % jank vsyncs .* pt ' cmp.txt)" = 2 ] &&
+   ! grep -q 'REGRESSION\|significant' cmp.txt
+then ok "compare: p99 input-to-present and % jank vsyncs of each load, nothing flagged against itself"; else bad "compare (exit $rc)" cmp.txt; fi
 
 # --explain follows the chain (the game thread, the workers, the render thread): the stages'
-# waits and work explain the delay that the game thread's own waits left unexplained, and the
-# stage whose wake-to-run p99 is clearly the longer (workers or render) waited longer after
-# its wake-ups in the explained periods too.
+# waits and work explain the delay that the game thread's own waits left unexplained.  Which
+# stage waited longer after its wake-ups is a figure of one run on a shared host, not checked:
+# "the stage with the clearly longer wake-to-run p99 also waited longer in the explained
+# periods" held in 5 runs of 6 here and failed once (render's p99 14.1 ms against the workers'
+# 5.44, woken waits 249 against 385 ms, 5.6 % of the CPUs taken by other programs).
 "$BIN" -t 6 -c -v --explain -W Pipeline -w Burn -L 4 --json ex.json >ex.txt 2>&1; rc=$?
 if grep -q -- "--explain: no BPF tracer" ex.txt; then
-	echo "skip - Pipeline --explain: the BPF tracer cannot run here: $(grep -- '--explain: no BPF' ex.txt)"
+	skip "Pipeline --explain: the BPF tracer cannot run here: $(grep -- '--explain: no BPF' ex.txt)"
 elif [ "$rc" = 0 ] && grep -Eq '^ +why: stages: game waited [0-9.]+ % \(woken [0-9.]+ %\), workers waited [0-9.]+ % \(woken [0-9.]+ %\) and worked [0-9.]+ %, render waited' ex.txt &&
      python3 - "$SCHEMA" ex.json <<'PY'
 import json, sys, jsonschema
@@ -104,14 +94,9 @@ e = r["explain"]
 assert [s["stage"] for s in e["stages"]] == ["game", "workers", "render"], e["stages"]
 assert e["explained_periods"] > 20 and e["parts_ns"]["stages"] > 0, e
 assert e["parts_ns"]["unexplained"] < 0.1 * e["delay_ns"], e["parts_ns"]   # 55 % with the game thread alone
-woken = {s["stage"]: s["woken_wait_ns"] for s in e["stages"]}
-w, rd = r["stage_workers_wake_p99_ns"], r["stage_render_wake_p99_ns"]
-if w > 1.5 * rd:
-    assert woken["workers"] > woken["render"], (w, rd, woken)
-elif rd > 1.5 * w:
-    assert woken["render"] > woken["workers"], (w, rd, woken)
+assert all(0 <= s["woken_wait_ns"] <= s["wait_ns"] for s in e["stages"]), e["stages"]
 PY
-then ok "Pipeline --explain: game, workers and render followed, the delay explained, the stages agreeing with wake-to-run"
+then ok "Pipeline --explain: game, workers and render followed, the delay explained, each stage's woken wait part of its wait"
 else bad "Pipeline --explain (exit $rc)" ex.txt; fi
 
 # Its threads by name while it runs, and as a load behind Audio.

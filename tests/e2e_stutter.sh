@@ -32,7 +32,10 @@ if [ "$rc" = 0 ] && grep -q 'ProAudio .* xruns per minute' "$out" && grep -q 'st
    grep -q 'Gaming .* 1% low fps' "$out" && grep -q 'p99 frame time' "$out"
 then ok "compare: xruns per minute, stolen p99, frame time, 1% low fps"; else bad "compare of ProAudio (exit $rc)" "$out"; fi
 
-# A task that cannot keep up: 100% CPU every 10 ms against a nice -20 Burn misses runs of deadlines.
+# A task that cannot keep up: 100% CPU every 10 ms against a nice -20 Burn misses runs of
+# deadlines.  Not a figure of the moment: it needs a whole CPU and CFS gives a nice 0 thread
+# beside a nice -20 one 1024 / (1024 + 88761) of it (kernel/sched/core.c, sched_prio_to_weight),
+# so it misses whatever else the host runs.
 "$BIN" -t 1 -c -q -W Custom -C 100 -I 10000 -w Burn -N -20 --json miss.json >"$out" 2>&1; rc=$?
 if [ "$rc" = 0 ] && python3 -c '
 import json, sys

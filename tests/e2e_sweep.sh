@@ -151,6 +151,6 @@ if command -v setpriv >/dev/null && [ "$(id -u)" = 0 ]; then
 		then ok "unprivileged '$args' refused with the fix"; else bad "unprivileged '$args' (exit $rc)" "$out"; fi
 	done
 else
-	echo "skip - unprivileged refusals need root and setpriv"
+	skip "unprivileged refusals need root and setpriv"
 fi
 e2e_end

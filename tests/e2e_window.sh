@@ -21,8 +21,10 @@ for r in doc["results"]:
     assert (st["reason"] == "known") == (st["unknown"] == []), st
     assert sorted(st["needed_s"]) == sorted(st["unknown"]), st
     assert st["reason"] != "max-time" or st["look"] == 2, st
-    # the bench stops itself at a look; main's cap is the last look plus a 2 s grace
-    assert 1.0 <= win_s <= 6.5, win_s
+    # the bench stops itself at a look, never before it (1 s or 4 s); main's cap is the last
+    # look plus a 2 s grace (core/pair.c), and a window measured past 6 + 4 s means main did not
+    # keep it: 4 s of slack for main's wake-up on a loaded host, a hang bound, not a speed claim
+    assert (1.0, 4.0)[st["look"] - 1] <= win_s <= 10.0, (st, win_s)
 PY
 then ok "no -t: each pair stopped at a look, its stop in a schema-valid JSON"; else bad "adaptive run (exit $rc)" w.txt; fi
 if grep -q "running every load until its figures are known, 1 to 4 seconds" w.txt &&

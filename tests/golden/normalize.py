@@ -9,10 +9,17 @@ in which order, which columns, which JSON keys, in which order, of which types) 
                            the line under a disturbed row dropped (other work on the host, not
                            the program's structure: tests/e2e_disturb.sh checks it; the row
                            itself is kept as it is, interbench 0.31's fields).
+                           Also dropped, as facts of what else ran on the host at that moment:
+                           the header's line on another interbench run at the same time
+                           (results/logfile.c logfile_concurrent), the console's line naming
+                           the audit's flagged items (results/sink.c) and the audit's hints (an
+                           item has one only when the machine's state is worth a warning:
+                           lib/audit.c; tests/e2e_audit.sh checks them).
   normalize.py json FILE   JSON document: one line per value, 'path: value' for the settings
                            (options, task, load, modes, policies, has_deadlines...) and
                            'path: <type>' for measured figures and machine facts; arrays of
-                           histogram buckets as their type alone.
+                           histogram buckets as their type alone; the audit's hints dropped
+                           and run.concurrent_run_pid masked, as in text.
 """
 import json
 import os
@@ -21,9 +28,13 @@ import sys
 
 NUMBER = re.compile(r"[0-9]+(\.[0-9]+)?([kMGTP](?= ))?")   # a number and its SI prefix
 AUDIT_LINE = re.compile(r"^(  [a-z_0-9]+) {2,}\S.*$")
+CONCURRENT_LINE = re.compile(r"^Another interbench run \(pid [0-9]+\) was running at the same time")
+AUDIT_FLAGGED = re.compile(r"^Audit: known to hurt interactivity here: ")   # results/sink.c
+AUDIT_HINT = re.compile(r"^ +hint: ")                        # lib/audit.c audit_print
+JSON_AUDIT_HINT = re.compile(r"^\.machine\.audit\.[a-z_0-9]+\.hint$")
 DISTURBED_LINE = re.compile(r"^ +\* disturbed: ")   # results/logformat.h LOG_ROW_DISTURBED
 # Values shown as they are: settings, not measurements or machine facts.
-KEEP = re.compile(r"^(\.schema_version|\.options\..*|\.run\.duration_s|\.run\.concurrent_run_pid"
+KEEP = re.compile(r"^(\.schema_version|\.options\..*|\.run\.duration_s"
                   r"|\.run\.interrupted_by|\.results\[\d+\]\.(simulation|load|mode|load_mode|repeat"
                   r"|has_deadlines|interrupted|failed|interval_us|bench_setting\..*|load_setting\..*"
                   r"|timeline_pair)|\.sweeps\[\d+\]\.(simulation|load|bench_settings|load_settings).*)$")
@@ -34,13 +45,15 @@ def text(path):
     in_audit = False
     for line in open(path, encoding="utf-8", errors="replace"):
         line = line.rstrip("\n").replace(rel, "KERNEL_RELEASE").replace(ver, "KERNEL_VERSION")
-        if DISTURBED_LINE.match(line):
+        if DISTURBED_LINE.match(line) or CONCURRENT_LINE.match(line) or AUDIT_FLAGGED.match(line):
             continue
         line = re.sub(r"interbench [0-9]+\.[0-9]+\.[0-9]+(-[0-9a-z.-]+)?", "interbench VERSION", line)
         if line.startswith("Audit ("):
             in_audit = True
         elif in_audit and not line.startswith("  "):
             in_audit = False
+        if in_audit and AUDIT_HINT.match(line):
+            continue
         m = AUDIT_LINE.match(line) if in_audit else None
         if m:
             line = m.group(1)
@@ -55,6 +68,11 @@ def kind(v):
 
 
 def walk(v, path):
+    if JSON_AUDIT_HINT.match(path):
+        return
+    if path == ".run.concurrent_run_pid":
+        print(f"{path}: <pid or null>")
+        return
     if isinstance(v, dict):
         print(f"{path}: {{}}" if not v else f"{path}: object")
         for k, x in v.items():

@@ -11,7 +11,10 @@ shift 2
 : >$out
 : >$out.words
 zpty z zsh -f -i
-zpty -w z "fpath=($dir \$fpath); autoload -Uz compinit; compinit -u -D -d /dev/null"
+# -D alone: no dump file read or written.  (A -d after it turns dumping back on, compinit's
+# options being read in order: `-D -d /dev/null` had root's compdump replace /dev/null with a
+# regular file; /usr/share/zsh/functions/Completion/compinit, its -d and -D.)
+zpty -w z "fpath=($dir \$fpath); autoload -Uz compinit; compinit -u -D"
 # compadd's options end at '-' (or at its first word that is not one); what follows are matches
 zpty -w z "compadd() { local -a a=(\"\$@\"); local i=\${a[(i)-]}; print -r -- \"\${a[i+1,-1]}\" >>$out.words; builtin compadd \"\$@\"; }"
 zpty -w z "dump() { print -r -- \"<\$BUFFER>\" >>$out; print -r -- --- >>$out.words; BUFFER=''; }; zle -N dump; bindkey '^X' dump"
