@@ -22,6 +22,8 @@
  * VM; the median of 20 ms samples swung by 10% between runs there. */
 #define SAMPLE_NS (20 * NS_PER_MS)
 #define SAMPLES_PER_ESTIMATE 10 /* ~200 ms a measurement; CALIB_MEASUREMENTS of them */
+/* A sample is burnt in this many pieces (~1 ms each), the stop flag looked at between them. */
+#define SAMPLE_PIECES 20
 
 void burn_loops(uint64_t n)
 {
@@ -106,13 +108,37 @@ void calib_key_current(struct calib_key *key)
 		snprintf(key->kernel_release, sizeof(key->kernel_release), "unknown");
 }
 
-/* Loops per ms from the fastest of SAMPLES_PER_ESTIMATE timed runs of `loops` loops. */
-static double estimate(uint64_t loops)
+static bool stopped(const volatile sig_atomic_t *interrupted)
+{
+	return interrupted && *interrupted;
+}
+
+/* Burns loops in SAMPLE_PIECES pieces, stopping between two once *interrupted is set: a stop
+ * signal acts within a millisecond of CPU time, also where a realtime budget
+ * (cpu.rt_runtime_us) lets the pinned SCHED_FIFO thread run only a millisecond a second and a
+ * whole measurement would take minutes.  Returns false when stopped. */
+static bool burn_sample(uint64_t loops, const volatile sig_atomic_t *interrupted)
+{
+	uint64_t piece = loops / SAMPLE_PIECES + 1;
+	while (loops > 0) {
+		if (stopped(interrupted))
+			return false;
+		uint64_t n = loops < piece ? loops : piece;
+		burn_loops(n);
+		loops -= n;
+	}
+	return true;
+}
+
+/* Loops per ms from the fastest of SAMPLES_PER_ESTIMATE timed runs of `loops` loops; 0 when
+ * interrupted. */
+static double estimate(uint64_t loops, const volatile sig_atomic_t *interrupted)
 {
 	uint64_t best_ns = UINT64_MAX;
 	for (int i = 0; i < SAMPLES_PER_ESTIMATE; i++) {
 		uint64_t t0 = now_ns();
-		burn_loops(loops);
+		if (!burn_sample(loops, interrupted))
+			return 0;
 		uint64_t dt = now_ns() - t0;
 		if (dt > 0 && dt < best_ns)
 			best_ns = dt;
@@ -149,11 +175,6 @@ static void restore_sched(const struct thread_sched *saved)
 		pthread_setaffinity_np(pthread_self(), sizeof(saved->cpus), &saved->cpus);
 }
 
-static bool stopped(const volatile sig_atomic_t *interrupted)
-{
-	return interrupted && *interrupted;
-}
-
 /* Warms up (frequency ramp, caches) while sizing a SAMPLE_NS (20 ms) sample; returns its loop count. */
 static uint64_t warm_up(const volatile sig_atomic_t *interrupted)
 {
@@ -161,7 +182,8 @@ static uint64_t warm_up(const volatile sig_atomic_t *interrupted)
 	uint64_t t_end = now_ns() + WARMUP_NS;
 	while (now_ns() < t_end && !stopped(interrupted)) {
 		uint64_t t0 = now_ns();
-		burn_loops(loops);
+		if (!burn_sample(loops, interrupted))
+			break;
 		uint64_t dt = now_ns() - t0;
 		if (dt < SAMPLE_NS)
 			loops = dt ? loops * SAMPLE_NS / dt + 1 : loops * 2;
@@ -178,7 +200,7 @@ struct real_measurer {
 static double measure_once(void *ctx)
 {
 	struct real_measurer *m = ctx;
-	return stopped(m->interrupted) ? 0 : estimate(m->loops);
+	return estimate(m->loops, m->interrupted);
 }
 
 /* Pins and warms up the calling thread into *saved and *m. */
