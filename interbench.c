@@ -186,7 +186,7 @@ static int setup_run(struct run *r)
  * (-1: a failure already reported, exit 1). */
 static int start_run(struct run *r)
 {
-	sink_console_open(&r->sink, &r->opt);
+	sink_console_open(&r->sink, &r->opt, &g_signal);
 	mainproc_probe(&r->main);  /* main's SCHED_FIFO priority, which the settings are resolved with */
 	sweep_build(&r->opt, r->main.prio_max - 2, &r->bench, &r->load);
 	int rc = mainproc_check_cpus(&r->opt);

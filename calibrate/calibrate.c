@@ -22,6 +22,8 @@
  * VM; the median of 20 ms samples swung by 10% between runs there. */
 #define SAMPLE_NS (20 * NS_PER_MS)
 #define SAMPLES_PER_ESTIMATE 10 /* ~200 ms a measurement; CALIB_MEASUREMENTS of them */
+/* A sample is burnt in this many pieces (~1 ms each), the stop flag looked at between them. */
+#define SAMPLE_PIECES 20
 
 void burn_loops(uint64_t n)
 {
@@ -118,14 +120,39 @@ void calib_key_current(struct calib_key *key)
 		snprintf(key->kernel_release, sizeof(key->kernel_release), "unknown");
 }
 
+static bool stopped(const volatile sig_atomic_t *interrupted)
+{
+	return interrupted && *interrupted;
+}
+
+/* Burns loops in SAMPLE_PIECES pieces, stopping between two once *interrupted is set: a stop
+ * signal acts within a millisecond of CPU time, also where a realtime budget
+ * (cpu.rt_runtime_us) lets the pinned SCHED_FIFO thread run only a millisecond a second and a
+ * whole measurement would take minutes.  Returns false when stopped. */
+static bool burn_sample(uint64_t loops, const volatile sig_atomic_t *interrupted)
+{
+	uint64_t piece = loops / SAMPLE_PIECES + 1;
+	while (loops > 0) {
+		if (stopped(interrupted))
+			return false;
+		uint64_t n = loops < piece ? loops : piece;
+		burn_loops(n);
+		loops -= n;
+	}
+	return true;
+}
+
 /* Loops per ms from the fastest of `samples` runs of `loops` loops, each timed by clock (now_ns
- * for wall time, thread_cpu_ns for the thread's CPU time). */
-static double fastest_rate(uint64_t loops, int samples, uint64_t (*clock)(void))
+ * for wall time, thread_cpu_ns for the thread's CPU time); 0 when *interrupted was set (NULL:
+ * never). */
+static double fastest_rate(uint64_t loops, int samples, uint64_t (*clock)(void),
+			   const volatile sig_atomic_t *interrupted)
 {
 	uint64_t best_ns = UINT64_MAX;
 	for (int i = 0; i < samples; i++) {
 		uint64_t t0 = clock();
-		burn_loops(loops);
+		if (!burn_sample(loops, interrupted))
+			return 0;
 		uint64_t dt = clock() - t0;
 		if (dt > 0 && dt < best_ns)
 			best_ns = dt;
@@ -133,10 +160,11 @@ static double fastest_rate(uint64_t loops, int samples, uint64_t (*clock)(void))
 	return (double)loops * (double)NS_PER_MS / (double)best_ns;
 }
 
-/* Loops per ms of wall time from the fastest of SAMPLES_PER_ESTIMATE runs of `loops` loops. */
-static double estimate(uint64_t loops)
+/* Loops per ms of wall time from the fastest of SAMPLES_PER_ESTIMATE runs of `loops` loops; 0
+ * when interrupted. */
+static double estimate(uint64_t loops, const volatile sig_atomic_t *interrupted)
 {
-	return fastest_rate(loops, SAMPLES_PER_ESTIMATE, now_ns);
+	return fastest_rate(loops, SAMPLES_PER_ESTIMATE, now_ns, interrupted);
 }
 
 /* The calling thread's affinity and policy, saved while it is pinned for measuring. */
@@ -168,11 +196,6 @@ static void restore_sched(const struct thread_sched *saved)
 		pthread_setaffinity_np(pthread_self(), sizeof(saved->cpus), &saved->cpus);
 }
 
-static bool stopped(const volatile sig_atomic_t *interrupted)
-{
-	return interrupted && *interrupted;
-}
-
 /* Warms up (frequency ramp, caches) while sizing a SAMPLE_NS (20 ms) sample; returns its loop count. */
 static uint64_t warm_up(const volatile sig_atomic_t *interrupted)
 {
@@ -180,7 +203,8 @@ static uint64_t warm_up(const volatile sig_atomic_t *interrupted)
 	uint64_t t_end = now_ns() + WARMUP_NS;
 	while (now_ns() < t_end && !stopped(interrupted)) {
 		uint64_t t0 = now_ns();
-		burn_loops(loops);
+		if (!burn_sample(loops, interrupted))
+			break;
 		uint64_t dt = now_ns() - t0;
 		if (dt < SAMPLE_NS)
 			loops = dt ? loops * SAMPLE_NS / dt + 1 : loops * 2;
@@ -197,7 +221,7 @@ struct real_measurer {
 static double measure_once(void *ctx)
 {
 	struct real_measurer *m = ctx;
-	return stopped(m->interrupted) ? 0 : estimate(m->loops);
+	return estimate(m->loops, m->interrupted);
 }
 
 /* Pins and warms up the calling thread into *saved and *m. */
@@ -257,8 +281,12 @@ double calib_check_speed(uint64_t loops_per_ms, const volatile sig_atomic_t *int
 	pin_to_current_cpu_fifo(&saved);
 	burn_loops(loops * CHECK_WARMUP_NS / SAMPLE_NS);
 	uint64_t wall0_ns = now_ns(), cpu0_ns = thread_cpu_ns();
-	while (loops && n < CALIB_MEASUREMENTS && !stopped(interrupted))
-		rates[n++] = fastest_rate(loops, CHECK_SAMPLES, thread_cpu_ns);
+	while (loops && n < CALIB_MEASUREMENTS) {
+		double rate = fastest_rate(loops, CHECK_SAMPLES, thread_cpu_ns, interrupted);
+		if (rate <= 0)
+			break;
+		rates[n++] = rate;
+	}
 	uint64_t wall_ns = now_ns() - wall0_ns, cpu_ns = thread_cpu_ns() - cpu0_ns;
 	int cpu = sched_getcpu();
 	restore_sched(&saved);

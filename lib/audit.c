@@ -302,6 +302,12 @@ const char *audit_cpu_quota_hint(int64_t quota_us)
 		"it waits for the next one (raise or remove cpu.max, cpu.cfs_quota_us)" : "";
 }
 
+const char *audit_rt_budget_hint(bool tight)
+{
+	return tight ? "below the kernel's default 95 %: once the cgroup's (or the system's) realtime tasks have "
+		"used it in a period, the timing thread waits for the next one (raise cpu.rt_runtime_us)" : "";
+}
+
 const char *audit_concurrent_hint(long pid)
 {
 	return pid > 0 ? "another interbench run loads the machine too: figures measured now include its load "
@@ -309,7 +315,7 @@ const char *audit_concurrent_hint(long pid)
 }
 
 /* What confines this process: the CPUs it may use (of the real process, whatever root is), its
- * cgroups' CPU quota and cpuset, another interbench run at the same time. */
+ * cgroups' CPU quota, realtime budget and cpuset, another interbench run at the same time. */
 static void add_confinement(struct audit *a, const char *root)
 {
 	const char *prefix = strcmp(root, "/") == 0 ? "" : root;
@@ -326,6 +332,9 @@ static void add_confinement(struct audit *a, const char *root)
 	cgroup_quota_text(&lim, v, sizeof(v));
 	add(a, "cpu_quota", v, lim.quota_file[0] ? lim.quota_file : "cpu.max, cpu.cfs_quota_us of its cgroups",
 	    audit_cpu_quota_hint(lim.quota_us));
+	cgroup_rt_budget_text(&lim, v, sizeof(v));
+	add(a, "rt_budget", v, lim.rt_file[0] ? lim.rt_file : "cpu.rt_runtime_us of its cgroups, sched_rt_runtime_us",
+	    audit_rt_budget_hint(cgroup_rt_budget_tight(&lim)));
 	add(a, "cpuset", lim.cpuset, lim.cpuset_file[0] ? lim.cpuset_file : "cpuset.cpus.effective, cpuset.cpus", "");
 	pid_t other = runlock_check(prefix, why, sizeof(why));
 	snprintf(v, sizeof(v), other > 0 ? "interbench pid %ld" : "none", (long)other);

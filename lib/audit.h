@@ -50,6 +50,8 @@ const char *audit_allowed_cpus_hint(unsigned allowed, unsigned online);
 /* the tightest CPU quota of its cgroups, microseconds per period (<= 0: none; cgroup-v2.rst
  * cpu.max, sched-bwc.rst) */
 const char *audit_cpu_quota_hint(int64_t quota_us);
+/* a realtime budget below the kernel's default (lib/cgroup.h cgroup_rt_budget_tight): tight */
+const char *audit_rt_budget_hint(bool tight);
 /* the process id of another interbench run at the same time (0: none; lib/runlock.h) */
 const char *audit_concurrent_hint(long pid);
 

@@ -247,17 +247,27 @@ static int read_int_file(const char *dir, const char *name, int64_t *v)
 	return rc;
 }
 
-/* Keeps quota_us per period_us, set by file (root prefix cut off), when it allows less CPU
- * than the quota kept so far. */
+/* Keeps us per period_us, set by file (root prefix cut off), in *kept_us, *kept_period_us and
+ * kept_file when it allows less of a CPU than what they hold: nothing yet (*kept_period_us 0),
+ * unlimited (*kept_us -1), or a larger share.  us -1 is unlimited: it replaces only nothing. */
+static void keep_smaller_share(int64_t *kept_us, int64_t *kept_period_us, char kept_file[PATH_MAX], int64_t us,
+			       int64_t period_us, const char *file)
+{
+	if (period_us <= 0 || us < -1)
+		return;
+	bool have = *kept_period_us > 0;
+	if (have && (us < 0 || (*kept_us >= 0 && (double)us / (double)period_us >= (double)*kept_us / (double)*kept_period_us)))
+		return;
+	*kept_us = us;
+	*kept_period_us = period_us;
+	snprintf(kept_file, PATH_MAX, "%s", file);
+}
+
+/* Keeps a CPU quota (quota_us > 0; "max" and -1 are none) when tighter than lim's. */
 static void keep_tighter(struct cgroup_cpu_limits *lim, int64_t quota_us, int64_t period_us, const char *file)
 {
-	if (quota_us <= 0 || period_us <= 0)
-		return;
-	if (lim->quota_us > 0 && (double)quota_us / (double)period_us >= (double)lim->quota_us / (double)lim->period_us)
-		return;
-	lim->quota_us = quota_us;
-	lim->period_us = period_us;
-	snprintf(lim->quota_file, sizeof(lim->quota_file), "%s", file);
+	if (quota_us > 0)
+		keep_smaller_share(&lim->quota_us, &lim->period_us, lim->quota_file, quota_us, period_us, file);
 }
 
 /* One level's quota: v2 cpu.max, or v1 cpu.cfs_quota_us and cpu.cfs_period_us. */
@@ -276,6 +286,51 @@ static void level_quota(struct cgroup_cpu_limits *lim, const struct cgroup_loc *
 		snprintf(path, sizeof(path), "%s/cpu.cfs_quota_us", loc->dir);
 		keep_tighter(lim, q, p, path + root_len);
 	}
+}
+
+/* Keeps a realtime budget (runtime_us -1: unlimited) when tighter than lim's. */
+static void keep_tighter_rt(struct cgroup_cpu_limits *lim, int64_t runtime_us, int64_t period_us, const char *file)
+{
+	keep_smaller_share(&lim->rt_runtime_us, &lim->rt_period_us, lim->rt_file, runtime_us, period_us, file);
+}
+
+/* One cgroup's realtime budget (cpu.rt_runtime_us, cpu.rt_period_us: RT group scheduling). */
+static void level_rt(struct cgroup_cpu_limits *lim, const struct cgroup_loc *loc, size_t root_len)
+{
+	char path[PATH_MAX + 64];
+	int64_t r, p;
+	if (read_int_file(loc->dir, "cpu.rt_runtime_us", &r) == 0 && read_int_file(loc->dir, "cpu.rt_period_us", &p) == 0) {
+		snprintf(path, sizeof(path), "%s/cpu.rt_runtime_us", loc->dir);
+		keep_tighter_rt(lim, r, p, path + root_len);
+	}
+}
+
+/* The system's realtime budget (proc(5): /proc/sys/kernel/sched_rt_runtime_us). */
+static void global_rt(struct cgroup_cpu_limits *lim, const char *root)
+{
+	char dir[PATH_MAX];
+	int64_t r, p;
+	snprintf(dir, sizeof(dir), "%s/proc/sys/kernel", root);
+	if (read_int_file(dir, "sched_rt_runtime_us", &r) == 0 && read_int_file(dir, "sched_rt_period_us", &p) == 0)
+		keep_tighter_rt(lim, r, p, "/proc/sys/kernel/sched_rt_runtime_us");
+}
+
+bool cgroup_rt_budget_tight(const struct cgroup_cpu_limits *lim)
+{
+	return lim->rt_period_us > 0 && lim->rt_runtime_us >= 0 &&
+	       (double)lim->rt_runtime_us / (double)lim->rt_period_us <
+		       (double)CGROUP_RT_DEFAULT_RUNTIME_US / CGROUP_RT_DEFAULT_PERIOD_US;
+}
+
+void cgroup_rt_budget_text(const struct cgroup_cpu_limits *lim, char *buf, size_t len)
+{
+	if (lim->rt_period_us <= 0)
+		snprintf(buf, len, "unknown");
+	else if (lim->rt_runtime_us < 0)
+		snprintf(buf, len, "unlimited");
+	else
+		snprintf(buf, len, "%" PRId64 " us per %" PRId64 " us (%.4g %% of each CPU)", lim->rt_runtime_us,
+			 lim->rt_period_us, 100.0 * (double)lim->rt_runtime_us / (double)lim->rt_period_us);
 }
 
 /* Reads the cpuset's CPUs from dir/name into lim when there is none yet.  */
@@ -297,16 +352,19 @@ void cgroup_cpu_limits_read(const char *root, struct cgroup_cpu_limits *lim)
 	size_t root_len = strlen(root);
 	memset(lim, 0, sizeof(*lim));
 	lim->quota_us = -1;
+	global_rt(lim, root);
 	if (cgroup_locate_self(root, NULL, &loc) == 0) {
 		read_cpuset(lim, loc.dir, "cpuset.cpus.effective", root_len);
-		do
+		do {
 			level_quota(lim, &loc, root_len);
-		while (cgroup_up(&loc));
+			level_rt(lim, &loc, root_len);
+		} while (cgroup_up(&loc));
 	}
 	if (cgroup_locate_self(root, "cpu", &loc) == 0)
-		do
+		do {
 			level_quota(lim, &loc, root_len);
-		while (cgroup_up(&loc));
+			level_rt(lim, &loc, root_len);
+		} while (cgroup_up(&loc));
 	if (cgroup_locate_self(root, "cpuset", &loc) == 0)
 		read_cpuset(lim, loc.dir, "cpuset.cpus", root_len);
 }

@@ -41,7 +41,7 @@ char *cgroup_read_text(const char *root, const char *path);
 int cgroup_locate_self(const char *root, const char *controller, struct cgroup_loc *loc);
 
 /* What the process's cgroups allow it of the CPUs: the tightest CPU bandwidth quota of its
- * cgroup and its ancestors, and the CPUs of its cpuset.  Ancestors above the cgroup namespace's
+ * cgroup and its ancestors, the tightest realtime budget, and the CPUs of its cpuset.  Ancestors above the cgroup namespace's
  * root (a container's host side) are not visible and not counted. */
 struct cgroup_cpu_limits {
 	int64_t quota_us;          /* CPU time allowed per period, microseconds; -1: no quota */
@@ -49,7 +49,25 @@ struct cgroup_cpu_limits {
 	char quota_file[PATH_MAX]; /* the file setting it ("/sys/fs/cgroup/a/cpu.max"), "" without */
 	char cpuset[256];          /* the cpuset's CPUs ("0-1"), "" when unknown */
 	char cpuset_file[PATH_MAX]; /* where they were read, "" when unknown */
+	int64_t rt_runtime_us;     /* CPU time its realtime tasks may use per rt_period_us on each
+	                              CPU, microseconds (RT throttling); -1: unlimited */
+	int64_t rt_period_us;      /* the period of rt_runtime_us, microseconds; 0: unknown */
+	char rt_file[PATH_MAX];    /* the file setting it: a cgroup's cpu.rt_runtime_us or
+	                              /proc/sys/kernel/sched_rt_runtime_us; "" when unknown */
 };
+
+/* The kernel's default realtime budget, 950000 us of each 1000000 us
+ * (Documentation/scheduler/sched-rt-group.rst): a tighter one can throttle the run's realtime
+ * timing thread, which the default leaves alone but for a runaway task. */
+#define CGROUP_RT_DEFAULT_RUNTIME_US 950000
+#define CGROUP_RT_DEFAULT_PERIOD_US 1000000
+
+/* Whether lim's realtime budget is known and allows less of a CPU than the kernel's default. */
+bool cgroup_rt_budget_tight(const struct cgroup_cpu_limits *lim);
+
+/* Writes lim's realtime budget as "50000 us per 1000000 us (5 % of each CPU)", "unlimited" or
+ * "unknown" into buf. */
+void cgroup_rt_budget_text(const struct cgroup_cpu_limits *lim, char *buf, size_t len);
 
 /* Parses the text of a v2 cpu.max: "$MAX $PERIOD" with $MAX "max" for no limit
  * (Documentation/admin-guide/cgroup-v2.rst, "cpu.max").  Returns 0 with *quota_us (-1 for
@@ -60,9 +78,12 @@ int cgroup_parse_cpu_max(const char *text, int64_t *quota_us, int64_t *period_us
  * directory standing in for "/"): every v2 cpu.max from its cgroup up to the mount, and
  * every v1 cpu.cfs_quota_us with its cpu.cfs_period_us (-1: no quota;
  * Documentation/scheduler/sched-bwc.rst), keeping the quota that allows the smallest share of
- * a CPU; the cpuset's CPUs from v2 cpuset.cpus.effective, else v1 cpuset.cpus.  The file names
- * kept are without the root prefix.  Never fails: what cannot be read is left "none"
- * (quota_us -1) or "" (cpuset). */
+ * a CPU; the realtime budget from /proc/sys/kernel/sched_rt_runtime_us and
+ * sched_rt_period_us and, where the kernel has RT group scheduling (CONFIG_RT_GROUP_SCHED), the
+ * cpu.rt_runtime_us and cpu.rt_period_us of its cpu cgroup and its ancestors (v1 or v2),
+ * keeping the smallest share; the cpuset's CPUs from v2 cpuset.cpus.effective, else v1
+ * cpuset.cpus.  The file names kept are without the root prefix.  Never fails: what cannot be
+ * read is left "none" (quota_us -1), unknown (rt_period_us 0) or "" (cpuset). */
 void cgroup_cpu_limits_read(const char *root, struct cgroup_cpu_limits *lim);
 
 /* Writes lim's quota as "5000 us per 100000 us (5 % of one CPU)" into buf, or "none". */

@@ -32,7 +32,8 @@
 #define EXPLAIN_OWNERS 3
 
 /* A tracked thread, written by the benchmark: tid 0 leaves the slot free; the process ids
- * are written before tid. */
+ * are written before tid.  All ids are as the benchmark sees them (gettid(), getpid() in its
+ * pid namespace); the tracer matches the kernel's tasks by their ids there. */
 struct explain_board {
 	__u32 tid;
 	__u32 load_tgid;         /* the load process (0: none): it and every task up to

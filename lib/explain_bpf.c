@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -71,6 +72,24 @@ static void say_why(char *why, size_t whylen, const char *step, int err)
 		snprintf(why, whylen, "%s: %s%s", step, strerror(err), hint);
 }
 
+/* The initial pid namespace's inode number (include/linux/proc_ns.h: PROC_PID_INIT_INO). */
+#define PID_NS_INIT_INO 0xEFFFFFFCU
+
+/* The pid namespace the run is in, for the tracer to match the ids the benchmark sees (its
+ * gettid() and getpid() there) against the kernel's tasks: *ino its inode number, or 0 in the
+ * initial namespace, where the ids are the kernel's own.  Returns 0, or -1 with why set. */
+static int run_pid_ns(__u32 *ino, char *why, size_t whylen)
+{
+	struct stat st;
+	if (stat("/proc/self/ns/pid", &st) != 0) {
+		snprintf(why, whylen, "cannot tell the pid namespace the thread ids are in (stat /proc/self/ns/pid: %s)",
+			 strerror(errno));
+		return -1;
+	}
+	*ino = st.st_ino == PID_NS_INIT_INO ? 0 : (__u32)st.st_ino;
+	return 0;
+}
+
 struct explain_tracer *explain_tracer_open(char *why, size_t whylen)
 {
 	refused_prog[0] = verifier_says[0] = last_warning[0] = '\0';
@@ -90,6 +109,10 @@ struct explain_tracer *explain_tracer_open(char *why, size_t whylen)
 	if (!t->skel) {
 		say_why(why, whylen, "opening the BPF object", errno);
 		free(t);
+		return NULL;
+	}
+	if (run_pid_ns(&t->skel->rodata->pidns_ino, why, whylen) != 0) {
+		explain_tracer_close(t);
 		return NULL;
 	}
 	int err = explain_bpf__load(t->skel);

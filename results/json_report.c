@@ -96,20 +96,23 @@ static json_t *machine_json(const struct machine_info *m)
 			 "clocksource", report_text(m->clocksource));
 }
 
-/* What confined the run: the CPUs it may use, its cgroups' CPU quota and cpuset (null where
- * none or unknown). */
+/* What confined the run: the CPUs it may use, its cgroups' CPU quota, realtime budget and
+ * cpuset (null where none or unknown). */
 static json_t *confinement_json(const struct machine_info *m)
 {
 	const struct cgroup_cpu_limits *cg = &m->cgroup;
-	bool quota = cg->quota_us > 0 && cg->period_us > 0;
-	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+	bool quota = cg->quota_us > 0 && cg->period_us > 0, rt = cg->rt_period_us > 0;
+	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
 			 "allowed_cpus", m->allowed_cpus ? json_integer(m->allowed_cpus) : json_null(),
 			 "allowed_cpu_list", m->allowed_cpus ? report_text(m->allowed_cpu_list) : json_null(),
 			 "cpu_quota_us", quota ? json_integer(cg->quota_us) : json_null(),
 			 "cpu_quota_period_us", quota ? json_integer(cg->period_us) : json_null(),
 			 "cpu_quota_source", quota ? report_text(cg->quota_file) : json_null(),
 			 "cpuset", cg->cpuset[0] ? report_text(cg->cpuset) : json_null(),
-			 "cpuset_source", cg->cpuset[0] ? report_text(cg->cpuset_file) : json_null());
+			 "cpuset_source", cg->cpuset[0] ? report_text(cg->cpuset_file) : json_null(),
+			 "rt_runtime_us", rt ? json_integer(cg->rt_runtime_us) : json_null(),
+			 "rt_period_us", rt ? json_integer(cg->rt_period_us) : json_null(),
+			 "rt_runtime_source", rt ? report_text(cg->rt_file) : json_null());
 }
 
 /* Every option with a JSON key, from the option tables (core and workloads'). */

@@ -211,8 +211,8 @@ void logfile_drift(FILE *f, const struct calib_drift *d, const char *after, bool
 	fprintf(f, "; fixed-work figures (ProAudio) may be off\n");
 }
 
-/* The header's lines on what confined the run: its CPUs, a CPU quota, a narrower cpuset,
- * another run at the same time. */
+/* The header's lines on what confined the run: its CPUs, a CPU quota, a realtime budget below
+ * the kernel's default (with a warning), a narrower cpuset, another run at the same time. */
 static void header_confinement(FILE *f, const struct run_info *info)
 {
 	char text[512];
@@ -223,6 +223,11 @@ static void header_confinement(FILE *f, const struct run_info *info)
 	if (cg && cg->quota_us > 0) {
 		cgroup_quota_text(cg, text, sizeof(text));
 		fprintf(f, "CPU quota of its cgroup: %s (%s)\n", text, cg->quota_file);
+	}
+	if (cg && cgroup_rt_budget_tight(cg)) {
+		cgroup_rt_budget_text(cg, text, sizeof(text));
+		fprintf(f, "Realtime budget: %s (%s)\n", text, cg->rt_file);
+		fprintf(f, "warning: a realtime budget %s\n", audit_rt_budget_hint(true));
 	}
 	unsigned in_set = cg ? machine_cpu_list_count(cg->cpuset) : 0;
 	if (in_set && in_set < info->cpus)

@@ -437,7 +437,7 @@ static bool option_is_fact(const char *key)
 }
 
 /* The facts compare sets side by side: the machine, what confined the run (the CPUs it
- * could use, its cgroups' CPU quota and cpuset, another run at the same time), its audit's
+ * could use, its cgroups' CPU quota, realtime budget and cpuset, another run at the same time), its audit's
  * settings that decide interactivity, and the run's options that shape every pair (-t, -L,
  * CPU placement, the wakeup latency limit held, each workload's own options such as
  * --dsp-load).  A fact a result does not carry (written before it was recorded) is not
@@ -445,7 +445,8 @@ static bool option_is_fact(const char *key)
 static void json_facts(struct result_set *rs, const json_t *doc)
 {
 	static const char *const machine[] = { "cpu_model", "online_cpus", "preempt_model", "preempt_mode",
-		"allowed_cpus", "allowed_cpu_list", "cpu_quota_us", "cpu_quota_period_us", "cpuset" };
+		"allowed_cpus", "allowed_cpu_list", "cpu_quota_us", "cpu_quota_period_us", "cpuset",
+		"rt_runtime_us", "rt_period_us" };
 	static const char *const audit[] = { "cpufreq_governor", "smt", "deepest_idle_state", "scheduler", "sched_ext",
 		"cmdline" };
 	const json_t *m = json_object_get(doc, "machine"), *a = json_object_get(m, "audit"), *v;

@@ -39,11 +39,11 @@ static void put(struct report_sink *s, bool console)
 	rewind(s->both);
 }
 
-void sink_console_open(struct report_sink *s, const struct options *o)
+void sink_console_open(struct report_sink *s, const struct options *o, const volatile sig_atomic_t *stop)
 {
 	s->opt = o;
 	s->timeline_fd = -1;
-	s->con = conout_open(&s->conout, o->json_path && strcmp(o->json_path, "-") == 0 ? stderr : stdout);
+	s->con = conout_open(&s->conout, o->json_path && strcmp(o->json_path, "-") == 0 ? stderr : stdout, stop);
 }
 
 void sink_measuring(struct report_sink *s, const char *why)
@@ -658,7 +658,7 @@ static int close_outputs(struct report_sink *s)
 	if (write_json(s) != 0)
 		rc = -1;
 	flush_out(s, s->con);
-	if (conout_finish(&s->conout) != 0 && !s->con_errno)  /* the results are written: now wait */
+	if (conout_finish(&s->conout) != 0 && !s->con_errno)  /* the results are written: now wait, boundedly */
 		s->con_errno = errno;
 	if (ferror(s->con) || s->con_errno) {
 		text_message(stderr, "interbench: write to the console: %s", strerror(s->con_errno ? s->con_errno : EIO));

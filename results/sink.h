@@ -64,8 +64,10 @@ struct report_sink {
 	int con_errno, log_errno;        /* the first write error on the console / logfile, or 0 */
 };
 
-/* Opens the console: stdout, or stderr when --json - takes stdout.  Never fails. */
-void sink_console_open(struct report_sink *s, const struct options *o);
+/* Opens the console: stdout, or stderr when --json - takes stdout.  stop is the run's stop
+ * flag: once set, the end of the run no longer waits for a console reader (lib/conout.h).
+ * Never fails. */
+void sink_console_open(struct report_sink *s, const struct options *o, const volatile sig_atomic_t *stop);
 
 /* Records the speed checks between m's pairs (m->drift): run.calibration_drift in the JSON,
  * every check with the pair before it, and when the run drifted (calib_drift_off: checks

@@ -152,7 +152,7 @@ START_TEST(scheduler_named)
 END_TEST
 
 /* What confines the process: a restricted CPU set, a CPU quota of its cgroup, another run
- * holding its lock: each read with its source and flagged with a hint. */
+ * holding its lock, a realtime budget of 5 %: each read with its source and flagged with a hint. */
 START_TEST(confinement)
 {
 	struct audit a;
@@ -164,6 +164,8 @@ START_TEST(confinement)
 	put("sys/fs/cgroup/cpu.max", "max 100000\n");
 	put("sys/fs/cgroup/a/cpu.max", "5000 100000\n");
 	put("sys/fs/cgroup/a/cpuset.cpus.effective", "1\n");
+	put("sys/fs/cgroup/a/cpu.rt_runtime_us", "50000\n");               /* RT group scheduling */
+	put("sys/fs/cgroup/a/cpu.rt_period_us", "1000000\n");
 	put("run/lock/.keep", "");                                         /* the lock file's directory */
 	long online = sysconf(_SC_NPROCESSORS_ONLN);
 	cpu_set_t one;
@@ -192,6 +194,9 @@ START_TEST(confinement)
 	ck_assert_str_eq(audit_find(&a, "cpu_quota")->value, "5000 us per 100000 us (5 % of one CPU)");
 	ck_assert_str_eq(audit_find(&a, "cpu_quota")->source, "/sys/fs/cgroup/a/cpu.max");
 	ck_assert(audit_find(&a, "cpu_quota")->hint[0]);
+	ck_assert_str_eq(audit_find(&a, "rt_budget")->value, "50000 us per 1000000 us (5 % of each CPU)");
+	ck_assert_str_eq(audit_find(&a, "rt_budget")->source, "/sys/fs/cgroup/a/cpu.rt_runtime_us");
+	ck_assert(audit_find(&a, "rt_budget")->hint[0]);
 	ck_assert_str_eq(audit_find(&a, "cpuset")->value, "1");
 	snprintf(want, sizeof(want), "interbench pid %ld", (long)other);
 	ck_assert_str_eq(audit_find(&a, "concurrent_run")->value, want);
@@ -219,6 +224,8 @@ START_TEST(judges)
 	ck_assert(audit_allowed_cpus_hint(1, 2)[0]);
 	ck_assert_str_eq(audit_cpu_quota_hint(-1), "");
 	ck_assert(audit_cpu_quota_hint(5000)[0]);
+	ck_assert_str_eq(audit_rt_budget_hint(false), "");
+	ck_assert(audit_rt_budget_hint(true)[0]);
 	ck_assert_str_eq(audit_concurrent_hint(0), "");
 	ck_assert(audit_concurrent_hint(1234)[0]);
 	ck_assert_str_eq(audit_idle_hint(-1), "");

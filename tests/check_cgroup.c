@@ -267,6 +267,57 @@ START_TEST(cpu_limits_fake_root)
 }
 END_TEST
 
+/* The tightest realtime budget: the system's (sched_rt_runtime_us), then a v1 cpu cgroup's and
+ * a v2 one's cpu.rt_runtime_us when they allow less of a CPU; -1 (unlimited) never replaces a
+ * budget; the judge of "below the kernel's default" and the text. */
+START_TEST(rt_budget_fake_root)
+{
+	char root[] = "/tmp/check_cgroup.XXXXXX", text[128];
+	struct cgroup_cpu_limits lim;
+	ck_assert_ptr_nonnull(mkdtemp(root));
+	put(root, "proc/self/cgroup", "1:cpu,cpuacct:/j/k\n0::/a/b\n");
+	put(root, "proc/self/mountinfo",
+	    "31 30 0:28 / /sys/fs/cgroup/cpu,cpuacct rw - cgroup cgroup rw,cpu,cpuacct\n"
+	    "40 30 0:37 / /sys/fs/cgroup/unified rw - cgroup2 cgroup2 rw\n");
+	cgroup_cpu_limits_read(root, &lim);              /* nothing readable: unknown */
+	ck_assert_int_eq(lim.rt_period_us, 0);
+	ck_assert(!cgroup_rt_budget_tight(&lim));
+	cgroup_rt_budget_text(&lim, text, sizeof(text));
+	ck_assert_str_eq(text, "unknown");
+	put(root, "proc/sys/kernel/sched_rt_runtime_us", "-1\n");
+	put(root, "proc/sys/kernel/sched_rt_period_us", "1000000\n");
+	cgroup_cpu_limits_read(root, &lim);
+	ck_assert_int_eq(lim.rt_runtime_us, -1);
+	ck_assert_str_eq(lim.rt_file, "/proc/sys/kernel/sched_rt_runtime_us");
+	ck_assert(!cgroup_rt_budget_tight(&lim));
+	cgroup_rt_budget_text(&lim, text, sizeof(text));
+	ck_assert_str_eq(text, "unlimited");
+	put(root, "proc/sys/kernel/sched_rt_runtime_us", "950000\n");   /* the default: not tight */
+	put(root, "sys/fs/cgroup/cpu,cpuacct/j/k/cpu.rt_runtime_us", "-1\n");
+	put(root, "sys/fs/cgroup/cpu,cpuacct/j/k/cpu.rt_period_us", "1000000\n");
+	cgroup_cpu_limits_read(root, &lim);
+	ck_assert_int_eq(lim.rt_runtime_us, 950000);
+	ck_assert(!cgroup_rt_budget_tight(&lim));
+	put(root, "sys/fs/cgroup/cpu,cpuacct/j/cpu.rt_runtime_us", "50000\n");   /* 5 % */
+	put(root, "sys/fs/cgroup/cpu,cpuacct/j/cpu.rt_period_us", "1000000\n");
+	cgroup_cpu_limits_read(root, &lim);
+	ck_assert_int_eq(lim.rt_runtime_us, 50000);
+	ck_assert_int_eq(lim.rt_period_us, 1000000);
+	ck_assert_str_eq(lim.rt_file, "/sys/fs/cgroup/cpu,cpuacct/j/cpu.rt_runtime_us");
+	ck_assert(cgroup_rt_budget_tight(&lim));
+	cgroup_rt_budget_text(&lim, text, sizeof(text));
+	ck_assert_str_eq(text, "50000 us per 1000000 us (5 % of each CPU)");
+	put(root, "sys/fs/cgroup/unified/a/cpu.rt_runtime_us", "1000\n");       /* v2: 1 % of 100 ms */
+	put(root, "sys/fs/cgroup/unified/a/cpu.rt_period_us", "100000\n");
+	cgroup_cpu_limits_read(root, &lim);
+	ck_assert_int_eq(lim.rt_runtime_us, 1000);
+	ck_assert_str_eq(lim.rt_file, "/sys/fs/cgroup/unified/a/cpu.rt_runtime_us");
+	char cmd[PATH_MAX + 16];
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
+	ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("cgroup");
@@ -280,6 +331,7 @@ int main(void)
 	tcase_add_test(tc, memcg_fake_root);
 	tcase_add_test(tc, cpu_max_parsing);
 	tcase_add_test(tc, cpu_limits_fake_root);
+	tcase_add_test(tc, rt_budget_fake_root);
 	suite_add_tcase(s, tc);
 	return ck_run(s);
 }

@@ -206,6 +206,56 @@ PY
 then ok "a terminal stopped with Ctrl-S: every row in the logfile meanwhile, then each line once, in order"
 else bad "a terminal stopped with Ctrl-S stalled the run" out; fi
 
+# 5d. A console pipe whose reader never reads, to the end: the run finishes, waits for the
+# reader only while it takes something (lib/conout.h, CONOUT_STALL_MS: 5 s), then drops the
+# rest with a note on stderr and exits with the run's status, its logfile and JSON complete.
+# With "sigterm", a SIGTERM sent once the JSON is written ends the wait at once (the note says
+# why), the finished run not marked interrupted.  Each is bounded: 60 s, against about 8 s.
+for how in wait sigterm; do
+	rm -f "$LOG" r.json
+	if python3 - "$BIN" "$LOG" "$how" >out 2>&1 <<'PY'
+import json, os, signal, subprocess, sys, time
+binary, log, how = sys.argv[1:]
+r, w = os.pipe()
+os.set_blocking(w, False)
+try:
+    while True:
+        os.write(w, b"\0" * 4096)
+except BlockingIOError:
+    pass
+os.set_blocking(w, True)
+p = subprocess.Popen([binary, "-q", "-t", "1", "-W", "Audio", "-w", "None", "--json", "r.json"],
+                     stdout=w, stderr=subprocess.PIPE)
+os.close(w)
+def complete():
+    try:
+        return json.load(open("r.json"))
+    except (OSError, ValueError):
+        return None
+if how == "sigterm":
+    for _ in range(600):
+        if complete():
+            break
+        time.sleep(0.1)
+    p.send_signal(signal.SIGTERM)
+try:
+    err = p.communicate(timeout=60)[1].decode()
+except subprocess.TimeoutExpired:
+    p.kill()
+    p.wait()
+    sys.exit("still waiting for the console reader after 60 s")
+print(err)
+assert p.returncode == 0, p.returncode
+why = "a stop signal arrived" if how == "sigterm" else "the reader took none of it for 5 s"
+assert "interbench: console: " in err and "bytes dropped: " + why in err, err
+doc = complete()
+assert doc and "interrupted_by" not in doc["run"] and doc["results"], doc
+assert any(l.startswith("None ") for l in open(log)), "no None row in " + log
+PY
+	then ok "a console pipe never read ($how): exit 0, the rest dropped with a note, logfile and JSON whole"
+	else bad "a console pipe never read ($how)" out; fi
+done
+
 # 6. Two runs at once in one directory: each gets a logfile of its own, never interleaved.
 rm -f "$(uname -r)"*.log ./*.json
 "$BIN" -t 2 -W Audio -w None -w Burn -m first >out1 2>&1 &

@@ -69,6 +69,36 @@ static __always_inline unsigned masked(unsigned i, unsigned size)
 _Static_assert((EXPLAIN_SLOTS & (EXPLAIN_SLOTS - 1)) == 0, "EXPLAIN_SLOTS: a power of two");
 _Static_assert((EXPLAIN_MAX_CPUS & (EXPLAIN_MAX_CPUS - 1)) == 0, "EXPLAIN_MAX_CPUS: a power of two");
 
+/* The run's pid namespace, set before loading (lib/explain_bpf.c): its inode number, or 0 when
+ * the run is in the initial one.  The benchmark writes the ids it sees (gettid(), getpid()),
+ * which inside a pid namespace are not the kernel's task->pid and task->tgid. */
+const volatile __u32 pidns_ino = 0;
+
+/* Task p's thread id as the benchmark sees it: in the run's pid namespace, its id there when
+ * that is p's own namespace (struct pid's numbers[level]), else 0; otherwise task->pid. */
+static __always_inline __u32 seen_tid(struct task_struct *p)
+{
+	if (!pidns_ino)
+		return BPF_CORE_READ(p, pid);
+	struct pid *pid = BPF_CORE_READ(p, thread_pid);
+	if (!pid)
+		return 0;
+	unsigned int level = BPF_CORE_READ(pid, level);
+	struct upid up;
+	if (bpf_probe_read_kernel(&up, sizeof(up), (char *)pid + bpf_core_field_offset(struct pid, numbers) +
+						      (__u64)level * bpf_core_type_size(struct upid)) != 0 || !up.ns)
+		return 0;
+	return BPF_CORE_READ(up.ns, ns.inum) == pidns_ino ? (__u32)up.nr : 0;
+}
+
+/* Task p's process id as the benchmark sees it (seen_tid's of its thread group leader). */
+static __always_inline __u32 seen_tgid(struct task_struct *p)
+{
+	if (!pidns_ino)
+		return BPF_CORE_READ(p, tgid);
+	return seen_tid(BPF_CORE_READ(p, group_leader));
+}
+
 /* The slot tracking thread id tid, or -1. */
 static __always_inline int find_slot(__u32 tid)
 {
@@ -126,7 +156,7 @@ static __always_inline bool task_runnable(bool preempt, struct task_struct *p)
 static __always_inline __u32 owner_of(int s, struct task_struct *p)
 {
 	const struct explain_board *b = &board[SLOT(s)];
-	__u32 tgid = BPF_CORE_READ(p, tgid), load = b->load_tgid;
+	__u32 tgid = seen_tgid(p), load = b->load_tgid;
 	if (tgid && (tgid == b->bench_tgid || tgid == b->main_tgid))
 		return EXPLAIN_OWNER_BENCH;
 	if (!load)
@@ -137,7 +167,7 @@ static __always_inline __u32 owner_of(int s, struct task_struct *p)
 	for (int k = 0; k < EXPLAIN_ANCESTORS; k++) {
 		if (!anc)
 			break;
-		if (BPF_CORE_READ(anc, tgid) == load)
+		if (seen_tgid(anc) == load)
 			return EXPLAIN_OWNER_LOAD;
 		anc = BPF_CORE_READ(anc, real_parent);
 	}
@@ -242,7 +272,7 @@ static __always_inline void wait_begin(int s, __u32 cpu, __u64 now, bool preempt
 SEC("tp_btf/sched_waking")
 int BPF_PROG(ib_sched_waking, struct task_struct *p)
 {
-	int s = find_slot(BPF_CORE_READ(p, pid));
+	int s = find_slot(seen_tid(p));
 	if (s < 0)
 		return 0;
 	struct explain_acc *a = slot_acc(s);
@@ -254,7 +284,7 @@ int BPF_PROG(ib_sched_waking, struct task_struct *p)
 SEC("tp_btf/sched_wakeup")
 int BPF_PROG(ib_sched_wakeup, struct task_struct *p)
 {
-	int s = find_slot(BPF_CORE_READ(p, pid));
+	int s = find_slot(seen_tid(p));
 	if (s < 0)
 		return 0;
 	struct explain_acc *a = slot_acc(s);
@@ -345,10 +375,10 @@ int BPF_PROG(ib_sched_switch, bool preempt, struct task_struct *prev, struct tas
 	__u64 now = bpf_ktime_get_ns();
 	if (cs->slots)
 		charge_cpu(cs, cpu, now, prev);
-	int sp = find_slot(BPF_CORE_READ(prev, pid));
+	int sp = find_slot(seen_tid(prev));
 	if (sp >= 0)
 		tracked_out(sp, cs, cpu, now, task_runnable(preempt, prev));
-	int sn = find_slot(BPF_CORE_READ(next, pid));
+	int sn = find_slot(seen_tid(next));
 	if (sn >= 0) {
 		tracked_in(sn, cs, cpu, now);
 		note_task(sn, next);
@@ -361,7 +391,7 @@ int BPF_PROG(ib_sched_switch, bool preempt, struct task_struct *prev, struct tas
 SEC("tp_btf/sched_migrate_task")
 int BPF_PROG(ib_sched_migrate_task, struct task_struct *p, int dest_cpu)
 {
-	int s = find_slot(BPF_CORE_READ(p, pid));
+	int s = find_slot(seen_tid(p));
 	if (s < 0 || s >= EXPLAIN_SLOTS || !slot_st[SLOT(s)].wait_since_ns)
 		return 0;
 	__u32 old_cpu = slot_st[SLOT(s)].cpu;

@@ -3,7 +3,8 @@
  * running kernel's BTF (/sys/kernel/btf/vmlinux) when the program loads, so the build needs no
  * vmlinux.h of the build machine's kernel (libbpf's "BPF CO-RE reference guide",
  * https://nakryiko.com/posts/bpf-core-reference-guide/).  Only the fields used are listed; the
- * layouts are the kernel's (include/linux/sched.h, include/linux/interrupt.h). */
+ * layouts are the kernel's (include/linux/sched.h, include/linux/interrupt.h, include/linux/pid.h,
+ * include/linux/pid_namespace.h, include/linux/ns_common.h). */
 #ifndef IB_BPF_KERNEL_TYPES_H
 #define IB_BPF_KERNEL_TYPES_H
 #include <linux/types.h>
@@ -22,6 +23,26 @@ struct sched_entity {
 	struct cfs_rq *cfs_rq;       /* CONFIG_FAIR_GROUP_SCHED: the group runqueue it is queued on */
 } __attribute__((preserve_access_index));
 
+struct ns_common {
+	unsigned int inum;           /* the namespace's inode number (stat of /proc/PID/ns/pid) */
+} __attribute__((preserve_access_index));
+
+struct pid_namespace {
+	struct ns_common ns;
+} __attribute__((preserve_access_index));
+
+/* A task's id in one pid namespace. */
+struct upid {
+	int nr;
+	struct pid_namespace *ns;
+} __attribute__((preserve_access_index));
+
+/* A task's ids: numbers[0] in the initial namespace ... numbers[level] in its own. */
+struct pid {
+	unsigned int level;
+	struct upid numbers[1];      /* a flexible array (numbers[] since 6.x) */
+} __attribute__((preserve_access_index));
+
 struct task_struct {
 	struct thread_info thread_info;
 	struct sched_entity se;
@@ -31,6 +52,8 @@ struct task_struct {
 	int pid;
 	int tgid;
 	struct task_struct *real_parent;
+	struct task_struct *group_leader;
+	struct pid *thread_pid;      /* since 4.19 */
 	char comm[16];
 } __attribute__((preserve_access_index));
 
