@@ -9,10 +9,14 @@ set -u
 . "$(dirname "$0")/lib/e2e.sh"
 e2e_begin make "${1:?usage: $0 path/to/interbench}"
 e2e_run_dir
+# The clone: this tree's files (a git checkout's, or a copy's without git, as
+# tests/fresh-machine.sh makes) committed to a new repository, so that its tags are the test's.
 clone="$TMP/clone"
-git clone -q "$E2E_TREE" "$clone" || { bad "git clone $E2E_TREE (the test needs a git checkout)"; e2e_end; }
-cp "$E2E_TREE/Makefile" "$clone/Makefile"
-git -C "$clone" -c user.name=e2e -c user.email=e2e@localhost commit -qam "the tree's Makefile" >/dev/null
+. "$E2E_TREE/tests/lib/copy-tree.sh"
+mkdir "$clone" && copy_tree "$E2E_TREE" "$clone" && rm -f "$clone/.tarball-version" &&
+	git -C "$clone" init -q && git -C "$clone" add -A &&
+	git -C "$clone" -c user.name=e2e -c user.email=e2e@localhost commit -qm "this tree" >/dev/null ||
+	{ bad "a git repository of this tree in $clone"; e2e_end; }
 cp "$SRC" "$clone/interbench"
 
 # listing DIR: every path under DIR (but .git), sorted.
