@@ -12,14 +12,17 @@ VERSION := 1.0.0
 
 # Debian packages: what the build and the unit tests need (BUILD_PKGS: debian/control's
 # Build-Depends, the one list of them, less debhelper, version constraints and build
-# profiles; removed by tests/fresh-machine.sh to prove `make deps` installs them), what the
-# end-to-end tests use besides, and the toolchain.
+# profiles), what the end-to-end tests use besides (TEST_PKGS; both removed by
+# tests/fresh-machine.sh to prove `make deps` installs them), and the toolchain and the base
+# tools the tests run (BASE_PKGS: git for tests/e2e_make.sh's throwaway repository, procps
+# for pgrep; not removed there, as apt would take the machine's own tools with them).
 BUILD_PKGS := $(shell awk '/^Build-Depends:/ { sub(/^Build-Depends:/, ""); on = 1 } \
 	on && /^[^ \t]/ && !/^Build-Depends:/ { on = 0 } on' debian/control | tr ',' '\n' | \
 	sed -e 's/(.*)//' -e 's/<[^>]*>//g' -e 's/\[[^]]*\]//g' -e 's/[[:space:]]//g' \
 	-e '/^$$/d' -e '/^debhelper-compat$$/d')
-TEST_PKGS  := rt-tests python3-jsonschema gnuplot-nox zsh
-DEBIAN_PKGS := build-essential util-linux $(BUILD_PKGS) $(TEST_PKGS)
+TEST_PKGS  := rt-tests python3-jsonschema python3-yaml gnuplot-nox zsh
+BASE_PKGS  := build-essential util-linux git procps
+DEBIAN_PKGS := $(BASE_PKGS) $(BUILD_PKGS) $(TEST_PKGS)
 
 # $(call pkg_config,ARGS): pkg-config's output; when pkg-config fails (a package missing, or
 # pkg-config itself) make stops, below pkg-config's own message naming the package.

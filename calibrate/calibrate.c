@@ -279,7 +279,10 @@ double calib_check_speed(uint64_t loops_per_ms, const volatile sig_atomic_t *int
 	*out = (struct calib_speed){ .cpu = -1 };
 	sleep_for_ns((uint64_t)CALIB_CHECK_SETTLE_MS * NS_PER_MS);
 	pin_to_current_cpu_fifo(&saved);
-	burn_loops(loops * CHECK_WARMUP_NS / SAMPLE_NS);
+	if (!burn_sample(loops * CHECK_WARMUP_NS / SAMPLE_NS, interrupted)) {
+		restore_sched(&saved);
+		return 0;
+	}
 	uint64_t wall0_ns = now_ns(), cpu0_ns = thread_cpu_ns();
 	while (loops && n < CALIB_MEASUREMENTS) {
 		double rate = fastest_rate(loops, CHECK_SAMPLES, thread_cpu_ns, interrupted);

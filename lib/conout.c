@@ -51,12 +51,14 @@ static int drain_now(struct conout *c)
 }
 
 /* Writes what is queued, waiting for the reader while it takes something at least every
- * CONOUT_STALL_MS and no stop signal has arrived (*c->stop).  Returns 0 when all of it went,
- * 1 when the rest was dropped (c->dropped, c->why say how much and why), or -1 with c->error
- * set. */
+ * CONOUT_STALL_MS and no stop signal arrives during the wait (*c->stop turning non-zero; a run
+ * a signal cut short before still gets its lines to a reader that reads).  Returns 0 when all
+ * of it went, 1 when the rest was dropped (c->dropped, c->why say how much and why), or -1
+ * with c->error set. */
 static int drain_bounded(struct conout *c)
 {
 	uint64_t deadline_ns = now_ns() + CONOUT_STALL_MS * NS_PER_MS;
+	bool stopped_before = c->stop && *c->stop;
 	for (;;) {
 		size_t before = c->done;
 		if (drain_now(c) != 0)
@@ -66,7 +68,7 @@ static int drain_bounded(struct conout *c)
 		uint64_t t_ns = now_ns();
 		if (c->done != before)
 			deadline_ns = t_ns + CONOUT_STALL_MS * NS_PER_MS;
-		const char *why = c->stop && *c->stop ? "a stop signal arrived while waiting for the reader" :
+		const char *why = !stopped_before && c->stop && *c->stop ? "a stop signal arrived while waiting for the reader" :
 				  t_ns >= deadline_ns ? "the reader took none of it for " CONOUT_STALL_TEXT : NULL;
 		if (why) {
 			c->dropped += c->len - c->done;

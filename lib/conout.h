@@ -40,13 +40,15 @@ struct conout {
  * The last one set up is finished at exit (conout_finish), so every line is delivered
  * however the program ends, but by _exit.  Never fails: without memory or a private
  * description it returns target.  stop (may be NULL) is the run's stop flag, set by its
- * signal handler: once it is set, the end of the run no longer waits for the reader.  c must
- * live until exit. */
+ * signal handler: a signal that arrives while the end of the run waits for the reader ends
+ * the wait.  c must live until exit. */
 FILE *conout_open(struct conout *c, FILE *target, const volatile sig_atomic_t *stop);
 
 /* At the end of the run: flushes the stream and writes everything still queued, waiting for
  * the reader (poll(2) for POLLOUT) while it takes something at least every CONOUT_STALL_MS
- * and *stop stays 0.  Otherwise the rest is dropped (c->dropped, c->why) and stderr says so
+ * and no stop signal arrives during the wait (*stop set before the wait, by a signal that cut
+ * the run short, does not end it: the lines of a cut run still reach a reader that reads).
+ * Otherwise the rest is dropped (c->dropped, c->why) and stderr says so
  * in one line, written without waiting; the run's outcome does not change.  Once given up,
  * a later call writes only what the reader takes at once.  Returns 0, or -1 with errno set
  * to the first write error (EPIPE: the reader went away).  Nothing to do for an unqueued

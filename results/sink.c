@@ -180,6 +180,35 @@ static void pattern_lines(struct report_sink *s)
 	}
 }
 
+/* Load li's header line into line (len bytes): empty when the plan does not use it or it has
+ * nothing to say.  Memload's policy may name a cgroup directory: len of PATH_MAX + 256. */
+static void load_line(const struct report_sink *s, unsigned li, char *line, size_t len)
+{
+	const struct load_ops *ops = workload_table[li]->load;
+	line[0] = '\0';
+	if (ops && ops->describe && plan_uses(s->in.plan, li))
+		ops->describe(s->in.load_cfg, options_wl_opts(s->opt, li), line, len);
+}
+
+/* The loads' header lines, each said once: a line an earlier load of the run gave already (the
+ * disk loads' note on a file system in memory) is not repeated. */
+static void load_lines(struct report_sink *s)
+{
+	char line[PATH_MAX + 256], earlier[PATH_MAX + 256];
+	for (unsigned li = 0; li < workload_count; li++) {
+		load_line(s, li, line, sizeof(line));
+		bool said = !line[0];
+		for (unsigned lj = 0; lj < li && !said; lj++) {
+			load_line(s, lj, earlier, sizeof(earlier));
+			said = strcmp(line, earlier) == 0;
+		}
+		if (said)
+			continue;
+		fprintf(s->both, "%s\n", line);
+		put(s, true);
+	}
+}
+
 /* The run header on both outputs and the JSON document started; the loads' descriptions and
  * the tasks' patterns. */
 static void open_header(struct report_sink *s)
@@ -195,18 +224,7 @@ static void open_header(struct report_sink *s)
 	}
 	logfile_header(s->con, &s->info);
 	audit_note(s);
-	char line[PATH_MAX + 256], last[PATH_MAX + 256] = ""; /* Memload's policy may name a cgroup directory */
-	for (unsigned li = 0; li < workload_count; li++) {
-		const struct load_ops *ops = workload_table[li]->load;
-		if (!ops || !ops->describe || !plan_uses(s->in.plan, li))
-			continue;
-		ops->describe(s->in.load_cfg, options_wl_opts(s->opt, li), line, sizeof(line));
-		if (!line[0] || strcmp(line, last) == 0)
-			continue;
-		snprintf(last, sizeof(last), "%s", line);
-		fprintf(s->both, "%s\n", line);
-		put(s, true);
-	}
+	load_lines(s);
 	pattern_lines(s);
 }
 

@@ -112,7 +112,7 @@ srv.serve_forever()' >port.txt 2>/dev/null &
 	     -o Dir::Etc::PreferencesParts=/nonexistent -o APT::Architectures=amd64 -o Acquire::Languages=none
 	     -o Acquire::Retries=0)
 	if apt_update "$d/update.log" "${apt[@]}" 2>u.out; then bad "apt-get update against a 503 mirror passed" "$d/update.log"
-	elif grep -q "^matrix: apt-get update failed" u.out; then ok "apt-get update against a 503 mirror, planted lists in place: failed ($(sed -n 2p u.out))"
+	elif grep -q "^matrix: apt-get update failed" u.out && grep -q ' 503 ' "$d/update.log"; then ok "apt-get update against a 503 mirror, planted lists in place: failed ($(sed -n 2p u.out))"
 	else bad "apt-get update against a 503 mirror: no reason" u.out; fi
 else
 	skip "apt-get update against a 503 mirror: no apt-get here"
