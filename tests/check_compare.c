@@ -1152,12 +1152,17 @@ int main(void)
 	tcase_add_test(tc, disturbed_pairs_not_judged);
 	tcase_add_test(tc, disturbed_logfile_row);
 	suite_add_tcase(s, tc);
-	/* Long work, not a measure of speed: some 100000 synthetic runs, 80000 pairs read and
-	 * compared; seconds here, more under sanitizers or on a busy host. */
+	/* Long work, not a measure of speed: 80000 pairs read and compared; a second here, more
+	 * under sanitizers or on a busy host. */
 	TCase *slow = tcase_create("long");
 	tcase_set_timeout(slow, 600);
 	tcase_add_test(slow, large_sets_bounded);
-	tcase_add_test(slow, a_a_false_alarms);
 	suite_add_tcase(s, slow);
+	/* Some 100000 synthetic runs judged, for a rate (tests/ck_synth.h CK_REPLICATIONS_TAG). */
+	TCase *reps = tcase_create("replications");
+	tcase_set_timeout(reps, 600);
+	tcase_set_tags(reps, CK_REPLICATIONS_TAG);
+	tcase_add_test(reps, a_a_false_alarms);
+	suite_add_tcase(s, reps);
 	return ck_run(s);
 }

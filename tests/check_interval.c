@@ -442,7 +442,11 @@ int main(void)
 	tcase_add_test(tc, p99_ar1);
 	tcase_add_test(tc, p99_markov);
 	tcase_add_test(tc, p99_pareto);
-	tcase_add_test(tc, coverage_at_operating_sizes);
 	suite_add_tcase(s, tc);
+	TCase *reps = tcase_create("replications");   /* tests/ck_synth.h CK_REPLICATIONS_TAG */
+	tcase_set_timeout(reps, 600);
+	tcase_set_tags(reps, CK_REPLICATIONS_TAG);
+	tcase_add_test(reps, coverage_at_operating_sizes);
+	suite_add_tcase(s, reps);
 	return ck_run(s);
 }

@@ -29,6 +29,12 @@ static inline double normal(uint64_t *s)
  * many standard errors from its mean (normal approximation). */
 #define BINOM_Z999 3.090232
 
+/* The check tag of the test cases that repeat the same arithmetic thousands of times to
+ * measure a rate (a coverage, a false-alarm rate).  tests/sanitize.sh leaves them out
+ * (CK_EXCLUDE_TAGS): a sanitizer meets the same code in the other cases, and the native run
+ * of `make check` measures the rates. */
+#define CK_REPLICATIONS_TAG "replications"
+
 /* The lowest share of n independent trials of success probability p that is not below
  * p's one-sided 99.9 % bound: a test asserting share >= this fails by chance once in a
  * thousand seeds when the true probability is p. */

@@ -36,6 +36,9 @@ OOM in a 12 MiB cgroup: a sanitizer's shadow memory*"
 	# A sanitized test runs several times slower: check's timeouts (which only bound a test
 	# that would hang, or a lookup gone linear, check_compare's large_sets_bounded) scale with it.
 	export CK_TIMEOUT_MULTIPLIER=10
+	# The statistics' replication cases (tests/ck_synth.h CK_REPLICATIONS_TAG) are measured by
+	# the native `make check`; here they would repeat the same arithmetic for minutes.
+	export CK_EXCLUDE_TAGS=replications
 	echo "== $kind: building with $flags"
 	make -C "$dir" -s CC=clang CFLAGS="$flags" LDFLAGS="${flags#-O1 -g }" interbench >/dev/null
 	# TSan's shadow layout needs a fixed address space on kernels with high mmap entropy.
