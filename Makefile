@@ -64,7 +64,8 @@ ALL_CFLAGS = -std=gnu11 $(WARN) -pthread -I. -MMD -MP $(PKG_CFLAGS) $(CPPFLAGS) 
 SYS_LIBS := -pthread -lrt -lm
 LIBS     = $(PKG_LIBS) $(SYS_LIBS)
 
-LIB_SRCS := $(sort $(wildcard lib/*.c calibrate/*.c sims/*.c loads/*.c workloads/*.c core/*.c results/*.c))
+FOLDERS := lib host calibrate explain engine loadkit workloads run report tools
+LIB_SRCS := $(sort $(foreach d,$(FOLDERS),$(wildcard $(d)/*.c)))
 LIB_OBJS := $(LIB_SRCS:.c=.o)
 TEST_SRCS := $(sort $(wildcard tests/check_*.c))
 TEST_BINS := $(patsubst tests/%.c,tests/bin/%,$(TEST_SRCS))
@@ -73,7 +74,7 @@ TEST_BINS := $(patsubst tests/%.c,tests/bin/%,$(TEST_SRCS))
 all: interbench
 
 # With `make deps <targets>`, even under -j, nothing is built or linted before deps has run.
-$(LIB_OBJS) lib/bpf/explain.bpf.o interbench.o $(TEST_BINS) lint: | $(filter deps,$(MAKECMDGOALS))
+$(LIB_OBJS) explain/bpf/explain.bpf.o interbench.o $(TEST_BINS) lint: | $(filter deps,$(MAKECMDGOALS))
 
 libinterbench.a: $(LIB_OBJS)
 	$(AR) rcs $@ $^
@@ -84,20 +85,20 @@ interbench: interbench.o libinterbench.a
 %.o: %.c
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
-# The --explain tracer (lib/bpf/explain.bpf.c): compiled for BPF with clang (CO-RE: -g keeps
+# The --explain tracer (explain/bpf/explain.bpf.c): compiled for BPF with clang (CO-RE: -g keeps
 # the BTF its relocations need, llvm-strip then drops the DWARF), and embedded into
-# lib/explain_bpf.o through the skeleton bpftool generates from it.
+# explain/tracer.o through the skeleton bpftool generates from it.
 CLANG ?= clang
 LLVM_STRIP ?= llvm-strip
 BPFTOOL ?= bpftool
 BPF_ARCH = $(eval BPF_ARCH := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/' -e 's/ppc64le/powerpc/' -e 's/s390x/s390/'))$(BPF_ARCH)
 BPF_INCLUDE = $(eval BPF_INCLUDE := $(addprefix -idirafter ,$(shell $(CC) -print-multiarch | sed 's,^,/usr/include/,') /usr/include))$(BPF_INCLUDE)
-lib/bpf/explain.bpf.o: lib/bpf/explain.bpf.c lib/bpf/kernel_types.h lib/explain_abi.h
+explain/bpf/explain.bpf.o: explain/bpf/explain.bpf.c explain/bpf/kernel_types.h explain/abi.h
 	$(CLANG) -g -O2 -target bpf -D__TARGET_ARCH_$(BPF_ARCH) -Wall -I. $(BPF_INCLUDE) -c -o $@ $<
 	$(LLVM_STRIP) -g $@
-lib/bpf/explain.skel.h: lib/bpf/explain.bpf.o
+explain/bpf/explain.skel.h: explain/bpf/explain.bpf.o
 	$(BPFTOOL) gen skeleton $< name explain_bpf > $@.tmp && mv $@.tmp $@
-lib/explain_bpf.o: lib/bpf/explain.skel.h
+explain/tracer.o: explain/bpf/explain.skel.h
 
 # The version is compiled into lib/version.o alone, rebuilt only when it changes.
 .version: FORCE
@@ -220,7 +221,7 @@ dist:
 clean:
 	rm -f crash-* leak-* timeout-* oom-*
 	rm -f interbench interbench-static interbench.*-completion interbench.*-completion.tmp .version interbench.o libinterbench.a $(LIB_OBJS) $(LIB_OBJS:.o=.d) interbench.d
-	rm -f lib/bpf/explain.bpf.o lib/bpf/explain.skel.h
+	rm -f explain/bpf/explain.bpf.o explain/bpf/explain.skel.h
 	rm -rf tests/bin kernel-matrix
 
 -include $(LIB_OBJS:.o=.d) interbench.d

@@ -1,6 +1,6 @@
 /* interbench: the Linux interactivity benchmark.  The wiring of a run: parse the options, set
- * the main process up, build the plan (core/plan.h), get loops_per_ms, then run the matrix of
- * (simulated task, load) pairs (core/matrix.h) into the run's report (results/sink.h), which
+ * the main process up, build the plan (run/plan.h), get loops_per_ms, then run the matrix of
+ * (simulated task, load) pairs (run/matrix.h) into the run's report (report/sink.h), which
  * writes the classic interbench table on the console and in the kernel-stamped logfile, and
  * the JSON; the exit status says how it went. */
 #define _GNU_SOURCE
@@ -13,23 +13,23 @@
 #include <string.h>
 #include <unistd.h>
 #include "calibrate/calibrate.h"
-#include "core/mainproc.h"
-#include "core/matrix.h"
-#include "core/options.h"
-#include "core/plan.h"
-#include "core/sweep.h"
-#include "lib/audit.h"
-#include "lib/json_seed.h"
-#include "lib/machine.h"
-#include "lib/runlock.h"
+#include "run/mainproc.h"
+#include "run/matrix.h"
+#include "run/options.h"
+#include "run/plan.h"
+#include "run/sweep.h"
+#include "host/audit.h"
+#include "report/json_seed.h"
+#include "host/machine.h"
+#include "host/runlock.h"
 #include "lib/text.h"
 #include "lib/timeutil.h"
 #include "lib/version.h"
-#include "results/compare.h"
-#include "results/completion.h"
-#include "results/export.h"
-#include "results/plot.h"
-#include "results/sink.h"
+#include "tools/compare.h"
+#include "tools/completion.h"
+#include "tools/export.h"
+#include "tools/plot.h"
+#include "report/sink.h"
 #include "workloads/workload.h"
 
 /* Set by the signal handler; a handler can only reach a global. */
@@ -58,21 +58,21 @@ static void on_signal(int sig)
  * the loads' shared set-up, the matrix and the report. */
 struct run {
 	struct options opt;
-	struct mainproc main;      /* main's SCHED_FIFO, --dma-latency (core/mainproc.h) */
+	struct mainproc main;      /* main's SCHED_FIFO, --dma-latency (run/mainproc.h) */
 	struct machine_info machine;
-	struct audit audit;        /* what on the machine decides interactivity (lib/audit.h) */
-	struct run_watch watch;    /* another interbench run at the same time (lib/runlock.h) */
+	struct audit audit;        /* what on the machine decides interactivity (host/audit.h) */
+	struct run_watch watch;    /* another interbench run at the same time (host/runlock.h) */
 	struct sweep_side bench, load; /* the scheduling settings swept (sweep_build) */
 	struct plan plan;
-	struct scratch_set scratch; /* every scratch file of the run (loads/scratch.h) */
+	struct scratch_set scratch; /* every scratch file of the run (loadkit/scratch.h) */
 	struct load_config load_cfg;
 	struct matrix matrix;
-	struct report_sink sink;   /* every output of the run (results/sink.h) */
+	struct report_sink sink;   /* every output of the run (report/sink.h) */
 	struct calib_check calib;  /* the measurements behind loops_per_ms; zero with -l */
 };
 
 /* A saved value, checked by a quick measurement (calib_check_saved) and measured again when
- * they disagree; the run header says which (results/runinfo.c), never stderr directly, which a
+ * they disagree; the run header says which (report/runinfo.c), never stderr directly, which a
  * terminal stopped with Ctrl-S would block.  Returns the value to use, 0 when interrupted. */
 static uint64_t check_saved(struct run *r, uint64_t saved, const char **source)
 {
@@ -112,7 +112,7 @@ static uint64_t get_loops_per_ms(struct run *r, const char **source)
 	return lpms;
 }
 
-/* The plan of this run (core/plan.h), at the sweep's settings as they stand.  Returns 0, or -1
+/* The plan of this run (run/plan.h), at the sweep's settings as they stand.  Returns 0, or -1
  * when out of memory (reported). */
 static int build_plan(struct run *r)
 {

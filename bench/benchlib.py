@@ -403,7 +403,7 @@ def cmd_flagged(args):
     print(", ".join(f"{x['figure']} ({x['verdict'].lower()})" for x in figures if x.get("verdict")))
 
 
-# The judged figures of the adaptive window (core/stoprule.h): (stop name, value key, interval
+# The judged figures of the adaptive window (run/stoprule.h): (stop name, value key, interval
 # key, kind) with kind "lat" (ns, relative) or "pt" (ppm, in points).
 JUDGED = (("mean", "latency_mean_ns", "latency_mean_ns_ci", "lat"),
           ("p99", "latency_p99_ns", "latency_p99_ns_ci", "lat"),
@@ -417,7 +417,7 @@ def judged(r):
 
 
 def within(r, j, win):
-    """Whether figure j of r is known to the precision of run.window win (as core/stoprule.c
+    """Whether figure j of r is known to the precision of run.window win (as run/stoprule.c
     decides it from the intervals alone: no interval, or one open above, is not known)."""
     name, key, ci, kind = j
     v, iv = r.get(key), r.get(ci)

@@ -3,7 +3,7 @@
 time compare and export on large inputs: `bench/gen-results.py N json|log [REPEATS]`.  Pair i is
 simulation "Sim<i // 100>" against load "L<i % 100>"; every figure is plausible and fixed, so a
 result compared with itself shows no change.  JSON follows doc/json.md (schema version 2), the
-logfile the classic table of results/logformat.h."""
+logfile the classic table of report/logformat.h."""
 import json
 import sys
 

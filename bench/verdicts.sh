@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Verdicts: what the adaptive window (no -t: each pair until its figures are known,
-# core/stoprule.h) and compare's interval rule give on this machine.  Four parts, in one run:
+# run/stoprule.h) and compare's interval rule give on this machine.  Four parts, in one run:
 #  - time: the full default matrix without -t (wall time, stop reasons, judged figures known),
 #    then a selection (Audio, Video and X against None and Burn) without -t and at
 #    -t 30 side by side, the -t 30 run's figures judged known by its own 95 % intervals against

@@ -144,7 +144,7 @@ void calib_speed_of(const double *rates, unsigned n, uint64_t wall_ns, uint64_t 
 bool calib_speed_off(const struct calib_speed *s, const struct calib_range *ref);
 
 /* One check after a pair: its speed, when it ran (from the run's start) and after which pair
- * (the plan item and repeat, core/matrix.h), and whether it was off. */
+ * (the plan item and repeat, run/matrix.h), and whether it was off. */
 struct calib_drift_check {
 	struct calib_speed speed;
 	uint64_t at_ns;

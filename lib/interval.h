@@ -28,7 +28,7 @@
  * histogram per batch, keeps the accumulator a few KB (lat_hist is 32 KB).
  *
  * Every accumulator is plain data (no pointers), zeroed to start, so it can travel inside
- * struct sim_result over a pipe (core/pair.c). */
+ * struct sim_result over a pipe (run/pair.c). */
 #ifndef IB_INTERVAL_H
 #define IB_INTERVAL_H
 #include <stdbool.h>

@@ -1,7 +1,7 @@
 /* A command line parsed with getopt_long(3) from optspec tables (lib/optspec.h): the getopt
  * tables are built from the options, each value is stored as optspec_set stores it, and what
  * went wrong is handed back for the command to word its own message.  The main command
- * (core/options.c) and the subcommands (results/compare.c, export.c, plot.c) parse with it. */
+ * (run/options.c) and the subcommands (tools/compare.c, export.c, plot.c) parse with it. */
 #ifndef IB_OPTPARSE_H
 #define IB_OPTPARSE_H
 #include <stdbool.h>

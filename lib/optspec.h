@@ -2,8 +2,8 @@
  * option is described once (names, type, range, unit, default, help, JSON key, and the offset
  * of its value in a settings struct), and parsing, messages, -h, defaults and the printing of
  * values are walks over the descriptions.  Whoever owns the struct owns the table: the core
- * settings (core/options.c), each workload's private config (workloads/), and the subcommands'
- * command lines (results/compare.c, export.c, plot.c); lib/optparse.h parses them all. */
+ * settings (run/options.c), each workload's private config (workloads/), and the subcommands'
+ * command lines (tools/compare.c, export.c, plot.c); lib/optparse.h parses them all. */
 #ifndef IB_OPTSPEC_H
 #define IB_OPTSPEC_H
 #include <stdbool.h>

@@ -24,7 +24,7 @@ struct sched_setting {
 	                             sched_runtime, kernel/sched/syscalls.c, Linux 6.12 and later,
 	                             which clamps it to 0.1-100 ms); 0: the kernel's default */
 	uint64_t slice_kept_ns;   /* what the kernel kept of it (sched_slice_probe); 0 unknown */
-	/* A benchmarked task woken by its own timer (--wake timer, sims/sim.h SIM_WAKE_TIMER), not
+	/* A benchmarked task woken by its own timer (--wake timer, engine/sim.h SIM_WAKE_TIMER), not
 	 * by the timing thread: not a policy the kernel is told, but a setting of how the task runs
 	 * that a sweep varies and a result is labelled with (" timer-woken"); false on the load
 	 * side. */

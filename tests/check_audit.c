@@ -11,9 +11,9 @@
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include "lib/audit.h"
-#include "lib/machine.h"
-#include "lib/runlock.h"
+#include "host/audit.h"
+#include "host/machine.h"
+#include "host/runlock.h"
 
 static char root[64];
 

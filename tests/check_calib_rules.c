@@ -8,7 +8,7 @@
 #include <string.h>
 #include "tests/ck_run.h"
 #include "calibrate/calibrate.h"
-#include "results/logfile.h"
+#include "report/logfile.h"
 
 /* A measurer returning rates[0], rates[1], ... in turn (0 past the end: interrupted). */
 struct script {

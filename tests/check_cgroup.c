@@ -7,8 +7,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "lib/cgroup.h"
-#include "loads/memcg.h"
+#include "host/cgroup.h"
+#include "loadkit/memcg.h"
 
 #define MiB (1ull << 20)
 

@@ -1,10 +1,10 @@
-/* sims/chain.h: a frame chain's accounting from given timestamps: jank per vsync and its
+/* engine/chain.h: a frame chain's accounting from given timestamps: jank per vsync and its
  * longest run, the frame time the display shows, each input event's input-to-present latency
  * counted once, and the segments adding up to it. */
 #include <check.h>
 #include <string.h>
 #include "lib/timeutil.h"
-#include "sims/chain.h"
+#include "engine/chain.h"
 #include "tests/ck_run.h"
 
 #define MS NS_PER_MS

@@ -9,8 +9,8 @@
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include "lib/child.h"
-#include "lib/oom.h"
+#include "host/child.h"
+#include "host/oom.h"
 
 /* A wait status of a death by signal sig (wait(2): the signal in the low 7 bits). */
 #define DIED_OF(sig) (sig)

@@ -7,10 +7,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "results/compare.h"
-#include "results/summary.h"
-#include "lib/mwu.h"
-#include "sims/intervals.h"
+#include "tools/compare.h"
+#include "report/summary.h"
+#include "tools/mwu.h"
+#include "engine/intervals.h"
 #include "tests/ck_run.h"
 #include "tests/ck_synth.h"
 
@@ -67,14 +67,14 @@ START_TEST(threshold_syntax)
 	struct cmp_thresholds t;
 	char err[256];
 	cmp_default_thresholds(&t);
-	ck_assert_double_eq(t.limit[RS_P99], 10);
-	ck_assert_double_eq(t.limit[RS_MET], 1);
-	ck_assert(isnan(t.limit[RS_MEAN]));
+	ck_assert_double_eq(t.limit[JM_P99], 10);
+	ck_assert_double_eq(t.limit[JM_MET], 1);
+	ck_assert(isnan(t.limit[JM_MEAN]));
 	ck_assert_int_eq(cmp_parse_thresholds("p99=5%,mean=20,deadlines=off,cpu=0.5", &t, err, sizeof(err)), 0);
-	ck_assert_double_eq(t.limit[RS_P99], 5);
-	ck_assert_double_eq(t.limit[RS_MEAN], 20);
-	ck_assert(isnan(t.limit[RS_MET]));
-	ck_assert_double_eq(t.limit[RS_CPU], 0.5);
+	ck_assert_double_eq(t.limit[JM_P99], 5);
+	ck_assert_double_eq(t.limit[JM_MEAN], 20);
+	ck_assert(isnan(t.limit[JM_MET]));
+	ck_assert_double_eq(t.limit[JM_CPU], 0.5);
 	const char *bad[] = { "", "p99", "p98=1", "p99=-1", "p99=abc", "cpu=5%", "p99=1e400", "p99=nan", "max=5%%",
 				",", "p99=5,", ",p99=5", "p99=0x10", "p99=1e1" };
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
@@ -189,7 +189,7 @@ START_TEST(interval_verdicts)
 	make_set_ci(&a, 100000, 95000, 105000, 100, 100, 100);
 	make_set_ci(&b, 130000, 125000, 135000, 100, 100, 100);  /* +30 %, intervals apart */
 	ck_assert_int_eq(verdict(&a, &b), CMP_REGRESSION);
-	ck_assert(cmp_change_interval(&a.pairs[0], &b.pairs[0], RS_P99, &lo, &hi));
+	ck_assert(cmp_change_interval(&a.pairs[0], &b.pairs[0], JM_P99, &lo, &hi));
 	ck_assert(lo > 20 && lo < 30 && hi > 30 && hi < 40);  /* 30 -+ sqrt(5^2 + 5^2) % */
 	result_set_free(&b);
 	make_set_ci(&b, 130000, 60000, 260000, 100, 100, 100);  /* +30 %, but NEW is known to -40 % */
@@ -230,7 +230,7 @@ START_TEST(open_above_p99_is_no_bound)
 	char out[8192];
 	make_set_ci_max(&a, 100000, 60000, 100000, 100000, 100, 99, 100);  /* p99 = max, open */
 	make_set_ci_max(&b, 130000, 125000, 130000, 130000, 100, 99, 100); /* +30 %, open too */
-	ck_assert(cmp_change_interval(&a.pairs[0], &b.pairs[0], RS_P99, &lo, &hi));
+	ck_assert(cmp_change_interval(&a.pairs[0], &b.pairs[0], JM_P99, &lo, &hi));
 	ck_assert(isinf(lo) && lo < 0 && isinf(hi) && hi > 0);
 	ck_assert_int_eq(verdict(&a, &b), CMP_OK);   /* [lo, max] as a bound: +25 %..+35 %, a regression */
 	ck_assert_int_eq(compare_text(&a, &b, out, sizeof(out)), CMP_OK);
@@ -239,7 +239,7 @@ START_TEST(open_above_p99_is_no_bound)
 	result_set_free(&b);
 	make_set_ci(&a, 100000, 95000, 105000, 100, 99, 100);              /* closed, max 900 us */
 	make_set_ci_max(&b, 200000, 180000, 200000, 200000, 100, 99, 100); /* +100 %, open */
-	ck_assert(cmp_change_interval(&a.pairs[0], &b.pairs[0], RS_P99, &lo, &hi));
+	ck_assert(cmp_change_interval(&a.pairs[0], &b.pairs[0], JM_P99, &lo, &hi));
 	ck_assert_double_eq_tol(lo, 100 - sqrt(20 * 20 + 5 * 5), 1e-9);   /* % of OLD's 100 us */
 	ck_assert(isinf(hi) && hi > 0);
 	ck_assert_int_eq(verdict(&a, &b), CMP_REGRESSION);
@@ -306,11 +306,11 @@ START_TEST(header_of_too_many_columns)
 	ck_assert_str_eq(rs.pairs[0].load, "None");
 	ck_assert_uint_eq(rs.pairs[0].n, 1);
 	const struct rs_values *v = &rs.pairs[0].v[0];
-	ck_assert_double_eq_tol(v->m[RS_SMEAN], 100000, 1e-6);  /* a log of ours without the definitions line */
-	ck_assert_double_eq_tol(v->m[RS_SMAX], 200000, 1e-6);
-	ck_assert_double_eq(v->m[RS_CPU], 100);
-	ck_assert_double_eq(v->m[RS_MET], 97);
-	ck_assert(isnan(v->m[RS_P99]));
+	ck_assert_double_eq_tol(v->m[JM_SMEAN], 100000, 1e-6);  /* a log of ours without the definitions line */
+	ck_assert_double_eq_tol(v->m[JM_SMAX], 200000, 1e-6);
+	ck_assert_double_eq(v->m[JM_CPU], 100);
+	ck_assert_double_eq(v->m[JM_MET], 97);
+	ck_assert(isnan(v->m[JM_P99]));
 	result_set_free(&rs);
 }
 END_TEST
@@ -322,15 +322,15 @@ START_TEST(seed_logfile)
 	ck_assert_msg(result_set_parse(seed_tables, sizeof(seed_tables) - 1, &rs, err, sizeof(err)) == 0, "%s", err);
 	ck_assert_str_eq(rs.format, "logfile");
 	ck_assert_uint_eq(rs.n, 4); /* the last run only */
-	ck_assert(!rs.has[RS_P99]);
+	ck_assert(!rs.has[JM_P99]);
 	ck_assert_ptr_null(result_set_find(&rs, "Audio", "Compile"));
 	const struct rs_pair *p = result_set_find(&rs, "Audio", "X");
 	ck_assert_ptr_nonnull(p);
-	ck_assert_double_eq_tol(p->v[0].m[RS_MEAN], 2.53e6, 1e-3);
-	ck_assert_double_eq_tol(p->v[0].m[RS_MAX], 11e6, 1e-3);
+	ck_assert_double_eq_tol(p->v[0].m[JM_MEAN], 2.53e6, 1e-3);
+	ck_assert_double_eq_tol(p->v[0].m[JM_MAX], 11e6, 1e-3);
 	p = result_set_find(&rs, "Video", "Burn");
-	ck_assert_double_eq(p->v[0].m[RS_CPU], 97.7);
-	ck_assert_double_eq(p->v[0].m[RS_MET], 95.5);
+	ck_assert_double_eq(p->v[0].m[JM_CPU], 97.7);
+	ck_assert_double_eq(p->v[0].m[JM_MET], 95.5);
 	result_set_free(&rs);
 }
 END_TEST
@@ -346,7 +346,7 @@ START_TEST(v031_and_own_logfiles)
 		"--- Benchmarking simulated cpu of Gaming in the presence of simulated ---\n"
 		"Load\tLatency +/- SD (ms)  Max Latency   % Desired CPU\n"
 		"None\t     0 +/- 0         0\t\t 100\n";
-	/* Our own logfile, verbatim from real runs (results/sink.c writes it): a plain run, then a
+	/* Our own logfile, verbatim from real runs (report/sink.c writes it): a plain run, then a
 	 * -v run appended to the same file in which Audio/Burn's load was SIGKILLed and the run was
 	 * interrupted by SIGINT during Video/Ring; the loads' throughput lines under the rows. */
 	static const char ours[] =
@@ -407,13 +407,13 @@ START_TEST(v031_and_own_logfiles)
 	char err[256];
 	ck_assert_msg(result_set_parse(v031, sizeof(v031) - 1, &rs, err, sizeof(err)) == 0, "%s", err);
 	ck_assert_uint_eq(rs.n, 3);
-	ck_assert_double_eq_tol(result_set_find(&rs, "Audio", "Burn")->v[0].m[RS_MAX], 119000, 1e-6);
-	ck_assert(isnan(result_set_find(&rs, "Gaming", "None")->v[0].m[RS_MET]));
+	ck_assert_double_eq_tol(result_set_find(&rs, "Audio", "Burn")->v[0].m[JM_MAX], 119000, 1e-6);
+	ck_assert(isnan(result_set_find(&rs, "Gaming", "None")->v[0].m[JM_MET]));
 	result_set_free(&rs);
 	ck_assert_msg(result_set_parse(ours, sizeof(ours) - 1, &rs, err, sizeof(err)) == 0, "%s", err);
 	ck_assert_uint_eq(rs.n, 4); /* the last run only: no Audio/None */
 	ck_assert_ptr_null(result_set_find(&rs, "Audio", "None"));
-	ck_assert(rs.has[RS_P99]);
+	ck_assert(rs.has[JM_P99]);
 	const struct rs_pair *p = result_set_find(&rs, "Audio", "Burn");
 	ck_assert_ptr_nonnull(p);
 	ck_assert_uint_eq(p->n, 0);
@@ -422,15 +422,15 @@ START_TEST(v031_and_own_logfiles)
 	p = result_set_find(&rs, "Audio", "Ring");
 	ck_assert_ptr_nonnull(p);
 	ck_assert_uint_eq(p->n, 1);
-	ck_assert(isnan(p->v[0].m[RS_MEAN]));  /* a log of ours before the definitions line: */
-	ck_assert_double_eq_tol(p->v[0].m[RS_SMEAN], 37800, 1e-6); /* its classic mean is scheduling latency */
-	ck_assert_double_eq_tol(p->v[0].m[RS_P99], 101000, 1e-6);
-	ck_assert_double_eq_tol(p->v[0].m[RS_MET], 100, 1e-9);
+	ck_assert(isnan(p->v[0].m[JM_MEAN]));  /* a log of ours before the definitions line: */
+	ck_assert_double_eq_tol(p->v[0].m[JM_SMEAN], 37800, 1e-6); /* its classic mean is scheduling latency */
+	ck_assert_double_eq_tol(p->v[0].m[JM_P99], 101000, 1e-6);
+	ck_assert_double_eq_tol(p->v[0].m[JM_MET], 100, 1e-9);
 	p = result_set_find(&rs, "Video", "Burn");
 	ck_assert_ptr_nonnull(p);
-	ck_assert_double_eq_tol(p->v[0].m[RS_P99], 5.57e6, 1e-3);
-	ck_assert_double_eq_tol(p->v[0].m[RS_CPU], 96.6, 1e-9);
-	ck_assert_double_eq_tol(p->v[0].m[RS_MET], 71.4, 1e-9);
+	ck_assert_double_eq_tol(p->v[0].m[JM_P99], 5.57e6, 1e-3);
+	ck_assert_double_eq_tol(p->v[0].m[JM_CPU], 96.6, 1e-9);
+	ck_assert_double_eq_tol(p->v[0].m[JM_MET], 71.4, 1e-9);
 	p = result_set_find(&rs, "Video", "Ring");
 	ck_assert_ptr_nonnull(p);
 	ck_assert_uint_eq(p->n, 0);
@@ -441,8 +441,8 @@ START_TEST(v031_and_own_logfiles)
 	p = result_set_find(&rs, "Video real time", "Burn");
 	ck_assert_ptr_nonnull(p);
 	ck_assert_uint_eq(p->n, 1);
-	ck_assert_double_eq_tol(p->v[0].m[RS_SMEAN], 135000, 1e-6);
-	ck_assert_double_eq_tol(p->v[0].m[RS_P99], 891000, 1e-6);
+	ck_assert_double_eq_tol(p->v[0].m[JM_SMEAN], 135000, 1e-6);
+	ck_assert_double_eq_tol(p->v[0].m[JM_P99], 891000, 1e-6);
 	result_set_free(&rs);
 	/* Every truncation is either read or refused with one line; never a crash. */
 	const char *const texts[] = { ours, ours_repeats };
@@ -547,7 +547,7 @@ START_TEST(starved_interrupted_and_hex)
 	char exp_text[1024];  /* interbench 0.31 prints %g: an exponent is a figure */
 	snprintf(exp_text, sizeof(exp_text), "%sBurn      1.5e-05 +/- 2e-06            0.05             100              100\n", head);
 	ck_assert_msg(result_set_parse(exp_text, strlen(exp_text), &hex, err, sizeof(err)) == 0, "%s", err);
-	ck_assert_double_eq_tol(result_set_find(&hex, "Audio", "Burn")->v[0].m[RS_SMEAN], 15, 1e-9);
+	ck_assert_double_eq_tol(result_set_find(&hex, "Audio", "Burn")->v[0].m[JM_SMEAN], 15, 1e-9);
 	result_set_free(&hex);
 	result_set_free(&old);
 	result_set_free(&starved);
@@ -670,7 +670,7 @@ START_TEST(disturbed_logfile_row)
 	ck_assert_uint_eq(p->disturbed, 1);
 	ck_assert_double_eq_tol(p->outside_cpu_pct, 23.4, 1e-9);
 	ck_assert_double_eq_tol(p->steal_pct, 1.5, 1e-9);
-	ck_assert_double_eq_tol(p->v[0].m[RS_MET], 3.8, 1e-9);
+	ck_assert_double_eq_tol(p->v[0].m[JM_MET], 3.8, 1e-9);
 	ck_assert_uint_eq(result_set_find(&rs, "Video", "None")->disturbed, 0);
 	result_set_free(&rs);
 }
@@ -717,9 +717,9 @@ START_TEST(latency_definitions)
 	parse_ok(v031, &a);
 	parse_ok(ours_old, &b);
 	parse_ok(ours_new, &c);
-	ck_assert(a.has[RS_MEAN] && !a.has[RS_SMEAN]);   /* interbench 0.31: its own definition */
-	ck_assert(!b.has[RS_MEAN] && b.has[RS_SMEAN]);   /* ours before the definitions line */
-	ck_assert(c.has[RS_MEAN] && !c.has[RS_SMEAN]);
+	ck_assert(a.has[JM_MEAN] && !a.has[JM_SMEAN]);   /* interbench 0.31: its own definition */
+	ck_assert(!b.has[JM_MEAN] && b.has[JM_SMEAN]);   /* ours before the definitions line */
+	ck_assert(c.has[JM_MEAN] && !c.has[JM_SMEAN]);
 	ck_assert_int_eq(compare_text(&b, &c, out, sizeof(out)), CMP_BAD_INPUT);
 	ck_assert_msg(strstr(out, "not comparable"), "%s", out);
 	ck_assert_int_eq(compare_text(&c, &b, out, sizeof(out)), CMP_BAD_INPUT);
@@ -756,8 +756,8 @@ START_TEST(latency_definitions)
 		"     0.0107     0.0107      0.138      0.138      0.143      0.143       4.83\n";
 	result_set_free(&a);
 	parse_ok(verbose, &a);
-	ck_assert_double_eq_tol(result_set_find(&a, "Audio", "Burn")->v[0].m[RS_P99], 10700, 1e-6);
-	ck_assert_double_eq_tol(result_set_find(&a, "Audio", "Burn")->v[0].m[RS_MEAN], 5760, 1e-6);
+	ck_assert_double_eq_tol(result_set_find(&a, "Audio", "Burn")->v[0].m[JM_P99], 10700, 1e-6);
+	ck_assert_double_eq_tol(result_set_find(&a, "Audio", "Burn")->v[0].m[JM_MEAN], 5760, 1e-6);
 	result_set_free(&a);
 	result_set_free(&b);
 	result_set_free(&c);
@@ -892,12 +892,12 @@ START_TEST(starved_repeats_rank_worst)
 	make_set(&old, 5, 100000, 1000, 100);
 	make_set_starved(&new, 5, 100000, 1000, 100, 2);  /* the 3 others as OLD's first 3 */
 	const struct rs_pair *a = result_set_find(&old, "Audio", "None"), *b = result_set_find(&new, "Audio", "None");
-	ck_assert(b->v[4].no_samples && isinf(b->v[4].m[RS_P99]) && b->v[4].m[RS_P99] > 0);
-	ck_assert_double_eq(b->v[4].m[RS_MET], 0);  /* 0 % met, whatever the document says */
+	ck_assert(b->v[4].no_samples && isinf(b->v[4].m[JM_P99]) && b->v[4].m[JM_P99] > 0);
+	ck_assert_double_eq(b->v[4].m[JM_MET], 0);  /* 0 % met, whatever the document says */
 	struct cmp_thresholds t;
 	struct metric_cmp mc;
 	cmp_default_thresholds(&t);
-	ck_assert(compare_metric(a, b, RS_P99, &t, &mc));
+	ck_assert(compare_metric(a, b, JM_P99, &t, &mc));
 	ck_assert_double_eq(mc.new, 102000);  /* the median of 100, 101, 102, inf, inf us */
 	/* The ranks with midranks: OLD 100 101 102 103 104 us, NEW 100 101 102 inf inf: U of OLD
 	 * = 0.5 + 1.5 + 2.5 + 3 + 3 = 10.5, mu = 12.5; ties 100, 101, 102 and inf, pairs each:
@@ -921,10 +921,10 @@ START_TEST(starved_repeats_rank_worst)
 	 * 0.394663.  % met: OLD 100 x 5, NEW 100 100 0 0 0: U = 5 x 4 = 20; ties 7 and 3: 360;
 	 * sigma^2 = 14.5833; z = 7 / 3.81881; p = 0.0667981 (worked by hand and checked in Python).  Neither alone is
 	 * significant at 5 %: the starved repeats' own row flags the pair. */
-	ck_assert(compare_metric(a, b, RS_P99, &t, &mc));
+	ck_assert(compare_metric(a, b, JM_P99, &t, &mc));
 	ck_assert(isinf(mc.new) && isinf(mc.change) && mc.tested && !mc.regression);
 	ck_assert_double_eq_tol(mc.p, 0.394663, 1e-6);
-	ck_assert(compare_metric(a, b, RS_MET, &t, &mc));
+	ck_assert(compare_metric(a, b, JM_MET, &t, &mc));
 	ck_assert(mc.new == 0 && mc.change == -100 && mc.tested);  /* worse when lower */
 	ck_assert_double_eq_tol(mc.p, 0.0667981, 1e-6);
 	ck_assert_int_eq(compare_text(&old, &new, out, sizeof(out)), CMP_REGRESSION);
@@ -936,7 +936,7 @@ START_TEST(starved_repeats_rank_worst)
 END_TEST
 
 /* A logfile of n pairs, "Sim<i / 100>" against "L<i % 100>" (the classic table of
- * results/logformat.h, one run), parsed into *rs.  Returns result_set_parse's status, its
+ * report/logformat.h, one run), parsed into *rs.  Returns result_set_parse's status, its
  * reason in err (256 bytes). */
 static int parse_large_log(struct result_set *rs, unsigned n, char *err)
 {
@@ -964,7 +964,7 @@ static void make_large_log(struct result_set *rs, unsigned n)
 
 /* 40000 pairs are read and compared pair by pair, by key and by name: each pair found where it
  * is, every pair matched, none past RS_MAX_PAIRS read.  The lookups are O(log n)
- * (results/resultset.h, by_key); how fast is a bench's question, not this test's: its test
+ * (tools/resultset.h, by_key); how fast is a bench's question, not this test's: its test
  * case has a timeout generous for a shared host and sanitizers. */
 START_TEST(large_sets_bounded)
 {
@@ -1046,29 +1046,29 @@ static double false_alarm_bound(unsigned n)
 }
 
 /* One repeat's figures as a JSON result gives them: the p99 and its interval at one look
- * (sim_intervals, as results/summary.c takes them), the scheduling latency's mean and max, ns. */
+ * (sim_intervals, as report/summary.c takes them), the scheduling latency's mean and max, ns. */
 static void synth_values(const struct synth_model *m, unsigned periods, uint64_t *rng, struct rs_values *v)
 {
 	static struct sim_result r;
 	struct sim_interval iv[SIM_JUDGED];
 	synth_run(&r, m, periods, rng);
 	sim_intervals(&r, 1, iv);
-	for (int k = 0; k < RS_METRICS; k++)
+	for (int k = 0; k < JM_METRICS; k++)
 		v->m[k] = v->lo[k] = v->hi[k] = NAN;
 	v->no_samples = false;
-	v->m[RS_SMEAN] = r.sched.mean_ns;
-	v->m[RS_SMAX] = (double)r.sched.max_ns;
-	v->m[RS_P99] = iv[SIM_LATENCY_P99].value;
-	v->lo[RS_P99] = iv[SIM_LATENCY_P99].lo;
-	v->hi[RS_P99] = iv[SIM_LATENCY_P99].hi;
-	v->m[RS_MET] = iv[SIM_DEADLINES_MET].value;
-	v->lo[RS_MET] = iv[SIM_DEADLINES_MET].lo;
-	v->hi[RS_MET] = iv[SIM_DEADLINES_MET].hi;
+	v->m[JM_SMEAN] = r.sched.mean_ns;
+	v->m[JM_SMAX] = (double)r.sched.max_ns;
+	v->m[JM_P99] = iv[SIM_LATENCY_P99].value;
+	v->lo[JM_P99] = iv[SIM_LATENCY_P99].lo;
+	v->hi[JM_P99] = iv[SIM_LATENCY_P99].hi;
+	v->m[JM_MET] = iv[SIM_DEADLINES_MET].value;
+	v->lo[JM_MET] = iv[SIM_DEADLINES_MET].lo;
+	v->hi[JM_MET] = iv[SIM_DEADLINES_MET].hi;
 }
 
 /* The fraction of `pairs` A/A pairs of model m, `repeats` runs of `periods` periods a side,
  * that compare calls a regression of figure `fig` at its default thresholds. */
-static double false_alarms(const struct synth_model *m, enum rs_metric fig, unsigned periods, unsigned repeats,
+static double false_alarms(const struct synth_model *m, enum judged_metric fig, unsigned periods, unsigned repeats,
 			   unsigned pairs, uint64_t salt)
 {
 	struct rs_values va[8], vb[8];
@@ -1101,19 +1101,19 @@ START_TEST(a_a_false_alarms)
 	static const struct {
 		const char *name;
 		const struct synth_model *m;
-		enum rs_metric fig;
+		enum judged_metric fig;
 		unsigned periods, repeats, pairs;
 	} c[] = {
-		{ "p99, X sweep, 1 run a side", &quiet, RS_P99, 92, 1, 20000 },
-		{ "p99, Audio first look, 1 run a side", &quiet, RS_P99, 100, 1, 20000 },
-		{ "p99, X sweep, 1 % stalls, 1 run a side", &stalls, RS_P99, 92, 1, 20000 },
-		{ "p99, Audio 60 s, 1 run a side", &quiet, RS_P99, 1200, 1, 4000 },
-		{ "p99, Audio 60 s, 1 % stalls, 1 run a side", &stalls, RS_P99, 1200, 1, 4000 },
-		{ "p99, X sweep, 5 repeats a side", &quiet, RS_P99, 92, 5, 4000 },
-		{ "p99, X sweep, 1 % stalls, 5 repeats a side", &stalls, RS_P99, 92, 5, 4000 },
-		{ "met, Audio first look, 3 % missed, 1 run a side", &misses, RS_MET, 100, 1, 20000 },
-		{ "met, Audio 60 s, 3 % missed, 1 run a side", &misses, RS_MET, 1200, 1, 4000 },
-		{ "met, Audio first look, 3 % missed, 5 repeats a side", &misses, RS_MET, 100, 5, 4000 },
+		{ "p99, X sweep, 1 run a side", &quiet, JM_P99, 92, 1, 20000 },
+		{ "p99, Audio first look, 1 run a side", &quiet, JM_P99, 100, 1, 20000 },
+		{ "p99, X sweep, 1 % stalls, 1 run a side", &stalls, JM_P99, 92, 1, 20000 },
+		{ "p99, Audio 60 s, 1 run a side", &quiet, JM_P99, 1200, 1, 4000 },
+		{ "p99, Audio 60 s, 1 % stalls, 1 run a side", &stalls, JM_P99, 1200, 1, 4000 },
+		{ "p99, X sweep, 5 repeats a side", &quiet, JM_P99, 92, 5, 4000 },
+		{ "p99, X sweep, 1 % stalls, 5 repeats a side", &stalls, JM_P99, 92, 5, 4000 },
+		{ "met, Audio first look, 3 % missed, 1 run a side", &misses, JM_MET, 100, 1, 20000 },
+		{ "met, Audio 60 s, 3 % missed, 1 run a side", &misses, JM_MET, 1200, 1, 4000 },
+		{ "met, Audio first look, 3 % missed, 5 repeats a side", &misses, JM_MET, 100, 5, 4000 },
 	};
 	for (unsigned i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
 		unsigned pairs = c[i].pairs;

@@ -6,12 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "sims/deadline.h"
-#include "sims/intervals.h"
+#include "engine/deadline.h"
+#include "engine/intervals.h"
 #include "lib/interval.h"
-#include "core/options.h"
-#include "results/summary.h"
-#include "sims/sim.h"
+#include "run/options.h"
+#include "report/summary.h"
+#include "engine/sim.h"
 #include "workloads/workload.h"
 #include "tests/ck_synth.h"
 

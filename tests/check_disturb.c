@@ -1,9 +1,9 @@
-/* lib/disturb.h: /proc/stat's per-CPU lines and /proc/<pid>/stat parsed from given text, the
+/* host/disturb.h: /proc/stat's per-CPU lines and /proc/<pid>/stat parsed from given text, the
  * run's CPUs selected, the run's own time subtracted and clamped, and the shares in ppm. */
 #include <check.h>
 #include <string.h>
 #include <unistd.h>
-#include "lib/disturb.h"
+#include "host/disturb.h"
 #include "lib/timeutil.h"
 #include "tests/ck_run.h"
 

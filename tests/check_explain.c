@@ -1,11 +1,11 @@
-/* lib/explain.h: a period's delay composed from the tracer's figures and from schedstat, the
+/* explain/model.h: a period's delay composed from the tracer's figures and from schedstat, the
  * parts adding up, the culprits named and owned, a pair's summary merged, the ring of kept
  * periods, and the parsers of schedstat and --explain-threshold. */
 #include <check.h>
 #include <stdio.h>
 #include <string.h>
-#include "lib/explain.h"
-#include "results/json_explain.h"
+#include "explain/model.h"
+#include "explain/json.h"
 #include "tests/ck_run.h"
 
 #define MS 1000000ull

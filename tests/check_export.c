@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "results/export.h"
-#include "lib/json_seed.h"
+#include "tools/export.h"
+#include "report/json_seed.h"
 #include "tests/ck_run.h"
 
 /* A JSON document: Audio/Burn repeated n times with p99 = p99_ns + i * step_ns (mean 5 us, max
@@ -313,7 +313,7 @@ static bool first_words_unique(const char *text, char sep)
 }
 
 /* Names that slug alike ("Audio", "AUDIO") or to nothing ("!!!") keep distinct test names,
- * each "--N" by its place in byte order among its slug's names (results/export.h), in LAVA ids,
+ * each "--N" by its place in byte order among its slug's names (tools/export.h), in LAVA ids,
  * KCIDB paths and metric names alike; a name alone on its slug keeps the plain slug. */
 START_TEST(names_unique)
 {

@@ -1,4 +1,4 @@
-/* The table of task figures (results/figures.h): every key documented in doc/json.md and
+/* The table of task figures (report/figures.h): every key documented in doc/json.md and
  * doc/interbench-result.schema.json, the table's own consistency, and a figure added by one
  * table row (here a test-only one) flowing into a JSON result and back. */
 #include <check.h>
@@ -7,11 +7,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "results/figures.h"
-#include "results/json_report.h"
-#include "results/jsonkeys.h"
-#include "results/resultset.h"
-#include "results/summary.h"
+#include "report/figures.h"
+#include "report/json_report.h"
+#include "report/jsonkeys.h"
+#include "tools/resultset.h"
+#include "report/summary.h"
 
 /* The whole of file path (run from the source tree, as `make unit` does), or NULL. */
 static char *slurp(const char *path)
@@ -65,12 +65,12 @@ END_TEST
 /* Every compared figure has one row; each column group's positions run 0, 1, ... once each. */
 START_TEST(test_table_consistent)
 {
-	for (int m = 0; m < RS_METRICS; m++) {
+	for (int m = 0; m < JM_METRICS; m++) {
 		unsigned rows = 0;
 		for (size_t i = 0; i < task_figures_n; i++)
-			rows += task_figures[i].cmp && task_figures[i].cmp->metric == (enum rs_metric)m;
+			rows += task_figures[i].cmp && task_figures[i].cmp->metric == (enum judged_metric)m;
 		ck_assert_msg(rows == 1, "metric %d has %u rows", m, rows);
-		ck_assert_ptr_nonnull(rs_metric_key((enum rs_metric)m));
+		ck_assert_ptr_nonnull(judged_metric_key((enum judged_metric)m));
 	}
 	const enum figure_column groups[] = { FIG_BUFFER_COLUMN, FIG_VERBOSE_COLUMN };
 	for (size_t g = 0; g < 2; g++) {
@@ -130,8 +130,8 @@ START_TEST(test_added_figure_flows)
 	char *text = json_dumps(doc, JSON_COMPACT | JSON_PRESERVE_ORDER), err[256];
 	struct result_set rs;
 	ck_assert_msg(result_set_parse(text, strlen(text), &rs, err, sizeof(err)) == 0, "%s", err);
-	ck_assert_double_eq(rs.pairs[0].v[0].m[RS_P99], 2000000);
-	ck_assert_double_eq_tol(rs.pairs[0].v[0].m[RS_MET], 99.5, 1e-9);
+	ck_assert_double_eq(rs.pairs[0].v[0].m[JM_P99], 2000000);
+	ck_assert_double_eq_tol(rs.pairs[0].v[0].m[JM_MET], 99.5, 1e-9);
 	result_set_free(&rs);
 	json_t *back = json_loads(text, 0, NULL);
 	const json_t *v = json_object_get(json_array_get(json_object_get(back, JK_RESULTS), 0), "test_lateness_p99_us");
@@ -175,7 +175,7 @@ START_TEST(test_intervals_written)
 	struct pair_summary med;
 	double lo, hi;
 	summary_median(&s, 1, &med, &lo, &hi);
-	ck_assert(!figure_interval(figure_of_metric(task_figures, task_figures_n, RS_MET), &med, &lo, &hi));
+	ck_assert(!figure_interval(figure_of_metric(task_figures, task_figures_n, JM_MET), &med, &lo, &hi));
 }
 END_TEST
 
@@ -208,7 +208,7 @@ START_TEST(test_summarize_intervals)
 }
 END_TEST
 
-/* summary_median takes each figure over its group's repeats (results/figures.h). */
+/* summary_median takes each figure over its group's repeats (report/figures.h). */
 START_TEST(test_median_groups)
 {
 	struct pair_summary reps[3] = {

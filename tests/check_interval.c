@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "lib/interval.h"
-#include "sims/intervals.h"
+#include "engine/intervals.h"
 #include "tests/ck_synth.h"
 
 #define REPS 1000

@@ -7,9 +7,9 @@
 #include <string.h>
 #include <unistd.h>
 #include "lib/version.h"
-#include "results/json_report.h"
-#include "results/resultset.h"
-#include "results/summary.h"
+#include "report/json_report.h"
+#include "tools/resultset.h"
+#include "report/summary.h"
 #include "tests/ck_run.h"
 
 /* A measured result with known figures: latencies 1000, 2000, ... 100000 ns. */
@@ -94,15 +94,15 @@ START_TEST(round_trip)
 	const struct rs_pair *p = result_set_find(&rs, "Audio", "None");
 	ck_assert_ptr_nonnull(p);
 	ck_assert_uint_eq(p->n, 2);
-	ck_assert_double_eq(p->v[1].m[RS_SMEAN], (double)llround(s.latency_mean_ns));
-	ck_assert_double_eq(p->v[1].m[RS_SMEAN], 50500);     /* scheduling latency */
-	ck_assert_double_eq(p->v[1].m[RS_MEAN], (double)llround(s.ib_mean_ns));
-	ck_assert_double_eq(p->v[1].m[RS_MEAN], 101000);     /* interbench 0.31's definition */
-	ck_assert_double_eq(p->v[1].m[RS_P99], (double)s.sched_p99_ns);
-	ck_assert_double_eq(p->v[1].m[RS_SMAX], 100000);
-	ck_assert_double_eq(p->v[1].m[RS_MAX], 200000);
-	ck_assert_double_eq_tol(p->v[1].m[RS_CPU], s.desired_cpu_pct, 1e-4);
-	ck_assert_double_eq(p->v[1].m[RS_MET], 97);
+	ck_assert_double_eq(p->v[1].m[JM_SMEAN], (double)llround(s.latency_mean_ns));
+	ck_assert_double_eq(p->v[1].m[JM_SMEAN], 50500);     /* scheduling latency */
+	ck_assert_double_eq(p->v[1].m[JM_MEAN], (double)llround(s.ib_mean_ns));
+	ck_assert_double_eq(p->v[1].m[JM_MEAN], 101000);     /* interbench 0.31's definition */
+	ck_assert_double_eq(p->v[1].m[JM_P99], (double)s.sched_p99_ns);
+	ck_assert_double_eq(p->v[1].m[JM_SMAX], 100000);
+	ck_assert_double_eq(p->v[1].m[JM_MAX], 200000);
+	ck_assert_double_eq_tol(p->v[1].m[JM_CPU], s.desired_cpu_pct, 1e-4);
+	ck_assert_double_eq(p->v[1].m[JM_MET], 97);
 	const struct rs_pair *f = result_set_find(&rs, "Audio", "Burn");
 	ck_assert_ptr_nonnull(f);
 	ck_assert_uint_eq(f->n, 0);

@@ -1,4 +1,4 @@
-/* The run's matrix (core/matrix.c) with a stub pair runner: the order in which it tells its
+/* The run's matrix (run/matrix.c) with a stub pair runner: the order in which it tells its
  * sink, the item-major result store (which repeats ran, which failed and why), the timeline
  * pair ids, and a signal's stop keeping what was measured. */
 #include <check.h>
@@ -7,10 +7,10 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#include "core/matrix.h"
-#include "core/options.h"
-#include "core/plan.h"
-#include "core/sweep.h"
+#include "run/matrix.h"
+#include "run/options.h"
+#include "run/plan.h"
+#include "run/sweep.h"
 #include "lib/timeutil.h"
 
 static struct options opt;

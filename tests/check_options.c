@@ -7,10 +7,10 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include "core/options.h"
+#include "run/options.h"
 #include "lib/optparse.h"
-#include "loads/load.h"
-#include "loads/sizes.h"
+#include "loadkit/load.h"
+#include "loadkit/sizes.h"
 #include "workloads/workload.h"
 
 START_TEST(defaults)

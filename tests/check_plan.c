@@ -1,13 +1,13 @@
-/* The plan (core/plan.c): which pairs a command line runs, in which order, at which settings,
+/* The plan (run/plan.c): which pairs a command line runs, in which order, at which settings,
  * built from parsed options with no side effects. */
 #include <check.h>
 #include "tests/ck_args.h"
 #include "tests/ck_run.h"
 #include <stdarg.h>
 #include <string.h>
-#include "core/options.h"
-#include "core/plan.h"
-#include "core/sweep.h"
+#include "run/options.h"
+#include "run/plan.h"
+#include "run/sweep.h"
 #include "workloads/workload.h"
 
 static struct options opt;

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "core/privs.h"
+#include "run/privs.h"
 
 static const struct privs root = { .cap_sys_nice = true, .cap_ipc_lock = true,
 				   .rlimit_memlock_bytes = UINT64_MAX, .cpu0_allowed = true,

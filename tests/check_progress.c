@@ -2,7 +2,7 @@
  * clock, no terminal: every time is given). */
 #include <check.h>
 #include <string.h>
-#include "lib/progress.h"
+#include "run/progress.h"
 #include "lib/timeutil.h"
 #include "tests/ck_run.h"
 

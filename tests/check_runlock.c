@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include "lib/runlock.h"
+#include "host/runlock.h"
 
 static char root[64];
 

@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
-#include "loads/scratch.h"
+#include "loadkit/scratch.h"
 
 static char g_dir[64];          /* the test's work directory */
 static int g_visible_unlocked;  /* LOCK_EX calls made while a scratch file already had its name */

@@ -1,6 +1,6 @@
-/* The task-body hook of the engine (sim_desc.body, sims/sim.h): the example task with two threads
+/* The task-body hook of the engine (sim_desc.body, engine/sim.h): the example task with two threads
  * of its own (tests/skeleton_task.c, registered in this program's table as a plug-in would be)
- * runs through sim_start/sim_stop and through a whole pair (core/pair.c) against None, and the
+ * runs through sim_start/sim_stop and through a whole pair (run/pair.c) against None, and the
  * built-in body still runs periodic and free-running tasks.  The assertions are about counts
  * that hold on any machine (samples per completed period, CPU summed over the threads), never
  * about timing. */
@@ -13,9 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "core/pair.h"
+#include "run/pair.h"
 #include "lib/timeutil.h"
-#include "workloads/table.h"
+#include "workloads/list.h"
 #include "workloads/workload.h"
 #include "tests/skeleton_task.c"
 

@@ -1,4 +1,4 @@
-/* The run's report (results/sink.c) as the matrix's sink, over a matrix run with a stub pair
+/* The run's report (report/sink.c) as the matrix's sink, over a matrix run with a stub pair
  * runner: the console and the logfile get the same table (the table header once, a row per
  * pair in interbench 0.31's fields, a disturbed row's line under it, a partial window's line,
  * the interrupted note), but for the load's throughput lines, in the logfile only unless -v;
@@ -10,13 +10,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "core/matrix.h"
-#include "core/options.h"
-#include "core/plan.h"
-#include "core/sweep.h"
+#include "run/matrix.h"
+#include "run/options.h"
+#include "run/plan.h"
+#include "run/sweep.h"
 #include "lib/timeutil.h"
-#include "results/logformat.h"
-#include "results/sink.h"
+#include "report/logformat.h"
+#include "report/sink.h"
 
 static volatile sig_atomic_t stop;
 
@@ -145,7 +145,7 @@ static int stub_quiet(const struct pair_params *p, struct pair_outcome *out)
 	return 0;
 }
 
-/* With --repeat, a round that ran its pairs shuffled (core/matrix.h) leaves the JSON results
+/* With --repeat, a round that ran its pairs shuffled (run/matrix.h) leaves the JSON results
  * round by round in plan order. */
 START_TEST(json_results_in_plan_order)
 {

@@ -3,8 +3,8 @@
 #include "tests/ck_run.h"
 #include <stdlib.h>
 #include <string.h>
-#include "loads/probe.h"
-#include "loads/sizes.h"
+#include "loadkit/probe.h"
+#include "loadkit/sizes.h"
 
 #define MiB SIZE_MIB
 #define GiB SIZE_GIB

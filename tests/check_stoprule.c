@@ -1,11 +1,11 @@
 /* The adaptive window's looks, its stopping rule on made-up intervals and on intervals
  * sim_intervals computes from synthetic runs of known truth (tests/ck_synth.h), and
- * --precision's parser (core/stoprule.h). */
+ * --precision's parser (run/stoprule.h). */
 #include <check.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include "core/stoprule.h"
+#include "run/stoprule.h"
 #include "lib/timeutil.h"
 #include "tests/ck_run.h"
 #include "tests/ck_synth.h"
@@ -181,7 +181,7 @@ START_TEST(small_latencies_are_known_within_the_floor)
 END_TEST
 
 /* A share pinned at 100 % gets the exact interval of no miss in its periods
- * (sims/deadline.c), never a point: at the three looks' level (alpha 0.05 / 3) it is known to
+ * (engine/deadline.c), never a point: at the three looks' level (alpha 0.05 / 3) it is known to
  * 2 points once 1 - (0.05 / 6)^(1 / n) <= 0.02, from n = 237 periods on. */
 START_TEST(a_pinned_share_is_known_from_its_periods)
 {
@@ -209,7 +209,7 @@ END_TEST
  * a 20 Hz task whose truth is known: looks at 5, 20 and 60 s (100, 400 and 1200 periods), every
  * deadline met and every piece of work done.  SEQ_REPS runs, each from a fixed seed.  Each
  * look's intervals are at level 1 - 0.05 / 3, so an interval at whichever look stops the pair
- * holds its truth in at least 95 % of runs when each look's is valid (sims/intervals.h); over
+ * holds its truth in at least 95 % of runs when each look's is valid (engine/intervals.h); over
  * SEQ_REPS runs the share seen falls below SEQ_MIN_COVER by chance once in a thousand (95 %
  * less 3.090 binomial standard errors, a 99.9 % one-sided bound). */
 #define SEQ_REPS 2000
@@ -262,7 +262,7 @@ static void seq_run(const struct stop_plan *sp, const struct synth_model *m, uin
  * get worse unseen; and of the 112 means declared known, 10 cover: the rule stops on a narrow
  * interval, and a run that saw few stalls has one, centred too low (lib/interval.h's batch
  * means under-cover a skewed mean).  Nor is a quiet p99 called futile at 5 or 20 s (779 runs
- * stopped futile) always one that 60 s could not have made known: core/stoprule.c projects
+ * stopped futile) always one that 60 s could not have made known: run/stoprule.c projects
  * an open p99 from the sample's max. */
 #define SEQ_STALL_MEAN_COVER binomial_floor(0.928, SEQ_REPS)
 START_TEST(stop_judge_on_real_intervals)

@@ -12,8 +12,8 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#include "core/options.h"
-#include "core/sweep.h"
+#include "run/options.h"
+#include "run/sweep.h"
 #include "lib/schedpolicy.h"
 #include "workloads/workload.h"
 

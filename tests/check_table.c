@@ -4,11 +4,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "results/figures.h"
-#include "results/logfile.h"
-#include "results/logformat.h"
-#include "results/resultset.h"
-#include "results/summary.h"
+#include "report/figures.h"
+#include "report/logfile.h"
+#include "report/logformat.h"
+#include "tools/resultset.h"
+#include "report/summary.h"
 
 static const char *sig3(double v)
 {
@@ -147,7 +147,7 @@ START_TEST(summary_from_result)
 END_TEST
 
 /* The logfile as the writers write it reads back through the reader (one grammar,
- * results/logformat.h): the run header, a table title with both settings, rows, a failed row,
+ * report/logformat.h): the run header, a table title with both settings, rows, a failed row,
  * the load and interrupted lines under rows. */
 START_TEST(writer_reader_round_trip)
 {
@@ -177,8 +177,8 @@ START_TEST(writer_reader_round_trip)
 	const struct rs_pair *p = result_set_find(&rs, "Audio nice -10 (loads nice 19)", "Burn");
 	ck_assert_ptr_nonnull(p);
 	ck_assert_uint_eq(p->n, 1);
-	ck_assert_double_eq_tol(p->v[0].m[RS_MEAN], 518000, 1e-6);  /* interbench 0.31's definition */
-	ck_assert_double_eq_tol(p->v[0].m[RS_CPU], 99.5, 1e-9);
+	ck_assert_double_eq_tol(p->v[0].m[JM_MEAN], 518000, 1e-6);  /* interbench 0.31's definition */
+	ck_assert_double_eq_tol(p->v[0].m[JM_CPU], 99.5, 1e-9);
 	p = result_set_find(&rs, "Audio nice -10 (loads nice 19)", "Ring");
 	ck_assert_uint_eq(p->n, 0);                 /* a partial window is taken back */
 	ck_assert_str_eq(p->why, RS_INTERRUPTED_WHY);
@@ -224,10 +224,10 @@ START_TEST(disturbed_rows_old_and_new)
 		ck_assert_uint_eq(burn->n, 1);
 		ck_assert_uint_eq(burn->disturbed, 1);
 		ck_assert_double_eq_tol(burn->outside_cpu_pct, 23, 1e-9);
-		ck_assert_double_eq_tol(burn->v[0].m[RS_MET], 98, 1e-9);
+		ck_assert_double_eq_tol(burn->v[0].m[JM_MET], 98, 1e-9);
 		ck_assert_uint_eq(ring->n, 1);
 		ck_assert_uint_eq(ring->disturbed, 0);
-		ck_assert_double_eq_tol(ring->v[0].m[RS_MET], 98, 1e-9);
+		ck_assert_double_eq_tol(ring->v[0].m[JM_MET], 98, 1e-9);
 		result_set_free(&rs);
 	}
 	ck_assert_msg(!strstr(buf, " *\n") && !strstr(buf, " ?\n"), "%s", buf);  /* no mark after a row */

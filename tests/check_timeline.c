@@ -1,4 +1,4 @@
-/* The timeline format (lib/timeline.h): header and records survive encoding, little-endian at
+/* The timeline format (engine/timeline.h): header and records survive encoding, little-endian at
  * the documented offsets, saturation, the in-memory bound, and a write to a real file. */
 #include <check.h>
 #include "tests/ck_run.h"
@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "lib/timeline.h"
+#include "engine/timeline.h"
 
 START_TEST(round_trip)
 {

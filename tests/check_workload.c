@@ -13,12 +13,12 @@
 #include <strings.h>
 #include <dirent.h>
 #include <unistd.h>
-#include "core/options.h"
-#include "lib/machine.h"
+#include "run/options.h"
+#include "host/machine.h"
 #include "lib/timeutil.h"
-#include "loads/scratch.h"
-#include "results/json_report.h"
-#include "workloads/table.h"
+#include "loadkit/scratch.h"
+#include "report/json_report.h"
+#include "workloads/list.h"
 #include "workloads/workload.h"
 #include "tests/skeleton_load.c"
 

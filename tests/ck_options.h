@@ -4,7 +4,7 @@
 #define IB_CK_OPTIONS_H
 #include <check.h>
 #include <stdarg.h>
-#include "core/options.h"
+#include "run/options.h"
 #include "tests/ck_args.h"
 
 /* The message of the last parse that failed ("" after one that did not). */

@@ -1,13 +1,13 @@
 /* Synthetic measurements whose truth is known, for the statistics tests (tests/check_*.c):
  * a deterministic generator, and runs of a periodic task built from it as the engine builds
- * them (sims/engine.c add_sched_sample), so the project's own interval code
- * (sims/intervals.h) reads them as it reads a real run. */
+ * them (engine/engine.c add_sched_sample), so the project's own interval code
+ * (engine/intervals.h) reads them as it reads a real run. */
 #ifndef IB_CK_SYNTH_H
 #define IB_CK_SYNTH_H
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
-#include "sims/sim.h"
+#include "engine/sim.h"
 
 /* xorshift64 (Marsaglia, "Xorshift RNGs", J. Stat. Softw. 8 (2003)): a uniform in (0, 1) from
  * state *s (never 0). */

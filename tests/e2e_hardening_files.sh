@@ -207,7 +207,7 @@ then ok "a terminal stopped with Ctrl-S: every row in the logfile meanwhile, the
 else bad "a terminal stopped with Ctrl-S stalled the run" out; fi
 
 # 5d. A console pipe whose reader never reads, to the end: the run finishes, waits for the
-# reader only while it takes something (lib/conout.h, CONOUT_STALL_MS: 5 s), then drops the
+# reader only while it takes something (report/conout.h, CONOUT_STALL_MS: 5 s), then drops the
 # rest with a note on stderr and exits with the run's status, its logfile and JSON complete.
 # With "sigterm", a SIGTERM sent once the JSON is written ends the wait at once (the note says
 # why), the finished run not marked interrupted.  Each is bounded: 60 s, against about 8 s.

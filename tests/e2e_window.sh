@@ -1,5 +1,5 @@
 #!/bin/bash
-# End to end: the adaptive window (no -t, core/stoprule.h).  Pairs stop at a look, with the
+# End to end: the adaptive window (no -t, run/stoprule.h).  Pairs stop at a look, with the
 # stop in the JSON (schema-valid), a window line under each row, and never past the last look
 # and its grace; X runs at least one whole sweep; -t and the window's options are refused
 # together, with one line naming the option.  Usage: e2e_window.sh BINARY
@@ -22,7 +22,7 @@ for r in doc["results"]:
     assert sorted(st["needed_s"]) == sorted(st["unknown"]), st
     assert st["reason"] != "max-time" or st["look"] == 2, st
     # the bench stops itself at a look, never before it (1 s or 4 s); main's cap is the last
-    # look plus a 2 s grace (core/pair.c), and a window measured past 6 + 4 s means main did not
+    # look plus a 2 s grace (run/pair.c), and a window measured past 6 + 4 s means main did not
     # keep it: 4 s of slack for main's wake-up on a loaded host, a hang bound, not a speed claim
     assert (1.0, 4.0)[st["look"] - 1] <= win_s <= 10.0, (st, win_s)
 PY

@@ -1,4 +1,4 @@
-/* SkeletonTask: the smallest simulated task with threads of its own (sim_desc.body, sims/sim.h),
+/* SkeletonTask: the smallest simulated task with threads of its own (sim_desc.body, engine/sim.h),
  * the example of doc/adding-a-workload.md "A task with its own threads".  Each period a producer
  * thread is woken by the timing thread, burns half the period's work and wakes a consumer, which
  * burns the other half and closes the period.  tests/check_sim_body.c registers it in a table

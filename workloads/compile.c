@@ -1,7 +1,7 @@
 /* Compile: Burn, Write and Read at once, as a heavy "make -j" would load the machine
  * (interbench 0.20).  Worker 0 writes, worker 1 reads, the other -L burn; each runs the very
  * worker of its own load. */
-#include "loads/disk.h"
+#include "loadkit/disk.h"
 #include "workloads/workload.h"
 
 static void *compile_worker(void *arg)

@@ -2,7 +2,7 @@
  * read from the device every pass as Read does (Benno Senoner's latencytest ran "cp" of a large
  * file as one of its loads, http://www.gardena.net/benno/linux/audio/).  Both files are scratch files:
  * created exclusively, locked, removed at the end and on every signal. */
-#include "loads/disk.h"
+#include "loadkit/disk.h"
 #include "workloads/workload.h"
 
 static int copy_prepare(struct load_ctx *ctx) { return disk_prepare(ctx, "copy-dst", "copy-src"); }

@@ -12,9 +12,9 @@
 #include <string.h>
 #include <sys/mman.h>
 #include "workloads/workload.h"
-#include "loads/memcg.h"
-#include "loads/probe.h"
-#include "loads/sizes.h"
+#include "loadkit/memcg.h"
+#include "loadkit/probe.h"
+#include "loadkit/sizes.h"
 
 #define MEMLOAD_BLOCK_BYTES SIZE_MIB
 #define MEMLOAD_RECHECK_BLOCKS 64   /* MemAvailable is read again after this many blocks */

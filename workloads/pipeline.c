@@ -11,7 +11,7 @@
  * finished composing.  Every stage burns CPU by its own thread clock.  A frame's deadline is
  * its latch: committed later, it misses the vsync.
  *
- * Figures (sims/chain.h): input-to-present latency per event, frame time where the frames are
+ * Figures (engine/chain.h): input-to-present latency per event, frame time where the frames are
  * shown, jank (vsyncs that showed no new frame), each stage's wake-to-run latency and where
  * the input-to-present time went.  The defaults ask 10 ms of CPU a frame at 60 Hz: 60 % of
  * the frame on one idle CPU.  In a run only when -W (or, as a load, -w) names it. */
@@ -374,7 +374,7 @@ static void pipeline_run(struct sim_thread *t)
 /* --explain follows the chain a frame's deadline depends on: the game thread (stage 0), the
  * render thread and up to six workers (of which the busiest in a period counts: the one the
  * join waited for, mostly); the compositor latches after the deadline. */
-static const struct sim_stage_thread pipeline_explained[] = {
+static const struct explain_stage_thread pipeline_explained[] = {
 	{ PIPE_RENDER, 2 }, { PIPE_WORKER0, 1 }, { PIPE_WORKER0 + 1, 1 }, { PIPE_WORKER0 + 2, 1 },
 	{ PIPE_WORKER0 + 3, 1 }, { PIPE_WORKER0 + 4, 1 }, { PIPE_WORKER0 + 5, 1 },
 };
@@ -383,7 +383,7 @@ static const char *const pipeline_stage_names[] = { "game", "workers", "render" 
 static const struct sim_body pipeline_body = {
 	.threads = SIM_MAX_THREADS, .threads_for = pipeline_threads, .state_bytes = sizeof(struct pipe_state),
 	.run = pipeline_run, .name = pipeline_name, .setup = pipeline_setup, .teardown = pipeline_teardown,
-	.explained = pipeline_explained, .n_explained = 7, .stage_names = pipeline_stage_names, .stages = 3,
+	.explained = { .threads = pipeline_explained, .n_threads = 7, .names = pipeline_stage_names, .count = 3 },
 };
 
 /* "vsync at 144 Hz; a frame: logic 2 ms, workers 4 ms in 2 threads, render 3 ms; compositor

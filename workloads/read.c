@@ -1,7 +1,7 @@
 /* Read: reads a file of the Write size over and over, dropping it from the page cache before
  * every pass so each pass reaches the device (interbench 0.20: "repeatedly reading a file from
  * disk ... to avoid any caching effects").  The file is made before the timed windows. */
-#include "loads/disk.h"
+#include "loadkit/disk.h"
 #include "workloads/workload.h"
 
 static int read_prepare(struct load_ctx *ctx) { return disk_prepare(ctx, NULL, "read"); }

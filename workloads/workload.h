@@ -4,17 +4,18 @@
  * workload owns its name, help, option table (values in its private config of cfg_size
  * bytes), metrics and hooks; it is a simulated task when it has .sim, a load when it has
  * .load, or both (Video, X and Custom run as loads too, as in interbench 0.20).  Adding one
- * is a file in workloads/ and a line in workloads/registry.c (doc/adding-a-workload.md).
+ * is a file in workloads/ and a line in workloads/lookup.c (doc/adding-a-workload.md).
  *
- * Layer: on lib/, calibrate/, sims/ (the periodic engine) and loads/ (load plumbing); under
- * core/, results/ and interbench.c, which walk these descriptors and name none of them. */
+ * Layer: on lib/, host/, calibrate/, explain/, engine/ (the periodic engine) and loadkit/
+ * (load plumbing); under run/, report/, tools/ and interbench.c, which walk these descriptors
+ * and name none of them. */
 #ifndef IB_WORKLOAD_H
 #define IB_WORKLOAD_H
 #include <stdbool.h>
 #include <stddef.h>
 #include "lib/optspec.h"
-#include "loads/load.h"
-#include "sims/sim.h"
+#include "loadkit/load.h"
+#include "engine/sim.h"
 
 #define WL_BENCH_NORMAL 0x01u /* benchmarked as a simulated task in normal (SCHED_OTHER) runs */
 #define WL_BENCH_RT     0x02u /* benchmarked as a simulated task in -r (SCHED_FIFO) runs */

@@ -1,7 +1,7 @@
 /* Write: streams a file the size of RAM (at most 1 GiB or 25% of the free space) to the work
  * directory over and over with ordinary buffered 1 MiB write(2) calls, as an application
  * saving large files would (interbench 0.20: "a streaming write to disk repeatedly"). */
-#include "loads/disk.h"
+#include "loadkit/disk.h"
 #include "workloads/workload.h"
 
 static int write_prepare(struct load_ctx *ctx) { return disk_prepare(ctx, "write", NULL); }

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "core/options.h"
+#include "run/options.h"
 
 #define MAX_ARGS 64
 

@@ -4,8 +4,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "results/compare.h"
-#include "results/resultset.h"
+#include "tools/compare.h"
+#include "tools/resultset.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

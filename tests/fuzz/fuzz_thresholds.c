@@ -2,7 +2,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "results/compare.h"
+#include "tools/compare.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

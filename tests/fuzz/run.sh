@@ -10,12 +10,12 @@ trap 'rm -rf "$out"' EXIT
 pkgs=$(make -s print-PKGS)      # the libraries the program links, as the Makefile names them
 libs=$(pkg-config --libs $pkgs)
 cflags=$(pkg-config --cflags $pkgs)
-make -s lib/bpf/explain.skel.h  # the --explain tracer's skeleton, generated at build time
+make -s explain/bpf/explain.skel.h  # the --explain tracer's skeleton, generated at build time
 # The program's sources built once (instrumented for the fuzzer, not linked with its main),
 # two at a time, into one archive every harness links.
 san="-fsanitize=address,undefined -fno-sanitize-recover=undefined"
 mkdir "$out/obj"
-ls lib/*.c calibrate/*.c sims/*.c loads/*.c workloads/*.c core/*.c results/*.c |
+for d in $(make -s print-FOLDERS); do ls "$d"/*.c; done |
 	xargs -P 2 -I{} sh -c 'o="$1/obj/$(echo "$2" | tr / _).o"; exec "$3" -std=gnu11 -g -O1 -fsanitize=fuzzer-no-link $4 -I. $5 -pthread -c "$2" -o "$o"' \
 		sh "$out" {} "$CC" "$san" "$cflags"
 ar rcs "$out/libib.a" "$out"/obj/*.o

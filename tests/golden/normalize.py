@@ -11,10 +11,10 @@ in which order, which columns, which JSON keys, in which order, of which types) 
                            itself is kept as it is, interbench 0.31's fields).
                            Also dropped, as facts of what else ran on the host at that moment:
                            the header's line on another interbench run at the same time
-                           (results/logfile.c logfile_concurrent), the console's line naming
-                           the audit's flagged items (results/sink.c) and the audit's hints (an
+                           (report/logfile.c logfile_concurrent), the console's line naming
+                           the audit's flagged items (report/sink.c) and the audit's hints (an
                            item has one only when the machine's state is worth a warning:
-                           lib/audit.c; tests/e2e_audit.sh checks them).
+                           host/audit.c; tests/e2e_audit.sh checks them).
   normalize.py json FILE   JSON document: one line per value, 'path: value' for the settings
                            (options, task, load, modes, policies, has_deadlines...) and
                            'path: <type>' for measured figures and machine facts; arrays of
@@ -29,10 +29,10 @@ import sys
 NUMBER = re.compile(r"[0-9]+(\.[0-9]+)?([kMGTP](?= ))?")   # a number and its SI prefix
 AUDIT_LINE = re.compile(r"^(  [a-z_0-9]+) {2,}\S.*$")
 CONCURRENT_LINE = re.compile(r"^Another interbench run \(pid [0-9]+\) was running at the same time")
-AUDIT_FLAGGED = re.compile(r"^Audit: known to hurt interactivity here: ")   # results/sink.c
-AUDIT_HINT = re.compile(r"^ +hint: ")                        # lib/audit.c audit_print
+AUDIT_FLAGGED = re.compile(r"^Audit: known to hurt interactivity here: ")   # report/sink.c
+AUDIT_HINT = re.compile(r"^ +hint: ")                        # host/audit.c audit_print
 JSON_AUDIT_HINT = re.compile(r"^\.machine\.audit\.[a-z_0-9]+\.hint$")
-DISTURBED_LINE = re.compile(r"^ +\* disturbed: ")   # results/logformat.h LOG_ROW_DISTURBED
+DISTURBED_LINE = re.compile(r"^ +\* disturbed: ")   # report/logformat.h LOG_ROW_DISTURBED
 # Values shown as they are: settings, not measurements or machine facts.
 KEEP = re.compile(r"^(\.schema_version|\.options\..*|\.run\.duration_s"
                   r"|\.run\.interrupted_by|\.results\[\d+\]\.(simulation|load|mode|load_mode|repeat"

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """undisturbed.py IN OUT: writes the interbench result IN to OUT with each pair's disturbance
-(the share of the run's CPUs other processes took, lib/disturb.h) set to none, every other
+(the share of the run's CPUs other processes took, host/disturb.h) set to none, every other
 field as it was.  For tests of compare on doctored copies of real runs: compare gives no
-verdict on a disturbed pair (results/compare.c), and on a shared host a run may be disturbed
+verdict on a disturbed pair (tools/compare.c), and on a shared host a run may be disturbed
 by another program, which must not hide what the copy tests."""
 import json
 import sys

@@ -1,0 +1,103 @@
+/* Frame chains: the figures of a task whose periods are frames made by a chain of threads
+ * (an input source, a game thread, workers, a render thread) and shown by a compositor at a
+ * display's vsyncs (workloads/pipeline.c).  Pure accounting, fed by the task's threads through
+ * engine/sim.h's sim_chain_* calls: input-to-present latency per input event, jank per vsync,
+ * each stage's wake-to-run latency, and where the input-to-present time went, segment by
+ * segment. */
+#ifndef IB_CHAIN_H
+#define IB_CHAIN_H
+#include <stdbool.h>
+#include <stdint.h>
+#include "lib/histogram.h"
+#include "engine/stats.h"
+
+/* The wake-ups along a frame's chain, each measured from when it was due or asked for to the
+ * woken thread running: the input source (from the event's time), the game thread (from the
+ * frame's nominal start: its lateness), the workers (from the fork), the game thread again
+ * (from the last worker's finish: the join), the render thread (from the game's hand-off),
+ * the compositor reached by the commit (from the render thread's write), the compositor at
+ * its latch time (from that time). */
+enum chain_stage {
+	CHAIN_INPUT, CHAIN_GAME, CHAIN_WORKERS, CHAIN_JOIN, CHAIN_RENDER, CHAIN_COMMIT, CHAIN_LATCH,
+	CHAIN_STAGES
+};
+
+/* The points a frame passes, in order (CLOCK_MONOTONIC ns); the input-to-present time of an
+ * event is cut into segments ending at each: the input's age when the game picked it up
+ * (PICKUP), the game's logic (FORK), the workers (JOINED: the last one done), the join's
+ * wake-up (RESUMED), the render thread (COMMITTED: its wake-up and work), waiting for the
+ * compositor to latch it (LATCHED: the wait for the latch time and the compositor's wake-up),
+ * composing (COMPOSED) and waiting for the vsync that shows it (PRESENTED). */
+enum chain_point {
+	CHAIN_PICKUP, CHAIN_FORK, CHAIN_JOINED, CHAIN_RESUMED, CHAIN_COMMITTED, CHAIN_LATCHED,
+	CHAIN_COMPOSED, CHAIN_PRESENTED, CHAIN_POINTS
+};
+
+/* One frame along the chain. */
+struct chain_frame {
+	uint64_t frame;            /* its number (the period's index) */
+	uint64_t input_seq;        /* the newest input event it picked up (events from 1; 0: none) */
+	uint64_t at_ns[CHAIN_POINTS];
+};
+
+/* A chain's accounting over a run, kept where the task runs (its histograms are 250 KB: only
+ * a task that presents frames has one). */
+struct chain_acct {
+	/* what the task set up (chain_setup): input event i (from 1) happened at
+	 * input0_ns + i * input_period_ns; vsyncs are vsync_period_ns apart */
+	uint64_t input0_ns, input_period_ns, vsync_period_ns;
+	uint64_t vsyncs;           /* vsyncs passed */
+	uint64_t jank;             /* of them, those that showed no new frame */
+	uint64_t jank_run;         /* the current run of jank vsyncs */
+	uint64_t jank_streak_max;  /* the longest run of jank vsyncs */
+	uint64_t presented;        /* frames shown */
+	uint64_t last_shown;       /* index + 1 of the last vsync that showed a new frame, 0: none */
+	uint64_t last_seq;         /* the newest input event shown */
+	uint64_t last_frame;       /* the number + 1 of the last frame shown, 0: none */
+	struct lat_stats i2p;      /* input-to-present latency, one sample per event shown, ns */
+	struct lat_hist i2p_hist;
+	struct lat_hist wake_hist[CHAIN_STAGES]; /* wake-to-run latency per stage, ns */
+	/* The input-to-present time of every event shown, summed per segment (ns): segment p ends
+	 * at point p (enum chain_point); together they are i2p's sum. */
+	double segment_ns[CHAIN_POINTS];
+};
+
+/* Names: the stage's ("input", "game", "workers", "join", "render", "commit", "latch") and
+ * the segment ending at point p ("input", "logic", "workers", "join", "render", "latch",
+ * "compose", "scanout"); "?" past them. */
+const char *chain_stage_name(unsigned stage);
+const char *chain_segment_name(unsigned point);
+
+/* Sets a's timing: input event i at input0_ns + i * input_period_ns, vsyncs vsync_period_ns
+ * apart.  Call before any vsync. */
+void chain_setup(struct chain_acct *a, uint64_t input0_ns, uint64_t input_period_ns, uint64_t vsync_period_ns);
+
+/* One wake-up of stage s, wake_ns after it was due; a stage out of range is ignored. */
+void chain_wake(struct chain_acct *a, unsigned stage, uint64_t wake_ns);
+
+/* Vsync number index (counted from 0, each index once, in order) passed: it showed frame f
+ * (at_ns[CHAIN_PRESENTED] its time), or no new frame (f NULL, or f no newer than the last
+ * frame shown).  Counts the vsync and the jank,
+ * and for f its events' input-to-present latencies and segments.  Returns the frame time the
+ * display showed: the time since the last vsync that showed a new frame, ns; 0 when f is NULL
+ * or it is the first. */
+uint64_t chain_vsync(struct chain_acct *a, uint64_t index, const struct chain_frame *f);
+
+/* The jank vsyncs, as % of the vsyncs (0 without vsyncs). */
+double chain_jank_pct(const struct chain_acct *a);
+
+/* What a run's result carries of a chain (struct sim_result.chain): the counts, and the
+ * percentiles of its histograms, ns; zeroed for a task that presents no frames. */
+struct chain_figures {
+	uint64_t vsyncs, jank, jank_streak_max;
+	double jank_pct;
+	struct lat_stats i2p;                    /* input-to-present latency, one sample per event */
+	uint64_t i2p_p50_ns, i2p_p99_ns;
+	uint64_t stage_wake_p99_ns[CHAIN_STAGES];
+	double segment_ns[CHAIN_POINTS];         /* as chain_acct's */
+};
+
+/* The figures of a into *out. */
+void chain_figures_of(const struct chain_acct *a, struct chain_figures *out);
+
+#endif

@@ -1,0 +1,128 @@
+/* Deadline accounting for periodic simulated tasks, as a pure function of timestamps.
+ *
+ * Period k is woken at wake_k = t0 + k * interval and must finish its work by the next wake,
+ * wake_k + interval (its deadline).  Finishing on or before the deadline meets it; finishing
+ * later misses it.  When the task is so late that whole periods have gone by (their deadlines
+ * passed before it could even start them), those periods are skipped: each counts as a missed
+ * deadline and its work as CPU not received (a dropped frame, an audio skip), as the
+ * interbench 0.20 announcement (shared/seeds) describes for redraws dropped to catch up. */
+#ifndef IB_DEADLINE_H
+#define IB_DEADLINE_H
+#include <stdbool.h>
+#include <stdint.h>
+#include "lib/histogram.h"
+#include "lib/interval.h"
+#include "engine/stats.h"
+
+struct deadline_verdict {
+	bool met;              /* finished by wake_ns + interval_ns */
+	uint64_t skipped;      /* whole periods dropped after this one */
+	uint64_t next_wake_ns; /* wake time of the next period to run (may already be past) */
+};
+
+/* Judges the period woken at wake_ns (interval_ns > 0) that finished at finish_ns.
+ * The next period to run is the first whose deadline is still after finish_ns. */
+struct deadline_verdict deadline_check(uint64_t wake_ns, uint64_t interval_ns, uint64_t finish_ns);
+
+/* Totals for one run of a simulated task. */
+struct deadline_acct {
+	uint64_t periods;        /* periods run plus periods skipped */
+	uint64_t met;            /* deadlines met */
+	uint64_t missed;         /* deadlines missed, skipped periods included */
+	uint64_t skipped;        /* periods dropped entirely */
+	uint64_t work_wanted_us; /* CPU work the periods asked for */
+	uint64_t work_done_us;   /* CPU work actually done */
+	/* Stutter: runs of consecutive missed deadlines (skipped periods included).  A user sees
+	 * a run of 2 or more as a stutter, a lone late frame hardly. */
+	uint64_t streak;         /* the missed deadlines of the run in progress */
+	uint64_t longest_streak; /* the longest run so far, in periods */
+	uint64_t streaks;        /* runs of 2 or more, counted when they end (or at the end) */
+	/* Batch means (lib/interval.h) of each period in order, for the 95 % intervals of
+	 * deadline_met_pct (1 for a deadline met, 0 for one missed, a skipped period's
+	 * included) and deadline_desired_cpu_pct (its work done and work wanted, us). */
+	struct batch_means met_bm;
+	struct batch_ratio work_bm;
+};
+
+/* Ends the run of missed deadlines in progress (counting it when 2 or more); called when a
+ * deadline is met and once at the end of a run. */
+void deadline_acct_streak_end(struct deadline_acct *a);
+
+/* Accounts a period that ran and did work_us of work with verdict v.  The skipped periods are
+ * accounted separately by deadline_acct_skip, since their work can differ (X's sweep). */
+void deadline_acct_period(struct deadline_acct *a, const struct deadline_verdict *v, uint64_t work_us);
+
+/* Accounts one skipped period that wanted work_us: a missed deadline, no work done. */
+void deadline_acct_skip(struct deadline_acct *a, uint64_t work_us);
+
+/* At the end of a run: how many periods, counting from the unfinished one woken at wake_ns,
+ * had their deadline (wake + interval_ns) pass before end_ns while the task had not finished
+ * them.  Each is a missed deadline with its work not done (deadline_acct_skip); periods whose
+ * deadline is still ahead were cut off by the end of the run and count for nothing.  Without
+ * this, a task starved for the whole window would report no periods, hence 100%. */
+uint64_t deadline_unfinished_periods(uint64_t wake_ns, uint64_t interval_ns, uint64_t end_ns);
+
+/* interbench 0.31's latency of one period (interbench.c, periodic_schedule): the scheduling
+ * latency sched_latency_ns (timing thread to task) plus, when the period finished overrun_ns > 0
+ * after its deadline, (overrun_ns / unit_ns + 1) whole unit_ns: the intervals 0.31 counts as
+ * missed, so a dropped frame counts as the jerk a user sees.  unit_ns is the interval 0.31
+ * passes to periodic_schedule: the period for Audio, Video and Custom (one period for the
+ * period's own deadline and one per period dropped after it, deadline_verdict.skipped), the
+ * frame's idle part for X (sim_desc.ib_interval_us); 0 adds nothing, as 0.31 at X's 100% step.
+ * A period started late because the one before overran is charged nothing more: 0.31 has
+ * charged that time to the period before and sleeps to the next period instead. */
+uint64_t deadline_interbench_latency_ns(uint64_t sched_latency_ns, uint64_t overrun_ns, uint64_t unit_ns);
+
+/* Audio buffering (ProAudio): a period must complete within (buffer_periods - 1) periods of
+ * its nominal start, else the buffer ran dry: an xrun (latencytest, shared/seeds). */
+struct audio_acct {
+	uint64_t xruns;              /* periods completed later than the buffer allows, and dropped ones */
+	uint64_t worst_overrun_ns;   /* the largest excess over the buffer */
+	uint64_t start_within_1ms, start_within_2ms; /* periods started within 1 / 2 ms of their
+	                                                nominal start (latencytest's figures) */
+};
+
+/* Accounts a period woken at wake_ns (interval_ns, buffer_periods >= 1) that started
+ * lateness_ns late and finished at finish_ns, with v's skipped periods (each an xrun).
+ * Returns whether the period itself was an xrun. */
+bool audio_acct_period(struct audio_acct *a, unsigned buffer_periods, uint64_t interval_ns, uint64_t wake_ns,
+		       uint64_t lateness_ns, uint64_t finish_ns, const struct deadline_verdict *v);
+
+/* At the end of a run: the `unfinished` periods whose deadline passed before end_ns while the
+ * task had not finished them (deadline_unfinished_periods), the first woken at wake_ns.  Those
+ * after the first never started: each is an xrun, as a dropped period is.  The first is an xrun
+ * when end_ns is already past what the buffer allows, its overrun then at least end_ns less
+ * that allowance (a lower bound, for worst_overrun_ns).  Nothing when unfinished is 0. */
+void audio_acct_unfinished(struct audio_acct *a, unsigned buffer_periods, uint64_t interval_ns, uint64_t wake_ns,
+			   uint64_t end_ns, uint64_t unfinished);
+
+/* CPU-loop time: the thread's own CPU time for each period's fixed work against the work's
+ * calibrated length.  Work that took longer while the task ran is time stolen from it (an SMI,
+ * bus contention, a hypervisor): Benno Senoner's latencytest "CPU loop" figure. */
+struct loop_acct {
+	struct lat_stats excess;     /* CPU time over the calibrated length (0 when under), ns */
+	struct lat_hist excess_hist;
+	uint64_t periods;            /* periods measured (some work done) */
+	uint64_t over10;             /* of them, those that took over 10% longer */
+};
+
+/* Accounts a period whose work took cpu_ns of the thread's CPU time and would have taken
+ * nominal_ns at calibrated speed (calibrate/calibrate.h burn_cpu_us: the loops it ran). */
+void loop_acct_period(struct loop_acct *l, uint64_t cpu_ns, uint64_t nominal_ns);
+
+/* % desired CPU (work done / work wanted * 100); 100 when nothing was wanted. */
+double deadline_desired_cpu_pct(const struct deadline_acct *a);
+
+/* % deadlines met (met / periods * 100); 100 when there were no periods. */
+double deadline_met_pct(const struct deadline_acct *a);
+
+/* The 1 - alpha intervals (CI_ALPHA: 95 %) of deadline_desired_cpu_pct and deadline_met_pct,
+ * in %, clamped to 0..100 (batch means: lib/interval.h bm_interval, br_interval).  A share
+ * every period had in full (or none had: 0 %) gets the exact interval of no event in that many
+ * periods (lib/interval.h zero_events_upper), e.g. 99.0-100 % after 370 periods met, not a
+ * point.  Return false (lo, hi untouched) while the periods are too few for two batches (or no work was
+ * wanted). */
+bool deadline_desired_cpu_interval_pct(const struct deadline_acct *a, double alpha, double *lo_pct, double *hi_pct);
+bool deadline_met_interval_pct(const struct deadline_acct *a, double alpha, double *lo_pct, double *hi_pct);
+
+#endif

@@ -1,0 +1,50 @@
+/* The judged figures of one run of a simulated task and their confidence intervals, computed
+ * once here from a struct sim_result for every reader: the pair's summary (report/summary.c)
+ * and the rule that stops a pair once they are known (run/stoprule.h).
+ *
+ * Several looks: a pair that is looked at after each of K pre-declared checkpoints and stopped
+ * at the first at which its figures are known must report intervals that hold at whichever
+ * look stopped it.  Each look's intervals are at level 1 - CI_ALPHA / K (Bonferroni over the K
+ * looks), so the chance that any of them misses its figure is at most CI_ALPHA, whatever the
+ * stopping rule: the "repeated confidence intervals" of Jennison & Turnbull, "Group Sequential
+ * Methods with Applications to Clinical Trials" (2000), chapter 9, with Bonferroni's
+ * constant boundary, the simplest spending of alpha over the looks. */
+#ifndef IB_ENGINE_INTERVALS_H
+#define IB_ENGINE_INTERVALS_H
+#include <stdbool.h>
+#include "engine/sim.h"
+
+/* The figures with an interval, judged by compare and by the stopping rule. */
+enum sim_judged {
+	SIM_LATENCY_MEAN,   /* scheduling latency mean, ns */
+	SIM_LATENCY_P99,    /* scheduling latency p99, ns */
+	SIM_DESIRED_CPU,    /* % desired CPU (work done / work wanted) */
+	SIM_DEADLINES_MET,  /* % deadlines met (not for a free-running task) */
+	SIM_JUDGED
+};
+
+/* One figure and its interval. */
+struct sim_interval {
+	double value;       /* the figure (ns or %, as enum sim_judged says) */
+	bool has;           /* an interval was found: lo and hi are set (else both NaN) */
+	bool open_above;    /* a percentile with too few samples above it: hi is the max, an
+	                       understatement */
+	double lo, hi;      /* the interval, in the figure's unit */
+	uint64_t n;         /* the samples it rests on (periods; Gaming: frames) */
+	/* The fewest samples an interval can be had from: BM_MIN_SAMPLES (two per batch), and for
+	 * a percentile open above, the n at which its upper rank falls inside the sample at this
+	 * level and inflation (n (1 - p) >= t sqrt(n p (1 - p) VIF) + 1, solved for n). */
+	double n_needed;
+};
+
+/* The judged figures of r and their intervals at level 1 - CI_ALPHA / looks (looks 0 or 1: a
+ * plain 95 % interval), from r's batch means, quantile batches and histogram
+ * (lib/interval.h).  Reads only r->sched, sched_hist, sched_bm, sched_qb and acct, which
+ * sim_snapshot copies.  A figure without enough samples for two batches gets has = false. */
+void sim_intervals(const struct sim_result *r, unsigned looks, struct sim_interval iv[SIM_JUDGED]);
+
+/* The short name of a judged figure, as the stop reason and -h name it: "mean", "p99",
+ * "cpu", "met". */
+const char *sim_judged_name(enum sim_judged f);
+
+#endif

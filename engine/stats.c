@@ -1,0 +1,41 @@
+#include "engine/stats.h"
+#include <math.h>
+
+void lat_stats_add(struct lat_stats *s, uint64_t sample_ns)
+{
+	double x = (double)sample_ns;
+	s->count++;
+	double delta = x - s->mean_ns;
+	s->mean_ns += delta / (double)s->count;
+	s->m2_ns2 += delta * (x - s->mean_ns);
+	if (s->count == 1 || sample_ns < s->min_ns)
+		s->min_ns = sample_ns;
+	if (sample_ns > s->max_ns)
+		s->max_ns = sample_ns;
+}
+
+double lat_stats_sd_ns(const struct lat_stats *s)
+{
+	if (s->count < 2 || s->m2_ns2 <= 0)
+		return 0.0;
+	return sqrt(s->m2_ns2 / (double)s->count);
+}
+
+void lat_stats_merge(struct lat_stats *a, const struct lat_stats *b)
+{
+	if (b->count == 0)
+		return;
+	if (a->count == 0) {
+		*a = *b;
+		return;
+	}
+	double na = (double)a->count, nb = (double)b->count, n = na + nb;
+	double delta = b->mean_ns - a->mean_ns;
+	a->mean_ns += delta * nb / n;
+	a->m2_ns2 += b->m2_ns2 + delta * delta * na * nb / n;
+	a->count += b->count;
+	if (b->min_ns < a->min_ns)
+		a->min_ns = b->min_ns;
+	if (b->max_ns > a->max_ns)
+		a->max_ns = b->max_ns;
+}

@@ -1,0 +1,48 @@
+/* --explain's causes in the JSON results (doc/json.md "explain"): one definition of the
+ * object, written here from explain/model.h's summary and kept periods. */
+#ifndef IB_EXPLAIN_JSON_H
+#define IB_EXPLAIN_JSON_H
+#include <jansson.h>
+#include "explain/model.h"
+
+/* {"source", "explained_periods", "delay_ns", "parts_ns": {part: ns}, "softirq_ns": {vector:
+ * ns}, "owners_ns": {"load", "interbench", "other": ns}, "migrations", "preemptions", "within_10pct", "culprits": [...], "culprits_rest_ns",
+ * "irqs": [...], "periods": [the latest EXPLAIN_KEEP, oldest first], "tracer_cpu_ns",
+ * "tracer_cpu_ppm", "threshold_ns" (null: missed deadlines only)} for summary s (sorted here, on a copy) and ring k, over a window of
+ * window_ns (the tracer's CPU time as ppm of one CPU over it; both null when unknown).
+ * Returns NULL only when jansson cannot allocate. */
+json_t *explain_json(const struct explain_summary *s, const struct explain_kept *k, uint64_t window_ns);
+
+/* The causes a reader keeps of a pair's "explain" objects, summed over its repeats. */
+#define RS_CULPRITS 8
+struct rs_causes {
+	bool has;                    /* some repeat carried an "explain" object */
+	double periods, delay_ns;    /* explained periods and their delay, ns */
+	double part_ns[EXPLAIN_PARTS];
+	double owner_ns[EXPLAIN_OWNERS]; /* tasks and preempted by owner (EXPLAIN_OWNER_*) */
+	unsigned nculprits;
+	struct rs_culprit {
+		char comm[EXPLAIN_COMM_LEN];
+		char owner[12];          /* "load", "interbench", "other" */
+		double ns;
+	} culprits[RS_CULPRITS];     /* merged by comm and owner (pids differ between runs); the
+	                                rest is dropped */
+};
+
+/* Adds the "explain" object e of results[idx] to c: explained_periods, delay_ns, parts_ns
+ * (the parts this version names; others ignored), owners_ns and culprits (comm, owner, ns).  Input is
+ * untrusted: returns 0, or -1 with a one-line reason in err naming the member
+ * ("results[3].explain.delay_ns: not an integer"). */
+int explain_read_json(struct rs_causes *c, const json_t *e, size_t idx, char *err, size_t errlen);
+
+/* The share of c's delay that part (or culprit i) took, %; NaN without delay. */
+double rs_causes_part_pct(const struct rs_causes *c, enum explain_part part);
+double rs_causes_culprit_pct(const struct rs_causes *c, const char *comm, const char *owner);
+
+/* The share of c's delay behind owner's tasks (EXPLAIN_OWNER_*), %; NaN without delay. */
+double rs_causes_owner_pct(const struct rs_causes *c, unsigned owner);
+
+/* The owner's name in the JSON: "load", "interbench", "other". */
+const char *rs_owner_name(unsigned owner);
+
+#endif

@@ -1,0 +1,250 @@
+#include <math.h>
+#include <stdint.h>
+#include "report/figures.h"
+#include "report/summary.h"
+
+/* A row's field: its offset in struct pair_summary and type. */
+#define F_U64(field) .offset = offsetof(struct pair_summary, field), .type = FIG_U64
+#define F_DBL(field) .offset = offsetof(struct pair_summary, field), .type = FIG_DOUBLE
+/* A scheduling, timer latency or other time in ns, null without its samples. */
+#define SCHED_NS(key) .json_key = key, .unit = FIG_NS, .json_scale = 1, \
+	.null_rule = FIG_NULL_NO_SAMPLES, .median = FIG_OVER_SAMPLED
+#define TIMER_NS(key) .json_key = key, .unit = FIG_NS, .json_scale = 1, \
+	.null_rule = FIG_NULL_NO_TIMER, .median = FIG_OVER_TIMED
+/* A percentage kept in %, written in ppm. */
+#define PPM(key, field) .json_key = key, F_DBL(field), .unit = FIG_PCT, .json_scale = 1e4
+/* A count or time over every repeat. */
+#define COUNT(key, field) .json_key = key, F_U64(field), .unit = FIG_COUNT, .json_scale = 1
+#define NS(key, field) .json_key = key, F_U64(field), .unit = FIG_NS, .json_scale = 1
+/* A column of the classic table's verbose or buffer group. */
+#define VCOL(pos, label) .column = FIG_VERBOSE_COLUMN, .column_pos = pos, .column_label = label
+#define BCOL(pos, label) .column = FIG_BUFFER_COLUMN, .column_pos = pos, .column_label = label
+#define PCOL(pos, label) .column = FIG_CHAIN_COLUMN, .column_pos = pos, .column_label = label
+/* A presenting task's figure (engine/chain.h), null when no vsync passed. */
+#define CHAIN(key) .json_key = key, .null_rule = FIG_NULL_NO_VSYNCS
+#define I2P_NS(key, field) .json_key = key, F_U64(field), .unit = FIG_NS, .json_scale = 1, .null_rule = FIG_NULL_NO_INPUT
+/* Stage k's wake-to-run p99 and segment k's share, in the stage line (names: engine/chain.h). */
+#define STAGE(k, name) { CHAIN("stage_" name "_wake_p99_ns"), F_U64(stage_wake_p99_ns[k]), .unit = FIG_NS, \
+	.json_scale = 1, .column = FIG_STAGE_COLUMN, .column_pos = k, .column_label = name }
+#define SEGMENT(k, name) { .json_key = "i2p_share_" name "_ppm", F_DBL(segment_pct[k]), .unit = FIG_PCT, \
+	.json_scale = 1e4, .null_rule = FIG_NULL_NO_INPUT, .column = FIG_SEGMENT_COLUMN, .column_pos = k, \
+	.column_label = name }
+/* What compare and export read (a threshold key, a name, a unit). */
+#define CMP(m, k, n, u, max, req) .cmp = &(const struct figure_compare){ m, k, n, u, max, req }
+/* Its 95 % interval: the JSON key and the low and high fields. */
+#define CI(key, lo, hi) .ci = &(const struct figure_interval){ key, offsetof(struct pair_summary, lo), \
+	offsetof(struct pair_summary, hi) }
+
+/* In the JSON writer's order (doc/json.md lists them). */
+const struct task_figure task_figures[] = {
+	{ COUNT("samples", samples), .median = FIG_OVER_SAMPLED },
+	{ SCHED_NS("latency_mean_ns"), F_DBL(latency_mean_ns),
+	  CMP(JM_SMEAN, "sched-mean", "mean sched latency", "ms", 0, true),
+	  CI("latency_mean_ns_ci", latency_mean_lo_ns, latency_mean_hi_ns) },
+	{ SCHED_NS("latency_sd_ns"), F_DBL(latency_sd_ns) },
+	{ SCHED_NS("latency_max_ns"), F_U64(latency_max_ns),
+	  CMP(JM_SMAX, "sched-max", "max sched latency", "ms", 0, true) },
+	{ COUNT("latency_over_period", latency_over_period), .null_rule = FIG_NULL_NO_SAMPLES,
+	  .median = FIG_OVER_SAMPLED },
+	{ COUNT("latency_over_7ms", latency_over_perceptible), .null_rule = FIG_NULL_NO_SAMPLES,
+	  .median = FIG_OVER_SAMPLED },
+	{ SCHED_NS("latency_p50_ns"), F_U64(sched_p50_ns), VCOL(0, "p50") },
+	{ SCHED_NS("latency_p90_ns"), F_U64(sched_p90_ns), VCOL(1, "p90") },
+	{ SCHED_NS("latency_p99_ns"), F_U64(sched_p99_ns), VCOL(2, "p99"),
+	  CMP(JM_P99, "p99", "p99 latency", "ms", 0, true), CI("latency_p99_ns_ci", sched_p99_lo_ns, sched_p99_hi_ns) },
+	{ SCHED_NS("latency_p999_ns"), F_U64(sched_p999_ns), VCOL(3, "p99.9") },
+	{ SCHED_NS("interbench_latency_mean_ns"), F_DBL(ib_mean_ns),
+	  CMP(JM_MEAN, "mean", "mean latency", "ms", 0, false) },
+	{ SCHED_NS("interbench_latency_sd_ns"), F_DBL(ib_sd_ns) },
+	{ SCHED_NS("interbench_latency_max_ns"), F_U64(ib_max_ns),
+	  CMP(JM_MAX, "max", "max latency", "ms", 0, false) },
+	{ SCHED_NS("lateness_mean_ns"), F_DBL(lateness_mean_ns) },
+	{ SCHED_NS("lateness_p99_ns"), F_U64(lateness_p99_ns), VCOL(6, "late p99") },
+	{ SCHED_NS("lateness_max_ns"), F_U64(lateness_max_ns), VCOL(7, "late max") },
+	{ COUNT("longest_miss_streak", longest_streak) },
+	{ NS("longest_miss_streak_ns", longest_streak_ns), VCOL(9, "streak"),
+	  CMP(JM_STREAK, "streak", "longest miss run", "ms", 0, false) },
+	{ COUNT("miss_streaks", streaks), VCOL(10, "streaks") },
+	{ NS("frame_time_p50_ns", frame_p50_ns), .null_rule = FIG_NULL_NO_FRAMES },
+	{ NS("frame_time_p99_ns", frame_p99_ns), .null_rule = FIG_NULL_NO_FRAMES, VCOL(11, "frame p99"),
+	  CMP(JM_FRAME_P99, "frame", "p99 frame time", "ms", 0, false) },
+	{ NS("frame_time_p999_ns", frame_p999_ns), .null_rule = FIG_NULL_NO_FRAMES },
+	{ .json_key = "one_percent_low_mfps", F_DBL(low1_fps), .unit = FIG_FPS, .json_scale = 1e3,
+	  .null_rule = FIG_NULL_NO_FRAMES, .higher_better = true, CMP(JM_LOW1, "low1", "1% low fps", "fps", 0, false) },
+	{ NS("stolen_p99_ns", stolen_p99_ns), .null_rule = FIG_NULL_NO_LOOPS, BCOL(4, "stolen"),
+	  CMP(JM_STOLEN, "stolen", "stolen p99", "ms", 0, false) },
+	{ NS("stolen_max_ns", stolen_max_ns), .null_rule = FIG_NULL_NO_LOOPS },
+	{ PPM("stolen_over10_ppm", stolen_pct) },
+	{ NS("task_run_ns", task_run_ns) },
+	{ .json_key = "interval_us", F_U64(interval_us), .unit = FIG_US, .json_scale = 1 },
+	/* xruns per minute is what compare reads (tools/resultset.c: over task_run_ns) */
+	{ COUNT("xruns", xruns), .null_rule = FIG_NULL_UNBUFFERED, BCOL(0, "xruns"),
+	  CMP(JM_XRUNS, "xruns", "xruns per minute", "/min", 0, false) },
+	{ NS("worst_overrun_ns", worst_overrun_ns), .null_rule = FIG_NULL_UNBUFFERED, BCOL(1, "overrun") },
+	{ PPM("start_within_1ms_ppm", start_1ms_pct), .null_rule = FIG_NULL_UNBUFFERED, .higher_better = true,
+	  BCOL(2, "start<1ms") },
+	{ PPM("start_within_2ms_ppm", start_2ms_pct), .null_rule = FIG_NULL_UNBUFFERED, .higher_better = true,
+	  BCOL(3, "start<2ms") },
+	/* a presenting task's chain (engine/chain.h) */
+	{ CHAIN("vsyncs"), F_U64(vsyncs), .unit = FIG_COUNT, .json_scale = 1 },
+	{ CHAIN("jank_vsyncs"), F_U64(jank), .unit = FIG_COUNT, .json_scale = 1, PCOL(5, "jank") },
+	{ CHAIN("jank_ppm"), F_DBL(jank_pct), .unit = FIG_PCT, .json_scale = 1e4, PCOL(6, "jank %"),
+	  CMP(JM_JANK, "jank", "% jank vsyncs", "%", 100, false) },
+	{ CHAIN("jank_longest_run"), F_U64(jank_streak), .unit = FIG_COUNT, .json_scale = 1, PCOL(7, "jank run") },
+	{ .json_key = "input_to_present_samples", F_U64(i2p_samples), .unit = FIG_COUNT, .json_scale = 1,
+	  .null_rule = FIG_NULL_NO_VSYNCS },
+	{ .json_key = "input_to_present_mean_ns", F_DBL(i2p_mean_ns), .unit = FIG_NS, .json_scale = 1,
+	  .null_rule = FIG_NULL_NO_INPUT },
+	{ I2P_NS("input_to_present_p50_ns", i2p_p50_ns), PCOL(0, "i2p p50") },
+	{ I2P_NS("input_to_present_p99_ns", i2p_p99_ns), PCOL(1, "i2p p99"),
+	  CMP(JM_I2P_P99, "i2p", "p99 input-to-present", "ms", 0, false) },
+	{ I2P_NS("input_to_present_max_ns", i2p_max_ns), PCOL(2, "i2p max") },
+	/* the frame figures again in the chain columns (not written twice) */
+	{ .json_key = NULL, F_U64(frame_p99_ns), .unit = FIG_NS, .json_scale = 1, .null_rule = FIG_NULL_NO_FRAMES,
+	  PCOL(3, "frame p99") },
+	{ .json_key = NULL, F_DBL(low1_fps), .unit = FIG_FPS, .json_scale = 1e3, .null_rule = FIG_NULL_NO_FRAMES,
+	  .higher_better = true, PCOL(4, "1% low") },
+	STAGE(CHAIN_INPUT, "input"), STAGE(CHAIN_GAME, "game"), STAGE(CHAIN_WORKERS, "workers"),
+	STAGE(CHAIN_JOIN, "join"), STAGE(CHAIN_RENDER, "render"), STAGE(CHAIN_COMMIT, "commit"),
+	STAGE(CHAIN_LATCH, "latch"),
+	SEGMENT(CHAIN_PICKUP, "input"), SEGMENT(CHAIN_FORK, "logic"), SEGMENT(CHAIN_JOINED, "workers"),
+	SEGMENT(CHAIN_RESUMED, "join"), SEGMENT(CHAIN_COMMITTED, "render"), SEGMENT(CHAIN_LATCHED, "latch"),
+	SEGMENT(CHAIN_COMPOSED, "compose"), SEGMENT(CHAIN_PRESENTED, "scanout"),
+	{ COUNT("timer_samples", timer_samples), .median = FIG_OVER_TIMED },
+	{ TIMER_NS("timer_latency_mean_ns"), F_DBL(timer_mean_ns) },
+	{ TIMER_NS("timer_latency_sd_ns"), F_DBL(timer_sd_ns) },
+	{ TIMER_NS("timer_latency_max_ns"), F_U64(timer_max_ns), VCOL(5, "timer max") },
+	{ TIMER_NS("timer_latency_p50_ns"), F_U64(timer_p50_ns) },
+	{ TIMER_NS("timer_latency_p90_ns"), F_U64(timer_p90_ns) },
+	{ TIMER_NS("timer_latency_p99_ns"), F_U64(timer_p99_ns), VCOL(4, "timer p99") },
+	{ TIMER_NS("timer_latency_p999_ns"), F_U64(timer_p999_ns) },
+	{ PPM("desired_cpu_ppm", desired_cpu_pct), .higher_better = true,
+	  CMP(JM_CPU, "cpu", "% desired CPU", "%", FIG_MAX_CPU_PCT, true),
+	  CI("desired_cpu_ppm_ci", desired_cpu_lo_pct, desired_cpu_hi_pct) },
+	{ PPM("task_cpu_ppm", task_cpu_pct), VCOL(8, "cpu %") },
+	{ PPM("task_cpu_wanted_ppm", task_cpu_wanted_pct) },
+	{ PPM("deadlines_met_ppm", deadlines_met_pct), .higher_better = true,
+	  CMP(JM_MET, "deadlines", "% deadlines met", "%", 100, true),
+	  CI("deadlines_met_ppm_ci", deadlines_met_lo_pct, deadlines_met_hi_pct) },
+	{ COUNT("periods", periods) },
+	{ COUNT("deadlines_met", deadlines_met), .higher_better = true },
+	{ COUNT("deadlines_missed", deadlines_missed) },
+	{ COUNT("periods_skipped", periods_skipped) },
+	/* kept for the table's medians, not written: xruns per minute of the task's run */
+	{ .json_key = NULL, F_DBL(xruns_per_min), .unit = FIG_COUNT, .json_scale = 1 },
+};
+const size_t task_figures_n = sizeof(task_figures) / sizeof(task_figures[0]);
+
+double figure_value(const struct task_figure *f, const struct pair_summary *s)
+{
+	const char *p = (const char *)s + f->offset;
+	return f->type == FIG_DOUBLE ? *(const double *)p : (double)*(const uint64_t *)p;
+}
+
+void figure_set(const struct task_figure *f, struct pair_summary *s, double v)
+{
+	char *p = (char *)s + f->offset;
+	if (f->type == FIG_DOUBLE)
+		*(double *)p = v;
+	else
+		*(uint64_t *)p = isfinite(v) && v > 0 ? (uint64_t)llround(v) : 0;
+}
+
+/* The double at offset off of s. */
+static double double_at(const struct pair_summary *s, size_t off)
+{
+	return *(const double *)((const char *)s + off);
+}
+
+bool figure_interval(const struct task_figure *f, const struct pair_summary *s, double *lo, double *hi)
+{
+	if (!f->ci)
+		return false;
+	*lo = double_at(s, f->ci->lo_offset);
+	*hi = double_at(s, f->ci->hi_offset);
+	return !isnan(*lo) && !isnan(*hi);
+}
+
+void figure_intervals_clear(struct pair_summary *s)
+{
+	for (size_t i = 0; i < task_figures_n; i++) {
+		const struct figure_interval *ci = task_figures[i].ci;
+		if (ci)
+			*(double *)((char *)s + ci->lo_offset) = *(double *)((char *)s + ci->hi_offset) = NAN;
+	}
+}
+
+bool figure_is_null(const struct task_figure *f, const struct pair_summary *s, bool buffered)
+{
+	switch (f->null_rule) {
+	case FIG_NULL_NO_SAMPLES: return s->samples == 0;
+	case FIG_NULL_NO_TIMER: return s->timer_samples == 0;
+	case FIG_NULL_NO_FRAMES: return s->frame_samples == 0;
+	case FIG_NULL_NO_LOOPS: return s->loop_periods == 0;
+	case FIG_NULL_UNBUFFERED: return !buffered;
+	case FIG_NULL_NO_VSYNCS: return s->vsyncs == 0;
+	case FIG_NULL_NO_INPUT: return s->i2p_samples == 0;
+	default: return false;
+	}
+}
+
+const struct task_figure *figure_of_metric(const struct task_figure *tab, size_t n, enum judged_metric m)
+{
+	for (size_t i = 0; i < n; i++)
+		if (tab[i].cmp && tab[i].cmp->metric == m)
+			return &tab[i];
+	return NULL;
+}
+
+/* The row of the table compare reads as m, or NULL when m is out of range. */
+static const struct task_figure *metric_row(enum judged_metric m)
+{
+	return m < JM_METRICS ? figure_of_metric(task_figures, task_figures_n, m) : NULL;
+}
+
+bool judged_metric_is_latency(enum judged_metric m)
+{
+	const struct task_figure *f = metric_row(m);
+	return f && f->null_rule == FIG_NULL_NO_SAMPLES;
+}
+
+bool judged_metric_higher_worse(enum judged_metric m)
+{
+	const struct task_figure *f = metric_row(m);
+	return !f || !f->higher_better;
+}
+
+bool judged_metric_is_share(enum judged_metric m)
+{
+	const struct task_figure *f = metric_row(m);
+	return f && f->unit == FIG_PCT;
+}
+
+bool judged_metric_in_points(enum judged_metric m)
+{
+	return !judged_metric_higher_worse(m) || judged_metric_is_share(m);
+}
+
+bool judged_metric_is_time(enum judged_metric m)
+{
+	const struct task_figure *f = metric_row(m);
+	return f && f->unit == FIG_NS;
+}
+
+const char *judged_metric_unit(enum judged_metric m)
+{
+	const struct task_figure *f = metric_row(m);
+	return f ? f->cmp->unit : "%";
+}
+
+const char *judged_metric_name(enum judged_metric m)
+{
+	const struct task_figure *f = metric_row(m);
+	return f ? f->cmp->name : "?";
+}
+
+const char *judged_metric_key(enum judged_metric m)
+{
+	const struct task_figure *f = metric_row(m);
+	return f ? f->cmp->key : NULL;
+}

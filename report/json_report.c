@@ -1,0 +1,471 @@
+#define _GNU_SOURCE
+#include <math.h>
+#include <stdint.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "lib/interval.h"
+#include "lib/safefile.h"
+#include "loadkit/load.h"
+#include "lib/version.h"
+#include "report/json_report.h"
+#include "explain/json.h"
+#include "report/jsonkeys.h"
+#include "report/figures.h"
+#include "report/summary.h"
+
+/* jansson integers are signed 64-bit; no measured figure comes near the limit. */
+static json_t *jint(uint64_t v)
+{
+	return json_integer(v > (uint64_t)INT64_MAX ? INT64_MAX : (json_int_t)v);
+}
+
+static json_t *jround(double v)
+{
+	return json_integer(isfinite(v) && v > 0 ? llround(v) : 0);
+}
+
+/* A MASK option's value: the names of its set bits. */
+static json_t *mask_json(const struct optspec *s, uint32_t bits)
+{
+	json_t *a = json_array();
+	const char *name;
+	for (unsigned i = 0; a && i < 32 && (name = s->name_at(i)); i++)
+		if (*name && (bits & (1u << i)))
+			json_array_append_new(a, json_string(name));
+	return a;
+}
+
+/* The JSON value of option s in base: a number, a boolean, a string or null, an array of names;
+ * null for an I64 outside its range (the "not given" default of --dma-latency). */
+static json_t *option_value_json(const struct optspec *s, const void *base)
+{
+	int64_t v = optspec_number(s, base);
+	switch (s->type) {
+	case OPTSPEC_FLAG: return json_boolean(v);
+	case OPTSPEC_MASK: return mask_json(s, (uint32_t)v);
+	case OPTSPEC_TEXT: case OPTSPEC_STRING: {
+		const char *t = optspec_text(s, base);
+		return t ? report_text(t) : json_null();
+	}
+	case OPTSPEC_ACTION: return NULL;
+	case OPTSPEC_CHOICE: return json_string(s->choices[v]); /* the name the command line takes */
+	case OPTSPEC_INTS: {  /* one value as a number (as before lists), several as an array */
+		const struct optspec_ints *l = (const struct optspec_ints *)((const char *)base + s->offset);
+		if (l->n == 1)
+			return json_integer(l->v[0]);
+		json_t *a = json_array();
+		for (unsigned i = 0; a && i < l->n; i++)
+			json_array_append_new(a, json_integer(l->v[i]));
+		return a;
+	}
+	case OPTSPEC_CPUS: {
+		char buf[1024];
+		return optspec_is_default(s, base) ? json_null() : json_string(optspec_format(s, base, buf, sizeof(buf)));
+	}
+	default:
+		if (s->type == OPTSPEC_I64 && (v < s->min || v > s->max))
+			return json_null();
+		return s->type == OPTSPEC_INT || s->type == OPTSPEC_I64 ? json_integer(v) : jint((uint64_t)v);
+	}
+}
+
+/* options_walk callback: adds option s to the "options" object arg under its JSON key. */
+static void option_json(const struct optspec *s, const void *base, void *arg)
+{
+	json_t *v;
+	if (!s->json_key || !(v = option_value_json(s, base)))
+		return;
+	json_object_set_new(arg, s->json_key, v);
+}
+
+static json_t *machine_json(const struct machine_info *m)
+{
+	return json_pack("{s:o, s:o, s:o, s:o, s:i, s:I, s:I, s:o, s:o?, s:o, s:o?, s:o}",
+			 "kernel_release", report_text(m->kernel_release),
+			 "kernel_version", report_text(m->kernel_version),
+			 "machine", report_text(m->machine), "cpu_model", report_text(m->cpu_model),
+			 "online_cpus", (int)m->online_cpus,
+			 "ram_bytes", (json_int_t)m->ram_bytes, "swap_bytes", (json_int_t)m->swap_bytes,
+			 "preempt_model", report_text(m->preempt_model),
+			 "preempt_mode", report_text(m->preempt_mode[0] ? m->preempt_mode : NULL),
+			 "preempt_source", report_text(m->preempt_source),
+			 "preempt_mode_source", report_text(m->preempt_mode_source[0] ? m->preempt_mode_source : NULL),
+			 "clocksource", report_text(m->clocksource));
+}
+
+/* What confined the run: the CPUs it may use, its cgroups' CPU quota, realtime budget and
+ * cpuset (null where none or unknown). */
+static json_t *confinement_json(const struct machine_info *m)
+{
+	const struct cgroup_cpu_limits *cg = &m->cgroup;
+	bool quota = cg->quota_us > 0 && cg->period_us > 0, rt = cg->rt_period_us > 0;
+	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+			 "allowed_cpus", m->allowed_cpus ? json_integer(m->allowed_cpus) : json_null(),
+			 "allowed_cpu_list", m->allowed_cpus ? report_text(m->allowed_cpu_list) : json_null(),
+			 "cpu_quota_us", quota ? json_integer(cg->quota_us) : json_null(),
+			 "cpu_quota_period_us", quota ? json_integer(cg->period_us) : json_null(),
+			 "cpu_quota_source", quota ? report_text(cg->quota_file) : json_null(),
+			 "cpuset", cg->cpuset[0] ? report_text(cg->cpuset) : json_null(),
+			 "cpuset_source", cg->cpuset[0] ? report_text(cg->cpuset_file) : json_null(),
+			 "rt_runtime_us", rt ? json_integer(cg->rt_runtime_us) : json_null(),
+			 "rt_period_us", rt ? json_integer(cg->rt_period_us) : json_null(),
+			 "rt_runtime_source", rt ? report_text(cg->rt_file) : json_null());
+}
+
+/* Every option with a JSON key, from the option tables (core and workloads'). */
+static json_t *options_json(const struct options *o)
+{
+	json_t *obj = json_object();
+	if (obj)
+		options_walk(o, option_json, obj);
+	return obj;
+}
+
+static json_t *report_new_doc(const struct machine_info *m, const struct run_info *info, const struct options *o,
+			      const char *generator);
+
+/* The audit as {name: {"value", "source", "hint"}}, in the audit's order. */
+static json_t *audit_json(const struct audit *a)
+{
+	json_t *o = json_object();
+	for (unsigned i = 0; o && i < a->n; i++)
+		json_object_set_new(o, a->item[i].name, json_pack("{s:o, s:o, s:o*}", "value", report_text(a->item[i].value),
+				    "source", report_text(a->item[i].source),
+				    "hint", a->item[i].hint[0] ? report_text(a->item[i].hint) : NULL));
+	return o;
+}
+
+/* run.calibration: the measurements behind loops_per_ms (doc/json.md); null with -l. */
+static json_t *calibration_json(const struct calib_check *c)
+{
+	if (!c)
+		return json_null();
+	bool full = c->remeasured, saved = c->saved_loops_per_ms != 0;
+	return json_pack("{s:i, s:o, s:o, s:o, s:o}", "measurements", full ? (int)c->full.measurements : 0,
+			 "median_below_pct", full ? json_real(c->full.median_below_pct) : json_null(),
+			 "slowest_below_pct", full ? json_real(c->full.slowest_below_pct) : json_null(),
+			 "saved_loops_per_ms", saved ? json_integer((json_int_t)c->saved_loops_per_ms) : json_null(),
+			 "quick_loops_per_ms", saved ? json_integer((json_int_t)c->quick_loops_per_ms) : json_null());
+}
+
+/* The adaptive window: {"min_s", "max_s", "precision": {...}, "latency_floor_ns", "confidence"}. */
+static json_t *window_json(const struct run_info *info)
+{
+	const struct precision *p = info->precision;
+	return json_pack("{s:i, s:i, s:{s:f, s:f, s:f, s:f}, s:i, s:f}", "min_s", (int)info->min_time_s,
+			 "max_s", (int)info->max_time_s, "precision", "latency_mean_pct", p->latency_mean_pct,
+			 "latency_p99_pct", p->latency_p99_pct, "desired_cpu_pt", p->desired_cpu_pt,
+			 "deadlines_met_pt", p->deadlines_met_pt, "latency_floor_ns", (int)STOP_LATENCY_FLOOR_NS,
+			 "confidence", 1 - CI_ALPHA);
+}
+
+/* How a pair's window ended: {"reason", "look", "looks", "last_look_s", "unknown": [figure names],
+ * "needed_s": {figure: projected seconds, or null}}. */
+static json_t *stop_json(const struct pair_stop *st)
+{
+	const struct stop_verdict *v = &st->verdict;
+	json_t *unknown = json_array(), *needed = json_object();
+	for (unsigned f = 0; unknown && needed && f < SIM_JUDGED; f++)
+		if (v->unknown & (1u << f)) {
+			json_array_append_new(unknown, json_string(sim_judged_name(f)));
+			json_object_set_new(needed, sim_judged_name(f),
+					    isfinite(v->needed_s[f]) ? json_real(round(v->needed_s[f] * 10) / 10) : json_null());
+		}
+	return json_pack("{s:s, s:i, s:i, s:f, s:o, s:o}", "reason", stop_reason_name(st->reason), "look", (int)st->look,
+			 "looks", (int)st->looks, "last_look_s", round(st->last_look_s * 10) / 10,
+			 "unknown", unknown ? unknown : json_null(),
+			 "needed_s", needed ? needed : json_null());
+}
+
+json_t *report_new(const struct machine_info *m, const struct run_info *info, const struct options *o)
+{
+	char generator[96];
+	snprintf(generator, sizeof(generator), "%s %s", REPORT_GENERATOR, ib_version());
+	json_t *doc = report_new_doc(m, info, o, generator);
+	if (doc)
+		json_object_update_new(json_object_get(doc, "machine"), confinement_json(m));
+	if (doc && (info->concurrent_pid ? report_set_concurrent(doc, info->concurrent_pid) :
+		    json_object_set_new(json_object_get(doc, "run"), "concurrent_run_pid", json_null())) != 0) {
+		json_decref(doc);
+		return NULL;
+	}
+	if (doc) {
+		json_object_set_new(json_object_get(doc, "run"), "calibration", calibration_json(info->calib));
+		json_object_set_new(json_object_get(doc, "run"), "calibration_drift", json_null());
+	}
+	if (doc && info->audit)
+		json_object_set_new(json_object_get(doc, "machine"), "audit", audit_json(info->audit));
+	if (doc && info->shuffle_seed)
+		json_object_set_new(json_object_get(doc, "run"), "shuffle_seed", jint(info->shuffle_seed));
+	if (doc && info->precision)
+		json_object_set_new(json_object_get(doc, "run"), "window", window_json(info));
+	return doc;
+}
+
+/* The document without the audit. */
+static json_t *report_new_doc(const struct machine_info *m, const struct run_info *info, const struct options *o,
+			      const char *generator)
+{
+	return json_pack("{s:i, s:s, s:o, s:{s:o, s:I, s:s, s:i, s:i}, s:o, s:[]}",
+			 JK_SCHEMA_VERSION, REPORT_SCHEMA_VERSION, JK_GENERATOR, generator,
+			 "machine", machine_json(m),
+			 "run", "datestamp", report_text(info->datestamp),
+			 "loops_per_ms", (json_int_t)info->loops_per_ms,
+			 "loops_per_ms_source", info->loops_source ? info->loops_source : "unknown",
+			 "load_threads", (int)info->load_threads, "duration_s", (int)info->duration_s,
+			 "options", options_json(o), JK_RESULTS);
+}
+
+/* A JSON array of n strings. */
+static json_t *string_array(const char *const *v, unsigned n)
+{
+	json_t *a = json_array();
+	for (unsigned i = 0; a && i < n; i++)
+		json_array_append_new(a, report_text(v[i]));
+	return a;
+}
+
+int report_add_sweep(json_t *doc, const char *sim, const char *load, const char *const *rows, unsigned nr,
+		     const char *const *cols, unsigned nc, const struct sweep_cell *cells)
+{
+	json_t *grid = json_array();
+	for (unsigned r = 0; grid && r < nr; r++) {
+		json_t *row = json_array();
+		for (unsigned c = 0; row && c < nc; c++) {
+			const struct sweep_cell *x = &cells[r * nc + c];
+			json_array_append_new(row, !x->measured ? json_null() :
+				json_pack("{s:o, s:o}", JK_DEADLINES_MET, jround(x->met_pct * 1e4),
+					  JK_LATENCY_P99, x->has_p99 ? jint(x->p99_ns) : json_null()));
+		}
+		json_array_append_new(grid, row);
+	}
+	json_t *sweeps = json_object_get(doc, "sweeps");
+	if (!sweeps && json_object_set_new(doc, "sweeps", sweeps = json_array()) != 0)
+		return -1;
+	json_t *o = json_pack("{s:o, s:o, s:o, s:o, s:o}", JK_SIMULATION, report_text(sim), JK_LOAD, report_text(load),
+			      "bench_settings", string_array(rows, nr), "load_settings", string_array(cols, nc),
+			      "cells", grid);
+	return o && json_array_append_new(sweeps, o) == 0 ? 0 : -1;
+}
+
+/* One speed check of run.calibration_drift.speeds, after the pair sim/load. */
+static json_t *speed_json(const struct calib_drift_check *c, const char *sim, const char *load)
+{
+	const struct calib_speed *v = &c->speed;
+	return json_pack("{s:{s:o, s:o, s:i}, s:I, s:I, s:I, s:I, s:i, s:o, s:o, s:b}", "after", JK_SIMULATION,
+			 report_text(sim), JK_LOAD, report_text(load), "repeat", (int)c->repeat + 1, "at_ns",
+			 (json_int_t)c->at_ns, "loops_per_ms", (json_int_t)v->loops_per_ms, "slowest_loops_per_ms",
+			 (json_int_t)v->slowest_loops_per_ms, "fastest_loops_per_ms", (json_int_t)v->fastest_loops_per_ms,
+			 "cpu_share_ppm", (int)v->cpu_share_ppm, "cpu", v->cpu >= 0 ? json_integer(v->cpu) : json_null(),
+			 "freq_khz", v->freq_khz ? json_integer(v->freq_khz) : json_null(), "off", c->off);
+}
+
+int report_set_drift(json_t *doc, const struct calib_drift *d, bool off, const char *const *sims,
+		     const char *const *loads)
+{
+	json_t *speeds = json_array();
+	unsigned kept = d->checks < d->cap ? d->checks : d->cap;
+	for (unsigned i = 0; speeds && d->list && i < kept; i++)
+		if (json_array_append_new(speeds, speed_json(&d->list[i], sims[d->list[i].item], loads[d->list[i].item])) != 0) {
+			json_decref(speeds);
+			return -1;
+		}
+	json_t *o = speeds ? json_pack("{s:i, s:I, s:I, s:b, s:i, s:b, s:{s:I, s:I}, s:o}", "checks", (int)d->checks,
+				       "slowest_loops_per_ms", (json_int_t)d->slowest_loops_per_ms,
+				       "fastest_loops_per_ms", (json_int_t)d->fastest_loops_per_ms, "off", off,
+				       "off_checks", (int)d->off, "virtual_machine", d->virtual_machine, "reference", "slowest_loops_per_ms",
+				       (json_int_t)d->reference.slowest_loops_per_ms, "fastest_loops_per_ms",
+				       (json_int_t)d->reference.fastest_loops_per_ms, "speeds", speeds) : NULL;
+	return o ? json_object_set_new(json_object_get(doc, "run"), "calibration_drift", o) : -1;
+}
+
+int report_set_concurrent(json_t *doc, long pid)
+{
+	return json_object_set_new(json_object_get(doc, "run"), "concurrent_run_pid", json_integer(pid));
+}
+
+int report_mark_interrupted(json_t *doc, int sig)
+{
+	const char *abbrev = sigabbrev_np(sig);
+	char name[32];
+	if (sig >= SIGRTMIN && sig <= SIGRTMAX)
+		snprintf(name, sizeof(name), "SIGRTMIN+%d", sig - SIGRTMIN);
+	else
+		snprintf(name, sizeof(name), "SIG%s", abbrev ? abbrev : "?");
+	return json_object_set_new(json_object_get(doc, "run"), "interrupted_by", json_string(name));
+}
+
+json_t *report_histogram(const struct lat_hist *h)
+{
+	json_t *a = json_array();
+	for (unsigned i = 0; a && i < HIST_BUCKETS; i++)
+		if (h->counts[i] && json_array_append_new(a, json_pack("[o, o]", jint(hist_bucket_low_ns(i)),
+								       jint(h->counts[i]))) != 0) {
+			json_decref(a);
+			return NULL;
+		}
+	return a;
+}
+
+/* Figure f's 95 % interval in s: [low, high] in its JSON scale, null when it has none or the
+ * figure is null. */
+static json_t *interval_json(const struct task_figure *f, const struct pair_summary *s, bool buffered)
+{
+	double lo, hi;
+	if (figure_is_null(f, s, buffered) || !figure_interval(f, s, &lo, &hi))
+		return json_null();
+	return json_pack("[o, o]", jround(lo * f->json_scale), jround(hi * f->json_scale));
+}
+
+int report_add_figures(json_t *r, const struct task_figure *tab, size_t n, const struct pair_summary *s,
+		       bool buffered)
+{
+	int rc = 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct task_figure *f = &tab[i];
+		json_t *v;
+		if (!f->json_key)
+			continue;
+		if (figure_is_null(f, s, buffered))
+			v = json_null();
+		else if (f->type == FIG_U64 && f->json_scale == 1)
+			v = jint(*(const uint64_t *)((const char *)s + f->offset));
+		else
+			v = jround(figure_value(f, s) * f->json_scale);
+		if (json_object_set_new(r, f->json_key, v) != 0)
+			rc = -1;
+		if (f->ci && json_object_set_new(r, f->ci->json_key, interval_json(f, s, buffered)) != 0)
+			rc = -1;
+	}
+	return rc;
+}
+
+/* Adds the figures of a measured entry to r (task_figures), then its timer and histograms. */
+static int add_figures(json_t *r, const struct report_entry *e)
+{
+	struct pair_summary s;
+	if (e->summary)
+		s = *e->summary;    /* summarized once, by the caller */
+	else
+		pair_summarize(e->sim, &s);
+	bool buffered = e->spec ? e->spec->buffer_periods > 0 : e->buffered;
+	int rc = report_add_figures(r, task_figures, task_figures_n, &s, buffered);
+	struct { const char *key; json_t *v; } f[] = {
+		{ "timer_realtime", json_boolean(e->sim->timer_rt) },
+		{ "latency_histogram", report_histogram(&e->sim->sched_hist) },
+		{ "timer_latency_histogram", report_histogram(&e->sim->timer_hist) },
+	};
+	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++)
+		if (json_object_set_new(r, f[i].key, f[i].v) != 0)
+			rc = -1;
+	return rc;
+}
+
+/* {"looks", "stopped_looks", "cpu_ns", "stopped"}: whether the load ran through the window. */
+static json_t *load_activity_json(const struct load_activity *a)
+{
+	return json_pack("{s:i, s:i, s:I, s:b}", "looks", (int)a->looks, "stopped_looks", (int)a->stopped_looks,
+			 "cpu_ns", (json_int_t)load_activity_cpu_ns(a, sysconf(_SC_CLK_TCK)),
+			 "stopped", load_activity_stopped(a));
+}
+
+/* The load's own work counters, so a reader can see the load really loaded the machine. */
+static json_t *load_work_json(const struct load_counters *c, const struct load_metric_info *const *metrics)
+{
+	json_t *o = json_pack("{s:I}", "elapsed_ns", (json_int_t)c->elapsed_ns);
+	for (unsigned m = 0; o && metrics && m < LOAD_MAX_METRICS && metrics[m]; m++)
+		if (json_object_set_new(o, metrics[m]->json_key, jint(c->count[m])) != 0) {
+			json_decref(o);
+			return NULL;
+		}
+	return o;
+}
+
+/* One side's setting: {"policy": "fifo", "nice": null, "rt_priority": 97, "slice_us": null,
+ * "slice_kept_us": null, "wake": "thread"}. */
+static json_t *setting_json(const struct sched_setting *s)
+{
+	bool slice = sched_kind_has_nice(s->kind) && s->slice_ns;
+	return json_pack("{s:s, s:o, s:o, s:o, s:o, s:s}", "policy", sched_kind_name(s->kind),
+			 "nice", sched_kind_has_nice(s->kind) ? json_integer(s->nice) : json_null(),
+			 "rt_priority", s->kind == SP_FIFO || s->kind == SP_RR ? json_integer(s->rt_prio) : json_null(),
+			 "slice_us", slice ? json_integer((json_int_t)(s->slice_ns / 1000)) : json_null(),
+			 "slice_kept_us", slice && s->slice_kept_ns ? json_integer((json_int_t)(s->slice_kept_ns / 1000))
+								    : json_null(),
+			 "wake", sim_wake_name_at(s->own_timer ? SIM_WAKE_TIMER : SIM_WAKE_THREAD));
+}
+
+/* The task's resolved settings: {"interval_us", "cpu_pct", "buffer_periods", "fixed_work",
+ * "work_us", "pattern"} (struct sim_spec, engine/sim.h; cpu_pct null where the task's work per
+ * period is its own, sim_desc.work_us; buffer_periods 0 without a buffer; work_us each
+ * period's work, null where it varies over the cycle, sim_work_range_us; pattern the run
+ * header's statement, sim_pattern_text). */
+static json_t *task_settings_json(const struct sim_spec *spec)
+{
+	char pattern[512];
+	uint64_t lo_us, hi_us;
+	sim_work_range_us(spec, &lo_us, &hi_us);
+	sim_pattern_text(spec, pattern, sizeof(pattern));
+	return json_pack("{s:o, s:o, s:i, s:b, s:o, s:o}", "interval_us", jint(spec->interval_us),
+			 "cpu_pct", spec->desc->work_us ? json_null() : json_integer(spec->cpu_pct),
+			 JK_BUFFER_PERIODS, (int)spec->buffer_periods, "fixed_work", spec->desc->fixed_work,
+			 "work_us", lo_us == hi_us ? jint(lo_us) : json_null(), "pattern", report_text(pattern));
+}
+
+/* {"cpus", "outside_cpu_ns", "outside_cpu_ppm", "steal_ns", "steal_ppm"} (host/disturb.h). */
+static json_t *disturbance_json(const struct disturbance *d)
+{
+	return json_pack("{s:i, s:o, s:o, s:o, s:o}", "cpus", (int)d->cpus, "outside_cpu_ns", jint(d->outside_cpu_ns),
+			 "outside_cpu_ppm", jint(d->outside_cpu_ppm), "steal_ns", jint(d->steal_ns),
+			 "steal_ppm", jint(d->steal_ppm));
+}
+
+/* The load_mode words and both settings of entry e (schema version 2), and the task's. */
+static int add_settings(json_t *r, const struct report_entry *e)
+{
+	int rc = json_object_set_new(r, JK_LOAD_MODE, report_text(e->load_mode ? e->load_mode : ""));
+	if (rc == 0 && e->bench_sched)
+		rc = json_object_set_new(r, "bench_setting", setting_json(e->bench_sched));
+	if (rc == 0 && e->load_sched)
+		rc = json_object_set_new(r, "load_setting", setting_json(e->load_sched));
+	if (rc == 0 && e->timeline_pair >= 0)
+		rc = json_object_set_new(r, "timeline_pair", json_integer(e->timeline_pair));
+	if (rc == 0 && e->spec)
+		rc = json_object_set_new(r, JK_TASK_SETTINGS, task_settings_json(e->spec));
+	return rc;
+}
+
+int report_add(json_t *doc, const struct report_entry *e)
+{
+	json_t *r = json_pack("{s:o, s:o, s:o, s:i, s:b, s:b, s:I}", JK_SIMULATION, report_text(e->simulation),
+			      JK_LOAD, report_text(e->load), JK_MODE, report_text(e->mode ? e->mode : ""),
+			      "repeat", (int)e->repeat,
+			      JK_HAS_DEADLINES, e->has_deadlines, JK_INTERRUPTED, e->interrupted,
+			      "window_ns", (json_int_t)e->window_ns);
+	if (!r)
+		return -1;
+	int rc = add_settings(r, e);
+	if (rc == 0)
+		rc = e->failed ? json_object_set_new(r, JK_FAILED, report_text(e->failed)) : add_figures(r, e);
+	if (rc == 0 && e->stop)
+		rc = json_object_set_new(r, "stop", stop_json(e->stop));
+	if (rc == 0 && e->disturbance && e->disturbance->measured)
+		rc = json_object_set_new(r, "disturbance", disturbance_json(e->disturbance));
+	if (rc == 0 && e->load_activity && e->load_activity->looks)
+		rc = json_object_set_new(r, "load_activity", load_activity_json(e->load_activity));
+	if (rc == 0 && e->explain && !e->failed)
+		rc = json_object_set_new(r, "explain", explain_json(&e->sim->explain, &e->sim->explain_kept, e->window_ns));
+	if (rc == 0 && e->load_work && e->load_work->elapsed_ns)
+		rc = json_object_set_new(r, "load_work", load_work_json(e->load_work, e->load_metrics));
+	if (rc == 0 && e->load_storage && e->load_storage->fs[0])
+		rc = json_object_set_new(r, "load_storage", json_pack("{s:s, s:b}", "filesystem", e->load_storage->fs,
+								      "in_memory", e->load_storage->in_memory));
+	if (rc != 0) {
+		json_decref(r);
+		return -1;
+	}
+	return json_array_append_new(json_object_get(doc, JK_RESULTS), r) != 0 ? -1 : 0;
+}

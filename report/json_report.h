@@ -1,0 +1,94 @@
+/* The JSON result document of a run (schema in doc/json.md and
+ * doc/interbench-result.schema.json), built with jansson while the run goes on and written at
+ * the end.  Every figure is an integer whose key names its unit: *_ns for times, *_ppm for
+ * fractions in parts per million (100 % = 1000000). */
+#ifndef IB_JSON_REPORT_H
+#define IB_JSON_REPORT_H
+#include <jansson.h>
+#include "host/disturb.h"
+#include "report/jsonout.h"
+#include <stdbool.h>
+#include "run/options.h"
+#include "lib/schedpolicy.h"
+#include "report/jsonkeys.h"
+#include "report/runinfo.h"
+#include "host/machine.h"
+#include "report/figures.h"
+#include "report/summary.h"
+#include "loadkit/load.h"
+#include "engine/sim.h"
+#include "workloads/workload.h"
+
+/* One measured (simulation, load, repeat). */
+struct report_entry {
+	const char *simulation;
+	const char *load;
+	const char *mode;              /* table header words of the task's setting: "", "real time", "nice N" */
+	const char *load_mode;         /* those of the loads' setting ("" for other at nice 0) */
+	const struct sched_setting *bench_sched, *load_sched; /* the settings themselves, or NULL */
+	unsigned repeat;               /* 1-based */
+	bool has_deadlines;
+	bool buffered;                 /* a task with a buffer: its xruns and start figures (else
+	                                  null); spec's buffer_periods decides when spec is set */
+	const char *failed;            /* reason, or NULL when measured */
+	bool interrupted;              /* the window was cut short by a signal */
+	uint64_t window_ns;            /* how long the bench ran */
+	const struct sim_result *sim;  /* measurements (ignored when failed) */
+	const struct pair_summary *summary; /* sim's summary when the caller has it (computed
+	                                       here from sim when NULL) */
+	const struct load_counters *load_work; /* the load's counters, or NULL when it never reported */
+	const struct load_metric_info *const *load_metrics; /* what load_work counts, NULL-terminated */
+	const struct probe_storage *load_storage; /* where a disk load's files live ("load_storage",
+	                                             written when its fs is named), or NULL */
+	int64_t timeline_pair;         /* the pair id of its --timeline records, or -1 */
+	const struct sim_spec *spec;   /* the task's resolved settings ("task_settings"), or NULL */
+	const struct pair_stop *stop;  /* how its window ended ("stop"), or NULL: not written */
+	const struct disturbance *disturbance; /* what else ran on the run's CPUs ("disturbance"),
+	                                          or NULL; written only when measured */
+	const struct load_activity *load_activity; /* whether the load ran through the window
+	                                              ("load_activity"), or NULL; written when
+	                                              looked at */
+	bool explain;                  /* --explain: sim's causes ("explain", explain/json.h) */
+};
+
+/* Starts a document: schema_version, generator, machine, run and options.  Returns NULL only
+ * when jansson cannot allocate. */
+json_t *report_new(const struct machine_info *m, const struct run_info *info, const struct options *o);
+
+/* Appends e to the document's "results".  Returns 0, or -1 when out of memory. */
+int report_add(json_t *doc, const struct report_entry *e);
+
+/* Appends to the document's "sweeps" (created on first use) the summary of task sim against
+ * load: {"simulation", "load", "bench_settings": [labels], "load_settings": [labels], "cells":
+ * [[{"deadlines_met_ppm", "latency_p99_ns"} or null, ...], ...]} with cells[r * nc + c]
+ * (report/summary.h struct sweep_cell; null where not measured, latency null without samples).
+ * Returns 0, or -1 when out of memory. */
+int report_add_sweep(json_t *doc, const char *sim, const char *load, const char *const *rows, unsigned nr,
+		     const char *const *cols, unsigned nc, const struct sweep_cell *cells);
+
+/* Marks the run as cut short by signal sig: run.interrupted_by = "SIGINT" etc.  Returns 0,
+ * or -1 when out of memory. */
+int report_mark_interrupted(json_t *doc, int sig);
+
+/* Records in the document the speed checks between pairs: run.calibration_drift {checks,
+ * slowest_loops_per_ms, fastest_loops_per_ms, off, off_checks, reference, speeds} (off:
+ * calib_drift_off; speeds: each kept check, after the pair of plan item k named sims[k] /
+ * loads[k]; doc/json.md).  Returns 0, or -1 when out of memory. */
+int report_set_drift(json_t *doc, const struct calib_drift *d, bool off, const char *const *sims,
+		     const char *const *loads);
+
+/* Records in the document that another interbench run (process id pid) was running at the same
+ * time: run.concurrent_run_pid.  Returns 0, or -1 when out of memory. */
+int report_set_concurrent(json_t *doc, long pid);
+
+/* Adds to result object r the figures of s listed in tab[0..n) (task_figures, report/figures.h)
+ * that have a JSON key, in tab's order: null where figure_is_null (buffered: the task has a
+ * buffer), else the integer field * json_scale, rounded (a negative or non-finite value as 0).
+ * Returns 0, or -1 when out of memory. */
+int report_add_figures(json_t *r, const struct task_figure *tab, size_t n, const struct pair_summary *s,
+		       bool buffered);
+
+/* The histogram's non-empty buckets as [[low_ns, count], ...]; NULL when out of memory. */
+json_t *report_histogram(const struct lat_hist *h);
+
+#endif

@@ -1,0 +1,140 @@
+/* The classic logfile's grammar, defined once for its writers (report/logfile.c,
+ * report/summary.c, the lines report/sink.c writes under rows) and its reader
+ * (tools/resultset.c).  interbench 0.31's own lines (LOG_USING, LOG_KERNEL, the table title
+ * and header words) are kept as it writes them, so both programs' logs read alike. */
+#ifndef IB_LOGFORMAT_H
+#define IB_LOGFORMAT_H
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+/* Run header: "Using N loops per ms (source), running every load for S seconds". */
+#define LOG_USING "Using "
+#define LOG_USING_LOOPS " loops per ms"
+#define LOG_CALIBRATION "Calibration: " /* under LOG_USING: how loops_per_ms was measured (ours only) */
+#define LOG_DRIFT "Warning: " /* after the tables: loops_per_ms changed during the run (ours only) */
+/* Run header: "Benchmarking kernel RELEASE at datestamp YYYYMMDDHHMM": a new run. */
+#define LOG_KERNEL "Benchmarking kernel "
+/* Our run header's own lines: a log with it is ours (its tables' definitions follow). */
+#define LOG_KERNEL_VERSION "Kernel version "
+#define LOG_COMMENT "Comment: "
+/* Run header, a line per task of the run: "Pattern of NAME: " and its resolved pattern
+ * (engine/sim.h sim_pattern_text). */
+#define LOG_PATTERN "Pattern of "
+/* Table title: "--- Benchmarking simulated cpu of NAME[ MODE] in the presence of simulated
+ * [LOAD MODE ]---" (interbench 0.20: "--- Benchmarking NAME in the presence of loads ---"). */
+#define LOG_TITLE "--- Benchmarking "
+#define LOG_TITLE_SIM "simulated cpu of "
+#define LOG_TITLE_PRESENCE " in the presence of "
+#define LOG_TITLE_SIMULATED "simulated"
+#define LOG_TITLE_END "---"
+/* Column header words. */
+#define LOG_COL_LATENCY "Latency +/- SD ("
+#define LOG_COL_DESIRED "Desired CPU"
+#define LOG_COL_DEADLINES "Deadlines Met"
+#define LOG_COL_REPEATS "Mean"
+/* A failed row: "LOAD failed: REASON". */
+#define LOG_FAILED "failed:"
+/* Under a row: the load's throughput, "load: ..." or "load (one repeat): ...". */
+#define LOG_LOAD_WORK "load:"
+#define LOG_LOAD_WORK_REPEAT "load (one repeat):"
+/* Under a row (-v, a single run): "95% CI: mean sched latency LO-HI ms, ...". */
+#define LOG_ROW_CI "95% CI:"
+/* A presenting task's lines under its row (report/summary.h table_row_stages). */
+#define LOG_ROW_STAGES "stages:"
+#define LOG_ROW_SEGMENTS "input-to-present:"
+/* Under a row: "interrupted: measured for X of Y s[, left out of the medians]". */
+#define LOG_ROW_INTERRUPTED "interrupted:"
+/* A row itself keeps interbench 0.31's fields (load, latency +/- SD, max latency, % desired
+ * CPU[, % deadlines met], then only the columns its header names): what is to be said about
+ * it goes on lines under it.  Logs of earlier builds of ours end a disturbed row with " *"
+ * and one with a figure left unknown with " ?"; the reader takes no field past the header's
+ * columns, so they read as before (tests/check_table.c). */
+/* Under a row when other processes took the run's CPUs (host/disturb.h):
+ * "* disturbed: other processes took X % of the run's CPUs during this pair (Y % steal)". */
+#define LOG_ROW_DISTURBED "* disturbed:"
+#define LOG_ROW_DISTURBED_TOOK "took "
+/* Under a row, when its load process was seen stopped during the window (SIGSTOP, a debugger:
+ * host/disturb.h struct load_activity): "* load stopped: Burn was stopped at 9 of 10 looks
+ * during this pair's window and used 0.21 s of CPU in its 3.0 s: it did not load the machine
+ * as the row says" (with repeats, "during repeat 2's window"). */
+#define LOG_ROW_LOAD_STOPPED "* load stopped:"
+/* Under a row, the window's line: "window: 20.0 s, look 2 of 3: every judged figure known" or,
+ * when a pair stopped with a judged figure not known to its precision (run/stoprule.h), on
+ * the console too, "window: 5.0 s, look 1 of 3: p99 would need ~412 s, past the last look at
+ * 60 s" (with repeats, one line per repeat). */
+#define LOG_ROW_WINDOW "window:"
+/* Under a row, with --explain: why its periods were late (report/logfile.c logfile_why),
+ * every line starting "why:". */
+#define LOG_ROW_WHY "why:"
+/* After the tables of a run cut short: "*** interrupted: ... (Signal)". */
+#define LOG_RUN_INTERRUPTED "*** interrupted:"
+
+/* Writes the load's throughput line under a row (one_repeat: one of several repeats'). */
+static inline void log_load_work(FILE *f, const char *work, bool one_repeat)
+{
+	fprintf(f, "          %s %s\n", one_repeat ? LOG_LOAD_WORK_REPEAT : LOG_LOAD_WORK, work);
+}
+
+/* Writes the line marking the row above as a partial window of measured_s of duration_s. */
+static inline void log_row_interrupted(FILE *f, double measured_s, unsigned duration_s, bool repeats)
+{
+	fprintf(f, "          %s measured for %.1f of %u s%s\n", LOG_ROW_INTERRUPTED, measured_s, duration_s,
+		repeats ? ", left out of the medians" : "");
+}
+
+/* Writes the line marking the row above as disturbed: outside_pct and steal_pct are the worst
+ * repeat's shares of the run's CPUs (%), disturbed of n repeats passed the levels. */
+static inline void log_row_disturbed(FILE *f, double outside_pct, double steal_pct, unsigned disturbed, unsigned n)
+{
+	fprintf(f, "          %s other processes " LOG_ROW_DISTURBED_TOOK "%.1f %% of the run's CPUs during ", LOG_ROW_DISTURBED,
+		outside_pct);
+	if (n > 1)
+		fprintf(f, "%u of %u repeats (the worst shown", disturbed, n);
+	else
+		fprintf(f, "this pair (");
+	fprintf(f, "%s%.1f %% steal)\n", n > 1 ? "; " : "", steal_pct);
+}
+
+/* Writes the line marking the row above as measured with its load stopped: load was stopped
+ * at `stopped` of `looks` looks during repeat `repeat`'s window (0: the only one), window_s
+ * long, and used cpu_s of CPU in it. */
+static inline void log_row_load_stopped(FILE *f, const char *load, unsigned repeat, unsigned stopped, unsigned looks,
+					double cpu_s, double window_s)
+{
+	fprintf(f, "          %s %s was stopped at %u of %u looks during ", LOG_ROW_LOAD_STOPPED, load, stopped, looks);
+	if (repeat)
+		fprintf(f, "repeat %u's", repeat);
+	else
+		fprintf(f, "this pair's");
+	fprintf(f, " window and used %.2f s of CPU in its %.1f s: it did not load the machine as the row says\n", cpu_s,
+		window_s);
+}
+
+/* Writes the window line of one repeat (repeat 0: the only one): measured_s long, ended at
+ * look `look` of `looks`; unknown says which figures were not known and when they would be
+ * ("p99 would need ~412 s, met ~80 s"), "" when every one was. */
+static inline void log_row_window(FILE *f, unsigned repeat, double measured_s, unsigned look, unsigned looks,
+				  const char *unknown)
+{
+	fprintf(f, "          %s ", LOG_ROW_WINDOW);
+	if (repeat)
+		fprintf(f, "repeat %u ", repeat);
+	fprintf(f, "%.1f s, look %u of %u: %s\n", measured_s, look, looks,
+		*unknown ? unknown : "every judged figure known");
+}
+
+/* Writes the note ending a run a signal cut short. */
+static inline void log_run_interrupted(FILE *f, const char *signal_name)
+{
+	fprintf(f, "\n%s the results above are what was measured before the signal (%s)\n", LOG_RUN_INTERRUPTED,
+		signal_name);
+}
+
+/* Whether line (leading blanks skipped) starts with prefix. */
+static inline bool log_starts(const char *line, const char *prefix)
+{
+	return strncmp(line, prefix, strlen(prefix)) == 0;
+}
+
+#endif

@@ -1,9 +1,0 @@
-#include <string.h>
-#include "results/jsonkeys.h"
-
-bool report_generator_is_ours(const char *generator)
-{
-	return strcmp(generator, REPORT_GENERATOR) == 0 ||
-	       (strncmp(generator, REPORT_GENERATOR " ", sizeof(REPORT_GENERATOR)) == 0 &&
-		generator[sizeof(REPORT_GENERATOR)] != '\0');
-}

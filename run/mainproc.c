@@ -1,0 +1,194 @@
+/* The main process's own set-up for a run (run/mainproc.h). */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <limits.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <unistd.h>
+#include "run/mainproc.h"
+#include "host/child.h"
+#include "explain/tracer.h"
+#include "host/machine.h"
+#include "host/oom.h"
+#include "host/pmqos.h"
+#include "lib/text.h"
+
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define SANITIZED 1
+#endif
+#endif
+#ifndef SANITIZED
+#define SANITIZED 0
+#endif
+
+/* Locks main's memory so a page fault never delays it.  MCL_FUTURE only when the lock is
+ * unbounded (CAP_IPC_LOCK or an unlimited RLIMIT_MEMLOCK): under a finite limit it would make
+ * later allocations (results, JSON) fail once the limit is reached. */
+static void lock_memory(const struct privs *pv)
+{
+	if (SANITIZED) /* a sanitizer's shadow memory is terabytes of reserved address space */
+		return;
+	bool unbounded = pv->cap_ipc_lock || pv->rlimit_memlock_bytes == UINT64_MAX;
+	if (mlockall(MCL_CURRENT | (unbounded ? MCL_FUTURE : 0)) != 0 && unbounded)
+		text_message(stderr, "interbench: warning: mlockall: %s", strerror(errno));
+	/* with a finite limit privs_warn has already said memory may not be locked */
+}
+
+/* Raises the soft RLIMIT_NOFILE to the hard limit (inherited by the loads): Hack and Ring at a
+ * large -L need more descriptors than the usual soft limit of 1024. */
+static void raise_fd_limit(void)
+{
+	struct rlimit rl;
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		if (setrlimit(RLIMIT_NOFILE, &rl) != 0)
+			text_message(stderr, "interbench: warning: setrlimit(RLIMIT_NOFILE): %s", strerror(errno));
+	}
+}
+
+/* Raises main to the highest SCHED_FIFO priority it may use (children start as SCHED_OTHER
+ * through SCHED_RESET_ON_FORK) and locks its memory. */
+static void become_realtime(struct mainproc *mp, const struct privs *pv)
+{
+	if (!mp->rt_ok) /* privs_warn said why */
+		return;
+	mp->rt_ok = false;
+	struct sched_param sp = { .sched_priority = mp->prio_max };
+	if (sched_setscheduler(0, SCHED_FIFO | SCHED_RESET_ON_FORK, &sp) != 0) {
+		text_message(stderr, "interbench: warning: sched_setscheduler(SCHED_FIFO): %s", strerror(errno));
+		return;
+	}
+	lock_memory(pv);
+	mp->rt_ok = true;
+}
+
+static int pin_to_cpu0(void)
+{
+	cpu_set_t set;
+	CPU_ZERO(&set);
+	CPU_SET(0, &set);
+	if (sched_setaffinity(0, sizeof(set), &set) != 0) {
+		text_message(stderr, "interbench: -u: sched_setaffinity: %s", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+void mainproc_priority_normal(const struct mainproc *mp, bool normal)
+{
+	struct sched_param sp = { .sched_priority = normal ? 0 : mp->prio_max };
+	if (mp->rt_ok && sched_setscheduler(0, (normal ? SCHED_OTHER : SCHED_FIFO) | SCHED_RESET_ON_FORK, &sp) != 0)
+		text_message(stderr, "interbench: warning: sched_setscheduler(%s): %s",
+			normal ? "SCHED_OTHER" : "SCHED_FIFO", strerror(errno));
+}
+
+int mainproc_check_cpus(const struct options *o)
+{
+	const struct { const char *name; const struct optspec_cpus *l; } lists[] = {
+		{ "--cpus", &o->cpus }, { "--bench-cpus", &o->bench_cpus }, { "--load-cpus", &o->load_cpus },
+	};
+	char list[256], ok[256];
+	struct optspec_cpus have;
+	if (machine_allowed_cpus(&have) == 0)
+		return 0;  /* the children's sched_setaffinity will name the problem */
+	for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); i++)
+		for (unsigned c = 0; lists[i].l->given && c < OPTSPEC_MAX_CPUS; c++)
+			if (optspec_cpu_isset(lists[i].l, c) && !optspec_cpu_isset(&have, c)) {
+				text_message(stderr, "interbench: %s: '%s' names CPU %u, which this process may not use "
+					"(accepted: CPUs of %s)", lists[i].name, format_cpu_list(lists[i].l, list, sizeof(list)),
+					c, format_cpu_list(&have, ok, sizeof(ok)));
+				return 2;
+			}
+	return 0;
+}
+
+/* Holds --dma-latency's limit when asked.  Returns 0, or 2 with one line printed. */
+static int hold_dma_latency(struct mainproc *mp, const struct options *o)
+{
+	char why[256];
+	mp->dma_fd = -1;
+	if (o->dma_latency_us < 0)
+		return 0;
+	mp->dma_fd = pmqos_hold((uint32_t)o->dma_latency_us, why, sizeof(why));
+	if (mp->dma_fd >= 0)
+		return 0;
+	text_message(stderr, "interbench: --dma-latency: %s (accepted: a run as root, on a kernel with PM QoS)", why);
+	return 2;
+}
+
+/* --explain's tracer, or its floor when BPF cannot trace here.  Returns 0, or 2 with one line
+ * printed when neither can be had. */
+static int open_explain(struct mainproc *mp, const struct options *o)
+{
+	char why[256];
+	mp->tracer = NULL;
+	mp->explain_floor = false;
+	if (!o->explain)
+		return 0;
+	mp->tracer = explain_tracer_open(why, sizeof(why));
+	if (mp->tracer)
+		return 0;
+	FILE *f = fopen("/proc/thread-self/schedstat", "re");
+	if (!f) {
+		text_message(stderr, "interbench: --explain: cannot trace (%s) nor read /proc/thread-self/schedstat (%s) "
+			     "(accepted: a run as root on a kernel with BTF, or a kernel with CONFIG_SCHED_INFO)", why,
+			     strerror(errno));
+		return 2;
+	}
+	fclose(f);
+	mp->explain_floor = true;
+	text_message(stderr, "interbench: --explain: no BPF tracer (%s): each late period is explained only as time "
+		     "runnable against time run, from /proc's schedstat", why);
+	return 0;
+}
+
+void mainproc_probe(struct mainproc *mp)
+{
+	struct privs pv;
+	privs_probe(&pv, FIFO_LEVELS);
+	mp->prio_max = privs_fifo_max(&pv);
+	mp->rt_ok = mp->prio_max >= FIFO_LEVELS && !pv.fifo_refused_errno;
+	mp->dma_fd = -1;
+	mp->tracer = NULL;
+}
+
+int mainproc_prepare(struct mainproc *mp, const struct options *o, void (*on_signal)(int))
+{
+	struct privs pv;
+	char err[2 * PATH_MAX + 1024]; /* a refusal may name a cgroup directory twice */
+	privs_probe(&pv, FIFO_LEVELS);
+	if (privs_check_options(&pv, o, FIFO_LEVELS, err, sizeof(err)) != 0) {
+		text_message(stderr, "interbench: %s", err);
+		return 2;
+	}
+	if (hold_dma_latency(mp, o) != 0 || open_explain(mp, o) != 0)
+		return 2;
+	privs_warn(&pv, o, FIFO_LEVELS, stderr);
+	stop_signals_catch(on_signal);  /* those ignored at start (nohup) stay ignored */
+	signal(SIGPIPE, SIG_IGN);  /* a write to a closed pipe fails with EPIPE and is reported */
+	signal(SIGXFSZ, SIG_IGN);  /* a write over RLIMIT_FSIZE fails with EFBIG and is reported */
+	/* the OOM killer takes a load first and main, which holds the results, last */
+	if (oom_adj_protect_main(err, sizeof(err)) != 0 && errno != EACCES && errno != EPERM && errno != ENOENT)
+		text_message(stderr, "interbench: warning: %s", err);
+	raise_fd_limit();
+	become_realtime(mp, &pv);
+	if (o->uniprocessor && pin_to_cpu0() != 0)
+		return 1;
+	return 0;
+}
+
+void mainproc_release(struct mainproc *mp)
+{
+	if (mp->dma_fd >= 0)
+		close(mp->dma_fd); /* releases the latency limit */
+	mp->dma_fd = -1;
+	explain_tracer_close(mp->tracer); /* detaches every program */
+	mp->tracer = NULL;
+}

@@ -1,0 +1,287 @@
+/* The run's matrix (run/matrix.h). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "run/matrix.h"
+#include "lib/nbrandom.h"
+#include "lib/timeutil.h"
+#include "workloads/workload.h"
+
+void matrix_round_order(uint64_t seed, unsigned round, size_t *order, size_t n)
+{
+	uint64_t state = random_mix64(seed) ^ ((uint64_t)round << 32 | round);
+	for (size_t i = 0; i < n; i++)
+		order[i] = i;
+	for (size_t i = n; i > 1; i--) {
+		state += 0x9e3779b97f4a7c15ULL;  /* splitmix64's step */
+		size_t j = (size_t)(random_mix64(state) % i);  /* bias below n / 2^64: none to see */
+		size_t t = order[i - 1];
+		order[i - 1] = order[j];
+		order[j] = t;
+	}
+}
+
+int matrix_init(struct matrix *m, const struct matrix_params *p)
+{
+	memset(m, 0, sizeof(*m));
+	m->p = *p;
+	m->loads = calloc(workload_count, sizeof(*m->loads));
+	m->reps = calloc(p->plan->n ? p->plan->n * p->repeats : 1, sizeof(*m->reps));
+	m->po = calloc(1, sizeof(*m->po));
+	m->order = calloc(p->plan->n ? p->plan->n : 1, sizeof(*m->order));
+	m->drift.reference = p->speed_reference;
+	m->drift.cap = p->check_rate ? (unsigned)(p->plan->n * p->repeats) : 0;
+	m->drift.virtual_machine = p->check_rate && calib_under_hypervisor();
+	m->drift.list = m->drift.cap ? calloc(m->drift.cap, sizeof(*m->drift.list)) : NULL;
+	if (!m->loads || !m->reps || !m->po || !m->order || (m->drift.cap && !m->drift.list)) {
+		int e = errno;
+		matrix_free(m);
+		errno = e;
+		return -1;
+	}
+	for (unsigned i = 0; i < workload_count; i++)
+		workload_load_init(&m->loads[i].ctx, workload_table[i], options_wl_opts(p->opt, i), p->load_cfg);
+	return 0;
+}
+
+const struct matrix_rep *matrix_reps(const struct matrix *m, size_t item)
+{
+	return &m->reps[item * m->p.repeats];
+}
+
+unsigned matrix_ran(const struct matrix *m, size_t item)
+{
+	const struct matrix_rep *reps = matrix_reps(m, item);
+	unsigned ran = 0;
+	while (ran < m->p.repeats && reps[ran].ran)
+		ran++;
+	return ran;
+}
+
+size_t matrix_measured(const struct matrix *m)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < m->p.plan->n * m->p.repeats; i++)
+		n += m->reps[i].ran && m->reps[i].ok;
+	return n;
+}
+
+const char *matrix_load_name(const struct matrix *m, size_t item)
+{
+	return m->loads[m->p.plan->items[item].li].ctx.name;
+}
+
+static void cleanup_loads(struct matrix *m)
+{
+	for (unsigned i = 0; m->loads && i < workload_count; i++)
+		if (m->loads[i].ctx.ops && m->loads[i].ctx.ops->cleanup)
+			m->loads[i].ctx.ops->cleanup(&m->loads[i].ctx);
+}
+
+void matrix_free(struct matrix *m)
+{
+	cleanup_loads(m);
+	free(m->loads);
+	free(m->reps);
+	free(m->po);
+	free(m->order);
+	free(m->drift.list);
+	m->order = NULL;
+	m->loads = NULL;
+	m->reps = NULL;
+	m->po = NULL;
+}
+
+/* Runs a load's prepare hook (scratch files: up to a GiB of writing) at normal priority, once
+ * for the run: a failure is kept with its reason and not retried for every later pair (unless
+ * a signal cut it short).  Returns whether the load is prepared. */
+static bool prepare_load(struct matrix *m, struct matrix_load *slot)
+{
+	struct load_ctx *lctx = &slot->ctx;
+	if (!lctx->ops->prepare || slot->prepared)
+		return true;
+	if (slot->prepare_failed)
+		return false;
+	mainproc_priority_normal(&m->p.main, true);
+	slot->prepared = lctx->ops->prepare(lctx) == 0;
+	mainproc_priority_normal(&m->p.main, false);
+	if (!slot->prepared) {
+		snprintf(slot->prepare_why, sizeof(slot->prepare_why), "%s", lctx->counters.errmsg);
+		slot->prepare_failed = !*m->p.interrupted;
+		memset(&lctx->counters, 0, sizeof(lctx->counters)); /* the load processes start clean */
+	}
+	return slot->prepared;
+}
+
+/* Runs a load's after_pair hook (writeback of what the pair left dirty) at normal priority,
+ * outside every window. */
+static void settle_load(struct matrix *m, struct load_ctx *lctx, const struct load_counters *c)
+{
+	mainproc_priority_normal(&m->p.main, true);
+	lctx->ops->after_pair(lctx, c);
+	mainproc_priority_normal(&m->p.main, false);
+}
+
+static void tick(void *arg, uint64_t t_ns)
+{
+	struct matrix *m = arg;
+	progress_tick(&m->progress, t_ns);
+	if (m->p.watch)
+		run_watch_poll(m->p.watch, t_ns);
+}
+
+/* The CPUs of one side: its own list, else --cpus, else NULL (any). */
+static const struct optspec_cpus *cpus_of(const struct options *o, const struct optspec_cpus *own)
+{
+	return own->given ? own : o->cpus.given ? &o->cpus : NULL;
+}
+
+/* The adaptive window's looks for plan item it into *sp (matrix_params.precision), or NULL
+ * for a fixed window. */
+static const struct stop_plan *stop_plan_of(const struct matrix *m, const struct plan_item *it, struct stop_plan *sp)
+{
+	if (!m->p.precision)
+		return NULL;
+	const struct sim_desc *d = it->spec.desc;
+	uint64_t cycle_ns = (uint64_t)d->cycle_periods * it->spec.interval_us * NS_PER_US;
+	stop_plan_init(sp, m->p.min_ns, m->p.duration_ns, cycle_ns, m->p.precision, d->has_deadlines);
+	return sp;
+}
+
+/* Runs plan item it once into m->po: its load prepared first, settled after. */
+static void run_pair(struct matrix *m, const struct plan_item *it)
+{
+	struct stop_plan sp;
+	const struct stop_plan *stop = stop_plan_of(m, it, &sp);
+	struct matrix_load *slot = &m->loads[it->li];
+	struct load_ctx *lctx = &slot->ctx;
+	struct explain_config explain = { .tracer = m->p.main.tracer, .threshold_ns = m->p.opt->explain_threshold_ns };
+	struct pair_params p = {
+		.spec = it->spec,
+		.run_cfg = {
+			.loops_per_ms = m->p.load_cfg->loops_per_ms,
+			.sched = it->bench_sched,
+			.timer_prio = m->p.main.rt_ok ? m->p.main.prio_max - 1 : 0,
+			.explain = m->p.main.tracer || m->p.main.explain_floor ? &explain : NULL,
+		},
+		.load = lctx,
+		.load_sched = m->p.load->s[it->l],
+		.bench_cpus = cpus_of(m->p.opt, &m->p.opt->bench_cpus),
+		.load_cpus = cpus_of(m->p.opt, &m->p.opt->load_cpus),
+		.duration_ns = stop ? stop->at_ns[stop->looks - 1] : m->p.duration_ns,
+		.stop = stop,
+		.timeline_fd = m->p.timeline_fd,
+		.timeline_pair = m->timeline_seq,
+		.interrupted = m->p.interrupted,
+		.tick = tick,
+		.tick_arg = m,
+	};
+	if (!prepare_load(m, slot)) {
+		memset(m->po, 0, sizeof(*m->po));
+		snprintf(m->po->why, sizeof(m->po->why), "%s", slot->prepare_why);
+		return;
+	}
+	(m->p.pair_run ? m->p.pair_run : pair_run)(&p, m->po);
+	if (lctx->ops->after_pair && !*m->p.interrupted)
+		settle_load(m, lctx, &m->po->load);
+}
+
+/* Keeps run `repeat` (0-based) of plan item i in the store. */
+static void record(struct matrix *m, size_t i, unsigned repeat)
+{
+	const struct pair_outcome *po = m->po;
+	const struct load_ctx *lctx = &m->loads[m->p.plan->items[i].li].ctx;
+	struct matrix_rep *rep = &m->reps[i * m->p.repeats + repeat];
+	rep->ran = true;
+	rep->ok = po->ok;
+	rep->interrupted = po->interrupted;
+	rep->window_ns = po->window_ns;
+	rep->stop = po->stop;
+	rep->disturbance = po->disturbance;
+	rep->load_activity = po->load_activity;
+	snprintf(rep->why, sizeof(rep->why), "%s", po->why);
+	rep->load_work[0] = '\0';
+	if (po->load.elapsed_ns)
+		load_throughput_format(lctx->name, lctx->metrics, &po->load, rep->load_work, sizeof(rep->load_work));
+	size_t len = strlen(rep->load_work);
+	if (len && lctx->storage.in_memory) /* a rate of memory copies, not of a device */
+		snprintf(rep->load_work + len, sizeof(rep->load_work) - len, " (in memory on %s: no device reached)",
+			 lctx->storage.fs);
+}
+
+/* Checks the CPU's speed after run `repeat` of plan item i into m->drift (calibrate/calibrate.h
+ * calib_check_speed: its processes are reaped, the check lets the CPUs rest first). */
+static void check_speed(struct matrix *m, size_t i, unsigned repeat)
+{
+	struct calib_drift_check c = { .item = i, .repeat = repeat, .at_ns = now_ns() - m->t0_ns };
+	calib_check_speed(m->p.load_cfg->loops_per_ms, m->p.interrupted, &c.speed);
+	calib_drift_add(&m->drift, &c);
+}
+
+/* Runs every pair of the plan once (round `round`, 0-based), in plan order with one round,
+ * else in matrix_round_order's; with one repeat each item is complete as its pair finishes. */
+static void run_round(struct matrix *m, unsigned round, const struct matrix_sink *s)
+{
+	size_t n = m->p.plan->n;
+	if (m->p.repeats > 1)
+		matrix_round_order(m->p.shuffle_seed, round, m->order, n);
+	for (size_t k = 0; k < n && !*m->p.interrupted; k++) {
+		size_t i = m->p.repeats > 1 ? m->order[k] : k;
+		const struct plan_item *it = &m->p.plan->items[i];
+		progress_run_begin(&m->progress, it->sim->name, matrix_load_name(m, i), round + 1, m->p.repeats,
+				   now_ns());
+		run_pair(m, it);
+		progress_run_end(&m->progress, now_ns());
+		record(m, i, round);
+		if (s->pair_measured)
+			s->pair_measured(s->arg, m, i, round, m->po, m->p.timeline_fd >= 0 && !m->po->sim.timeline_error ?
+					 (int64_t)m->timeline_seq : -1);
+		m->timeline_seq++;
+		if (m->p.check_rate && !*m->p.interrupted)
+			check_speed(m, i, round);
+		if (m->p.repeats == 1 && s->item_complete)
+			s->item_complete(s->arg, m, i, matrix_reps(m, i), 1);
+	}
+	if (s->round_done)
+		s->round_done(s->arg, m, round, *m->p.interrupted != 0);
+}
+
+int matrix_run(struct matrix *m, const struct matrix_sink *sink)
+{
+	static const struct matrix_sink none;
+	const struct matrix_sink *s = sink ? sink : &none;
+	size_t n = m->p.plan->n;
+	m->t0_ns = now_ns();
+	if (s->run_begin)
+		s->run_begin(s->arg, m);
+	uint64_t ramp_ns = (uint64_t)PAIR_RAMP_MIN_MS * NS_PER_MS;
+	progress_open(&m->progress, m->p.opt->quiet, n * m->p.repeats,
+		      ramp_ns + (m->p.precision ? m->p.min_ns : m->p.duration_ns), ramp_ns + m->p.duration_ns);
+	for (unsigned round = 0; round < m->p.repeats && !*m->p.interrupted; round++)
+		run_round(m, round, s);
+	progress_close(&m->progress);
+	/* With repeats, the items are complete after the last round, from every repeat that ran. */
+	for (size_t i = 0; i < n && m->p.repeats > 1; i++) {
+		unsigned ran = matrix_ran(m, i);
+		if (ran && s->item_complete)
+			s->item_complete(s->arg, m, i, matrix_reps(m, i), ran);
+	}
+	cleanup_loads(m);
+	int sig = *m->p.interrupted;
+	if (s->run_end)
+		s->run_end(s->arg, m, sig);
+	return sig;
+}
+
+uint64_t matrix_shuffle_seed(const struct options *o)
+{
+	uint64_t seed = o->seed;
+	if (o->repeat < 2)
+		return 0;
+	while (seed == 0) {
+		random_bytes_nonblocking(&seed, sizeof(seed));
+		seed &= (uint64_t)OPT_MAX_SEED;
+	}
+	return seed;
+}

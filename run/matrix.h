@@ -1,0 +1,153 @@
+/* The run's matrix: every pair of the plan (run/plan.h), round by round for --repeat, each in
+ * its own pair of processes (run/pair.h), its load prepared once for the run, settled after
+ * each pair and cleaned up at the end; what each run of a pair left is kept in a result store,
+ * item-major.  A signal (the flag in matrix_params.interrupted) stops the matrix after the pair
+ * it cuts short, whose partial measurement is kept.  The matrix prints nothing: it says what
+ * happens through a struct matrix_sink (the run's report implements it, report/sink.h), and a
+ * test can give it a stub pair runner and a sink that records the calls (tests/check_matrix.c).
+ * The shape of fio's backend.c and rtla's run_tool() over its tool_ops: the loop here, the
+ * outputs behind callbacks. */
+#ifndef IB_MATRIX_H
+#define IB_MATRIX_H
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "calibrate/calibrate.h"
+#include "run/mainproc.h"
+#include "run/options.h"
+#include "run/pair.h"
+#include "run/plan.h"
+#include "run/sweep.h"
+#include "run/progress.h"
+#include "host/runlock.h"
+#include "loadkit/load.h"
+
+/* What one run of a pair (one repeat of a plan item) left. */
+struct matrix_rep {
+	bool ran;                  /* this repeat was attempted */
+	bool ok;                   /* both processes ran and reported (pair_outcome.ok) */
+	bool interrupted;          /* a signal cut the window short: a partial measurement */
+	char why[320];             /* the reason when !ok */
+	char load_work[200];       /* the load's throughput ("Write 512 MB/s written"), or "" */
+	uint64_t window_ns;        /* how long the bench was measured, nanoseconds */
+	struct pair_stop stop;     /* how its window ended (pair_outcome's) */
+	struct disturbance disturbance; /* what else ran on the run's CPUs (pair_outcome's) */
+	struct load_activity load_activity; /* whether the load ran through it (pair_outcome's) */
+};
+
+/* A load for the whole run: its context (copied into each of its load processes) and main's
+ * own record of its prepare hook. */
+struct matrix_load {
+	struct load_ctx ctx;
+	bool prepared;             /* prepare succeeded (not run again) */
+	bool prepare_failed;       /* prepare failed: every pair with this load is reported failed */
+	char prepare_why[200];     /* why, when prepare_failed */
+};
+
+/* What the matrix runs, set by the caller before matrix_init; every pointer must outlive the
+ * matrix. */
+struct matrix_params {
+	const struct plan *plan;
+	const struct options *opt;       /* the workloads' options (load contexts), -q, --cpus */
+	const struct sweep_side *load;   /* the load settings: item l runs at load->s[l] */
+	unsigned repeats;                /* rounds (--repeat), at least 1 */
+	uint64_t shuffle_seed;           /* with several rounds, each runs its pairs in the order
+	                                    matrix_round_order gives for this seed */
+	uint64_t duration_ns;            /* the timed window of each pair, nanoseconds; with
+	                                    precision, its most (--max-time) */
+	/* The adaptive window (no -t): each pair stops at the first of its looks at which its
+	 * judged figures are known to this precision (run/stoprule.h), after at least min_ns
+	 * and its task's cycle; NULL: a fixed window of duration_ns. */
+	const struct precision *precision;
+	uint64_t min_ns;
+	const struct load_config *load_cfg; /* what every load shares (threads, loops_per_ms) */
+	struct mainproc main;            /* main's scheduling: the timer priority, SCHED_OTHER
+	                                    between pairs */
+	int timeline_fd;                 /* --timeline's file, or -1 */
+	const volatile sig_atomic_t *interrupted; /* set by main's signal handler: stop */
+	struct run_watch *watch;         /* polled for another run while pairs run, or NULL */
+	/* After every pair, check the CPU's speed (calib_check_speed, about 0.45 s) into
+	 * matrix.drift against speed_reference (calib_reference of the run's calibration), so a
+	 * CPU that ran at another speed than calibrated during the run is noticed. */
+	bool check_rate;
+	struct calib_range speed_reference;
+	/* Runs one pair as pair_run does (run/pair.h); NULL: pair_run.  A test's stub. */
+	int (*pair_run)(const struct pair_params *p, struct pair_outcome *out);
+};
+
+/* The matrix of a run: its parameters, loads and result store. */
+struct matrix {
+	struct matrix_params p;
+	struct matrix_load *loads;       /* one per workload_table entry */
+	struct matrix_rep *reps;         /* plan->n x repeats, item-major: matrix_reps */
+	size_t *order;                   /* the running order of the round running: plan items */
+	struct pair_outcome *po;         /* the pair running (large: not on the stack) */
+	uint32_t timeline_seq;           /* the pair id of the pair running: pairs run so far */
+	struct progress progress;        /* the status line on a terminal's stderr (run/progress.h) */
+	struct calib_drift drift;        /* the speeds checked after the pairs (check_rate), its
+	                                    list one per pair run */
+	uint64_t t0_ns;                  /* when matrix_run began (now_ns), for the checks' times */
+};
+
+/* Where the matrix reports, in this order: run_begin once; per pair, pair_measured; per item
+ * whose repeats are all run (right after its pair with one repeat, after the last round with
+ * several, for every item with at least one repeat run), item_complete; round_done after each
+ * round; run_end once, after the loads are cleaned up.  Every callback may be NULL; arg is
+ * passed back to each. */
+struct matrix_sink {
+	void *arg;
+	/* Before the first pair. */
+	void (*run_begin)(void *arg, const struct matrix *m);
+	/* Repeat `repeat` (0-based) of plan item `item` ran: po is its outcome, already in the
+	 * store (matrix_reps); timeline_pair is the id its --timeline records carry, or -1 when
+	 * none were written. */
+	void (*pair_measured)(void *arg, const struct matrix *m, size_t item, unsigned repeat,
+			      const struct pair_outcome *po, int64_t timeline_pair);
+	/* Item `item` has its repeats: reps[0..n) (n >= 1, the leading repeats that ran). */
+	void (*item_complete)(void *arg, const struct matrix *m, size_t item, const struct matrix_rep *reps,
+			      unsigned n);
+	/* Round `round` (0-based) of m->p.repeats ended; interrupted when a signal cut it short. */
+	void (*round_done)(void *arg, const struct matrix *m, unsigned round, bool interrupted);
+	/* The run ended: sig is the signal that stopped it, or 0. */
+	void (*run_end)(void *arg, const struct matrix *m, int sig);
+};
+
+/* The running order of round `round` (0-based) of a run with shuffle seed `seed`: order[0..n)
+ * a permutation of 0..n-1, by Fisher-Yates from splitmix64 (lib/nbrandom.h) seeded by seed
+ * and round; the same for the same arguments.  A drift of the machine through a round then
+ * falls on no setting more than another, while the store and the tables keep the plan's
+ * order.  matrix_run uses it with several rounds; one round keeps the plan's order. */
+void matrix_round_order(uint64_t seed, unsigned round, size_t *order, size_t n);
+
+/* Sets m up for p: the result store (every repeat not yet run) and one load context per
+ * workload_table entry.  Returns 0, or -1 with errno set by calloc (m then holds nothing to
+ * free). */
+int matrix_init(struct matrix *m, const struct matrix_params *p);
+
+/* Runs the plan round by round (each round's pairs in matrix_round_order's order when there
+ * are several rounds, else in the plan's) until every repeat ran or the interrupted flag is set, telling
+ * sink (may be NULL) as struct matrix_sink says, then cleans up the loads (their scratch
+ * files).  Returns the signal that stopped it, or 0. */
+int matrix_run(struct matrix *m, const struct matrix_sink *sink);
+
+/* Plan item `item`'s repeats, reps[0..m->p.repeats). */
+const struct matrix_rep *matrix_reps(const struct matrix *m, size_t item);
+
+/* How many leading repeats of plan item `item` ran (a signal stops a round part way). */
+unsigned matrix_ran(const struct matrix *m, size_t item);
+
+/* How many (item, repeat) runs were measured (ran and ok), interrupted ones included. */
+size_t matrix_measured(const struct matrix *m);
+
+/* The name of plan item `item`'s load ("Burn"). */
+const char *matrix_load_name(const struct matrix *m, size_t item);
+
+/* The seed of a run's shuffled rounds (matrix_params.shuffle_seed): o's --seed, else drawn
+ * without blocking (lib/nbrandom.h), in 1 up to OPT_MAX_SEED; 0 with one round (plan order). */
+uint64_t matrix_shuffle_seed(const struct options *o);
+
+/* Cleans up the loads (again: their cleanup hooks allow it) and frees what m holds. */
+void matrix_free(struct matrix *m);
+
+#endif

@@ -1,0 +1,444 @@
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "run/options.h"
+#include "explain/model.h"
+#include "lib/optparse.h"
+#include "host/pmqos.h"
+#include "lib/text.h"
+
+#define O(field) offsetof(struct options, field)
+
+/* --precision's parser (run/stoprule.h precision_parse) into struct options. */
+static int precision_set_opt(const struct optspec *s, void *base, const char *arg, char *what, size_t whatlen)
+{
+	struct options *o = base;
+	(void)s;
+	if (precision_parse(arg, &o->precision, what, whatlen) != 0)
+		return OPTSPEC_BAD;
+	o->precision_given = true;
+	return OPTSPEC_SET;
+}
+
+/* --explain-threshold's parser: a time into struct options, --explain with it. */
+static int threshold_set_opt(const struct optspec *s, void *base, const char *arg, char *what, size_t whatlen)
+{
+	struct options *o = base;
+	(void)s;
+	if (explain_parse_threshold(arg, &o->explain_threshold_ns) != 0) {
+		snprintf(what, whatlen, "invalid time");
+		return OPTSPEC_BAD;
+	}
+	o->explain = true;
+	return OPTSPEC_SET;
+}
+
+/* The options of the run as a whole, in -h order.  Each workload's own options follow them
+ * (workloads/, their descriptors' .options). */
+static const struct optspec core_options[] = {
+	{ .long_name = "loops-per-ms", .short_name = 'l', .type = OPTSPEC_U64, .metavar = "N",
+	  .help = "use N loops per ms (default: saved or measured)", .min = 1, .max = UINT32_MAX,
+	  .offset = O(loops_per_ms) },
+	{ .long_name = "load-threads", .short_name = 'L', .type = OPTSPEC_UINT, .metavar = "N",
+	  .help = "threads of Burn, Ring and Compile, groups of Hack\n(default: one per CPU the run may use)",
+	  .min = 1, .max = LOAD_MAX_THREADS, .json_key = "load_threads", .offset = O(load_threads) },
+	{ .long_name = "time", .short_name = 't', .type = OPTSPEC_UINT, .metavar = "S",
+	  .help = "run each benchmark a fixed S seconds (default: until its\nfigures are known, see --precision)",
+	  .min = 1, .max = OPT_MAX_DURATION_S, .def = 0, .unit = "whole seconds", .json_key = "duration_s",
+	  .offset = O(duration_s) },
+	{ .long_name = "precision", .type = OPTSPEC_CUSTOM, .metavar = "SPEC",
+	  .help = "without -t, stop each pair once every judged figure's 95%\ninterval is within this of it "
+		  "(default: mean=10%,p99=20%,\ncpu=2,met=2: latency mean and p99 within 10 and 20% or\n"
+		  "20 us, % desired CPU and % deadlines met within 2 points)", .accepted = PRECISION_ACCEPTED,
+	  .set = precision_set_opt, .offset = O(precision) },
+	{ .long_name = "min-time", .type = OPTSPEC_UINT, .metavar = "S",
+	  .help = "without -t, run each pair at least S seconds, and at least\nthe task's own cycle "
+		  "(X: one 10.1 s sweep) (default: 5)", .min = 1, .max = OPT_MAX_DURATION_S,
+	  .def = STOP_MIN_S_DEFAULT, .unit = "whole seconds", .json_key = "min_time_s", .offset = O(min_time_s) },
+	{ .long_name = "max-time", .type = OPTSPEC_UINT, .metavar = "S",
+	  .help = "without -t, run each pair at most S seconds (default: 60)", .min = 1,
+	  .max = OPT_MAX_DURATION_S, .def = STOP_MAX_S_DEFAULT, .unit = "whole seconds", .json_key = "max_time_s",
+	  .offset = O(max_time_s) },
+	{ .long_name = "bench-nice", .short_name = 'B', .type = OPTSPEC_INTS, .metavar = "LIST",
+	  .help = "nice of the benchmarked task, -20..19 (default: 0); a list\nsweeps: -B 0,-10 or -B 0:-20:5",
+	  .min = -20, .max = 19, .json_key = "bench_nice", .offset = O(bench_nices) },
+	{ .long_name = "load-nice", .short_name = 'N', .type = OPTSPEC_INTS, .metavar = "LIST",
+	  .help = "nice of the loads, -20..19 (default: 0); a list sweeps:\n-N 0,19 or -N 0:19:5 (0,5,10,15,19)",
+	  .min = -20, .max = 19, .json_key = "load_nice", .offset = O(load_nices) },
+	{ .long_name = "bench-slice", .type = OPTSPEC_INTS, .metavar = "LIST",
+	  .help = "EEVDF slice of the benchmarked task (other, batch), us\n(Linux 6.12+, kept within 100..100000; "
+		  "default: 0, the\nkernel's); a list sweeps: --bench-slice 100,3000",
+	  .min = 0, .max = 1000000, .unit = "us", .json_key = "bench_slice_us", .offset = O(bench_slices) },
+	{ .long_name = "load-slice", .type = OPTSPEC_INTS, .metavar = "LIST",
+	  .help = "EEVDF slice of the loads (other, batch), us, as --bench-slice",
+	  .min = 0, .max = 1000000, .unit = "us", .json_key = "load_slice_us", .offset = O(load_slices) },
+	{ .long_name = "uniprocessor", .short_name = 'u', .type = OPTSPEC_FLAG,
+	  .help = "pin every task to CPU 0", .json_key = "uniprocessor", .offset = O(uniprocessor) },
+	{ .long_name = "recalibrate", .short_name = 'b', .type = OPTSPEC_FLAG,
+	  .help = "measure loops_per_ms even if a saved value matches (one is checked and re-measured when 10% off)", .json_key = "recalibrate",
+	  .offset = O(recalibrate) },
+	{ .long_name = "console", .short_name = 'c', .type = OPTSPEC_FLAG, .help = "console only, no logfile",
+	  .json_key = "console_only", .offset = O(console_only) },
+	{ .long_name = "realtime", .short_name = 'r', .type = OPTSPEC_FLAG,
+	  .help = "benchmark the tasks as SCHED_FIFO (needs CAP_SYS_NICE\nor an RLIMIT_RTPRIO of at least 3)",
+	  .json_key = "realtime", .offset = O(realtime) },
+	{ .long_name = "bench-policy", .type = OPTSPEC_MASK, .metavar = "LIST",
+	  .help = "scheduling policies of the benchmarked task, a sweep:\nother, batch, fifo, rr, deadline "
+		  "(repeatable; -r adds fifo)", .noun = "policy", .name_at = sched_kind_name,
+	  .json_key = "bench_policy", .offset = O(bench_policies) },
+	{ .long_name = "load-policy", .type = OPTSPEC_MASK, .metavar = "LIST",
+	  .help = "scheduling policies of the loads, a sweep: other,\nbatch, idle, fifo, rr (repeatable)",
+	  .noun = "policy", .name_at = sched_kind_name, .json_key = "load_policy", .offset = O(load_policies) },
+	{ .long_name = "rt-priority", .type = OPTSPEC_I64, .metavar = "N",
+	  .help = "SCHED_FIFO/RR priority of the task and loads, 1..99, below\nthe timing thread's "
+		  "(default: 2 below the highest allowed)", .min = 1, .max = 99, .json_key = "rt_priority",
+	  .offset = O(rt_priority) },
+	{ .long_name = "cpus", .type = OPTSPEC_CPUS, .metavar = "LIST",
+	  .help = "run the task and the loads on these CPUs (0,2-3)", .json_key = "cpus", .offset = O(cpus) },
+	{ .long_name = "bench-cpus", .type = OPTSPEC_CPUS, .metavar = "LIST",
+	  .help = "run the benchmarked task on these CPUs", .json_key = "bench_cpus", .offset = O(bench_cpus) },
+	{ .long_name = "load-cpus", .type = OPTSPEC_CPUS, .metavar = "LIST",
+	  .help = "run the loads on these CPUs", .json_key = "load_cpus", .offset = O(load_cpus) },
+	{ .long_name = "comment", .short_name = 'm', .type = OPTSPEC_TEXT, .metavar = "TEXT",
+	  .help = "comment for the logfile header", .accepted = "a line of text", .json_key = "comment",
+	  .offset = O(comment) },
+	{ .long_name = "load", .short_name = 'w', .type = OPTSPEC_MASK, .metavar = "NAME",
+	  .help = "run only this load (repeatable)", .noun = "load", .name_at = workload_load_name_at,
+	  .json_key = "loads", .offset = O(load_include) },
+	{ .long_name = "exclude-load", .short_name = 'x', .type = OPTSPEC_MASK, .metavar = "NAME",
+	  .help = "skip this load (repeatable)", .noun = "load", .name_at = workload_load_name_at,
+	  .json_key = "exclude_loads", .offset = O(load_exclude) },
+	{ .long_name = "sim", .short_name = 'W', .type = OPTSPEC_MASK, .metavar = "NAME",
+	  .help = "benchmark only this simulated task (repeatable)", .noun = "simulation",
+	  .name_at = workload_sim_name_at, .json_key = "sims", .offset = O(sim_include) },
+	{ .long_name = "exclude-sim", .short_name = 'X', .type = OPTSPEC_MASK, .metavar = "NAME",
+	  .help = "skip this simulated task (repeatable)", .noun = "simulation",
+	  .name_at = workload_sim_name_at, .json_key = "exclude_sims", .offset = O(sim_exclude) },
+	{ .long_name = "verbose", .short_name = 'v', .type = OPTSPEC_FLAG, .help = "more detail on the console",
+	  .offset = O(verbose) },
+	{ .long_name = "quiet", .short_name = 'q', .type = OPTSPEC_FLAG,
+	  .help = "no progress line (it is shown on stderr only when\nstderr is a terminal, and never in results)",
+	  .offset = O(quiet) },
+	{ .long_name = "repeat", .type = OPTSPEC_UINT, .metavar = "N",
+	  .help = "run every pair N times, in rounds; tables show medians", .min = 1, .max = OPT_MAX_REPEAT,
+	  .def = 1, .json_key = "repeat", .offset = O(repeat) },
+	{ .long_name = "seed", .type = OPTSPEC_U64, .metavar = "N",
+	  .help = "shuffle the pairs of --repeat's rounds with seed N\n(default: drawn; the JSON's run.shuffle_seed)",
+	  .min = 1, .max = OPT_MAX_SEED, .offset = O(seed) },
+	{ .long_name = "json", .type = OPTSPEC_STRING, .metavar = "FILE",
+	  .help = "also write the results as JSON to FILE (- for stdout,\nthe tables then go to stderr); see doc/json.md",
+	  .accepted = "a file name, or - for stdout", .noun = "file name", .offset = O(json_path) },
+	{ .long_name = "timeline", .type = OPTSPEC_STRING, .metavar = "FILE",
+	  .help = "record every period of every pair in FILE (binary,\ndoc/timeline.md)", .accepted = "a file name",
+	  .noun = "file name", .json_key = "timeline", .offset = O(timeline_path) },
+	{ .long_name = "wake", .type = OPTSPEC_MASK, .metavar = "LIST",
+	  .help = "how a periodic task is woken, a sweep: thread (the realtime\ntiming thread wakes it, as "
+		  "interbench 0.31; default) and\ntimer (it sleeps on its own absolute timer, as an application\ndoes)",
+	  .noun = "wake-up", .name_at = sim_wake_name_at, .json_key = "wake", .offset = O(wakes) },
+	{ .long_name = "explain", .type = OPTSPEC_FLAG,
+	  .help = "say why each missed deadline was missed: who ran instead,\nwhich interrupts, idle exit, "
+		  "preemption (BPF as root;\nelse /proc's schedstat: time runnable against time run)",
+	  .json_key = "explain", .offset = O(explain) },
+	{ .long_name = "explain-threshold", .type = OPTSPEC_CUSTOM, .metavar = "TIME",
+	  .help = "with --explain, also explain periods later than TIME\n(500us, 2ms; implies --explain)",
+	  .accepted = EXPLAIN_THRESHOLD_ACCEPTED, .set = threshold_set_opt, .offset = O(explain_threshold_ns) },
+	{ .long_name = "dma-latency", .type = OPTSPEC_I64, .metavar = "US",
+	  .help = "hold a CPU wakeup latency limit of US microseconds via\n/dev/cpu_dma_latency during the run "
+		  "(as cyclictest does;\n0 keeps CPUs out of deep idle states; needs root)",
+	  .min = 0, .max = PMQOS_MAX_LATENCY_US, .def = -1, .unit = "microseconds", .json_key = "dma_latency_us",
+	  .offset = O(dma_latency_us) },
+	{ .long_name = "audit", .type = OPTSPEC_ACTION, .help = "print what on this machine decides interactivity\n"
+	  "and exit (1 when a setting known to hurt it is found)", .action = OPT_AUDIT },
+	{ .long_name = "version", .type = OPTSPEC_ACTION, .help = "print the version and exit",
+	  .action = OPT_SHOW_VERSION },
+	{ .long_name = "help", .short_name = 'h', .type = OPTSPEC_ACTION, .help = "this help", .action = OPT_HELP },
+};
+#define CORE_COUNT (sizeof(core_options) / sizeof(core_options[0]))
+#define MAX_ENTRIES (CORE_COUNT + OPT_MAX_WORKLOAD_OPTIONS)
+
+/* One option of the command line and every settings struct its value goes into (a workload
+ * option shared by several workloads has one base per workload). */
+struct entry {
+	const struct optspec *spec;
+	void *bases[WL_MAX];
+	unsigned nbases;
+};
+
+/* Every option of the command line, in -h order. */
+struct entries {
+	struct entry e[MAX_ENTRIES];
+	unsigned n;
+};
+
+static void add_entry(struct entries *es, const struct optspec *s, void *base)
+{
+	for (unsigned i = 0; i < es->n; i++)
+		if (es->e[i].spec == s) {
+			if (es->e[i].nbases < WL_MAX)
+				es->e[i].bases[es->e[i].nbases++] = base;
+			return;
+		}
+	if (es->n < MAX_ENTRIES)
+		es->e[es->n++] = (struct entry){ .spec = s, .bases = { base }, .nbases = 1 };
+}
+
+/* Collects the core options (into o) and every workload's (into its config in o). */
+static void entries_collect(struct entries *es, struct options *o)
+{
+	es->n = 0;
+	for (unsigned i = 0; i < CORE_COUNT; i++)
+		add_entry(es, &core_options[i], o);
+	for (unsigned w = 0; w < workload_count; w++)
+		for (unsigned k = 0; workload_table[w]->options && workload_table[w]->options[k]; k++)
+			add_entry(es, workload_table[w]->options[k], o->wl_opts[w].bytes);
+}
+
+const void *options_wl_opts(const struct options *o, unsigned i)
+{
+	return o->wl_opts[i].bytes;
+}
+
+void options_init(struct options *o)
+{
+	memset(o, 0, sizeof(*o));
+	optspec_defaults(core_options, CORE_COUNT, o);
+	o->precision = PRECISION_DEFAULT;
+	for (unsigned w = 0; w < workload_count; w++)
+		for (unsigned k = 0; workload_table[w]->options && workload_table[w]->options[k]; k++)
+			optspec_defaults(workload_table[w]->options[k], 1, o->wl_opts[w].bytes);
+}
+
+/* Whether option k of workload w was listed by an earlier workload (a shared option). */
+static bool listed_before(unsigned w, const struct optspec *s)
+{
+	for (unsigned v = 0; v < w; v++)
+		for (unsigned k = 0; workload_table[v]->options && workload_table[v]->options[k]; k++)
+			if (workload_table[v]->options[k] == s)
+				return true;
+	return false;
+}
+
+/* options_walk over the workloads' options only. */
+static void walk_workload_options(const struct options *o,
+				  void (*fn)(const struct optspec *s, const void *base, void *arg), void *arg)
+{
+	for (unsigned w = 0; w < workload_count; w++)
+		for (unsigned k = 0; workload_table[w]->options && workload_table[w]->options[k]; k++)
+			if (!listed_before(w, workload_table[w]->options[k]))
+				fn(workload_table[w]->options[k], o->wl_opts[w].bytes, arg);
+}
+
+void options_walk(const struct options *o, void (*fn)(const struct optspec *s, const void *base, void *arg),
+		  void *arg)
+{
+	for (unsigned i = 0; i < CORE_COUNT; i++)
+		fn(&core_options[i], o, arg);
+	walk_workload_options(o, fn, arg);
+}
+
+/* options_workload_line's walk: appends "--name value" for an option not at its default. */
+struct line_acc {
+	char *buf;
+	size_t len, used;
+};
+
+static void changed_one(const struct optspec *s, const void *base, void *arg)
+{
+	struct line_acc *a = arg;
+	char name[64], val[256];
+	if (optspec_is_default(s, base) || a->used >= a->len)
+		return;
+	int n = snprintf(a->buf + a->used, a->len - a->used, "%s%s %s", a->used ? " " : "",
+			 optspec_display(s, name, sizeof(name)), optspec_format(s, base, val, sizeof(val)));
+	a->used += n > 0 ? (size_t)n : 0;
+}
+
+void options_workload_line(const struct options *o, char *buf, size_t len)
+{
+	struct line_acc a = { .buf = buf, .len = len };
+	buf[0] = '\0';
+	walk_workload_options(o, changed_one, &a);
+}
+
+/* options_get's walk: formats the option named q->name. */
+struct get_query {
+	const char *name;
+	char *buf;
+	size_t len;
+	bool found;
+};
+
+static void get_one(const struct optspec *s, const void *base, void *arg)
+{
+	struct get_query *q = arg;
+	if (!q->found && strcmp(s->long_name, q->name) == 0) {
+		optspec_format(s, base, q->buf, q->len);
+		q->found = true;
+	}
+}
+
+int options_get(const struct options *o, const char *long_name, char *buf, size_t len)
+{
+	struct get_query q = { .name = long_name, .buf = buf, .len = len };
+	options_walk(o, get_one, &q);
+	return q.found ? 0 : -1;
+}
+
+static const struct optspec *entry_spec(void *ctx, unsigned i)
+{
+	return ((const struct entries *)ctx)->e[i].spec;
+}
+
+/* Stores arg into every base of entry i.  Returns as optspec_set does. */
+static int entry_set(void *ctx, unsigned i, const char *arg, char *what, size_t whatlen)
+{
+	const struct entry *e = &((const struct entries *)ctx)->e[i];
+	for (unsigned b = 0; b < e->nbases; b++) {
+		int rc = optspec_set(e->spec, e->bases[b], arg, what, whatlen);
+		if (rc != OPTSPEC_SET)
+			return rc;
+	}
+	return OPTSPEC_SET;
+}
+
+/* The one line for f: "-t: invalid value '0' (accepted: ...)", "--json: missing value
+ * (accepted: ...)", "-Z: unknown option (see -h for the accepted ones)". */
+static void fault_text(const struct optparse_fault *f, char *err, size_t errlen)
+{
+	char name[64], acc[320];
+	if (f->kind == OPTPARSE_BAD_VALUE)
+		snprintf(err, errlen, "%s: %s '%s' (accepted: %s)", optspec_display(f->spec, name, sizeof(name)),
+			 f->what, f->value, optspec_accepted(f->spec, acc, sizeof(acc)));
+	else if (f->kind == OPTPARSE_MISSING)
+		snprintf(err, errlen, "%s: missing value (accepted: %s)", optspec_display(f->spec, name, sizeof(name)),
+			 optspec_accepted(f->spec, acc, sizeof(acc)));
+	else if (f->kind == OPTPARSE_NO_MEMORY)
+		snprintf(err, errlen, "malloc: out of memory");
+	else if (f->letter > 0 && f->letter < 256)
+		snprintf(err, errlen, "-%c: unknown option (see -h for the accepted ones)", f->letter);
+	else
+		snprintf(err, errlen, "%s: unknown option (see -h for the accepted ones)", f->word);
+}
+
+/* Runs every workload's check hook.  Returns OPT_OK, or OPT_ERROR with err set. */
+static enum opt_status check_workloads(const struct options *o, char *err, size_t errlen)
+{
+	for (unsigned w = 0; w < workload_count; w++)
+		if (workload_table[w]->check && workload_table[w]->check(o->wl_opts[w].bytes, err, errlen) != 0)
+			return OPT_ERROR;
+	return OPT_OK;
+}
+
+/* The adaptive window's options against -t and each other; a --max-time below the default
+ * --min-time, the latter not given, lowers it.  Returns OPT_OK, or OPT_ERROR with err set. */
+static enum opt_status check_window(struct options *o, char *err, size_t errlen)
+{
+	if (o->duration_s && (o->precision_given || o->min_time_s != STOP_MIN_S_DEFAULT ||
+			      o->max_time_s != STOP_MAX_S_DEFAULT)) {
+		snprintf(err, errlen, "%s: only without -t (-t %u is a fixed window; accepted: one or the other)",
+			 o->precision_given ? "--precision" : o->min_time_s != STOP_MIN_S_DEFAULT ? "--min-time" : "--max-time",
+			 o->duration_s);
+		return OPT_ERROR;
+	}
+	if (o->min_time_s == STOP_MIN_S_DEFAULT && o->max_time_s < o->min_time_s)
+		o->min_time_s = o->max_time_s;
+	if (o->min_time_s > o->max_time_s) {
+		snprintf(err, errlen, "--min-time: %u is above --max-time %u (accepted: at most the maximum)",
+			 o->min_time_s, o->max_time_s);
+		return OPT_ERROR;
+	}
+	return OPT_OK;
+}
+
+/* The core options' own cross-checks: the policies that cannot be swept, the window.  Returns
+ * OPT_OK, or OPT_ERROR with err set. */
+static enum opt_status check_core(struct options *o, char *err, size_t errlen)
+{
+	if (check_window(o, err, errlen) != OPT_OK)
+		return OPT_ERROR;
+	if (o->bench_policies & (1u << SP_IDLE)) {
+		snprintf(err, errlen, "--bench-policy: idle is not for a simulated task (a SCHED_IDLE task runs only "
+			 "when nothing else wants the CPU) (accepted: other, batch, fifo, rr, deadline)");
+		return OPT_ERROR;
+	}
+	if (o->bench_nices.n * o->bench_slices.n > OPTSPEC_LIST_MAX || o->load_nices.n * o->load_slices.n > OPTSPEC_LIST_MAX) {
+		bool b = o->bench_nices.n * o->bench_slices.n > OPTSPEC_LIST_MAX;
+		snprintf(err, errlen, "%s: %u slices with %u nice levels are %u settings (accepted: at most %u together)",
+			 b ? "--bench-slice" : "--load-slice", b ? o->bench_slices.n : o->load_slices.n,
+			 b ? o->bench_nices.n : o->load_nices.n,
+			 b ? o->bench_nices.n * o->bench_slices.n : o->load_nices.n * o->load_slices.n, OPTSPEC_LIST_MAX);
+		return OPT_ERROR;
+	}
+	if (o->load_policies & (1u << SP_DEADLINE)) {
+		snprintf(err, errlen, "--load-policy: deadline is for simulated tasks, whose work per period is known "
+			 "(accepted: other, batch, idle, fifo, rr)");
+		return OPT_ERROR;
+	}
+	return OPT_OK;
+}
+
+static enum opt_status parse_argv(struct options *o, struct entries *es, int argc, char **argv, char *err,
+				  size_t errlen)
+{
+	struct optparse_fault f;
+	entries_collect(es, o);
+	struct optparse p = { .n = es->n, .spec = entry_spec, .set = entry_set, .ctx = es };
+	int rc = optparse_run(&p, argc, argv, &f);
+	if (rc == OPTSPEC_BAD)
+		fault_text(&f, err, errlen);
+	if (rc != OPTSPEC_SET)
+		return rc == OPTSPEC_BAD ? OPT_ERROR : (enum opt_status)rc;
+	if (optind < argc) {
+		snprintf(err, errlen, "%s: unexpected argument (interbench takes options only; see -h)", argv[optind]);
+		return OPT_ERROR;
+	}
+	enum opt_status st = check_core(o, err, errlen);
+	return st == OPT_OK ? check_workloads(o, err, errlen) : st;
+}
+
+enum opt_status options_parse(struct options *o, int argc, char **argv, char *err, size_t errlen)
+{
+	struct entries *es = malloc(sizeof(*es));
+	if (!es) {
+		snprintf(err, errlen, "malloc: out of memory");
+		return OPT_ERROR;
+	}
+	enum opt_status st = parse_argv(o, es, argc, argv, err, errlen);
+	free(es);
+	if (st == OPT_ERROR)
+		text_printable_line(err);
+	return st;
+}
+
+static void help_line(const struct optspec *s, const void *base, void *arg)
+{
+	(void)base;
+	optspec_help(arg, s);
+}
+
+void options_usage(FILE *f, const char *prog)
+{
+	struct options none; /* the walk needs settings; -h prints no value */
+	fprintf(f,
+		"Usage: %s [options]\n"
+		"       %s compare [--threshold SPEC] OLD NEW   (see %s compare --help)\n"
+		"       %s export [--format lava|kcidb|metrics] RESULT  (see %s export --help)\n"
+		"       %s plot RESULT.json [--timeline FILE] [--out DIR] (see %s plot --help)\n"
+		"       %s completion bash   (a bash completion script, from these options)\n"
+		"Linux interactivity benchmark: simulated interactive tasks against background loads.\n\n",
+		prog, prog, prog, prog, prog, prog, prog, prog);
+	memset(&none, 0, sizeof(none));
+	optspec_help_table(f, core_options, CORE_COUNT, &optspec_main_style);
+	fprintf(f, "\nOptions of the simulated tasks and loads:\n");
+	walk_workload_options(&none, help_line, f);
+	fprintf(f, "\nSimulated tasks:\n");
+	for (unsigned i = 0; i < workload_count; i++)
+		if (workload_table[i]->sim && workload_table[i]->help)
+			fprintf(f, "  %-8s %s\n", workload_table[i]->name, workload_table[i]->help);
+	fprintf(f, "Loads:\n");
+	for (unsigned i = 0; i < workload_count; i++)
+		if (workload_table[i]->load)
+			fprintf(f, "  %-8s %s\n", workload_table[i]->name, workload_table[i]->load_help);
+	fprintf(f, "Names are case-insensitive.\n");
+}

@@ -1,0 +1,101 @@
+/* Command line: every interbench 0.31 option with a long form, parsed strictly.  The options
+ * are tables (lib/optspec.h): the core ones below in run/options.c, each workload's own in
+ * its descriptor (workloads/); parsing, messages, -h and the walks that print them in the
+ * logfile and the JSON are generated from those tables. */
+#ifndef IB_OPTIONS_H
+#define IB_OPTIONS_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "lib/optspec.h"
+#include "run/stoprule.h"
+#include "lib/schedpolicy.h"
+#include "workloads/workload.h"
+
+#define OPT_MAX_DURATION_S 86400u     /* -t upper bound: one day per benchmark */
+#define OPT_MAX_REPEAT 1000u          /* --repeat upper bound */
+#define OPT_MAX_SEED ((1LL << 53) - 1) /* --seed upper bound: exact in a JSON reader's double */
+#define OPT_MAX_WORKLOAD_OPTIONS 64u  /* distinct options of all workloads together (checked by
+                                         tests/check_workload.c) */
+
+struct options {
+	uint64_t loops_per_ms;      /* -l; 0 = saved or measured */
+	unsigned load_threads;      /* -L; 0 = online CPUs */
+	unsigned duration_s;        /* -t: a fixed window of S seconds per pair; 0 (the default):
+	                               each pair runs until its figures are known (run/stoprule.h) */
+	unsigned min_time_s;        /* --min-time: the least an adaptive pair runs (default 5) */
+	unsigned max_time_s;        /* --max-time: the most an adaptive pair runs (default 60) */
+	struct precision precision; /* --precision: the adaptive window's targets */
+	bool precision_given;       /* --precision was given */
+	struct optspec_ints bench_nices; /* -B: nice levels of the simulated task (a sweep when several) */
+	struct optspec_ints load_nices;  /* -N: nice levels of the loads */
+	struct optspec_ints bench_slices; /* --bench-slice: EEVDF slices of the task, us (0: the
+	                                     kernel's default; a sweep when several) */
+	struct optspec_ints load_slices;  /* --load-slice: the loads' */
+	uint32_t bench_policies;    /* --bench-policy: bit k = enum sched_kind k; 0 = other (fifo with -r) */
+	uint32_t load_policies;     /* --load-policy: likewise; 0 = other */
+	int64_t rt_priority;        /* --rt-priority: fifo/rr priority of tasks and loads; 0 = automatic */
+	struct optspec_cpus cpus;       /* --cpus: CPUs of the simulated task and the loads */
+	struct optspec_cpus bench_cpus; /* --bench-cpus: the simulated task's (over --cpus) */
+	struct optspec_cpus load_cpus;  /* --load-cpus: the loads' (over --cpus) */
+	bool uniprocessor;          /* -u: pin everything to CPU 0 */
+	bool recalibrate;           /* -b */
+	bool console_only;          /* -c */
+	bool realtime;              /* -r: shorthand for --bench-policy fifo */
+	bool verbose;               /* -v */
+	bool quiet;                 /* -q: no progress line on stderr */
+	const char *comment;        /* -m */
+	uint32_t sim_include, sim_exclude;   /* -W / -X: bit i = workload_table[i] */
+	uint32_t load_include, load_exclude; /* -w / -x: bit i = workload_table[i] */
+	unsigned repeat;            /* --repeat: runs of every pair, in rounds (default 1) */
+	uint64_t seed;              /* --seed: the seed of the rounds' shuffled order (run/matrix.h);
+	                               0: drawn at the start (interbench.c) */
+	const char *json_path;      /* --json FILE ("-" = stdout), or NULL */
+	const char *timeline_path;  /* --timeline FILE (engine/timeline.h), or NULL */
+	bool explain;               /* --explain: say why periods were late (explain/model.h) */
+	uint32_t wakes;             /* --wake: a sweep, bit SIM_WAKE_THREAD (the timing thread wakes
+	                               the task) and bit SIM_WAKE_TIMER (its own absolute timer);
+	                               0: thread */
+	uint64_t explain_threshold_ns; /* --explain-threshold: also periods later than this; 0:
+	                               only missed deadlines */
+	int64_t dma_latency_us;     /* --dma-latency: CPU wakeup latency limit held during the
+	                               run, microseconds; -1 = none (the default) */
+	/* Workload i's own option values: its private config (workload_table[i]->cfg_size bytes). */
+	union { max_align_t align; unsigned char bytes[WL_CFG_MAX_BYTES]; } wl_opts[WL_MAX];
+};
+
+/* Parse results. */
+enum opt_status { OPT_OK = 0, OPT_HELP = 1, OPT_ERROR = 2, OPT_SHOW_VERSION = 3 /* --version */,
+		  OPT_AUDIT = 4 /* --audit */ };
+
+/* Sets the defaults: the core options' and every workload's. */
+void options_init(struct options *o);
+
+/* Parses argv with getopt_long (resetting optind first).  On OPT_ERROR, err holds one line
+ * naming the option, the value and what is accepted.  Each workload's check hook (cross-option
+ * rules: -C without -I) runs here too.  Pure: touches nothing but *o and err. */
+enum opt_status options_parse(struct options *o, int argc, char **argv, char *err, size_t errlen);
+
+/* Writes the usage text (every option, every simulated task and load) to f. */
+void options_usage(FILE *f, const char *prog);
+
+/* Workload i's own option values in o (its config, to be read as the workload's struct). */
+const void *options_wl_opts(const struct options *o, unsigned i);
+
+/* Calls fn once for every option: the core ones in table order, then each workload's in
+ * registry order, an option shared by several workloads once (with the first one's values).
+ * base is where s's offset points into (o, or a workload's config). */
+void options_walk(const struct options *o, void (*fn)(const struct optspec *s, const void *base, void *arg),
+		  void *arg);
+
+/* The workload options whose values differ from their defaults, as they would be given on
+ * the command line ("--workdir /tmp --file-size 64M"), for the run header; "" when none.
+ * Values are raw text (the caller escapes them for a logfile). */
+void options_workload_line(const struct options *o, char *buf, size_t len);
+
+/* The value of the option named long_name (without dashes) in o, as text (optspec_format).
+ * Returns 0, or -1 when there is no such option. */
+int options_get(const struct options *o, const char *long_name, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,80 @@
+/* One benchmark pair: a simulated task measured in its own process while a load runs in
+ * another.  The load starts first; once it reports that it is really loading (load_is_ready)
+ * and a short settle time has passed, the bench runs for the duration; both are stopped,
+ * their results read back over pipes, and both reaped. */
+#ifndef IB_PAIR_H
+#define IB_PAIR_H
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include "host/disturb.h"
+#include "lib/optspec.h"
+#include "lib/schedpolicy.h"
+#include "run/stoprule.h"
+#include "loadkit/load.h"
+#include "engine/sim.h"
+
+/* The load's head start before the bench: the bench starts PAIR_SETTLE_MS after the load
+ * reports ready, but never before PAIR_RAMP_MIN_MS from the load's start: three half-lives of
+ * the scheduler's PELT load average (32 ms, kernel/sched/pelt.c), so the kernel sees the
+ * load at about 90% of its steady weight.  A load not ready within PAIR_READY_MAX_MS (the
+ * fixed 1 s ramp of interbench 0.31 and of this program before readiness) gets the bench
+ * anyway, and the pair says so (pair_outcome.load_ready). */
+#define PAIR_RAMP_MIN_MS 100u
+#define PAIR_SETTLE_MS 50u
+#define PAIR_READY_MAX_MS 1000u
+
+struct pair_params {
+	struct sim_spec spec;
+	struct sim_run_cfg run_cfg;      /* how the bench process runs the task */
+	struct load_ctx *load;           /* prepared load */
+	struct sched_setting load_sched; /* the load process's policy and nice (-N, --load-policy),
+	                                    inherited by its threads */
+	const struct optspec_cpus *bench_cpus; /* CPUs of the bench process (--bench-cpus), NULL: any */
+	const struct optspec_cpus *load_cpus;  /* CPUs of the load process (--load-cpus), NULL: any */
+	uint64_t duration_ns;            /* timed window of the bench (with stop: its most, the
+	                                    last look, to which main adds a grace) */
+	const struct stop_plan *stop;    /* the looks of an adaptive window (no -t), or NULL: a
+	                                    fixed window of duration_ns */
+	int timeline_fd;                 /* --timeline file (O_APPEND), or -1: the bench process
+	                                    writes the pair's periods there after its stop */
+	uint32_t timeline_pair;          /* the pair id its records carry */
+	const volatile sig_atomic_t *interrupted; /* set by main's signal handler */
+	void (*tick)(void *arg, uint64_t now_ns); /* called at each of main's wake-ups while the
+	                                             pair runs (every POLL_SLICE_MS at most), or NULL */
+	void *tick_arg;
+};
+
+struct pair_outcome {
+	bool ok;                         /* both processes ran and reported */
+	bool interrupted;                /* the window was cut short by a signal */
+	char why[320];                   /* the reason when !ok */
+	struct sim_result sim;           /* the bench's measurements (valid when ok) */
+	struct pair_stop stop;           /* how the window ended (valid when ok) */
+	struct load_counters load;       /* the load's counters (zero if it never reported) */
+	uint64_t window_ns;              /* how long the bench actually ran */
+	uint64_t ramp_ns;                /* from the load's start to the bench's */
+	bool load_ready;                 /* the load reported ready within PAIR_READY_MAX_MS */
+	struct disturbance disturbance;  /* what else ran on the run's CPUs over the window:
+	                                    pair_run says how it is measured */
+	struct load_activity load_activity; /* whether the load ran through the window: its state
+	                                       and CPU time at each of main's wake-ups in it */
+	uint64_t oom_kills_before;       /* the kernel's OOM kills before the pair (host/oom.h), to
+	                                    name the OOM killer as a child's likely killer */
+};
+
+/* Runs the pair.  Over the bench's timed window it measures out->disturbance (host/disturb.h):
+ * /proc/stat's busy time of the run's CPUs (the union of bench_cpus and load_cpus when both
+ * are given, else the CPUs this process may run on: machine_allowed_cpus) minus the CPU time
+ * of the run's own processes, main, the bench and the load with every thread (utime + stime
+ * of /proc/<pid>/stat, read at both edges of the window while all three are alive: exact for
+ * the window up to a tick per reading, where the children's rusage would only come at their
+ * reaping and include their start and stop).  Main's time is subtracted though it may run on
+ * other CPUs, and processes the load forks are not the run's: both err towards less outside
+ * time, never more.  A reading that fails leaves disturbance.measured false.
+ * Every wait is bounded: a child that does not report within its grace time
+ * is killed.  A child that dies early is noticed within the poll interval and named in why.
+ * Returns 0 (see out->ok), or -1 when a process could not even be started (why says so). */
+int pair_run(const struct pair_params *p, struct pair_outcome *out);
+
+#endif

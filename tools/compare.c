@@ -1,0 +1,871 @@
+#define _GNU_SOURCE
+#include <getopt.h>
+#include <stddef.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include "tools/compare.h"
+#include "report/jsonout.h"
+#include "tools/plot.h"
+#include "lib/optparse.h"
+#include "lib/text.h"
+#include "lib/interval.h"
+#include "tools/mwu.h"
+#include "report/summary.h"
+
+/* --threshold keys: judged_metric_key (report/figures.c).  mean= and max= also limit the scheduling-latency mean and max when those
+ * are the figures compared (latency_definitions). */
+
+static bool is_latency(enum judged_metric m) { return judged_metric_is_latency(m); }
+
+void cmp_default_thresholds(struct cmp_thresholds *t)
+{
+	for (int m = 0; m < JM_METRICS; m++)
+		t->limit[m] = NAN;
+	t->match_names = false;
+	t->allow_different_machine = false;
+	t->flagged = NULL;
+	t->json = NULL;
+	t->limit[JM_P99] = 10;
+	t->limit[JM_MET] = 1;
+	/* a presenting task's (report/figures.c): the figures its users judge it by */
+	t->limit[JM_I2P_P99] = 10;
+	t->limit[JM_JANK] = 1;
+	t->limit[JM_LOW1] = 5;
+}
+
+static int threshold_bad_value(const char *val, const char *item, int m, char *err, size_t errlen)
+{
+	snprintf(err, errlen, "--threshold: invalid value '%s' for %s (accepted: a number from 0 to 1000000%s, or off)",
+		 val, item, judged_metric_in_points(m) ? "" : ", optionally followed by %");
+	return -1;
+}
+
+/* One KEY=VALUE item (item is NUL-terminated).  Returns 0, or -1 with err set. */
+static int threshold_item(char *item, struct cmp_thresholds *t, char *err, size_t errlen)
+{
+	char *eq = strchr(item, '=');
+	int m = 0;
+	if (eq)
+		*eq = '\0';
+	while (m < JM_METRICS && strcmp(item, judged_metric_key((enum judged_metric)m)) != 0)
+		m++;
+	if (!eq || m == JM_METRICS) {
+		snprintf(err, errlen, "--threshold: invalid item '%s' (accepted: mean=, p99=, max= a percentage; "
+			 "cpu=, deadlines= points; or KEY=off)", item);
+		return -1;
+	}
+	const char *val = eq + 1;
+	if (strcmp(val, "off") == 0) {
+		t->limit[m] = NAN;
+		return 0;
+	}
+	char *end;
+	if (strspn(val, "0123456789.%") != strlen(val)) /* decimal only: no hex, exponent, inf */
+		return threshold_bad_value(val, item, m, err, errlen);
+	double v = strtod(val, &end);
+	if (!judged_metric_in_points(m) && *end == '%')
+		end++;
+	if (end == val || *end || !isfinite(v) || v < 0 || v > 1e6 || *val == '-' || *val == ' ')
+		return threshold_bad_value(val, item, m, err, errlen);
+	t->limit[m] = v;
+	return 0;
+}
+
+static int parse_thresholds(const char *spec, struct cmp_thresholds *t, char *err, size_t errlen);
+
+int cmp_parse_thresholds(const char *spec, struct cmp_thresholds *t, char *err, size_t errlen)
+{
+	int rc = parse_thresholds(spec, t, err, errlen);
+	if (rc != 0)
+		text_printable_line(err);
+	return rc;
+}
+
+static int parse_thresholds(const char *spec, struct cmp_thresholds *t, char *err, size_t errlen)
+{
+	char *copy = strdup(spec), *rest = copy;
+	int rc = copy && *copy ? 0 : -1;
+	if (rc)
+		snprintf(err, errlen, "--threshold: empty (accepted: e.g. p99=10%%,deadlines=1)");
+	for (char *it = rc ? NULL : strsep(&rest, ","); it && rc == 0; it = strsep(&rest, ","))
+		rc = threshold_item(it, t, err, errlen);  /* an empty item ("p99=5," or ",") is refused */
+	free(copy);
+	return rc;
+}
+
+/* Values of metric m over p's repeats into v (n of them, NaN skipped).  Returns the count. */
+static size_t collect(const struct rs_pair *p, enum judged_metric m, double *v)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < p->n; i++)
+		if (!isnan(p->v[i].m[m]))
+			v[n++] = p->v[i].m[m];
+	return n;
+}
+
+double cmp_median(const struct rs_pair *p, enum judged_metric m)
+{
+	double *v = malloc((p->n + 1) * sizeof(double));
+	size_t n = v ? collect(p, m, v) : 0;
+	double med = n ? median_of(v, (unsigned)n) : NAN;
+	free(v);
+	return med;
+}
+
+/* Whether Mann-Whitney at CMP_ALPHA can ever be significant with na and nb repeats. */
+static bool testable(size_t na, size_t nb)
+{
+	return na >= 1 && nb >= 1 && mwu_min_p(na, nb) < CMP_ALPHA;
+}
+
+/* The repeats of p that took no latency sample (rs_values.no_samples: the task never ran). */
+static size_t starved_repeats(const struct rs_pair *p)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < p->n; i++)
+		n += p->v[i].no_samples;
+	return n;
+}
+
+/* Whether t limits any latency figure. */
+static bool latency_limited(const struct cmp_thresholds *t)
+{
+	for (int m = 0; m < JM_METRICS; m++)
+		if (is_latency((enum judged_metric)m) && !isnan(t->limit[m]))
+			return true;
+	return false;
+}
+
+bool cmp_starved_regression(const struct rs_pair *a, const struct rs_pair *b, const struct cmp_thresholds *t)
+{
+	if (a->n == 0 || b->n == 0 || !latency_limited(t))
+		return false;
+	return starved_repeats(b) * a->n > starved_repeats(a) * b->n;  /* b's share > a's */
+}
+
+/* The change from old to new of metric m: % of old (worse when higher) or points.  A starved
+ * (+inf) NEW against a measured OLD is +inf; with OLD starved, NaN: no figure can say it. */
+static double change_of(enum judged_metric m, double old, double new)
+{
+	if (isinf(old))
+		return NAN;
+	if (judged_metric_in_points(m))
+		return new - old;
+	return old > 0 ? (new - old) / old * 100 : (new > 0 ? INFINITY : 0);
+}
+
+/* Keeps interval [lo, hi] of metric m within the values it can take: a time or a rate at
+ * least 0, a percentage 0 to 100.  Returns true. */
+static bool clamp_interval(enum judged_metric m, double *lo, double *hi)
+{
+	*lo = *lo > 0 ? *lo : 0;
+	if (judged_metric_is_share(m) && *hi > 100)
+		*hi = 100;
+	return true;
+}
+
+/* Whether run v's interval of metric m is its p99's and reaches the run's largest scheduling
+ * latency: open above (lib/interval.h hist_percentile_interval_ns: too few samples above the
+ * p99 for any to bound it, hi is the max, an understatement; every single run of X, and Audio's
+ * first looks), or bounded by nothing but the largest sample.  Either way no upper bound to
+ * judge a change by. */
+static bool reaches_max(const struct rs_values *v, enum judged_metric m)
+{
+	return m == JM_P99 && isfinite(v->m[JM_SMAX]) && v->hi[m] >= v->m[JM_SMAX];
+}
+
+/* Side p's estimate of metric m and its 95 % interval, as cmp_change_interval says.  Returns
+ * false when it has none. */
+static bool side_interval(const struct rs_pair *p, enum judged_metric m, double *pt, double *lo, double *hi)
+{
+	size_t n = 0, last = 0;
+	double sum = 0, sum2 = 0;
+	for (size_t i = 0; i < p->n; i++)
+		if (!isnan(p->v[i].m[m])) {
+			n++, last = i;
+			sum += p->v[i].m[m];
+			sum2 += p->v[i].m[m] * p->v[i].m[m];
+		}
+	if (n == 1) {
+		const struct rs_values *v = &p->v[last];
+		*pt = v->m[m], *lo = v->lo[m], *hi = v->hi[m];
+		bool ok = isfinite(*pt) && *lo <= *pt && *pt <= *hi && clamp_interval(m, lo, hi);
+		if (ok && reaches_max(v, m))
+			*hi = INFINITY;
+		return ok;
+	}
+	if (n < 2 || !isfinite(sum))
+		return false;
+	*pt = sum / (double)n;
+	double var = (sum2 - (double)n * *pt * *pt) / (double)(n - 1);
+	double half = student_t975((unsigned)(n - 1)) * sqrt(var > 0 ? var : 0) / sqrt((double)n);
+	*lo = *pt - half, *hi = *pt + half;
+	return clamp_interval(m, lo, hi);
+}
+
+bool cmp_change_interval(const struct rs_pair *a, const struct rs_pair *b, enum judged_metric m, double *lo,
+			 double *hi)
+{
+	double o, o_lo, o_hi, n, n_lo, n_hi;
+	*lo = *hi = NAN;
+	if (!side_interval(a, m, &o, &o_lo, &o_hi) || !side_interval(b, m, &n, &n_lo, &n_hi))
+		return false;
+	bool pct = !judged_metric_in_points(m);
+	if (pct && !(o > 0))
+		return false;
+	double scale = pct ? 100 / o : 1;
+	*lo = (n - o - sqrt((n - n_lo) * (n - n_lo) + (o_hi - o) * (o_hi - o))) * scale;
+	*hi = (n - o + sqrt((n_hi - n) * (n_hi - n) + (o - o_lo) * (o - o_lo))) * scale;
+	return true;
+}
+
+bool compare_metric(const struct rs_pair *a, const struct rs_pair *b, enum judged_metric m,
+		    const struct cmp_thresholds *t, struct metric_cmp *mc)
+{
+	double *va = malloc((a->n + 1) * sizeof(double)), *vb = malloc((b->n + 1) * sizeof(double));
+	size_t na = va ? collect(a, m, va) : 0, nb = vb ? collect(b, m, vb) : 0;
+	bool have = na > 0 && nb > 0;
+	memset(mc, 0, sizeof(*mc));
+	mc->change_lo = mc->change_hi = NAN;
+	if (have) {
+		struct mwu_result r;
+		mc->tested = testable(na, nb) && mwu_test(va, na, vb, nb, &r) == 0;
+		mc->p = mc->tested ? r.p : NAN;
+		mc->old = median_of(va, (unsigned)na);
+		mc->new = median_of(vb, (unsigned)nb);
+		mc->change = change_of(m, mc->old, mc->new);
+		double worse = judged_metric_higher_worse(m) ? mc->change : -mc->change;
+		bool interval = !mc->tested && cmp_change_interval(a, b, m, &mc->change_lo, &mc->change_hi);
+		mc->shown = interval && (judged_metric_higher_worse(m) ? mc->change_lo > 0 : mc->change_hi < 0);
+		bool real = mc->tested ? mc->p < CMP_ALPHA : interval ? mc->shown : true;
+		mc->beyond = !isnan(t->limit[m]) && worse > t->limit[m];
+		mc->regression = mc->beyond && real;
+	}
+	free(va);
+	free(vb);
+	return have;
+}
+
+/* A median as shown: in its unit, three significant digits; "starved" for +inf (rs_values:
+ * at least half the repeats took no latency sample), never a number. */
+static void fmt_value(enum judged_metric m, double v, char *buf, size_t len)
+{
+	if (isinf(v))
+		snprintf(buf, len, "starved");
+	else
+		fmt_sig3(judged_metric_is_time(m) ? v / 1e6 : v, buf, len);
+}
+
+/* A change as shown: "+12.3%" or "-1.50 pt"; "starved" for +inf (NEW starved, OLD not), "-"
+ * for NaN (OLD starved: no figure says the change). */
+static void fmt_change(enum judged_metric m, double change, char *buf, size_t len)
+{
+	if (isnan(change) || isinf(change))
+		snprintf(buf, len, "%s", isnan(change) ? "-" : "starved");
+	else
+		snprintf(buf, len, judged_metric_in_points(m) ? "%+.2f pt" : "%+.1f%%", change);
+}
+
+/* Appends value v to the array under key of t->json (created on first use). */
+static void json_push(const struct cmp_thresholds *t, const char *key, json_t *v)
+{
+	if (!t->json) {
+		json_decref(v);
+		return;
+	}
+	json_t *a = json_object_get(t->json, key);
+	if (!a)
+		json_object_set_new(t->json, key, a = json_array());
+	json_array_append_new(a, v);
+}
+
+/* A number for the JSON, null when not finite (a starved median, a change no figure says). */
+static json_t *json_number(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+/* [lo, hi] for the JSON, null when the interval is not known. */
+static json_t *json_interval(double lo, double hi)
+{
+	return isfinite(lo) && isfinite(hi) ? json_pack("[f, f]", lo, hi) : json_null();
+}
+
+/* Widths of the table's Simulation and Load columns: at least the headings', wide enough for the
+ * longest names compared (a sweep's "Audio SCHED_BATCH nice -10"). */
+struct cmp_cols {
+	int sim, load;
+};
+
+/* One row of the table: its cells as shown, and its values for the "figures" entry of the
+ * JSON (old and new in unit, change in change_unit, p; NaN or infinite: null). */
+struct cmp_row {
+	const char *figure, *unit, *change_unit;
+	char old[32], new[32], change[32], p[16];
+	const char *verdict;      /* "REGRESSION", "significant", "no change shown (LO..HI)" or "" */
+	double old_v, new_v, change_v, p_v;
+	double change_lo, change_hi; /* the interval of the change, NaN when none */
+};
+
+static void print_row(FILE *out, const struct cmp_cols *w, const char *sim, const char *load, const struct cmp_row *r,
+		      const struct cmp_thresholds *t)
+{
+	fprintf(out, "%-*s %-*s %-18s %10s %10s %10s %6s%s%s\n", w->sim, sim, w->load, load, r->figure, r->old, r->new,
+		r->change, r->p, *r->verdict ? "  " : "", r->verdict);
+	if (t->json)
+		json_push(t, "figures", json_pack("{s:o, s:o, s:s, s:s, s:o, s:o, s:o, s:o, s:s, s:o, s:s}",
+			"simulation", report_text(sim), "load", report_text(load), "figure", r->figure,
+			"unit", r->unit, "old", json_number(r->old_v), "new", json_number(r->new_v),
+			"change", json_number(r->change_v), "change_ci", json_interval(r->change_lo, r->change_hi),
+			"change_unit", r->change_unit, "p", json_number(r->p_v), "verdict", r->verdict));
+}
+
+/* The verdict column of a disturbed pair (disturbed_warnings): none of its figures judged. */
+#define CMP_DISTURBED "disturbed"
+
+static void print_metric(FILE *out, const struct cmp_cols *w, const char *sim, const char *load, enum judged_metric m,
+			 const struct metric_cmp *mc, const struct cmp_thresholds *t, bool disturbed)
+{
+	double scale = judged_metric_is_time(m) ? 1e-6 : 1;  /* ns shown in ms */
+	char not_shown[64];
+	struct cmp_row r = {
+		.figure = judged_metric_name(m), .unit = judged_metric_unit(m), .change_unit = judged_metric_in_points(m) ? "pt" : "%",
+		.verdict = disturbed ? CMP_DISTURBED : mc->regression ? "REGRESSION" :
+			   mc->tested && mc->p < CMP_ALPHA ? "significant" : "",
+		.old_v = mc->old * scale, .new_v = mc->new * scale, .change_v = mc->change, .p_v = mc->tested ? mc->p : NAN,
+		.change_lo = mc->change_lo, .change_hi = mc->change_hi,
+	};
+	if (!disturbed && mc->beyond && !mc->regression && !mc->tested && !isnan(mc->change_lo)) {
+		snprintf(not_shown, sizeof(not_shown), judged_metric_in_points(m) ? "no change shown (%+.2f..%+.2f pt)" :
+			 "no change shown (%+.1f%%..%+.1f%%)", mc->change_lo, mc->change_hi);
+		r.verdict = not_shown;
+	}
+	fmt_value(m, mc->old, r.old, sizeof(r.old));
+	fmt_value(m, mc->new, r.new, sizeof(r.new));
+	fmt_change(m, mc->change, r.change, sizeof(r.change));
+	snprintf(r.p, sizeof(r.p), mc->tested ? "%.3f" : "-", mc->p);
+	print_row(out, w, sim, load, &r, t);
+}
+
+/* The "starved repeats" row of pairs a (OLD) and b (NEW), when either has one: how many of
+ * their repeats took no latency sample, a regression as cmp_starved_regression says.  Returns
+ * whether it is one. */
+static bool print_starved(FILE *out, const struct cmp_cols *w, const struct rs_pair *a, const struct rs_pair *b,
+			  const struct cmp_thresholds *t, bool disturbed)
+{
+	size_t sa = starved_repeats(a), sb = starved_repeats(b);
+	bool regression = !disturbed && cmp_starved_regression(a, b, t);
+	struct cmp_row r = {
+		.figure = "starved repeats", .unit = "%", .change_unit = "pt", .p = "-",
+		.verdict = disturbed ? CMP_DISTURBED : regression ? "REGRESSION" : "", .p_v = NAN,
+		.change_lo = NAN, .change_hi = NAN,
+		.old_v = 100.0 * (double)sa / (double)a->n, .new_v = 100.0 * (double)sb / (double)b->n,
+	};
+	r.change_v = r.new_v - r.old_v;
+	snprintf(r.old, sizeof(r.old), "%zu of %zu", sa, a->n);
+	snprintf(r.new, sizeof(r.new), "%zu of %zu", sb, b->n);
+	snprintf(r.change, sizeof(r.change), "%+.2f pt", r.change_v);
+	print_row(out, w, a->sim, a->load, &r, t);
+	return regression;
+}
+
+/* Notes pair a as flagged, once. */
+static void note_flagged(struct cmp_flagged *f, const struct rs_pair *a)
+{
+	for (unsigned i = 0; i < f->n; i++)
+		if (strcmp(f->sim[i], a->sim) == 0 && strcmp(f->load[i], a->load) == 0)
+			return;
+	if (f->n == CMP_FLAGGED_MAX)
+		return;
+	snprintf(f->sim[f->n], sizeof(f->sim[f->n]), "%s", a->sim);
+	snprintf(f->load[f->n], sizeof(f->load[f->n]), "%s", a->load);
+	f->n++;
+}
+
+/* What the notes under the table must explain. */
+struct cmp_notes {
+	bool untested;            /* a figure's verdict rests on its threshold alone */
+	bool by_interval;         /* a figure's verdict rests on the interval of its change */
+	bool starved;             /* a pair has a starved repeat */
+};
+
+/* The line of a pair that failed in OLD or NEW (no repeat measured).  Returns whether it is a
+ * regression: failed in NEW only, and not because a signal cut its window short (left out, as
+ * the README says). */
+static bool print_failed(FILE *out, const struct cmp_cols *w, const struct rs_pair *a, const struct rs_pair *b,
+			 const struct cmp_thresholds *t)
+{
+	bool regressed = a->n > 0 && strcmp(b->why, RS_INTERRUPTED_WHY) != 0;
+	const char *in = a->n == 0 ? "OLD" : "NEW", *why = a->n == 0 ? a->why : b->why;
+	fprintf(out, "%-*s %-*s failed in %s: %s%s\n", w->sim, a->sim, w->load, a->load, in, why,
+		regressed ? "  REGRESSION" : " (not compared)");
+	if (t->json)
+		json_push(t, "failed", json_pack("{s:o, s:o, s:s, s:o, s:b}", "simulation", report_text(a->sim),
+			"load", report_text(a->load), "in", in, "why", report_text(why), "regression", regressed));
+	return regressed;
+}
+
+/* For a flagged pair whose results carry --explain's causes, how they shifted: each part's
+ * share of the explained delay OLD -> NEW (those at 0.5 % or more on either side), then the
+ * culprits' ("burn (load) 35.0 -> 64.2 %").  One line under its rows, and "causes" in the
+ * JSON. */
+static void print_causes(FILE *out, const struct cmp_cols *w, const struct rs_pair *a, const struct rs_pair *b,
+			 const struct cmp_thresholds *t)
+{
+	const struct rs_causes *x = &a->causes, *y = &b->causes;
+	if (!x->has && !y->has)
+		return;
+	json_t *parts = json_object(), *culprits = json_array();
+	fprintf(out, "%-*s %-*s causes, share of the explained delay OLD -> NEW (%.0f -> %.0f periods):", w->sim, a->sim,
+		w->load, a->load, x->periods, y->periods);
+	if (!(x->periods > 0 || y->periods > 0))
+		fputs(" none on either side (no period missed its deadline or passed --explain-threshold)", out);
+	const char *sep = " ";
+	for (int k = 0; k < EXPLAIN_PARTS; k++) {
+		double p0 = rs_causes_part_pct(x, (enum explain_part)k), p1 = rs_causes_part_pct(y, (enum explain_part)k);
+		if (!(p0 >= 0.5 || p1 >= 0.5))
+			continue;
+		fprintf(out, "%s%s %.1f -> %.1f %%", sep, explain_part_name((enum explain_part)k), p0, p1);
+		json_object_set_new(parts, explain_part_name((enum explain_part)k), json_pack("[o, o]", json_number(p0), json_number(p1)));
+		sep = ", ";
+	}
+	json_t *owners = json_object();
+	for (unsigned o = 0; o < EXPLAIN_OWNERS; o++) {
+		double p0 = rs_causes_owner_pct(x, o), p1 = rs_causes_owner_pct(y, o);
+		if (!(p0 >= 0.5 || p1 >= 0.5))
+			continue;
+		fprintf(out, "%s%s tasks %.1f -> %.1f %%", sep, rs_owner_name(o), p0, p1);
+		json_object_set_new(owners, rs_owner_name(o), json_pack("[o, o]", json_number(p0), json_number(p1)));
+		sep = ", ";
+	}
+	for (int side = 0; side < 2; side++) {
+		const struct rs_causes *c = side ? y : x;
+		for (unsigned i = 0; i < c->nculprits && i < 3; i++) {
+			const struct rs_culprit *k = &c->culprits[i];
+			if (side && rs_causes_culprit_pct(x, k->comm, k->owner) > 0)
+				continue; /* shown from OLD's side */
+			double p0 = rs_causes_culprit_pct(x, k->comm, k->owner), p1 = rs_causes_culprit_pct(y, k->comm, k->owner);
+			fprintf(out, "%s%s (%s) %.1f -> %.1f %%", sep, k->comm, k->owner, p0, p1);
+			json_array_append_new(culprits, json_pack("{s:s, s:s, s:o, s:o}", "comm", k->comm, "owner", k->owner,
+								  "old_pct", json_number(p0), "new_pct", json_number(p1)));
+			sep = "; ";
+		}
+	}
+	fputc('\n', out);
+	json_push(t, "causes", json_pack("{s:o, s:o, s:o, s:o, s:o}", "simulation", report_text(a->sim), "load",
+					 report_text(a->load), "parts_pct", parts, "owners_pct", owners, "culprits",
+					 culprits));
+}
+
+/* Compares one pair in both sets: its figures, then its starved repeats when either side has
+ * one.  Returns the number of regressions: none for a pair disturbed in either set (its
+ * verdicts say CMP_DISTURBED). */
+static unsigned compare_pair(const struct rs_pair *a, const struct rs_pair *b, const struct cmp_thresholds *t,
+			     const bool skip[JM_METRICS], FILE *out, const struct cmp_cols *w, struct cmp_notes *notes)
+{
+	if (a->n == 0 || b->n == 0)
+		return print_failed(out, w, a, b, t);
+	unsigned regressions = 0;
+	bool disturbed = a->disturbed || b->disturbed || a->load_stopped || b->load_stopped;
+	for (int m = 0; m < JM_METRICS; m++) {
+		struct metric_cmp mc;
+		if (skip[m] || !compare_metric(a, b, (enum judged_metric)m, t, &mc))
+			continue;
+		print_metric(out, w, a->sim, a->load, (enum judged_metric)m, &mc, t, disturbed);
+		regressions += mc.regression && !disturbed;
+		notes->untested |= !mc.tested && isnan(mc.change_lo);
+		notes->by_interval |= !mc.tested && !isnan(mc.change_lo);
+	}
+	if (starved_repeats(a) || starved_repeats(b)) {
+		notes->starved = true;
+		regressions += print_starved(out, w, a, b, t, disturbed);
+	}
+	if (regressions && t->flagged)
+		note_flagged(t->flagged, a);
+	if (regressions)
+		print_causes(out, w, a, b, t);
+	return regressions;
+}
+
+/* The lines under the table saying what decided the verdicts. */
+static void print_significance(FILE *out, const struct cmp_notes *notes)
+{
+	if (notes->untested)
+		fprintf(out, "\nSignificance: threshold only where p is '-': the Mann-Whitney U test (two-sided, 5%%) "
+			"cannot reach significance with so few repeats (it needs e.g. 4 on each side; use --repeat).\n");
+	else if (!notes->by_interval)
+		fprintf(out, "\nSignificance: Mann-Whitney U test on the per-repeat values, two-sided, 5%%.\n");
+	if (notes->by_interval)
+		fprintf(out, "%sIntervals: where p is '-' and both results carry 95%% intervals, a change beyond its "
+			"threshold is a regression only when the 95%% interval of the change excludes no change (MOVER, "
+			"Zou & Donner 2008, from each run's interval, or with repeats the t interval of their mean); "
+			"otherwise 'no change shown' and that interval.\n", notes->untested ? "" : "\n");
+}
+
+static size_t max_repeats(const struct result_set *s)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < s->n; i++)
+		n = s->pairs[i].n > n ? s->pairs[i].n : n;
+	return n;
+}
+
+static void print_notes(FILE *out, const struct result_set *old, const struct result_set *new,
+			const struct cmp_thresholds *t, const bool skip[JM_METRICS])
+{
+	fprintf(out, "Thresholds:");
+	bool any = false;
+	for (int m = 0; m < JM_METRICS; m++)  /* those of figures some result has */
+		if (!isnan(t->limit[m]) && !skip[m] && (old->has[m] || new->has[m])) {
+			fprintf(out, "%s %s %s%g%s", any ? "," : "", judged_metric_name(m), judged_metric_higher_worse(m) ? "+" : "-",
+				t->limit[m], judged_metric_in_points(m) ? " pt" : "%");
+			any = true;
+		}
+	fprintf(out, "%s\n", any ? "" : " none (report only)");
+	for (int m = 0; m < JM_METRICS; m++)
+		if (!skip[m] && old->has[m] != new->has[m])
+			fprintf(out, "Not compared: %s (not in %s: %s)%s\n", judged_metric_name(m), !old->has[m] ? "OLD" : "NEW",
+				!old->has[m] ? old->format : new->format,
+				isnan(t->limit[m]) ? "" : "; its threshold is not applied");
+}
+
+/* Says that fact a of OLD and b of NEW (same name) differ: a warning, or for a different CPU
+ * model or count without --allow-different-machine a refusal.  The names and values come from
+ * the files: escaped on the terminal (text_escape_line), replaced where not UTF-8 in the JSON
+ * (report_text; a name cut at rs_fact's size may end mid-character).  Returns 0, or -1
+ * (reason on err). */
+static int fact_differs(const struct rs_fact *a, const struct rs_fact *b, const struct cmp_thresholds *t, FILE *out,
+			FILE *err)
+{
+	char name[4 * sizeof(a->name)], va[sizeof(a->value)], vb[sizeof(b->value)];
+	text_escape_line(a->name, name, sizeof(name));
+	text_escape_line(a->value, va, sizeof(va));
+	text_escape_line(b->value, vb, sizeof(vb));
+	bool machine = strcmp(a->name, "cpu_model") == 0 || strcmp(a->name, "online_cpus") == 0;
+	if (machine && !t->allow_different_machine) {
+		text_message(err, "interbench compare: different machines (%s: OLD '%s', NEW '%s'); "
+			"--allow-different-machine compares them anyway", name, va, vb);
+		return -1;
+	}
+	fprintf(out, "Warning: %s differs: OLD '%s', NEW '%s'\n", name, va, vb);
+	json_push(t, "warnings", json_pack("{s:o, s:o, s:o}", "setting", report_text(a->name),
+					    "old", report_text(a->value), "new", report_text(b->value)));
+	return 0;
+}
+
+/* Lists, before any figure, the facts of the machine and set-up that differ between OLD and
+ * NEW (the kernel aside: usually the point).  A different CPU model or count makes the
+ * comparison one of machines, refused unless allowed.  Returns 0, or -1 (reason on err).
+ * At most RS_FACTS x RS_FACTS comparisons. */
+static int machine_guard(const struct result_set *old, const struct result_set *new, const struct cmp_thresholds *t,
+			 FILE *out, FILE *err)
+{
+	for (unsigned i = 0; i < old->n_facts; i++)
+		for (unsigned j = 0; j < new->n_facts; j++) {
+			const struct rs_fact *a = &old->facts[i], *b = &new->facts[j];
+			if (strcmp(a->name, b->name) == 0 && strcmp(a->value, b->value) != 0 &&
+			    fact_differs(a, b, t, out, err) != 0)
+				return -1;
+		}
+	return 0;
+}
+
+/* The definition of mean and max latency both results carry (resultset.h): interbench 0.31's
+ * when both have it, else scheduling latency (with mean= and max= limiting it), the other
+ * left out through skip.  Writes the line saying which was compared to out.  Returns 0, or -1
+ * (reason on err) when both carry mean latency but in no common definition: comparing them
+ * would report a change of definition as a change of the kernel. */
+static int latency_definitions(const char *old_name, const struct result_set *old, const char *new_name,
+			       const struct result_set *new, struct cmp_thresholds *t, bool skip[JM_METRICS],
+			       FILE *out, FILE *err)
+{
+	bool ib = old->has[JM_MEAN] && new->has[JM_MEAN], sched = old->has[JM_SMEAN] && new->has[JM_SMEAN];
+	bool old_any = old->has[JM_MEAN] || old->has[JM_SMEAN], new_any = new->has[JM_MEAN] || new->has[JM_SMEAN];
+	if (!ib && !sched && old_any && new_any) {
+		const struct result_set *s = old->has[JM_MEAN] ? new : old;
+		text_message(err, "interbench compare: %s's mean and max latency are scheduling latency, %s's are interbench "
+			"0.31's (scheduling latency plus one period per missed deadline): not comparable (a logfile of this "
+			"program from before the definitions line; compare JSON results, which carry both, or logfiles "
+			"of the same kind)", s == old ? old_name : new_name, s == old ? new_name : old_name);
+		return -1;
+	}
+	skip[ib ? JM_SMEAN : JM_MEAN] = skip[ib ? JM_SMAX : JM_MAX] = true;
+	if (!ib && sched) {
+		t->limit[JM_SMEAN] = t->limit[JM_MEAN];
+		t->limit[JM_SMAX] = t->limit[JM_MAX];
+	}
+	const char *what = ib ? "mean and max in interbench 0.31's definition (scheduling latency plus one period per "
+				"missed deadline)" : sched ? "mean and max as scheduling latency (interbench 0.31's definition is "
+				"not in both)" : "no mean or max latency is in both";
+	fprintf(out, "Latency compared: %s; p99 is scheduling latency\n", what);
+	if (t->json)
+		json_object_set_new(t->json, "latency_compared", json_string(ib ? "interbench" : sched ? "scheduling" : "none"));
+	return 0;
+}
+
+/* NEW's pair matching OLD's pair a: same key, or with by_name the same task and load names. */
+static const struct rs_pair *match(const struct result_set *new, const struct rs_pair *a, bool by_name)
+{
+	return by_name ? result_set_find_name(new, a->sim, a->load) : result_set_find(new, a->sim, a->load);
+}
+
+static struct cmp_cols table_cols(const struct result_set *old, const struct result_set *new, bool match_names)
+{
+	struct cmp_cols w = { 16, 8 };
+	for (size_t i = 0; i < old->n; i++)
+		if (match(new, &old->pairs[i], match_names)) {
+			int ns = (int)strlen(old->pairs[i].sim), nl = (int)strlen(old->pairs[i].load);
+			w.sim = ns > w.sim ? ns : w.sim;
+			w.load = nl > w.load ? nl : w.load;
+		}
+	return w;
+}
+
+/* Warns that pair p of side in ("OLD", "NEW") was disturbed: other processes took the run's
+ * CPUs (tools/resultset.h rs_pair.disturbed), so its verdict is not reliable. */
+static void disturbed_warning(const struct rs_pair *p, const char *in, const struct cmp_thresholds *t, FILE *out)
+{
+	char sim[4 * sizeof(p->sim)], load[4 * sizeof(p->load)], share[48] = "";
+	text_escape_line(p->sim, sim, sizeof(sim));
+	text_escape_line(p->load, load, sizeof(load));
+	if (!isnan(p->outside_cpu_pct))
+		snprintf(share, sizeof(share), " (outside CPU %.0f %%)", p->outside_cpu_pct);
+	fprintf(out, "Warning: %s/%s: %s was disturbed%s: its verdict is not reliable\n", sim, load, in, share);
+	json_push(t, "disturbed", json_pack("{s:o, s:o, s:s, s:o}", "simulation", report_text(p->sim),
+					     "load", report_text(p->load), "in", in,
+					     "outside_cpu_pct", json_number(p->outside_cpu_pct)));
+}
+
+/* Warns that pair p of side in ("OLD", "NEW") was measured with its load stopped (tools/
+ * resultset.h rs_pair.load_stopped): the row does not measure its load, its verdict is left out. */
+static void load_stopped_warning(const struct rs_pair *p, const char *in, const struct cmp_thresholds *t, FILE *out)
+{
+	char sim[4 * sizeof(p->sim)], load[4 * sizeof(p->load)];
+	text_escape_line(p->sim, sim, sizeof(sim));
+	text_escape_line(p->load, load, sizeof(load));
+	fprintf(out, "Warning: %s/%s: %s ran with its load stopped: its verdict is not reliable\n", sim, load, in);
+	json_push(t, "load_stopped", json_pack("{s:o, s:o, s:s}", "simulation", report_text(p->sim),
+						"load", report_text(p->load), "in", in));
+}
+
+/* Warns, before the table, of every pair in both sets disturbed in either. */
+static void disturbed_warnings(const struct result_set *old, const struct result_set *new,
+			       const struct cmp_thresholds *t, FILE *out)
+{
+	for (size_t i = 0; i < old->n; i++) {
+		const struct rs_pair *a = &old->pairs[i], *b = match(new, a, t->match_names);
+		if (b && a->disturbed)
+			disturbed_warning(a, "OLD", t, out);
+		if (b && b->disturbed)
+			disturbed_warning(b, "NEW", t, out);
+		if (b && a->load_stopped)
+			load_stopped_warning(a, "OLD", t, out);
+		if (b && b->load_stopped)
+			load_stopped_warning(b, "NEW", t, out);
+	}
+}
+
+int compare_sets(const char *old_name, const struct result_set *old, const char *new_name,
+		 const struct result_set *new, const struct cmp_thresholds *limits, FILE *out, FILE *err)
+{
+	unsigned common = 0, regressions = 0;
+	bool skip[JM_METRICS] = { false };
+	struct cmp_notes notes = { .untested = false };
+	struct cmp_thresholds tl = *limits, *t = &tl;
+	for (size_t i = 0; i < old->n; i++)
+		common += match(new, &old->pairs[i], t->match_names) != NULL;
+	if (common == 0) {
+		bool by_name = false;
+		for (size_t i = 0; i < old->n; i++)
+			by_name |= match(new, &old->pairs[i], true) != NULL;
+		if (by_name)
+			text_message(err, "interbench compare: %s and %s have no (simulation, load) pair at the same settings "
+				"(nice, policy); --match simulation,load compares them anyway", old_name, new_name);
+		else
+			text_message(err, "interbench compare: %s and %s have no (simulation, load) pair in common", old_name,
+				new_name);
+		return CMP_BAD_INPUT;
+	}
+	fprintf(out, "OLD %s (%s, up to %zu repeats)\nNEW %s (%s, up to %zu repeats)\n", old_name, old->format,
+		max_repeats(old), new_name, new->format, max_repeats(new));
+	if (t->json) {
+		json_object_set_new(t->json, "old", report_text(old_name));
+		json_object_set_new(t->json, "new", report_text(new_name));
+	}
+	if (machine_guard(old, new, t, out, err) != 0 ||
+	    latency_definitions(old_name, old, new_name, new, t, skip, out, err) != 0)
+		return CMP_BAD_INPUT;
+	print_notes(out, old, new, t, skip);
+	disturbed_warnings(old, new, t, out);
+	struct cmp_cols w = table_cols(old, new, t->match_names);
+	fprintf(out, "\n%-*s %-*s %-18s %10s %10s %10s %6s  %s\n", w.sim, "Simulation", w.load, "Load", "Figure (ms, %)",
+		"Old", "New", "Change", "p", "Verdict");
+	for (size_t i = 0; i < old->n; i++) {
+		const struct rs_pair *b = match(new, &old->pairs[i], t->match_names);
+		if (b)
+			regressions += compare_pair(&old->pairs[i], b, t, skip, out, &w, &notes);
+	}
+	if (notes.starved)
+		fprintf(out, "\nStarved: a repeat that took no latency sample (the task never ran) counts as an infinite "
+			"latency, worse than any measured, in the medians and in the test's ranks, and as 0 %% deadlines met; "
+			"a median shown as starved is one.  A larger share of starved repeats in NEW than in OLD is a "
+			"regression whenever a latency threshold is set.\n");
+	print_significance(out, &notes);
+	if (t->json) {
+		json_object_set_new(t->json, "pairs_compared", json_integer(common));
+		json_object_set_new(t->json, "regressions", json_integer(regressions));
+	}
+	fprintf(out, "%u pair%s compared: %u regression%s beyond the thresholds\n", common,
+		common == 1 ? "" : "s", regressions, regressions == 1 ? "" : "s");
+	return regressions ? CMP_REGRESSION : CMP_OK;
+}
+
+int cmp_threshold_option(const struct optspec *s, void *base, const char *arg, char *what, size_t whatlen)
+{
+	return cmp_parse_thresholds(arg, (struct cmp_thresholds *)((char *)base + s->offset), what, whatlen) == 0 ?
+		OPTSPEC_SET : OPTSPEC_BAD;
+}
+
+/* compare's command line. */
+struct compare_args {
+	struct cmp_thresholds t;  /* --threshold, --allow-different-machine (t.match_names: match) */
+	unsigned match;           /* --match: the index of its value in match_values */
+	const char *plot_dir, *json_path;
+};
+
+enum { COMPARE_HELP = 1 };  /* -h's action */
+
+static const char *const match_values[] = { "simulation,load,settings", "simulation,load", NULL };
+
+#define CA(field) offsetof(struct compare_args, field)
+
+/* compare's options, in --help order (-M is --match's short form, shown nowhere). */
+static const struct optspec compare_options[] = {
+	{ .long_name = "threshold", .short_name = 'T', .type = OPTSPEC_CUSTOM, .metavar = "SPEC",
+	  .help = "limits, KEY=VALUE[,...]: mean, p99, max as % worse; cpu, deadlines as\n"
+		  "points lower; VALUE off drops one (default: p99=10%,deadlines=1)",
+	  .set = cmp_threshold_option, .offset = CA(t) },
+	{ .long_name = "match", .short_name = 'M', .hide_short = true, .type = OPTSPEC_CHOICE,
+	  .metavar = "simulation,load", .choices = match_values,
+	  .help = "match pairs on the task and load alone, their settings (nice,\npolicy) set aside "
+		  "(default: simulation,load,settings)",
+	  .accepted = "simulation,load to set the settings aside, or simulation,load,settings, the default",
+	  .offset = CA(match) },
+	{ .long_name = "json", .type = OPTSPEC_TEXT, .metavar = "FILE",
+	  .help = "also write the comparison as JSON to FILE (- for stdout)", .offset = CA(json_path) },
+	{ .long_name = "plot", .type = OPTSPEC_TEXT, .metavar = "DIR",
+	  .help = "draw OLD's and NEW's latency distributions of each flagged pair\nin DIR with gnuplot (JSON results)",
+	  .offset = CA(plot_dir) },
+	{ .long_name = "allow-different-machine", .type = OPTSPEC_FLAG,
+	  .help = "compare results of different CPU models or counts", .offset = CA(t.allow_different_machine) },
+	{ .long_name = "help", .short_name = 'h', .type = OPTSPEC_ACTION, .help = "this help", .action = COMPARE_HELP },
+};
+#define COMPARE_OPTIONS (sizeof(compare_options) / sizeof(compare_options[0]))
+
+const struct optspec *compare_option_table(unsigned *n)
+{
+	*n = COMPARE_OPTIONS;
+	return compare_options;
+}
+
+static const struct optspec_style compare_style = { .column = 24, .long_indent = "      " };
+
+static void compare_usage(FILE *f)
+{
+	fprintf(f, "Usage: interbench compare [--threshold SPEC] [--match simulation,load] [--allow-different-machine]\n"
+		"       OLD NEW\n"
+		"Compares two interbench results (JSON from --json, or classic logfiles; the last run of a\n"
+		"logfile) pair by pair.  Exit status: 0 no regression, 1 regression, 2 bad input.\n");
+	optspec_help_table(f, compare_options, COMPARE_OPTIONS, &compare_style);
+}
+
+/* Says on err what stopped compare's command line. */
+static void compare_fault(const struct optparse_fault *f, FILE *err)
+{
+	char name[64], acc[320], value[512];
+	if (f->kind == OPTPARSE_MISSING)
+		text_message(err, "interbench compare: %s: missing value (accepted: comma-separated "
+			"metric=limit items, e.g. p99=10%%,deadlines=1)", f->word);
+	else if (f->kind == OPTPARSE_BAD_VALUE && f->spec->type == OPTSPEC_CUSTOM)
+		text_message(err, "interbench compare: %s", f->what);
+	else if (f->kind == OPTPARSE_BAD_VALUE) {
+		text_escape_line(f->value, value, sizeof(value));
+		text_message(err, "interbench compare: %s: %s '%s' (accepted: %s)", optspec_display(f->spec, name,
+			sizeof(name)), f->what, value, optspec_accepted(f->spec, acc, sizeof(acc)));
+	} else if (f->kind == OPTPARSE_NO_MEMORY)
+		text_message(err, "interbench compare: out of memory");
+	else
+		text_message(err, "interbench compare: %s: unknown option (see --help)", f->word);
+}
+
+/* compare's command line into a, the defaults first.  Returns -1 to go on (the files at
+ * argv[optind]), else the exit status (help: 0; a bad option: 2). */
+static int compare_args(int argc, char **argv, struct compare_args *a, FILE *out, FILE *err)
+{
+	struct optparse_fault f;
+	memset(a, 0, sizeof(*a));
+	cmp_default_thresholds(&a->t);
+	int rc = optparse_table(compare_options, COMPARE_OPTIONS, a, true, argc, argv, &f);
+	if (rc == COMPARE_HELP) {
+		compare_usage(out);
+		return CMP_OK;
+	}
+	if (rc == OPTSPEC_BAD) {
+		compare_fault(&f, err);
+		return CMP_BAD_INPUT;
+	}
+	a->t.match_names = strcmp(match_values[a->match], "simulation,load") == 0;
+	if (argc - optind == 2)
+		return -1;
+	text_message(err, "interbench compare: expected two files, OLD and NEW (see --help)");
+	return CMP_BAD_INPUT;
+}
+
+/* Writes t->json with the exit status rc to path.  Returns rc, or CMP_BAD_INPUT when it cannot
+ * be written (said on err). */
+static int write_compare_json(struct cmp_thresholds *t, const char *path, int rc, FILE *err)
+{
+	char msg[512];
+	json_object_set_new(t->json, "exit_status", json_integer(rc));
+	if (report_write(t->json, path, msg, sizeof(msg)) != 0) {
+		text_message(err, "interbench compare: --json: %s", msg);
+		rc = CMP_BAD_INPUT;
+	}
+	json_decref(t->json);
+	t->json = NULL;
+	return rc;
+}
+
+int compare_main(int argc, char **argv, FILE *out, FILE *err)
+{
+	struct compare_args a;
+	struct cmp_flagged flagged = { .n = 0 };
+	char msg[512];
+	int rc = compare_args(argc, argv, &a, out, err);
+	if (rc >= 0)
+		return rc;
+	struct cmp_thresholds t = a.t;
+	const char *plot_dir = a.plot_dir, *json_path = a.json_path;
+	t.flagged = &flagged;
+	const char *names[2] = { argv[optind], argv[optind + 1] };
+	struct result_set sets[2];
+	for (int i = 0; i < 2; i++)
+		if (result_set_load(names[i], &sets[i], msg, sizeof(msg)) != 0) {
+			text_message(err, "interbench compare: %s: %s", names[i], msg);
+			if (i == 1)
+				result_set_free(&sets[0]);
+			return CMP_BAD_INPUT;
+		}
+	t.json = json_path ? json_object() : NULL;
+	FILE *text = json_path && strcmp(json_path, "-") == 0 ? err : out;  /* --json -: the text to stderr */
+	rc = compare_sets(names[0], &sets[0], names[1], &sets[1], &t, text, err);
+	if (t.json)
+		rc = write_compare_json(&t, json_path, rc, err);
+	if (plot_dir && rc != CMP_BAD_INPUT && flagged.n && plot_compare(plot_dir, names[0], names[1], &flagged, out, err) == 2)
+		rc = CMP_BAD_INPUT;
+	result_set_free(&sets[0]);
+	result_set_free(&sets[1]);
+	return rc;
+}

@@ -1,0 +1,41 @@
+/* `interbench plot RESULT.json [--timeline FILE] [--out DIR] [--format png|svg]`: pictures of a
+ * result drawn with gnuplot, one file per figure, named after simulation and load, each beside
+ * the self-contained gnuplot script that drew it (its data inline as datablocks, to restyle):
+ *   latency-SIM      the scheduling and timer latency distributions of every load (log-log
+ *                    histograms from the JSON buckets), p99 and max marked;
+ *   percentiles-SIM  p50, p99 and max latency per load, the period (deadline) as a line;
+ *   causes-SIM       with --explain: per load, the explained delay stacked by cause (%);
+ *   sweep-SIM-LOAD   % deadlines met and p99 against the task's settings, one curve per load
+ *                    setting (after a sweep);
+ *   timeline-PAIR    from --timeline: lateness of every period against time, the deadline and
+ *                    (audio) buffer lines, xruns marked.
+ * Run as root where other users can write, it reads its inputs through lib/safefile (no FIFO
+ * waited on, sizes bounded) and the result through result_json_load (validated), writes every
+ * file through safe_out_open (never through a link or into another user's file) into a
+ * directory that passes safe_dir_check, and hands gnuplot its script on standard input (a
+ * memfd) with the picture as standard output: gnuplot(1) is given no path, runs with -d (no
+ * gnuplotrc or ~/.gnuplot), in "/" with a fixed environment. */
+#ifndef IB_PLOT_H
+#define IB_PLOT_H
+#include <stdio.h>
+#include "lib/optspec.h"
+#include "tools/resultset.h"
+
+/* The plot subcommand (argv[0] is "plot").  Returns 0; 1 when a figure failed (gnuplot failed
+ * or drew an empty picture, a file could not be written or was refused); 2 on bad input,
+ * named in one line: options, a result result_json_load refuses, a --timeline that is not a
+ * regular file or pipe handed as - or /dev/fd/N, not a timeline or too large, an --out
+ * directory another user controls, gnuplot missing (named with its package). */
+int plot_main(int argc, char **argv, FILE *out, FILE *err);
+
+/* The plot subcommand's options (*n of them), for shell completion (tools/completion.h). */
+const struct optspec *plot_option_table(unsigned *n);
+
+/* compare --plot DIR: OLD's and NEW's scheduling latency distributions overlaid for each flagged
+ * pair (compare-SIM-LOAD), from the two JSON results' histogram buckets, written as plot_main
+ * writes its figures.  Returns 0, 1 when a figure failed, 2 when gnuplot is missing, DIR is
+ * refused or a result is refused by result_json_load (a logfile: no histograms). */
+int plot_compare(const char *dir, const char *old_path, const char *new_path, const struct cmp_flagged *flagged,
+		 FILE *out, FILE *err);
+
+#endif
