@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "lib/histogram.h"
-#include "engine/stats.h"
+#include "lib/stats.h"
 
 /* The wake-ups along a frame's chain, each measured from when it was due or asked for to the
  * woken thread running: the input source (from the event's time), the game thread (from the

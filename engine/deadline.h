@@ -12,7 +12,7 @@
 #include <stdint.h>
 #include "lib/histogram.h"
 #include "lib/interval.h"
-#include "engine/stats.h"
+#include "lib/stats.h"
 
 struct deadline_verdict {
 	bool met;              /* finished by wake_ns + interval_ns */

@@ -1,5 +1,5 @@
 /* The judged figures of one run of a simulated task and their confidence intervals, computed
- * once here from a struct sim_result for every reader: the pair's summary (report/summary.c)
+ * once here from a struct sim_result for every reader: the pair's summary (engine/summary.c)
  * and the rule that stops a pair once they are known (run/stoprule.h).
  *
  * Several looks: a pair that is looked at after each of K pre-declared checkpoints and stopped

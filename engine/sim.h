@@ -11,7 +11,7 @@
 #include "lib/interval.h"
 #include "lib/schedpolicy.h"
 #include "engine/timeline.h"
-#include "engine/stats.h"
+#include "lib/stats.h"
 #include "engine/chain.h"
 #include "engine/deadline.h"
 

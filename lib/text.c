@@ -1,3 +1,4 @@
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,4 +35,37 @@ void text_slug(const char *s, char *out, size_t outlen)
 		out[n++] = c;
 	}
 	out[n] = '\0';
+}
+
+void fmt_sig3(double v, char *buf, size_t len)
+{
+	if (!isfinite(v)) {
+		snprintf(buf, len, "%s", isnan(v) ? "nan" : (v > 0 ? "inf" : "-inf"));
+		return;
+	}
+	double a = fabs(v);
+	if (a == 0.0) {
+		snprintf(buf, len, "0");
+		return;
+	}
+	int decimals = 0;
+	if (a < 999.5) {
+		/* Digits after the point so that three significant digits remain. */
+		int mag = (int)floor(log10(a));
+		decimals = 2 - mag;
+		/* Rounding can carry into the next decade (9.996 -> 10.0). */
+		double rounded = round(a * pow(10, decimals)) / pow(10, decimals);
+		if (rounded >= pow(10, mag + 1))
+			decimals--;
+		if (decimals < 0)
+			decimals = 0;
+	}
+	snprintf(buf, len, "%.*f", decimals, v);
+	if (decimals > 0) {
+		char *end = buf + strlen(buf) - 1;
+		while (*end == '0')
+			*end-- = '\0';
+		if (*end == '.')
+			*end = '\0';
+	}
 }

@@ -108,4 +108,9 @@ void text_message(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2
  * ending in '-'; "" when s has no letter or digit.  Nothing written when outlen is 0. */
 void text_slug(const char *s, char *out, size_t outlen);
 
+/* Formats v with three significant digits and no exponent, trailing zeros dropped:
+ * 0.000518 -> "0.000518", 0.5 -> "0.5", 27.94 -> "27.9", 1815.2 -> "1815", 0 -> "0".
+ * Values of 1000 and more are printed whole.  Negative values keep their sign. */
+void fmt_sig3(double v, char *buf, size_t len);
+
 #endif

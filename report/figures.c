@@ -1,7 +1,10 @@
 #include <math.h>
+#include <string.h>
+#include <stdlib.h>
 #include <stdint.h>
 #include "report/figures.h"
-#include "report/summary.h"
+#include "lib/stats.h"
+#include "engine/summary.h"
 
 /* A row's field: its offset in struct pair_summary and type. */
 #define F_U64(field) .offset = offsetof(struct pair_summary, field), .type = FIG_U64
@@ -247,4 +250,38 @@ const char *judged_metric_key(enum judged_metric m)
 {
 	const struct task_figure *f = metric_row(m);
 	return f ? f->cmp->key : NULL;
+}
+
+/* Whether repeat s counts in the median of a figure of group g: all repeats, those with
+ * scheduling latency samples, those with timer latency samples. */
+static bool in_group(const struct pair_summary *s, enum figure_group g)
+{
+	return g == FIG_OVER_ALL || (g == FIG_OVER_SAMPLED ? s->samples > 0 : s->timer_samples > 0);
+}
+
+void summary_median(const struct pair_summary *reps, unsigned n, struct pair_summary *out,
+		    double *mean_lo_ns, double *mean_hi_ns)
+{
+	double *v = calloc(n, sizeof(*v));
+	memset(out, 0, sizeof(*out));
+	figure_intervals_clear(out);  /* a run's interval is not one of the median's */
+	*mean_lo_ns = INFINITY;
+	*mean_hi_ns = 0;
+	for (unsigned i = 0; i < n; i++)
+		if (reps[i].samples) {  /* the range of the classic column */
+			*mean_lo_ns = fmin(*mean_lo_ns, reps[i].ib_mean_ns);
+			*mean_hi_ns = fmax(*mean_hi_ns, reps[i].ib_mean_ns);
+		}
+	if (isinf(*mean_lo_ns))
+		*mean_lo_ns = 0;
+	for (size_t k = 0; v && k < task_figures_n; k++) {
+		const struct task_figure *f = &task_figures[k];
+		unsigned nv = 0;
+		for (unsigned i = 0; i < n; i++)
+			if (in_group(&reps[i], f->median))
+				v[nv++] = figure_value(f, &reps[i]);
+		if (nv > 0)  /* else no repeat with samples: the figure stays 0, samples 0 */
+			figure_set(f, out, median_of(v, nv));
+	}
+	free(v);
 }

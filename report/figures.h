@@ -1,5 +1,5 @@
 /* The figures of a task: one table (task_figures) saying, for every figure of struct
- * pair_summary (report/summary.h), where it is kept, its JSON key and scale, when it is null,
+ * pair_summary (engine/summary.h), where it is kept, its JSON key and scale, when it is null,
  * which repeats its median is taken over, its column in the classic table and how compare and
  * export read it.  The table writer's verbose and buffer columns, the JSON writer
  * (report/json_report.c), summary_median, the JSON reader (tools/resultset.c), compare and
@@ -147,5 +147,13 @@ const char *judged_metric_name(enum judged_metric m);
 
 /* compare --threshold's key of metric m ("p99", "deadlines"); NULL when out of range. */
 const char *judged_metric_key(enum judged_metric m);
+
+/* Median across reps[0..n) (n >= 1) of every figure, field by field, into *out (the middle
+ * value, or the mean of the two middle ones); scheduling latency figures only over the
+ * repeats with samples, timer latency figures over those with timer samples (none: 0 samples
+ * in *out, shown as no samples).  *mean_lo_ns / *mean_hi_ns receive the smallest and largest
+ * latency_mean_ns of the repeats with samples. */
+void summary_median(const struct pair_summary *reps, unsigned n, struct pair_summary *out,
+		    double *mean_lo_ns, double *mean_hi_ns);
 
 #endif

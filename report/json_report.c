@@ -14,7 +14,7 @@
 #include "explain/json.h"
 #include "report/jsonkeys.h"
 #include "report/figures.h"
-#include "report/summary.h"
+#include "engine/summary.h"
 
 /* jansson integers are signed 64-bit; no measured figure comes near the limit. */
 static json_t *jint(uint64_t v)

@@ -14,7 +14,7 @@
 #include "report/runinfo.h"
 #include "host/machine.h"
 #include "report/figures.h"
-#include "report/summary.h"
+#include "report/table.h"
 #include "loadkit/load.h"
 #include "engine/sim.h"
 #include "workloads/workload.h"
@@ -61,7 +61,7 @@ int report_add(json_t *doc, const struct report_entry *e);
 /* Appends to the document's "sweeps" (created on first use) the summary of task sim against
  * load: {"simulation", "load", "bench_settings": [labels], "load_settings": [labels], "cells":
  * [[{"deadlines_met_ppm", "latency_p99_ns"} or null, ...], ...]} with cells[r * nc + c]
- * (report/summary.h struct sweep_cell; null where not measured, latency null without samples).
+ * (report/table.h struct sweep_cell; null where not measured, latency null without samples).
  * Returns 0, or -1 when out of memory. */
 int report_add_sweep(json_t *doc, const char *sim, const char *load, const char *const *rows, unsigned nr,
 		     const char *const *cols, unsigned nc, const struct sweep_cell *cells);

@@ -14,7 +14,7 @@
 #include "lib/text.h"
 #include "report/logfile.h"
 #include "report/logformat.h"
-#include "report/summary.h"
+#include "report/table.h"
 
 /* Why the entry st at a logfile name must not be appended to, or NULL: anything but a regular
  * file of its own that only the running user or root can have written. */

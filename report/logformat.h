@@ -1,5 +1,5 @@
 /* The classic logfile's grammar, defined once for its writers (report/logfile.c,
- * report/summary.c, the lines report/sink.c writes under rows) and its reader
+ * report/table.c, the lines report/sink.c writes under rows) and its reader
  * (tools/resultset.c).  interbench 0.31's own lines (LOG_USING, LOG_KERNEL, the table title
  * and header words) are kept as it writes them, so both programs' logs read alike. */
 #ifndef IB_LOGFORMAT_H
@@ -40,7 +40,7 @@
 #define LOG_LOAD_WORK_REPEAT "load (one repeat):"
 /* Under a row (-v, a single run): "95% CI: mean sched latency LO-HI ms, ...". */
 #define LOG_ROW_CI "95% CI:"
-/* A presenting task's lines under its row (report/summary.h table_row_stages). */
+/* A presenting task's lines under its row (report/table.h table_row_stages). */
 #define LOG_ROW_STAGES "stages:"
 #define LOG_ROW_SEGMENTS "input-to-present:"
 /* Under a row: "interrupted: measured for X of Y s[, left out of the medians]". */

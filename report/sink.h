@@ -22,7 +22,7 @@
 #include "loadkit/load.h"
 #include "report/json_report.h"
 #include "report/logfile.h"
-#include "report/summary.h"
+#include "report/table.h"
 
 /* What the report needs of the run, set before sink_open; every pointer must outlive it. */
 struct sink_setup {

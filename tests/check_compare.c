@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "tools/compare.h"
-#include "report/summary.h"
+#include "report/table.h"
 #include "tools/mwu.h"
 #include "engine/intervals.h"
 #include "tests/ck_run.h"
@@ -1046,7 +1046,7 @@ static double false_alarm_bound(unsigned n)
 }
 
 /* One repeat's figures as a JSON result gives them: the p99 and its interval at one look
- * (sim_intervals, as report/summary.c takes them), the scheduling latency's mean and max, ns. */
+ * (sim_intervals, as engine/summary.c takes them), the scheduling latency's mean and max, ns. */
 static void synth_values(const struct synth_model *m, unsigned periods, uint64_t *rng, struct rs_values *v)
 {
 	static struct sim_result r;

@@ -10,7 +10,7 @@
 #include "engine/intervals.h"
 #include "lib/interval.h"
 #include "run/options.h"
-#include "report/summary.h"
+#include "engine/summary.h"
 #include "engine/sim.h"
 #include "workloads/workload.h"
 #include "tests/ck_synth.h"

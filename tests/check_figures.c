@@ -11,7 +11,7 @@
 #include "report/json_report.h"
 #include "report/jsonkeys.h"
 #include "tools/resultset.h"
-#include "report/summary.h"
+#include "engine/summary.h"
 
 /* The whole of file path (run from the source tree, as `make unit` does), or NULL. */
 static char *slurp(const char *path)

@@ -9,7 +9,7 @@
 #include "lib/version.h"
 #include "report/json_report.h"
 #include "tools/resultset.h"
-#include "report/summary.h"
+#include "engine/summary.h"
 #include "tests/ck_run.h"
 
 /* A measured result with known figures: latencies 1000, 2000, ... 100000 ns. */

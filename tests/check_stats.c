@@ -4,7 +4,7 @@
 #include "tests/ck_run.h"
 #include <math.h>
 #include <stdlib.h>
-#include "engine/stats.h"
+#include "lib/stats.h"
 
 static uint64_t rnd(uint64_t *s) /* xorshift64 (Marsaglia 2003) */
 {

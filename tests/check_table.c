@@ -8,7 +8,8 @@
 #include "report/logfile.h"
 #include "report/logformat.h"
 #include "tools/resultset.h"
-#include "report/summary.h"
+#include "lib/text.h"
+#include "report/table.h"
 
 static const char *sig3(double v)
 {

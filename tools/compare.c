@@ -12,7 +12,7 @@
 #include "lib/text.h"
 #include "lib/interval.h"
 #include "tools/mwu.h"
-#include "report/summary.h"
+#include "lib/stats.h"
 
 /* --threshold keys: judged_metric_key (report/figures.c).  mean= and max= also limit the scheduling-latency mean and max when those
  * are the figures compared (latency_definitions). */

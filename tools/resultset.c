@@ -17,7 +17,7 @@
 #include "lib/histogram.h"
 #include "lib/safefile.h"
 #include "tools/resultset.h"
-#include "report/summary.h"
+#include "report/table.h"
 #include "lib/text.h"
 
 

@@ -21,4 +21,7 @@ double lat_stats_sd_ns(const struct lat_stats *s);
 /* Combines b into a (Chan et al. parallel variance formula). */
 void lat_stats_merge(struct lat_stats *a, const struct lat_stats *b);
 
+/* Median of v[0..n) (n >= 1), sorting v in place. */
+double median_of(double *v, unsigned n);
+
 #endif

@@ -1,4 +1,5 @@
-#include "engine/stats.h"
+#include <stdlib.h>
+#include "lib/stats.h"
 #include <math.h>
 
 void lat_stats_add(struct lat_stats *s, uint64_t sample_ns)
@@ -38,4 +39,16 @@ void lat_stats_merge(struct lat_stats *a, const struct lat_stats *b)
 		a->min_ns = b->min_ns;
 	if (b->max_ns > a->max_ns)
 		a->max_ns = b->max_ns;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+double median_of(double *v, unsigned n)
+{
+	qsort(v, n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }

@@ -1,0 +1,81 @@
+/* The figures of one (task, load) pair, derived from its struct sim_result in the units the
+ * reports need.  Every figure is listed, with its JSON key, null rule and median group, in
+ * report/figures.h. */
+#ifndef IB_ENGINE_SUMMARY_H
+#define IB_ENGINE_SUMMARY_H
+#include <stdint.h>
+#include "engine/sim.h"
+
+struct pair_summary {
+	uint64_t samples;            /* latency samples (one per period run) */
+	double latency_mean_ns;      /* scheduling latency mean */
+	double latency_sd_ns;        /* its population standard deviation (jitter) */
+	uint64_t latency_max_ns;
+	/* interbench 0.31's latency (struct sim_result.interbench): the classic table's columns */
+	double ib_mean_ns, ib_sd_ns;
+	uint64_t ib_max_ns;
+	/* lateness: the period's nominal start -> the task running */
+	double lateness_mean_ns;
+	uint64_t lateness_p99_ns, lateness_max_ns;
+	/* The CPU the simulated task got (its threads' own CPU clocks, summed) and the CPU its
+	 * periods asked for, as % of one CPU over its run (sim_result.task_*); 0 when the run took
+	 * no time. */
+	double task_cpu_pct, task_cpu_wanted_pct;
+	/* Stutter (every task): the longest run of missed deadlines, in periods and in ns, and the
+	 * runs of 2 or more; frame time (completion to completion) percentiles and, for Gaming,
+	 * the "1% low" frame rate (1 s / the p99 frame time). */
+	uint64_t longest_streak, longest_streak_ns, streaks;
+	/* Periods whose scheduling latency exceeded the task's period / SIM_PERCEPTIBLE_JITTER_NS
+	 * (engine/sim.h): how often the max's kind of latency happened. */
+	uint64_t latency_over_period, latency_over_perceptible;
+	uint64_t frame_samples, frame_p50_ns, frame_p99_ns, frame_p999_ns;
+	double low1_fps;
+	/* CPU-loop time over the calibrated work: p99 and max of the excess (stolen time), the
+	 * share of periods over 10% long. */
+	uint64_t loop_periods, stolen_p99_ns, stolen_max_ns;
+	double stolen_pct;
+	/* Buffering (a task with sim_spec.buffer_periods): xruns, per minute of run, the worst overrun, and the share
+	 * of periods started within 1 and 2 ms of their nominal start. */
+	uint64_t xruns, worst_overrun_ns;
+	double xruns_per_min, start_1ms_pct, start_2ms_pct;
+	double desired_cpu_pct;      /* work done / work wanted * 100 */
+	double deadlines_met_pct;    /* met / periods * 100 */
+	uint64_t periods, deadlines_met, deadlines_missed, periods_skipped;
+	uint64_t sched_p50_ns, sched_p90_ns, sched_p99_ns, sched_p999_ns;
+	uint64_t timer_samples;
+	double timer_mean_ns;
+	double timer_sd_ns;          /* timer latency population standard deviation */
+	uint64_t timer_max_ns;
+	uint64_t timer_p50_ns, timer_p90_ns, timer_p99_ns, timer_p999_ns;
+	uint64_t task_run_ns;        /* the simulated task's run, wall clock (sim_result.task_wall_ns) */
+	/* 95 % confidence intervals (simultaneous over ci_looks) of four judged figures, low and high, in the figures' units
+	 * (lib/interval.h: batch means for the mean and the shares, the order-statistic interval
+	 * with an effective sample size for p99), honest for periods that are not independent.
+	 * NaN where there is none: a run too short for two batches, no samples, and a median over
+	 * repeats (summary_median). */
+	double latency_mean_lo_ns, latency_mean_hi_ns;
+	double sched_p99_lo_ns, sched_p99_hi_ns;
+	double desired_cpu_lo_pct, desired_cpu_hi_pct;
+	double deadlines_met_lo_pct, deadlines_met_hi_pct;
+	/* The looks the intervals hold over together (sim_result.ci_looks, at least 1): each is at
+	 * level 1 - 0.05 / ci_looks (engine/intervals.h). */
+	unsigned ci_looks;
+	uint64_t interval_us;        /* the task's period (sim_result.interval_us) */
+	/* A task that presents frames (sim_desc.presents, engine/chain.h): the vsyncs passed (0:
+	 * none, and every figure below is null), those that showed no new frame (count, % of the
+	 * vsyncs, the longest run of them), input-to-present latency (events, mean, p50, p99,
+	 * max), each stage's wake-to-run p99 (enum chain_stage) and each segment's share of the
+	 * input-to-present time (enum chain_point), %. */
+	uint64_t vsyncs, jank, jank_streak;
+	double jank_pct;
+	uint64_t i2p_samples, i2p_p50_ns, i2p_p99_ns, i2p_max_ns;
+	double i2p_mean_ns;
+	uint64_t stage_wake_p99_ns[CHAIN_STAGES];
+	double segment_pct[CHAIN_POINTS];
+};
+
+/* Computes the summary of r.  Every figure is listed, with its JSON key, null rule and median
+ * group, in report/figures.h. */
+void pair_summarize(const struct sim_result *r, struct pair_summary *s);
+
+#endif

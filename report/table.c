@@ -1,0 +1,189 @@
+/* The classic interbench table and the sweep table, written from pair summaries (report/table.h). */
+#include <math.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include "lib/text.h"
+#include "report/figures.h"
+#include "report/logformat.h"
+#include "report/table.h"
+
+static double to_unit(double ns, const struct table_style *st)
+{
+	return ns / (st->microseconds ? 1e3 : 1e6);
+}
+
+/* One cell of figure fig: TABLE_NO_SAMPLES when it has no value, a time in the table's unit, a
+ * count whole, anything else with three significant digits. */
+static void figure_cell(const struct task_figure *fig, const struct pair_summary *s, const struct table_style *st,
+			char *buf, size_t len)
+{
+	double v = figure_value(fig, s);
+	if (figure_is_null(fig, s, st->buffered))
+		snprintf(buf, len, TABLE_NO_SAMPLES);
+	else if (fig->unit == FIG_COUNT && fig->type == FIG_U64)
+		snprintf(buf, len, "%llu", (unsigned long long)v);
+	else
+		fmt_sig3(fig->unit == FIG_NS ? to_unit(v, st) : v, buf, len);
+}
+
+/* The columns of group col (report/figures.h), in their order, each " %10s": their labels
+ * (the header) when s is NULL, else the cells of s. */
+static void column_group(FILE *f, enum figure_column col, const struct pair_summary *s, const struct table_style *st)
+{
+	for (unsigned pos = 0;; pos++) {
+		const struct task_figure *fig = NULL;
+		for (size_t k = 0; !fig && k < task_figures_n; k++)
+			if (task_figures[k].column == col && task_figures[k].column_pos == pos)
+				fig = &task_figures[k];
+		if (!fig)
+			return;
+		char cell[32];
+		if (s)
+			figure_cell(fig, s, st, cell, sizeof(cell));
+		fprintf(f, " %10s", s ? cell : fig->column_label);
+	}
+}
+
+void table_header(FILE *f, const char *sim_name, const char *mode, const char *load_mode,
+		  const struct table_style *st)
+{
+	const char *unit = st->microseconds ? "us" : "ms";
+	fprintf(f, LOG_TITLE LOG_TITLE_SIM "%s%s%s" LOG_TITLE_PRESENCE LOG_TITLE_SIMULATED " %s%s" LOG_TITLE_END "\n",
+		sim_name, mode && *mode ? " " : "", mode ? mode : "", load_mode ? load_mode : "",
+		load_mode && *load_mode ? " " : "");
+	fprintf(f, "Load      " LOG_COL_LATENCY "%s)    Max Latency   %% " LOG_COL_DESIRED, unit);
+	if (st->has_deadlines)
+		fprintf(f, "  %% " LOG_COL_DEADLINES);
+	if (st->presents)
+		column_group(f, FIG_CHAIN_COLUMN, NULL, st);
+	if (st->buffered)
+		column_group(f, FIG_BUFFER_COLUMN, NULL, st);
+	if (st->verbose)
+		column_group(f, FIG_VERBOSE_COLUMN, NULL, st);
+	if (st->repeats > 1)
+		fprintf(f, "   " LOG_COL_REPEATS " range of %u", st->repeats);
+	fprintf(f, "\n");
+}
+
+/* The row without its line end. */
+static void row_body(FILE *f, const char *load, const struct pair_summary *s, const struct table_style *st)
+{
+	char mean[32] = TABLE_NO_SAMPLES, sd[32] = TABLE_NO_SAMPLES, max[32] = TABLE_NO_SAMPLES, cpu[32], met[32];
+	if (s->samples) {
+		fmt_sig3(to_unit(s->ib_mean_ns, st), mean, sizeof(mean));
+		fmt_sig3(to_unit(s->ib_sd_ns, st), sd, sizeof(sd));
+		fmt_sig3(to_unit((double)s->ib_max_ns, st), max, sizeof(max));
+	}
+	fmt_sig3(s->desired_cpu_pct, cpu, sizeof(cpu));
+	fmt_sig3(s->deadlines_met_pct, met, sizeof(met));
+	fprintf(f, "%-9s %8s +/- %-10s %11s %15s", load, mean, sd, max, cpu);
+	if (st->has_deadlines)
+		fprintf(f, " %16s", met);
+	if (st->presents)
+		column_group(f, FIG_CHAIN_COLUMN, s, st);
+	if (st->buffered)
+		column_group(f, FIG_BUFFER_COLUMN, s, st);
+	if (st->verbose)
+		column_group(f, FIG_VERBOSE_COLUMN, s, st);
+}
+
+/* The cells of group col in one line after lead, "NAME VALUE" each, VALUE with unit. */
+static void labelled_group(FILE *f, const char *lead, enum figure_column col, const struct pair_summary *s,
+			   const struct table_style *st, const char *unit)
+{
+	const char *sep = " ";
+	fprintf(f, "          %s", lead);
+	for (size_t k = 0; k < task_figures_n; k++) {
+		const struct task_figure *fig = &task_figures[k];
+		char cell[32];
+		if (fig->column != col)
+			continue;
+		figure_cell(fig, s, st, cell, sizeof(cell));
+		fprintf(f, "%s%s %s%s", sep, fig->column_label, cell, strcmp(cell, TABLE_NO_SAMPLES) ? unit : "");
+		sep = ", ";
+	}
+	fprintf(f, "\n");
+}
+
+void table_row_stages(FILE *f, const struct pair_summary *s, const struct table_style *st)
+{
+	if (!s->vsyncs)
+		return;
+	labelled_group(f, LOG_ROW_STAGES " wake-to-run p99", FIG_STAGE_COLUMN, s, st, st->microseconds ? " us" : " ms");
+	labelled_group(f, LOG_ROW_SEGMENTS, FIG_SEGMENT_COLUMN, s, st, " %");
+}
+
+void table_row_intervals(FILE *f, const struct pair_summary *s, const struct table_style *st)
+{
+	const char *sep = "          " LOG_ROW_CI " ";
+	for (size_t k = 0; k < task_figures_n; k++) {
+		const struct task_figure *fig = &task_figures[k];
+		double lo, hi;
+		if (!fig->cmp || figure_is_null(fig, s, st->buffered) || !figure_interval(fig, s, &lo, &hi))
+			continue;
+		char a[32], b[32];
+		fmt_sig3(fig->unit == FIG_NS ? to_unit(lo, st) : lo, a, sizeof(a));
+		fmt_sig3(fig->unit == FIG_NS ? to_unit(hi, st) : hi, b, sizeof(b));
+		fprintf(f, "%s%s %s-%s%s", sep, fig->cmp->name, a, b,
+			fig->unit == FIG_NS ? (st->microseconds ? " us" : " ms") : "");
+		sep = ", ";
+	}
+	if (*sep == ',')
+		fprintf(f, "\n");
+}
+
+void table_row(FILE *f, const char *load, const struct pair_summary *s, const struct table_style *st)
+{
+	row_body(f, load, s, st);
+	fprintf(f, "\n");
+}
+
+void table_row_repeats(FILE *f, const char *load, const struct pair_summary *s, const struct table_style *st,
+		       double mean_lo_ns, double mean_hi_ns, unsigned failed)
+{
+	char lo[32], hi[32];
+	fmt_sig3(to_unit(mean_lo_ns, st), lo, sizeof(lo));
+	fmt_sig3(to_unit(mean_hi_ns, st), hi, sizeof(hi));
+	row_body(f, load, s, st);
+	if (s->samples)
+		fprintf(f, "   %s-%s", lo, hi);
+	else
+		fprintf(f, "   %s", TABLE_NO_SAMPLES);
+	if (failed)
+		fprintf(f, " (%u failed)", failed);
+	fprintf(f, "\n");
+}
+
+void table_row_failed(FILE *f, const char *load, const char *why)
+{
+	char text[1024];
+	text_escape_line(why, text, sizeof(text));
+	fprintf(f, "%-9s " LOG_FAILED " %s\n", load, text);
+}
+
+void sweep_table(FILE *f, const char *sim, const char *load, const char *const *rows, unsigned nr,
+		 const char *const *cols, unsigned nc, const struct sweep_cell *cells, bool has_deadlines,
+		 bool microseconds)
+{
+	fprintf(f, "\n--- Sweep of %s against %s: %% deadlines met / p99 latency (%s) ---\n", sim, load,
+		microseconds ? "us" : "ms");
+	fprintf(f, "%-18s", "Bench \\ Loads");
+	for (unsigned c = 0; c < nc; c++)
+		fprintf(f, " %18s", cols[c]);
+	fprintf(f, "\n");
+	for (unsigned r = 0; r < nr; r++) {
+		fprintf(f, "%-18s", rows[r]);
+		for (unsigned c = 0; c < nc; c++) {
+			const struct sweep_cell *x = &cells[r * nc + c];
+			char met[32] = "-", p99[32] = "-", cell[80];
+			if (x->measured && has_deadlines)
+				fmt_sig3(x->met_pct, met, sizeof(met));
+			if (x->measured && x->has_p99)
+				fmt_sig3((double)x->p99_ns / (microseconds ? 1e3 : 1e6), p99, sizeof(p99));
+			snprintf(cell, sizeof(cell), "%s / %s", met, p99);
+			fprintf(f, " %18s", cell);
+		}
+		fprintf(f, "\n");
+	}
+}

@@ -1,0 +1,90 @@
+/* The classic interbench table (interbench 0.31's columns, then the verbose, buffer and chain
+ * columns the figure table places) and the sweep table, written from pair summaries
+ * (engine/summary.h). */
+#ifndef IB_TABLE_H
+#define IB_TABLE_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "engine/summary.h"
+
+/* What a latency column shows for a pair that took no sample of that latency (a starved
+ * task): never "0", which would read as the best latency possible.  The log reader
+ * (tools/resultset.c) reads it back as "no samples". */
+#define TABLE_NO_SAMPLES "-"
+
+/* Table layout: classic columns (Latency +/- SD and Max Latency in interbench 0.31's
+ * definition); verbose adds p50/p90/p99/p99.9 scheduling latency, the timer latency's p99 and
+ * max, the lateness's p99 and max, the task's CPU share, the longest run of missed deadlines
+ * (in the table's unit), the runs of 2 or more and the p99 frame time; repeats > 1 adds the range of the mean latency last. */
+struct table_style {
+	bool has_deadlines;   /* print "% Deadlines Met" (not for a free-running task) */
+	bool microseconds;    /* latency columns in us (-r runs) instead of ms */
+	bool verbose;
+	unsigned repeats;     /* rows are medians of this many repeats (0 or 1: single runs) */
+	bool presents;        /* a task that presents frames (sim_desc.presents): the chain columns
+	                         (input-to-present, frame time, 1% low, jank) after the classic
+	                         ones, and with verbose its stages under each row */
+	bool buffered;        /* a task with a buffer (sim_spec.buffer_periods > 0): the buffer
+	                         columns (report/figures.h: xruns, overrun, start<1ms, start<2ms,
+	                         stolen) after the classic ones */
+};
+
+/* The run header line naming the latency definitions of the tables (TABLE_DEFINITIONS_LINE
+ * without its newline); a logfile carrying it has interbench 0.31's latency in its classic
+ * columns (the log reader, tools/resultset.c, tells it from this program's older logs). */
+#define TABLE_DEFINITIONS_PREFIX "Latency +/- SD and Max Latency: interbench 0.31's definition"
+#define TABLE_DEFINITIONS_LINE TABLE_DEFINITIONS_PREFIX " (scheduling latency plus one period per " \
+	"missed deadline); -v: p50-p99.9 scheduling latency, timer = timer latency, late = lateness, " \
+	"cpu % = the task's CPU time / its run time, streak = the longest run of missed deadlines, " \
+	"frame = completion to completion"
+
+/* Writes the "--- Benchmarking simulated cpu of NAME[ MODE] in the presence of simulated ---"
+ * line and the column header.  mode is "real time", "nice N" or "" (interbench's words), and
+ * load_mode the loads' ("nice 19": "... in the presence of simulated nice 19 ---"). */
+void table_header(FILE *f, const char *sim_name, const char *mode, const char *load_mode,
+		  const struct table_style *st);
+
+/* Writes one row for load `load`. */
+void table_row(FILE *f, const char *load, const struct pair_summary *s, const struct table_style *st);
+
+/* Writes the line under a single run's row giving the 95 % confidence intervals of its figures
+ * that have one (report/figures.h, struct figure_interval), as LOG_ROW_CI then "NAME LO-HI
+ * UNIT" for each (latencies in the table's unit; the p99 interval is not symmetric, so ranges,
+ * not half-widths); nothing when no figure has one (a run under 32 periods). */
+void table_row_intervals(FILE *f, const struct pair_summary *s, const struct table_style *st);
+
+/* Writes, for a task that presents frames, the lines under its row naming each stage's
+ * wake-to-run p99 (in the table's unit) and each segment's share of the input-to-present time
+ * (report/figures.h FIG_STAGE_COLUMN, FIG_SEGMENT_COLUMN), as LOG_ROW_STAGES then "NAME
+ * VALUE" for each; nothing when no vsync passed. */
+void table_row_stages(FILE *f, const struct pair_summary *s, const struct table_style *st);
+
+/* Writes the row of a pair measured several times: s holds the medians (summary_median) and
+ * the last column the range mean_lo_ns-mean_hi_ns of the mean latency over the repeats, with
+ * "(N failed)" when some repeats could not be measured. */
+void table_row_repeats(FILE *f, const char *load, const struct pair_summary *s, const struct table_style *st,
+		       double mean_lo_ns, double mean_hi_ns, unsigned failed);
+
+/* One cell of a sweep summary: the pair at one bench and one load setting. */
+struct sweep_cell {
+	bool measured;            /* some repeat measured it */
+	double met_pct;           /* % deadlines met (median over repeats) */
+	bool has_p99;             /* it took latency samples */
+	uint64_t p99_ns;          /* p99 scheduling latency (median over repeats) */
+};
+
+/* Writes the sweep summary of task sim against load: a title line "--- Sweep of SIM against
+ * LOAD: % deadlines met / p99 latency (ms) ---", then one row per bench setting (rows[nr]) and
+ * one column per load setting (cols[nc]), cells[r * nc + c] as "MET / P99" ("-" where not
+ * measured, "-" for MET without deadlines), so the setting where the task stops meeting its
+ * deadlines shows at a glance.  Latency in ms, or us when microseconds. */
+void sweep_table(FILE *f, const char *sim, const char *load, const char *const *rows, unsigned nr,
+		 const char *const *cols, unsigned nc, const struct sweep_cell *cells, bool has_deadlines,
+		 bool microseconds);
+
+/* Writes a row for a pair that could not be measured, with the reason. */
+void table_row_failed(FILE *f, const char *load, const char *why);
+
+#endif
