@@ -5,7 +5,6 @@
  * the JSON; the exit status says how it went. */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -30,6 +29,7 @@
 #include "tools/export.h"
 #include "tools/plot.h"
 #include "report/sink.h"
+#include "report/stdfds.h"
 #include "workloads/workload.h"
 
 /* Set by the signal handler; a handler can only reach a global. */
@@ -243,59 +243,6 @@ static int finish_run(struct run *r, int rc)
 	return sig ? 128 + sig : rc ? 1 : 0;
 }
 
-/* Opens /dev/null onto any of descriptors 0, 1 and 2 that is closed (a daemon or a cron job
- * may start us so), before anything else is opened: otherwise the logfile would become
- * descriptor 1 or 2 and get every console line or error message too.  A closed standard
- * output gets /dev/null opened read-only, so writes to it still fail (EBADF) as they would
- * have: for a subcommand, --version or -h, whose output is the point, that is an error
- * (subcommand, early_exit); a run, whose logfile and JSON hold the results, takes
- * console_optional first.  Returns 0, or -1 when /dev/null cannot be opened (then nothing
- * can be trusted: exit). */
-static int std_fds_open(void)
-{
-	for (int fd = 0; fd <= 2; fd++) {
-		if (fcntl(fd, F_GETFD) != -1 || errno != EBADF)
-			continue;
-		int nfd = open("/dev/null", fd == 2 ? O_WRONLY : O_RDONLY);
-		if (nfd != fd) {  /* the lowest free descriptor is fd */
-			if (nfd >= 0)
-				close(nfd);
-			return -1;
-		}
-	}
-	return 0;
-}
-
-/* Before a run: a standard output that std_fds_open found closed takes the console lines
- * silently (/dev/null, writable), as a cron job's run must still finish and write its
- * logfile.  Returns 0, or -1 when /dev/null cannot be opened. */
-static int console_optional(void)
-{
-	int fl = fcntl(STDOUT_FILENO, F_GETFL);
-	if (fl == -1 || (fl & O_ACCMODE) != O_RDONLY)
-		return 0;
-	int nfd = open("/dev/null", O_WRONLY);
-	if (nfd < 0 || dup2(nfd, STDOUT_FILENO) < 0) {
-		if (nfd >= 0)
-			close(nfd);
-		return -1;
-	}
-	close(nfd);
-	return 0;
-}
-
-/* After a command whose output is the point (a subcommand, --version, -h, --audit): 0 when
- * standard output took all of it, else 2 with the write's error named on stderr, so that an
- * answer nobody could read never passes for one (a closed descriptor: std_fds_open). */
-static int stdout_written(const char *what)
-{
-	if (fflush(stdout) == 0 && !ferror(stdout))
-		return 0;
-	text_message(stderr, "interbench%s%s: write standard output: %s", *what ? " " : "", what,
-		     strerror(errno ? errno : EIO));
-	return 2;
-}
-
 /* The subcommands: compare, export, plot, completion.  Returns their exit status, or -1 when
  * argv names none; 2 when their standard output could not be written (closed, a full disk),
  * so that a comparison nobody could read never passes for one that found nothing. */
@@ -310,7 +257,7 @@ static int subcommand(int argc, char **argv)
 		rc = plot_main(argc - 1, argv + 1, stdout, stderr);
 	else if (argc > 1 && strcmp(argv[1], "completion") == 0)
 		rc = completion_main(argc - 1, argv + 1, stdout, stderr);
-	if (rc >= 0 && rc != 2 && stdout_written(argv[1]) != 0)  /* 2: the error said already */
+	if (rc >= 0 && rc != 2 && stdfds_written(argv[1]) != 0)  /* 2: the error said already */
 		return 2;
 	return rc;
 }
@@ -323,14 +270,14 @@ static int early_exit(enum opt_status st, const char *err)
 	switch (st) {
 	case OPT_HELP:
 		options_usage(stdout, "interbench");
-		return stdout_written("");
+		return stdfds_written("");
 	case OPT_AUDIT:
 		audit_collect(&a, "/");
 		audit_print(stdout, &a);
-		return stdout_written("--audit") ? 2 : audit_hurts(&a) ? 1 : 0;
+		return stdfds_written("--audit") ? 2 : audit_hurts(&a) ? 1 : 0;
 	case OPT_SHOW_VERSION:
 		printf("interbench %s\n", ib_version());
-		return stdout_written("");
+		return stdfds_written("");
 	case OPT_ERROR:
 		text_message(stderr, "interbench: %s", err);
 		return 2;
@@ -343,7 +290,7 @@ int main(int argc, char **argv)
 {
 	static struct run r; /* large (load contexts); static storage, passed explicitly */
 	char err[512];
-	if (std_fds_open() != 0)
+	if (stdfds_open() != 0)
 		return 1;
 	json_seed_without_blocking(); /* before any JSON object, and before main turns SCHED_FIFO */
 	int rc = subcommand(argc, argv);
@@ -353,7 +300,7 @@ int main(int argc, char **argv)
 	rc = early_exit(options_parse(&r.opt, argc, argv, err, sizeof(err)), err);
 	if (rc >= 0)
 		return rc;
-	if (console_optional() != 0)
+	if (stdfds_console_optional() != 0)
 		return 1;
 	rc = start_run(&r);
 	if (rc != 0)
