@@ -30,7 +30,6 @@
 #include "tools/plot.h"
 #include "report/sink.h"
 #include "report/stdfds.h"
-#include "workloads/workload.h"
 
 /* Set by the signal handler; a handler can only reach a global. */
 static volatile sig_atomic_t g_signal;
@@ -125,7 +124,7 @@ static int build_plan(struct run *r)
 }
 
 /* Refuses, before anything starts, a selection that leaves no pair to run, or one whose
- * workloads the system cannot serve (their preflight: the disk loads' --workdir).  Returns 0,
+ * workloads the system cannot serve (plan_preflight: the disk loads' --workdir).  Returns 0,
  * or 2 with one line printed (1 when out of memory). */
 static int check_selection(struct run *r)
 {
@@ -137,13 +136,9 @@ static int check_selection(struct run *r)
 		text_message(stderr, "interbench: -W/-X/-w/-x: no (simulation, load) pair left to run (accepted: %s)", err);
 		return 2;
 	}
-	for (unsigned i = 0; i < workload_count; i++) {
-		const struct workload *w = workload_table[i];
-		if (w->preflight && plan_uses(&r->plan, i) &&
-		    w->preflight(options_wl_opts(&r->opt, i), err, sizeof(err)) != 0) {
-			text_message(stderr, "interbench: %s", err);
-			return 2;
-		}
+	if (plan_preflight(&r->plan, &r->opt, err, sizeof(err)) != 0) {
+		text_message(stderr, "interbench: %s", err);
+		return 2;
 	}
 	return 0;
 }

@@ -121,6 +121,16 @@ bool plan_uses(const struct plan *p, unsigned i)
 	return false;
 }
 
+int plan_preflight(const struct plan *p, const struct options *o, char *err, size_t len)
+{
+	for (unsigned i = 0; i < workload_count; i++) {
+		const struct workload *w = workload_table[i];
+		if (w->preflight && plan_uses(p, i) && w->preflight(options_wl_opts(o, i), err, len) != 0)
+			return -1;
+	}
+	return 0;
+}
+
 void plan_no_pair_reasons(const struct options *o, char *buf, size_t len)
 {
 	size_t used = 0;

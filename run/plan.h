@@ -51,6 +51,11 @@ void plan_free(struct plan *p);
 /* Whether workload i is in p, as a load or as the benchmarked task. */
 bool plan_uses(const struct plan *p, unsigned i);
 
+/* Whether the system can serve every workload p uses (their preflight hooks: the disk loads'
+ * --workdir), with the options o.  Returns 0, or -1 with the first refusal, one line naming
+ * the option, in err (len bytes at most). */
+int plan_preflight(const struct plan *p, const struct options *o, char *err, size_t len);
+
 /* Whether workload i (an index in workload_table) can run at all with its options, as its
  * supported hook says (no hook: always). */
 bool plan_supported(const struct options *o, unsigned i);

@@ -130,6 +130,23 @@ START_TEST(pure)
 }
 END_TEST
 
+/* The preflight hooks of the workloads a plan uses, and only those: a --workdir that does not
+ * exist refuses a plan with a disk load (Write), naming the option, and not one without. */
+START_TEST(preflight_of_the_used_workloads)
+{
+	char err[512] = "";
+	const char *missing = "/nonexistent-ib-check-plan";
+	plan_of(false, "-W", "Audio", "-w", "Write", "--workdir", missing, NULL);
+	ck_assert_uint_eq(plan.n, 1);
+	ck_assert_int_eq(plan_preflight(&plan, &opt, err, sizeof(err)), -1);
+	ck_assert_msg(strstr(err, "--workdir: '/nonexistent-ib-check-plan' is not usable") != NULL, "%s", err);
+	plan_of(false, "-W", "Audio", "-w", "None", "--workdir", missing, NULL);
+	ck_assert_int_eq(plan_preflight(&plan, &opt, err, sizeof(err)), 0);
+	plan_of(false, "-W", "Audio", "-w", "Write", "--workdir", "/tmp", NULL);
+	ck_assert_int_eq(plan_preflight(&plan, &opt, err, sizeof(err)), 0);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("plan");
@@ -142,6 +159,7 @@ int main(void)
 	tcase_add_test(tc, prefers_fifo_when_available);
 	tcase_add_test(tc, deadline_only_for_fixed_work);
 	tcase_add_test(tc, pure);
+	tcase_add_test(tc, preflight_of_the_used_workloads);
 	suite_add_tcase(s, tc);
 	return ck_run(s);
 }
