@@ -70,45 +70,27 @@ struct run {
 	struct calib_check calib;  /* the measurements behind loops_per_ms; zero with -l */
 };
 
-/* A saved value, checked by a quick measurement (calib_check_saved) and measured again when
- * they disagree; the run header says which (report/runinfo.c), never stderr directly, which a
- * terminal stopped with Ctrl-S would block.  Returns the value to use, 0 when interrupted. */
-static uint64_t check_saved(struct run *r, uint64_t saved, const char **source)
+/* The console's line before a full calibration (calib_request.measuring). */
+static void measuring(void *sink, const char *why)
 {
-	uint64_t lpms = calib_check_saved(saved, &g_signal, &r->calib);
-	*source = r->calib.replaced ? "measured" : "saved";
-	return lpms;
+	sink_measuring(sink, why);
 }
 
-/* loops_per_ms: -l's, else the value saved for this machine once a quick measurement agrees
- * with it (check_saved), else measured (the console says so) and saved.  *source says which
- * ("-l", "saved", "measured"); r->calib the measurements behind it.  Returns 0 only when a
- * signal interrupted the measurement. */
+/* loops_per_ms as the calibration cache's policy gives it (calib_obtain): -l's, the saved
+ * value, or measured (the console says so) and saved; r->calib the measurements behind it.
+ * *source says which ("-l", "saved", "measured").  Returns 0 only when a signal interrupted
+ * the measurement. */
 static uint64_t get_loops_per_ms(struct run *r, const char **source)
 {
-	char path[4096], why[PATH_MAX + 256] = "";
-	struct calib_key key;
-	if (r->opt.loops_per_ms) {
-		*source = "-l";
-		return r->opt.loops_per_ms;
-	}
-	calib_key_current(&key);
-	bool have_path = calib_default_path(path, sizeof(path)) == 0;
-	uint64_t saved = have_path && !r->opt.recalibrate ? calib_load(path, &key, why, sizeof(why)) : 0;
-	uint64_t lpms = saved ? check_saved(r, saved, source) : 0;
-	if (saved && !r->calib.replaced)
-		return lpms;
-	if (!saved) {
-		sink_measuring(&r->sink, why);
-		r->calib = (struct calib_check){ .remeasured = true, .replaced = true };
-		lpms = r->calib.loops_per_ms = calib_measure(&g_signal, &r->calib.full);
-		*source = "measured";
-	}
-	if (lpms == 0)          /* interrupted: nothing measured, nothing saved */
-		return 0;
-	if (have_path && calib_save(path, &key, lpms, why, sizeof(why)) != 0)
-		text_message(stderr, "interbench: warning: loops_per_ms not saved: %s", why);
-	return lpms;
+	struct calib_outcome got;
+	struct calib_request rq = { .given_loops_per_ms = r->opt.loops_per_ms, .recalibrate = r->opt.recalibrate,
+				    .interrupted = &g_signal, .measuring = measuring, .measuring_ctx = &r->sink };
+	calib_obtain(&rq, &got);
+	if (got.not_saved[0])
+		text_message(stderr, "interbench: warning: loops_per_ms not saved: %s", got.not_saved);
+	r->calib = got.check;
+	*source = got.source;
+	return got.loops_per_ms;
 }
 
 /* The plan of this run (run/plan.h), at the sweep's settings as they stand.  Returns 0, or -1

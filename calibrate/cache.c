@@ -205,3 +205,47 @@ int calib_save(const char *path, const struct calib_key *key, uint64_t loops_per
 	}
 	return safe_out_commit(&o, why, whylen);
 }
+
+/* The check of a saved value: scripted (rq->measure) or on this CPU. */
+static uint64_t check_saved(const struct calib_request *rq, uint64_t saved, struct calib_check *out)
+{
+	if (rq->measure)
+		return calib_check_with(saved, rq->measure, rq->measure_ctx, out);
+	return calib_check_saved(saved, rq->interrupted, out);
+}
+
+/* A full calibration with nothing saved to check, into *out. */
+static uint64_t measure_full(const struct calib_request *rq, struct calib_check *out)
+{
+	*out = (struct calib_check){ .remeasured = true, .replaced = true };
+	if (rq->measure)
+		return out->loops_per_ms = calib_measure_with(rq->measure, rq->measure_ctx, CALIB_MEASUREMENTS, &out->full);
+	return out->loops_per_ms = calib_measure(rq->interrupted, &out->full);
+}
+
+uint64_t calib_obtain(const struct calib_request *rq, struct calib_outcome *out)
+{
+	char buf[4096], why[PATH_MAX + 256] = "";
+	struct calib_key key;
+	*out = (struct calib_outcome){ .source = "-l" };
+	if (rq->given_loops_per_ms)
+		return out->loops_per_ms = rq->given_loops_per_ms;
+	const char *path = rq->path ? rq->path : calib_default_path(buf, sizeof(buf)) == 0 ? buf : NULL;
+	calib_key_current(&key);
+	uint64_t saved = path && !rq->recalibrate ? calib_load(path, &key, why, sizeof(why)) : 0;
+	if (saved) {
+		out->loops_per_ms = check_saved(rq, saved, &out->check);
+		out->source = out->check.replaced ? "measured" : "saved";
+		if (!out->check.replaced)
+			return out->loops_per_ms;
+	} else {
+		if (rq->measuring)
+			rq->measuring(rq->measuring_ctx, why);
+		out->loops_per_ms = measure_full(rq, &out->check);
+		out->source = "measured";
+	}
+	if (out->loops_per_ms && path &&  /* 0: interrupted, nothing measured, nothing saved */
+	    calib_save(path, &key, out->loops_per_ms, out->not_saved, sizeof(out->not_saved)) != 0 && !out->not_saved[0])
+		snprintf(out->not_saved, sizeof(out->not_saved), "%s: %s", path, strerror(errno));
+	return out->loops_per_ms;
+}

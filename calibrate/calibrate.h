@@ -3,6 +3,7 @@
  * that is preempted still has to finish all of it, as a real decoder would. */
 #ifndef IB_CALIBRATE_H
 #define IB_CALIBRATE_H
+#include <limits.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -247,5 +248,38 @@ uint64_t calib_parse(FILE *f, const struct calib_key *want, char *why, size_t wh
  * reason in why (may be NULL) naming the failed call or the untrusted directory, and errno
  * EINVAL for a value calib_load would reject; nothing is written then. */
 int calib_save(const char *path, const struct calib_key *key, uint64_t loops_per_ms, char *why, size_t whylen);
+
+/* What a run asks of calib_obtain. */
+struct calib_request {
+	uint64_t given_loops_per_ms;  /* -l's value, used as it is; 0: none given */
+	bool recalibrate;             /* -b: the saved value is not read (a new one is saved) */
+	const char *path;             /* the cache file; NULL: calib_default_path's, none when no
+	                                 home is known (then nothing is read or saved) */
+	const volatile sig_atomic_t *interrupted; /* the run's stop flag (may be NULL) */
+	calib_measurer measure;       /* NULL: the burn loop on this CPU, pinned and warmed up
+	                                 (calib_check_saved, calib_measure); tests pass a script */
+	void *measure_ctx;
+	/* Called before a full calibration, with why the saved value was not used ("" when none
+	 * was looked for): the run says "Measuring loops_per_ms..." on its console.  May be NULL. */
+	void (*measuring)(void *ctx, const char *why);
+	void *measuring_ctx;
+};
+
+/* Where a run's loops_per_ms came from (calib_obtain). */
+struct calib_outcome {
+	uint64_t loops_per_ms;        /* the value to use; 0 when interrupted */
+	const char *source;           /* "-l", "saved" or "measured" (the run header says which) */
+	struct calib_check check;     /* the measurements behind it; zero with -l */
+	char not_saved[PATH_MAX + 256]; /* why a measured value could not be saved, or "" */
+};
+
+/* The policy for a run's loops_per_ms: -l's value as given; else the value saved for this
+ * machine (calib_key_current, calib_load at rq->path), unless -b, once a quick measurement
+ * agrees with it (calib_check_with: measured again when not, replaced only when the full
+ * calibration disagrees too); else a full calibration, after rq->measuring.  A value measured
+ * anew (not interrupted) is saved (calib_save); a failure to save is said in out->not_saved,
+ * not printed (the caller warns).  Never writes to stderr, which a terminal stopped with
+ * Ctrl-S would block.  Returns out->loops_per_ms: 0 only when interrupted (nothing saved). */
+uint64_t calib_obtain(const struct calib_request *rq, struct calib_outcome *out);
 
 #endif

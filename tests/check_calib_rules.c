@@ -1,11 +1,15 @@
 /* Calibration's rules with a scripted measurer (calibrate/spread.c): the fastest of several
  * measurements is kept, their spread reported, and a saved value measured again only when a
  * quick measurement disagrees with it by more than CALIB_DISAGREE_PCT; speeds checked between a
- * run's pairs are held against the calibration's range and their own spread.  Nothing is timed. */
+ * run's pairs are held against the calibration's range and their own spread; the policy of the
+ * saved value (calib_obtain) against a file in a private temporary directory.  Nothing is
+ * timed. */
 #include <check.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "tests/ck_run.h"
 #include "calibrate/calibrate.h"
 #include "report/logfile.h"
@@ -203,6 +207,94 @@ START_TEST(drift_between_pairs)
 }
 END_TEST
 
+/* What calib_obtain's measuring hook saw. */
+struct told {
+	unsigned calls;
+	char why[512];
+};
+
+static void tell(void *ctx, const char *why)
+{
+	struct told *t = ctx;
+	t->calls++;
+	snprintf(t->why, sizeof(t->why), "%s", why);
+}
+
+/* calib_obtain at path with a script of rates (recalibrating when b); returns the value and
+ * fills *out, *t and the calls to the script. */
+static uint64_t obtain(const char *path, uint64_t given, bool b, const double *rates, unsigned n,
+		       struct calib_outcome *out, struct told *t, unsigned *calls)
+{
+	struct script s = { rates, n, 0 };
+	struct calib_request rq = { .given_loops_per_ms = given, .recalibrate = b, .path = path, .measure = scripted,
+				    .measure_ctx = &s, .measuring = tell, .measuring_ctx = t };
+	*t = (struct told){ 0 };
+	uint64_t v = calib_obtain(&rq, out);
+	*calls = s.calls;
+	return v;
+}
+
+/* The saved value on disk at path, 0 when none can be read. */
+static uint64_t on_disk(const char *path)
+{
+	struct calib_key k;
+	calib_key_current(&k);
+	return calib_load(path, &k, NULL, 0);
+}
+
+START_TEST(cache_policy)
+{
+	static struct calib_outcome o;
+	struct told t;
+	unsigned calls;
+	char dir[] = "/tmp/ib-calib-rules-XXXXXX", path[64];
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/loops_per_ms", dir);
+	const double fast[] = { 3600000, 3650000, 3670000, 3600000, 3660000 };
+	const double agrees[] = { 3500000 };
+	const double slower[] = { 2100000, 2000000, 2050000, 2100000, 1900000, 2090000 };
+
+	ck_assert_uint_eq(obtain(path, 777, false, fast, 5, &o, &t, &calls), 777);   /* -l: as given */
+	ck_assert_str_eq(o.source, "-l");
+	ck_assert_uint_eq(calls + t.calls, 0);
+	ck_assert_uint_eq(on_disk(path), 0);                                          /* nothing saved */
+
+	ck_assert_uint_eq(obtain(path, 0, false, fast, 5, &o, &t, &calls), 3670000); /* none saved: measured */
+	ck_assert_str_eq(o.source, "measured");
+	ck_assert_uint_eq(t.calls, 1);
+	ck_assert_str_eq(t.why, strerror(ENOENT));                                  /* why none was used */
+	ck_assert(o.check.remeasured && o.check.replaced && o.check.full.measurements == CALIB_MEASUREMENTS);
+	ck_assert_uint_eq(on_disk(path), 3670000);
+
+	ck_assert_uint_eq(obtain(path, 0, false, agrees, 1, &o, &t, &calls), 3670000); /* saved, checked, kept */
+	ck_assert_str_eq(o.source, "saved");
+	ck_assert_uint_eq(calls, 1);
+	ck_assert_uint_eq(t.calls, 0);
+
+	ck_assert_uint_eq(obtain(path, 0, false, slower, 6, &o, &t, &calls), 2100000); /* replaced and saved */
+	ck_assert_str_eq(o.source, "measured");
+	ck_assert_uint_eq(t.calls, 0);
+	ck_assert_uint_eq(on_disk(path), 2100000);
+
+	ck_assert_uint_eq(obtain(path, 0, true, fast, 5, &o, &t, &calls), 3670000);   /* -b: not read */
+	ck_assert_uint_eq(t.calls, 1);
+	ck_assert_str_eq(t.why, "");
+	ck_assert_uint_eq(on_disk(path), 3670000);
+
+	ck_assert_uint_eq(obtain(path, 0, true, fast, 3, &o, &t, &calls), 0);         /* interrupted */
+	ck_assert_uint_eq(on_disk(path), 3670000);                                    /* nothing saved */
+	ck_assert_str_eq(o.not_saved, "");
+	ck_assert_uint_eq(obtain(path, 0, false, agrees, 0, &o, &t, &calls), 0);      /* the check interrupted */
+	ck_assert_uint_eq(on_disk(path), 3670000);
+
+	/* a place no file can be made: the value is used, the reason it was not saved said */
+	ck_assert_uint_eq(obtain("/proc/ib-calib-rules/loops_per_ms", 0, false, fast, 5, &o, &t, &calls), 3670000);
+	ck_assert_msg(o.not_saved[0] != '\0', "no reason");
+	ck_assert_int_eq(unlink(path), 0);
+	ck_assert_int_eq(rmdir(dir), 0);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("calibration rules");
@@ -214,6 +306,7 @@ int main(void)
 	tcase_add_test(tc, speed_of_a_check);
 	tcase_add_test(tc, reference_of_a_calibration);
 	tcase_add_test(tc, drift_between_pairs);
+	tcase_add_test(tc, cache_policy);
 	suite_add_tcase(s, tc);
 	return ck_run(s);
 }
