@@ -24,12 +24,9 @@
 #include "lib/text.h"
 #include "lib/timeutil.h"
 #include "lib/version.h"
-#include "tools/compare.h"
-#include "tools/completion.h"
-#include "tools/export.h"
-#include "tools/plot.h"
 #include "report/sink.h"
 #include "report/stdfds.h"
+#include "tools/subcommand.h"
 
 /* Set by the signal handler; a handler can only reach a global. */
 static volatile sig_atomic_t g_signal;
@@ -220,21 +217,16 @@ static int finish_run(struct run *r, int rc)
 	return sig ? 128 + sig : rc ? 1 : 0;
 }
 
-/* The subcommands: compare, export, plot, completion.  Returns their exit status, or -1 when
- * argv names none; 2 when their standard output could not be written (closed, a full disk),
- * so that a comparison nobody could read never passes for one that found nothing. */
+/* The subcommand argv names (tools/subcommand.h).  Returns its exit status, or -1 when argv
+ * names none; 2 when its standard output could not be written (closed, a full disk), so that
+ * a comparison nobody could read never passes for one that found nothing. */
 static int subcommand(int argc, char **argv)
 {
-	int rc = -1;
-	if (argc > 1 && strcmp(argv[1], "compare") == 0)
-		rc = compare_main(argc - 1, argv + 1, stdout, stderr);
-	else if (argc > 1 && strcmp(argv[1], "export") == 0)
-		rc = export_main(argc - 1, argv + 1, stdout, stderr);
-	else if (argc > 1 && strcmp(argv[1], "plot") == 0)
-		rc = plot_main(argc - 1, argv + 1, stdout, stderr);
-	else if (argc > 1 && strcmp(argv[1], "completion") == 0)
-		rc = completion_main(argc - 1, argv + 1, stdout, stderr);
-	if (rc >= 0 && rc != 2 && stdfds_written(argv[1]) != 0)  /* 2: the error said already */
+	const struct subcommand *sub = argc > 1 ? subcommand_find(argv[1]) : NULL;
+	if (!sub)
+		return -1;
+	int rc = sub->main(argc - 1, argv + 1, stdout, stderr);
+	if (rc != 2 && stdfds_written(argv[1]) != 0)  /* 2: the error said already */
 		return 2;
 	return rc;
 }
@@ -246,7 +238,7 @@ static int early_exit(enum opt_status st, const char *err)
 	static struct audit a;
 	switch (st) {
 	case OPT_HELP:
-		options_usage(stdout, "interbench");
+		options_usage(stdout, "interbench", subcommand_usage);
 		return stdfds_written("");
 	case OPT_AUDIT:
 		audit_collect(&a, "/");

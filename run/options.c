@@ -417,17 +417,13 @@ static void help_line(const struct optspec *s, const void *base, void *arg)
 	optspec_help(arg, s);
 }
 
-void options_usage(FILE *f, const char *prog)
+void options_usage(FILE *f, const char *prog, void (*more_usage)(FILE *f, const char *prog))
 {
 	struct options none; /* the walk needs settings; -h prints no value */
-	fprintf(f,
-		"Usage: %s [options]\n"
-		"       %s compare [--threshold SPEC] OLD NEW   (see %s compare --help)\n"
-		"       %s export [--format lava|kcidb|metrics] RESULT  (see %s export --help)\n"
-		"       %s plot RESULT.json [--timeline FILE] [--out DIR] (see %s plot --help)\n"
-		"       %s completion bash   (a bash completion script, from these options)\n"
-		"Linux interactivity benchmark: simulated interactive tasks against background loads.\n\n",
-		prog, prog, prog, prog, prog, prog, prog, prog);
+	fprintf(f, "Usage: %s [options]\n", prog);
+	if (more_usage)
+		more_usage(f, prog);
+	fprintf(f, "Linux interactivity benchmark: simulated interactive tasks against background loads.\n\n");
 	memset(&none, 0, sizeof(none));
 	optspec_help_table(f, core_options, CORE_COUNT, &optspec_main_style);
 	fprintf(f, "\nOptions of the simulated tasks and loads:\n");

@@ -77,8 +77,10 @@ void options_init(struct options *o);
  * rules: -C without -I) runs here too.  Pure: touches nothing but *o and err. */
 enum opt_status options_parse(struct options *o, int argc, char **argv, char *err, size_t errlen);
 
-/* Writes the usage text (every option, every simulated task and load) to f. */
-void options_usage(FILE *f, const char *prog);
+/* Writes the usage text to f: "Usage: PROG [options]", the further usage lines more_usage
+ * writes (may be NULL; the subcommands', tools/subcommand.h subcommand_usage), then every
+ * option, every simulated task and load. */
+void options_usage(FILE *f, const char *prog, void (*more_usage)(FILE *f, const char *prog));
 
 /* Workload i's own option values in o (its config, to be read as the workload's struct). */
 const void *options_wl_opts(const struct options *o, unsigned i);

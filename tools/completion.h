@@ -1,6 +1,7 @@
 /* Shell completion for interbench, generated from its option tables (run/options.c, the
- * workloads' descriptors, and the compare, export and plot subcommands' tables), so that it
- * cannot drift from -h: `interbench completion bash` (or zsh) prints a completion script. */
+ * workloads' descriptors, and the subcommands' tables, walked from tools/subcommand.h), so
+ * that it cannot drift from -h: `interbench completion bash` (or zsh) prints a completion
+ * script. */
 #ifndef IB_COMPLETION_H
 #define IB_COMPLETION_H
 #include <stdio.h>
