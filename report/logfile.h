@@ -42,16 +42,11 @@ void logfile_concurrent(FILE *f, long pid);
  * (ProAudio) may be off". */
 void logfile_drift(FILE *f, const struct calib_drift *d, const char *after, bool saved_kept);
 
-/* Writes --explain's block under a row: why the pair's periods were late, from s (sorted:
- * explain_summary_sort), the load named load_name; repeat is the repeat's number (0: a single
- * run).  Every line starts LOG_ROW_WHY:
- *   why: 42 periods explained (missed deadlines), 318.2 ms of delay in all (bpf):
- *   why: tasks 71.3 %, preempted 12.0 %, softirq 6.1 % (TIMER 4.0 %), ..., unexplained 7.9 %
- *   why: by burn (pid 1234, the Burn load, SCHED_OTHER nice 0) 64.2 % in 120 switch-ins; ...
- *   why: migrations 3, preemptions 57; the named parts within 10 % of the delay in 40 of 42
- *        periods; the tracer took 0.02 % of a CPU (when known, over window_ns)
- * Parts are shares of the summed delay; parts below 0.05 % are left out.  Nothing when no
- * period was explained but a line saying so. */
+/* Writes --explain's block under a row (explain/text.h explain_text_why), every line
+ * starting with the logfile's indent and LOG_ROW_WHY (report/logformat.h): why the pair's
+ * periods were late, from s (sorted: explain_summary_sort), the load named load_name; repeat
+ * is the repeat's number (0: a single run), window_ns the window the tracer's CPU share is
+ * over. */
 void logfile_why(FILE *f, const struct explain_summary *s, const char *load_name, unsigned repeat,
 		 uint64_t window_ns);
 

@@ -64,8 +64,8 @@
  * the console too, "window: 5.0 s, look 1 of 3: p99 would need ~412 s, past the last look at
  * 60 s" (with repeats, one line per repeat). */
 #define LOG_ROW_WINDOW "window:"
-/* Under a row, with --explain: why its periods were late (report/logfile.c logfile_why),
- * every line starting "why:". */
+/* Under a row, with --explain: why its periods were late (explain/text.c explain_text_why,
+ * called by report/logfile.c logfile_why with this prefix), every line starting "why:". */
 #define LOG_ROW_WHY "why:"
 /* After the tables of a run cut short: "*** interrupted: ... (Signal)". */
 #define LOG_RUN_INTERRUPTED "*** interrupted:"

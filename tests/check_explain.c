@@ -6,6 +6,7 @@
 #include <string.h>
 #include "explain/model.h"
 #include "explain/json.h"
+#include "explain/text.h"
 #include "tests/ck_run.h"
 
 #define MS 1000000ull
@@ -320,11 +321,55 @@ START_TEST(json_round_trip)
 }
 END_TEST
 
+/* The text lines under a row (explain/text.c), each starting with the caller's prefix: the
+ * parts as shares of the delay (those under 0.05 % left out, softirq's vectors in brackets),
+ * whose the tasks were, the culprits, and a line when no period was explained. */
+START_TEST(why_lines_written)
+{
+	struct explain_summary s;
+	memset(&s, 0, sizeof(s));
+	s.source = EXPLAIN_BPF;
+	s.periods = 4;
+	s.delay_ns = 10000000;
+	s.part_ns[EXPLAIN_TASKS] = 6000000;
+	s.part_ns[EXPLAIN_SOFTIRQ] = 3000000;
+	s.softirq_ns[1] = 3000000;                   /* TIMER */
+	s.part_ns[EXPLAIN_UNEXPLAINED] = 1000000;
+	s.part_ns[EXPLAIN_TIMER] = 4000;             /* 0.04 %: left out */
+	s.owner_ns[EXPLAIN_OWNER_LOAD] = 6000000;
+	s.nwho = 1;
+	s.who[0] = (struct explain_culprit){ .pid = 7, .prio = 120, .switches = 5, .owner = EXPLAIN_OWNER_LOAD,
+					     .ns = 6000000 };
+	strcpy(s.who[0].comm, "burn");
+	s.migrations = 1;
+	s.within_10pct = 3;
+	s.tracer_run_ns = -1;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	ck_assert_ptr_nonnull(f);
+	explain_text_why(f, "> why:", &s, "Burn", 2, 1000000000);
+	s.periods = 0;
+	s.tracer_run_ns = 10000000;
+	explain_text_why(f, "> why:", &s, "Burn", 0, 1000000000);
+	fclose(f);
+	ck_assert_str_eq(text,
+			 "> why: 4 periods missed their deadline (repeat 2), 10.0 ms of delay in all (bpf):\n"
+			 "> why: tasks 60.0 %, softirq 30.0 % (TIMER 30.0 %), unexplained 10.0 %\n"
+			 "> why: whose tasks: the Burn load 60.0 %\n"
+			 "> why: by burn (pid 7, the Burn load, SCHED_OTHER nice 0) 60.0 % in 5 switch-ins\n"
+			 "> why: migrations 1, preemptions 0; the named parts come within 10 % of the delay in 3 of 4 periods\n"
+			 "> why: no period missed their deadline; the tracer took 1.000 % of a CPU\n");
+	free(text);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("explain");
 	TCase *tc = tcase_create("core");
 	tcase_add_test(tc, schedstat_parsed);
+	tcase_add_test(tc, why_lines_written);
 	tcase_add_test(tc, threshold_parsed);
 	tcase_add_test(tc, bpf_period_composed);
 	tcase_add_test(tc, rest_counts_by_owner);
