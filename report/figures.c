@@ -80,7 +80,7 @@ const struct task_figure task_figures[] = {
 	{ PPM("stolen_over10_ppm", stolen_pct) },
 	{ NS("task_run_ns", task_run_ns) },
 	{ .json_key = "interval_us", F_U64(interval_us), .unit = FIG_US, .json_scale = 1 },
-	/* xruns per minute is what compare reads (tools/resultset.c: over task_run_ns) */
+	/* xruns per minute is what compare reads (tools/result_json.c: over task_run_ns) */
 	{ COUNT("xruns", xruns), .null_rule = FIG_NULL_UNBUFFERED, BCOL(0, "xruns"),
 	  CMP(JM_XRUNS, "xruns", "xruns per minute", "/min", 0, false) },
 	{ NS("worst_overrun_ns", worst_overrun_ns), .null_rule = FIG_NULL_UNBUFFERED, BCOL(1, "overrun") },

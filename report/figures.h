@@ -2,7 +2,7 @@
  * pair_summary (engine/summary.h), where it is kept, its JSON key and scale, when it is null,
  * which repeats its median is taken over, its column in the classic table and how compare and
  * export read it.  The table writer's verbose and buffer columns, the JSON writer
- * (report/json_report.c), summary_median, the JSON reader (tools/resultset.c), compare and
+ * (report/json_report.c), summary_median, the JSON reader (tools/result_json.c), compare and
  * export iterate it; tests/check_figures.c checks every key is in doc/json.md and
  * doc/interbench-result.schema.json.  Adding a figure: a field in struct pair_summary, the
  * code in pair_summarize that computes it, and one row in report/figures.c. */
