@@ -199,6 +199,14 @@ const struct task_figure *figure_of_metric(const struct task_figure *tab, size_t
 	return NULL;
 }
 
+const char *figure_key_of(size_t offset)
+{
+	for (size_t i = 0; i < task_figures_n; i++)
+		if (task_figures[i].offset == offset && task_figures[i].json_key)
+			return task_figures[i].json_key;
+	return NULL;
+}
+
 /* The row of the table compare reads as m, or NULL when m is out of range. */
 static const struct task_figure *metric_row(enum judged_metric m)
 {

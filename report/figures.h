@@ -121,6 +121,14 @@ bool figure_is_null(const struct task_figure *f, const struct pair_summary *s, b
 /* The row of tab[0..n) whose metric is m, or NULL. */
 const struct task_figure *figure_of_metric(const struct task_figure *tab, size_t n, enum judged_metric m);
 
+/* The JSON key of the first written row of task_figures whose field is at offset in struct
+ * pair_summary, or NULL when no written row has it. */
+const char *figure_key_of(size_t offset);
+
+/* The JSON key of the figure kept in pair_summary's field (its struct complete where used,
+ * engine/summary.h): a reader names a figure it draws by its field, never by typing its key. */
+#define FIGURE_KEY(field) figure_key_of(offsetof(struct pair_summary, field))
+
 /* Whether metric m is a latency (ns; worse when higher): null without samples. */
 bool judged_metric_is_latency(enum judged_metric m);
 

@@ -8,6 +8,7 @@
 #include "lib/histogram.h"
 #include "lib/safefile.h"
 #include "report/jsonkeys.h"
+#include "engine/summary.h"   /* FIGURE_KEY's fields */
 #include "tools/plot.h"
 #include "tools/result_read.h"
 
@@ -39,9 +40,9 @@ static int json_hist_check(const json_t *r, const char *key, size_t idx, char *e
  * optional integers it draws or matches (absent or null, else within their range). */
 static int json_drawn_check(const json_t *r, size_t idx, char *err, size_t errlen)
 {
-	static const struct { const char *key; json_int_t max; } opt[] = {
-		{ "repeat", RS_MAX_REPEATS }, { "interval_us", INT64_MAX }, { "latency_p50_ns", INT64_MAX },
-		{ "timeline_pair", UINT32_MAX },
+	const struct { const char *key; json_int_t max; } opt[] = {
+		{ JK_REPEAT, RS_MAX_REPEATS }, { FIGURE_KEY(interval_us), INT64_MAX }, { FIGURE_KEY(sched_p50_ns), INT64_MAX },
+		{ JK_TIMELINE_PAIR, UINT32_MAX },
 	};
 	for (size_t k = 0; k < sizeof(opt) / sizeof(opt[0]); k++) {
 		const json_t *v = json_object_get(r, opt[k].key);
@@ -53,9 +54,9 @@ static int json_drawn_check(const json_t *r, size_t idx, char *err, size_t errle
 	if (ts && (!json_is_object(ts) || (bp && !json_in_range(bp, UINT32_MAX))))
 		return rs_fail(err, errlen, "results[%zu].%s: not an object with %s an integer in 0..%u", idx,
 			    JK_TASK_SETTINGS, JK_BUFFER_PERIODS, UINT32_MAX);
-	if (json_hist_check(r, "latency_histogram", idx, err, errlen) != 0)
+	if (json_hist_check(r, JK_LATENCY_HISTOGRAM, idx, err, errlen) != 0)
 		return -1;
-	return json_hist_check(r, "timer_latency_histogram", idx, err, errlen);
+	return json_hist_check(r, JK_TIMER_LATENCY_HISTOGRAM, idx, err, errlen);
 }
 
 /* Whether a is an array of 1 to RS_MAX_SWEEP_SETTINGS strings. */
@@ -74,16 +75,16 @@ static bool json_setting_names(const json_t *a)
 /* A sweep cell: null (not measured) or the % deadlines met (ppm) and p99 (ns or null). */
 static bool json_sweep_cell(const json_t *c)
 {
-	const json_t *p99 = json_object_get(c, JK_LATENCY_P99);
-	return json_is_null(c) || (json_is_object(c) && json_in_range(json_object_get(c, JK_DEADLINES_MET), 1000000) &&
+	const json_t *p99 = json_object_get(c, FIGURE_KEY(sched_p99_ns));
+	return json_is_null(c) || (json_is_object(c) && json_in_range(json_object_get(c, FIGURE_KEY(deadlines_met_pct)), 1000000) &&
 				   (json_is_null(p99) || json_in_range(p99, INT64_MAX)));
 }
 
 /* sweeps[idx]: names, the settings of both axes and a cell per pair of them. */
 static int json_sweep_check(const json_t *sw, size_t idx, char *err, size_t errlen)
 {
-	const json_t *rows = json_object_get(sw, "bench_settings"), *cols = json_object_get(sw, "load_settings");
-	const json_t *cells = json_object_get(sw, "cells");
+	const json_t *rows = json_object_get(sw, JK_BENCH_SETTINGS), *cols = json_object_get(sw, JK_LOAD_SETTINGS);
+	const json_t *cells = json_object_get(sw, JK_CELLS);
 	if (!rs_json_str(sw, JK_SIMULATION) || !rs_json_str(sw, JK_LOAD) || !json_setting_names(rows) ||
 	    !json_setting_names(cols) || json_array_size(cells) != json_array_size(rows))
 		return rs_fail(err, errlen, "sweeps[%zu]: not an object with string \"simulation\" and \"load\", 1 to %d "
@@ -96,7 +97,7 @@ static int json_sweep_check(const json_t *sw, size_t idx, char *err, size_t errl
 		for (size_t c = 0; c < json_array_size(cols); c++)
 			if (!json_sweep_cell(json_array_get(row, c)))
 				return rs_fail(err, errlen, "sweeps[%zu].cells[%zu][%zu]: not null or an object with integer "
-					    "\"%s\" (0..1000000) and \"%s\"", idx, r, c, JK_DEADLINES_MET, JK_LATENCY_P99);
+					    "\"%s\" (0..1000000) and \"%s\"", idx, r, c, FIGURE_KEY(deadlines_met_pct), FIGURE_KEY(sched_p99_ns));
 	}
 	return 0;
 }
@@ -104,7 +105,7 @@ static int json_sweep_check(const json_t *sw, size_t idx, char *err, size_t errl
 /* Checks what of doc result_set_parse does not read (json_drawn_check, json_sweep_check). */
 static int json_doc_drawn_check(const json_t *doc, char *err, size_t errlen)
 {
-	const json_t *sweeps = json_object_get(doc, "sweeps"), *v;
+	const json_t *sweeps = json_object_get(doc, JK_SWEEPS), *v;
 	size_t i;
 	json_array_foreach(json_object_get(doc, JK_RESULTS), i, v)
 		if (json_drawn_check(v, i, err, errlen) != 0)

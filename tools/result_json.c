@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "report/jsonkeys.h"
+#include "engine/summary.h"   /* FIGURE_KEY's fields */
 #include "host/disturb.h"
 #include "tools/result_read.h"
 
@@ -92,7 +93,7 @@ static int json_interval(const json_t *r, size_t idx, const struct task_figure *
 static int json_values(const json_t *r, size_t idx, struct rs_values *v, char *err, size_t errlen)
 {
 	double samples = NAN;   /* absent: not said, figures taken as they are */
-	if (json_object_get(r, JK_SAMPLES) && json_uint(r, JK_SAMPLES, idx, INT64_MAX, &samples, err, errlen) != 0)
+	if (json_object_get(r, FIGURE_KEY(samples)) && json_uint(r, FIGURE_KEY(samples), idx, INT64_MAX, &samples, err, errlen) != 0)
 		return -1;
 	v->no_samples = samples == 0;  /* results before null existed wrote 0s: no figure either */
 	for (size_t k = 0; k < task_figures_n; k++)
@@ -101,11 +102,11 @@ static int json_values(const json_t *r, size_t idx, struct rs_values *v, char *e
 			return -1;
 	if (!json_is_true(json_object_get(r, JK_HAS_DEADLINES)))
 		v->m[JM_MET] = v->m[JM_STREAK] = NAN;
-	else if (!json_is_integer(json_object_get(r, JK_VSYNCS)))
+	else if (!json_is_integer(json_object_get(r, FIGURE_KEY(vsyncs))))
 		v->m[JM_LOW1] = NAN;  /* "1% low" is a free-running or presenting task's figure */
 	rs_starved_met(v);
 	double run_ns = NAN;      /* xruns per minute of the task's run */
-	if (!isnan(v->m[JM_XRUNS]) && json_uint(r, JK_TASK_RUN, idx, INT64_MAX, &run_ns, err, errlen) != 0)
+	if (!isnan(v->m[JM_XRUNS]) && json_uint(r, FIGURE_KEY(task_run_ns), idx, INT64_MAX, &run_ns, err, errlen) != 0)
 		return -1;
 	if (!isnan(v->m[JM_XRUNS]))
 		v->m[JM_XRUNS] = run_ns > 0 ? v->m[JM_XRUNS] * 60e9 / run_ns : NAN;
@@ -128,14 +129,14 @@ int result_set_json_key(const json_t *r, char *buf, size_t len)
  * levels of host/disturb.h is noted on p.  Returns 0, or -1 when malformed. */
 static int json_disturbance(struct rs_pair *p, const json_t *r, size_t idx, char *err, size_t errlen)
 {
-	const json_t *d = json_object_get(r, "disturbance");
+	const json_t *d = json_object_get(r, JK_DISTURBANCE);
 	double outside, steal;
 	if (!d)
 		return 0;
 	if (!json_is_object(d))
 		return rs_fail(err, errlen, "results[%zu].disturbance: not an object", idx);
-	if (json_uint(d, "outside_cpu_ppm", idx, INT64_MAX, &outside, err, errlen) != 0 ||
-	    json_uint(d, "steal_ppm", idx, INT64_MAX, &steal, err, errlen) != 0)
+	if (json_uint(d, JK_OUTSIDE_CPU_PPM, idx, INT64_MAX, &outside, err, errlen) != 0 ||
+	    json_uint(d, JK_STEAL_PPM, idx, INT64_MAX, &steal, err, errlen) != 0)
 		return -1;
 	if (disturb_ppm_marked((uint64_t)outside, (uint64_t)steal))
 		rs_pair_disturbed(p, outside / 1e4, steal / 1e4);
@@ -146,12 +147,12 @@ static int json_disturbance(struct rs_pair *p, const json_t *r, size_t idx, char
  * stopped is noted on p.  Returns 0, or -1 when malformed. */
 static int json_load_activity(struct rs_pair *p, const json_t *r, size_t idx, char *err, size_t errlen)
 {
-	const json_t *a = json_object_get(r, "load_activity");
+	const json_t *a = json_object_get(r, JK_LOAD_ACTIVITY);
 	if (!a)
 		return 0;
-	if (!json_is_object(a) || !json_is_boolean(json_object_get(a, "stopped")))
+	if (!json_is_object(a) || !json_is_boolean(json_object_get(a, JK_LOAD_STOPPED)))
 		return rs_fail(err, errlen, "results[%zu].load_activity: not an object with a boolean \"stopped\"", idx);
-	p->load_stopped += json_is_true(json_object_get(a, "stopped"));
+	p->load_stopped += json_is_true(json_object_get(a, JK_LOAD_STOPPED));
 	return 0;
 }
 
@@ -180,7 +181,7 @@ static int json_result(struct result_set *rs, const json_t *r, size_t idx, char 
 	if (json_values(r, idx, &v, err, errlen) != 0 || json_disturbance(p, r, idx, err, errlen) != 0 ||
 	    json_load_activity(p, r, idx, err, errlen) != 0)
 		return -1;
-	const json_t *e = json_object_get(r, "explain");
+	const json_t *e = json_object_get(r, JK_EXPLAIN);
 	if (e && explain_read_json(&p->causes, e, idx, err, errlen) != 0)
 		return -1;
 	return rs_pair_add(rs, p, &v, err, errlen);
@@ -221,19 +222,19 @@ static bool option_is_fact(const char *key)
  * compared. */
 static void json_facts(struct result_set *rs, const json_t *doc)
 {
-	static const char *const machine[] = { "cpu_model", "online_cpus", "preempt_model", "preempt_mode",
-		"allowed_cpus", "allowed_cpu_list", "cpu_quota_us", "cpu_quota_period_us", "cpuset",
-		"rt_runtime_us", "rt_period_us" };
+	static const char *const machine[] = { JK_CPU_MODEL, JK_ONLINE_CPUS, JK_PREEMPT_MODEL, JK_PREEMPT_MODE,
+		JK_ALLOWED_CPUS, JK_ALLOWED_CPU_LIST, JK_CPU_QUOTA_US, JK_CPU_QUOTA_PERIOD_US, JK_CPUSET,
+		JK_RT_RUNTIME_US, JK_RT_PERIOD_US };
 	static const char *const audit[] = { "cpufreq_governor", "smt", "deepest_idle_state", "scheduler", "sched_ext",
 		"cmdline" };
-	const json_t *m = json_object_get(doc, "machine"), *a = json_object_get(m, "audit"), *v;
+	const json_t *m = json_object_get(doc, JK_MACHINE), *a = json_object_get(m, JK_AUDIT), *v;
 	for (size_t i = 0; i < sizeof(machine) / sizeof(machine[0]); i++)
 		add_fact(rs, machine[i], json_object_get(m, machine[i]));
-	add_fact(rs, "concurrent_run_pid", json_object_get(json_object_get(doc, "run"), "concurrent_run_pid"));
+	add_fact(rs, JK_CONCURRENT_RUN_PID, json_object_get(json_object_get(doc, JK_RUN), JK_CONCURRENT_RUN_PID));
 	for (size_t i = 0; i < sizeof(audit) / sizeof(audit[0]); i++)
-		add_fact(rs, audit[i], json_object_get(json_object_get(a, audit[i]), "value"));
+		add_fact(rs, audit[i], json_object_get(json_object_get(a, audit[i]), JK_AUDIT_VALUE));
 	const char *key;
-	json_object_foreach(json_object_get(doc, "options"), key, v)
+	json_object_foreach(json_object_get(doc, JK_OPTIONS), key, v)
 		if (option_is_fact(key))
 			add_fact(rs, key, v);
 }
