@@ -3,9 +3,11 @@
  * which repeats its median is taken over, its column in the classic table and how compare and
  * export read it.  The table writer's verbose and buffer columns, the JSON writer
  * (report/json_report.c), summary_median, the JSON reader (tools/result_json.c), compare and
- * export iterate it; tests/check_figures.c checks every key is in doc/json.md and
- * doc/interbench-result.schema.json.  Adding a figure: a field in struct pair_summary, the
- * code in pair_summarize that computes it, and one row in report/figures.c. */
+ * export iterate it; readers name a figure's key through it (FIGURE_KEY, figure_of_metric),
+ * never by typing it.  tests/check_figures.c checks doc/interbench-result.schema.json's and
+ * doc/json.md's figures against it field by field (type, null rule, unit in the key, interval,
+ * required).  Adding a figure: a field in struct pair_summary, the code in pair_summarize that
+ * computes it, one row in report/figures.c, and its entries in the schema and doc/json.md. */
 #ifndef IB_FIGURES_H
 #define IB_FIGURES_H
 #include <stdbool.h>
@@ -90,6 +92,8 @@ struct task_figure {
 	enum figure_null null_rule;
 	enum figure_group median;
 	bool higher_better;        /* false: lower is better (latencies, misses), or neutral */
+	bool required;             /* every measured result carries it, schema version 1 on (the
+	                              schema requires it; tests/check_figures.c) */
 	enum figure_column column;
 	unsigned column_pos;       /* its place among its column group's, from 0 */
 	const char *column_label;  /* the column's header word(s), at most 10 characters */

@@ -408,7 +408,7 @@ static double percentiles_row(struct figure *f, const json_t *r)
 	double p99_ms = num(r, FIGURE_KEY(sched_p99_ns)) / 1e6, lo, hi;
 	load_label(r, label, sizeof(label));
 	p99_interval_ms(r, p99_ms, &lo, &hi);
-	fprintf(f->head, "\"%s\" %g %g %g %g %g\n", label, num(r, "latency_p50_ns") / 1e6, p99_ms,
+	fprintf(f->head, "\"%s\" %g %g %g %g %g\n", label, num(r, FIGURE_KEY(sched_p50_ns)) / 1e6, p99_ms,
 		num(r, FIGURE_KEY(ib_max_ns)) >= 0 ? num(r, FIGURE_KEY(ib_max_ns)) / 1e6 : num(r, FIGURE_KEY(latency_max_ns)) / 1e6, lo, hi);
 	return num(r, FIGURE_KEY(interval_us)) > 0 ? num(r, FIGURE_KEY(interval_us)) / 1e3 : -1;
 }
