@@ -21,7 +21,7 @@
 bool report_generator_is_ours(const char *generator);
 
 /* The document: {"schema_version", "generator", "machine", "run", "options", "results",
- * "sweeps"} (doc/json.md "The document"). */
+ * "sweeps"} (doc/json.md "Top level"). */
 #define JK_SCHEMA_VERSION    "schema_version"
 #define JK_GENERATOR         "generator"
 #define JK_MACHINE           "machine"
