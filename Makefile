@@ -133,10 +133,11 @@ e2e: interbench
 	@bash tests/untouched.sh bash tests/run-e2e.sh ./interbench $(E2E)
 
 # The man page must be clean above style level; the include layers hold
-# (doc/adding-a-workload.md).
+# (doc/adding-a-workload.md); the JSON keys are typed once (tests/jsonkeys.sh).
 lint:
 	mandoc -Tlint -W warning man/interbench.8
 	bash tests/layers.sh
+	bash tests/jsonkeys.sh
 
 # Installs the Debian packages that are missing (as root), or prints the line to run.
 deps:

@@ -46,14 +46,14 @@ static json_t *owners_json(const uint64_t owner_ns[EXPLAIN_OWNERS])
 static json_t *culprit_json(const struct explain_culprit *c)
 {
 	char sched[48];
-	return json_pack("{s:s, s:i, s:i, s:s, s:s, s:i, s:o}", "comm", c->comm, "pid", (int)c->pid, "tgid",
-			 (int)c->tgid, "owner", owner_name(c->owner), "sched", explain_sched_text(c, sched, sizeof(sched)),
-			 "switches", (int)c->switches, "ns", ns_json(c->ns));
+	return json_pack("{s:s, s:i, s:i, s:s, s:s, s:i, s:o}", EK_COMM, c->comm, "pid", (int)c->pid, "tgid",
+			 (int)c->tgid, EK_OWNER, owner_name(c->owner), "sched", explain_sched_text(c, sched, sizeof(sched)),
+			 "switches", (int)c->switches, EK_NS, ns_json(c->ns));
 }
 
 static json_t *irq_json(const struct explain_irq_time *q)
 {
-	return json_pack("{s:i, s:s, s:i, s:o}", "irq", (int)q->irq, "name", q->name, "count", (int)q->count, "ns",
+	return json_pack("{s:i, s:s, s:i, s:o}", "irq", (int)q->irq, "name", q->name, "count", (int)q->count, EK_NS,
 			 ns_json(q->ns));
 }
 
@@ -76,10 +76,10 @@ static json_t *period_json(const struct explain_period *p, const struct explain_
 	for (unsigned i = 0; top && i < p->ntop && i < EXPLAIN_TOP; i++)
 		json_array_append_new(top, culprit_json(&p->top[i]));
 	return json_pack("{s:o, s:o, s:o, s:o, s:b, s:o, s:o, s:o, s:i, s:i, s:i, s:i, s:o, s:o, s:o}", "index",
-			 ns_json(p->index), "start_ns", ns_json(p->start_ns), "delay_ns", ns_json(p->delay_ns), "ran_ns",
-			 ns_json(p->ran_ns), "missed", p->missed, "parts_ns", parts_json(p->part_ns), "softirq_ns",
-			 softirq_json(p->softirq_ns), "owners_ns", owners_json(p->owner_ns), "migrations", (int)p->migrations, "preemptions",
-			 (int)p->preemptions, "first_cpu", (int)p->first_cpu, "last_cpu", (int)p->last_cpu, "culprits",
+			 ns_json(p->index), "start_ns", ns_json(p->start_ns), EK_DELAY_NS, ns_json(p->delay_ns), "ran_ns",
+			 ns_json(p->ran_ns), "missed", p->missed, EK_PARTS_NS, parts_json(p->part_ns), "softirq_ns",
+			 softirq_json(p->softirq_ns), EK_OWNERS_NS, owners_json(p->owner_ns), "migrations", (int)p->migrations, "preemptions",
+			 (int)p->preemptions, "first_cpu", (int)p->first_cpu, "last_cpu", (int)p->last_cpu, EK_CULPRITS,
 			 top ? top : json_null(), "irq", p->irq.count ? irq_json(&p->irq) : json_null(), "stages",
 			 stages_json(s, p->stage_wait_ns, p->stage_woken_ns, p->stage_ran_ns));
 }
@@ -105,10 +105,10 @@ json_t *explain_json(const struct explain_summary *summary, const struct explain
 	for (unsigned i = 0; periods && k && i < k->n; i++)
 		json_array_append_new(periods, period_json(explain_kept_at(k, i), &s));
 	json_t *o = json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "source",
-			 explain_source_name((enum explain_source)s.source), "explained_periods", ns_json(s.periods),
-			 "delay_ns", ns_json(s.delay_ns), "parts_ns", parts_json(s.part_ns), "softirq_ns",
-			 softirq_json(s.softirq_ns), "owners_ns", owners_json(s.owner_ns), "migrations", ns_json(s.migrations), "preemptions",
-			 ns_json(s.preemptions), "within_10pct", ns_json(s.within_10pct), "culprits", who ? who : json_null(),
+			 explain_source_name((enum explain_source)s.source), EK_EXPLAINED_PERIODS, ns_json(s.periods),
+			 EK_DELAY_NS, ns_json(s.delay_ns), EK_PARTS_NS, parts_json(s.part_ns), "softirq_ns",
+			 softirq_json(s.softirq_ns), EK_OWNERS_NS, owners_json(s.owner_ns), "migrations", ns_json(s.migrations), "preemptions",
+			 ns_json(s.preemptions), "within_10pct", ns_json(s.within_10pct), EK_CULPRITS, who ? who : json_null(),
 			 "culprits_rest_ns", ns_json(s.who_rest_ns), "irqs", irqs ? irqs : json_null(), "periods",
 			 periods ? periods : json_null());
 	tracer_json(o, s.tracer_run_ns, window_ns);
@@ -164,15 +164,15 @@ static int read_culprits(struct rs_causes *c, const json_t *a, size_t idx, char 
 	size_t i;
 	const json_t *x;
 	if (!json_is_array(a))
-		return bad(err, errlen, idx, "culprits", a ? "not an array" : "missing");
+		return bad(err, errlen, idx, EK_CULPRITS, a ? "not an array" : "missing");
 	json_array_foreach(a, i, x) {
-		const json_t *comm = json_object_get(x, "comm"), *owner = json_object_get(x, "owner");
+		const json_t *comm = json_object_get(x, EK_COMM), *owner = json_object_get(x, EK_OWNER);
 		double ns;
 		char at[48];
 		snprintf(at, sizeof(at), "culprits[%zu].", i);
 		if (!json_is_string(comm) || !json_is_string(owner))
 			return bad(err, errlen, idx, at, "no string \"comm\" and \"owner\"");
-		if (read_count(x, "ns", at, idx, &ns, err, errlen) != 0)
+		if (read_count(x, EK_NS, at, idx, &ns, err, errlen) != 0)
 			return -1;
 		add_culprit(c, json_string_value(comm), json_string_value(owner), ns);
 	}
@@ -184,22 +184,22 @@ int explain_read_json(struct rs_causes *c, const json_t *e, size_t idx, char *er
 	double periods, delay_ns, part_ns[EXPLAIN_PARTS] = { 0 };
 	if (!json_is_object(e))
 		return bad(err, errlen, idx, "", "not an object");
-	if (read_count(e, "explained_periods", "", idx, &periods, err, errlen) != 0 ||
-	    read_count(e, "delay_ns", "", idx, &delay_ns, err, errlen) != 0)
+	if (read_count(e, EK_EXPLAINED_PERIODS, "", idx, &periods, err, errlen) != 0 ||
+	    read_count(e, EK_DELAY_NS, "", idx, &delay_ns, err, errlen) != 0)
 		return -1;
-	const json_t *parts = json_object_get(e, "parts_ns");
+	const json_t *parts = json_object_get(e, EK_PARTS_NS);
 	if (!json_is_object(parts))
-		return bad(err, errlen, idx, "parts_ns", parts ? "not an object" : "missing");
+		return bad(err, errlen, idx, EK_PARTS_NS, parts ? "not an object" : "missing");
 	for (int k = 0; k < EXPLAIN_PARTS; k++)
 		if (json_object_get(parts, explain_part_name((enum explain_part)k)) &&
 		    read_count(parts, explain_part_name((enum explain_part)k), "parts_ns.", idx, &part_ns[k], err, errlen) != 0)
 			return -1;
-	if (read_culprits(c, json_object_get(e, "culprits"), idx, err, errlen) != 0)
+	if (read_culprits(c, json_object_get(e, EK_CULPRITS), idx, err, errlen) != 0)
 		return -1;
-	const json_t *owners = json_object_get(e, "owners_ns");
+	const json_t *owners = json_object_get(e, EK_OWNERS_NS);
 	double owner_ns[EXPLAIN_OWNERS] = { 0 };
 	if (!json_is_object(owners))
-		return bad(err, errlen, idx, "owners_ns", owners ? "not an object" : "missing");
+		return bad(err, errlen, idx, EK_OWNERS_NS, owners ? "not an object" : "missing");
 	for (unsigned k = 0; k < EXPLAIN_OWNERS; k++)
 		if (read_count(owners, owner_name(k), "owners_ns.", idx, &owner_ns[k], err, errlen) != 0)
 			return -1;

@@ -13,6 +13,17 @@
  * Returns NULL only when jansson cannot allocate. */
 json_t *explain_json(const struct explain_summary *s, const struct explain_kept *k, uint64_t window_ns);
 
+/* The members of "explain" its reader takes (explain_read_json, tools/plot.c): written by
+ * explain_json, read back by name. */
+#define EK_EXPLAINED_PERIODS "explained_periods"
+#define EK_DELAY_NS          "delay_ns"
+#define EK_PARTS_NS          "parts_ns"     /* {part: ns} (explain_part_name) */
+#define EK_OWNERS_NS         "owners_ns"    /* {owner: ns} (rs_owner_name) */
+#define EK_CULPRITS          "culprits"     /* [{"comm", "owner", "ns", ...}] */
+#define EK_COMM              "comm"
+#define EK_OWNER             "owner"
+#define EK_NS                "ns"
+
 /* The causes a reader keeps of a pair's "explain" objects, summed over its repeats. */
 #define RS_CULPRITS 8
 struct rs_causes {

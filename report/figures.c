@@ -32,6 +32,8 @@
 #define SEGMENT(k, name) { .json_key = "i2p_share_" name "_ppm", F_DBL(segment_pct[k]), .unit = FIG_PCT, \
 	.json_scale = 1e4, .null_rule = FIG_NULL_NO_INPUT, .column = FIG_SEGMENT_COLUMN, .column_pos = k, \
 	.column_label = name }
+/* Carried by every measured result since schema version 1: the schema requires it. */
+#define V1 .required = true
 /* What compare and export read (a threshold key, a name, a unit). */
 #define CMP(m, k, n, u, max, req) .cmp = &(const struct figure_compare){ m, k, n, u, max, req }
 /* Its 95 % interval: the JSON key and the low and high fields. */
@@ -40,22 +42,22 @@
 
 /* In the JSON writer's order (doc/json.md lists them). */
 const struct task_figure task_figures[] = {
-	{ COUNT("samples", samples), .median = FIG_OVER_SAMPLED },
-	{ SCHED_NS("latency_mean_ns"), F_DBL(latency_mean_ns),
+	{ COUNT("samples", samples), .median = FIG_OVER_SAMPLED, V1 },
+	{ SCHED_NS("latency_mean_ns"), F_DBL(latency_mean_ns), V1,
 	  CMP(JM_SMEAN, "sched-mean", "mean sched latency", "ms", 0, true),
 	  CI("latency_mean_ns_ci", latency_mean_lo_ns, latency_mean_hi_ns) },
-	{ SCHED_NS("latency_sd_ns"), F_DBL(latency_sd_ns) },
-	{ SCHED_NS("latency_max_ns"), F_U64(latency_max_ns),
+	{ SCHED_NS("latency_sd_ns"), F_DBL(latency_sd_ns), V1 },
+	{ SCHED_NS("latency_max_ns"), F_U64(latency_max_ns), V1,
 	  CMP(JM_SMAX, "sched-max", "max sched latency", "ms", 0, true) },
 	{ COUNT("latency_over_period", latency_over_period), .null_rule = FIG_NULL_NO_SAMPLES,
 	  .median = FIG_OVER_SAMPLED },
 	{ COUNT("latency_over_7ms", latency_over_perceptible), .null_rule = FIG_NULL_NO_SAMPLES,
 	  .median = FIG_OVER_SAMPLED },
-	{ SCHED_NS("latency_p50_ns"), F_U64(sched_p50_ns), VCOL(0, "p50") },
-	{ SCHED_NS("latency_p90_ns"), F_U64(sched_p90_ns), VCOL(1, "p90") },
-	{ SCHED_NS("latency_p99_ns"), F_U64(sched_p99_ns), VCOL(2, "p99"),
+	{ SCHED_NS("latency_p50_ns"), F_U64(sched_p50_ns), VCOL(0, "p50"), V1 },
+	{ SCHED_NS("latency_p90_ns"), F_U64(sched_p90_ns), VCOL(1, "p90"), V1 },
+	{ SCHED_NS("latency_p99_ns"), F_U64(sched_p99_ns), VCOL(2, "p99"), V1,
 	  CMP(JM_P99, "p99", "p99 latency", "ms", 0, true), CI("latency_p99_ns_ci", sched_p99_lo_ns, sched_p99_hi_ns) },
-	{ SCHED_NS("latency_p999_ns"), F_U64(sched_p999_ns), VCOL(3, "p99.9") },
+	{ SCHED_NS("latency_p999_ns"), F_U64(sched_p999_ns), VCOL(3, "p99.9"), V1 },
 	{ SCHED_NS("interbench_latency_mean_ns"), F_DBL(ib_mean_ns),
 	  CMP(JM_MEAN, "mean", "mean latency", "ms", 0, false) },
 	{ SCHED_NS("interbench_latency_sd_ns"), F_DBL(ib_sd_ns) },
@@ -80,7 +82,7 @@ const struct task_figure task_figures[] = {
 	{ PPM("stolen_over10_ppm", stolen_pct) },
 	{ NS("task_run_ns", task_run_ns) },
 	{ .json_key = "interval_us", F_U64(interval_us), .unit = FIG_US, .json_scale = 1 },
-	/* xruns per minute is what compare reads (tools/resultset.c: over task_run_ns) */
+	/* xruns per minute is what compare reads (tools/result_json.c: over task_run_ns) */
 	{ COUNT("xruns", xruns), .null_rule = FIG_NULL_UNBUFFERED, BCOL(0, "xruns"),
 	  CMP(JM_XRUNS, "xruns", "xruns per minute", "/min", 0, false) },
 	{ NS("worst_overrun_ns", worst_overrun_ns), .null_rule = FIG_NULL_UNBUFFERED, BCOL(1, "overrun") },
@@ -113,26 +115,26 @@ const struct task_figure task_figures[] = {
 	SEGMENT(CHAIN_PICKUP, "input"), SEGMENT(CHAIN_FORK, "logic"), SEGMENT(CHAIN_JOINED, "workers"),
 	SEGMENT(CHAIN_RESUMED, "join"), SEGMENT(CHAIN_COMMITTED, "render"), SEGMENT(CHAIN_LATCHED, "latch"),
 	SEGMENT(CHAIN_COMPOSED, "compose"), SEGMENT(CHAIN_PRESENTED, "scanout"),
-	{ COUNT("timer_samples", timer_samples), .median = FIG_OVER_TIMED },
-	{ TIMER_NS("timer_latency_mean_ns"), F_DBL(timer_mean_ns) },
-	{ TIMER_NS("timer_latency_sd_ns"), F_DBL(timer_sd_ns) },
-	{ TIMER_NS("timer_latency_max_ns"), F_U64(timer_max_ns), VCOL(5, "timer max") },
-	{ TIMER_NS("timer_latency_p50_ns"), F_U64(timer_p50_ns) },
-	{ TIMER_NS("timer_latency_p90_ns"), F_U64(timer_p90_ns) },
-	{ TIMER_NS("timer_latency_p99_ns"), F_U64(timer_p99_ns), VCOL(4, "timer p99") },
-	{ TIMER_NS("timer_latency_p999_ns"), F_U64(timer_p999_ns) },
-	{ PPM("desired_cpu_ppm", desired_cpu_pct), .higher_better = true,
+	{ COUNT("timer_samples", timer_samples), .median = FIG_OVER_TIMED, V1 },
+	{ TIMER_NS("timer_latency_mean_ns"), F_DBL(timer_mean_ns), V1 },
+	{ TIMER_NS("timer_latency_sd_ns"), F_DBL(timer_sd_ns), V1 },
+	{ TIMER_NS("timer_latency_max_ns"), F_U64(timer_max_ns), VCOL(5, "timer max"), V1 },
+	{ TIMER_NS("timer_latency_p50_ns"), F_U64(timer_p50_ns), V1 },
+	{ TIMER_NS("timer_latency_p90_ns"), F_U64(timer_p90_ns), V1 },
+	{ TIMER_NS("timer_latency_p99_ns"), F_U64(timer_p99_ns), VCOL(4, "timer p99"), V1 },
+	{ TIMER_NS("timer_latency_p999_ns"), F_U64(timer_p999_ns), V1 },
+	{ PPM("desired_cpu_ppm", desired_cpu_pct), .higher_better = true, V1,
 	  CMP(JM_CPU, "cpu", "% desired CPU", "%", FIG_MAX_CPU_PCT, true),
 	  CI("desired_cpu_ppm_ci", desired_cpu_lo_pct, desired_cpu_hi_pct) },
 	{ PPM("task_cpu_ppm", task_cpu_pct), VCOL(8, "cpu %") },
 	{ PPM("task_cpu_wanted_ppm", task_cpu_wanted_pct) },
-	{ PPM("deadlines_met_ppm", deadlines_met_pct), .higher_better = true,
+	{ PPM("deadlines_met_ppm", deadlines_met_pct), .higher_better = true, V1,
 	  CMP(JM_MET, "deadlines", "% deadlines met", "%", 100, true),
 	  CI("deadlines_met_ppm_ci", deadlines_met_lo_pct, deadlines_met_hi_pct) },
-	{ COUNT("periods", periods) },
-	{ COUNT("deadlines_met", deadlines_met), .higher_better = true },
-	{ COUNT("deadlines_missed", deadlines_missed) },
-	{ COUNT("periods_skipped", periods_skipped) },
+	{ COUNT("periods", periods), V1 },
+	{ COUNT("deadlines_met", deadlines_met), .higher_better = true, V1 },
+	{ COUNT("deadlines_missed", deadlines_missed), V1 },
+	{ COUNT("periods_skipped", periods_skipped), V1 },
 	/* kept for the table's medians, not written: xruns per minute of the task's run */
 	{ .json_key = NULL, F_DBL(xruns_per_min), .unit = FIG_COUNT, .json_scale = 1 },
 };
@@ -196,6 +198,14 @@ const struct task_figure *figure_of_metric(const struct task_figure *tab, size_t
 	for (size_t i = 0; i < n; i++)
 		if (tab[i].cmp && tab[i].cmp->metric == m)
 			return &tab[i];
+	return NULL;
+}
+
+const char *figure_key_of(size_t offset)
+{
+	for (size_t i = 0; i < task_figures_n; i++)
+		if (task_figures[i].offset == offset && task_figures[i].json_key)
+			return task_figures[i].json_key;
 	return NULL;
 }
 

@@ -2,10 +2,12 @@
  * pair_summary (engine/summary.h), where it is kept, its JSON key and scale, when it is null,
  * which repeats its median is taken over, its column in the classic table and how compare and
  * export read it.  The table writer's verbose and buffer columns, the JSON writer
- * (report/json_report.c), summary_median, the JSON reader (tools/resultset.c), compare and
- * export iterate it; tests/check_figures.c checks every key is in doc/json.md and
- * doc/interbench-result.schema.json.  Adding a figure: a field in struct pair_summary, the
- * code in pair_summarize that computes it, and one row in report/figures.c. */
+ * (report/json_report.c), summary_median, the JSON reader (tools/result_json.c), compare and
+ * export iterate it; readers name a figure's key through it (FIGURE_KEY, figure_of_metric),
+ * never by typing it.  tests/check_figures.c checks doc/interbench-result.schema.json's and
+ * doc/json.md's figures against it field by field (type, null rule, unit in the key, interval,
+ * required).  Adding a figure: a field in struct pair_summary, the code in pair_summarize that
+ * computes it, one row in report/figures.c, and its entries in the schema and doc/json.md. */
 #ifndef IB_FIGURES_H
 #define IB_FIGURES_H
 #include <stdbool.h>
@@ -90,6 +92,8 @@ struct task_figure {
 	enum figure_null null_rule;
 	enum figure_group median;
 	bool higher_better;        /* false: lower is better (latencies, misses), or neutral */
+	bool required;             /* every measured result carries it, schema version 1 on (the
+	                              schema requires it; tests/check_figures.c) */
 	enum figure_column column;
 	unsigned column_pos;       /* its place among its column group's, from 0 */
 	const char *column_label;  /* the column's header word(s), at most 10 characters */
@@ -120,6 +124,14 @@ bool figure_is_null(const struct task_figure *f, const struct pair_summary *s, b
 
 /* The row of tab[0..n) whose metric is m, or NULL. */
 const struct task_figure *figure_of_metric(const struct task_figure *tab, size_t n, enum judged_metric m);
+
+/* The JSON key of the first written row of task_figures whose field is at offset in struct
+ * pair_summary, or NULL when no written row has it. */
+const char *figure_key_of(size_t offset);
+
+/* The JSON key of the figure kept in pair_summary's field (its struct complete where used,
+ * engine/summary.h): a reader names a figure it draws by its field, never by typing its key. */
+#define FIGURE_KEY(field) figure_key_of(offsetof(struct pair_summary, field))
 
 /* Whether metric m is a latency (ns; worse when higher): null without samples. */
 bool judged_metric_is_latency(enum judged_metric m);

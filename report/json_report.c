@@ -86,11 +86,11 @@ static json_t *machine_json(const struct machine_info *m)
 	return json_pack("{s:o, s:o, s:o, s:o, s:i, s:I, s:I, s:o, s:o?, s:o, s:o?, s:o}",
 			 "kernel_release", report_text(m->kernel_release),
 			 "kernel_version", report_text(m->kernel_version),
-			 "machine", report_text(m->machine), "cpu_model", report_text(m->cpu_model),
-			 "online_cpus", (int)m->online_cpus,
+			 JK_UNAME_MACHINE, report_text(m->machine), JK_CPU_MODEL, report_text(m->cpu_model),
+			 JK_ONLINE_CPUS, (int)m->online_cpus,
 			 "ram_bytes", (json_int_t)m->ram_bytes, "swap_bytes", (json_int_t)m->swap_bytes,
-			 "preempt_model", report_text(m->preempt_model),
-			 "preempt_mode", report_text(m->preempt_mode[0] ? m->preempt_mode : NULL),
+			 JK_PREEMPT_MODEL, report_text(m->preempt_model),
+			 JK_PREEMPT_MODE, report_text(m->preempt_mode[0] ? m->preempt_mode : NULL),
 			 "preempt_source", report_text(m->preempt_source),
 			 "preempt_mode_source", report_text(m->preempt_mode_source[0] ? m->preempt_mode_source : NULL),
 			 "clocksource", report_text(m->clocksource));
@@ -103,15 +103,15 @@ static json_t *confinement_json(const struct machine_info *m)
 	const struct cgroup_cpu_limits *cg = &m->cgroup;
 	bool quota = cg->quota_us > 0 && cg->period_us > 0, rt = cg->rt_period_us > 0;
 	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
-			 "allowed_cpus", m->allowed_cpus ? json_integer(m->allowed_cpus) : json_null(),
-			 "allowed_cpu_list", m->allowed_cpus ? report_text(m->allowed_cpu_list) : json_null(),
-			 "cpu_quota_us", quota ? json_integer(cg->quota_us) : json_null(),
-			 "cpu_quota_period_us", quota ? json_integer(cg->period_us) : json_null(),
+			 JK_ALLOWED_CPUS, m->allowed_cpus ? json_integer(m->allowed_cpus) : json_null(),
+			 JK_ALLOWED_CPU_LIST, m->allowed_cpus ? report_text(m->allowed_cpu_list) : json_null(),
+			 JK_CPU_QUOTA_US, quota ? json_integer(cg->quota_us) : json_null(),
+			 JK_CPU_QUOTA_PERIOD_US, quota ? json_integer(cg->period_us) : json_null(),
 			 "cpu_quota_source", quota ? report_text(cg->quota_file) : json_null(),
-			 "cpuset", cg->cpuset[0] ? report_text(cg->cpuset) : json_null(),
+			 JK_CPUSET, cg->cpuset[0] ? report_text(cg->cpuset) : json_null(),
 			 "cpuset_source", cg->cpuset[0] ? report_text(cg->cpuset_file) : json_null(),
-			 "rt_runtime_us", rt ? json_integer(cg->rt_runtime_us) : json_null(),
-			 "rt_period_us", rt ? json_integer(cg->rt_period_us) : json_null(),
+			 JK_RT_RUNTIME_US, rt ? json_integer(cg->rt_runtime_us) : json_null(),
+			 JK_RT_PERIOD_US, rt ? json_integer(cg->rt_period_us) : json_null(),
 			 "rt_runtime_source", rt ? report_text(cg->rt_file) : json_null());
 }
 
@@ -132,7 +132,7 @@ static json_t *audit_json(const struct audit *a)
 {
 	json_t *o = json_object();
 	for (unsigned i = 0; o && i < a->n; i++)
-		json_object_set_new(o, a->item[i].name, json_pack("{s:o, s:o, s:o*}", "value", report_text(a->item[i].value),
+		json_object_set_new(o, a->item[i].name, json_pack("{s:o, s:o, s:o*}", JK_AUDIT_VALUE, report_text(a->item[i].value),
 				    "source", report_text(a->item[i].source),
 				    "hint", a->item[i].hint[0] ? report_text(a->item[i].hint) : NULL));
 	return o;
@@ -186,22 +186,22 @@ json_t *report_new(const struct machine_info *m, const struct run_info *info, co
 	snprintf(generator, sizeof(generator), "%s %s", REPORT_GENERATOR, ib_version());
 	json_t *doc = report_new_doc(m, info, o, generator);
 	if (doc)
-		json_object_update_new(json_object_get(doc, "machine"), confinement_json(m));
+		json_object_update_new(json_object_get(doc, JK_MACHINE), confinement_json(m));
 	if (doc && (info->concurrent_pid ? report_set_concurrent(doc, info->concurrent_pid) :
-		    json_object_set_new(json_object_get(doc, "run"), "concurrent_run_pid", json_null())) != 0) {
+		    json_object_set_new(json_object_get(doc, JK_RUN), JK_CONCURRENT_RUN_PID, json_null())) != 0) {
 		json_decref(doc);
 		return NULL;
 	}
 	if (doc) {
-		json_object_set_new(json_object_get(doc, "run"), "calibration", calibration_json(info->calib));
-		json_object_set_new(json_object_get(doc, "run"), "calibration_drift", json_null());
+		json_object_set_new(json_object_get(doc, JK_RUN), "calibration", calibration_json(info->calib));
+		json_object_set_new(json_object_get(doc, JK_RUN), "calibration_drift", json_null());
 	}
 	if (doc && info->audit)
-		json_object_set_new(json_object_get(doc, "machine"), "audit", audit_json(info->audit));
+		json_object_set_new(json_object_get(doc, JK_MACHINE), JK_AUDIT, audit_json(info->audit));
 	if (doc && info->shuffle_seed)
-		json_object_set_new(json_object_get(doc, "run"), "shuffle_seed", jint(info->shuffle_seed));
+		json_object_set_new(json_object_get(doc, JK_RUN), "shuffle_seed", jint(info->shuffle_seed));
 	if (doc && info->precision)
-		json_object_set_new(json_object_get(doc, "run"), "window", window_json(info));
+		json_object_set_new(json_object_get(doc, JK_RUN), "window", window_json(info));
 	return doc;
 }
 
@@ -211,12 +211,12 @@ static json_t *report_new_doc(const struct machine_info *m, const struct run_inf
 {
 	return json_pack("{s:i, s:s, s:o, s:{s:o, s:I, s:s, s:i, s:i}, s:o, s:[]}",
 			 JK_SCHEMA_VERSION, REPORT_SCHEMA_VERSION, JK_GENERATOR, generator,
-			 "machine", machine_json(m),
-			 "run", "datestamp", report_text(info->datestamp),
+			 JK_MACHINE, machine_json(m),
+			 JK_RUN, "datestamp", report_text(info->datestamp),
 			 "loops_per_ms", (json_int_t)info->loops_per_ms,
 			 "loops_per_ms_source", info->loops_source ? info->loops_source : "unknown",
 			 "load_threads", (int)info->load_threads, "duration_s", (int)info->duration_s,
-			 "options", options_json(o), JK_RESULTS);
+			 JK_OPTIONS, options_json(o), JK_RESULTS);
 }
 
 /* A JSON array of n strings. */
@@ -237,17 +237,17 @@ int report_add_sweep(json_t *doc, const char *sim, const char *load, const char 
 		for (unsigned c = 0; row && c < nc; c++) {
 			const struct sweep_cell *x = &cells[r * nc + c];
 			json_array_append_new(row, !x->measured ? json_null() :
-				json_pack("{s:o, s:o}", JK_DEADLINES_MET, jround(x->met_pct * 1e4),
-					  JK_LATENCY_P99, x->has_p99 ? jint(x->p99_ns) : json_null()));
+				json_pack("{s:o, s:o}", FIGURE_KEY(deadlines_met_pct), jround(x->met_pct * 1e4),
+					  FIGURE_KEY(sched_p99_ns), x->has_p99 ? jint(x->p99_ns) : json_null()));
 		}
 		json_array_append_new(grid, row);
 	}
-	json_t *sweeps = json_object_get(doc, "sweeps");
-	if (!sweeps && json_object_set_new(doc, "sweeps", sweeps = json_array()) != 0)
+	json_t *sweeps = json_object_get(doc, JK_SWEEPS);
+	if (!sweeps && json_object_set_new(doc, JK_SWEEPS, sweeps = json_array()) != 0)
 		return -1;
 	json_t *o = json_pack("{s:o, s:o, s:o, s:o, s:o}", JK_SIMULATION, report_text(sim), JK_LOAD, report_text(load),
-			      "bench_settings", string_array(rows, nr), "load_settings", string_array(cols, nc),
-			      "cells", grid);
+			      JK_BENCH_SETTINGS, string_array(rows, nr), JK_LOAD_SETTINGS, string_array(cols, nc),
+			      JK_CELLS, grid);
 	return o && json_array_append_new(sweeps, o) == 0 ? 0 : -1;
 }
 
@@ -256,7 +256,7 @@ static json_t *speed_json(const struct calib_drift_check *c, const char *sim, co
 {
 	const struct calib_speed *v = &c->speed;
 	return json_pack("{s:{s:o, s:o, s:i}, s:I, s:I, s:I, s:I, s:i, s:o, s:o, s:b}", "after", JK_SIMULATION,
-			 report_text(sim), JK_LOAD, report_text(load), "repeat", (int)c->repeat + 1, "at_ns",
+			 report_text(sim), JK_LOAD, report_text(load), JK_REPEAT, (int)c->repeat + 1, "at_ns",
 			 (json_int_t)c->at_ns, "loops_per_ms", (json_int_t)v->loops_per_ms, "slowest_loops_per_ms",
 			 (json_int_t)v->slowest_loops_per_ms, "fastest_loops_per_ms", (json_int_t)v->fastest_loops_per_ms,
 			 "cpu_share_ppm", (int)v->cpu_share_ppm, "cpu", v->cpu >= 0 ? json_integer(v->cpu) : json_null(),
@@ -279,12 +279,12 @@ int report_set_drift(json_t *doc, const struct calib_drift *d, bool off, const c
 				       "off_checks", (int)d->off, "virtual_machine", d->virtual_machine, "reference", "slowest_loops_per_ms",
 				       (json_int_t)d->reference.slowest_loops_per_ms, "fastest_loops_per_ms",
 				       (json_int_t)d->reference.fastest_loops_per_ms, "speeds", speeds) : NULL;
-	return o ? json_object_set_new(json_object_get(doc, "run"), "calibration_drift", o) : -1;
+	return o ? json_object_set_new(json_object_get(doc, JK_RUN), "calibration_drift", o) : -1;
 }
 
 int report_set_concurrent(json_t *doc, long pid)
 {
-	return json_object_set_new(json_object_get(doc, "run"), "concurrent_run_pid", json_integer(pid));
+	return json_object_set_new(json_object_get(doc, JK_RUN), JK_CONCURRENT_RUN_PID, json_integer(pid));
 }
 
 int report_mark_interrupted(json_t *doc, int sig)
@@ -295,7 +295,7 @@ int report_mark_interrupted(json_t *doc, int sig)
 		snprintf(name, sizeof(name), "SIGRTMIN+%d", sig - SIGRTMIN);
 	else
 		snprintf(name, sizeof(name), "SIG%s", abbrev ? abbrev : "?");
-	return json_object_set_new(json_object_get(doc, "run"), "interrupted_by", json_string(name));
+	return json_object_set_new(json_object_get(doc, JK_RUN), "interrupted_by", json_string(name));
 }
 
 json_t *report_histogram(const struct lat_hist *h)
@@ -355,8 +355,8 @@ static int add_figures(json_t *r, const struct report_entry *e)
 	int rc = report_add_figures(r, task_figures, task_figures_n, &s, buffered);
 	struct { const char *key; json_t *v; } f[] = {
 		{ "timer_realtime", json_boolean(e->sim->timer_rt) },
-		{ "latency_histogram", report_histogram(&e->sim->sched_hist) },
-		{ "timer_latency_histogram", report_histogram(&e->sim->timer_hist) },
+		{ JK_LATENCY_HISTOGRAM, report_histogram(&e->sim->sched_hist) },
+		{ JK_TIMER_LATENCY_HISTOGRAM, report_histogram(&e->sim->timer_hist) },
 	};
 	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++)
 		if (json_object_set_new(r, f[i].key, f[i].v) != 0)
@@ -369,7 +369,7 @@ static json_t *load_activity_json(const struct load_activity *a)
 {
 	return json_pack("{s:i, s:i, s:I, s:b}", "looks", (int)a->looks, "stopped_looks", (int)a->stopped_looks,
 			 "cpu_ns", (json_int_t)load_activity_cpu_ns(a, sysconf(_SC_CLK_TCK)),
-			 "stopped", load_activity_stopped(a));
+			 JK_LOAD_STOPPED, load_activity_stopped(a));
 }
 
 /* The load's own work counters, so a reader can see the load really loaded the machine. */
@@ -409,7 +409,7 @@ static json_t *task_settings_json(const struct sim_spec *spec)
 	uint64_t lo_us, hi_us;
 	sim_work_range_us(spec, &lo_us, &hi_us);
 	sim_pattern_text(spec, pattern, sizeof(pattern));
-	return json_pack("{s:o, s:o, s:i, s:b, s:o, s:o}", "interval_us", jint(spec->interval_us),
+	return json_pack("{s:o, s:o, s:i, s:b, s:o, s:o}", FIGURE_KEY(interval_us), jint(spec->interval_us),
 			 "cpu_pct", spec->desc->work_us ? json_null() : json_integer(spec->cpu_pct),
 			 JK_BUFFER_PERIODS, (int)spec->buffer_periods, "fixed_work", spec->desc->fixed_work,
 			 "work_us", lo_us == hi_us ? jint(lo_us) : json_null(), "pattern", report_text(pattern));
@@ -419,8 +419,8 @@ static json_t *task_settings_json(const struct sim_spec *spec)
 static json_t *disturbance_json(const struct disturbance *d)
 {
 	return json_pack("{s:i, s:o, s:o, s:o, s:o}", "cpus", (int)d->cpus, "outside_cpu_ns", jint(d->outside_cpu_ns),
-			 "outside_cpu_ppm", jint(d->outside_cpu_ppm), "steal_ns", jint(d->steal_ns),
-			 "steal_ppm", jint(d->steal_ppm));
+			 JK_OUTSIDE_CPU_PPM, jint(d->outside_cpu_ppm), "steal_ns", jint(d->steal_ns),
+			 JK_STEAL_PPM, jint(d->steal_ppm));
 }
 
 /* The load_mode words and both settings of entry e (schema version 2), and the task's. */
@@ -432,7 +432,7 @@ static int add_settings(json_t *r, const struct report_entry *e)
 	if (rc == 0 && e->load_sched)
 		rc = json_object_set_new(r, "load_setting", setting_json(e->load_sched));
 	if (rc == 0 && e->timeline_pair >= 0)
-		rc = json_object_set_new(r, "timeline_pair", json_integer(e->timeline_pair));
+		rc = json_object_set_new(r, JK_TIMELINE_PAIR, json_integer(e->timeline_pair));
 	if (rc == 0 && e->spec)
 		rc = json_object_set_new(r, JK_TASK_SETTINGS, task_settings_json(e->spec));
 	return rc;
@@ -442,7 +442,7 @@ int report_add(json_t *doc, const struct report_entry *e)
 {
 	json_t *r = json_pack("{s:o, s:o, s:o, s:i, s:b, s:b, s:I}", JK_SIMULATION, report_text(e->simulation),
 			      JK_LOAD, report_text(e->load), JK_MODE, report_text(e->mode ? e->mode : ""),
-			      "repeat", (int)e->repeat,
+			      JK_REPEAT, (int)e->repeat,
 			      JK_HAS_DEADLINES, e->has_deadlines, JK_INTERRUPTED, e->interrupted,
 			      "window_ns", (json_int_t)e->window_ns);
 	if (!r)
@@ -453,11 +453,11 @@ int report_add(json_t *doc, const struct report_entry *e)
 	if (rc == 0 && e->stop)
 		rc = json_object_set_new(r, "stop", stop_json(e->stop));
 	if (rc == 0 && e->disturbance && e->disturbance->measured)
-		rc = json_object_set_new(r, "disturbance", disturbance_json(e->disturbance));
+		rc = json_object_set_new(r, JK_DISTURBANCE, disturbance_json(e->disturbance));
 	if (rc == 0 && e->load_activity && e->load_activity->looks)
-		rc = json_object_set_new(r, "load_activity", load_activity_json(e->load_activity));
+		rc = json_object_set_new(r, JK_LOAD_ACTIVITY, load_activity_json(e->load_activity));
 	if (rc == 0 && e->explain && !e->failed)
-		rc = json_object_set_new(r, "explain", explain_json(&e->sim->explain, &e->sim->explain_kept, e->window_ns));
+		rc = json_object_set_new(r, JK_EXPLAIN, explain_json(&e->sim->explain, &e->sim->explain_kept, e->window_ns));
 	if (rc == 0 && e->load_work && e->load_work->elapsed_ns)
 		rc = json_object_set_new(r, "load_work", load_work_json(e->load_work, e->load_metrics));
 	if (rc == 0 && e->load_storage && e->load_storage->fs[0])

@@ -1,7 +1,9 @@
 /* The JSON result document's format, defined once for its writer (report/json_report.c) and
- * its readers (tools/resultset.c, tools/plot.c): the schema versions, the generator and
- * the keys both sides name.  Their meaning and units: doc/json.md, and the schema
- * doc/interbench-result.schema.json.  The figures' keys are in report/figures.h. */
+ * its readers (tools/result_json.c, tools/plot.c, tools/plot_input.c): the schema versions,
+ * the generator and every key both sides name (tests/jsonkeys.sh fails when one of them is
+ * typed as a literal there again).  Their meaning and units: doc/json.md, and the schema
+ * doc/interbench-result.schema.json.  The figures' keys are in the figure table
+ * (report/figures.c task_figures): readers find them with figure_of_metric and FIGURE_KEY. */
 #ifndef IB_JSONKEYS_H
 #define IB_JSONKEYS_H
 #include <stdbool.h>
@@ -18,26 +20,69 @@
  * "interbench" of results written before the version was added. */
 bool report_generator_is_ours(const char *generator);
 
+/* The document: {"schema_version", "generator", "machine", "run", "options", "results",
+ * "sweeps"} (doc/json.md "Top level"). */
 #define JK_SCHEMA_VERSION    "schema_version"
 #define JK_GENERATOR         "generator"
+#define JK_MACHINE           "machine"
+#define JK_RUN               "run"
+#define JK_OPTIONS           "options"   /* every option with a JSON key (lib/optspec.h json_key) */
 #define JK_RESULTS           "results"
+#define JK_SWEEPS            "sweeps"
+
+/* The machine object's members compare reads as facts (tools/result_json.c), and what
+ * confined the run (host/machine.h struct machine_info, host/cgroup.h); its "machine" is
+ * uname(2)'s (the architecture). */
+#define JK_UNAME_MACHINE     "machine"
+#define JK_CPU_MODEL         "cpu_model"
+#define JK_ONLINE_CPUS       "online_cpus"
+#define JK_PREEMPT_MODEL     "preempt_model"
+#define JK_PREEMPT_MODE      "preempt_mode"
+#define JK_ALLOWED_CPUS      "allowed_cpus"
+#define JK_ALLOWED_CPU_LIST  "allowed_cpu_list"
+#define JK_CPU_QUOTA_US      "cpu_quota_us"
+#define JK_CPU_QUOTA_PERIOD_US "cpu_quota_period_us"
+#define JK_CPUSET            "cpuset"
+#define JK_RT_RUNTIME_US     "rt_runtime_us"
+#define JK_RT_PERIOD_US      "rt_period_us"
+/* machine.audit: {item name: {"value", "source", "hint"}} (host/audit.h). */
+#define JK_AUDIT             "audit"
+#define JK_AUDIT_VALUE       "value"
+
+/* The run object's member compare reads: another run's pid, or null. */
+#define JK_CONCURRENT_RUN_PID "concurrent_run_pid"
+
+/* A result's members other than its figures (the figures' keys: report/figures.c). */
 #define JK_SIMULATION        "simulation"
 #define JK_LOAD              "load"
 #define JK_MODE              "mode"
 #define JK_LOAD_MODE         "load_mode"
+#define JK_REPEAT            "repeat"
 #define JK_FAILED            "failed"
 #define JK_INTERRUPTED       "interrupted"
 #define JK_HAS_DEADLINES     "has_deadlines"
-#define JK_SAMPLES           "samples"
-#define JK_LATENCY_P99       "latency_p99_ns"
-#define JK_LATENCY_MAX       "latency_max_ns"
-#define JK_IB_LATENCY_MAX    "interbench_latency_max_ns"
-#define JK_DEADLINES_MET     "deadlines_met_ppm"
-#define JK_XRUNS             "xruns"
-/* The task's resolved settings (struct sim_spec, engine/sim.h), an object in each result. */
+#define JK_TIMELINE_PAIR     "timeline_pair"   /* the pair's id in the --timeline file */
+#define JK_LATENCY_HISTOGRAM "latency_histogram"          /* [[low_ns, count], ...] */
+#define JK_TIMER_LATENCY_HISTOGRAM "timer_latency_histogram"
+#define JK_EXPLAIN           "explain"         /* --explain's causes (explain/json.h) */
+/* The task's resolved settings (struct sim_spec, engine/sim.h), an object in each result;
+ * its interval is under the figure's key (FIGURE_KEY(interval_us), report/figures.h). */
 #define JK_TASK_SETTINGS     "task_settings"
 #define JK_BUFFER_PERIODS    "buffer_periods"
-#define JK_TASK_RUN          "task_run_ns"
-#define JK_VSYNCS            "vsyncs"       /* a presenting task's (report/figures.c) */
+/* result.disturbance: other processes' CPU time on the run's CPUs and the steal, in ppm of
+ * them (host/disturb.h). */
+#define JK_DISTURBANCE       "disturbance"
+#define JK_OUTSIDE_CPU_PPM   "outside_cpu_ppm"
+#define JK_STEAL_PPM         "steal_ppm"
+/* result.load_activity: whether the load ran through the window (host/disturb.h). */
+#define JK_LOAD_ACTIVITY     "load_activity"
+#define JK_LOAD_STOPPED      "stopped"
+
+/* A sweep: {"simulation", "load", "bench_settings", "load_settings", "cells": [[cell]]}, a
+ * cell null or holding the % deadlines met and p99 under the figures' keys (report/figures.c,
+ * JM_MET and JM_P99). */
+#define JK_BENCH_SETTINGS    "bench_settings"
+#define JK_LOAD_SETTINGS     "load_settings"
+#define JK_CELLS             "cells"
 
 #endif

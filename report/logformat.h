@@ -1,6 +1,6 @@
 /* The classic logfile's grammar, defined once for its writers (report/logfile.c,
  * report/table.c, the lines report/sink.c writes under rows) and its reader
- * (tools/resultset.c).  interbench 0.31's own lines (LOG_USING, LOG_KERNEL, the table title
+ * (tools/result_log.c).  interbench 0.31's own lines (LOG_USING, LOG_KERNEL, the table title
  * and header words) are kept as it writes them, so both programs' logs read alike. */
 #ifndef IB_LOGFORMAT_H
 #define IB_LOGFORMAT_H

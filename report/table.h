@@ -11,7 +11,7 @@
 
 /* What a latency column shows for a pair that took no sample of that latency (a starved
  * task): never "0", which would read as the best latency possible.  The log reader
- * (tools/resultset.c) reads it back as "no samples". */
+ * (tools/result_log.c) reads it back as "no samples". */
 #define TABLE_NO_SAMPLES "-"
 
 /* Table layout: classic columns (Latency +/- SD and Max Latency in interbench 0.31's
@@ -33,7 +33,7 @@ struct table_style {
 
 /* The run header line naming the latency definitions of the tables (TABLE_DEFINITIONS_LINE
  * without its newline); a logfile carrying it has interbench 0.31's latency in its classic
- * columns (the log reader, tools/resultset.c, tells it from this program's older logs). */
+ * columns (the log reader, tools/result_log.c, tells it from this program's older logs). */
 #define TABLE_DEFINITIONS_PREFIX "Latency +/- SD and Max Latency: interbench 0.31's definition"
 #define TABLE_DEFINITIONS_LINE TABLE_DEFINITIONS_PREFIX " (scheduling latency plus one period per " \
 	"missed deadline); -v: p50-p99.9 scheduling latency, timer = timer latency, late = lateness, " \

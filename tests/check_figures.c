@@ -1,6 +1,9 @@
-/* The table of task figures (report/figures.h): every key documented in doc/json.md and
- * doc/interbench-result.schema.json, the table's own consistency, and a figure added by one
+/* The table of task figures (report/figures.h): the figure part of
+ * doc/interbench-result.schema.json and doc/json.md checked against it field by field (type,
+ * unit in the key, null rule, interval, required), no figure key typed again by a writer or
+ * reader, the table's own consistency, and a figure added by one
  * table row (here a test-only one) flowing into a JSON result and back. */
+#define _GNU_SOURCE
 #include <check.h>
 #include <jansson.h>
 #include <math.h>
@@ -35,30 +38,218 @@ static bool has_quoted(const char *text, const char *key, char q)
 	return strstr(text, want) != NULL;
 }
 
-START_TEST(test_keys_documented)
+/* Row i of the figure table, or NULL past its end: the one place these tests walk it. */
+static const struct task_figure *figure_row(size_t i)
 {
-	char *md = slurp("doc/json.md"), *schema = slurp("doc/interbench-result.schema.json");
-	ck_assert_ptr_nonnull(md);
-	ck_assert_ptr_nonnull(schema);
-	for (size_t i = 0; i < task_figures_n; i++) {
-		const char *k = task_figures[i].json_key;
-		if (!k)
+	return i < task_figures_n ? &task_figures[i] : NULL;
+}
+
+/* The schema of a measured result: the branch of results.items.oneOf whose properties hold
+ * "samples" (the other is a failed pair's). */
+static const json_t *measured_result_schema(const json_t *schema)
+{
+	const json_t *branches = json_object_get(json_object_get(json_object_get(json_object_get(schema, "properties"),
+								 JK_RESULTS), "items"), "oneOf"), *b;
+	size_t i;
+	json_array_foreach(branches, i, b)
+		if (json_object_get(json_object_get(b, "properties"), "samples"))
+			return b;
+	return NULL;
+}
+
+/* Whether the schema's array of required keys req holds key. */
+static bool schema_requires(const json_t *req, const char *key)
+{
+	size_t i;
+	const json_t *k;
+	json_array_foreach(req, i, k)
+		if (strcmp(json_string_value(k), key) == 0)
+			return true;
+	return false;
+}
+
+/* Whether the schema type t is exactly type, or [type, "null"] when nullable. */
+static bool schema_type_is(const json_t *t, const char *type, bool nullable)
+{
+	if (!nullable)
+		return json_is_string(t) && strcmp(json_string_value(t), type) == 0;
+	return json_array_size(t) == 2 && strcmp(json_string_value(json_array_get(t, 0)), type) == 0 &&
+	       strcmp(json_string_value(json_array_get(t, 1)), "null") == 0;
+}
+
+/* The schema's figure part, field by field from the table: each written figure an integer
+ * (the writer rounds, report/json_report.c) of minimum 0, nullable exactly when it has a null
+ * rule, required exactly when the row is; its interval an array of two integers >= 0 or null,
+ * never required. */
+START_TEST(test_schema_figures)
+{
+	json_error_t je;
+	json_t *schema = json_load_file("doc/interbench-result.schema.json", 0, &je);
+	ck_assert_msg(schema, "doc/interbench-result.schema.json: %s", je.text);
+	const json_t *res = measured_result_schema(schema);
+	ck_assert_ptr_nonnull(res);
+	const json_t *props = json_object_get(res, "properties"), *req = json_object_get(res, "required");
+	const struct task_figure *f;
+	for (size_t i = 0; (f = figure_row(i)); i++) {
+		if (!f->json_key)
 			continue;
-		ck_assert_msg(has_quoted(md, k, '`'), "%s is not in doc/json.md", k);
-		ck_assert_msg(has_quoted(schema, k, '"'), "%s is not in doc/interbench-result.schema.json", k);
-		const struct figure_interval *ci = task_figures[i].ci;
-		if (ci) {
-			ck_assert_msg(has_quoted(md, ci->json_key, '`'), "%s is not in doc/json.md", ci->json_key);
-			ck_assert_msg(has_quoted(schema, ci->json_key, '"'), "%s is not in the schema", ci->json_key);
+		const json_t *p = json_object_get(props, f->json_key);
+		ck_assert_msg(p, "%s is not in the schema", f->json_key);
+		ck_assert_msg(schema_type_is(json_object_get(p, "type"), "integer", f->null_rule != FIG_NEVER_NULL),
+			      "%s: the schema's type is not integer%s", f->json_key,
+			      f->null_rule != FIG_NEVER_NULL ? " or null (the figure has a null rule)" : " (no null rule)");
+		ck_assert_msg(json_integer_value(json_object_get(p, "minimum")) == 0 && json_object_get(p, "minimum"),
+			      "%s: the schema's minimum is not 0", f->json_key);
+		ck_assert_msg(schema_requires(req, f->json_key) == f->required, "%s: the schema %s it, the table %s",
+			      f->json_key, f->required ? "does not require" : "requires", f->required ? "does" : "does not");
+		if (!f->ci)
+			continue;
+		const json_t *c = json_object_get(props, f->ci->json_key), *items = json_object_get(c, "items");
+		ck_assert_msg(c, "%s is not in the schema", f->ci->json_key);
+		ck_assert_msg(schema_type_is(json_object_get(c, "type"), "array", true) &&
+			      schema_type_is(json_object_get(items, "type"), "integer", false) &&
+			      json_object_get(items, "minimum") && json_integer_value(json_object_get(items, "minimum")) == 0 &&
+			      json_integer_value(json_object_get(c, "minItems")) == 2 &&
+			      json_integer_value(json_object_get(c, "maxItems")) == 2,
+			      "%s: not [low, high] integers >= 0 or null in the schema", f->ci->json_key);
+		ck_assert_msg(!schema_requires(req, f->ci->json_key), "%s: required by the schema", f->ci->json_key);
+	}
+	json_decref(schema);
+}
+END_TEST
+
+/* The unit in each written figure's key (doc/json.md "Units"): _ns, _us, _ppm (a % written
+ * x 1e4), _mfps (fps x 1e3), and a count with none of them; its interval's key is the
+ * figure's and "_ci". */
+START_TEST(test_key_units)
+{
+	static const char *const suffix[] = { [FIG_NS] = "_ns", [FIG_US] = "_us", [FIG_PCT] = "_ppm", [FIG_FPS] = "_mfps" };
+	static const double scale[] = { [FIG_NS] = 1, [FIG_US] = 1, [FIG_PCT] = 1e4, [FIG_FPS] = 1e3, [FIG_COUNT] = 1 };
+	const struct task_figure *f;
+	for (size_t i = 0; (f = figure_row(i)); i++) {
+		if (!f->json_key)
+			continue;
+		size_t n = strlen(f->json_key);
+		ck_assert_msg(f->json_scale == scale[f->unit], "%s: JSON scale %g", f->json_key, f->json_scale);
+		for (unsigned u = 0; u < sizeof(suffix) / sizeof(suffix[0]); u++) {
+			if (!suffix[u])
+				continue;
+			bool ends = n > strlen(suffix[u]) && strcmp(f->json_key + n - strlen(suffix[u]), suffix[u]) == 0;
+			ck_assert_msg(ends == (u == f->unit), "%s: its key %s the unit %s", f->json_key,
+				      ends ? "ends in" : "does not end in", suffix[u]);
+		}
+		if (f->ci) {
+			char want[128];
+			snprintf(want, sizeof(want), "%s_ci", f->json_key);
+			ck_assert_str_eq(f->ci->json_key, want);
+		}
+		if (f->cmp)  /* one flag says it: the compared figures' copy agrees */
+			ck_assert_msg(f->cmp->required == f->required, "%s: required differs in its compare row", f->json_key);
+	}
+}
+END_TEST
+
+/* The keys in the first column of doc/json.md's table under "## A result", into keys (n max),
+ * each NUL-terminated in the returned buffer.  Returns how many. */
+static size_t doc_result_keys(const char *md, char keys[][64], size_t max)
+{
+	const char *at = strstr(md, "\n## A result"), *end = at ? strstr(at + 1, "\n## ") : NULL;
+	size_t n = 0;
+	for (const char *line = at; line && line < end && (line = strstr(line, "\n| `")) && line < end; line++) {
+		const char *cell_end = strstr(line + 3, " |");
+		for (const char *k = strchr(line, '`'); k && k < cell_end && n < max; k = strchr(k, '`')) {
+			const char *close = strchr(k + 1, '`');
+			if (!close || close > cell_end || close - k - 1 >= 64)
+				break;
+			snprintf(keys[n++], 64, "%.*s", (int)(close - k - 1), k + 1);
+			k = close + 1;
 		}
 	}
+	return n;
+}
+
+/* Whether key is written by some row of the table, as a figure or as its interval. */
+static bool is_figure_key(const char *key)
+{
+	const struct task_figure *f;
+	for (size_t i = 0; (f = figure_row(i)); i++)
+		if ((f->json_key && strcmp(f->json_key, key) == 0) || (f->ci && strcmp(f->ci->json_key, key) == 0))
+			return true;
+	return false;
+}
+
+/* doc/json.md's table of a result names every figure and interval the table writes in its key
+ * column, and no figure the table does not write (the other members: named here). */
+START_TEST(test_doc_figures)
+{
+	static const char *const members[] = { "timer_realtime", JK_TASK_SETTINGS, "bench_setting", "load_setting",
+		"load_work", "load_storage", "stop", JK_DISTURBANCE, JK_LOAD_ACTIVITY, JK_EXPLAIN, JK_LATENCY_HISTOGRAM,
+		JK_TIMER_LATENCY_HISTOGRAM };
+	char *md = slurp("doc/json.md"), keys[256][64];
+	ck_assert_ptr_nonnull(md);
+	size_t n = doc_result_keys(md, keys, 256);
+	ck_assert_uint_gt(n, 0);
+	const struct task_figure *f;
+	for (size_t i = 0; (f = figure_row(i)); i++)
+		for (unsigned c = 0; f->json_key && c < 1u + (f->ci != NULL); c++) {
+			const char *k = c ? f->ci->json_key : f->json_key;
+			bool found = false;
+			for (size_t j = 0; j < n && !found; j++)
+				found = strcmp(keys[j], k) == 0;
+			ck_assert_msg(found, "%s is not in the key column of doc/json.md's \"A result\" table", k);
+		}
+	for (size_t j = 0; j < n; j++) {
+		bool known = is_figure_key(keys[j]);
+		for (size_t m = 0; m < sizeof(members) / sizeof(members[0]) && !known; m++)
+			known = strcmp(keys[j], members[m]) == 0;
+		ck_assert_msg(known, "doc/json.md names %s, which no table row writes", keys[j]);
+	}
 	const char *settings[] = { JK_TASK_SETTINGS, JK_BUFFER_PERIODS, "cpu_pct", "fixed_work" };
+	char *schema = slurp("doc/interbench-result.schema.json");
+	ck_assert_ptr_nonnull(schema);
 	for (size_t i = 0; i < sizeof(settings) / sizeof(settings[0]); i++) {
 		ck_assert_msg(has_quoted(md, settings[i], '`'), "%s is not in doc/json.md", settings[i]);
 		ck_assert_msg(has_quoted(schema, settings[i], '"'), "%s is not in the schema", settings[i]);
 	}
-	free(md);
 	free(schema);
+	free(md);
+}
+END_TEST
+
+/* text with its comments blanked: a line opening with slash-star or star, and slash-star ...
+ * star-slash spans within a line (enough for the project's style). */
+static void blank_comments(char *text)
+{
+	for (char *line = text; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+		char *eol = strchr(line, '\n'), *p = line + strspn(line, " \t");
+		size_t len = eol ? (size_t)(eol - line) : strlen(line);
+		if (strncmp(p, "/*", 2) == 0 || *p == '*')
+			memset(line, ' ', len);
+		for (char *o; (o = memmem(line, len, "/*", 2)) && memmem(o, len - (size_t)(o - line), "*/", 2);) {
+			char *c = memmem(o, len - (size_t)(o - line), "*/", 2);
+			memset(o, ' ', (size_t)(c + 2 - o));
+		}
+	}
+}
+
+/* No figure's key is typed again by the JSON writer or the tools that read results: they
+ * take it from the table (FIGURE_KEY, figure_of_metric).  explain/json.c is left out: its
+ * "periods" are --explain's kept periods, not the figure. */
+START_TEST(test_figure_keys_not_typed)
+{
+	static const char *const files[] = { "report/json_report.c", "tools/result_json.c", "tools/result_log.c",
+		"tools/plot.c", "tools/plot_input.c", "tools/compare.c", "tools/export.c" };
+	for (size_t k = 0; k < sizeof(files) / sizeof(files[0]); k++) {
+		char *text = slurp(files[k]);
+		ck_assert_msg(text, "%s: cannot read", files[k]);
+		blank_comments(text);
+		const struct task_figure *f;
+		for (size_t i = 0; (f = figure_row(i)); i++) {
+			ck_assert_msg(!f->json_key || !has_quoted(text, f->json_key, '"'), "%s types \"%s\"", files[k], f->json_key);
+			ck_assert_msg(!f->ci || !has_quoted(text, f->ci->json_key, '"'), "%s types \"%s\"", files[k], f->ci->json_key);
+		}
+		free(text);
+	}
 }
 END_TEST
 
@@ -230,7 +421,10 @@ int main(void)
 {
 	Suite *s = suite_create("figures");
 	TCase *tc = tcase_create("core");
-	tcase_add_test(tc, test_keys_documented);
+	tcase_add_test(tc, test_schema_figures);
+	tcase_add_test(tc, test_key_units);
+	tcase_add_test(tc, test_doc_figures);
+	tcase_add_test(tc, test_figure_keys_not_typed);
 	tcase_add_test(tc, test_table_consistent);
 	tcase_add_test(tc, test_added_figure_flows);
 	tcase_add_test(tc, test_median_groups);

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "tools/resultset.h"
+#include "tools/plot.h"
 #include "tests/ck_run.h"
 
 static char dir[64], path[96];

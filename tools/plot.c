@@ -20,6 +20,7 @@
 #include "lib/text.h"
 #include "engine/timeline.h"
 #include "report/jsonkeys.h"
+#include "engine/summary.h"   /* FIGURE_KEY's fields */
 #include "explain/model.h"
 #include "tools/plot.h"
 #include "tools/resultset.h"
@@ -301,7 +302,7 @@ static double num(const json_t *o, const char *k)
 static bool of_sim(const json_t *r, const char *sim)
 {
 	return strcmp(str(r, JK_SIMULATION), sim) == 0 && !json_object_get(r, JK_FAILED) &&
-	       num(r, "repeat") <= 1;
+	       num(r, JK_REPEAT) <= 1;
 }
 
 /* The label of a result's load with its settings ("Burn", "Burn nice 19"), safe in a datablock
@@ -350,13 +351,13 @@ static void distribution_load(struct figure *f, const json_t *r)
 	char label[160], title[256], q[512];
 	load_label(r, label, sizeof(label));
 	for (int h = 0; h < 2; h++) {
-		unsigned b = hist_block(f, json_object_get(r, h ? "timer_latency_histogram" : "latency_histogram"));
+		unsigned b = hist_block(f, json_object_get(r, h ? JK_TIMER_LATENCY_HISTOGRAM : JK_LATENCY_HISTOGRAM));
 		snprintf(title, sizeof(title), "%s %s", label, h ? "timer" : "sched");
 		fprintf(f->plot, "%s$d%u with linespoints %s title %s", b ? ", \\\n     " : "plot ", b, h ? "dt 2" : "",
 			gp_str(title, q, sizeof(q)));
 	}
 	unsigned b = block_begin(f);
-	fprintf(f->head, "# %s p99 max\n%g 1\n%g 1\n", label, num(r, JK_LATENCY_P99) / 1e3, num(r, JK_LATENCY_MAX) / 1e3);
+	fprintf(f->head, "# %s p99 max\n%g 1\n%g 1\n", label, num(r, FIGURE_KEY(sched_p99_ns)) / 1e3, num(r, FIGURE_KEY(latency_max_ns)) / 1e3);
 	block_end(f);
 	snprintf(title, sizeof(title), "%s p99, max", label);
 	fprintf(f->plot, ", \\\n     $d%u with points pt 7 title %s", b, gp_str(title, q, sizeof(q)));
@@ -389,7 +390,7 @@ static void plot_distribution(struct plot_job *j, const json_t *results, const c
  * divided by 1000: the axis is logarithmic. */
 static void p99_interval_ms(const json_t *r, double p99_ms, double *lo, double *hi)
 {
-	const json_t *ci = json_object_get(r, "latency_p99_ns_ci");
+	const json_t *ci = json_object_get(r, figure_of_metric(task_figures, task_figures_n, JM_P99)->ci->json_key);
 	*lo = *hi = p99_ms;
 	if (json_is_array(ci) && json_is_number(json_array_get(ci, 0)) && json_is_number(json_array_get(ci, 1))) {
 		*lo = json_number_value(json_array_get(ci, 0)) / 1e6;
@@ -404,12 +405,12 @@ static void p99_interval_ms(const json_t *r, double p99_ms, double *lo, double *
 static double percentiles_row(struct figure *f, const json_t *r)
 {
 	char label[160];
-	double p99_ms = num(r, JK_LATENCY_P99) / 1e6, lo, hi;
+	double p99_ms = num(r, FIGURE_KEY(sched_p99_ns)) / 1e6, lo, hi;
 	load_label(r, label, sizeof(label));
 	p99_interval_ms(r, p99_ms, &lo, &hi);
-	fprintf(f->head, "\"%s\" %g %g %g %g %g\n", label, num(r, "latency_p50_ns") / 1e6, p99_ms,
-		num(r, JK_IB_LATENCY_MAX) >= 0 ? num(r, JK_IB_LATENCY_MAX) / 1e6 : num(r, JK_LATENCY_MAX) / 1e6, lo, hi);
-	return num(r, "interval_us") > 0 ? num(r, "interval_us") / 1e3 : -1;
+	fprintf(f->head, "\"%s\" %g %g %g %g %g\n", label, num(r, FIGURE_KEY(sched_p50_ns)) / 1e6, p99_ms,
+		num(r, FIGURE_KEY(ib_max_ns)) >= 0 ? num(r, FIGURE_KEY(ib_max_ns)) / 1e6 : num(r, FIGURE_KEY(latency_max_ns)) / 1e6, lo, hi);
+	return num(r, FIGURE_KEY(interval_us)) > 0 ? num(r, FIGURE_KEY(interval_us)) / 1e3 : -1;
 }
 
 /* percentiles-SIM: p50, p99 and max per load as bars, the period as a line. */
@@ -463,8 +464,8 @@ struct stacked {
  * Returns whether r had explained periods. */
 static bool causes_row(struct figure *f, const json_t *r)
 {
-	const json_t *e = json_object_get(r, "explain"), *parts = json_object_get(e, "parts_ns");
-	double delay_ns = num(e, "delay_ns");
+	const json_t *e = json_object_get(r, JK_EXPLAIN), *parts = json_object_get(e, EK_PARTS_NS);
+	double delay_ns = num(e, EK_DELAY_NS);
 	if (!json_is_object(parts) || !(delay_ns > 0))
 		return false;
 	char label[160];
@@ -501,7 +502,7 @@ static const char *segment_name(unsigned k)
  * latency (ms), then the p99 (ms).  Returns whether r presented input. */
 static bool chain_row(struct figure *f, const json_t *r)
 {
-	double mean_ns = num(r, "input_to_present_mean_ns"), p99_ns = num(r, "input_to_present_p99_ns");
+	double mean_ns = num(r, FIGURE_KEY(i2p_mean_ns)), p99_ns = num(r, FIGURE_KEY(i2p_p99_ns));
 	if (!(mean_ns > 0))
 		return false;
 	char label[160];
@@ -568,9 +569,9 @@ static void plot_stacked(struct plot_job *j, const json_t *results, const char *
 /* The curves of column c of sweep sw: % met and p99 of each bench setting, loads at setting c. */
 static void sweep_column(struct figure *f, const json_t *sw, size_t c)
 {
-	const json_t *rows = json_object_get(sw, "bench_settings"), *cells = json_object_get(sw, "cells");
+	const json_t *rows = json_object_get(sw, JK_BENCH_SETTINGS), *cells = json_object_get(sw, JK_CELLS);
 	char col[96], x[64], title[160], q[2][256];
-	snprintf(col, sizeof(col), "%s", json_string_value(json_array_get(json_object_get(sw, "load_settings"), c)));
+	snprintf(col, sizeof(col), "%s", json_string_value(json_array_get(json_object_get(sw, JK_LOAD_SETTINGS), c)));
 	dat_text(col);
 	unsigned b = block_begin(f);
 	fprintf(f->head, "# loads %s\n", col);
@@ -579,8 +580,8 @@ static void sweep_column(struct figure *f, const json_t *sw, size_t c)
 		snprintf(x, sizeof(x), "%s", json_string_value(json_array_get(rows, rr)));
 		dat_text(x); /* a quoted string in the data: its spaces stay */
 		if (json_is_object(cell))
-			fprintf(f->head, "%zu \"%s\" %g %g\n", rr, x, num(cell, JK_DEADLINES_MET) / 1e4,
-				num(cell, JK_LATENCY_P99) >= 0 ? num(cell, JK_LATENCY_P99) / 1e6 : 0.0);
+			fprintf(f->head, "%zu \"%s\" %g %g\n", rr, x, num(cell, FIGURE_KEY(deadlines_met_pct)) / 1e4,
+				num(cell, FIGURE_KEY(sched_p99_ns)) >= 0 ? num(cell, FIGURE_KEY(sched_p99_ns)) / 1e6 : 0.0);
 	}
 	block_end(f);
 	snprintf(title, sizeof(title), "loads %s met", col);
@@ -604,7 +605,7 @@ static void plot_sweep(struct plot_job *j, const json_t *sw)
 		return;
 	fprintf(f.head, "set ylabel '%% deadlines met'\nset y2label 'p99 (ms)'\nset y2tics\nset yrange [0:105]\n"
 		"set xtics rotate by -30\n");
-	for (size_t c = 0; c < json_array_size(json_object_get(sw, "load_settings")); c++)
+	for (size_t c = 0; c < json_array_size(json_object_get(sw, JK_LOAD_SETTINGS)); c++)
 		sweep_column(&f, sw, c);
 	fputs("\n", f.plot);
 	fig_end(j, &f, true);
@@ -650,8 +651,8 @@ static void tl_index(struct plot_job *j, const json_t *results, struct tl_set *s
 	unsigned long named = 0;
 	json_t *r;
 	json_array_foreach(results, i, r)
-		if (json_is_integer(json_object_get(r, "timeline_pair")) && named++ < PLOT_MAX_PAIRS)
-			set->p[n++] = (struct tl_pair){ .id = (uint32_t)json_integer_value(json_object_get(r, "timeline_pair")),
+		if (json_is_integer(json_object_get(r, JK_TIMELINE_PAIR)) && named++ < PLOT_MAX_PAIRS)
+			set->p[n++] = (struct tl_pair){ .id = (uint32_t)json_integer_value(json_object_get(r, JK_TIMELINE_PAIR)),
 							.order = i, .res = r };
 	too_many(j, j->result, "timeline pairs", named, PLOT_MAX_PAIRS);
 	qsort(set->p, n, sizeof(set->p[0]), tl_cmp);
@@ -677,11 +678,11 @@ static void tl_begin(struct plot_job *j, struct tl_pair *p)
 	char title[256];
 	snprintf(p->f.stem, sizeof(p->f.stem), "timeline-%u", p->id);
 	snprintf(title, sizeof(title), "pair %u: %s against %s: lateness of each period%s", p->id, str(p->res, JK_SIMULATION),
-		 str(p->res, JK_LOAD), json_is_integer(json_object_get(p->res, "vsyncs")) ? ", frame time where shown" : "");
+		 str(p->res, JK_LOAD), json_is_integer(json_object_get(p->res, FIGURE_KEY(vsyncs))) ? ", frame time where shown" : "");
 	p->broken = !fig_begin(j, &p->f, title);
 	if (p->broken)
 		return;
-	double period_ms = num(p->res, "interval_us") / 1e3;
+	double period_ms = num(p->res, FIGURE_KEY(interval_us)) / 1e3;
 	/* the buffer's length in periods (a result without task_settings: none known, no line) */
 	double periods = num(json_object_get(p->res, JK_TASK_SETTINGS), JK_BUFFER_PERIODS);
 	fprintf(p->f.head, "set xlabel 'time (s)'\nset ylabel 'lateness (ms)'\n");
@@ -860,7 +861,7 @@ static void plot_sweeps(struct plot_job *j, const json_t *sweeps)
 {
 	for (size_t i = 0; i < json_array_size(sweeps) && i < PLOT_MAX_SWEEPS; i++)
 		plot_sweep(j, json_array_get(sweeps, i));
-	too_many(j, j->result, "sweeps", json_array_size(sweeps), PLOT_MAX_SWEEPS);
+	too_many(j, j->result, JK_SWEEPS, json_array_size(sweeps), PLOT_MAX_SWEEPS);
 }
 
 /* plot's command line. */
@@ -937,7 +938,7 @@ static int plot_args(int argc, char **argv, struct plot_job *j)
 static int plot_all(struct plot_job *j, const json_t *doc, FILE *tl)
 {
 	plot_sims(j, json_object_get(doc, JK_RESULTS));
-	plot_sweeps(j, json_object_get(doc, "sweeps"));
+	plot_sweeps(j, json_object_get(doc, JK_SWEEPS));
 	int rc = tl ? plot_timeline(j, doc, tl) : 0;
 	fprintf(j->out, "%u figure%s drawn in %s%s\n", j->made, j->made == 1 ? "" : "s", j->out_dir,
 		j->failed ? " (some failed: see above)" : "");
@@ -994,7 +995,7 @@ static void plot_overlay(struct plot_job *j, const json_t *old, const json_t *ne
 		return;
 	fprintf(f.head, "set logscale xy\nset xlabel 'latency (us)'\nset ylabel 'periods'\n");
 	for (int s = 0; s < 2; s++)
-		hist_block(&f, json_object_get(res[s], "latency_histogram"));
+		hist_block(&f, json_object_get(res[s], JK_LATENCY_HISTOGRAM));
 	fprintf(f.plot, "plot $d0 with linespoints title 'OLD', $d1 with linespoints title 'NEW'\n");
 	fig_end(j, &f, true);
 }

@@ -90,25 +90,6 @@ struct cmp_flagged {
  * failed system call as "open: No such file or directory", "read: ...". */
 int result_set_load(const char *path, struct result_set *rs, char *err, size_t errlen);
 
-/* Settings a sweep of a JSON result may have on either axis (result_json_load). */
-#define RS_MAX_SWEEP_SETTINGS 256
-
-struct json_t;
-/* Reads the JSON result at path for a caller that walks the document itself (plot): read as
- * result_set_load reads (a regular file or a handed pipe, at most RS_MAX_BYTES), parsed with
- * duplicate keys refused and checked as result_set_parse checks a JSON result (generator,
- * schema version, a non-empty results array, each result's figures: type and range); beyond
- * that each result's latency_histogram and timer_latency_histogram, when present, must be an
- * array of at most HIST_BUCKETS (lib/histogram.h) [low_ns, count] pairs of non-negative
- * integers, its repeat, interval_us, latency_p50_ns and timeline_pair (a u32) non-negative
- * integers or null, its task_settings (when present) an object whose
- * buffer_periods is an integer in 0..UINT32_MAX, and each of "sweeps" name its simulation and load, have 1 to
- * RS_MAX_SWEEP_SETTINGS settings on each axis and a cell for each pair of them (null, or
- * deadlines_met_ppm in 0..1000000 and latency_p99_ns).  Returns the document (json_decref it),
- * or NULL with a one-line reason in err, not naming path ("schema version 99 is not supported
- * ...", "results[3].latency_p99_ns: not an integer", "open: No such file or directory"). */
-struct json_t *result_json_load(const char *path, char *err, size_t errlen);
-
 /* Parses buf[0..len) (JSON when its first non-blank byte is '{', else a logfile).  When a
  * logfile holds several runs, the last one is kept.  Returns 0, or -1 with err set. */
 int result_set_parse(const char *buf, size_t len, struct result_set *rs, char *err, size_t errlen);
