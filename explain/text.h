@@ -5,6 +5,8 @@
 #define IB_EXPLAIN_TEXT_H
 #include <stdint.h>
 #include <stdio.h>
+#include <jansson.h>
+#include "explain/json.h"
 #include "explain/model.h"
 
 /* Writes why the pair's periods were late, from s (sorted: explain_summary_sort), the load
@@ -21,5 +23,14 @@
  * with nothing to say.  When no period was explained, one line saying so. */
 void explain_text_why(FILE *f, const char *prefix, const struct explain_summary *s, const char *load_name,
 		      unsigned repeat, uint64_t window_ns);
+
+/* How --explain's causes shifted between two result sets (compare's line under a flagged
+ * pair): appends to out each part's share of the explained delay x -> y, "tasks 71.3 -> 80.1 %"
+ * (those at 0.5 % or more on either side), then the owners' ("load tasks 35.0 -> 64.2 %") and
+ * the top three culprits of each side ("burn (load) 35.0 -> 64.2 %"), and a newline; " none on
+ * either side (...)" when neither explained a period.  Each share also goes into parts and
+ * owners (name: [x, y]) and culprits ({comm, owner, old_pct, new_pct}). */
+void explain_text_shift(FILE *out, const struct rs_causes *x, const struct rs_causes *y, json_t *parts, json_t *owners,
+			json_t *culprits);
 
 #endif

@@ -12,6 +12,7 @@
 #include "lib/text.h"
 #include "lib/interval.h"
 #include "tools/mwu.h"
+#include "explain/text.h"
 #include "lib/stats.h"
 
 /* --threshold keys: judged_metric_key (report/figures.c).  mean= and max= also limit the scheduling-latency mean and max when those
@@ -407,53 +408,18 @@ static bool print_failed(FILE *out, const struct cmp_cols *w, const struct rs_pa
 	return regressed;
 }
 
-/* For a flagged pair whose results carry --explain's causes, how they shifted: each part's
- * share of the explained delay OLD -> NEW (those at 0.5 % or more on either side), then the
- * culprits' ("burn (load) 35.0 -> 64.2 %").  One line under its rows, and "causes" in the
- * JSON. */
+/* For a flagged pair whose results carry --explain's causes, how they shifted
+ * (explain_text_shift): one line under its rows, and "causes" in the JSON. */
 static void print_causes(FILE *out, const struct cmp_cols *w, const struct rs_pair *a, const struct rs_pair *b,
 			 const struct cmp_thresholds *t)
 {
 	const struct rs_causes *x = &a->causes, *y = &b->causes;
 	if (!x->has && !y->has)
 		return;
-	json_t *parts = json_object(), *culprits = json_array();
+	json_t *parts = json_object(), *owners = json_object(), *culprits = json_array();
 	fprintf(out, "%-*s %-*s causes, share of the explained delay OLD -> NEW (%.0f -> %.0f periods):", w->sim, a->sim,
 		w->load, a->load, x->periods, y->periods);
-	if (!(x->periods > 0 || y->periods > 0))
-		fputs(" none on either side (no period missed its deadline or passed --explain-threshold)", out);
-	const char *sep = " ";
-	for (int k = 0; k < EXPLAIN_PARTS; k++) {
-		double p0 = rs_causes_part_pct(x, (enum explain_part)k), p1 = rs_causes_part_pct(y, (enum explain_part)k);
-		if (!(p0 >= 0.5 || p1 >= 0.5))
-			continue;
-		fprintf(out, "%s%s %.1f -> %.1f %%", sep, explain_part_name((enum explain_part)k), p0, p1);
-		json_object_set_new(parts, explain_part_name((enum explain_part)k), json_pack("[o, o]", json_number(p0), json_number(p1)));
-		sep = ", ";
-	}
-	json_t *owners = json_object();
-	for (unsigned o = 0; o < EXPLAIN_OWNERS; o++) {
-		double p0 = rs_causes_owner_pct(x, o), p1 = rs_causes_owner_pct(y, o);
-		if (!(p0 >= 0.5 || p1 >= 0.5))
-			continue;
-		fprintf(out, "%s%s tasks %.1f -> %.1f %%", sep, rs_owner_name(o), p0, p1);
-		json_object_set_new(owners, rs_owner_name(o), json_pack("[o, o]", json_number(p0), json_number(p1)));
-		sep = ", ";
-	}
-	for (int side = 0; side < 2; side++) {
-		const struct rs_causes *c = side ? y : x;
-		for (unsigned i = 0; i < c->nculprits && i < 3; i++) {
-			const struct rs_culprit *k = &c->culprits[i];
-			if (side && rs_causes_culprit_pct(x, k->comm, k->owner) > 0)
-				continue; /* shown from OLD's side */
-			double p0 = rs_causes_culprit_pct(x, k->comm, k->owner), p1 = rs_causes_culprit_pct(y, k->comm, k->owner);
-			fprintf(out, "%s%s (%s) %.1f -> %.1f %%", sep, k->comm, k->owner, p0, p1);
-			json_array_append_new(culprits, json_pack("{s:s, s:s, s:o, s:o}", "comm", k->comm, "owner", k->owner,
-								  "old_pct", json_number(p0), "new_pct", json_number(p1)));
-			sep = "; ";
-		}
-	}
-	fputc('\n', out);
+	explain_text_shift(out, x, y, parts, owners, culprits);
 	json_push(t, "causes", json_pack("{s:o, s:o, s:o, s:o, s:o}", "simulation", report_text(a->sim), "load",
 					 report_text(a->load), "parts_pct", parts, "owners_pct", owners, "culprits",
 					 culprits));
