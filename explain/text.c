@@ -1,4 +1,5 @@
-/* --explain's text (explain/text.h): why a pair's periods were late, and how the causes shifted between two result sets, in words. */
+/* --explain's text (explain/text.h): why a pair's periods were late, and how the causes
+ * shifted between two result sets, in words. */
 #include <math.h>
 #include <inttypes.h>
 #include <stdbool.h>
