@@ -3,6 +3,7 @@
  * report/figures.h. */
 #ifndef IB_ENGINE_SUMMARY_H
 #define IB_ENGINE_SUMMARY_H
+#include <stddef.h>
 #include <stdint.h>
 #include "engine/sim.h"
 
@@ -61,18 +62,14 @@ struct pair_summary {
 	 * level 1 - 0.05 / ci_looks (engine/intervals.h). */
 	unsigned ci_looks;
 	uint64_t interval_us;        /* the task's period (sim_result.interval_us) */
-	/* A task that presents frames (sim_desc.presents, engine/chain.h): the vsyncs passed (0:
-	 * none, and every figure below is null), those that showed no new frame (count, % of the
-	 * vsyncs, the longest run of them), input-to-present latency (events, mean, p50, p99,
-	 * max), each stage's wake-to-run p99 (enum chain_stage) and each segment's share of the
-	 * input-to-present time (enum chain_point), %. */
-	uint64_t vsyncs, jank, jank_streak;
-	double jank_pct;
-	uint64_t i2p_samples, i2p_p50_ns, i2p_p99_ns, i2p_max_ns;
-	double i2p_mean_ns;
-	uint64_t stage_wake_p99_ns[CHAIN_STAGES];
-	double segment_pct[CHAIN_POINTS];
+	/* A task with measures of its own (struct sim_measures, engine/sim.h): its block, copied
+	 * from the result (sim_result.task), which its figure rows read; name "" for any other. */
+	struct sim_task_block task;
 };
+
+/* The offset in struct pair_summary of the field `field` of a task's figures laid out as
+ * `type` in its block (a task's figure rows, struct task_figure.offset). */
+#define PAIR_TASK_OFFSET(type, field) (offsetof(struct pair_summary, task.data) + offsetof(type, field))
 
 /* Computes the summary of r.  Every figure is listed, with its JSON key, null rule and median
  * group, in report/figures.h. */
