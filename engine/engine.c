@@ -345,16 +345,18 @@ static void explain_period(struct sim_engine *e, uint64_t finish_ns, bool missed
 		e->out->explain.source = EXPLAIN_NONE; /* the floor stopped */
 }
 
-/* The task's measures' look at the period completed at finish_ns, judged v. */
-static void measures_period_end(struct sim_engine *e, uint64_t finish_ns, const struct deadline_verdict *v)
+/* The task's measures' look at the period completed at finish_ns, judged v.  Returns whether
+ * they mark it in the timeline (sim_measures.period_end). */
+static bool measures_period_end(struct sim_engine *e, uint64_t finish_ns, const struct deadline_verdict *v)
 {
 	if (!e->measures || !e->measures->period_end)
-		return;
+		return false;
 	struct sim_period_facts f = { .index = e->period, .wake_ns = e->wake_ns, .lateness_ns = e->cur.lateness_ns,
 				      .finish_ns = finish_ns, .met = v->met, .skipped = v->skipped };
 	pthread_mutex_lock(&e->measures_lock);
-	e->measures->period_end(e->measures_state, &f);
+	bool marked = e->measures->period_end(e->measures_state, &f);
 	pthread_mutex_unlock(&e->measures_lock);
+	return marked;
 }
 
 /* Periodic: records the completed period and lets the timing thread sleep to the next. */
@@ -372,9 +374,7 @@ static bool end_period(struct sim_engine *e)
 	struct deadline_verdict v = deadline_check(e->wake_ns, interval_ns, finish_ns);
 	if (!e->measures || !e->measures->shows_frames)
 		add_frame_time(e, finish_ns);
-	measures_period_end(e, finish_ns, &v);
-	bool xrun = e->spec.buffer_periods && audio_acct_period(&r->audio, e->spec.buffer_periods, interval_ns,
-								 e->wake_ns, c->lateness_ns, finish_ns, &v);
+	bool xrun = measures_period_end(e, finish_ns, &v);
 	if (e->cfg.timeline)
 		push_timeline(e, &v, xrun, loop_ns);
 	lat_stats_add(&r->interbench, interbench_latency_ns(e, c->latency_ns, finish_ns, e->period));
@@ -610,6 +610,8 @@ static struct sim_engine *engine_new(const struct sim_spec *spec, const struct s
 	}
 	*e = (struct sim_engine){ .spec = *spec, .cfg = *cfg, .out = out, .body = body, .state = state,
 				  .measures = m, .measures_state = acct, .threads = body->threads };
+	if (m && m->start)
+		m->start(acct, spec);
 	if (body->threads_for && body->threads_for(spec) < body->threads)
 		e->threads = body->threads_for(spec) ? body->threads_for(spec) : 1;
 	explainer_init(&e->explain, spec->desc->has_deadlines ? cfg->explain : NULL, &body->explained, e->threads, &out->explain);
@@ -666,8 +668,9 @@ struct sim_engine *sim_start(const struct sim_spec *spec, const struct sim_run_c
 }
 
 /* After every thread is joined: the periods whose deadline passed before the stop at end_ns
- * while the task had not finished them are missed, their work not done, and for an audio task
- * xruns as the buffer allows (a task stuck in its first period is not left looking perfect). */
+ * while the task had not finished them are missed, their work not done, and counted by the
+ * task's measures as they count them (ProAudio's: xruns as the buffer allows), so a task stuck
+ * in its first period is not left looking perfect. */
 static void account_unfinished(struct sim_engine *e, uint64_t end_ns)
 {
 	if (!e->spec.desc->has_deadlines || !e->thr[0].started)
@@ -676,8 +679,8 @@ static void account_unfinished(struct sim_engine *e, uint64_t end_ns)
 	uint64_t n = deadline_unfinished_periods(e->next_wake_ns, interval_ns, end_ns);
 	for (uint64_t k = 0; k < n; k++)
 		deadline_acct_skip(&e->out->acct, sim_work_us(&e->spec, e->period + k));
-	if (e->spec.buffer_periods)
-		audio_acct_unfinished(&e->out->audio, e->spec.buffer_periods, interval_ns, e->next_wake_ns, end_ns, n);
+	if (e->measures && e->measures->unfinished)
+		e->measures->unfinished(e->measures_state, e->next_wake_ns, end_ns, n);
 	deadline_acct_streak_end(&e->out->acct);
 }
 
@@ -725,11 +728,11 @@ void sim_stop(struct sim_engine *e)
 		if (e->thr[i].started)
 			pthread_join(e->thr[i].tid, NULL);
 	account_task_time(e);
+	account_unfinished(e, end_ns);
 	if (e->measures && e->measures->figures) {
 		snprintf(e->out->task.name, sizeof(e->out->task.name), "%s", e->measures->name);
 		e->measures->figures(e->measures_state, e->out->task.data.bytes);
 	}
-	account_unfinished(e, end_ns);
 	for (unsigned i = 0; i < e->threads; i++)
 		sem_destroy(&e->thr[i].woken);
 	sem_destroy(&e->wake);

@@ -44,11 +44,11 @@ enum figure_null {
 enum figure_group { FIG_OVER_ALL, FIG_OVER_SAMPLED, FIG_OVER_TIMED };
 
 /* Where the classic table shows a figure: nowhere (its classic columns are written by hand),
- * in the buffer columns (table_style.buffered), the verbose ones, the task's own columns (a
- * task's row, shown in its tables after the classic ones: table_style.measures), or, with
+ * in the verbose columns, the task's own columns (a task's row, shown in its tables after the
+ * classic ones: table_style.measures: ProAudio's buffer, Pipeline's chain), or, with
  * verbose, in one of the task's labelled lines under its row (FIG_TASK_LINE: line number
  * column_pos of its struct sim_measures.lines, "LABEL VALUE" each). */
-enum figure_column { FIG_NO_COLUMN, FIG_BUFFER_COLUMN, FIG_VERBOSE_COLUMN, FIG_TASK_COLUMN, FIG_TASK_LINE };
+enum figure_column { FIG_NO_COLUMN, FIG_VERBOSE_COLUMN, FIG_TASK_COLUMN, FIG_TASK_LINE };
 
 /* A figure's unit: a time in ns (shown in the table's ms or us, compare's ms) or in us, a
  * percentage, a count, frames per second. */

@@ -88,9 +88,18 @@ struct sim_measures {
 	/* true: the task's frame time is taken where its frames are shown (sim_frame_shown), not
 	 * from one period's completion to the next. */
 	bool shows_frames;
+	/* At sim_start, before any thread: what the accounting needs of the task as it runs
+	 * (ProAudio's buffer); NULL: nothing. */
+	void (*start)(void *state, const struct sim_spec *spec);
 	/* Called by the engine when a period was completed (not for one cut by the stop), with
-	 * the accounting's lock held; NULL: nothing. */
-	void (*period_end)(void *state, const struct sim_period_facts *f);
+	 * the accounting's lock held.  Returns true to mark the period in --timeline as one the
+	 * task failed in its own terms (TIMELINE_XRUN: ProAudio's xrun).  NULL: nothing. */
+	bool (*period_end)(void *state, const struct sim_period_facts *f);
+	/* At sim_stop, after every thread is joined: the `unfinished` periods whose deadline
+	 * passed while the task had not finished them, the first woken at wake_ns, the run
+	 * stopped at end_ns (engine/deadline.h deadline_unfinished_periods); not called for a
+	 * free-running task.  NULL: nothing. */
+	void (*unfinished)(void *state, uint64_t wake_ns, uint64_t end_ns, uint64_t unfinished);
 	/* At sim_stop, after every thread is joined: the accounting into the result's block of
 	 * SIM_TASK_BLOCK_BYTES (zeroed), laid out as the rows' offsets in pair_summary.task say. */
 	void (*figures)(const void *state, void *block);
@@ -227,7 +236,6 @@ struct sim_result {
 	 * zeroed else. */
 	struct sim_task_block task;
 	struct loop_acct loop;       /* CPU-loop time (engine/deadline.h) */
-	struct audio_acct audio;     /* audio buffering, when spec.buffer_periods > 0 */
 	int timeline_error;          /* 0, or the errno of a failed write of the pair's timeline */
 	bool timeline_truncated;     /* the pair had more periods than TIMELINE_MAX_RECORDS */
 	/* The task threads' own CPU time (CLOCK_THREAD_CPUTIME_ID, summed over its threads) and the
@@ -285,7 +293,7 @@ struct sim_engine *sim_start(const struct sim_spec *spec, const struct sim_run_c
 /* Stops the task within one burn chunk (~100 us of work) or one 100 ms sleep slice, joins
  * every thread and frees the engine.  The period in progress takes no latency sample (its
  * latency is unknown); it and the periods after it whose deadline had passed count as missed
- * deadlines, and for an audio task as xruns as the buffer allows.  With a
+ * deadlines, and for a task with measures as they count them (sim_measures.unfinished).  With a
  * SCHED_FIFO timing thread (cfg.timer_prio > 0) each task thread is raised to that
  * priority first, so it sees the stop at once even on CPUs saturated by load threads.
  * NULL: nothing. */

@@ -7,7 +7,7 @@
 #include "engine/summary.h"
 #include "engine/intervals.h"
 
-/* The stutter, CPU-loop and audio figures of r into s. */
+/* The stutter and CPU-loop figures of r into s. */
 static void stutter_summarize(const struct sim_result *r, struct pair_summary *s)
 {
 	s->longest_streak = r->acct.longest_streak;
@@ -24,12 +24,6 @@ static void stutter_summarize(const struct sim_result *r, struct pair_summary *s
 	s->stolen_p99_ns = hist_percentile_ns(&r->loop.excess_hist, 99, r->loop.excess.max_ns);
 	s->stolen_max_ns = r->loop.excess.max_ns;
 	s->stolen_pct = r->loop.periods ? 100.0 * (double)r->loop.over10 / (double)r->loop.periods : 0;
-	s->xruns = r->audio.xruns;
-	s->worst_overrun_ns = r->audio.worst_overrun_ns;
-	s->xruns_per_min = r->task_wall_ns ? (double)r->audio.xruns * 60e9 / (double)r->task_wall_ns : 0;
-	uint64_t ran = r->acct.periods - r->acct.skipped;
-	s->start_1ms_pct = ran ? 100.0 * (double)r->audio.start_within_1ms / (double)ran : 0;
-	s->start_2ms_pct = ran ? 100.0 * (double)r->audio.start_within_2ms / (double)ran : 0;
 }
 
 /* The intervals of r's judged figures into s (engine/intervals.h; NaN where there is none). */

@@ -35,10 +35,6 @@ struct pair_summary {
 	 * share of periods over 10% long. */
 	uint64_t loop_periods, stolen_p99_ns, stolen_max_ns;
 	double stolen_pct;
-	/* Buffering (a task with sim_spec.buffer_periods): xruns, per minute of run, the worst overrun, and the share
-	 * of periods started within 1 and 2 ms of their nominal start. */
-	uint64_t xruns, worst_overrun_ns;
-	double xruns_per_min, start_1ms_pct, start_2ms_pct;
 	double desired_cpu_pct;      /* work done / work wanted * 100 */
 	double deadlines_met_pct;    /* met / periods * 100 */
 	uint64_t periods, deadlines_met, deadlines_missed, periods_skipped;

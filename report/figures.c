@@ -22,7 +22,6 @@
 #define NS(key, field) .json_key = key, F_U64(field), .unit = FIG_NS, .json_scale = 1
 /* A column of the classic table's verbose or buffer group. */
 #define VCOL(pos, label) .column = FIG_VERBOSE_COLUMN, .column_pos = pos, .column_label = label
-#define BCOL(pos, label) .column = FIG_BUFFER_COLUMN, .column_pos = pos, .column_label = label
 /* What compare and export read (a threshold key, a name, a unit). */
 #define CMP(m, k, n, u, max, req) .cmp = &(const struct figure_compare){ m, k, n, u, max, req }
 /* Its 95 % interval: the JSON key and the low and high fields. */
@@ -66,20 +65,12 @@ static const struct task_figure core_head[] = {
 	{ NS("frame_time_p999_ns", frame_p999_ns), .null_rule = FIG_NULL_NO_FRAMES },
 	{ .json_key = "one_percent_low_mfps", F_DBL(low1_fps), .unit = FIG_FPS, .json_scale = 1e3,
 	  .null_rule = FIG_NULL_NO_FRAMES, .higher_better = true, CMP(JM_LOW1, "low1", "1% low fps", "fps", 0, false) },
-	{ NS("stolen_p99_ns", stolen_p99_ns), .null_rule = FIG_NULL_NO_LOOPS, BCOL(4, "stolen"),
+	{ NS("stolen_p99_ns", stolen_p99_ns), .null_rule = FIG_NULL_NO_LOOPS,
 	  CMP(JM_STOLEN, "stolen", "stolen p99", "ms", 0, false) },
 	{ NS("stolen_max_ns", stolen_max_ns), .null_rule = FIG_NULL_NO_LOOPS },
 	{ PPM("stolen_over10_ppm", stolen_pct) },
 	{ NS("task_run_ns", task_run_ns) },
 	{ .json_key = "interval_us", F_U64(interval_us), .unit = FIG_US, .json_scale = 1 },
-	/* xruns per minute is what compare reads (tools/resultset.c: over task_run_ns) */
-	{ COUNT("xruns", xruns), .null_rule = FIG_NULL_UNBUFFERED, BCOL(0, "xruns"),
-	  CMP(JM_XRUNS, "xruns", "xruns per minute", "/min", 0, false) },
-	{ NS("worst_overrun_ns", worst_overrun_ns), .null_rule = FIG_NULL_UNBUFFERED, BCOL(1, "overrun") },
-	{ PPM("start_within_1ms_ppm", start_1ms_pct), .null_rule = FIG_NULL_UNBUFFERED, .higher_better = true,
-	  BCOL(2, "start<1ms") },
-	{ PPM("start_within_2ms_ppm", start_2ms_pct), .null_rule = FIG_NULL_UNBUFFERED, .higher_better = true,
-	  BCOL(3, "start<2ms") },
 };
 
 /* The core rows after the tasks' (figure_table). */
@@ -104,8 +95,6 @@ static const struct task_figure core_tail[] = {
 	{ COUNT("deadlines_met", deadlines_met), .higher_better = true },
 	{ COUNT("deadlines_missed", deadlines_missed) },
 	{ COUNT("periods_skipped", periods_skipped) },
-	/* kept for the table's medians, not written: xruns per minute of the task's run */
-	{ .json_key = NULL, F_DBL(xruns_per_min), .unit = FIG_COUNT, .json_scale = 1 },
 };
 
 #define ROWS(a) (sizeof(a) / sizeof((a)[0]))

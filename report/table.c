@@ -64,8 +64,6 @@ void table_header(FILE *f, const char *sim_name, const char *mode, const char *l
 		fprintf(f, "  %% " LOG_COL_DEADLINES);
 	if (st->measures)
 		column_group(f, FIG_TASK_COLUMN, NULL, st);
-	if (st->buffered)
-		column_group(f, FIG_BUFFER_COLUMN, NULL, st);
 	if (st->verbose)
 		column_group(f, FIG_VERBOSE_COLUMN, NULL, st);
 	if (st->repeats > 1)
@@ -89,8 +87,6 @@ static void row_body(FILE *f, const char *load, const struct pair_summary *s, co
 		fprintf(f, " %16s", met);
 	if (st->measures)
 		column_group(f, FIG_TASK_COLUMN, s, st);
-	if (st->buffered)
-		column_group(f, FIG_BUFFER_COLUMN, s, st);
 	if (st->verbose)
 		column_group(f, FIG_VERBOSE_COLUMN, s, st);
 }

@@ -24,13 +24,13 @@ struct table_style {
 	bool verbose;
 	unsigned repeats;     /* rows are medians of this many repeats (0 or 1: single runs) */
 	/* A task with measures of its own (sim_desc.measures), or NULL: its columns
-	                         (FIG_TASK_COLUMN rows: Pipeline's input-to-present, frame time, 1%
-	                         low, jank) after the classic ones, and with verbose its lines under
+	                         (FIG_TASK_COLUMN rows: ProAudio's xruns, overrun, start<1ms,
+	                         start<2ms, stolen; Pipeline's input-to-present, frame time, 1% low,
+	                         jank) after the classic ones, and with verbose its lines under
 	                         each row (table_row_task_lines) */
 	const struct sim_measures *measures;
-	bool buffered;        /* a task with a buffer (sim_spec.buffer_periods > 0): the buffer
-	                         columns (report/figures.h: xruns, overrun, start<1ms, start<2ms,
-	                         stolen) after the classic ones */
+	bool buffered;        /* a task with a buffer (sim_spec.buffer_periods > 0): its buffer's
+	                         figures are not null (FIG_NULL_UNBUFFERED) */
 };
 
 /* The run header line naming the latency definitions of the tables (TABLE_DEFINITIONS_LINE

@@ -143,9 +143,9 @@ static const struct task_figure chain_rows[] = {
 	/* the frame figures (taken where the frames are shown) again in the task's columns, not
 	 * written twice */
 	{ .offset = offsetof(struct pair_summary, frame_p99_ns), .type = FIG_U64, .unit = FIG_NS, .json_scale = 1,
-	  .null_rule = FIG_NULL_NO_FRAMES, TCOL(3, "frame p99") },
+	  .null_rule = FIG_NULL_NO_FRAMES, .task = "chain", TCOL(3, "frame p99") },
 	{ .offset = offsetof(struct pair_summary, low1_fps), .type = FIG_DOUBLE, .unit = FIG_FPS, .json_scale = 1e3,
-	  .null_rule = FIG_NULL_NO_FRAMES, .higher_better = true, TCOL(4, "1% low") },
+	  .null_rule = FIG_NULL_NO_FRAMES, .higher_better = true, .task = "chain", TCOL(4, "1% low") },
 	CHAIN_STAGE_LIST(STAGE_ROW)
 	CHAIN_POINT_LIST(SEGMENT_ROW)
 };
