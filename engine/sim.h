@@ -171,8 +171,8 @@ struct sim_spec {
 	uint64_t interval_us;
 	unsigned cpu_pct;
 	/* Audio buffering, in periods (ProAudio's --periods): a period must complete within
-	 * (buffer_periods - 1) periods of its nominal start, else the buffer ran dry (an xrun).
-	 * 0: not an audio task, no xrun accounting. */
+	 * (buffer_periods - 1) periods of its nominal start, else the buffer ran dry (an xrun,
+	 * counted by ProAudio's measures, workloads/proaudio_buffer.h).  0: not an audio task. */
 	unsigned buffer_periods;
 	/* The workload's own options (its private config), for a body that reads them; NULL. */
 	const void *opts;

@@ -1,7 +1,7 @@
 /* The figures of a task: one table (task_figures) saying, for every figure of struct
  * pair_summary (engine/summary.h), where it is kept, its JSON key and scale, when it is null,
  * which repeats its median is taken over, its column in the classic table and how compare and
- * export read it.  The table writer's verbose and buffer columns, the JSON writer
+ * export read it.  The table writer's verbose and task columns, the JSON writer
  * (report/json_report.c), summary_median, the JSON reader (tools/resultset.c), compare and
  * export iterate it; tests/check_figures.c checks every key is in doc/json.md and
  * doc/interbench-result.schema.json.  Adding a figure: a field in struct pair_summary, the

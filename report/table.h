@@ -1,5 +1,5 @@
-/* The classic interbench table (interbench 0.31's columns, then the verbose, buffer and chain
- * columns the figure table places) and the sweep table, written from pair summaries
+/* The classic interbench table (interbench 0.31's columns, then the task's own columns and the
+ * verbose ones the figure table places) and the sweep table, written from pair summaries
  * (engine/summary.h). */
 #ifndef IB_TABLE_H
 #define IB_TABLE_H
