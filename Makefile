@@ -76,7 +76,10 @@ all: interbench
 # With `make deps <targets>`, even under -j, nothing is built or linted before deps has run.
 $(LIB_OBJS) explain/bpf/explain.bpf.o interbench.o $(TEST_BINS) lint: | $(filter deps,$(MAKECMDGOALS))
 
+# Made afresh: ar r keeps the members of removed sources (a moved file's old object would
+# define its functions twice).
 libinterbench.a: $(LIB_OBJS)
+	rm -f $@
 	$(AR) rcs $@ $^
 
 interbench: interbench.o libinterbench.a

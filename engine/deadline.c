@@ -117,40 +117,6 @@ uint64_t deadline_interbench_latency_ns(uint64_t sched_latency_ns, uint64_t over
 	return sched_latency_ns + missed_ns;
 }
 
-bool audio_acct_period(struct audio_acct *a, unsigned buffer_periods, uint64_t interval_ns, uint64_t wake_ns,
-		       uint64_t lateness_ns, uint64_t finish_ns, const struct deadline_verdict *v)
-{
-	uint64_t allowed_ns = (uint64_t)(buffer_periods ? buffer_periods - 1 : 0) * interval_ns;
-	uint64_t took_ns = finish_ns - wake_ns;
-	bool xrun = took_ns > allowed_ns;
-	if (lateness_ns <= 1000000)
-		a->start_within_1ms++;
-	if (lateness_ns <= 2000000)
-		a->start_within_2ms++;
-	if (xrun) {
-		a->xruns++;
-		if (took_ns - allowed_ns > a->worst_overrun_ns)
-			a->worst_overrun_ns = took_ns - allowed_ns;
-	}
-	a->xruns += v->skipped;   /* a dropped period is a buffer that ran dry */
-	return xrun;
-}
-
-void audio_acct_unfinished(struct audio_acct *a, unsigned buffer_periods, uint64_t interval_ns, uint64_t wake_ns,
-			   uint64_t end_ns, uint64_t unfinished)
-{
-	if (unfinished == 0)
-		return;
-	uint64_t allowed_ns = (uint64_t)(buffer_periods ? buffer_periods - 1 : 0) * interval_ns;
-	uint64_t took_ns = end_ns > wake_ns ? end_ns - wake_ns : 0;
-	a->xruns += unfinished - 1;   /* the periods after it never started: dropped */
-	if (took_ns <= allowed_ns)
-		return;
-	a->xruns++;
-	if (took_ns - allowed_ns > a->worst_overrun_ns)
-		a->worst_overrun_ns = took_ns - allowed_ns;
-}
-
 void loop_acct_period(struct loop_acct *l, uint64_t cpu_ns, uint64_t nominal_ns)
 {
 	if (nominal_ns == 0)

@@ -73,29 +73,6 @@ uint64_t deadline_unfinished_periods(uint64_t wake_ns, uint64_t interval_ns, uin
  * charged that time to the period before and sleeps to the next period instead. */
 uint64_t deadline_interbench_latency_ns(uint64_t sched_latency_ns, uint64_t overrun_ns, uint64_t unit_ns);
 
-/* Audio buffering (ProAudio): a period must complete within (buffer_periods - 1) periods of
- * its nominal start, else the buffer ran dry: an xrun (latencytest, shared/seeds). */
-struct audio_acct {
-	uint64_t xruns;              /* periods completed later than the buffer allows, and dropped ones */
-	uint64_t worst_overrun_ns;   /* the largest excess over the buffer */
-	uint64_t start_within_1ms, start_within_2ms; /* periods started within 1 / 2 ms of their
-	                                                nominal start (latencytest's figures) */
-};
-
-/* Accounts a period woken at wake_ns (interval_ns, buffer_periods >= 1) that started
- * lateness_ns late and finished at finish_ns, with v's skipped periods (each an xrun).
- * Returns whether the period itself was an xrun. */
-bool audio_acct_period(struct audio_acct *a, unsigned buffer_periods, uint64_t interval_ns, uint64_t wake_ns,
-		       uint64_t lateness_ns, uint64_t finish_ns, const struct deadline_verdict *v);
-
-/* At the end of a run: the `unfinished` periods whose deadline passed before end_ns while the
- * task had not finished them (deadline_unfinished_periods), the first woken at wake_ns.  Those
- * after the first never started: each is an xrun, as a dropped period is.  The first is an xrun
- * when end_ns is already past what the buffer allows, its overrun then at least end_ns less
- * that allowance (a lower bound, for worst_overrun_ns).  Nothing when unfinished is 0. */
-void audio_acct_unfinished(struct audio_acct *a, unsigned buffer_periods, uint64_t interval_ns, uint64_t wake_ns,
-			   uint64_t end_ns, uint64_t unfinished);
-
 /* CPU-loop time: the thread's own CPU time for each period's fixed work against the work's
  * calibrated length.  Work that took longer while the task ran is time stolen from it (an SMI,
  * bus contention, a hypervisor): Benno Senoner's latencytest "CPU loop" figure. */

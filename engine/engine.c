@@ -65,9 +65,10 @@ struct sim_engine {
 	pthread_mutex_t err_lock; /* the first task thread's scheduling failure goes into out */
 	pthread_mutex_t rec_lock; /* held while a period's figures are recorded into out, so
 	                             sim_snapshot reads them whole */
-	pthread_mutex_t chain_lock; /* held while chain (and a presenting task's frame figures)
-	                               are recorded */
-	struct chain_acct *chain; /* a presenting task's (sim_desc.presents), else NULL */
+	pthread_mutex_t measures_lock; /* held while the task's measures (and a task's frame
+	                                  figures where shown) are recorded */
+	const struct sim_measures *measures; /* spec.desc->measures, or NULL */
+	void *measures_state;    /* its accounting (measures->state_bytes), or NULL */
 	struct explainer explain; /* --explain (cfg.explain) */
 	pthread_t timer_tid;
 	bool timer_started;
@@ -344,6 +345,20 @@ static void explain_period(struct sim_engine *e, uint64_t finish_ns, bool missed
 		e->out->explain.source = EXPLAIN_NONE; /* the floor stopped */
 }
 
+/* The task's measures' look at the period completed at finish_ns, judged v.  Returns whether
+ * they mark it in the timeline (sim_measures.period_end). */
+static bool measures_period_end(struct sim_engine *e, uint64_t finish_ns, const struct deadline_verdict *v)
+{
+	if (!e->measures || !e->measures->period_end)
+		return false;
+	struct sim_period_facts f = { .index = e->period, .wake_ns = e->wake_ns, .lateness_ns = e->cur.lateness_ns,
+				      .finish_ns = finish_ns, .met = v->met, .skipped = v->skipped };
+	pthread_mutex_lock(&e->measures_lock);
+	bool marked = e->measures->period_end(e->measures_state, &f);
+	pthread_mutex_unlock(&e->measures_lock);
+	return marked;
+}
+
 /* Periodic: records the completed period and lets the timing thread sleep to the next. */
 static bool end_period(struct sim_engine *e)
 {
@@ -357,10 +372,9 @@ static bool end_period(struct sim_engine *e)
 	add_start_samples(r, c->latency_ns, c->lateness_ns);
 	uint64_t loop_ns = account_loop(e);
 	struct deadline_verdict v = deadline_check(e->wake_ns, interval_ns, finish_ns);
-	if (!e->spec.desc->presents)
+	if (!e->measures || !e->measures->shows_frames)
 		add_frame_time(e, finish_ns);
-	bool xrun = e->spec.buffer_periods && audio_acct_period(&r->audio, e->spec.buffer_periods, interval_ns,
-								 e->wake_ns, c->lateness_ns, finish_ns, &v);
+	bool xrun = measures_period_end(e, finish_ns, &v);
 	if (e->cfg.timeline)
 		push_timeline(e, &v, xrun, loop_ns);
 	lat_stats_add(&r->interbench, interbench_latency_ns(e, c->latency_ns, finish_ns, e->period));
@@ -428,39 +442,32 @@ const struct sim_spec *sim_task_spec(const struct sim_thread *t)
 	return &t->e->spec;
 }
 
-void sim_chain_setup(struct sim_thread *t, uint64_t input0_ns, uint64_t input_period_ns, uint64_t vsync_period_ns)
+void *sim_measures_lock(struct sim_thread *t)
 {
-	pthread_mutex_lock(&t->e->chain_lock);
-	if (t->e->chain)
-		chain_setup(t->e->chain, input0_ns, input_period_ns, vsync_period_ns);
-	pthread_mutex_unlock(&t->e->chain_lock);
+	if (!t->e->measures_state)
+		return NULL;
+	pthread_mutex_lock(&t->e->measures_lock);
+	return t->e->measures_state;
 }
 
-void sim_chain_wake(struct sim_thread *t, unsigned stage, uint64_t wake_ns)
+void sim_measures_unlock(struct sim_thread *t)
 {
-	pthread_mutex_lock(&t->e->chain_lock);
-	if (t->e->chain)
-		chain_wake(t->e->chain, stage, wake_ns);
-	pthread_mutex_unlock(&t->e->chain_lock);
+	if (t->e->measures_state)
+		pthread_mutex_unlock(&t->e->measures_lock);
 }
 
-void sim_chain_vsync(struct sim_thread *t, uint64_t index, const struct chain_frame *f)
+void sim_frame_shown(struct sim_thread *t, uint64_t frame, uint64_t shown_ns, uint64_t frame_ns)
 {
-	struct sim_result *r = t->e->out;
-	pthread_mutex_lock(&t->e->chain_lock);
-	uint64_t frame_ns = t->e->chain ? chain_vsync(t->e->chain, index, f) : 0;
+	struct sim_engine *e = t->e;
+	pthread_mutex_lock(&e->rec_lock);
 	if (frame_ns) {
-		lat_stats_add(&r->frame, frame_ns);
-		hist_add(&r->frame_hist, frame_ns);
+		lat_stats_add(&e->out->frame, frame_ns);
+		hist_add(&e->out->frame_hist, frame_ns);
 	}
-	pthread_mutex_unlock(&t->e->chain_lock);
-	if (!f || !t->e->cfg.timeline || f->at_ns[CHAIN_PRESENTED] < t->e->start_ns)
-		return;
 	/* its period's record, pushed when the frame was committed a few periods ago at most */
-	pthread_mutex_lock(&t->e->rec_lock);
-	timeline_mark_shown(t->e->cfg.timeline, (uint32_t)f->frame, f->at_ns[CHAIN_PRESENTED] - t->e->start_ns,
-			    SIM_SHOWN_WITHIN);
-	pthread_mutex_unlock(&t->e->rec_lock);
+	if (e->cfg.timeline && shown_ns >= e->start_ns)
+		timeline_mark_shown(e->cfg.timeline, (uint32_t)frame, shown_ns - e->start_ns, SIM_SHOWN_WITHIN);
+	pthread_mutex_unlock(&e->rec_lock);
 }
 
 bool sim_stopped(const struct sim_thread *t)
@@ -591,17 +598,20 @@ static struct sim_engine *engine_new(const struct sim_spec *spec, const struct s
 		return NULL;
 	struct sim_engine *e = malloc(sizeof(*e));
 	void *state = body->state_bytes ? calloc(1, body->state_bytes) : NULL;
-	struct chain_acct *chain = spec->desc->presents ? calloc(1, sizeof(*chain)) : NULL;
-	if (!e || (body->state_bytes && !state) || (spec->desc->presents && !chain)) {
+	const struct sim_measures *m = spec->desc->measures;
+	void *acct = m && m->state_bytes ? calloc(1, m->state_bytes) : NULL;
+	if (!e || (body->state_bytes && !state) || (m && m->state_bytes && !acct)) {
 		free(e);
 		free(state);
-		free(chain);
+		free(acct);
 		out->error = ENOMEM;
 		snprintf(out->errmsg, sizeof(out->errmsg), "malloc: %s", strerror(ENOMEM));
 		return NULL;
 	}
 	*e = (struct sim_engine){ .spec = *spec, .cfg = *cfg, .out = out, .body = body, .state = state,
-				  .chain = chain, .threads = body->threads };
+				  .measures = m, .measures_state = acct, .threads = body->threads };
+	if (m && m->start)
+		m->start(acct, spec);
 	if (body->threads_for && body->threads_for(spec) < body->threads)
 		e->threads = body->threads_for(spec) ? body->threads_for(spec) : 1;
 	explainer_init(&e->explain, spec->desc->has_deadlines ? cfg->explain : NULL, &body->explained, e->threads, &out->explain);
@@ -614,7 +624,7 @@ static struct sim_engine *engine_new(const struct sim_spec *spec, const struct s
 	sem_init(&e->done, 0, 0);
 	pthread_mutex_init(&e->err_lock, NULL);
 	pthread_mutex_init(&e->rec_lock, NULL);
-	pthread_mutex_init(&e->chain_lock, NULL);
+	pthread_mutex_init(&e->measures_lock, NULL);
 	for (unsigned i = 0; i < e->threads; i++) {
 		e->thr[i] = (struct sim_thread){ .e = e, .index = i };
 		sem_init(&e->thr[i].woken, 0, 0);
@@ -658,8 +668,9 @@ struct sim_engine *sim_start(const struct sim_spec *spec, const struct sim_run_c
 }
 
 /* After every thread is joined: the periods whose deadline passed before the stop at end_ns
- * while the task had not finished them are missed, their work not done, and for an audio task
- * xruns as the buffer allows (a task stuck in its first period is not left looking perfect). */
+ * while the task had not finished them are missed, their work not done, and counted by the
+ * task's measures as they count them (ProAudio's: xruns as the buffer allows), so a task stuck
+ * in its first period is not left looking perfect. */
 static void account_unfinished(struct sim_engine *e, uint64_t end_ns)
 {
 	if (!e->spec.desc->has_deadlines || !e->thr[0].started)
@@ -668,8 +679,8 @@ static void account_unfinished(struct sim_engine *e, uint64_t end_ns)
 	uint64_t n = deadline_unfinished_periods(e->next_wake_ns, interval_ns, end_ns);
 	for (uint64_t k = 0; k < n; k++)
 		deadline_acct_skip(&e->out->acct, sim_work_us(&e->spec, e->period + k));
-	if (e->spec.buffer_periods)
-		audio_acct_unfinished(&e->out->audio, e->spec.buffer_periods, interval_ns, e->next_wake_ns, end_ns, n);
+	if (e->measures && e->measures->unfinished)
+		e->measures->unfinished(e->measures_state, e->next_wake_ns, end_ns, n);
 	deadline_acct_streak_end(&e->out->acct);
 }
 
@@ -717,20 +728,22 @@ void sim_stop(struct sim_engine *e)
 		if (e->thr[i].started)
 			pthread_join(e->thr[i].tid, NULL);
 	account_task_time(e);
-	if (e->chain)
-		chain_figures_of(e->chain, &e->out->chain);
 	account_unfinished(e, end_ns);
+	if (e->measures && e->measures->figures) {
+		snprintf(e->out->task.name, sizeof(e->out->task.name), "%s", e->measures->name);
+		e->measures->figures(e->measures_state, e->out->task.data.bytes);
+	}
 	for (unsigned i = 0; i < e->threads; i++)
 		sem_destroy(&e->thr[i].woken);
 	sem_destroy(&e->wake);
 	sem_destroy(&e->done);
 	pthread_mutex_destroy(&e->err_lock);
 	pthread_mutex_destroy(&e->rec_lock);
-	pthread_mutex_destroy(&e->chain_lock);
+	pthread_mutex_destroy(&e->measures_lock);
 	if (e->body->teardown && !e->setup_failed)
 		e->body->teardown(e->state);
 	free(e->state);
-	free(e->chain);
+	free(e->measures_state);
 	free(e);
 }
 

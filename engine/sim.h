@@ -12,7 +12,7 @@
 #include "lib/schedpolicy.h"
 #include "engine/timeline.h"
 #include "lib/stats.h"
-#include "engine/chain.h"
+#include "engine/figure_row.h"
 #include "engine/deadline.h"
 
 struct sim_spec;
@@ -60,6 +60,68 @@ struct sim_body {
 };
 
 
+/* What the engine tells a task's measures of a period it closed (struct sim_measures
+ * period_end), CLOCK_MONOTONIC ns. */
+struct sim_period_facts {
+	uint64_t index;          /* the period's number */
+	uint64_t wake_ns;        /* its nominal start */
+	uint64_t lateness_ns;    /* its start -> the task running */
+	uint64_t finish_ns;      /* when it was closed */
+	bool met;                /* finished by its deadline */
+	uint64_t skipped;        /* whole periods dropped after it */
+};
+
+/* Bytes of the result's block a task's measures fill (sim_result.task): the largest task's
+ * (Pipeline's chain figures, workloads/pipeline_chain.h). */
+#define SIM_TASK_BLOCK_BYTES 192
+
+/* A task with measures of its own (sim_desc.measures): per-run accounting the engine keeps
+ * for it, fed by its body's threads (sim_measures_lock) and by the engine at defined points
+ * (each period closed; each frame shown: sim_frame_shown), turned at sim_stop into a block of
+ * the result (sim_result.task) that its figure rows read.  The figure tables
+ * (report/figures.c) walk every registered task's rows with the core rows, so the table,
+ * JSON writer, medians, reader, compare and export take them as they take the core figures.
+ * tests/skeleton_measures.c is the example (doc/adding-a-workload.md). */
+struct sim_measures {
+	const char *name;        /* names the block (sim_result.task.name), at most 15 characters */
+	size_t state_bytes;      /* the accounting, zeroed at sim_start, freed at sim_stop */
+	/* true: the task's frame time is taken where its frames are shown (sim_frame_shown), not
+	 * from one period's completion to the next. */
+	bool shows_frames;
+	/* At sim_start, before any thread: what the accounting needs of the task as it runs
+	 * (ProAudio's buffer); NULL: nothing. */
+	void (*start)(void *state, const struct sim_spec *spec);
+	/* Called by the engine when a period was completed (not for one cut by the stop), with
+	 * the accounting's lock held.  Returns true to mark the period in --timeline as one the
+	 * task failed in its own terms (TIMELINE_XRUN: ProAudio's xrun).  NULL: nothing. */
+	bool (*period_end)(void *state, const struct sim_period_facts *f);
+	/* At sim_stop, after every thread is joined: the `unfinished` periods whose deadline
+	 * passed while the task had not finished them, the first woken at wake_ns, the run
+	 * stopped at end_ns (engine/deadline.h deadline_unfinished_periods); not called for a
+	 * free-running task.  NULL: nothing. */
+	void (*unfinished)(void *state, uint64_t wake_ns, uint64_t end_ns, uint64_t unfinished);
+	/* At sim_stop, after every thread is joined: the accounting into the result's block of
+	 * SIM_TASK_BLOCK_BYTES (zeroed), laid out as the rows' offsets in pair_summary.task say. */
+	void (*figures)(const void *state, void *block);
+	/* Its figure rows (offsets into struct pair_summary, engine/summary.h PAIR_TASK_OFFSET),
+	 * in the JSON writer's order, and the labelled lines some of them go in (FIG_TASK_LINE). */
+	const struct task_figure *rows;
+	size_t n_rows;
+	const struct figure_line *lines;
+	unsigned n_lines;
+};
+
+/* A result's block of a task's measures: its name ("" when the task has none) and the
+ * figures its sim_measures.figures wrote. */
+struct sim_task_block {
+	char name[16];
+	union {
+		unsigned char bytes[SIM_TASK_BLOCK_BYTES];
+		uint64_t align_u64;
+		double align_double;
+	} data;
+};
+
 /* The longest a task thread waits without looking at the stop: the engine's own sleeps are cut
  * into slices of it. */
 #define SIM_STOP_SLICE_NS 100000000ull
@@ -94,9 +156,9 @@ struct sim_desc {
 	/* The task's threads and what each does; NULL: one thread that does each period's work
 	 * (each frame's, when free-running). */
 	const struct sim_body *body;
-	/* true: the task's frame time is taken where its frames are shown (sim_chain_vsync), not
-	 * from one period's completion to the next; it has chain figures (engine/chain.h). */
-	bool presents;
+	/* The task's own measures (its accounting, its result block and its figure rows), or
+	 * NULL: the engine's figures only. */
+	const struct sim_measures *measures;
 	/* What spec's options resolved beyond its period, work and buffering, for the statement
 	 * of its pattern (sim_pattern_text), into buf: ProAudio's "64 frames at 48000 Hz",
 	 * Pipeline's vsync, stages and compositor.  NULL: nothing more. */
@@ -109,8 +171,8 @@ struct sim_spec {
 	uint64_t interval_us;
 	unsigned cpu_pct;
 	/* Audio buffering, in periods (ProAudio's --periods): a period must complete within
-	 * (buffer_periods - 1) periods of its nominal start, else the buffer ran dry (an xrun).
-	 * 0: not an audio task, no xrun accounting. */
+	 * (buffer_periods - 1) periods of its nominal start, else the buffer ran dry (an xrun,
+	 * counted by ProAudio's measures, workloads/proaudio_buffer.h).  0: not an audio task. */
 	unsigned buffer_periods;
 	/* The workload's own options (its private config), for a body that reads them; NULL. */
 	const void *opts;
@@ -170,11 +232,10 @@ struct sim_result {
 	 * the stutter a user sees, and Gaming's "1% low" frame rate. */
 	struct lat_stats frame;
 	struct lat_hist frame_hist;
-	/* A task that presents frames (sim_desc.presents): its chain's figures, taken at
-	 * sim_stop; zeroed else. */
-	struct chain_figures chain;
+	/* A task with measures of its own (sim_desc.measures): their block, taken at sim_stop;
+	 * zeroed else. */
+	struct sim_task_block task;
 	struct loop_acct loop;       /* CPU-loop time (engine/deadline.h) */
-	struct audio_acct audio;     /* audio buffering, when spec.buffer_periods > 0 */
 	int timeline_error;          /* 0, or the errno of a failed write of the pair's timeline */
 	bool timeline_truncated;     /* the pair had more periods than TIMELINE_MAX_RECORDS */
 	/* The task threads' own CPU time (CLOCK_THREAD_CPUTIME_ID, summed over its threads) and the
@@ -232,7 +293,7 @@ struct sim_engine *sim_start(const struct sim_spec *spec, const struct sim_run_c
 /* Stops the task within one burn chunk (~100 us of work) or one 100 ms sleep slice, joins
  * every thread and frees the engine.  The period in progress takes no latency sample (its
  * latency is unknown); it and the periods after it whose deadline had passed count as missed
- * deadlines, and for an audio task as xruns as the buffer allows.  With a
+ * deadlines, and for a task with measures as they count them (sim_measures.unfinished).  With a
  * SCHED_FIFO timing thread (cfg.timer_prio > 0) each task thread is raised to that
  * priority first, so it sees the stop at once even on CPUs saturated by load threads.
  * NULL: nothing. */
@@ -296,15 +357,19 @@ uint64_t sim_start_ns(const struct sim_thread *t);
 /* The task as it runs: its period, CPU share and its workload's options (sim_spec.opts). */
 const struct sim_spec *sim_task_spec(const struct sim_thread *t);
 
-/* A task that presents frames (sim_desc.presents) records its chain (engine/chain.h) with these,
- * from any of its threads (a lock serializes them): its timing, each wake-up along it, and
- * each vsync, whose frame time goes into the task's frame figures and, with --timeline, the
- * vsync that showed frame f (a period among the last SIM_SHOWN_WITHIN recorded) into its
- * period's record.  See chain_setup, chain_wake and chain_vsync. */
+/* A task with measures of its own (sim_desc.measures): its accounting state, locked against
+ * the engine's and the other threads' use of it until sim_measures_unlock; NULL (nothing
+ * locked) for a task without. */
+void *sim_measures_lock(struct sim_thread *t);
+void sim_measures_unlock(struct sim_thread *t);
+
+/* A task whose measures show frames (sim_measures.shows_frames): frame number `frame` (a
+ * period's index) was shown at shown_ns, frame_ns after the last frame shown before it (0: the
+ * first, no frame time).  Its frame time goes into the task's frame figures and, with
+ * --timeline, shown_ns into its period's record (a period among the last SIM_SHOWN_WITHIN
+ * recorded). */
 #define SIM_SHOWN_WITHIN 16u
-void sim_chain_setup(struct sim_thread *t, uint64_t input0_ns, uint64_t input_period_ns, uint64_t vsync_period_ns);
-void sim_chain_wake(struct sim_thread *t, unsigned stage, uint64_t wake_ns);
-void sim_chain_vsync(struct sim_thread *t, uint64_t index, const struct chain_frame *f);
+void sim_frame_shown(struct sim_thread *t, uint64_t frame, uint64_t shown_ns, uint64_t frame_ns);
 
 /* Whether the task is being stopped (sim_stop). */
 bool sim_stopped(const struct sim_thread *t);

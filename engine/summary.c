@@ -7,7 +7,7 @@
 #include "engine/summary.h"
 #include "engine/intervals.h"
 
-/* The stutter, CPU-loop and audio figures of r into s. */
+/* The stutter and CPU-loop figures of r into s. */
 static void stutter_summarize(const struct sim_result *r, struct pair_summary *s)
 {
 	s->longest_streak = r->acct.longest_streak;
@@ -24,32 +24,6 @@ static void stutter_summarize(const struct sim_result *r, struct pair_summary *s
 	s->stolen_p99_ns = hist_percentile_ns(&r->loop.excess_hist, 99, r->loop.excess.max_ns);
 	s->stolen_max_ns = r->loop.excess.max_ns;
 	s->stolen_pct = r->loop.periods ? 100.0 * (double)r->loop.over10 / (double)r->loop.periods : 0;
-	s->xruns = r->audio.xruns;
-	s->worst_overrun_ns = r->audio.worst_overrun_ns;
-	s->xruns_per_min = r->task_wall_ns ? (double)r->audio.xruns * 60e9 / (double)r->task_wall_ns : 0;
-	uint64_t ran = r->acct.periods - r->acct.skipped;
-	s->start_1ms_pct = ran ? 100.0 * (double)r->audio.start_within_1ms / (double)ran : 0;
-	s->start_2ms_pct = ran ? 100.0 * (double)r->audio.start_within_2ms / (double)ran : 0;
-}
-
-/* A presenting task's chain figures of r into s (engine/chain.h). */
-static void chain_summarize(const struct sim_result *r, struct pair_summary *s)
-{
-	const struct chain_figures *c = &r->chain;
-	s->vsyncs = c->vsyncs;
-	s->jank = c->jank;
-	s->jank_streak = c->jank_streak_max;
-	s->jank_pct = c->jank_pct;
-	s->i2p_samples = c->i2p.count;
-	s->i2p_mean_ns = c->i2p.mean_ns;
-	s->i2p_p50_ns = c->i2p_p50_ns;
-	s->i2p_p99_ns = c->i2p_p99_ns;
-	s->i2p_max_ns = c->i2p.max_ns;
-	for (unsigned k = 0; k < CHAIN_STAGES; k++)
-		s->stage_wake_p99_ns[k] = c->stage_wake_p99_ns[k];
-	double total = c->i2p.mean_ns * (double)c->i2p.count;
-	for (unsigned p = 0; p < CHAIN_POINTS; p++)
-		s->segment_pct[p] = total > 0 ? 100.0 * c->segment_ns[p] / total : 0;
 }
 
 /* The intervals of r's judged figures into s (engine/intervals.h; NaN where there is none). */
@@ -82,7 +56,7 @@ void pair_summarize(const struct sim_result *r, struct pair_summary *s)
 	s->lateness_max_ns = r->lateness.max_ns;
 	s->lateness_p99_ns = hist_percentile_ns(&r->lateness_hist, 99, r->lateness.max_ns);
 	stutter_summarize(r, s);
-	chain_summarize(r, s);
+	s->task = r->task;
 	if (r->task_wall_ns) {
 		s->task_cpu_pct = (double)r->task_cpu_ns * 100 / (double)r->task_wall_ns;
 		s->task_cpu_wanted_pct = (double)r->acct.work_wanted_us * 1e3 * 100 / (double)r->task_wall_ns;

@@ -3,6 +3,7 @@
  * report/figures.h. */
 #ifndef IB_ENGINE_SUMMARY_H
 #define IB_ENGINE_SUMMARY_H
+#include <stddef.h>
 #include <stdint.h>
 #include "engine/sim.h"
 
@@ -34,10 +35,6 @@ struct pair_summary {
 	 * share of periods over 10% long. */
 	uint64_t loop_periods, stolen_p99_ns, stolen_max_ns;
 	double stolen_pct;
-	/* Buffering (a task with sim_spec.buffer_periods): xruns, per minute of run, the worst overrun, and the share
-	 * of periods started within 1 and 2 ms of their nominal start. */
-	uint64_t xruns, worst_overrun_ns;
-	double xruns_per_min, start_1ms_pct, start_2ms_pct;
 	double desired_cpu_pct;      /* work done / work wanted * 100 */
 	double deadlines_met_pct;    /* met / periods * 100 */
 	uint64_t periods, deadlines_met, deadlines_missed, periods_skipped;
@@ -61,18 +58,14 @@ struct pair_summary {
 	 * level 1 - 0.05 / ci_looks (engine/intervals.h). */
 	unsigned ci_looks;
 	uint64_t interval_us;        /* the task's period (sim_result.interval_us) */
-	/* A task that presents frames (sim_desc.presents, engine/chain.h): the vsyncs passed (0:
-	 * none, and every figure below is null), those that showed no new frame (count, % of the
-	 * vsyncs, the longest run of them), input-to-present latency (events, mean, p50, p99,
-	 * max), each stage's wake-to-run p99 (enum chain_stage) and each segment's share of the
-	 * input-to-present time (enum chain_point), %. */
-	uint64_t vsyncs, jank, jank_streak;
-	double jank_pct;
-	uint64_t i2p_samples, i2p_p50_ns, i2p_p99_ns, i2p_max_ns;
-	double i2p_mean_ns;
-	uint64_t stage_wake_p99_ns[CHAIN_STAGES];
-	double segment_pct[CHAIN_POINTS];
+	/* A task with measures of its own (struct sim_measures, engine/sim.h): its block, copied
+	 * from the result (sim_result.task), which its figure rows read; name "" for any other. */
+	struct sim_task_block task;
 };
+
+/* The offset in struct pair_summary of the field `field` of a task's figures laid out as
+ * `type` in its block (a task's figure rows, struct task_figure.offset). */
+#define PAIR_TASK_OFFSET(type, field) (offsetof(struct pair_summary, task.data) + offsetof(type, field))
 
 /* Computes the summary of r.  Every figure is listed, with its JSON key, null rule and median
  * group, in report/figures.h. */

@@ -86,7 +86,7 @@ struct explain_period {
 	/* A chain's stages (explain_add_stage; stage 0 the period's own thread): each stage's
 	 * thread's waits (tasks, preempted, interrupts, idle, throttled; stage 0 also wake), of
 	 * them its waits for a CPU after a wake-up (gross: what wake-to-run latency measures,
-	 * engine/chain.h), and its own time on a CPU, ns */
+	 * workloads/pipeline_chain.h), and its own time on a CPU, ns */
 	uint64_t stage_wait_ns[EXPLAIN_MAX_STAGES], stage_woken_ns[EXPLAIN_MAX_STAGES], stage_ran_ns[EXPLAIN_MAX_STAGES];
 };
 

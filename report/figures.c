@@ -5,6 +5,7 @@
 #include "report/figures.h"
 #include "lib/stats.h"
 #include "engine/summary.h"
+#include "workloads/workload.h"
 
 /* A row's field: its offset in struct pair_summary and type. */
 #define F_U64(field) .offset = offsetof(struct pair_summary, field), .type = FIG_U64
@@ -21,17 +22,6 @@
 #define NS(key, field) .json_key = key, F_U64(field), .unit = FIG_NS, .json_scale = 1
 /* A column of the classic table's verbose or buffer group. */
 #define VCOL(pos, label) .column = FIG_VERBOSE_COLUMN, .column_pos = pos, .column_label = label
-#define BCOL(pos, label) .column = FIG_BUFFER_COLUMN, .column_pos = pos, .column_label = label
-#define PCOL(pos, label) .column = FIG_CHAIN_COLUMN, .column_pos = pos, .column_label = label
-/* A presenting task's figure (engine/chain.h), null when no vsync passed. */
-#define CHAIN(key) .json_key = key, .null_rule = FIG_NULL_NO_VSYNCS
-#define I2P_NS(key, field) .json_key = key, F_U64(field), .unit = FIG_NS, .json_scale = 1, .null_rule = FIG_NULL_NO_INPUT
-/* Stage k's wake-to-run p99 and segment k's share, in the stage line (names: engine/chain.h). */
-#define STAGE(k, name) { CHAIN("stage_" name "_wake_p99_ns"), F_U64(stage_wake_p99_ns[k]), .unit = FIG_NS, \
-	.json_scale = 1, .column = FIG_STAGE_COLUMN, .column_pos = k, .column_label = name }
-#define SEGMENT(k, name) { .json_key = "i2p_share_" name "_ppm", F_DBL(segment_pct[k]), .unit = FIG_PCT, \
-	.json_scale = 1e4, .null_rule = FIG_NULL_NO_INPUT, .column = FIG_SEGMENT_COLUMN, .column_pos = k, \
-	.column_label = name }
 /* Carried by every measured result since schema version 1: the schema requires it. */
 #define V1 .required = true
 /* What compare and export read (a threshold key, a name, a unit). */
@@ -40,8 +30,9 @@
 #define CI(key, lo, hi) .ci = &(const struct figure_interval){ key, offsetof(struct pair_summary, lo), \
 	offsetof(struct pair_summary, hi) }
 
-/* In the JSON writer's order (doc/json.md lists them). */
-const struct task_figure task_figures[] = {
+/* In the JSON writer's order (doc/json.md lists them): these core rows, every registered task's
+ * own rows (struct sim_measures.rows, in workload_table's order), then core_tail. */
+static const struct task_figure core_head[] = {
 	{ COUNT("samples", samples), .median = FIG_OVER_SAMPLED, V1 },
 	{ SCHED_NS("latency_mean_ns"), F_DBL(latency_mean_ns), V1,
 	  CMP(JM_SMEAN, "sched-mean", "mean sched latency", "ms", 0, true),
@@ -76,45 +67,16 @@ const struct task_figure task_figures[] = {
 	{ NS("frame_time_p999_ns", frame_p999_ns), .null_rule = FIG_NULL_NO_FRAMES },
 	{ .json_key = "one_percent_low_mfps", F_DBL(low1_fps), .unit = FIG_FPS, .json_scale = 1e3,
 	  .null_rule = FIG_NULL_NO_FRAMES, .higher_better = true, CMP(JM_LOW1, "low1", "1% low fps", "fps", 0, false) },
-	{ NS("stolen_p99_ns", stolen_p99_ns), .null_rule = FIG_NULL_NO_LOOPS, BCOL(4, "stolen"),
+	{ NS("stolen_p99_ns", stolen_p99_ns), .null_rule = FIG_NULL_NO_LOOPS,
 	  CMP(JM_STOLEN, "stolen", "stolen p99", "ms", 0, false) },
 	{ NS("stolen_max_ns", stolen_max_ns), .null_rule = FIG_NULL_NO_LOOPS },
 	{ PPM("stolen_over10_ppm", stolen_pct) },
 	{ NS("task_run_ns", task_run_ns) },
 	{ .json_key = "interval_us", F_U64(interval_us), .unit = FIG_US, .json_scale = 1 },
-	/* xruns per minute is what compare reads (tools/result_json.c: over task_run_ns) */
-	{ COUNT("xruns", xruns), .null_rule = FIG_NULL_UNBUFFERED, BCOL(0, "xruns"),
-	  CMP(JM_XRUNS, "xruns", "xruns per minute", "/min", 0, false) },
-	{ NS("worst_overrun_ns", worst_overrun_ns), .null_rule = FIG_NULL_UNBUFFERED, BCOL(1, "overrun") },
-	{ PPM("start_within_1ms_ppm", start_1ms_pct), .null_rule = FIG_NULL_UNBUFFERED, .higher_better = true,
-	  BCOL(2, "start<1ms") },
-	{ PPM("start_within_2ms_ppm", start_2ms_pct), .null_rule = FIG_NULL_UNBUFFERED, .higher_better = true,
-	  BCOL(3, "start<2ms") },
-	/* a presenting task's chain (engine/chain.h) */
-	{ CHAIN("vsyncs"), F_U64(vsyncs), .unit = FIG_COUNT, .json_scale = 1 },
-	{ CHAIN("jank_vsyncs"), F_U64(jank), .unit = FIG_COUNT, .json_scale = 1, PCOL(5, "jank") },
-	{ CHAIN("jank_ppm"), F_DBL(jank_pct), .unit = FIG_PCT, .json_scale = 1e4, PCOL(6, "jank %"),
-	  CMP(JM_JANK, "jank", "% jank vsyncs", "%", 100, false) },
-	{ CHAIN("jank_longest_run"), F_U64(jank_streak), .unit = FIG_COUNT, .json_scale = 1, PCOL(7, "jank run") },
-	{ .json_key = "input_to_present_samples", F_U64(i2p_samples), .unit = FIG_COUNT, .json_scale = 1,
-	  .null_rule = FIG_NULL_NO_VSYNCS },
-	{ .json_key = "input_to_present_mean_ns", F_DBL(i2p_mean_ns), .unit = FIG_NS, .json_scale = 1,
-	  .null_rule = FIG_NULL_NO_INPUT },
-	{ I2P_NS("input_to_present_p50_ns", i2p_p50_ns), PCOL(0, "i2p p50") },
-	{ I2P_NS("input_to_present_p99_ns", i2p_p99_ns), PCOL(1, "i2p p99"),
-	  CMP(JM_I2P_P99, "i2p", "p99 input-to-present", "ms", 0, false) },
-	{ I2P_NS("input_to_present_max_ns", i2p_max_ns), PCOL(2, "i2p max") },
-	/* the frame figures again in the chain columns (not written twice) */
-	{ .json_key = NULL, F_U64(frame_p99_ns), .unit = FIG_NS, .json_scale = 1, .null_rule = FIG_NULL_NO_FRAMES,
-	  PCOL(3, "frame p99") },
-	{ .json_key = NULL, F_DBL(low1_fps), .unit = FIG_FPS, .json_scale = 1e3, .null_rule = FIG_NULL_NO_FRAMES,
-	  .higher_better = true, PCOL(4, "1% low") },
-	STAGE(CHAIN_INPUT, "input"), STAGE(CHAIN_GAME, "game"), STAGE(CHAIN_WORKERS, "workers"),
-	STAGE(CHAIN_JOIN, "join"), STAGE(CHAIN_RENDER, "render"), STAGE(CHAIN_COMMIT, "commit"),
-	STAGE(CHAIN_LATCH, "latch"),
-	SEGMENT(CHAIN_PICKUP, "input"), SEGMENT(CHAIN_FORK, "logic"), SEGMENT(CHAIN_JOINED, "workers"),
-	SEGMENT(CHAIN_RESUMED, "join"), SEGMENT(CHAIN_COMMITTED, "render"), SEGMENT(CHAIN_LATCHED, "latch"),
-	SEGMENT(CHAIN_COMPOSED, "compose"), SEGMENT(CHAIN_PRESENTED, "scanout"),
+};
+
+/* The core rows after the tasks' (figure_table). */
+static const struct task_figure core_tail[] = {
 	{ COUNT("timer_samples", timer_samples), .median = FIG_OVER_TIMED, V1 },
 	{ TIMER_NS("timer_latency_mean_ns"), F_DBL(timer_mean_ns), V1 },
 	{ TIMER_NS("timer_latency_sd_ns"), F_DBL(timer_sd_ns), V1 },
@@ -135,10 +97,46 @@ const struct task_figure task_figures[] = {
 	{ COUNT("deadlines_met", deadlines_met), .higher_better = true, V1 },
 	{ COUNT("deadlines_missed", deadlines_missed), V1 },
 	{ COUNT("periods_skipped", periods_skipped), V1 },
-	/* kept for the table's medians, not written: xruns per minute of the task's run */
-	{ .json_key = NULL, F_DBL(xruns_per_min), .unit = FIG_COUNT, .json_scale = 1 },
 };
-const size_t task_figures_n = sizeof(task_figures) / sizeof(task_figures[0]);
+
+#define ROWS(a) (sizeof(a) / sizeof((a)[0]))
+
+/* The whole table: core_head, the tasks' rows, core_tail. */
+static struct task_figure figure_table[FIG_MAX_ROWS];
+const struct task_figure *task_figures = figure_table;
+size_t task_figures_n;
+
+/* Appends n rows to the table; a table past FIG_MAX_ROWS is a build's mistake: abort. */
+static void table_append(const struct task_figure *rows, size_t n)
+{
+	if (task_figures_n + n > FIG_MAX_ROWS)
+		abort();
+	memcpy(&figure_table[task_figures_n], rows, n * sizeof(*rows));
+	task_figures_n += n;
+}
+
+/* Built before main from the registry (a test's own table included), so every walker of
+ * task_figures sees the tasks' rows as it sees the core ones. */
+__attribute__((constructor)) static void figure_table_build(void)
+{
+	table_append(core_head, ROWS(core_head));
+	for (unsigned w = 0; w < workload_count; w++) {
+		const struct sim_desc *d = workload_table[w]->sim;
+		if (d && d->measures)
+			table_append(d->measures->rows, d->measures->n_rows);
+	}
+	table_append(core_tail, ROWS(core_tail));
+}
+
+const struct sim_measures *figure_task_measures(const struct task_figure *f)
+{
+	for (unsigned w = 0; f->task && w < workload_count; w++) {
+		const struct sim_desc *d = workload_table[w]->sim;
+		if (d && d->measures && strcmp(d->measures->name, f->task) == 0)
+			return d->measures;
+	}
+	return NULL;
+}
 
 double figure_value(const struct task_figure *f, const struct pair_summary *s)
 {
@@ -179,16 +177,29 @@ void figure_intervals_clear(struct pair_summary *s)
 	}
 }
 
+bool figure_is_task_line(const char *line)
+{
+	line += strspn(line, " ");
+	for (unsigned w = 0; w < workload_count; w++) {
+		const struct sim_measures *m = workload_table[w]->sim ? workload_table[w]->sim->measures : NULL;
+		for (unsigned k = 0; m && k < m->n_lines; k++)
+			if (strncmp(line, m->lines[k].lead, strlen(m->lines[k].lead)) == 0)
+				return true;
+	}
+	return false;
+}
+
 bool figure_is_null(const struct task_figure *f, const struct pair_summary *s, bool buffered)
 {
+	if (f->task && strcmp(f->task, s->task.name) != 0)
+		return true;  /* another task's measures */
 	switch (f->null_rule) {
 	case FIG_NULL_NO_SAMPLES: return s->samples == 0;
 	case FIG_NULL_NO_TIMER: return s->timer_samples == 0;
 	case FIG_NULL_NO_FRAMES: return s->frame_samples == 0;
 	case FIG_NULL_NO_LOOPS: return s->loop_periods == 0;
 	case FIG_NULL_UNBUFFERED: return !buffered;
-	case FIG_NULL_NO_VSYNCS: return s->vsyncs == 0;
-	case FIG_NULL_NO_INPUT: return s->i2p_samples == 0;
+	case FIG_NULL_ZERO: return *(const uint64_t *)((const char *)s + f->null_offset) == 0;
 	default: return false;
 	}
 }
@@ -204,8 +215,16 @@ const struct task_figure *figure_of_metric(const struct task_figure *tab, size_t
 const char *figure_key_of(size_t offset)
 {
 	for (size_t i = 0; i < task_figures_n; i++)
-		if (task_figures[i].offset == offset && task_figures[i].json_key)
+		if (!task_figures[i].task && task_figures[i].offset == offset && task_figures[i].json_key)
 			return task_figures[i].json_key;
+	return NULL;
+}
+
+const char *figure_task_key_of(const struct sim_measures *m, size_t offset)
+{
+	for (size_t i = 0; i < m->n_rows; i++)
+		if (m->rows[i].offset == offset && m->rows[i].json_key)
+			return m->rows[i].json_key;
 	return NULL;
 }
 
@@ -274,6 +293,8 @@ void summary_median(const struct pair_summary *reps, unsigned n, struct pair_sum
 {
 	double *v = calloc(n, sizeof(*v));
 	memset(out, 0, sizeof(*out));
+	out->task = reps[0].task;     /* the task's measures: its rows' medians go into the block */
+	memset(&out->task.data, 0, sizeof(out->task.data));
 	figure_intervals_clear(out);  /* a run's interval is not one of the median's */
 	*mean_lo_ns = INFINITY;
 	*mean_hi_ns = 0;

@@ -40,9 +40,6 @@
 #define LOG_LOAD_WORK_REPEAT "load (one repeat):"
 /* Under a row (-v, a single run): "95% CI: mean sched latency LO-HI ms, ...". */
 #define LOG_ROW_CI "95% CI:"
-/* A presenting task's lines under its row (report/table.h table_row_stages). */
-#define LOG_ROW_STAGES "stages:"
-#define LOG_ROW_SEGMENTS "input-to-present:"
 /* Under a row: "interrupted: measured for X of Y s[, left out of the medians]". */
 #define LOG_ROW_INTERRUPTED "interrupted:"
 /* A row itself keeps interbench 0.31's fields (load, latency +/- SD, max latency, % desired

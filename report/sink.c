@@ -379,7 +379,7 @@ static struct table_style style_of(const struct report_sink *s, const struct pla
 {
 	return (struct table_style){ .has_deadlines = it->spec.desc->has_deadlines,
 				     .microseconds = sched_kind_realtime(it->bench_sched.kind),
-				     .buffered = it->spec.buffer_periods > 0, .presents = it->spec.desc->presents,
+				     .buffered = it->spec.buffer_periods > 0, .measures = it->spec.desc->measures,
 				     .verbose = s->opt->verbose, .repeats = s->opt->repeat };
 }
 
@@ -510,8 +510,8 @@ static void emit_row(struct report_sink *s, const char *load, const struct matri
 		table_row_repeats(s->both, load, &med, st, lo, hi, n - nok);
 	if (nok && n == 1 && st->verbose)
 		table_row_intervals(s->both, &ok[0], st);
-	if (nok && st->verbose && st->presents)
-		table_row_stages(s->both, n == 1 ? &ok[0] : &med, st);
+	if (nok && st->verbose && st->measures)
+		table_row_task_lines(s->both, n == 1 ? &ok[0] : &med, st);
 	put(s, true);
 	row_notes(s, load, reps, st->has_deadlines ? whys : NULL, n);
 	flush_out(s, s->con);

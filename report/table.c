@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "lib/text.h"
+#include "engine/sim.h"
 #include "report/figures.h"
 #include "report/logformat.h"
 #include "report/table.h"
@@ -27,6 +28,12 @@ static void figure_cell(const struct task_figure *fig, const struct pair_summary
 		fmt_sig3(fig->unit == FIG_NS ? to_unit(v, st) : v, buf, len);
 }
 
+/* Whether row fig is one of st's tables: a core row, or a row of the task's own measures. */
+static bool in_style(const struct task_figure *fig, const struct table_style *st)
+{
+	return !fig->task || (st->measures && strcmp(fig->task, st->measures->name) == 0);
+}
+
 /* The columns of group col (report/figures.h), in their order, each " %10s": their labels
  * (the header) when s is NULL, else the cells of s. */
 static void column_group(FILE *f, enum figure_column col, const struct pair_summary *s, const struct table_style *st)
@@ -34,7 +41,7 @@ static void column_group(FILE *f, enum figure_column col, const struct pair_summ
 	for (unsigned pos = 0;; pos++) {
 		const struct task_figure *fig = NULL;
 		for (size_t k = 0; !fig && k < task_figures_n; k++)
-			if (task_figures[k].column == col && task_figures[k].column_pos == pos)
+			if (task_figures[k].column == col && task_figures[k].column_pos == pos && in_style(&task_figures[k], st))
 				fig = &task_figures[k];
 		if (!fig)
 			return;
@@ -55,10 +62,8 @@ void table_header(FILE *f, const char *sim_name, const char *mode, const char *l
 	fprintf(f, "Load      " LOG_COL_LATENCY "%s)    Max Latency   %% " LOG_COL_DESIRED, unit);
 	if (st->has_deadlines)
 		fprintf(f, "  %% " LOG_COL_DEADLINES);
-	if (st->presents)
-		column_group(f, FIG_CHAIN_COLUMN, NULL, st);
-	if (st->buffered)
-		column_group(f, FIG_BUFFER_COLUMN, NULL, st);
+	if (st->measures)
+		column_group(f, FIG_TASK_COLUMN, NULL, st);
 	if (st->verbose)
 		column_group(f, FIG_VERBOSE_COLUMN, NULL, st);
 	if (st->repeats > 1)
@@ -80,38 +85,38 @@ static void row_body(FILE *f, const char *load, const struct pair_summary *s, co
 	fprintf(f, "%-9s %8s +/- %-10s %11s %15s", load, mean, sd, max, cpu);
 	if (st->has_deadlines)
 		fprintf(f, " %16s", met);
-	if (st->presents)
-		column_group(f, FIG_CHAIN_COLUMN, s, st);
-	if (st->buffered)
-		column_group(f, FIG_BUFFER_COLUMN, s, st);
+	if (st->measures)
+		column_group(f, FIG_TASK_COLUMN, s, st);
 	if (st->verbose)
 		column_group(f, FIG_VERBOSE_COLUMN, s, st);
 }
 
-/* The cells of group col in one line after lead, "NAME VALUE" each, VALUE with unit. */
-static void labelled_group(FILE *f, const char *lead, enum figure_column col, const struct pair_summary *s,
-			   const struct table_style *st, const char *unit)
+/* Line number `line` of the task's own (FIG_TASK_LINE rows): its lead, then "LABEL VALUE" for
+ * each of its rows, VALUE with its unit (a time in the table's, a share in %). */
+static void task_line(FILE *f, unsigned line, const struct pair_summary *s, const struct table_style *st)
 {
 	const char *sep = " ";
-	fprintf(f, "          %s", lead);
+	fprintf(f, "          %s", st->measures->lines[line].lead);
 	for (size_t k = 0; k < task_figures_n; k++) {
 		const struct task_figure *fig = &task_figures[k];
 		char cell[32];
-		if (fig->column != col)
+		if (fig->column != FIG_TASK_LINE || fig->column_pos != line || !in_style(fig, st))
 			continue;
 		figure_cell(fig, s, st, cell, sizeof(cell));
+		const char *unit = fig->unit == FIG_NS ? (st->microseconds ? " us" : " ms") : " %";
 		fprintf(f, "%s%s %s%s", sep, fig->column_label, cell, strcmp(cell, TABLE_NO_SAMPLES) ? unit : "");
 		sep = ", ";
 	}
 	fprintf(f, "\n");
 }
 
-void table_row_stages(FILE *f, const struct pair_summary *s, const struct table_style *st)
+void table_row_task_lines(FILE *f, const struct pair_summary *s, const struct table_style *st)
 {
-	if (!s->vsyncs)
+	const struct sim_measures *m = st->measures;
+	if (!m || !m->n_rows || figure_is_null(&m->rows[0], s, st->buffered))
 		return;
-	labelled_group(f, LOG_ROW_STAGES " wake-to-run p99", FIG_STAGE_COLUMN, s, st, st->microseconds ? " us" : " ms");
-	labelled_group(f, LOG_ROW_SEGMENTS, FIG_SEGMENT_COLUMN, s, st, " %");
+	for (unsigned line = 0; line < m->n_lines; line++)
+		task_line(f, line, s, st);
 }
 
 void table_row_intervals(FILE *f, const struct pair_summary *s, const struct table_style *st)

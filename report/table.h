@@ -1,5 +1,5 @@
-/* The classic interbench table (interbench 0.31's columns, then the verbose, buffer and chain
- * columns the figure table places) and the sweep table, written from pair summaries
+/* The classic interbench table (interbench 0.31's columns, then the task's own columns and the
+ * verbose ones the figure table places) and the sweep table, written from pair summaries
  * (engine/summary.h). */
 #ifndef IB_TABLE_H
 #define IB_TABLE_H
@@ -23,12 +23,14 @@ struct table_style {
 	bool microseconds;    /* latency columns in us (-r runs) instead of ms */
 	bool verbose;
 	unsigned repeats;     /* rows are medians of this many repeats (0 or 1: single runs) */
-	bool presents;        /* a task that presents frames (sim_desc.presents): the chain columns
-	                         (input-to-present, frame time, 1% low, jank) after the classic
-	                         ones, and with verbose its stages under each row */
-	bool buffered;        /* a task with a buffer (sim_spec.buffer_periods > 0): the buffer
-	                         columns (report/figures.h: xruns, overrun, start<1ms, start<2ms,
-	                         stolen) after the classic ones */
+	/* A task with measures of its own (sim_desc.measures), or NULL: its columns
+	                         (FIG_TASK_COLUMN rows: ProAudio's xruns, overrun, start<1ms,
+	                         start<2ms, stolen; Pipeline's input-to-present, frame time, 1% low,
+	                         jank) after the classic ones, and with verbose its lines under
+	                         each row (table_row_task_lines) */
+	const struct sim_measures *measures;
+	bool buffered;        /* a task with a buffer (sim_spec.buffer_periods > 0): its buffer's
+	                         figures are not null (FIG_NULL_UNBUFFERED) */
 };
 
 /* The run header line naming the latency definitions of the tables (TABLE_DEFINITIONS_LINE
@@ -55,11 +57,11 @@ void table_row(FILE *f, const char *load, const struct pair_summary *s, const st
  * not half-widths); nothing when no figure has one (a run under 32 periods). */
 void table_row_intervals(FILE *f, const struct pair_summary *s, const struct table_style *st);
 
-/* Writes, for a task that presents frames, the lines under its row naming each stage's
- * wake-to-run p99 (in the table's unit) and each segment's share of the input-to-present time
- * (report/figures.h FIG_STAGE_COLUMN, FIG_SEGMENT_COLUMN), as LOG_ROW_STAGES then "NAME
- * VALUE" for each; nothing when no vsync passed. */
-void table_row_stages(FILE *f, const struct pair_summary *s, const struct table_style *st);
+/* Writes, for a task with measures of its own (st->measures), its lines under its row (struct
+ * sim_measures.lines: Pipeline's stages' wake-to-run p99 and its segments' shares of the
+ * input-to-present time), each its lead then "LABEL VALUE" for each of its FIG_TASK_LINE
+ * rows; nothing when the task's first row is null in s (Pipeline: no vsync passed). */
+void table_row_task_lines(FILE *f, const struct pair_summary *s, const struct table_style *st);
 
 /* Writes the row of a pair measured several times: s holds the medians (summary_median) and
  * the last column the range mean_lo_ns-mean_hi_ns of the mean latency over the repeats, with

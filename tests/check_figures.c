@@ -253,6 +253,22 @@ START_TEST(test_figure_keys_not_typed)
 }
 END_TEST
 
+/* The positions of the columns of kind col of task (NULL: the core's) run 0, 1, ... once each,
+ * their labels at most 10 characters. */
+static void check_positions(enum figure_column col, const char *task)
+{
+	unsigned n = 0, seen = 0;
+	for (size_t i = 0; i < task_figures_n; i++) {
+		const struct task_figure *f = &task_figures[i];
+		if (f->column != col || (task ? !f->task || strcmp(f->task, task) : f->task != NULL))
+			continue;
+		n++;
+		seen |= 1u << f->column_pos;
+		ck_assert_uint_le(strlen(f->column_label), 10);
+	}
+	ck_assert_msg(seen == (1u << n) - 1, "columns of %s: positions 0x%x of %u", task ? task : "the core", seen, n);
+}
+
 /* Every compared figure has one row; each column group's positions run 0, 1, ... once each. */
 START_TEST(test_table_consistent)
 {
@@ -263,17 +279,10 @@ START_TEST(test_table_consistent)
 		ck_assert_msg(rows == 1, "metric %d has %u rows", m, rows);
 		ck_assert_ptr_nonnull(judged_metric_key((enum judged_metric)m));
 	}
-	const enum figure_column groups[] = { FIG_BUFFER_COLUMN, FIG_VERBOSE_COLUMN };
-	for (size_t g = 0; g < 2; g++) {
-		unsigned n = 0, seen = 0;
-		for (size_t i = 0; i < task_figures_n; i++)
-			if (task_figures[i].column == groups[g]) {
-				n++;
-				seen |= 1u << task_figures[i].column_pos;
-				ck_assert_uint_le(strlen(task_figures[i].column_label), 10);
-			}
-		ck_assert_uint_eq(seen, (1u << n) - 1);
-	}
+	check_positions(FIG_VERBOSE_COLUMN, NULL);
+	for (size_t i = 0; i < task_figures_n; i++)  /* each task's own columns */
+		if (task_figures[i].task)
+			check_positions(FIG_TASK_COLUMN, task_figures[i].task);
 }
 END_TEST
 

@@ -1,9 +1,14 @@
-/* The task-body hook of the engine (sim_desc.body, engine/sim.h): the example task with two threads
- * of its own (tests/skeleton_task.c, registered in this program's table as a plug-in would be)
- * runs through sim_start/sim_stop and through a whole pair (run/pair.c) against None, and the
- * built-in body still runs periodic and free-running tasks.  The assertions are about counts
- * that hold on any machine (samples per completed period, CPU summed over the threads), never
- * about timing. */
+/* The task plug-ins of the engine (engine/sim.h), each with its example registered in this
+ * program's table as a plug-in would be, run through sim_start/sim_stop and through a whole
+ * pair (run/pair.c) against None:
+ *  - sim_desc.body: the example task with two threads of its own (tests/skeleton_task.c), and
+ *    the built-in body still running periodic and free-running tasks;
+ *  - sim_desc.measures: the example task with measures of its own (tests/skeleton_measures.c),
+ *    which counts the periods the engine closes: its one figure row goes into its result, its
+ *    summary, its JSON and its table with the core rows, and across the pipe; any other
+ *    task's result has its key, null.
+ * The assertions are about counts that hold on any machine (samples per completed period, CPU
+ * summed over the threads), never about timing. */
 #define _GNU_SOURCE
 #include <check.h>
 #include "tests/ck_run.h"
@@ -13,26 +18,31 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <jansson.h>
+#include "report/figures.h"
+#include "report/json_report.h"
+#include "report/table.h"
 #include "run/pair.h"
 #include "lib/timeutil.h"
 #include "workloads/list.h"
 #include "workloads/workload.h"
 #include "tests/skeleton_task.c"
+#include "tests/skeleton_measures.c"
 
 WORKLOADS(WL_DECLARE)
 
-/* This program's registry: interbench's, plus one line for the example task. */
-const struct workload *const workload_table[] = { WORKLOADS(WL_ENTRY) &wl_skeleton_task };
+/* This program's registry: interbench's, plus one line for each example task. */
+const struct workload *const workload_table[] = { WORKLOADS(WL_ENTRY) &wl_skeleton_task, &wl_skeleton_measures };
 const unsigned workload_count = sizeof(workload_table) / sizeof(workload_table[0]);
 
 #define LOOPS_PER_MS 1000000ULL   /* sizes burn chunks only: the work is CPU time here */
 #define RUN_NS (300 * NS_PER_MS)
 
-/* The example task resolved as interbench resolves a task named with -W. */
-static void skeleton_spec(struct sim_spec *spec)
+/* Example task `name` resolved as interbench resolves a task named with -W. */
+static void example_spec(const char *name, struct sim_spec *spec)
 {
-	int w = workload_find("SkeletonTask", false);
-	ck_assert_int_eq(w, (int)workload_count - 1);
+	int w = workload_find(name, false);
+	ck_assert_int_ge(w, (int)workload_count - 2);
 	workload_sim_spec(workload_table[w], NULL, spec);
 }
 
@@ -102,7 +112,7 @@ START_TEST(two_threads_run)
 	static struct sim_result r;
 	static struct timeline_rec rec[256];
 	struct timeline_buf tl = { .rec = rec, .cap = 256 };
-	skeleton_spec(&spec);
+	example_spec("SkeletonTask", &spec);
 	run_task(&spec, 2, &tl, &r);
 	check_periodic_counts(&spec, &r);   /* its CPU: each thread alone burnt only half */
 	ck_assert_uint_eq(tl.n, r.acct.periods - r.acct.skipped);
@@ -173,20 +183,115 @@ START_TEST(malformed_body_refused)
 }
 END_TEST
 
-/* The whole way a benchmark takes: the example task in its bench process beside the None load
- * process, its result read back over the pipe. */
-START_TEST(pair_with_none)
+/* The whole way a benchmark takes: example task `name` in its bench process beside the None
+ * load process, its result read back over the pipe into *out. */
+static void pair_with_none(const char *name, struct pair_outcome *out, struct sim_spec *spec)
 {
 	struct load_config lc = { .threads = 1, .loops_per_ms = LOOPS_PER_MS };
 	static struct load_ctx ctx;
-	static struct pair_outcome out;
 	struct pair_params p = { .run_cfg = { .loops_per_ms = LOOPS_PER_MS }, .load = &ctx,
 				 .duration_ns = RUN_NS, .timeline_fd = -1 };
-	skeleton_spec(&p.spec);
+	example_spec(name, &p.spec);
 	workload_load_init(&ctx, workload_table[workload_find("None", true)], NULL, &lc);
-	ck_assert_int_eq(pair_run(&p, &out), 0);
-	ck_assert_msg(out.ok, "%s", out.why);
-	check_periodic_counts(&p.spec, &out.sim);
+	ck_assert_int_eq(pair_run(&p, out), 0);
+	ck_assert_msg(out->ok, "%s", out->why);
+	*spec = p.spec;
+}
+
+START_TEST(body_pair_with_none)
+{
+	static struct pair_outcome out;
+	struct sim_spec spec;
+	pair_with_none("SkeletonTask", &out, &spec);
+	check_periodic_counts(&spec, &out.sim);
+}
+END_TEST
+
+#define KEY "skeleton_closed_periods"
+
+/* The JSON figures of r (as the JSON writer writes a result's). */
+static json_t *figures_json(const struct sim_result *r)
+{
+	struct pair_summary s;
+	pair_summarize(r, &s);
+	json_t *o = json_object();
+	ck_assert_int_eq(report_add_figures(o, task_figures, task_figures_n, &s, false), 0);
+	return o;
+}
+
+/* The example's count is the engine's periods closed, in its block, its summary and its JSON. */
+static void check_counted(const struct sim_result *r)
+{
+	uint64_t closed = r->acct.periods - r->acct.skipped;
+	struct skeleton_figures fig;
+	ck_assert_uint_gt(closed, 0);
+	ck_assert_str_eq(r->task.name, "skeleton");
+	memcpy(&fig, r->task.data.bytes, sizeof(fig));
+	ck_assert_uint_eq(fig.closed_periods, closed);
+	ck_assert_uint_eq(fig.closed_periods, r->sched.count);
+	json_t *o = figures_json(r);
+	ck_assert(json_is_integer(json_object_get(o, KEY)));
+	ck_assert_uint_eq(json_integer_value(json_object_get(o, KEY)), closed);
+	ck_assert(json_is_null(json_object_get(o, "vsyncs")));    /* Pipeline's rows: null here */
+	json_decref(o);
+}
+
+START_TEST(measures_counted_and_written)
+{
+	struct sim_spec spec;
+	static struct sim_result r;
+	example_spec("SkeletonMeasures", &spec);
+	run_task(&spec, 1, NULL, &r);
+	check_counted(&r);
+}
+END_TEST
+
+/* A task without measures carries no block: the example's key is in its JSON, null. */
+START_TEST(measures_null_for_others)
+{
+	struct sim_spec spec;
+	static struct sim_result r;
+	example_spec("SkeletonTask", &spec);
+	run_task(&spec, 2, NULL, &r);
+	ck_assert_str_eq(r.task.name, "");
+	json_t *o = figures_json(&r);
+	ck_assert(json_is_null(json_object_get(o, KEY)));
+	json_decref(o);
+}
+END_TEST
+
+/* The table: the example's column after the classic ones, its count in the row, the median of
+ * its repeats kept. */
+START_TEST(measures_table_column)
+{
+	struct pair_summary s[3] = { { .samples = 1 }, { .samples = 1 }, { .samples = 1 } }, med;
+	for (unsigned i = 0; i < 3; i++) {
+		struct skeleton_figures fig = { .closed_periods = 10 + 5 * i };
+		snprintf(s[i].task.name, sizeof(s[i].task.name), "skeleton");
+		memcpy(s[i].task.data.bytes, &fig, sizeof(fig));
+	}
+	double lo, hi;
+	summary_median(s, 3, &med, &lo, &hi);
+	struct table_style st = { .has_deadlines = true, .measures = &skeleton_measures };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	table_header(f, "SkeletonMeasures", "", "", &st);
+	table_row(f, "None", &med, &st);
+	fclose(f);
+	ck_assert_msg(strstr(buf, "Deadlines Met     closed\n") != NULL, "%s", buf);
+	ck_assert_msg(strstr(buf, "         15\n") != NULL, "%s", buf);   /* the median of 10, 15, 20 */
+	free(buf);
+}
+END_TEST
+
+/* Its block crosses the pipe with its result. */
+START_TEST(measures_pair_with_none)
+{
+	static struct pair_outcome out;
+	struct sim_spec spec;
+	pair_with_none("SkeletonMeasures", &out, &spec);
+	check_counted(&out.sim);
 }
 END_TEST
 
@@ -199,7 +304,11 @@ int main(void)
 	tcase_add_test(tc, builtin_periodic);
 	tcase_add_test(tc, builtin_free_running);
 	tcase_add_test(tc, malformed_body_refused);
-	tcase_add_test(tc, pair_with_none);
+	tcase_add_test(tc, body_pair_with_none);
+	tcase_add_test(tc, measures_counted_and_written);
+	tcase_add_test(tc, measures_null_for_others);
+	tcase_add_test(tc, measures_table_column);
+	tcase_add_test(tc, measures_pair_with_none);
 	suite_add_tcase(s, tc);
 	return ck_run(s);
 }

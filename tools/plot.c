@@ -18,13 +18,17 @@
 #include "lib/safefile.h"
 #include "lib/optparse.h"
 #include "lib/text.h"
+#include "engine/sim.h"
 #include "engine/timeline.h"
 #include "report/jsonkeys.h"
 #include "engine/summary.h"   /* FIGURE_KEY's fields */
+#include "workloads/pipeline_chain.h"
+
+/* The JSON key of Pipeline's figure in field of its block (the chain figure draws it). */
+#define CHAIN_KEY(field) TASK_FIGURE_KEY(pipeline_chain_measures, struct chain_figures, field)
 #include "explain/model.h"
 #include "tools/plot.h"
 #include "tools/resultset.h"
-#include "engine/chain.h"
 
 /* Bounds on what one result or timeline can make plot do (the man page's plot section). */
 #define PLOT_MAX_SIMS 64             /* simulations drawn, two figures each */
@@ -452,7 +456,7 @@ struct stacked {
 	const char *data;          /* the data block's header comment, after "# load, then " */
 	const char *title;         /* after "SIM: " */
 	const char *ylabel;
-	unsigned parts;
+	unsigned (*parts)(void);         /* how many parts */
 	const char *(*part)(unsigned k); /* part k's name */
 	/* Writes r's row (the load, then each part, then `extra` more columns) into f's data;
 	 * false when r has none. */
@@ -479,18 +483,41 @@ static bool causes_row(struct figure *f, const json_t *r)
 	return true;
 }
 
+static unsigned causes(void)
+{
+	return EXPLAIN_PARTS;
+}
+
 static const char *cause_name(unsigned k)
 {
 	return explain_part_name((enum explain_part)k);
 }
 
-/* The row of report/figures.c giving segment k's share (FIG_SEGMENT_COLUMN), or NULL. */
+/* Whether row f is a share of the input-to-present time: a row of the line of shares
+ * (struct figure_line.shares) of Pipeline's measures. */
+static bool is_segment(const struct task_figure *f)
+{
+	const struct sim_measures *m = figure_task_measures(f);
+	return m == &pipeline_chain_measures && f->column == FIG_TASK_LINE && f->column_pos < m->n_lines &&
+	       m->lines[f->column_pos].shares;
+}
+
+/* The row giving segment k's share, counted in the figure table's order, or NULL. */
 static const struct task_figure *segment_figure(unsigned k)
 {
 	for (size_t i = 0; i < task_figures_n; i++)
-		if (task_figures[i].column == FIG_SEGMENT_COLUMN && task_figures[i].column_pos == k)
+		if (is_segment(&task_figures[i]) && k-- == 0)
 			return &task_figures[i];
 	return NULL;
+}
+
+/* How many segments there are (plot's chain figure's parts). */
+static unsigned segments(void)
+{
+	unsigned n = 0;
+	while (segment_figure(n))
+		n++;
+	return n;
 }
 
 static const char *segment_name(unsigned k)
@@ -502,13 +529,13 @@ static const char *segment_name(unsigned k)
  * latency (ms), then the p99 (ms).  Returns whether r presented input. */
 static bool chain_row(struct figure *f, const json_t *r)
 {
-	double mean_ns = num(r, FIGURE_KEY(i2p_mean_ns)), p99_ns = num(r, FIGURE_KEY(i2p_p99_ns));
+	double mean_ns = num(r, CHAIN_KEY(i2p_mean_ns)), p99_ns = num(r, CHAIN_KEY(i2p_p99_ns));
 	if (!(mean_ns > 0))
 		return false;
 	char label[160];
 	load_label(r, label, sizeof(label));
 	fprintf(f->head, "\"%s\"", label);
-	for (unsigned k = 0; k < CHAIN_POINTS; k++) {
+	for (unsigned k = 0; segment_figure(k); k++) {
 		double ppm = num(r, segment_figure(k)->json_key);
 		fprintf(f->head, " %g", ppm > 0 ? mean_ns * ppm / 1e6 / 1e6 : 0);
 	}
@@ -520,7 +547,7 @@ static bool chain_row(struct figure *f, const json_t *r)
 static const struct stacked causes_figure = {
 	.prefix = "causes", .data = "each cause's share of the explained delay (%)",
 	.title = "why periods were late, share of the explained delay by cause (%)", .ylabel = "% of the delay",
-	.parts = EXPLAIN_PARTS, .part = cause_name, .row = causes_row,
+	.parts = causes, .part = cause_name, .row = causes_row,
 };
 
 /* chain-SIM (a task that presents frames): per load, its mean input-to-present latency as a
@@ -528,7 +555,7 @@ static const struct stacked causes_figure = {
 static const struct stacked chain_figure = {
 	.prefix = "chain", .data = "each segment's part of the mean input-to-present latency (ms), then its p99 (ms)",
 	.title = "input-to-present latency, mean by segment, and p99 (ms)", .ylabel = "ms",
-	.parts = CHAIN_POINTS, .part = segment_name, .row = chain_row,
+	.parts = segments, .part = segment_name, .row = chain_row,
 	.extra = ", $d0 using 0:%u with points pt 7 ps 1.5 lc rgb 'black' title 'p99'",
 };
 
@@ -546,7 +573,7 @@ static void plot_stacked(struct plot_job *j, const json_t *results, const char *
 	json_t *r;
 	block_begin(&f);
 	fprintf(f.head, "# load, then %s:", st->data);
-	for (unsigned k = 0; k < st->parts; k++)
+	for (unsigned k = 0; k < st->parts(); k++)
 		fprintf(f.head, " %s", st->part(k));
 	fputc('\n', f.head);
 	json_array_foreach(results, i, r)
@@ -557,10 +584,10 @@ static void plot_stacked(struct plot_job *j, const json_t *results, const char *
 	gp_head(f.plot, j, f.stem, title);
 	fprintf(f.plot, "set style data histograms\nset style histogram rowstacked\nset style fill solid 0.8 border -1\n"
 		"set boxwidth 0.6\nset yrange [0:*]\nset ylabel '%s'\nset xtics rotate by -30\nplot ", st->ylabel);
-	for (unsigned k = 0; k < st->parts; k++)
+	for (unsigned k = 0; k < st->parts(); k++)
 		fprintf(f.plot, "%s$d0 using %u%s title '%s'", k ? ", " : "", k + 2, k ? "" : ":xtic(1)", st->part(k));
 	if (st->extra)
-		fprintf(f.plot, st->extra, st->parts + 2);
+		fprintf(f.plot, st->extra, st->parts() + 2);
 	fputc('\n', f.plot);
 	too_many(j, f.stem, "loads", rows, PLOT_MAX_LOADS);
 	fig_end(j, &f, rows > 0);
@@ -678,7 +705,7 @@ static void tl_begin(struct plot_job *j, struct tl_pair *p)
 	char title[256];
 	snprintf(p->f.stem, sizeof(p->f.stem), "timeline-%u", p->id);
 	snprintf(title, sizeof(title), "pair %u: %s against %s: lateness of each period%s", p->id, str(p->res, JK_SIMULATION),
-		 str(p->res, JK_LOAD), json_is_integer(json_object_get(p->res, FIGURE_KEY(vsyncs))) ? ", frame time where shown" : "");
+		 str(p->res, JK_LOAD), json_is_integer(json_object_get(p->res, CHAIN_KEY(vsyncs))) ? ", frame time where shown" : "");
 	p->broken = !fig_begin(j, &p->f, title);
 	if (p->broken)
 		return;

@@ -9,6 +9,7 @@
 #include <string.h>
 #include "report/jsonkeys.h"
 #include "engine/summary.h"   /* FIGURE_KEY's fields */
+#include "workloads/pipeline_chain.h"
 #include "host/disturb.h"
 #include "tools/result_read.h"
 
@@ -102,8 +103,8 @@ static int json_values(const json_t *r, size_t idx, struct rs_values *v, char *e
 			return -1;
 	if (!json_is_true(json_object_get(r, JK_HAS_DEADLINES)))
 		v->m[JM_MET] = v->m[JM_STREAK] = NAN;
-	else if (!json_is_integer(json_object_get(r, FIGURE_KEY(vsyncs))))
-		v->m[JM_LOW1] = NAN;  /* "1% low" is a free-running or presenting task's figure */
+	else if (!json_is_integer(json_object_get(r, TASK_FIGURE_KEY(pipeline_chain_measures, struct chain_figures, vsyncs))))
+		v->m[JM_LOW1] = NAN;  /* "1% low" is a free-running or presenting (Pipeline's) task's figure */
 	rs_starved_met(v);
 	double run_ns = NAN;      /* xruns per minute of the task's run */
 	if (!isnan(v->m[JM_XRUNS]) && json_uint(r, FIGURE_KEY(task_run_ns), idx, INT64_MAX, &run_ns, err, errlen) != 0)

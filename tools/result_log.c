@@ -222,12 +222,11 @@ static void disturbed_row(struct result_set *rs, const struct table_cols *c, con
 
 /* A line our logfile puts under a row that compare does not read: the load's throughput
  * ("load: Burn 5.80G loops/s", "load (one repeat): ..."), -v's confidence intervals, the
- * adaptive window's line, --explain's causes or a presenting task's stages. */
+ * adaptive window's line, --explain's causes or a task's own lines (Pipeline's stages). */
 static bool under_row_line(const char *line)
 {
 	return log_starts(line, LOG_LOAD_WORK) || log_starts(line, LOG_LOAD_WORK_REPEAT) || log_starts(line, LOG_ROW_CI) ||
-	       log_starts(line, LOG_ROW_WINDOW) || log_starts(line, LOG_ROW_WHY) || log_starts(line, LOG_ROW_STAGES) ||
-	       log_starts(line, LOG_ROW_SEGMENTS);
+	       log_starts(line, LOG_ROW_WINDOW) || log_starts(line, LOG_ROW_WHY) || figure_is_task_line(line);
 }
 
 /* One line of a logfile (without its newline; modified). */

@@ -11,7 +11,7 @@
  * finished composing.  Every stage burns CPU by its own thread clock.  A frame's deadline is
  * its latch: committed later, it misses the vsync.
  *
- * Figures (engine/chain.h): input-to-present latency per event, frame time where the frames are
+ * Figures (its measures, workloads/pipeline_chain.h): input-to-present latency per event, frame time where the frames are
  * shown, jank (vsyncs that showed no new frame), each stage's wake-to-run latency and where
  * the input-to-present time went.  The defaults ask 10 ms of CPU a frame at 60 Hz: 60 % of
  * the frame on one idle CPU.  In a run only when -W (or, as a load, -w) names it. */
@@ -27,6 +27,7 @@
 #include <sys/timerfd.h>
 #include <unistd.h>
 #include "lib/timeutil.h"
+#include "workloads/pipeline_chain.h"
 #include "workloads/workload.h"
 
 #define PIPE_MAX_WORKERS (SIM_MAX_THREADS - 4)
@@ -194,6 +195,23 @@ static unsigned pipeline_threads(const struct sim_spec *spec)
 	return PIPE_WORKER0 + o->workers;
 }
 
+/* One wake-up of stage `stage`, wake_ns after it was due, into the task's chain. */
+static void chain_woken(struct sim_thread *t, unsigned stage, uint64_t wake_ns)
+{
+	chain_wake(sim_measures_lock(t), stage, wake_ns);
+	sim_measures_unlock(t);
+}
+
+/* Vsync number index passed, showing frame f (NULL: no new frame): into the task's chain, and
+ * a frame shown into the task's frame time. */
+static void chain_vsync_passed(struct sim_thread *t, uint64_t index, const struct chain_frame *f)
+{
+	uint64_t frame_ns = chain_vsync(sim_measures_lock(t), index, f);
+	sim_measures_unlock(t);
+	if (f)
+		sim_frame_shown(t, f->frame, f->at_ns[CHAIN_PRESENTED], frame_ns);
+}
+
 /* When input event 0 would have happened: event 1 is at period 0's start. */
 static uint64_t input0_ns(const struct sim_thread *t, const struct pipe_state *st)
 {
@@ -208,7 +226,7 @@ static void pipe_input(struct sim_thread *t, struct pipe_state *st)
 	uint64_t seq = 0, in0_ns = input0_ns(t, st);
 	while (sim_sleep_until(t, in0_ns + (seq + 1) * st->input_period_ns)) {
 		uint64_t run_ns = now_ns();
-		sim_chain_wake(t, CHAIN_INPUT, run_ns - (in0_ns + (seq + 1) * st->input_period_ns));
+		chain_woken(t, CHAIN_INPUT, run_ns - (in0_ns + (seq + 1) * st->input_period_ns));
 		seq = (run_ns - in0_ns) / st->input_period_ns;
 		atomic_store_explicit(&st->input_seq, seq, memory_order_release);
 	}
@@ -224,7 +242,7 @@ static bool pipe_game_frame(struct sim_thread *t, struct pipe_state *st, const s
 	f->frame = p->index;
 	f->input_seq = atomic_load_explicit(&st->input_seq, memory_order_acquire);
 	f->at_ns[CHAIN_PICKUP] = run_ns;
-	sim_chain_wake(t, CHAIN_GAME, run_ns - p->start_ns);
+	chain_woken(t, CHAIN_GAME, run_ns - p->start_ns);
 	sim_burn(t, st->o->logic_us);
 	atomic_store(&st->pending, st->o->workers);
 	st->fork_ns = f->at_ns[CHAIN_FORK] = now_ns();
@@ -236,7 +254,7 @@ static bool pipe_game_frame(struct sim_thread *t, struct pipe_state *st, const s
 	st->handed = k;
 	st->handed_ns = f->at_ns[CHAIN_RESUMED] = now_ns();
 	sim_wake(t, PIPE_RENDER);
-	sim_chain_wake(t, CHAIN_JOIN, f->at_ns[CHAIN_RESUMED] - st->joined_ns);
+	chain_woken(t, CHAIN_JOIN, f->at_ns[CHAIN_RESUMED] - st->joined_ns);
 	return true;
 }
 
@@ -251,7 +269,7 @@ static void pipe_game(struct sim_thread *t, struct pipe_state *st)
 static void pipe_worker(struct sim_thread *t, struct pipe_state *st)
 {
 	while (sim_wait_woken(t)) {
-		sim_chain_wake(t, CHAIN_WORKERS, now_ns() - st->fork_ns);
+		chain_woken(t, CHAIN_WORKERS, now_ns() - st->fork_ns);
 		sim_burn(t, st->o->worker_us / st->o->workers);
 		if (atomic_fetch_sub(&st->pending, 1) == 1) {
 			st->joined_ns = now_ns();
@@ -265,7 +283,7 @@ static void pipe_render(struct sim_thread *t, struct pipe_state *st)
 {
 	while (sim_wait_woken(t)) {
 		uint64_t k = st->handed;
-		sim_chain_wake(t, CHAIN_RENDER, now_ns() - st->handed_ns);
+		chain_woken(t, CHAIN_RENDER, now_ns() - st->handed_ns);
 		sim_burn(t, st->o->render_us);
 		st->ring[k % PIPE_RING].at_ns[CHAIN_COMMITTED] = now_ns();
 		atomic_store_explicit(&st->committed, k + 1, memory_order_release);
@@ -302,7 +320,7 @@ static void pipe_commit_woken(struct pipe_state *st, struct sim_thread *t, uint6
 		return;
 	*seen = f.frame + 1;
 	if (run_ns > f.at_ns[CHAIN_COMMITTED])
-		sim_chain_wake(t, CHAIN_COMMIT, run_ns - f.at_ns[CHAIN_COMMITTED]);
+		chain_woken(t, CHAIN_COMMIT, run_ns - f.at_ns[CHAIN_COMMITTED]);
 }
 
 /* Waits for the latch time latch_ns, serving commits meanwhile.  False once stopped. */
@@ -331,27 +349,28 @@ static void pipe_compositor(struct sim_thread *t, struct pipe_state *st)
 	uint64_t repaint_ns = repaint_window_us(st->o) * NS_PER_US, seen = 0, shown = 0;
 	unsigned compose_us = compose_work_us(st->o);
 	uint64_t vsync0_ns = sim_start_ns(t) + st->frame_ns; /* latch of frame 0 at period 1's start */
-	sim_chain_setup(t, input0_ns(t, st), st->input_period_ns, st->frame_ns);
+	chain_setup(sim_measures_lock(t), input0_ns(t, st), st->input_period_ns, st->frame_ns);
+	sim_measures_unlock(t);
 	for (uint64_t j = 0;;) {
 		uint64_t vsync_ns = vsync0_ns + j * st->frame_ns + repaint_ns;
 		if (!pipe_wait_latch(t, st, vsync_ns - repaint_ns, &seen))
 			return;
 		uint64_t latch_ns = now_ns();
-		sim_chain_wake(t, CHAIN_LATCH, latch_ns - (vsync_ns - repaint_ns));
+		chain_woken(t, CHAIN_LATCH, latch_ns - (vsync_ns - repaint_ns));
 		struct chain_frame f;
 		bool fresh = newest_frame(st, &f) && f.frame + 1 > shown;
 		if (sim_burn_aside(t, compose_us) < compose_us)
 			return;
 		uint64_t done_ns = now_ns();
 		for (; vsync_ns < done_ns; j++, vsync_ns += st->frame_ns)
-			sim_chain_vsync(t, j, NULL); /* composed too late for it: the old frame stays */
+			chain_vsync_passed(t, j, NULL); /* composed too late for it: the old frame stays */
 		if (fresh) {
 			f.at_ns[CHAIN_LATCHED] = latch_ns;
 			f.at_ns[CHAIN_COMPOSED] = done_ns;
 			f.at_ns[CHAIN_PRESENTED] = vsync_ns;
 			shown = f.frame + 1;
 		}
-		sim_chain_vsync(t, j++, fresh ? &f : NULL);
+		chain_vsync_passed(t, j++, fresh ? &f : NULL);
 	}
 }
 
@@ -401,7 +420,7 @@ static void pipeline_pattern(const struct sim_spec *spec, char *buf, size_t len)
 }
 
 static const struct sim_desc pipeline_sim = {
-	.work_us = pipeline_work_us, .has_deadlines = true, .body = &pipeline_body, .presents = true,
+	.work_us = pipeline_work_us, .has_deadlines = true, .body = &pipeline_body, .measures = &pipeline_chain_measures,
 	.pattern_note = pipeline_pattern,
 };
 

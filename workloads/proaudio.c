@@ -7,6 +7,7 @@
  * threads do, and at normal priority with a note otherwise. */
 #include <stddef.h>
 #include <stdio.h>
+#include "workloads/proaudio_buffer.h"
 #include "workloads/workload.h"
 
 struct proaudio_opts {
@@ -54,7 +55,7 @@ static void proaudio_pattern(const struct sim_spec *spec, char *buf, size_t len)
 }
 
 static const struct sim_desc proaudio_sim = { .has_deadlines = true, .fixed_work = true,
-					      .pattern_note = proaudio_pattern };
+					      .pattern_note = proaudio_pattern, .measures = &proaudio_buffer_measures };
 
 const struct workload wl_proaudio = {
 	.name = "ProAudio",
