@@ -14,7 +14,6 @@
 #include "explain/json.h"
 #include "report/jsonkeys.h"
 #include "report/figures.h"
-#include "engine/summary.h"
 
 /* jansson integers are signed 64-bit; no measured figure comes near the limit. */
 static json_t *jint(uint64_t v)
@@ -346,17 +345,13 @@ int report_add_figures(json_t *r, const struct task_figure *tab, size_t n, const
 /* Adds the figures of a measured entry to r (task_figures), then its timer and histograms. */
 static int add_figures(json_t *r, const struct report_entry *e)
 {
-	struct pair_summary s;
-	if (e->summary)
-		s = *e->summary;    /* summarized once, by the caller */
-	else
-		pair_summarize(e->sim, &s);
+	const struct bench_record *b = &e->rec->bench;
 	bool buffered = e->spec ? e->spec->buffer_periods > 0 : e->buffered;
-	int rc = report_add_figures(r, task_figures, task_figures_n, &s, buffered);
+	int rc = report_add_figures(r, task_figures, task_figures_n, &b->summary, buffered);
 	struct { const char *key; json_t *v; } f[] = {
-		{ "timer_realtime", json_boolean(e->sim->timer_rt) },
-		{ "latency_histogram", report_histogram(&e->sim->sched_hist) },
-		{ "timer_latency_histogram", report_histogram(&e->sim->timer_hist) },
+		{ "timer_realtime", json_boolean(b->timer_rt) },
+		{ "latency_histogram", report_histogram(&b->sched_hist) },
+		{ "timer_latency_histogram", report_histogram(&b->timer_hist) },
 	};
 	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++)
 		if (json_object_set_new(r, f[i].key, f[i].v) != 0)
@@ -431,8 +426,8 @@ static int add_settings(json_t *r, const struct report_entry *e)
 		rc = json_object_set_new(r, "bench_setting", setting_json(e->bench_sched));
 	if (rc == 0 && e->load_sched)
 		rc = json_object_set_new(r, "load_setting", setting_json(e->load_sched));
-	if (rc == 0 && e->timeline_pair >= 0)
-		rc = json_object_set_new(r, "timeline_pair", json_integer(e->timeline_pair));
+	if (rc == 0 && e->rec->timeline_pair >= 0)
+		rc = json_object_set_new(r, "timeline_pair", json_integer(e->rec->timeline_pair));
 	if (rc == 0 && e->spec)
 		rc = json_object_set_new(r, JK_TASK_SETTINGS, task_settings_json(e->spec));
 	return rc;
@@ -440,26 +435,28 @@ static int add_settings(json_t *r, const struct report_entry *e)
 
 int report_add(json_t *doc, const struct report_entry *e)
 {
+	const struct pair_outcome *rec = e->rec;
 	json_t *r = json_pack("{s:o, s:o, s:o, s:i, s:b, s:b, s:I}", JK_SIMULATION, report_text(e->simulation),
 			      JK_LOAD, report_text(e->load), JK_MODE, report_text(e->mode ? e->mode : ""),
 			      "repeat", (int)e->repeat,
-			      JK_HAS_DEADLINES, e->has_deadlines, JK_INTERRUPTED, e->interrupted,
-			      "window_ns", (json_int_t)e->window_ns);
+			      JK_HAS_DEADLINES, e->has_deadlines, JK_INTERRUPTED, rec->interrupted,
+			      "window_ns", (json_int_t)rec->window_ns);
 	if (!r)
 		return -1;
 	int rc = add_settings(r, e);
 	if (rc == 0)
-		rc = e->failed ? json_object_set_new(r, JK_FAILED, report_text(e->failed)) : add_figures(r, e);
-	if (rc == 0 && e->stop)
-		rc = json_object_set_new(r, "stop", stop_json(e->stop));
-	if (rc == 0 && e->disturbance && e->disturbance->measured)
-		rc = json_object_set_new(r, "disturbance", disturbance_json(e->disturbance));
-	if (rc == 0 && e->load_activity && e->load_activity->looks)
-		rc = json_object_set_new(r, "load_activity", load_activity_json(e->load_activity));
-	if (rc == 0 && e->explain && !e->failed)
-		rc = json_object_set_new(r, "explain", explain_json(&e->sim->explain, &e->sim->explain_kept, e->window_ns));
-	if (rc == 0 && e->load_work && e->load_work->elapsed_ns)
-		rc = json_object_set_new(r, "load_work", load_work_json(e->load_work, e->load_metrics));
+		rc = !rec->ok ? json_object_set_new(r, JK_FAILED, report_text(rec->why)) : add_figures(r, e);
+	if (rc == 0 && rec->ok)
+		rc = json_object_set_new(r, "stop", stop_json(&rec->stop));
+	if (rc == 0 && rec->disturbance.measured)
+		rc = json_object_set_new(r, "disturbance", disturbance_json(&rec->disturbance));
+	if (rc == 0 && rec->load_activity.looks)
+		rc = json_object_set_new(r, "load_activity", load_activity_json(&rec->load_activity));
+	if (rc == 0 && e->explain && rec->ok)
+		rc = json_object_set_new(r, "explain", explain_json(&rec->bench.explain, &rec->bench.explain_kept,
+								    rec->window_ns));
+	if (rc == 0 && rec->load.elapsed_ns)
+		rc = json_object_set_new(r, "load_work", load_work_json(&rec->load, e->load_metrics));
 	if (rc == 0 && e->load_storage && e->load_storage->fs[0])
 		rc = json_object_set_new(r, "load_storage", json_pack("{s:s, s:b}", "filesystem", e->load_storage->fs,
 								      "in_memory", e->load_storage->in_memory));

@@ -25,7 +25,7 @@ struct load_arg { const struct pair_params *p; int ready_fd; };
 
 struct bench_arg {
 	const struct pair_params *p;
-	struct sim_result *res;
+	struct bench_record *rec;  /* what it hands main (the bench process's copy of it) */
 	struct pair_stop *stop;
 	pid_t load_pid;          /* the load process running beside it */
 };
@@ -94,24 +94,36 @@ static uint32_t timeline_capacity(const struct pair_params *p)
 	return n > TIMELINE_MAX_RECORDS ? TIMELINE_MAX_RECORDS : (uint32_t)n;
 }
 
-/* The bench's report to main: its result, then how its window ended.  Returns the child's
+void bench_record_make(const struct sim_result *r, struct bench_record *out)
+{
+	pair_summarize(r, &out->summary);
+	out->sched_hist = r->sched_hist;
+	out->timer_hist = r->timer_hist;
+	out->timer_rt = r->timer_rt;
+	out->explain = r->explain;
+	out->explain_kept = r->explain_kept;
+	out->timeline_error = r->timeline_error;
+	out->timeline_truncated = r->timeline_truncated;
+	out->error = r->error;
+	snprintf(out->errmsg, sizeof(out->errmsg), "%s", r->errmsg);
+}
+
+/* The bench's report to main: its record, then how its window ended.  Returns the child's
  * exit status. */
 static int bench_report(int res_fd, const struct bench_arg *b)
 {
-	return fd_write_all(res_fd, b->res, sizeof(*b->res)) == 0 &&
+	return fd_write_all(res_fd, b->rec, sizeof(*b->rec)) == 0 &&
 	       fd_write_all(res_fd, b->stop, sizeof(*b->stop)) == 0 ? 0 : 1;
 }
 
-static int bench_body(void *arg, int ctl_fd, int res_fd)
+/* Runs the task over the window into res (zeroed), then writes its --timeline records. */
+static void bench_measure(struct bench_arg *b, int ctl_fd, struct sim_result *res)
 {
-	struct bench_arg *b = arg;
 	char err[160];
-	oom_adj_child(false);  /* between main and the loads; best effort */
 	if (pin(b->p->bench_cpus, err, sizeof(err)) != 0) {
-		memset(b->res, 0, sizeof(*b->res));
-		b->res->error = errno;
-		snprintf(b->res->errmsg, sizeof(b->res->errmsg), "%s", err);
-		return bench_report(res_fd, b);
+		res->error = errno;
+		snprintf(res->errmsg, sizeof(res->errmsg), "%s", err);
+		return;
 	}
 	struct sim_run_cfg cfg = b->p->run_cfg;
 	struct explain_config explain;
@@ -126,19 +138,36 @@ static int bench_body(void *arg, int ctl_fd, int res_fd)
 		cfg.timeline = &tl;
 		cfg.timeline_pair = b->p->timeline_pair;
 	}
-	struct sim_engine *e = sim_start(&b->p->spec, &cfg, b->res);
+	struct sim_engine *e = sim_start(&b->p->spec, &cfg, res);
 	if (e) {
 		child_control_priority(b->p->run_cfg.timer_prio);
 		bench_window_wait(b->p, e, ctl_fd, b->stop);
 		sim_stop(e);
-		b->res->ci_looks = b->stop->looks;
+		res->ci_looks = b->stop->looks;
 	}
 	if (b->p->timeline_fd >= 0) {
 		if (!tl.rec || timeline_write(b->p->timeline_fd, &tl) != 0)
-			b->res->timeline_error = tl.rec ? errno : ENOMEM;
-		b->res->timeline_truncated = tl.truncated;
+			res->timeline_error = tl.rec ? errno : ENOMEM;
+		res->timeline_truncated = tl.truncated;
 		free(tl.rec);
 	}
+}
+
+/* The bench process: measures into a result of its own, and hands main its record. */
+static int bench_body(void *arg, int ctl_fd, int res_fd)
+{
+	struct bench_arg *b = arg;
+	struct sim_result *res = calloc(1, sizeof(*res)); /* 186 KB: not on the stack */
+	oom_adj_child(false);  /* between main and the loads; best effort */
+	memset(b->rec, 0, sizeof(*b->rec));
+	if (!res) {
+		b->rec->error = errno;
+		snprintf(b->rec->errmsg, sizeof(b->rec->errmsg), "calloc (bench result): %s", strerror(errno));
+		return bench_report(res_fd, b);
+	}
+	bench_measure(b, ctl_fd, res);
+	bench_record_make(res, b->rec);
+	free(res);
 	return bench_report(res_fd, b);
 }
 
@@ -292,7 +321,7 @@ static int sample_edge(const struct optspec_cpus *cpus, struct child *kids[2], s
 static int bench_window(const struct pair_params *p, struct child *kids[2], struct child *bench,
 			struct pair_outcome *out)
 {
-	struct bench_arg barg = { .p = p, .res = &out->sim, .stop = &out->stop, .load_pid = kids[0] ? kids[0]->pid : 0 };
+	struct bench_arg barg = { .p = p, .rec = &out->bench, .stop = &out->stop, .load_pid = kids[0] ? kids[0]->pid : 0 };
 	if (child_spawn(bench, "ib-bench", bench_body, &barg, &p->timeline_fd, p->timeline_fd >= 0) != 0) {
 		snprintf(out->why, sizeof(out->why), "fork (bench): %s", strerror(errno));
 		return -3;
@@ -316,14 +345,14 @@ static int bench_window(const struct pair_params *p, struct child *kids[2], stru
 	 * only take a realtime task or load */
 	struct child_fate fate = { .realtime = is_realtime(&p->run_cfg.sched),
 				   .oom_kills_before = out->oom_kills_before };
-	out->ok = collect(bench, &fate, &out->sim, sizeof(out->sim), &out->stop, sizeof(out->stop), "bench", out->why,
+	out->ok = collect(bench, &fate, &out->bench, sizeof(out->bench), &out->stop, sizeof(out->stop), "bench", out->why,
 			  sizeof(out->why));
 	if (spoke == -2)
 		out->stop.reason = STOP_INTERRUPTED;
-	out->sim.explain.tracer_run_ns = run0_ns >= 0 && run1_ns >= run0_ns ? run1_ns - run0_ns : -1;
-	if (out->ok && out->sim.error) {
+	out->bench.explain.tracer_run_ns = run0_ns >= 0 && run1_ns >= run0_ns ? run1_ns - run0_ns : -1;
+	if (out->ok && out->bench.error) {
 		out->ok = false;
-		snprintf(out->why, sizeof(out->why), "bench: %s", out->sim.errmsg);
+		snprintf(out->why, sizeof(out->why), "bench: %s", out->bench.errmsg);
 	}
 	return spoke;
 }

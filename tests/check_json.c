@@ -45,18 +45,33 @@ static json_t *new_doc(const char *comment, const char *cpu_model)
 	return doc;
 }
 
+/* rec as the record of a run of 1 s: measured as r (the bench process's bench_record_make), or
+ * failed with why when r is NULL; returns rec. */
+static const struct pair_outcome *record_of(struct pair_outcome *rec, const struct sim_result *r, const char *why)
+{
+	memset(rec, 0, sizeof(*rec));
+	rec->ok = r != NULL;
+	rec->window_ns = 1000000000;
+	if (r)
+		bench_record_make(r, &rec->bench);
+	else
+		snprintf(rec->why, sizeof(rec->why), "%s", why);
+	return rec;
+}
+
 /* Writes a document with Audio/None measured (repeats 1 and 2) and Audio/Burn failed; returns
  * the document text (malloc'd). */
 static char *write_doc(const struct sim_result *r, char *path)
 {
+	static struct pair_outcome rec;
 	json_t *doc = new_doc(NULL, NULL);
 	struct report_entry e = { .simulation = "Audio", .load = "None", .mode = "", .repeat = 1,
-				  .has_deadlines = true, .window_ns = 1000000000, .sim = r };
+				  .has_deadlines = true, .rec = record_of(&rec, r, NULL) };
 	ck_assert_int_eq(report_add(doc, &e), 0);
 	e.repeat = 2;
 	ck_assert_int_eq(report_add(doc, &e), 0);
 	e.load = "Burn";
-	e.failed = "load: cannot start";
+	e.rec = record_of(&rec, NULL, "load: cannot start");
 	ck_assert_int_eq(report_add(doc, &e), 0);
 	char err[256];
 	int fd = mkstemp(path);
@@ -267,9 +282,10 @@ END_TEST
  * reads back with U+FFFD in their place. */
 START_TEST(invalid_text_serialises)
 {
+	static struct pair_outcome rec;
 	json_t *doc = new_doc("bad \xff comment", "CPU \xc0\xaf");
-	struct report_entry e = { .simulation = "Audio", .load = "Write", .mode = "", .repeat = 1,
-				  .has_deadlines = true, .failed = "open /tmp/\xfe/interbench-x.tmp: Permission denied" };
+	struct report_entry e = { .simulation = "Audio", .load = "Write", .mode = "", .repeat = 1, .has_deadlines = true,
+				  .rec = record_of(&rec, NULL, "open /tmp/\xfe/interbench-x.tmp: Permission denied") };
 	ck_assert_int_eq(report_add(doc, &e), 0);
 	char *text = json_dumps(doc, JSON_COMPACT | JSON_PRESERVE_ORDER);
 	json_decref(doc);
@@ -305,13 +321,14 @@ static char *slurp(const char *path)
 START_TEST(create_never_overwrites)
 {
 	static struct sim_result r;
+	static struct pair_outcome rec;
 	char dir[] = "/tmp/check_json_XXXXXX", stem[64], name[3][96], err[256] = "";
 	fake_result(&r);
 	ck_assert_ptr_nonnull(mkdtemp(dir));
 	snprintf(stem, sizeof(stem), "%s/6.1.0-202601010000", dir);
 	json_t *doc = new_doc("same minute", NULL);
 	struct report_entry e = { .simulation = "Audio", .load = "None", .mode = "", .repeat = 1,
-				  .has_deadlines = true, .window_ns = 1000000000, .sim = &r };
+				  .has_deadlines = true, .rec = record_of(&rec, &r, NULL) };
 	ck_assert_int_eq(report_add(doc, &e), 0);
 	for (int i = 0; i < 3; i++)
 		ck_assert_msg(report_create(doc, stem, name[i], sizeof(name[i]), err, sizeof(err)) == 0, "%s", err);
