@@ -297,12 +297,11 @@ int report_mark_interrupted(json_t *doc, int sig)
 	return json_object_set_new(json_object_get(doc, "run"), "interrupted_by", json_string(name));
 }
 
-json_t *report_histogram(const struct lat_hist *h)
+json_t *report_histogram(const struct hist_bucket *b, uint32_t n)
 {
 	json_t *a = json_array();
-	for (unsigned i = 0; a && i < HIST_BUCKETS; i++)
-		if (h->counts[i] && json_array_append_new(a, json_pack("[o, o]", jint(hist_bucket_low_ns(i)),
-								       jint(h->counts[i]))) != 0) {
+	for (uint32_t i = 0; a && b && i < n; i++)
+		if (json_array_append_new(a, json_pack("[o, o]", jint(hist_bucket_low_ns(b[i].index)), jint(b[i].count))) != 0) {
 			json_decref(a);
 			return NULL;
 		}
@@ -350,13 +349,27 @@ static int add_figures(json_t *r, const struct report_entry *e)
 	int rc = report_add_figures(r, task_figures, task_figures_n, &b->summary, buffered);
 	struct { const char *key; json_t *v; } f[] = {
 		{ "timer_realtime", json_boolean(b->timer_rt) },
-		{ "latency_histogram", report_histogram(&b->sched_hist) },
-		{ "timer_latency_histogram", report_histogram(&b->timer_hist) },
+		{ "latency_histogram", report_histogram(b->buckets, b->sched_buckets) },
+		{ "timer_latency_histogram", report_histogram(b->buckets ? b->buckets + b->sched_buckets : NULL,
+							      b->timer_buckets) },
 	};
 	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++)
 		if (json_object_set_new(r, f[i].key, f[i].v) != 0)
 			rc = -1;
 	return rc;
+}
+
+/* --explain's object of record b over a window of window_ns (explain_json); NULL when out of
+ * memory. */
+static json_t *record_explain_json(const struct bench_record *b, uint64_t window_ns)
+{
+	struct explain_kept *k = malloc(sizeof(*k)); /* 17 KB: not on the stack */
+	if (!k)
+		return NULL;
+	bench_record_kept(b, k);
+	json_t *o = explain_json(&b->explain, k, window_ns);
+	free(k);
+	return o;
 }
 
 /* {"looks", "stopped_looks", "cpu_ns", "stopped"}: whether the load ran through the window. */
@@ -453,8 +466,7 @@ int report_add(json_t *doc, const struct report_entry *e)
 	if (rc == 0 && rec->load_activity.looks)
 		rc = json_object_set_new(r, "load_activity", load_activity_json(&rec->load_activity));
 	if (rc == 0 && e->explain && rec->ok)
-		rc = json_object_set_new(r, "explain", explain_json(&rec->bench.explain, &rec->bench.explain_kept,
-								    rec->window_ns));
+		rc = json_object_set_new(r, "explain", record_explain_json(&rec->bench, rec->window_ns));
 	if (rc == 0 && rec->load.elapsed_ns)
 		rc = json_object_set_new(r, "load_work", load_work_json(&rec->load, e->load_metrics));
 	if (rc == 0 && e->load_storage && e->load_storage->fs[0])

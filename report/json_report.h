@@ -81,7 +81,8 @@ int report_set_concurrent(json_t *doc, long pid);
 int report_add_figures(json_t *r, const struct task_figure *tab, size_t n, const struct pair_summary *s,
 		       bool buffered);
 
-/* The histogram's non-empty buckets as [[low_ns, count], ...]; NULL when out of memory. */
-json_t *report_histogram(const struct lat_hist *h);
+/* A histogram's non-empty buckets b[0..n) (b may be NULL when n is 0) as [[low_ns, count],
+ * ...]; NULL when out of memory. */
+json_t *report_histogram(const struct hist_bucket *b, uint32_t n);
 
 #endif

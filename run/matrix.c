@@ -82,6 +82,8 @@ void matrix_free(struct matrix *m)
 {
 	cleanup_loads(m);
 	free(m->loads);
+	for (size_t i = 0; m->reps && i < m->p.plan->n * m->p.repeats; i++)
+		bench_record_free(&m->reps[i].bench);
 	free(m->reps);
 	free(m->order);
 	free(m->drift.list);

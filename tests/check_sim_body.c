@@ -203,6 +203,9 @@ START_TEST(pair_with_none)
 	ck_assert_int_eq(pair_run(&p, &out), 0);
 	ck_assert_msg(out.ok, "%s", out.why);
 	check_periodic_summary(&p.spec, &out.bench.summary);
+	ck_assert_uint_gt(out.bench.sched_buckets, 0);  /* its histogram came over the pipe too */
+	ck_assert_ptr_nonnull(out.bench.buckets);
+	bench_record_free(&out.bench);
 }
 END_TEST
 

@@ -122,7 +122,7 @@ START_TEST(example_runs_and_reports)
 	static struct sim_result sim;  /* a measured run of nothing, its load's counters beside it */
 	static struct pair_outcome rec;
 	rec.ok = true;
-	bench_record_make(&sim, &rec.bench);
+	ck_assert_int_eq(bench_record_make(&sim, &rec.bench), 0);
 	rec.load = ctx.counters;
 	struct report_entry e = { .simulation = "Audio", .load = ctx.name, .mode = "", .repeat = 1, .has_deadlines = true,
 				  .load_metrics = ctx.metrics, .rec = &rec };
@@ -131,6 +131,7 @@ START_TEST(example_runs_and_reports)
 	ck_assert_int_eq(json_integer_value(json_object_get(lw, "naps")), (json_int_t)ctx.counters.count[0]);
 	ck_assert_int_eq(json_object_size(lw), 2); /* elapsed_ns and its one metric */
 	json_decref(doc);
+	bench_record_free(&rec.bench);
 }
 END_TEST
 
