@@ -231,12 +231,12 @@ static void bench_measure(struct bench_arg *b, int ctl_fd, struct sim_result *re
 static int bench_body(void *arg, int ctl_fd, int res_fd)
 {
 	struct bench_arg *b = arg;
-	struct sim_result *res = calloc(1, sizeof(*res)); /* 186 KB: not on the stack */
 	oom_adj_child(false);  /* between main and the loads; best effort */
 	memset(b->rec, 0, sizeof(*b->rec));
+	struct sim_result *res = calloc(1, sizeof(*res)); /* 186 KB: not on the stack */
 	if (!res) {
 		b->rec->error = errno;
-		snprintf(b->rec->errmsg, sizeof(b->rec->errmsg), "calloc (bench result): %s", strerror(errno));
+		snprintf(b->rec->errmsg, sizeof(b->rec->errmsg), "calloc (bench result): %s", strerror(b->rec->error));
 		return bench_report(res_fd, b);
 	}
 	bench_measure(b, ctl_fd, res);
