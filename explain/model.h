@@ -23,7 +23,7 @@
  * The tracer (explain/tracer.h) gives every part but runnable; the unprivileged floor gives
  * carried, timer, runnable and unexplained.
  *
- * Everything is plain data, so it travels in struct sim_result over a pipe (run/pair.c). */
+ * Everything is plain data, so it travels in struct bench_record over a pipe (run/pair.h). */
 #ifndef IB_EXPLAIN_MODEL_H
 #define IB_EXPLAIN_MODEL_H
 #include <stdbool.h>

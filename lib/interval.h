@@ -27,8 +27,8 @@
  * indicator's mean against its variance for independent samples.  The indicator, not a
  * histogram per batch, keeps the accumulator a few KB (lat_hist is 32 KB).
  *
- * Every accumulator is plain data (no pointers), zeroed to start, so it can travel inside
- * struct sim_result over a pipe (run/pair.c). */
+ * Every accumulator is plain data (no pointers), zeroed to start, so a result holding it is
+ * copied whole (engine/sim.h sim_snapshot). */
 #ifndef IB_INTERVAL_H
 #define IB_INTERVAL_H
 #include <stdbool.h>

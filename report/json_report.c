@@ -14,7 +14,6 @@
 #include "explain/json.h"
 #include "report/jsonkeys.h"
 #include "report/figures.h"
-#include "engine/summary.h"
 
 /* jansson integers are signed 64-bit; no measured figure comes near the limit. */
 static json_t *jint(uint64_t v)
@@ -298,12 +297,11 @@ int report_mark_interrupted(json_t *doc, int sig)
 	return json_object_set_new(json_object_get(doc, JK_RUN), "interrupted_by", json_string(name));
 }
 
-json_t *report_histogram(const struct lat_hist *h)
+json_t *report_histogram(const struct hist_bucket *b, uint32_t n)
 {
 	json_t *a = json_array();
-	for (unsigned i = 0; a && i < HIST_BUCKETS; i++)
-		if (h->counts[i] && json_array_append_new(a, json_pack("[o, o]", jint(hist_bucket_low_ns(i)),
-								       jint(h->counts[i]))) != 0) {
+	for (uint32_t i = 0; a && b && i < n; i++)
+		if (json_array_append_new(a, json_pack("[o, o]", jint(hist_bucket_low_ns(b[i].index)), jint(b[i].count))) != 0) {
 			json_decref(a);
 			return NULL;
 		}
@@ -346,22 +344,32 @@ int report_add_figures(json_t *r, const struct task_figure *tab, size_t n, const
 /* Adds the figures of a measured entry to r (task_figures), then its timer and histograms. */
 static int add_figures(json_t *r, const struct report_entry *e)
 {
-	struct pair_summary s;
-	if (e->summary)
-		s = *e->summary;    /* summarized once, by the caller */
-	else
-		pair_summarize(e->sim, &s);
+	const struct bench_record *b = &e->rec->bench;
 	bool buffered = e->spec ? e->spec->buffer_periods > 0 : e->buffered;
-	int rc = report_add_figures(r, task_figures, task_figures_n, &s, buffered);
+	int rc = report_add_figures(r, task_figures, task_figures_n, &b->summary, buffered);
 	struct { const char *key; json_t *v; } f[] = {
-		{ "timer_realtime", json_boolean(e->sim->timer_rt) },
-		{ JK_LATENCY_HISTOGRAM, report_histogram(&e->sim->sched_hist) },
-		{ JK_TIMER_LATENCY_HISTOGRAM, report_histogram(&e->sim->timer_hist) },
+		{ "timer_realtime", json_boolean(b->timer_rt) },
+		{ JK_LATENCY_HISTOGRAM, report_histogram(b->buckets, b->sched_buckets) },
+		{ JK_TIMER_LATENCY_HISTOGRAM, report_histogram(b->buckets ? b->buckets + b->sched_buckets : NULL,
+							      b->timer_buckets) },
 	};
 	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++)
 		if (json_object_set_new(r, f[i].key, f[i].v) != 0)
 			rc = -1;
 	return rc;
+}
+
+/* --explain's object of record b over a window of window_ns (explain_json); NULL when out of
+ * memory. */
+static json_t *record_explain_json(const struct bench_record *b, uint64_t window_ns)
+{
+	struct explain_kept *k = malloc(sizeof(*k)); /* 17 KB: not on the stack */
+	if (!k)
+		return NULL;
+	bench_record_kept(b, k);
+	json_t *o = explain_json(&b->explain, k, window_ns);
+	free(k);
+	return o;
 }
 
 /* {"looks", "stopped_looks", "cpu_ns", "stopped"}: whether the load ran through the window. */
@@ -431,8 +439,8 @@ static int add_settings(json_t *r, const struct report_entry *e)
 		rc = json_object_set_new(r, "bench_setting", setting_json(e->bench_sched));
 	if (rc == 0 && e->load_sched)
 		rc = json_object_set_new(r, "load_setting", setting_json(e->load_sched));
-	if (rc == 0 && e->timeline_pair >= 0)
-		rc = json_object_set_new(r, JK_TIMELINE_PAIR, json_integer(e->timeline_pair));
+	if (rc == 0 && e->rec->timeline_pair >= 0)
+		rc = json_object_set_new(r, JK_TIMELINE_PAIR, json_integer(e->rec->timeline_pair));
 	if (rc == 0 && e->spec)
 		rc = json_object_set_new(r, JK_TASK_SETTINGS, task_settings_json(e->spec));
 	return rc;
@@ -440,26 +448,27 @@ static int add_settings(json_t *r, const struct report_entry *e)
 
 int report_add(json_t *doc, const struct report_entry *e)
 {
+	const struct pair_outcome *rec = e->rec;
 	json_t *r = json_pack("{s:o, s:o, s:o, s:i, s:b, s:b, s:I}", JK_SIMULATION, report_text(e->simulation),
 			      JK_LOAD, report_text(e->load), JK_MODE, report_text(e->mode ? e->mode : ""),
 			      JK_REPEAT, (int)e->repeat,
-			      JK_HAS_DEADLINES, e->has_deadlines, JK_INTERRUPTED, e->interrupted,
-			      "window_ns", (json_int_t)e->window_ns);
+			      JK_HAS_DEADLINES, e->has_deadlines, JK_INTERRUPTED, rec->interrupted,
+			      "window_ns", (json_int_t)rec->window_ns);
 	if (!r)
 		return -1;
 	int rc = add_settings(r, e);
 	if (rc == 0)
-		rc = e->failed ? json_object_set_new(r, JK_FAILED, report_text(e->failed)) : add_figures(r, e);
-	if (rc == 0 && e->stop)
-		rc = json_object_set_new(r, "stop", stop_json(e->stop));
-	if (rc == 0 && e->disturbance && e->disturbance->measured)
-		rc = json_object_set_new(r, JK_DISTURBANCE, disturbance_json(e->disturbance));
-	if (rc == 0 && e->load_activity && e->load_activity->looks)
-		rc = json_object_set_new(r, JK_LOAD_ACTIVITY, load_activity_json(e->load_activity));
-	if (rc == 0 && e->explain && !e->failed)
-		rc = json_object_set_new(r, JK_EXPLAIN, explain_json(&e->sim->explain, &e->sim->explain_kept, e->window_ns));
-	if (rc == 0 && e->load_work && e->load_work->elapsed_ns)
-		rc = json_object_set_new(r, "load_work", load_work_json(e->load_work, e->load_metrics));
+		rc = !rec->ok ? json_object_set_new(r, JK_FAILED, report_text(rec->why)) : add_figures(r, e);
+	if (rc == 0 && rec->ok)
+		rc = json_object_set_new(r, "stop", stop_json(&rec->stop));
+	if (rc == 0 && rec->disturbance.measured)
+		rc = json_object_set_new(r, JK_DISTURBANCE, disturbance_json(&rec->disturbance));
+	if (rc == 0 && rec->load_activity.looks)
+		rc = json_object_set_new(r, JK_LOAD_ACTIVITY, load_activity_json(&rec->load_activity));
+	if (rc == 0 && e->explain && rec->ok)
+		rc = json_object_set_new(r, JK_EXPLAIN, record_explain_json(&rec->bench, rec->window_ns));
+	if (rc == 0 && rec->load.elapsed_ns)
+		rc = json_object_set_new(r, "load_work", load_work_json(&rec->load, e->load_metrics));
 	if (rc == 0 && e->load_storage && e->load_storage->fs[0])
 		rc = json_object_set_new(r, "load_storage", json_pack("{s:s, s:b}", "filesystem", e->load_storage->fs,
 								      "in_memory", e->load_storage->in_memory));

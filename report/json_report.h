@@ -17,9 +17,11 @@
 #include "report/table.h"
 #include "loadkit/load.h"
 #include "engine/sim.h"
+#include "run/pair.h"
 #include "workloads/workload.h"
 
-/* One measured (simulation, load, repeat). */
+/* One run of a (simulation, load) pair as the JSON writes it: the words and settings of its
+ * plan item, which the run's report gives (report/sink.c), beside the run's record. */
 struct report_entry {
 	const char *simulation;
 	const char *load;
@@ -30,25 +32,16 @@ struct report_entry {
 	bool has_deadlines;
 	bool buffered;                 /* a task with a buffer: its xruns and start figures (else
 	                                  null); spec's buffer_periods decides when spec is set */
-	const char *failed;            /* reason, or NULL when measured */
-	bool interrupted;              /* the window was cut short by a signal */
-	uint64_t window_ns;            /* how long the bench ran */
-	const struct sim_result *sim;  /* measurements (ignored when failed) */
-	const struct pair_summary *summary; /* sim's summary when the caller has it (computed
-	                                       here from sim when NULL) */
-	const struct load_counters *load_work; /* the load's counters, or NULL when it never reported */
-	const struct load_metric_info *const *load_metrics; /* what load_work counts, NULL-terminated */
+	const struct sim_spec *spec;   /* the task's resolved settings ("task_settings"), or NULL */
+	const struct load_metric_info *const *load_metrics; /* what the load counts, NULL-terminated */
 	const struct probe_storage *load_storage; /* where a disk load's files live ("load_storage",
 	                                             written when its fs is named), or NULL */
-	int64_t timeline_pair;         /* the pair id of its --timeline records, or -1 */
-	const struct sim_spec *spec;   /* the task's resolved settings ("task_settings"), or NULL */
-	const struct pair_stop *stop;  /* how its window ended ("stop"), or NULL: not written */
-	const struct disturbance *disturbance; /* what else ran on the run's CPUs ("disturbance"),
-	                                          or NULL; written only when measured */
-	const struct load_activity *load_activity; /* whether the load ran through the window
-	                                              ("load_activity"), or NULL; written when
-	                                              looked at */
-	bool explain;                  /* --explain: sim's causes ("explain", explain/json.h) */
+	bool explain;                  /* --explain: the record's causes ("explain", explain/json.h) */
+	/* The run's record (run/pair.h): measured when rec->ok (its figures from rec->bench, "stop"
+	 * from rec->stop), else "failed" with rec->why; "interrupted", "window_ns",
+	 * "timeline_pair" (when >= 0), "disturbance" (when measured), "load_activity" (when
+	 * looked at) and "load_work" (when the load reported) either way. */
+	const struct pair_outcome *rec;
 };
 
 /* Starts a document: schema_version, generator, machine, run and options.  Returns NULL only
@@ -88,7 +81,8 @@ int report_set_concurrent(json_t *doc, long pid);
 int report_add_figures(json_t *r, const struct task_figure *tab, size_t n, const struct pair_summary *s,
 		       bool buffered);
 
-/* The histogram's non-empty buckets as [[low_ns, count], ...]; NULL when out of memory. */
-json_t *report_histogram(const struct lat_hist *h);
+/* A histogram's non-empty buckets b[0..n) (b may be NULL when n is 0) as [[low_ns, count],
+ * ...]; NULL when out of memory. */
+json_t *report_histogram(const struct hist_bucket *b, uint32_t n);
 
 #endif

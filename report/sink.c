@@ -231,17 +231,9 @@ static void open_header(struct report_sink *s)
 int sink_open(struct report_sink *s, const struct sink_setup *in)
 {
 	s->in = *in;
-	s->sums = calloc(in->plan->n ? in->plan->n * s->opt->repeat : 1, sizeof(*s->sums));
-	if (s->sums && s->opt->explain && !(s->whys = calloc(in->plan->n ? in->plan->n * s->opt->repeat : 1,
-							      sizeof(*s->whys)))) {
-		free(s->sums);
-		s->sums = NULL;
-	}
-	s->both = s->sums ? open_memstream(&s->both_text, &s->both_size) : NULL;
+	s->both = open_memstream(&s->both_text, &s->both_size);
 	if (!s->both) {
-		text_message(stderr, "interbench: %s: %s", s->sums ? "open_memstream" : "calloc", strerror(errno));
-		free(s->sums);
-		free(s->whys);
+		text_message(stderr, "interbench: open_memstream: %s", strerror(errno));
 		return -1;
 	}
 	fill_info(s);
@@ -251,8 +243,6 @@ int sink_open(struct report_sink *s, const struct sink_setup *in)
 	if (rc != 0) {
 		fclose(s->both);
 		free(s->both_text);
-		free(s->sums);
-		free(s->whys);
 		return rc;
 	}
 	open_header(s);
@@ -302,77 +292,53 @@ static void item_words(const struct report_sink *s, const struct plan_item *it, 
  * than it keeps. */
 static void timeline_note(struct report_sink *s, const struct pair_outcome *po)
 {
-	if (s->timeline_fd < 0 || s->timeline_warned || (!po->sim.timeline_error && !po->sim.timeline_truncated))
+	if (s->timeline_fd < 0 || s->timeline_warned || (!po->bench.timeline_error && !po->bench.timeline_truncated))
 		return;
-	if (po->sim.timeline_error)
+	if (po->bench.timeline_error)
 		text_message(stderr, "interbench: warning: --timeline %s: write: %s; the timeline is incomplete",
-			s->opt->timeline_path, strerror(po->sim.timeline_error));
+			s->opt->timeline_path, strerror(po->bench.timeline_error));
 	else
 		text_message(stderr, "interbench: warning: --timeline %s: a pair had more than %u periods; the rest are "
 			"not recorded", s->opt->timeline_path, TIMELINE_MAX_RECORDS);
 	s->timeline_warned = true;
 }
 
-/* The index in the JSON results of run `repeat` of plan item i, whose pair ran last: the
- * results go round by round, each in plan order, whatever order the round ran its pairs in
- * (run/matrix.h); every pair that ran has an entry. */
-static size_t result_index(const struct matrix *m, size_t i, unsigned repeat)
-{
-	size_t idx = 0;
-	for (size_t j = 0; j < m->p.plan->n; j++) {
-		const struct matrix_rep *r = matrix_reps(m, j);
-		for (unsigned k = 0; k < repeat; k++)
-			idx += r[k].ran;
-		idx += j < i && r[repeat].ran;
-	}
-	return idx;
-}
-
-/* Moves the last of doc's results to index idx (when before it).  Returns 0, or -1 when out
- * of memory. */
-static int move_last_result(json_t *doc, size_t idx)
-{
-	json_t *a = json_object_get(doc, JK_RESULTS);
-	size_t n = json_array_size(a);
-	if (n == 0 || idx >= n - 1)
-		return 0;
-	json_t *r = json_incref(json_array_get(a, n - 1));
-	json_array_remove(a, n - 1);
-	return json_array_insert_new(a, idx, r);
-}
-
-/* A run of a pair: its summary kept for the tables, its entry in the JSON. */
+/* A run of a pair: its record is in the matrix's store; a --timeline that lost records is
+ * said at once. */
 static void pair_measured(void *arg, const struct matrix *m, size_t i, unsigned repeat, const struct pair_outcome *po,
 			  int64_t timeline_pair)
 {
-	struct report_sink *s = arg;
+	(void)m, (void)i, (void)repeat, (void)timeline_pair;
+	timeline_note(arg, po);
+}
+
+/* Run `repeat` of plan item i in the JSON results: the item's words and settings beside its
+ * record.  Returns report_add's value. */
+static int result_json(struct report_sink *s, const struct matrix *m, size_t i, unsigned repeat)
+{
 	const struct plan_item *it = &s->in.plan->items[i];
 	const struct workload *lw = workload_table[it->li];
-	struct pair_summary *sum = &s->sums[i * m->p.repeats + repeat];
-	timeline_note(s, po);
-	if (po->ok)
-		pair_summarize(&po->sim, sum);
-	if (po->ok && s->whys) {
-		s->whys[i * m->p.repeats + repeat] = po->sim.explain;
-		explain_summary_sort(&s->whys[i * m->p.repeats + repeat]);
-	}
-	if (!s->doc)
-		return;
 	char mode[64], load_mode[64];
 	item_words(s, it, mode, load_mode, sizeof(mode));
 	struct report_entry e = {
 		.simulation = it->sim->name, .load = lw->name, .mode = mode, .load_mode = load_mode,
-		.bench_sched = &it->bench_sched, .load_sched = &s->in.load->s[it->l],
-		.repeat = repeat + 1, .has_deadlines = it->spec.desc->has_deadlines, .buffered = it->spec.buffer_periods > 0,
-		.failed = po->ok ? NULL : po->why, .interrupted = po->interrupted,
-		.window_ns = po->window_ns, .sim = &po->sim, .summary = po->ok ? sum : NULL,
-		.load_work = &po->load, .load_metrics = lw->metrics, .load_storage = &m->loads[it->li].ctx.storage,
-		.timeline_pair = timeline_pair, .spec = &it->spec,
-		.disturbance = &po->disturbance, .load_activity = &po->load_activity, .stop = po->ok ? &po->stop : NULL,
-		.explain = s->opt->explain && it->spec.desc->has_deadlines,
+		.bench_sched = &it->bench_sched, .load_sched = &s->in.load->s[it->l], .repeat = repeat + 1,
+		.has_deadlines = it->spec.desc->has_deadlines, .spec = &it->spec, .load_metrics = lw->metrics,
+		.load_storage = &m->loads[it->li].ctx.storage, .explain = s->opt->explain && it->spec.desc->has_deadlines,
+		.rec = &matrix_reps(m, i)[repeat],
 	};
-	if (report_add(s->doc, &e) != 0 || move_last_result(s->doc, result_index(m, i, repeat)) != 0)
-		text_message(stderr, "interbench: warning: out of memory for the JSON results");
+	return report_add(s->doc, &e);
+}
+
+/* The JSON results, from the matrix's records: round by round, each in plan order whatever
+ * order the round ran its pairs in (run/matrix.h), every run that ran (a signal stops a round
+ * part way). */
+static void results_json(struct report_sink *s, const struct matrix *m)
+{
+	for (unsigned r = 0; s->doc && r < m->p.repeats; r++)
+		for (size_t i = 0; i < s->in.plan->n; i++)
+			if (matrix_reps(m, i)[r].ran && result_json(s, m, i, r) != 0)
+				text_message(stderr, "interbench: warning: out of memory for the JSON results");
 }
 
 static struct table_style style_of(const struct report_sink *s, const struct plan_item *it)
@@ -385,7 +351,7 @@ static struct table_style style_of(const struct report_sink *s, const struct pla
 
 /* The most disturbed of the measured reps[0..n) that pass the levels (host/disturb.h), their
  * count in *count; NULL when none does. */
-static const struct disturbance *worst_disturbance(const struct matrix_rep *reps, unsigned n, unsigned *count)
+static const struct disturbance *worst_disturbance(const struct pair_outcome *reps, unsigned n, unsigned *count)
 {
 	const struct disturbance *worst = NULL;
 	*count = 0;
@@ -401,7 +367,7 @@ static const struct disturbance *worst_disturbance(const struct matrix_rep *reps
 }
 
 /* Whether a measured repeat of reps[0..n) stopped with a judged figure not known. */
-static bool any_unknown(const struct matrix_rep *reps, unsigned n)
+static bool any_unknown(const struct pair_outcome *reps, unsigned n)
 {
 	for (unsigned k = 0; k < n; k++)
 		if (reps[k].ok && reps[k].stop.verdict.unknown && reps[k].stop.reason != STOP_INTERRUPTED)
@@ -435,7 +401,7 @@ static void unknown_text(const struct pair_stop *st, char *buf, size_t len)
 }
 
 /* The window lines of an adaptive row's measured repeats (log_row_window). */
-static void window_notes(struct report_sink *s, const struct matrix_rep *reps, unsigned n)
+static void window_notes(struct report_sink *s, const struct pair_outcome *reps, unsigned n)
 {
 	for (unsigned k = 0; k < n; k++) {
 		const struct pair_stop *st = &reps[k].stop;
@@ -447,26 +413,45 @@ static void window_notes(struct report_sink *s, const struct matrix_rep *reps, u
 	}
 }
 
-/* --explain's block for each measured repeat (whys[k] is reps[k]'s), when explained. */
-static void why_notes(struct report_sink *s, const char *load, const struct matrix_rep *reps,
-		      const struct explain_summary *whys, unsigned n)
+/* --explain's block for each measured repeat of reps[0..n), its tables sorted for the
+ * logfile (explain_summary_sort on a copy: the record keeps them as measured). */
+static void why_notes(struct report_sink *s, const char *load, const struct pair_outcome *reps, unsigned n)
 {
-	for (unsigned k = 0; whys && k < n; k++)
-		if (reps[k].ok)
-			logfile_why(s->both, &whys[k], load, n > 1 ? k + 1 : 0, reps[k].window_ns);
+	for (unsigned k = 0; k < n; k++)
+		if (reps[k].ok) {
+			struct explain_summary why = reps[k].bench.explain;
+			explain_summary_sort(&why);
+			logfile_why(s->both, &why, load, n > 1 ? k + 1 : 0, reps[k].window_ns);
+		}
+}
+
+/* The load's throughput in rep (load_throughput_format) into buf, said when the load's files
+ * were in memory: empty when the load never reported or counts nothing. */
+static void load_work_text(const struct load_ctx *lctx, const struct pair_outcome *rep, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	if (rep->load.elapsed_ns)
+		load_throughput_format(lctx->name, lctx->metrics, &rep->load, buf, len);
+	size_t used = strlen(buf);
+	if (used && lctx->storage.in_memory) /* a rate of memory copies, not of a device */
+		snprintf(buf + used, len - used, " (in memory on %s: no device reached)", lctx->storage.fs);
 }
 
 /* The lines under a row: the load's throughput (always in the logfile, on the console with
  * -v), then a line under a partial window (compare leaves such a row out), then what
  * disturbed it, then why its periods were late (--explain; on the console with -v). */
-static void row_notes(struct report_sink *s, const char *load, const struct matrix_rep *reps,
-		      const struct explain_summary *whys, unsigned n)
+static void row_notes(struct report_sink *s, const struct load_ctx *lctx, const struct pair_outcome *reps, unsigned n,
+		      bool explained)
 {
+	const char *load = lctx->name;
 	unsigned disturbed;
 	const struct disturbance *d = worst_disturbance(reps, n, &disturbed);
-	for (unsigned k = 0; k < n; k++)
-		if (reps[k].load_work[0])
-			log_load_work(s->both, reps[k].load_work, n > 1);
+	for (unsigned k = 0; k < n; k++) {
+		char work[200];
+		load_work_text(lctx, &reps[k], work, sizeof(work));
+		if (work[0])
+			log_load_work(s->both, work, n > 1);
+	}
 	put(s, s->opt->verbose);
 	window_notes(s, reps, n);
 	put(s, s->opt->verbose || any_unknown(reps, n));
@@ -483,23 +468,24 @@ static void row_notes(struct report_sink *s, const char *load, const struct matr
 					     load_activity_cpu_ns(a, sysconf(_SC_CLK_TCK)) / 1e9, reps[k].window_ns / 1e9);
 	}
 	put(s, true);
-	why_notes(s, load, reps, whys, n);
+	if (explained)
+		why_notes(s, load, reps, n);
 	put(s, s->opt->verbose);
 }
 
-/* One row: a single run (n == 1) or the medians of several; sums[k] is reps[k]'s summary.  The
- * row keeps interbench 0.31's fields, with no mark after them: what disturbed it, a figure
- * left unknown and a partial window are said on the lines under it (row_notes). */
-static void emit_row(struct report_sink *s, const char *load, const struct matrix_rep *reps,
-		     const struct pair_summary *sums, const struct explain_summary *whys, unsigned n,
+/* One row of load lctx: a single run (n == 1) or the medians of several.  The row keeps
+ * interbench 0.31's fields, with no mark after them: what disturbed it, a figure left unknown
+ * and a partial window are said on the lines under it (row_notes). */
+static void emit_row(struct report_sink *s, const struct load_ctx *lctx, const struct pair_outcome *reps, unsigned n,
 		     const struct table_style *st)
 {
+	const char *load = lctx->name;
 	struct pair_summary ok[n], med;
 	unsigned nok = 0;
 	double lo = 0, hi = 0;
 	for (unsigned k = 0; k < n; k++)  /* a partial repeat stays out of the medians */
 		if (reps[k].ok && !(reps[k].interrupted && n > 1))
-			ok[nok++] = sums[k];
+			ok[nok++] = reps[k].bench.summary;
 	if (nok > 1 || (nok == 1 && n > 1))
 		summary_median(ok, nok, &med, &lo, &hi);
 	if (nok == 0)
@@ -513,14 +499,14 @@ static void emit_row(struct report_sink *s, const char *load, const struct matri
 	if (nok && st->verbose && st->measures)
 		table_row_task_lines(s->both, n == 1 ? &ok[0] : &med, st);
 	put(s, true);
-	row_notes(s, load, reps, st->has_deadlines ? whys : NULL, n);
+	row_notes(s, lctx, reps, n, s->opt->explain && st->has_deadlines);
 	flush_out(s, s->con);
 	if (s->log)
 		flush_out(s, s->log);
 }
 
 /* Prints plan item i's row (and its table's header before the first row of a simulation). */
-static void item_complete(void *arg, const struct matrix *m, size_t i, const struct matrix_rep *reps, unsigned n)
+static void item_complete(void *arg, const struct matrix *m, size_t i, const struct pair_outcome *reps, unsigned n)
 {
 	struct report_sink *s = arg;
 	const struct plan_item *it = &s->in.plan->items[i];
@@ -534,8 +520,7 @@ static void item_complete(void *arg, const struct matrix *m, size_t i, const str
 		put(s, true);
 	}
 	s->last_header = it;
-	emit_row(s, matrix_load_name(m, i), reps, &s->sums[i * m->p.repeats],
-		 s->whys ? &s->whys[i * m->p.repeats] : NULL, n, &st);
+	emit_row(s, &m->loads[it->li].ctx, reps, n, &st);
 }
 
 static void round_done(void *arg, const struct matrix *m, unsigned round, bool interrupted)
@@ -548,16 +533,15 @@ static void round_done(void *arg, const struct matrix *m, unsigned round, bool i
 }
 
 /* The cell of plan item k: the medians of its measured repeats. */
-static struct sweep_cell sweep_cell_of(const struct report_sink *s, const struct matrix *m, size_t k)
+static struct sweep_cell sweep_cell_of(const struct matrix *m, size_t k)
 {
-	const struct matrix_rep *reps = matrix_reps(m, k);
-	const struct pair_summary *sums = &s->sums[k * m->p.repeats];
+	const struct pair_outcome *reps = matrix_reps(m, k);
 	struct pair_summary ok[m->p.repeats], med;
 	unsigned n = 0;
 	double lo, hi;
 	for (unsigned j = 0; j < m->p.repeats; j++)
 		if (reps[j].ran && reps[j].ok && !reps[j].interrupted)
-			ok[n++] = sums[j];
+			ok[n++] = reps[j].bench.summary;
 	if (n == 0)
 		return (struct sweep_cell){ .measured = false };
 	summary_median(ok, n, &med, &lo, &hi);
@@ -581,7 +565,7 @@ static void emit_sweep(struct report_sink *s, const struct matrix *m, const stru
 	for (size_t k = 0; k < s->in.plan->n; k++) {
 		const struct plan_item *it = &s->in.plan->items[k];
 		if (it->sim == first->sim && it->li == first->li) {
-			cells[it->b * nl + it->l] = sweep_cell_of(s, m, k);
+			cells[it->b * nl + it->l] = sweep_cell_of(m, k);
 			us |= sched_kind_realtime(bench->s[it->b].kind);
 		}
 	}
@@ -618,6 +602,7 @@ static void emit_sweeps(struct report_sink *s, const struct matrix *m)
 static void run_end(void *arg, const struct matrix *m, int sig)
 {
 	struct report_sink *s = arg;
+	results_json(s, m);
 	emit_sweeps(s, m);
 	if (!sig)
 		return;
@@ -723,7 +708,5 @@ int sink_close(struct report_sink *s, long concurrent_pid)
 	s->doc = NULL;
 	fclose(s->both);
 	free(s->both_text);
-	free(s->sums);
-	free(s->whys);
 	return rc;
 }

@@ -5,7 +5,9 @@
  * the audit note, the notes before the run, each table's header, its rows (a single run's, or
  * the medians of the repeats'), the sweep tables, and the interrupted and concurrent-run marks,
  * and it keeps the first write error of the console and of the logfile for the end.  It is the
- * sink of the run's matrix (run/matrix.h): sink_matrix gives the callbacks. */
+ * sink of the run's matrix (run/matrix.h): sink_matrix gives the callbacks.  It keeps no
+ * result of its own: every output reads the matrix's records (matrix_reps), the JSON results
+ * written from them when the run ends. */
 #ifndef IB_SINK_H
 #define IB_SINK_H
 #include <jansson.h>
@@ -58,8 +60,6 @@ struct report_sink {
 	struct safe_out timeline_out;    /* --timeline's file, renamed into place at the end */
 	int timeline_fd;                 /* timeline_out.fd while open, else -1 */
 	bool timeline_warned;            /* a write failure of it was reported */
-	struct pair_summary *sums;       /* plan->n x repeats, item-major, where measured */
-	struct explain_summary *whys;    /* likewise, --explain's causes; NULL without it */
 	const struct plan_item *last_header; /* the item whose table header was printed last */
 	int con_errno, log_errno;        /* the first write error on the console / logfile, or 0 */
 };

@@ -28,13 +28,12 @@ int matrix_init(struct matrix *m, const struct matrix_params *p)
 	m->p = *p;
 	m->loads = calloc(workload_count, sizeof(*m->loads));
 	m->reps = calloc(p->plan->n ? p->plan->n * p->repeats : 1, sizeof(*m->reps));
-	m->po = calloc(1, sizeof(*m->po));
 	m->order = calloc(p->plan->n ? p->plan->n : 1, sizeof(*m->order));
 	m->drift.reference = p->speed_reference;
 	m->drift.cap = p->check_rate ? (unsigned)(p->plan->n * p->repeats) : 0;
 	m->drift.virtual_machine = p->check_rate && calib_under_hypervisor();
 	m->drift.list = m->drift.cap ? calloc(m->drift.cap, sizeof(*m->drift.list)) : NULL;
-	if (!m->loads || !m->reps || !m->po || !m->order || (m->drift.cap && !m->drift.list)) {
+	if (!m->loads || !m->reps || !m->order || (m->drift.cap && !m->drift.list)) {
 		int e = errno;
 		matrix_free(m);
 		errno = e;
@@ -45,14 +44,14 @@ int matrix_init(struct matrix *m, const struct matrix_params *p)
 	return 0;
 }
 
-const struct matrix_rep *matrix_reps(const struct matrix *m, size_t item)
+const struct pair_outcome *matrix_reps(const struct matrix *m, size_t item)
 {
 	return &m->reps[item * m->p.repeats];
 }
 
 unsigned matrix_ran(const struct matrix *m, size_t item)
 {
-	const struct matrix_rep *reps = matrix_reps(m, item);
+	const struct pair_outcome *reps = matrix_reps(m, item);
 	unsigned ran = 0;
 	while (ran < m->p.repeats && reps[ran].ran)
 		ran++;
@@ -83,14 +82,14 @@ void matrix_free(struct matrix *m)
 {
 	cleanup_loads(m);
 	free(m->loads);
+	for (size_t i = 0; m->reps && i < m->p.plan->n * m->p.repeats; i++)
+		bench_record_free(&m->reps[i].bench);
 	free(m->reps);
-	free(m->po);
 	free(m->order);
 	free(m->drift.list);
 	m->order = NULL;
 	m->loads = NULL;
 	m->reps = NULL;
-	m->po = NULL;
 }
 
 /* Runs a load's prepare hook (scratch files: up to a GiB of writing) at normal priority, once
@@ -149,8 +148,8 @@ static const struct stop_plan *stop_plan_of(const struct matrix *m, const struct
 	return sp;
 }
 
-/* Runs plan item it once into m->po: its load prepared first, settled after. */
-static void run_pair(struct matrix *m, const struct plan_item *it)
+/* Runs plan item it once into its record po: its load prepared first, settled after. */
+static void run_pair(struct matrix *m, const struct plan_item *it, struct pair_outcome *po)
 {
 	struct stop_plan sp;
 	const struct stop_plan *stop = stop_plan_of(m, it, &sp);
@@ -178,36 +177,13 @@ static void run_pair(struct matrix *m, const struct plan_item *it)
 		.tick_arg = m,
 	};
 	if (!prepare_load(m, slot)) {
-		memset(m->po, 0, sizeof(*m->po));
-		snprintf(m->po->why, sizeof(m->po->why), "%s", slot->prepare_why);
+		memset(po, 0, sizeof(*po));
+		snprintf(po->why, sizeof(po->why), "%s", slot->prepare_why);
 		return;
 	}
-	(m->p.pair_run ? m->p.pair_run : pair_run)(&p, m->po);
+	(m->p.pair_run ? m->p.pair_run : pair_run)(&p, po);
 	if (lctx->ops->after_pair && !*m->p.interrupted)
-		settle_load(m, lctx, &m->po->load);
-}
-
-/* Keeps run `repeat` (0-based) of plan item i in the store. */
-static void record(struct matrix *m, size_t i, unsigned repeat)
-{
-	const struct pair_outcome *po = m->po;
-	const struct load_ctx *lctx = &m->loads[m->p.plan->items[i].li].ctx;
-	struct matrix_rep *rep = &m->reps[i * m->p.repeats + repeat];
-	rep->ran = true;
-	rep->ok = po->ok;
-	rep->interrupted = po->interrupted;
-	rep->window_ns = po->window_ns;
-	rep->stop = po->stop;
-	rep->disturbance = po->disturbance;
-	rep->load_activity = po->load_activity;
-	snprintf(rep->why, sizeof(rep->why), "%s", po->why);
-	rep->load_work[0] = '\0';
-	if (po->load.elapsed_ns)
-		load_throughput_format(lctx->name, lctx->metrics, &po->load, rep->load_work, sizeof(rep->load_work));
-	size_t len = strlen(rep->load_work);
-	if (len && lctx->storage.in_memory) /* a rate of memory copies, not of a device */
-		snprintf(rep->load_work + len, sizeof(rep->load_work) - len, " (in memory on %s: no device reached)",
-			 lctx->storage.fs);
+		settle_load(m, lctx, &po->load);
 }
 
 /* Checks the CPU's speed after run `repeat` of plan item i into m->drift (calibrate/calibrate.h
@@ -231,12 +207,13 @@ static void run_round(struct matrix *m, unsigned round, const struct matrix_sink
 		const struct plan_item *it = &m->p.plan->items[i];
 		progress_run_begin(&m->progress, it->sim->name, matrix_load_name(m, i), round + 1, m->p.repeats,
 				   now_ns());
-		run_pair(m, it);
+		struct pair_outcome *po = &m->reps[i * m->p.repeats + round];
+		run_pair(m, it, po);
 		progress_run_end(&m->progress, now_ns());
-		record(m, i, round);
+		po->ran = true;
+		po->timeline_pair = m->p.timeline_fd >= 0 && !po->bench.timeline_error ? (int64_t)m->timeline_seq : -1;
 		if (s->pair_measured)
-			s->pair_measured(s->arg, m, i, round, m->po, m->p.timeline_fd >= 0 && !m->po->sim.timeline_error ?
-					 (int64_t)m->timeline_seq : -1);
+			s->pair_measured(s->arg, m, i, round, po, po->timeline_pair);
 		m->timeline_seq++;
 		if (m->p.check_rate && !*m->p.interrupted)
 			check_speed(m, i, round);

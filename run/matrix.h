@@ -1,7 +1,7 @@
 /* The run's matrix: every pair of the plan (run/plan.h), round by round for --repeat, each in
  * its own pair of processes (run/pair.h), its load prepared once for the run, settled after
- * each pair and cleaned up at the end; what each run of a pair left is kept in a result store,
- * item-major.  A signal (the flag in matrix_params.interrupted) stops the matrix after the pair
+ * each pair and cleaned up at the end; each run of a pair leaves its one record (struct
+ * pair_outcome, run/pair.h) in the result store, item-major, which every output reads.  A signal (the flag in matrix_params.interrupted) stops the matrix after the pair
  * it cuts short, whose partial measurement is kept.  The matrix prints nothing: it says what
  * happens through a struct matrix_sink (the run's report implements it, report/sink.h), and a
  * test can give it a stub pair runner and a sink that records the calls (tests/check_matrix.c).
@@ -22,19 +22,6 @@
 #include "run/progress.h"
 #include "host/runlock.h"
 #include "loadkit/load.h"
-
-/* What one run of a pair (one repeat of a plan item) left. */
-struct matrix_rep {
-	bool ran;                  /* this repeat was attempted */
-	bool ok;                   /* both processes ran and reported (pair_outcome.ok) */
-	bool interrupted;          /* a signal cut the window short: a partial measurement */
-	char why[320];             /* the reason when !ok */
-	char load_work[200];       /* the load's throughput ("Write 512 MB/s written"), or "" */
-	uint64_t window_ns;        /* how long the bench was measured, nanoseconds */
-	struct pair_stop stop;     /* how its window ended (pair_outcome's) */
-	struct disturbance disturbance; /* what else ran on the run's CPUs (pair_outcome's) */
-	struct load_activity load_activity; /* whether the load ran through it (pair_outcome's) */
-};
 
 /* A load for the whole run: its context (copied into each of its load processes) and main's
  * own record of its prepare hook. */
@@ -80,9 +67,9 @@ struct matrix_params {
 struct matrix {
 	struct matrix_params p;
 	struct matrix_load *loads;       /* one per workload_table entry */
-	struct matrix_rep *reps;         /* plan->n x repeats, item-major: matrix_reps */
+	struct pair_outcome *reps;       /* the records, plan->n x repeats, item-major: matrix_reps;
+	                                    pair_run writes each in place */
 	size_t *order;                   /* the running order of the round running: plan items */
-	struct pair_outcome *po;         /* the pair running (large: not on the stack) */
 	uint32_t timeline_seq;           /* the pair id of the pair running: pairs run so far */
 	struct progress progress;        /* the status line on a terminal's stderr (run/progress.h) */
 	struct calib_drift drift;        /* the speeds checked after the pairs (check_rate), its
@@ -99,13 +86,12 @@ struct matrix_sink {
 	void *arg;
 	/* Before the first pair. */
 	void (*run_begin)(void *arg, const struct matrix *m);
-	/* Repeat `repeat` (0-based) of plan item `item` ran: po is its outcome, already in the
-	 * store (matrix_reps); timeline_pair is the id its --timeline records carry, or -1 when
-	 * none were written. */
+	/* Repeat `repeat` (0-based) of plan item `item` ran: po is its record in the store
+	 * (matrix_reps); timeline_pair is po->timeline_pair. */
 	void (*pair_measured)(void *arg, const struct matrix *m, size_t item, unsigned repeat,
 			      const struct pair_outcome *po, int64_t timeline_pair);
 	/* Item `item` has its repeats: reps[0..n) (n >= 1, the leading repeats that ran). */
-	void (*item_complete)(void *arg, const struct matrix *m, size_t item, const struct matrix_rep *reps,
+	void (*item_complete)(void *arg, const struct matrix *m, size_t item, const struct pair_outcome *reps,
 			      unsigned n);
 	/* Round `round` (0-based) of m->p.repeats ended; interrupted when a signal cut it short. */
 	void (*round_done)(void *arg, const struct matrix *m, unsigned round, bool interrupted);
@@ -131,8 +117,8 @@ int matrix_init(struct matrix *m, const struct matrix_params *p);
  * files).  Returns the signal that stopped it, or 0. */
 int matrix_run(struct matrix *m, const struct matrix_sink *sink);
 
-/* Plan item `item`'s repeats, reps[0..m->p.repeats). */
-const struct matrix_rep *matrix_reps(const struct matrix *m, size_t item);
+/* Plan item `item`'s records, reps[0..m->p.repeats), in repeat order. */
+const struct pair_outcome *matrix_reps(const struct matrix *m, size_t item);
 
 /* How many leading repeats of plan item `item` ran (a signal stops a round part way). */
 unsigned matrix_ran(const struct matrix *m, size_t item);

@@ -25,7 +25,7 @@ struct load_arg { const struct pair_params *p; int ready_fd; };
 
 struct bench_arg {
 	const struct pair_params *p;
-	struct sim_result *res;
+	struct bench_record *rec;  /* what it hands main (the bench process's copy of it) */
 	struct pair_stop *stop;
 	pid_t load_pid;          /* the load process running beside it */
 };
@@ -94,24 +94,110 @@ static uint32_t timeline_capacity(const struct pair_params *p)
 	return n > TIMELINE_MAX_RECORDS ? TIMELINE_MAX_RECORDS : (uint32_t)n;
 }
 
-/* The bench's report to main: its result, then how its window ended.  Returns the child's
- * exit status. */
-static int bench_report(int res_fd, const struct bench_arg *b)
+/* The non-empty buckets of h into out (NULL: only counted).  Returns their count. */
+static uint32_t buckets_of(const struct lat_hist *h, struct hist_bucket *out)
 {
-	return fd_write_all(res_fd, b->res, sizeof(*b->res)) == 0 &&
-	       fd_write_all(res_fd, b->stop, sizeof(*b->stop)) == 0 ? 0 : 1;
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < HIST_BUCKETS; i++)
+		if (h->counts[i]) {
+			if (out)
+				out[n] = (struct hist_bucket){ .index = i, .count = h->counts[i] };
+			n++;
+		}
+	return n;
 }
 
-static int bench_body(void *arg, int ctl_fd, int res_fd)
+int bench_record_make(const struct sim_result *r, struct bench_record *out)
 {
-	struct bench_arg *b = arg;
+	memset(out, 0, sizeof(*out));
+	pair_summarize(r, &out->summary);
+	out->timer_rt = r->timer_rt;
+	out->explain = r->explain;
+	out->timeline_error = r->timeline_error;
+	out->timeline_truncated = r->timeline_truncated;
+	out->error = r->error;
+	snprintf(out->errmsg, sizeof(out->errmsg), "%s", r->errmsg);
+	uint32_t ns = buckets_of(&r->sched_hist, NULL), nt = buckets_of(&r->timer_hist, NULL);
+	uint32_t nk = r->explain_kept.n < EXPLAIN_KEEP ? r->explain_kept.n : EXPLAIN_KEEP;
+	out->buckets = ns + nt ? malloc((ns + nt) * sizeof(*out->buckets)) : NULL;
+	out->kept = nk ? malloc(nk * sizeof(*out->kept)) : NULL;
+	if ((ns + nt && !out->buckets) || (nk && !out->kept)) {
+		bench_record_free(out);
+		out->error = ENOMEM;
+		snprintf(out->errmsg, sizeof(out->errmsg), "malloc (bench record): %s", strerror(ENOMEM));
+		errno = ENOMEM;
+		return -1;
+	}
+	out->sched_buckets = buckets_of(&r->sched_hist, out->buckets);
+	out->timer_buckets = buckets_of(&r->timer_hist, out->buckets + ns);
+	for (out->kept_periods = 0; out->kept_periods < nk; out->kept_periods++)
+		out->kept[out->kept_periods] = *explain_kept_at(&r->explain_kept, out->kept_periods);
+	return 0;
+}
+
+void bench_record_free(struct bench_record *b)
+{
+	free(b->buckets);
+	free(b->kept);
+	b->buckets = NULL;
+	b->kept = NULL;
+}
+
+void bench_record_kept(const struct bench_record *b, struct explain_kept *out)
+{
+	out->n = b->kept ? b->kept_periods : 0;
+	out->next = out->n;  /* explain_kept_at: period i at periods[i] */
+	for (uint32_t i = 0; i < out->n; i++)
+		out->periods[i] = b->kept[i];
+}
+
+/* The bench's report to main: the fixed part of its record, how its window ended, then the
+ * record's arrays.  Returns the child's exit status. */
+static int bench_report(int res_fd, const struct bench_arg *b)
+{
+	const struct bench_record *r = b->rec;
+	size_t nb = (size_t)r->sched_buckets + r->timer_buckets;
+	return fd_write_all(res_fd, r, sizeof(*r)) == 0 && fd_write_all(res_fd, b->stop, sizeof(*b->stop)) == 0 &&
+	       (!nb || fd_write_all(res_fd, r->buckets, nb * sizeof(*r->buckets)) == 0) &&
+	       (!r->kept_periods || fd_write_all(res_fd, r->kept, r->kept_periods * sizeof(*r->kept)) == 0) ? 0 : 1;
+}
+
+/* In main: reads the arrays of the record rec whose fixed part was just read from fd, sized by
+ * its counts (refused past their bounds: EPROTO).  Returns 0, or -1 with errno set (rec then
+ * holds no array). */
+static int bench_record_read(int fd, struct bench_record *rec)
+{
+	size_t nb = (size_t)rec->sched_buckets + rec->timer_buckets;
+	rec->buckets = NULL;
+	rec->kept = NULL;
+	if (rec->sched_buckets > HIST_BUCKETS || rec->timer_buckets > HIST_BUCKETS || rec->kept_periods > EXPLAIN_KEEP) {
+		rec->sched_buckets = rec->timer_buckets = rec->kept_periods = 0;
+		errno = EPROTO;
+		return -1;
+	}
+	if ((nb && !(rec->buckets = malloc(nb * sizeof(*rec->buckets)))) ||
+	    (rec->kept_periods && !(rec->kept = malloc(rec->kept_periods * sizeof(*rec->kept))))) {
+		bench_record_free(rec);
+		return -1;
+	}
+	if ((nb && fd_read_all(fd, rec->buckets, nb * sizeof(*rec->buckets), STOP_GRACE_MS) != 0) ||
+	    (rec->kept_periods && fd_read_all(fd, rec->kept, rec->kept_periods * sizeof(*rec->kept), STOP_GRACE_MS) != 0)) {
+		int e = errno;
+		bench_record_free(rec);
+		errno = e;
+		return -1;
+	}
+	return 0;
+}
+
+/* Runs the task over the window into res (zeroed), then writes its --timeline records. */
+static void bench_measure(struct bench_arg *b, int ctl_fd, struct sim_result *res)
+{
 	char err[160];
-	oom_adj_child(false);  /* between main and the loads; best effort */
 	if (pin(b->p->bench_cpus, err, sizeof(err)) != 0) {
-		memset(b->res, 0, sizeof(*b->res));
-		b->res->error = errno;
-		snprintf(b->res->errmsg, sizeof(b->res->errmsg), "%s", err);
-		return bench_report(res_fd, b);
+		res->error = errno;
+		snprintf(res->errmsg, sizeof(res->errmsg), "%s", err);
+		return;
 	}
 	struct sim_run_cfg cfg = b->p->run_cfg;
 	struct explain_config explain;
@@ -126,20 +212,39 @@ static int bench_body(void *arg, int ctl_fd, int res_fd)
 		cfg.timeline = &tl;
 		cfg.timeline_pair = b->p->timeline_pair;
 	}
-	struct sim_engine *e = sim_start(&b->p->spec, &cfg, b->res);
+	struct sim_engine *e = sim_start(&b->p->spec, &cfg, res);
 	if (e) {
 		child_control_priority(b->p->run_cfg.timer_prio);
 		bench_window_wait(b->p, e, ctl_fd, b->stop);
 		sim_stop(e);
-		b->res->ci_looks = b->stop->looks;
+		res->ci_looks = b->stop->looks;
 	}
 	if (b->p->timeline_fd >= 0) {
 		if (!tl.rec || timeline_write(b->p->timeline_fd, &tl) != 0)
-			b->res->timeline_error = tl.rec ? errno : ENOMEM;
-		b->res->timeline_truncated = tl.truncated;
+			res->timeline_error = tl.rec ? errno : ENOMEM;
+		res->timeline_truncated = tl.truncated;
 		free(tl.rec);
 	}
-	return bench_report(res_fd, b);
+}
+
+/* The bench process: measures into a result of its own, and hands main its record. */
+static int bench_body(void *arg, int ctl_fd, int res_fd)
+{
+	struct bench_arg *b = arg;
+	oom_adj_child(false);  /* between main and the loads; best effort */
+	memset(b->rec, 0, sizeof(*b->rec));
+	struct sim_result *res = calloc(1, sizeof(*res)); /* 186 KB: not on the stack */
+	if (!res) {
+		b->rec->error = errno;
+		snprintf(b->rec->errmsg, sizeof(b->rec->errmsg), "calloc (bench result): %s", strerror(b->rec->error));
+		return bench_report(res_fd, b);
+	}
+	bench_measure(b, ctl_fd, res);
+	bench_record_make(res, b->rec); /* a failure says so in the record */
+	free(res);
+	int rc = bench_report(res_fd, b);
+	bench_record_free(b->rec);
+	return rc;
 }
 
 /* In the load process: waits until the load is really loading, PAIR_READY_MAX_MS have passed
@@ -232,16 +337,24 @@ static bool is_realtime(const struct sched_setting *s)
 	return s->kind == SP_FIFO || s->kind == SP_RR;
 }
 
-/* Reads a child's result, len bytes into buf and then len2 into buf2 (len2 may be 0), after
- * asking it to stop; on failure describes what happened, with fate's hint at what killed it
+/* Reads a child's result, len bytes into buf and then len2 into buf2 (len2 may be 0) and,
+ * when rec is buf (the bench's record), its arrays, after asking it to stop; on failure rec
+ * holds no array, and why describes what happened, with fate's hint at what killed it
  * (child_describe_death). */
 static bool collect(struct child *c, const struct child_fate *fate, void *buf, size_t len, void *buf2,
-		    size_t len2, const char *what, char *why, size_t whylen)
+		    size_t len2, struct bench_record *rec, const char *what, char *why, size_t whylen)
 {
 	child_request_stop(c);
 	int rc = fd_read_all(c->res_fd, buf, len, STOP_GRACE_MS);
 	if (rc == 0 && len2)
 		rc = fd_read_all(c->res_fd, buf2, len2, STOP_GRACE_MS);
+	if (rec && rc == 0)
+		rc = bench_record_read(c->res_fd, rec);
+	else if (rec) { /* the pointers read are the bench process's, or torn */
+		rec->buckets = NULL;
+		rec->kept = NULL;
+		rec->sched_buckets = rec->timer_buckets = rec->kept_periods = 0;
+	}
 	int e = errno;
 	int killed = child_reap(c, STOP_GRACE_MS);
 	if (rc == 0)
@@ -292,7 +405,7 @@ static int sample_edge(const struct optspec_cpus *cpus, struct child *kids[2], s
 static int bench_window(const struct pair_params *p, struct child *kids[2], struct child *bench,
 			struct pair_outcome *out)
 {
-	struct bench_arg barg = { .p = p, .res = &out->sim, .stop = &out->stop, .load_pid = kids[0] ? kids[0]->pid : 0 };
+	struct bench_arg barg = { .p = p, .rec = &out->bench, .stop = &out->stop, .load_pid = kids[0] ? kids[0]->pid : 0 };
 	if (child_spawn(bench, "ib-bench", bench_body, &barg, &p->timeline_fd, p->timeline_fd >= 0) != 0) {
 		snprintf(out->why, sizeof(out->why), "fork (bench): %s", strerror(errno));
 		return -3;
@@ -316,14 +429,14 @@ static int bench_window(const struct pair_params *p, struct child *kids[2], stru
 	 * only take a realtime task or load */
 	struct child_fate fate = { .realtime = is_realtime(&p->run_cfg.sched),
 				   .oom_kills_before = out->oom_kills_before };
-	out->ok = collect(bench, &fate, &out->sim, sizeof(out->sim), &out->stop, sizeof(out->stop), "bench", out->why,
-			  sizeof(out->why));
+	out->ok = collect(bench, &fate, &out->bench, sizeof(out->bench), &out->stop, sizeof(out->stop), &out->bench,
+			  "bench", out->why, sizeof(out->why));
 	if (spoke == -2)
 		out->stop.reason = STOP_INTERRUPTED;
-	out->sim.explain.tracer_run_ns = run0_ns >= 0 && run1_ns >= run0_ns ? run1_ns - run0_ns : -1;
-	if (out->ok && out->sim.error) {
+	out->bench.explain.tracer_run_ns = run0_ns >= 0 && run1_ns >= run0_ns ? run1_ns - run0_ns : -1;
+	if (out->ok && out->bench.error) {
 		out->ok = false;
-		snprintf(out->why, sizeof(out->why), "bench: %s", out->sim.errmsg);
+		snprintf(out->why, sizeof(out->why), "bench: %s", out->bench.errmsg);
 	}
 	return spoke;
 }
@@ -411,7 +524,7 @@ int pair_run(const struct pair_params *p, struct pair_outcome *out)
 	char load_why[200] = "";
 	struct child_fate fate = { .realtime = is_realtime(&p->load_sched),
 				   .oom_kills_before = out->oom_kills_before };
-	bool load_ok = collect(&load, &fate, &out->load, sizeof(out->load), NULL, 0, "load", load_why,
+	bool load_ok = collect(&load, &fate, &out->load, sizeof(out->load), NULL, 0, NULL, "load", load_why,
 			       sizeof(load_why));
 	if (kids[1] && !out->ok)
 		return 0; /* the bench's failure is the reason */

@@ -13,6 +13,7 @@
 #include "run/stoprule.h"
 #include "loadkit/load.h"
 #include "engine/sim.h"
+#include "engine/summary.h"
 
 /* The load's head start before the bench: the bench starts PAIR_SETTLE_MS after the load
  * reports ready, but never before PAIR_RAMP_MIN_MS from the load's start: three half-lives of
@@ -45,11 +46,57 @@ struct pair_params {
 	void *tick_arg;
 };
 
+/* One non-empty bucket of a latency histogram (lib/histogram.h): its index and count. */
+struct hist_bucket {
+	uint32_t index;
+	uint64_t count;
+};
+
+/* What the bench process hands main for one run of the task: what the outputs read of its
+ * struct sim_result (engine/sim.h), made where it was measured (bench_record_make), so the
+ * summary is computed once and the result itself (about 186 KB, mostly empty histogram
+ * buckets) never leaves that process.  On the pipe: the fixed part, then the arrays its
+ * counts size (the pointers are the reader's own). */
+struct bench_record {
+	struct pair_summary summary;     /* every figure (engine/summary.h) */
+	bool timer_rt;                   /* the timing thread really ran SCHED_FIFO */
+	/* --explain's periods as measured (explain/model.h), unsorted: each output sorts its own
+	 * copy (explain_summary_sort); explain.tracer_run_ns is set by main (pair_run) */
+	struct explain_summary explain;
+	int timeline_error;              /* 0, or the errno of a failed write of the pair's timeline */
+	bool timeline_truncated;         /* the pair had more periods than TIMELINE_MAX_RECORDS */
+	int error;                       /* 0, or an errno value from a failed call */
+	char errmsg[160];                /* names the call that failed */
+	/* The JSON's latency_histogram and timer_latency_histogram: the non-empty buckets of
+	 * sim_result.sched_hist, then of timer_hist, by index (at most HIST_BUCKETS each) */
+	uint32_t sched_buckets, timer_buckets;
+	struct hist_bucket *buckets;     /* sched_buckets + timer_buckets, or NULL when none */
+	uint32_t kept_periods;           /* --explain's periods kept (explain_kept.n) */
+	struct explain_period *kept;     /* them, oldest first, or NULL when none */
+};
+
+/* The bench_record of r into *out: its summary (pair_summarize) and what the outputs read
+ * besides, the arrays allocated (bench_record_free).  Returns 0, or -1 with errno ENOMEM
+ * (out then holds no array and says so in error and errmsg). */
+int bench_record_make(const struct sim_result *r, struct bench_record *out);
+
+/* Frees what b's arrays hold (b's counts stay); NULL arrays are fine. */
+void bench_record_free(struct bench_record *b);
+
+/* b's kept periods as struct explain_kept into *out (explain_kept_at gives them in order). */
+void bench_record_kept(const struct bench_record *b, struct explain_kept *out);
+
+/* The one record of a run of a pair: what pair_run measured, kept whole by the run's matrix
+ * (run/matrix.h) and read there by every output (report/sink.h). */
 struct pair_outcome {
+	bool ran;                        /* set by the matrix: this repeat was attempted (pair_run
+	                                    zeroes the record first) */
+	int64_t timeline_pair;           /* set by the matrix: the pair id its --timeline records
+	                                    carry, or -1 when none were written */
 	bool ok;                         /* both processes ran and reported */
 	bool interrupted;                /* the window was cut short by a signal */
 	char why[320];                   /* the reason when !ok */
-	struct sim_result sim;           /* the bench's measurements (valid when ok) */
+	struct bench_record bench;       /* the bench's measurements (valid when ok) */
 	struct pair_stop stop;           /* how the window ended (valid when ok) */
 	struct load_counters load;       /* the load's counters (zero if it never reported) */
 	uint64_t window_ns;              /* how long the bench actually ran */

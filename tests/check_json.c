@@ -45,19 +45,36 @@ static json_t *new_doc(const char *comment, const char *cpu_model)
 	return doc;
 }
 
+/* rec as the record of a run of 1 s: measured as r (the bench process's bench_record_make), or
+ * failed with why when r is NULL; returns rec (bench_record_free frees it). */
+static const struct pair_outcome *record_of(struct pair_outcome *rec, const struct sim_result *r, const char *why)
+{
+	bench_record_free(&rec->bench);
+	memset(rec, 0, sizeof(*rec));
+	rec->ok = r != NULL;
+	rec->window_ns = 1000000000;
+	if (r)
+		ck_assert_int_eq(bench_record_make(r, &rec->bench), 0);
+	else
+		snprintf(rec->why, sizeof(rec->why), "%s", why);
+	return rec;
+}
+
 /* Writes a document with Audio/None measured (repeats 1 and 2) and Audio/Burn failed; returns
  * the document text (malloc'd). */
 static char *write_doc(const struct sim_result *r, char *path)
 {
+	static struct pair_outcome rec;
 	json_t *doc = new_doc(NULL, NULL);
 	struct report_entry e = { .simulation = "Audio", .load = "None", .mode = "", .repeat = 1,
-				  .has_deadlines = true, .window_ns = 1000000000, .sim = r };
+				  .has_deadlines = true, .rec = record_of(&rec, r, NULL) };
 	ck_assert_int_eq(report_add(doc, &e), 0);
 	e.repeat = 2;
 	ck_assert_int_eq(report_add(doc, &e), 0);
 	e.load = "Burn";
-	e.failed = "load: cannot start";
+	e.rec = record_of(&rec, NULL, "load: cannot start");
 	ck_assert_int_eq(report_add(doc, &e), 0);
+	bench_record_free(&rec.bench);
 	char err[256];
 	int fd = mkstemp(path);
 	ck_assert_int_ge(fd, 0);
@@ -267,9 +284,10 @@ END_TEST
  * reads back with U+FFFD in their place. */
 START_TEST(invalid_text_serialises)
 {
+	static struct pair_outcome rec;
 	json_t *doc = new_doc("bad \xff comment", "CPU \xc0\xaf");
-	struct report_entry e = { .simulation = "Audio", .load = "Write", .mode = "", .repeat = 1,
-				  .has_deadlines = true, .failed = "open /tmp/\xfe/interbench-x.tmp: Permission denied" };
+	struct report_entry e = { .simulation = "Audio", .load = "Write", .mode = "", .repeat = 1, .has_deadlines = true,
+				  .rec = record_of(&rec, NULL, "open /tmp/\xfe/interbench-x.tmp: Permission denied") };
 	ck_assert_int_eq(report_add(doc, &e), 0);
 	char *text = json_dumps(doc, JSON_COMPACT | JSON_PRESERVE_ORDER);
 	json_decref(doc);
@@ -305,14 +323,16 @@ static char *slurp(const char *path)
 START_TEST(create_never_overwrites)
 {
 	static struct sim_result r;
+	static struct pair_outcome rec;
 	char dir[] = "/tmp/check_json_XXXXXX", stem[64], name[3][96], err[256] = "";
 	fake_result(&r);
 	ck_assert_ptr_nonnull(mkdtemp(dir));
 	snprintf(stem, sizeof(stem), "%s/6.1.0-202601010000", dir);
 	json_t *doc = new_doc("same minute", NULL);
 	struct report_entry e = { .simulation = "Audio", .load = "None", .mode = "", .repeat = 1,
-				  .has_deadlines = true, .window_ns = 1000000000, .sim = &r };
+				  .has_deadlines = true, .rec = record_of(&rec, &r, NULL) };
 	ck_assert_int_eq(report_add(doc, &e), 0);
+	bench_record_free(&rec.bench);
 	for (int i = 0; i < 3; i++)
 		ck_assert_msg(report_create(doc, stem, name[i], sizeof(name[i]), err, sizeof(err)) == 0, "%s", err);
 	char want[96];
@@ -354,6 +374,53 @@ START_TEST(create_never_overwrites)
 }
 END_TEST
 
+/* The non-empty buckets of h match the n of b, in order. */
+static void buckets_match(const struct lat_hist *h, const struct hist_bucket *b, uint32_t n)
+{
+	uint32_t k = 0;
+	for (uint32_t i = 0; i < HIST_BUCKETS; i++)
+		if (h->counts[i]) {
+			ck_assert_uint_lt(k, n);
+			ck_assert_uint_eq(b[k].index, i);
+			ck_assert_uint_eq(b[k].count, h->counts[i]);
+			k++;
+		}
+	ck_assert_uint_eq(k, n);
+}
+
+/* The record the bench process sends (run/pair.h) keeps what the JSON writes of its result:
+ * both histograms' non-empty buckets, by index, and the explained periods kept, oldest first,
+ * after the ring went round. */
+START_TEST(record_keeps_what_the_json_writes)
+{
+	static struct sim_result r;
+	static struct pair_outcome rec;
+	static struct explain_kept k;
+	fake_result(&r);
+	for (uint64_t i = 0; i < EXPLAIN_KEEP + 5; i++) {
+		struct explain_period p = { .index = i, .start_ns = i * 1000, .delay_ns = 10 + i };
+		explain_summary_add(&r.explain, &r.explain_kept, &p);
+	}
+	record_of(&rec, &r, NULL);
+	const struct bench_record *b = &rec.bench;
+	ck_assert_uint_gt(b->sched_buckets, 1);
+	buckets_match(&r.sched_hist, b->buckets, b->sched_buckets);
+	buckets_match(&r.timer_hist, b->buckets + b->sched_buckets, b->timer_buckets);
+	json_t *h = report_histogram(b->buckets, b->sched_buckets);
+	ck_assert_uint_eq(json_array_size(h), b->sched_buckets);
+	ck_assert_int_eq(json_integer_value(json_array_get(json_array_get(h, 0), 0)),
+			 (json_int_t)hist_bucket_low_ns(b->buckets[0].index));
+	ck_assert_int_eq(json_integer_value(json_array_get(json_array_get(h, 0), 1)), (json_int_t)b->buckets[0].count);
+	json_decref(h);
+	bench_record_kept(b, &k);
+	ck_assert_uint_eq(k.n, EXPLAIN_KEEP);
+	for (unsigned i = 0; i < k.n; i++)
+		ck_assert_mem_eq(explain_kept_at(&k, i), explain_kept_at(&r.explain_kept, i), sizeof(struct explain_period));
+	ck_assert_uint_eq(explain_kept_at(&k, 0)->index, 5);  /* the five oldest went round the ring */
+	bench_record_free(&rec.bench);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("json");
@@ -367,6 +434,7 @@ int main(void)
 	tcase_add_test(tc, utf8_repair);
 	tcase_add_test(tc, invalid_text_serialises);
 	tcase_add_test(tc, create_never_overwrites);
+	tcase_add_test(tc, record_keeps_what_the_json_writes);
 	suite_add_tcase(s, tc);
 	return ck_run(s);
 }

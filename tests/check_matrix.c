@@ -1,5 +1,5 @@
 /* The run's matrix (run/matrix.c) with a stub pair runner: the order in which it tells its
- * sink, the item-major result store (which repeats ran, which failed and why), the timeline
+ * sink, the item-major store of records (which repeats ran, which failed and why), the timeline
  * pair ids, and a signal's stop keeping what was measured. */
 #include <check.h>
 #include "tests/ck_args.h"
@@ -70,7 +70,7 @@ static void on_pair(void *arg, const struct matrix *mx, size_t item, unsigned re
 	event("pair%zu.%u@%lld ", item, repeat, (long long)timeline_pair);
 }
 
-static void on_item(void *arg, const struct matrix *mx, size_t item, const struct matrix_rep *reps, unsigned n)
+static void on_item(void *arg, const struct matrix *mx, size_t item, const struct pair_outcome *reps, unsigned n)
 {
 	(void)arg;
 	ck_assert_ptr_eq(reps, matrix_reps(mx, item));
@@ -181,7 +181,7 @@ START_TEST(signal_keeps_what_ran)
 	ck_assert_uint_eq(pairs_run, 3);
 	ck_assert_uint_eq(matrix_ran(&m, 0), 2);
 	ck_assert_uint_eq(matrix_ran(&m, 1), 1);
-	const struct matrix_rep *r = &matrix_reps(&m, 0)[1];
+	const struct pair_outcome *r = &matrix_reps(&m, 0)[1];
 	ck_assert(r->ran && r->ok && r->interrupted);
 	ck_assert_uint_eq(r->window_ns, NS_PER_S / 2);
 	ck_assert(!matrix_reps(&m, 1)[1].ran);

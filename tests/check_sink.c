@@ -103,7 +103,6 @@ static void run(bool verbose)
 	s.con = text_open(&con);
 	s.log = text_open(&log);
 	s.both = open_memstream(&s.both_text, &s.both_size);
-	s.sums = calloc(plan.n, sizeof(*s.sums));
 	struct matrix_sink sink = sink_matrix(&s);
 	sink.run_begin = NULL;  /* the notes before the run are the console's alone */
 	stop = 0;
@@ -131,7 +130,7 @@ static void run(bool verbose)
 	ck_assert_ptr_null(strstr(burn_row, LOG_ROW_DISTURBED));
 	free(c), free(l), free(l_no_work);
 	fclose(con.f), fclose(log.f), fclose(s.both);
-	free(con.buf), free(log.buf), free(s.both_text), free(s.sums);
+	free(con.buf), free(log.buf), free(s.both_text);
 	matrix_free(&m);
 	plan_free(&plan);
 }
@@ -178,7 +177,6 @@ START_TEST(json_results_in_plan_order)
 	s.timeline_fd = -1;
 	s.con = fopen("/dev/null", "w");
 	s.both = open_memstream(&s.both_text, &s.both_size);
-	s.sums = calloc(plan.n * 2, sizeof(*s.sums));
 	s.doc = json_pack("{s:[]}", "results");
 	struct matrix_sink sink = sink_matrix(&s);
 	sink.run_begin = NULL;
@@ -194,7 +192,7 @@ START_TEST(json_results_in_plan_order)
 	}
 	json_decref(s.doc);
 	fclose(s.con), fclose(s.both);
-	free(s.both_text), free(s.sums);
+	free(s.both_text);
 	matrix_free(&m);
 	plan_free(&plan);
 }
