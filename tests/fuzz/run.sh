@@ -4,6 +4,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 secs=${1:-60}
+case $secs in
+(*[!0-9]* | '' | 0) echo "usage: tests/fuzz/run.sh [seconds-per-harness] (a whole number of seconds, 1 or more; got '$secs')" >&2; exit 2 ;;
+esac
 CC=${FUZZ_CC:-clang}
 out=$(mktemp -d /tmp/interbench-fuzz.XXXXXX)
 trap 'rm -rf "$out"' EXIT
