@@ -377,7 +377,7 @@ static bool end_period(struct sim_engine *e)
 	bool xrun = measures_period_end(e, finish_ns, &v);
 	if (e->cfg.timeline)
 		push_timeline(e, &v, xrun, loop_ns);
-	lat_stats_add(&r->interbench, interbench_latency_ns(e, c->latency_ns, finish_ns, e->period));
+	lat_stats_add(&r->classic, interbench_latency_ns(e, c->latency_ns, finish_ns, e->period));
 	explain_period(e, finish_ns, !v.met);
 	account_deadline(e, &v);
 	pthread_mutex_unlock(&e->rec_lock);
@@ -404,7 +404,7 @@ static bool end_frame(struct sim_engine *e)
 		return false;
 	pthread_mutex_lock(&e->rec_lock);
 	add_sched_sample(r, late_ns);
-	lat_stats_add(&r->interbench, late_ns);
+	lat_stats_add(&r->classic, late_ns);
 	uint64_t done_us = atomic_load(&e->cur.done_us), wanted_us = wall_ns / NS_PER_US;
 	r->acct.periods++;
 	r->acct.work_done_us += done_us;

@@ -49,9 +49,9 @@ void pair_summarize(const struct sim_result *r, struct pair_summary *s)
 	s->latency_mean_ns = r->sched.mean_ns;
 	s->latency_sd_ns = lat_stats_sd_ns(&r->sched);
 	s->latency_max_ns = r->sched.max_ns;
-	s->ib_mean_ns = r->interbench.mean_ns;
-	s->ib_sd_ns = lat_stats_sd_ns(&r->interbench);
-	s->ib_max_ns = r->interbench.max_ns;
+	s->classic_mean_ns = r->classic.mean_ns;
+	s->classic_sd_ns = lat_stats_sd_ns(&r->classic);
+	s->classic_max_ns = r->classic.max_ns;
 	s->lateness_mean_ns = r->lateness.mean_ns;
 	s->lateness_max_ns = r->lateness.max_ns;
 	s->lateness_p99_ns = hist_percentile_ns(&r->lateness_hist, 99, r->lateness.max_ns);

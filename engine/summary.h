@@ -12,9 +12,10 @@ struct pair_summary {
 	double latency_mean_ns;      /* scheduling latency mean */
 	double latency_sd_ns;        /* its population standard deviation (jitter) */
 	uint64_t latency_max_ns;
-	/* interbench 0.31's latency (struct sim_result.interbench): the classic table's columns */
-	double ib_mean_ns, ib_sd_ns;
-	uint64_t ib_max_ns;
+	/* the classic latency, interbench 0.31's definition (struct sim_result.classic: scheduling
+	 * latency plus one period per missed deadline), the classic table's columns */
+	double classic_mean_ns, classic_sd_ns;
+	uint64_t classic_max_ns;
 	/* lateness: the period's nominal start -> the task running */
 	double lateness_mean_ns;
 	uint64_t lateness_p99_ns, lateness_max_ns;

@@ -49,10 +49,10 @@ static const struct task_figure core_head[] = {
 	{ SCHED_NS("latency_p99_ns"), F_U64(sched_p99_ns), VCOL(2, "p99"), V1,
 	  CMP(JM_P99, "p99", "p99 latency", "ms", 0, true), CI("latency_p99_ns_ci", sched_p99_lo_ns, sched_p99_hi_ns) },
 	{ SCHED_NS("latency_p999_ns"), F_U64(sched_p999_ns), VCOL(3, "p99.9"), V1 },
-	{ SCHED_NS("interbench_latency_mean_ns"), F_DBL(ib_mean_ns),
+	{ SCHED_NS("interbench_latency_mean_ns"), F_DBL(classic_mean_ns),
 	  CMP(JM_MEAN, "mean", "mean latency", "ms", 0, false) },
-	{ SCHED_NS("interbench_latency_sd_ns"), F_DBL(ib_sd_ns) },
-	{ SCHED_NS("interbench_latency_max_ns"), F_U64(ib_max_ns),
+	{ SCHED_NS("interbench_latency_sd_ns"), F_DBL(classic_sd_ns) },
+	{ SCHED_NS("interbench_latency_max_ns"), F_U64(classic_max_ns),
 	  CMP(JM_MAX, "max", "max latency", "ms", 0, false) },
 	{ SCHED_NS("lateness_mean_ns"), F_DBL(lateness_mean_ns) },
 	{ SCHED_NS("lateness_p99_ns"), F_U64(lateness_p99_ns), VCOL(6, "late p99") },
@@ -300,8 +300,8 @@ void summary_median(const struct pair_summary *reps, unsigned n, struct pair_sum
 	*mean_hi_ns = 0;
 	for (unsigned i = 0; i < n; i++)
 		if (reps[i].samples) {  /* the range of the classic column */
-			*mean_lo_ns = fmin(*mean_lo_ns, reps[i].ib_mean_ns);
-			*mean_hi_ns = fmax(*mean_hi_ns, reps[i].ib_mean_ns);
+			*mean_lo_ns = fmin(*mean_lo_ns, reps[i].classic_mean_ns);
+			*mean_hi_ns = fmax(*mean_hi_ns, reps[i].classic_mean_ns);
 		}
 	if (isinf(*mean_lo_ns))
 		*mean_lo_ns = 0;

@@ -76,9 +76,9 @@ static void row_body(FILE *f, const char *load, const struct pair_summary *s, co
 {
 	char mean[32] = TABLE_NO_SAMPLES, sd[32] = TABLE_NO_SAMPLES, max[32] = TABLE_NO_SAMPLES, cpu[32], met[32];
 	if (s->samples) {
-		fmt_sig3(to_unit(s->ib_mean_ns, st), mean, sizeof(mean));
-		fmt_sig3(to_unit(s->ib_sd_ns, st), sd, sizeof(sd));
-		fmt_sig3(to_unit((double)s->ib_max_ns, st), max, sizeof(max));
+		fmt_sig3(to_unit(s->classic_mean_ns, st), mean, sizeof(mean));
+		fmt_sig3(to_unit(s->classic_sd_ns, st), sd, sizeof(sd));
+		fmt_sig3(to_unit((double)s->classic_max_ns, st), max, sizeof(max));
 	}
 	fmt_sig3(s->desired_cpu_pct, cpu, sizeof(cpu));
 	fmt_sig3(s->deadlines_met_pct, met, sizeof(met));

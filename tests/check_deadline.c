@@ -371,7 +371,7 @@ START_TEST(stuck_first_period)
 	ck_assert_str_eq(r.task.name, "buffer");
 	ck_assert_uint_eq(audio.xruns, r.acct.missed);
 	ck_assert_uint_eq(r.sched.count, 0);
-	ck_assert_uint_eq(r.interbench.count, 0);
+	ck_assert_uint_eq(r.classic.count, 0);
 	struct pair_summary s;
 	pair_summarize(&r, &s);
 	ck_assert_uint_eq(s.samples, 0);   /* the tables' "-", the JSON's null */

@@ -21,7 +21,7 @@ static void fake_result(struct sim_result *r)
 		hist_add(&r->sched_hist, i * 1000);
 		lat_stats_add(&r->timer, i * 10);
 		hist_add(&r->timer_hist, i * 10);
-		lat_stats_add(&r->interbench, i * 2000);  /* interbench 0.31's latency, distinct */
+		lat_stats_add(&r->classic, i * 2000);  /* interbench 0.31's latency, distinct */
 	}
 	r->acct = (struct deadline_acct){ .periods = 100, .met = 97, .missed = 3, .skipped = 1,
 					  .work_wanted_us = 300000, .work_done_us = 299000 };
@@ -113,7 +113,7 @@ START_TEST(round_trip)
 	ck_assert_uint_eq(p->n, 2);
 	ck_assert_double_eq(p->v[1].m[JM_SMEAN], (double)llround(s.latency_mean_ns));
 	ck_assert_double_eq(p->v[1].m[JM_SMEAN], 50500);     /* scheduling latency */
-	ck_assert_double_eq(p->v[1].m[JM_MEAN], (double)llround(s.ib_mean_ns));
+	ck_assert_double_eq(p->v[1].m[JM_MEAN], (double)llround(s.classic_mean_ns));
 	ck_assert_double_eq(p->v[1].m[JM_MEAN], 101000);     /* interbench 0.31's definition */
 	ck_assert_double_eq(p->v[1].m[JM_P99], (double)s.sched_p99_ns);
 	ck_assert_double_eq(p->v[1].m[JM_SMAX], 100000);

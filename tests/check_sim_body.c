@@ -91,7 +91,7 @@ static void check_periodic_counts(const struct sim_spec *spec, const struct sim_
 	ck_assert_uint_gt(completed, 0);
 	ck_assert_uint_eq(r->sched.count, completed);
 	ck_assert_uint_eq(r->lateness.count, completed);
-	ck_assert_uint_eq(r->interbench.count, completed);
+	ck_assert_uint_eq(r->classic.count, completed);
 	ck_assert_uint_eq(r->loop.periods, completed);
 	ck_assert_uint_eq(r->frame.count, completed - 1);
 	ck_assert_uint_eq(r->acct.met + r->acct.missed, r->acct.periods);
@@ -162,7 +162,7 @@ START_TEST(builtin_free_running)
 	run_task(&spec, 1, NULL, &r);
 	ck_assert_uint_gt(r.acct.periods, 0);
 	ck_assert_uint_eq(r.sched.count, r.acct.periods);
-	ck_assert_uint_eq(r.interbench.count, r.acct.periods);
+	ck_assert_uint_eq(r.classic.count, r.acct.periods);
 	ck_assert_uint_eq(r.frame.count, r.loop.periods);
 	ck_assert_uint_ge(r.frame.count + 1, r.acct.periods);
 	ck_assert_uint_ge(r.task_cpu_ns, r.frame.count * spec.interval_us * NS_PER_US);

@@ -81,7 +81,7 @@ START_TEST(row_fields)
 {
 	/* The classic columns show interbench 0.31's latency (ib_*), not scheduling latency. */
 	struct pair_summary s = { .samples = 20, .latency_mean_ns = 1000, .latency_sd_ns = 10, .latency_max_ns = 2000,
-				  .ib_mean_ns = 518000, .ib_sd_ns = 1730, .ib_max_ns = 52000000,
+				  .classic_mean_ns = 518000, .classic_sd_ns = 1730, .classic_max_ns = 52000000,
 				  .desired_cpu_pct = 100, .deadlines_met_pct = 99.04 };
 	char *row = render(row_burn, &s);
 	char load[16], pm[8], mean[16], sd[16], max[16], cpu[16], met[16];
@@ -111,9 +111,9 @@ START_TEST(no_samples_is_not_zero)
 	ck_assert_str_eq(cpu, "0");
 	free(row);
 	struct pair_summary reps[3] = {
-		{ .samples = 10, .latency_mean_ns = 100, .latency_max_ns = 300, .ib_mean_ns = 100 },
+		{ .samples = 10, .latency_mean_ns = 100, .latency_max_ns = 300, .classic_mean_ns = 100 },
 		{ .samples = 0 },
-		{ .samples = 12, .latency_mean_ns = 200, .latency_max_ns = 500, .ib_mean_ns = 200 },
+		{ .samples = 12, .latency_mean_ns = 200, .latency_max_ns = 500, .classic_mean_ns = 200 },
 	}, med;
 	double lo, hi;
 	summary_median(reps, 3, &med, &lo, &hi);
@@ -159,7 +159,7 @@ START_TEST(writer_reader_round_trip)
 				 .loops_per_ms = 1000, .loops_source = "-l", .duration_s = 5, .cpus = 2,
 				 .load_threads = 2, .comment = "forged\n--- Benchmarking Fake" };
 	struct table_style st = { .has_deadlines = true };
-	struct pair_summary a = { .samples = 10, .ib_mean_ns = 518000, .ib_sd_ns = 1000, .ib_max_ns = 2000000,
+	struct pair_summary a = { .samples = 10, .classic_mean_ns = 518000, .classic_sd_ns = 1000, .classic_max_ns = 2000000,
 				  .desired_cpu_pct = 99.5, .deadlines_met_pct = 98 };
 	logfile_header(f, &info);
 	fprintf(f, "\n");
@@ -207,7 +207,7 @@ START_TEST(disturbed_rows_old_and_new)
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 	struct table_style st = { .has_deadlines = true };
-	struct pair_summary a = { .samples = 10, .ib_mean_ns = 518000, .ib_sd_ns = 1000, .ib_max_ns = 2000000,
+	struct pair_summary a = { .samples = 10, .classic_mean_ns = 518000, .classic_sd_ns = 1000, .classic_max_ns = 2000000,
 				  .desired_cpu_pct = 99.5, .deadlines_met_pct = 98 };
 	table_header(f, "Audio", NULL, NULL, &st);
 	table_row(f, "Burn", &a, &st);

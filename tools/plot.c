@@ -413,7 +413,7 @@ static double percentiles_row(struct figure *f, const json_t *r)
 	load_label(r, label, sizeof(label));
 	p99_interval_ms(r, p99_ms, &lo, &hi);
 	fprintf(f->head, "\"%s\" %g %g %g %g %g\n", label, num(r, FIGURE_KEY(sched_p50_ns)) / 1e6, p99_ms,
-		num(r, FIGURE_KEY(ib_max_ns)) >= 0 ? num(r, FIGURE_KEY(ib_max_ns)) / 1e6 : num(r, FIGURE_KEY(latency_max_ns)) / 1e6, lo, hi);
+		num(r, FIGURE_KEY(classic_max_ns)) >= 0 ? num(r, FIGURE_KEY(classic_max_ns)) / 1e6 : num(r, FIGURE_KEY(latency_max_ns)) / 1e6, lo, hi);
 	return num(r, FIGURE_KEY(interval_us)) > 0 ? num(r, FIGURE_KEY(interval_us)) / 1e3 : -1;
 }
 
