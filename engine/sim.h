@@ -214,11 +214,12 @@ struct sim_result {
 	/* Lateness: the period's nominal start (its wake time) -> task running, ns; timer latency
 	 * plus scheduling latency, and the overrun of the period before when that made it late. */
 	struct lat_stats lateness;
-	/* The classic latency, interbench 0.31's definition, one sample per period run: the lateness less the timer's
-	 * oversleep (the scheduling latency when the timer slept, the lateness when the period was
-	 * already due), plus one whole period for each deadline the period missed, its own and the
-	 * skipped ones after it (interbench 0.31 interbench.c, periodic_schedule's missed_latency).
-	 * Gaming: the frame's overrun, as there.  Its mean, SD and max are the classic table's. */
+	/* The classic latency, interbench 0.31's definition, one sample per period run: the lateness
+	 * less the timer's oversleep (the scheduling latency when the timer slept, the lateness when
+	 * the period was already due), plus one whole period for each deadline the period missed, its
+	 * own and the skipped ones after it (interbench 0.31 interbench.c, periodic_schedule's
+	 * missed_latency). Gaming: the frame's overrun, as there.  Its mean, SD and max are the
+	 * classic table's. */
 	struct lat_stats classic;
 	struct lat_hist sched_hist;
 	/* The scheduling latency samples in order, for the 95 % intervals of their mean and p99
