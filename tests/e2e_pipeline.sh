@@ -47,8 +47,11 @@ with open(sys.argv[2], "rb") as f:
             assert shown_ns > start, (period, start, shown_ns)
             shown[pair].append(shown_ns)
 for r in doc["results"]:
-    t, vsync_ns = shown[r["timeline_pair"]], 1e9 / 60
-    assert len(t) > 150 and t == sorted(t), (r["load"], len(t))
+    # the program's vsync period is its interval, whole microseconds (16667 at 60 Hz); frames
+    # shown: at least a tenth of the 300 vsyncs of 5 s whatever the load (a busy shared host
+    # showed 96-116 under Burn, a quiet one about 290)
+    t, vsync_ns = shown[r["timeline_pair"]], r["interval_us"] * 1000
+    assert len(t) > 30 and t == sorted(t), (r["load"], len(t))
     gaps = [round((b - a) / vsync_ns) for a, b in zip(t, t[1:])]
     assert all(k >= 1 and abs((b - a) - k * vsync_ns) < 2000 for k, a, b in zip(gaps, t, t[1:])), r["load"]
     between = sum(k - 1 for k in gaps)
@@ -62,7 +65,7 @@ if command -v gnuplot >/dev/null; then
 	if [ "$rc" = 0 ] && [ -s pics/chain-pipeline.png ] &&
 	   [ "$(grep -cE '^"(None|Burn)"( [0-9.e+-]+){9}$' pics/chain-pipeline.gp)" = 2 ] &&
 	   [ "$(grep -l "using 4:5 axes x1y2 with steps lc 'dark-green' title 'frame time'" pics/timeline-*.gp | wc -l)" = 2 ] &&
-	   [ "$(grep -cE '^[0-9.]+ [0-9.]+ 0 [0-9.]+ (16|33|50|66)\.[0-9]+$' pics/timeline-1.gp)" -gt 150 ]
+	   [ "$(grep -cE '^[0-9.]+ [0-9.]+ 0 [0-9.]+ (16|33|50|66)\.[0-9]+$' pics/timeline-1.gp)" -gt 30 ]
 	then ok "plot: chain-Pipeline, input-to-present by segment per load; the frame times on each timeline"
 	else bad "plot (exit $rc)" plot.txt; fi
 else
