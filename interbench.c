@@ -18,14 +18,14 @@
 #include "run/plan.h"
 #include "run/sweep.h"
 #include "host/audit.h"
-#include "report/json_seed.h"
+#include "run/json_seed.h"
 #include "host/machine.h"
 #include "host/runlock.h"
 #include "lib/text.h"
 #include "lib/timeutil.h"
 #include "lib/version.h"
 #include "report/sink.h"
-#include "report/stdfds.h"
+#include "run/stdfds.h"
 #include "tools/subcommand.h"
 
 /* Set by the signal handler; a handler can only reach a global. */

@@ -144,22 +144,22 @@ static int read_count(const json_t *o, const char *key, const char *at, size_t i
 	return 0;
 }
 
-static void add_culprit(struct rs_causes *c, const char *comm, const char *owner, double ns)
+static void add_culprit(struct explain_causes *c, const char *comm, const char *owner, double ns)
 {
 	for (unsigned i = 0; i < c->nculprits; i++)
 		if (strcmp(c->culprits[i].comm, comm) == 0 && strcmp(c->culprits[i].owner, owner) == 0) {
 			c->culprits[i].ns += ns;
 			return;
 		}
-	if (c->nculprits == RS_CULPRITS)
+	if (c->nculprits == EXPLAIN_CAUSES_CULPRITS)
 		return;
-	struct rs_culprit *k = &c->culprits[c->nculprits++];
+	struct explain_culprit_share *k = &c->culprits[c->nculprits++];
 	snprintf(k->comm, sizeof(k->comm), "%s", comm);
 	snprintf(k->owner, sizeof(k->owner), "%s", owner);
 	k->ns = ns;
 }
 
-static int read_culprits(struct rs_causes *c, const json_t *a, size_t idx, char *err, size_t errlen)
+static int read_culprits(struct explain_causes *c, const json_t *a, size_t idx, char *err, size_t errlen)
 {
 	size_t i;
 	const json_t *x;
@@ -179,7 +179,7 @@ static int read_culprits(struct rs_causes *c, const json_t *a, size_t idx, char 
 	return 0;
 }
 
-int explain_read_json(struct rs_causes *c, const json_t *e, size_t idx, char *err, size_t errlen)
+int explain_read_json(struct explain_causes *c, const json_t *e, size_t idx, char *err, size_t errlen)
 {
 	double periods, delay_ns, part_ns[EXPLAIN_PARTS] = { 0 };
 	if (!json_is_object(e))
@@ -213,22 +213,22 @@ int explain_read_json(struct rs_causes *c, const json_t *e, size_t idx, char *er
 	return 0;
 }
 
-double rs_causes_owner_pct(const struct rs_causes *c, unsigned owner)
+double explain_causes_owner_pct(const struct explain_causes *c, unsigned owner)
 {
 	return c->delay_ns > 0 && owner < EXPLAIN_OWNERS ? 100.0 * c->owner_ns[owner] / c->delay_ns : NAN;
 }
 
-const char *rs_owner_name(unsigned owner)
+const char *explain_owner_name(unsigned owner)
 {
 	return owner_name(owner);
 }
 
-double rs_causes_part_pct(const struct rs_causes *c, enum explain_part part)
+double explain_causes_part_pct(const struct explain_causes *c, enum explain_part part)
 {
 	return c->delay_ns > 0 && (unsigned)part < EXPLAIN_PARTS ? 100.0 * c->part_ns[part] / c->delay_ns : NAN;
 }
 
-double rs_causes_culprit_pct(const struct rs_causes *c, const char *comm, const char *owner)
+double explain_causes_culprit_pct(const struct explain_causes *c, const char *comm, const char *owner)
 {
 	if (!(c->delay_ns > 0))
 		return NAN;

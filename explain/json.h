@@ -18,25 +18,25 @@ json_t *explain_json(const struct explain_summary *s, const struct explain_kept 
 #define EK_EXPLAINED_PERIODS "explained_periods"
 #define EK_DELAY_NS          "delay_ns"
 #define EK_PARTS_NS          "parts_ns"     /* {part: ns} (explain_part_name) */
-#define EK_OWNERS_NS         "owners_ns"    /* {owner: ns} (rs_owner_name) */
+#define EK_OWNERS_NS         "owners_ns"    /* {owner: ns} (explain_owner_name) */
 #define EK_CULPRITS          "culprits"     /* [{"comm", "owner", "ns", ...}] */
 #define EK_COMM              "comm"
 #define EK_OWNER             "owner"
 #define EK_NS                "ns"
 
 /* The causes a reader keeps of a pair's "explain" objects, summed over its repeats. */
-#define RS_CULPRITS 8
-struct rs_causes {
+#define EXPLAIN_CAUSES_CULPRITS 8
+struct explain_causes {
 	bool has;                    /* some repeat carried an "explain" object */
 	double periods, delay_ns;    /* explained periods and their delay, ns */
 	double part_ns[EXPLAIN_PARTS];
 	double owner_ns[EXPLAIN_OWNERS]; /* tasks and preempted by owner (EXPLAIN_OWNER_*) */
 	unsigned nculprits;
-	struct rs_culprit {
+	struct explain_culprit_share {
 		char comm[EXPLAIN_COMM_LEN];
 		char owner[12];          /* "load", "interbench", "other" */
 		double ns;
-	} culprits[RS_CULPRITS];     /* merged by comm and owner (pids differ between runs); the
+	} culprits[EXPLAIN_CAUSES_CULPRITS];     /* merged by comm and owner (pids differ between runs); the
 	                                rest is dropped */
 };
 
@@ -44,16 +44,16 @@ struct rs_causes {
  * (the parts this version names; others ignored), owners_ns and culprits (comm, owner, ns).  Input is
  * untrusted: returns 0, or -1 with a one-line reason in err naming the member
  * ("results[3].explain.delay_ns: not an integer"). */
-int explain_read_json(struct rs_causes *c, const json_t *e, size_t idx, char *err, size_t errlen);
+int explain_read_json(struct explain_causes *c, const json_t *e, size_t idx, char *err, size_t errlen);
 
 /* The share of c's delay that part (or culprit i) took, %; NaN without delay. */
-double rs_causes_part_pct(const struct rs_causes *c, enum explain_part part);
-double rs_causes_culprit_pct(const struct rs_causes *c, const char *comm, const char *owner);
+double explain_causes_part_pct(const struct explain_causes *c, enum explain_part part);
+double explain_causes_culprit_pct(const struct explain_causes *c, const char *comm, const char *owner);
 
 /* The share of c's delay behind owner's tasks (EXPLAIN_OWNER_*), %; NaN without delay. */
-double rs_causes_owner_pct(const struct rs_causes *c, unsigned owner);
+double explain_causes_owner_pct(const struct explain_causes *c, unsigned owner);
 
 /* The owner's name in the JSON: "load", "interbench", "other". */
-const char *rs_owner_name(unsigned owner);
+const char *explain_owner_name(unsigned owner);
 
 #endif

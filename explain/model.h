@@ -52,7 +52,7 @@ enum explain_source { EXPLAIN_NONE, EXPLAIN_BPF, EXPLAIN_SCHEDSTAT };
 struct explain_culprit {
 	uint32_t pid, tgid;
 	uint32_t policy;             /* SCHED_* (sched(7)) */
-	int32_t prio;                /* the kernel's prio (explain_abi.h) */
+	int32_t prio;                /* the kernel's prio (explain/abi.h) */
 	uint32_t switches;
 	uint8_t owner;               /* EXPLAIN_OWNER_* (explain/abi.h) */
 	uint64_t ns;                 /* wait and preempted time behind it */

@@ -139,14 +139,14 @@ static json_t *pct_json(double v)
 /* Appends to f the parts' shares of the explained delay in x -> y (those at 0.5 % or more on
  * either side), then the owners' and the culprits', and sets each pair [x %, y %] in parts,
  * owners and culprits. */
-void explain_text_shift(FILE *out, const struct rs_causes *x, const struct rs_causes *y, json_t *parts, json_t *owners,
+void explain_text_shift(FILE *out, const struct explain_causes *x, const struct explain_causes *y, json_t *parts, json_t *owners,
 			json_t *culprits)
 {
 	if (!(x->periods > 0 || y->periods > 0))
 		fputs(" none on either side (no period missed its deadline or passed --explain-threshold)", out);
 	const char *sep = " ";
 	for (int k = 0; k < EXPLAIN_PARTS; k++) {
-		double p0 = rs_causes_part_pct(x, (enum explain_part)k), p1 = rs_causes_part_pct(y, (enum explain_part)k);
+		double p0 = explain_causes_part_pct(x, (enum explain_part)k), p1 = explain_causes_part_pct(y, (enum explain_part)k);
 		if (!(p0 >= 0.5 || p1 >= 0.5))
 			continue;
 		fprintf(out, "%s%s %.1f -> %.1f %%", sep, explain_part_name((enum explain_part)k), p0, p1);
@@ -154,22 +154,22 @@ void explain_text_shift(FILE *out, const struct rs_causes *x, const struct rs_ca
 		sep = ", ";
 	}
 	for (unsigned o = 0; o < EXPLAIN_OWNERS; o++) {
-		double p0 = rs_causes_owner_pct(x, o), p1 = rs_causes_owner_pct(y, o);
+		double p0 = explain_causes_owner_pct(x, o), p1 = explain_causes_owner_pct(y, o);
 		if (!(p0 >= 0.5 || p1 >= 0.5))
 			continue;
-		fprintf(out, "%s%s tasks %.1f -> %.1f %%", sep, rs_owner_name(o), p0, p1);
-		json_object_set_new(owners, rs_owner_name(o), json_pack("[o, o]", pct_json(p0), pct_json(p1)));
+		fprintf(out, "%s%s tasks %.1f -> %.1f %%", sep, explain_owner_name(o), p0, p1);
+		json_object_set_new(owners, explain_owner_name(o), json_pack("[o, o]", pct_json(p0), pct_json(p1)));
 		sep = ", ";
 	}
 	for (int side = 0; side < 2; side++) {
-		const struct rs_causes *c = side ? y : x;
+		const struct explain_causes *c = side ? y : x;
 		for (unsigned i = 0; i < c->nculprits && i < 3; i++) {
-			const struct rs_culprit *k = &c->culprits[i];
-			if (side && rs_causes_culprit_pct(x, k->comm, k->owner) > 0)
+			const struct explain_culprit_share *k = &c->culprits[i];
+			if (side && explain_causes_culprit_pct(x, k->comm, k->owner) > 0)
 				continue; /* shown from OLD's side */
-			double p0 = rs_causes_culprit_pct(x, k->comm, k->owner), p1 = rs_causes_culprit_pct(y, k->comm, k->owner);
+			double p0 = explain_causes_culprit_pct(x, k->comm, k->owner), p1 = explain_causes_culprit_pct(y, k->comm, k->owner);
 			fprintf(out, "%s%s (%s) %.1f -> %.1f %%", sep, k->comm, k->owner, p0, p1);
-			json_array_append_new(culprits, json_pack("{s:s, s:s, s:o, s:o}", "comm", k->comm, "owner", k->owner,
+			json_array_append_new(culprits, json_pack("{s:s, s:s, s:o, s:o}", EK_COMM, k->comm, EK_OWNER, k->owner,
 								  "old_pct", pct_json(p0), "new_pct", pct_json(p1)));
 			sep = "; ";
 		}

@@ -1,6 +1,6 @@
 /* --explain's text: the lines under a row of the table saying why its periods were late,
  * written from explain/model.h's summary.  The caller gives each line's start (the logfile's
- * indent and "why:", report/logformat.h LOG_ROW_WHY, which tools/resultset.c reads past). */
+ * indent and "why:", report/logformat.h LOG_ROW_WHY, which tools/result_log.c reads past). */
 #ifndef IB_EXPLAIN_TEXT_H
 #define IB_EXPLAIN_TEXT_H
 #include <stdint.h>
@@ -30,7 +30,7 @@ void explain_text_why(FILE *f, const char *prefix, const struct explain_summary 
  * the top three culprits of each side ("burn (load) 35.0 -> 64.2 %"), and a newline; " none on
  * either side (...)" when neither explained a period.  Each share also goes into parts and
  * owners (name: [x, y]) and culprits ({comm, owner, old_pct, new_pct}). */
-void explain_text_shift(FILE *out, const struct rs_causes *x, const struct rs_causes *y, json_t *parts, json_t *owners,
+void explain_text_shift(FILE *out, const struct explain_causes *x, const struct explain_causes *y, json_t *parts, json_t *owners,
 			json_t *culprits);
 
 #endif

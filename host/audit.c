@@ -117,7 +117,7 @@ static void add_idle(struct audit *a, const char *root)
 		best_lat = atol(lat);
 		snprintf(best, sizeof(best), "%s (exit latency %ld us)", name, best_lat);
 	}
-	add(a, "deepest_idle_state", best, "/sys/devices/system/cpu/cpu0/cpuidle/state*/", audit_idle_hint(best_lat));
+	add(a, AUDIT_IDLE_STATE, best, "/sys/devices/system/cpu/cpu0/cpuidle/state*/", audit_idle_hint(best_lat));
 	add_file(a, root, "cpuidle_driver", "sys/devices/system/cpu/cpuidle/current_driver", NULL);
 	(void)v;
 }
@@ -228,7 +228,7 @@ static void add_scheduler(struct audit *a, const char *root)
 	bool have_ops = read_first(root, "sys/kernel/sched_ext/root/ops", ops, sizeof(ops)) == 0;
 	bool have_rel = read_first(root, "proc/sys/kernel/osrelease", rel, sizeof(rel)) == 0;
 	machine_scheduler(have_state ? state : NULL, have_ops ? ops : NULL, have_rel ? rel : NULL, v, sizeof(v));
-	add(a, "scheduler", v, "/sys/kernel/sched_ext/state, root/ops; the release (EEVDF from 6.6)", "");
+	add(a, AUDIT_SCHEDULER, v, "/sys/kernel/sched_ext/state, root/ops; the release (EEVDF from 6.6)", "");
 }
 
 /* sched_ext: the state and the scheduler loaded. */
@@ -236,14 +236,14 @@ static void add_sched_ext(struct audit *a, const char *root)
 {
 	char state[64], ops[64], v[160];
 	if (read_first(root, "sys/kernel/sched_ext/state", state, sizeof(state)) != 0) {
-		add(a, "sched_ext", NULL, "/sys/kernel/sched_ext/state", "");
+		add(a, AUDIT_SCHED_EXT, NULL, "/sys/kernel/sched_ext/state", "");
 		return;
 	}
 	if (read_first(root, "sys/kernel/sched_ext/root/ops", ops, sizeof(ops)) == 0 && ops[0])
 		snprintf(v, sizeof(v), "%s (%s)", state, ops);
 	else
 		snprintf(v, sizeof(v), "%s", state);
-	add(a, "sched_ext", v, "/sys/kernel/sched_ext/state, root/ops", "");
+	add(a, AUDIT_SCHED_EXT, v, "/sys/kernel/sched_ext/state, root/ops", "");
 }
 
 /* The first "microcode" line of /proc/cpuinfo. */
@@ -287,7 +287,7 @@ static void add_preempt(struct audit *a, const char *root)
 	add(a, "preemption", v, src, audit_preempt_hint(m.preempt_mode[0] ? m.preempt_mode : m.preempt_model));
 	bool threaded = strcmp(m.preempt_model, "PREEMPT_RT") == 0 || (have_cmd && strstr(cmd, "threadirqs"));
 	add(a, "threadirqs", have_cmd || have_rt ? (threaded ? "yes" : "no") : NULL, "/proc/cmdline, PREEMPT_RT", "");
-	add(a, "cmdline", have_cmd ? cmd : NULL, "/proc/cmdline", "");
+	add(a, AUDIT_CMDLINE, have_cmd ? cmd : NULL, "/proc/cmdline", "");
 }
 
 const char *audit_allowed_cpus_hint(unsigned allowed, unsigned online)
@@ -345,10 +345,10 @@ void audit_collect(struct audit *a, const char *root)
 {
 	memset(a, 0, sizeof(*a));
 	add_preempt(a, root);
-	add_file(a, root, "cpufreq_governor", "sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", audit_governor_hint);
+	add_file(a, root, AUDIT_GOVERNOR, "sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", audit_governor_hint);
 	add_file(a, root, "cpufreq_boost", "sys/devices/system/cpu/cpufreq/boost", NULL);
 	add_idle(a, root);
-	add_file(a, root, "smt", "sys/devices/system/cpu/smt/active", smt_hint);
+	add_file(a, root, AUDIT_SMT, "sys/devices/system/cpu/smt/active", smt_hint);
 	add_file(a, root, "rt_runtime_us", "proc/sys/kernel/sched_rt_runtime_us", rt_runtime_hint);
 	add_limits(a);
 	add_swap(a, root);

@@ -12,6 +12,15 @@
 #define AUDIT_MAX 32
 #define AUDIT_NA "not available"
 
+/* The names of the audit's items compare sets side by side as facts of the run
+ * (tools/result_json.c): each the key of its item in the JSON "audit" object. */
+#define AUDIT_GOVERNOR   "cpufreq_governor"
+#define AUDIT_SMT        "smt"
+#define AUDIT_IDLE_STATE "deepest_idle_state"
+#define AUDIT_SCHEDULER  "scheduler"
+#define AUDIT_SCHED_EXT  "sched_ext"
+#define AUDIT_CMDLINE    "cmdline"
+
 /* One setting. */
 struct audit_item {
 	char name[32];        /* a stable key: "cpufreq_governor", "smt", ... */

@@ -72,6 +72,9 @@ struct optspec {
 	const char *noun;       /* STRING: what it names ("directory name", for "empty directory
 	                           name"); MASK: what a name is ("load", for "unknown load") */
 	const char *json_key;   /* key of the value in the JSON "options" object; NULL: not there */
+	/* Not a fact of the run that compare sets side by side (tools/result_json.c): the option
+	 * selects or names the run's inputs and outputs, or compare matches it per pair. */
+	bool not_a_fact;
 	size_t offset;          /* of the value in the settings struct */
 	/* MASK: the name of candidate i (bit i), "" for a bit that is not a candidate, NULL past
 	 * the last.  Names match case-insensitively. */

@@ -1,4 +1,5 @@
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 #include <stdlib.h>
 #include <stdint.h>
@@ -212,12 +213,23 @@ const struct task_figure *figure_of_metric(const struct task_figure *tab, size_t
 	return NULL;
 }
 
+/* A key the code names by its field that no written row has: the code and the table
+ * disagree, whatever the input, so stop here rather than read or write a member under NULL. */
+static const char *key_found(const char *key, const char *what, size_t offset)
+{
+	if (!key) {
+		fprintf(stderr, "interbench: internal error: %s has no written figure at offset %zu\n", what, offset);
+		abort();
+	}
+	return key;
+}
+
 const char *figure_key_of(size_t offset)
 {
 	for (size_t i = 0; i < task_figures_n; i++)
 		if (!task_figures[i].task && task_figures[i].offset == offset && task_figures[i].json_key)
 			return task_figures[i].json_key;
-	return NULL;
+	return key_found(NULL, "the core's figure table", offset);
 }
 
 const char *figure_task_key_of(const struct sim_measures *m, size_t offset)
@@ -225,7 +237,7 @@ const char *figure_task_key_of(const struct sim_measures *m, size_t offset)
 	for (size_t i = 0; i < m->n_rows; i++)
 		if (m->rows[i].offset == offset && m->rows[i].json_key)
 			return m->rows[i].json_key;
-	return NULL;
+	return key_found(NULL, m->name, offset);
 }
 
 /* The row of the table compare reads as m, or NULL when m is out of range. */

@@ -59,7 +59,8 @@ bool figure_is_null(const struct task_figure *f, const struct pair_summary *s, b
 const struct task_figure *figure_of_metric(const struct task_figure *tab, size_t n, enum judged_metric m);
 
 /* The JSON key of the first written core row of task_figures whose field is at offset in
- * struct pair_summary, or NULL when no written core row has it. */
+ * struct pair_summary.  None is a disagreement of the code with the table, the same for every
+ * input: it says so on stderr and aborts. */
 const char *figure_key_of(size_t offset);
 
 /* The JSON key of the figure kept in pair_summary's field (its struct complete where used,
@@ -67,7 +68,7 @@ const char *figure_key_of(size_t offset);
 #define FIGURE_KEY(field) figure_key_of(offsetof(struct pair_summary, field))
 
 /* The JSON key of measures m's row whose field is at offset in struct pair_summary
- * (PAIR_TASK_OFFSET), or NULL when m has no written row there. */
+ * (PAIR_TASK_OFFSET); none aborts, as figure_key_of. */
 const char *figure_task_key_of(const struct sim_measures *m, size_t offset);
 
 /* The JSON key of the figure a task's measures keep in field of their block, struct type (a
@@ -105,7 +106,7 @@ const char *judged_metric_key(enum judged_metric m);
  * value, or the mean of the two middle ones); scheduling latency figures only over the
  * repeats with samples, timer latency figures over those with timer samples (none: 0 samples
  * in *out, shown as no samples).  *mean_lo_ns / *mean_hi_ns receive the smallest and largest
- * latency_mean_ns of the repeats with samples. */
+ * classic_mean_ns (interbench 0.31's mean) of the repeats with samples. */
 void summary_median(const struct pair_summary *reps, unsigned n, struct pair_summary *out,
 		    double *mean_lo_ns, double *mean_hi_ns);
 

@@ -35,7 +35,7 @@ void logfile_concurrent(FILE *f, long pid);
 
 /* Writes the warning that the speed checks between pairs (d, calib_drift_off) fell outside
  * the calibration's range, after a blank line that ends the table above (tools/
- * resultset.c reads it as prose): how many checks, the range, the farthest check (after the
+ * result_log.c reads it as prose): how many checks, the range, the farthest check (after the
  * pair `after`, "Audio/Burn") and its likely causes: the share of its CPU it got, the CPU's
  * frequency when cpufreq says it, a saved value kept (saved_kept) measured at another time:
  * "Warning: the CPU ran at another speed than calibrated: 2 of 6 checks ... fixed-work figures

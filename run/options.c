@@ -62,34 +62,34 @@ static const struct optspec core_options[] = {
 	  .offset = O(max_time_s) },
 	{ .long_name = "bench-nice", .short_name = 'B', .type = OPTSPEC_INTS, .metavar = "LIST",
 	  .help = "nice of the benchmarked task, -20..19 (default: 0); a list\nsweeps: -B 0,-10 or -B 0:-20:5",
-	  .min = -20, .max = 19, .json_key = "bench_nice", .offset = O(bench_nices) },
+	  .min = -20, .max = 19, .json_key = "bench_nice", .not_a_fact = true, .offset = O(bench_nices) },
 	{ .long_name = "load-nice", .short_name = 'N', .type = OPTSPEC_INTS, .metavar = "LIST",
 	  .help = "nice of the loads, -20..19 (default: 0); a list sweeps:\n-N 0,19 or -N 0:19:5 (0,5,10,15,19)",
-	  .min = -20, .max = 19, .json_key = "load_nice", .offset = O(load_nices) },
+	  .min = -20, .max = 19, .json_key = "load_nice", .not_a_fact = true, .offset = O(load_nices) },
 	{ .long_name = "bench-slice", .type = OPTSPEC_INTS, .metavar = "LIST",
 	  .help = "EEVDF slice of the benchmarked task (other, batch), us\n(Linux 6.12+, kept within 100..100000; "
 		  "default: 0, the\nkernel's); a list sweeps: --bench-slice 100,3000",
-	  .min = 0, .max = 1000000, .unit = "us", .json_key = "bench_slice_us", .offset = O(bench_slices) },
+	  .min = 0, .max = 1000000, .unit = "us", .json_key = "bench_slice_us", .not_a_fact = true, .offset = O(bench_slices) },
 	{ .long_name = "load-slice", .type = OPTSPEC_INTS, .metavar = "LIST",
 	  .help = "EEVDF slice of the loads (other, batch), us, as --bench-slice",
-	  .min = 0, .max = 1000000, .unit = "us", .json_key = "load_slice_us", .offset = O(load_slices) },
+	  .min = 0, .max = 1000000, .unit = "us", .json_key = "load_slice_us", .not_a_fact = true, .offset = O(load_slices) },
 	{ .long_name = "uniprocessor", .short_name = 'u', .type = OPTSPEC_FLAG,
 	  .help = "pin every task to CPU 0", .json_key = "uniprocessor", .offset = O(uniprocessor) },
 	{ .long_name = "recalibrate", .short_name = 'b', .type = OPTSPEC_FLAG,
-	  .help = "measure loops_per_ms even if a saved value matches (one is checked and re-measured when 10% off)", .json_key = "recalibrate",
+	  .help = "measure loops_per_ms even if a saved value matches (one is checked and re-measured when 10% off)", .json_key = "recalibrate", .not_a_fact = true,
 	  .offset = O(recalibrate) },
 	{ .long_name = "console", .short_name = 'c', .type = OPTSPEC_FLAG, .help = "console only, no logfile",
-	  .json_key = "console_only", .offset = O(console_only) },
+	  .json_key = "console_only", .not_a_fact = true, .offset = O(console_only) },
 	{ .long_name = "realtime", .short_name = 'r', .type = OPTSPEC_FLAG,
 	  .help = "benchmark the tasks as SCHED_FIFO (needs CAP_SYS_NICE\nor an RLIMIT_RTPRIO of at least 3)",
-	  .json_key = "realtime", .offset = O(realtime) },
+	  .json_key = "realtime", .not_a_fact = true, .offset = O(realtime) },
 	{ .long_name = "bench-policy", .type = OPTSPEC_MASK, .metavar = "LIST",
 	  .help = "scheduling policies of the benchmarked task, a sweep:\nother, batch, fifo, rr, deadline "
 		  "(repeatable; -r adds fifo)", .noun = "policy", .name_at = sched_kind_name,
-	  .json_key = "bench_policy", .offset = O(bench_policies) },
+	  .json_key = "bench_policy", .not_a_fact = true, .offset = O(bench_policies) },
 	{ .long_name = "load-policy", .type = OPTSPEC_MASK, .metavar = "LIST",
 	  .help = "scheduling policies of the loads, a sweep: other,\nbatch, idle, fifo, rr (repeatable)",
-	  .noun = "policy", .name_at = sched_kind_name, .json_key = "load_policy", .offset = O(load_policies) },
+	  .noun = "policy", .name_at = sched_kind_name, .json_key = "load_policy", .not_a_fact = true, .offset = O(load_policies) },
 	{ .long_name = "rt-priority", .type = OPTSPEC_I64, .metavar = "N",
 	  .help = "SCHED_FIFO/RR priority of the task and loads, 1..99, below\nthe timing thread's "
 		  "(default: 2 below the highest allowed)", .min = 1, .max = 99, .json_key = "rt_priority",
@@ -101,20 +101,20 @@ static const struct optspec core_options[] = {
 	{ .long_name = "load-cpus", .type = OPTSPEC_CPUS, .metavar = "LIST",
 	  .help = "run the loads on these CPUs", .json_key = "load_cpus", .offset = O(load_cpus) },
 	{ .long_name = "comment", .short_name = 'm', .type = OPTSPEC_TEXT, .metavar = "TEXT",
-	  .help = "comment for the logfile header", .accepted = "a line of text", .json_key = "comment",
+	  .help = "comment for the logfile header", .accepted = "a line of text", .json_key = "comment", .not_a_fact = true,
 	  .offset = O(comment) },
 	{ .long_name = "load", .short_name = 'w', .type = OPTSPEC_MASK, .metavar = "NAME",
 	  .help = "run only this load (repeatable)", .noun = "load", .name_at = workload_load_name_at,
-	  .json_key = "loads", .offset = O(load_include) },
+	  .json_key = "loads", .not_a_fact = true, .offset = O(load_include) },
 	{ .long_name = "exclude-load", .short_name = 'x', .type = OPTSPEC_MASK, .metavar = "NAME",
 	  .help = "skip this load (repeatable)", .noun = "load", .name_at = workload_load_name_at,
-	  .json_key = "exclude_loads", .offset = O(load_exclude) },
+	  .json_key = "exclude_loads", .not_a_fact = true, .offset = O(load_exclude) },
 	{ .long_name = "sim", .short_name = 'W', .type = OPTSPEC_MASK, .metavar = "NAME",
 	  .help = "benchmark only this simulated task (repeatable)", .noun = "simulation",
-	  .name_at = workload_sim_name_at, .json_key = "sims", .offset = O(sim_include) },
+	  .name_at = workload_sim_name_at, .json_key = "sims", .not_a_fact = true, .offset = O(sim_include) },
 	{ .long_name = "exclude-sim", .short_name = 'X', .type = OPTSPEC_MASK, .metavar = "NAME",
 	  .help = "skip this simulated task (repeatable)", .noun = "simulation",
-	  .name_at = workload_sim_name_at, .json_key = "exclude_sims", .offset = O(sim_exclude) },
+	  .name_at = workload_sim_name_at, .json_key = "exclude_sims", .not_a_fact = true, .offset = O(sim_exclude) },
 	{ .long_name = "verbose", .short_name = 'v', .type = OPTSPEC_FLAG, .help = "more detail on the console",
 	  .offset = O(verbose) },
 	{ .long_name = "quiet", .short_name = 'q', .type = OPTSPEC_FLAG,
@@ -122,7 +122,7 @@ static const struct optspec core_options[] = {
 	  .offset = O(quiet) },
 	{ .long_name = "repeat", .type = OPTSPEC_UINT, .metavar = "N",
 	  .help = "run every pair N times, in rounds; tables show medians", .min = 1, .max = OPT_MAX_REPEAT,
-	  .def = 1, .json_key = "repeat", .offset = O(repeat) },
+	  .def = 1, .json_key = "repeat", .not_a_fact = true, .offset = O(repeat) },
 	{ .long_name = "seed", .type = OPTSPEC_U64, .metavar = "N",
 	  .help = "shuffle the pairs of --repeat's rounds with seed N\n(default: drawn; the JSON's run.shuffle_seed)",
 	  .min = 1, .max = OPT_MAX_SEED, .offset = O(seed) },
@@ -131,11 +131,11 @@ static const struct optspec core_options[] = {
 	  .accepted = "a file name, or - for stdout", .noun = "file name", .offset = O(json_path) },
 	{ .long_name = "timeline", .type = OPTSPEC_STRING, .metavar = "FILE",
 	  .help = "record every period of every pair in FILE (binary,\ndoc/timeline.md)", .accepted = "a file name",
-	  .noun = "file name", .json_key = "timeline", .offset = O(timeline_path) },
+	  .noun = "file name", .json_key = "timeline", .not_a_fact = true, .offset = O(timeline_path) },
 	{ .long_name = "wake", .type = OPTSPEC_MASK, .metavar = "LIST",
 	  .help = "how a periodic task is woken, a sweep: thread (the realtime\ntiming thread wakes it, as "
 		  "interbench 0.31; default) and\ntimer (it sleeps on its own absolute timer, as an application\ndoes)",
-	  .noun = "wake-up", .name_at = sim_wake_name_at, .json_key = "wake", .offset = O(wakes) },
+	  .noun = "wake-up", .name_at = sim_wake_name_at, .json_key = "wake", .not_a_fact = true, .offset = O(wakes) },
 	{ .long_name = "explain", .type = OPTSPEC_FLAG,
 	  .help = "say why each missed deadline was missed: who ran instead,\nwhich interrupts, idle exit, "
 		  "preemption (BPF as root;\nelse /proc's schedstat: time runnable against time run)",
@@ -235,6 +235,20 @@ void options_walk(const struct options *o, void (*fn)(const struct optspec *s, c
 	for (unsigned i = 0; i < CORE_COUNT; i++)
 		fn(&core_options[i], o, arg);
 	walk_workload_options(o, fn, arg);
+}
+
+bool options_key_is_fact(const char *json_key)
+{
+	for (unsigned i = 0; i < CORE_COUNT; i++)
+		if (core_options[i].json_key && strcmp(core_options[i].json_key, json_key) == 0)
+			return !core_options[i].not_a_fact;
+	for (unsigned w = 0; w < workload_count; w++)
+		for (unsigned k = 0; workload_table[w]->options && workload_table[w]->options[k]; k++) {
+			const struct optspec *s = workload_table[w]->options[k];
+			if (s->json_key && strcmp(s->json_key, json_key) == 0)
+				return !s->not_a_fact;
+		}
+	return true;
 }
 
 /* options_workload_line's walk: appends "--name value" for an option not at its default. */

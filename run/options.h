@@ -91,6 +91,11 @@ const void *options_wl_opts(const struct options *o, unsigned i);
 void options_walk(const struct options *o, void (*fn)(const struct optspec *s, const void *base, void *arg),
 		  void *arg);
 
+/* Whether the run option written under json_key in the JSON "options" object is a fact of
+ * the run that compare sets side by side (struct optspec.not_a_fact); a key no option table
+ * has (another version's) is taken as one. */
+bool options_key_is_fact(const char *json_key);
+
 /* The workload options whose values differ from their defaults, as they would be given on
  * the command line ("--workdir /tmp --file-size 64M"), for the run header; "" when none.
  * Values are raw text (the caller escapes them for a logfile). */

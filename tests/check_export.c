@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "tools/export.h"
-#include "report/json_seed.h"
+#include "run/json_seed.h"
 #include "tests/ck_run.h"
 
 /* A JSON document: Audio/Burn repeated n times with p99 = p99_ns + i * step_ns (mean 5 us, max

@@ -5,6 +5,7 @@
  * table row (here a test-only one) flowing into a JSON result and back. */
 #define _GNU_SOURCE
 #include <check.h>
+#include <glob.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
@@ -216,40 +217,74 @@ START_TEST(test_doc_figures)
 }
 END_TEST
 
-/* text with its comments blanked: a line opening with slash-star or star, and slash-star ...
- * star-slash spans within a line (enough for the project's style). */
+/* The end of the string or character literal opening at p (its closing quote, or the line's
+ * end), escapes skipped. */
+static char *literal_end(char *p)
+{
+	char q = *p++;
+	while (*p && *p != q && *p != '\n')
+		p += p[0] == '\\' && p[1] ? 2 : 1;
+	return p;
+}
+
+/* text with every comment blanked (newlines kept): slash-star ... star-slash over any number
+ * of lines and slash-slash to the line's end; quotes inside a literal or a comment are not
+ * taken for a comment's start or end. */
 static void blank_comments(char *text)
 {
-	for (char *line = text; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
-		char *eol = strchr(line, '\n'), *p = line + strspn(line, " \t");
-		size_t len = eol ? (size_t)(eol - line) : strlen(line);
-		if (strncmp(p, "/*", 2) == 0 || *p == '*')
-			memset(line, ' ', len);
-		for (char *o; (o = memmem(line, len, "/*", 2)) && memmem(o, len - (size_t)(o - line), "*/", 2);) {
-			char *c = memmem(o, len - (size_t)(o - line), "*/", 2);
-			memset(o, ' ', (size_t)(c + 2 - o));
+	for (char *p = text; *p;) {
+		if (*p == '"' || *p == '\'') {
+			p = literal_end(p);
+			p += *p != '\0';
+		} else if (p[0] == '/' && (p[1] == '*' || p[1] == '/')) {
+			char *end = p[1] == '*' ? strstr(p + 2, "*/") : strchr(p, '\n');
+			end = end ? end + (p[1] == '*' ? 2 : 0) : p + strlen(p);
+			for (; p < end; p++)
+				if (*p != '\n')
+					*p = ' ';
+		} else {
+			p++;
 		}
 	}
 }
 
-/* No figure's key is typed again by the JSON writer or the tools that read results: they
- * take it from the table (FIGURE_KEY, figure_of_metric).  explain/json.c is left out: its
- * "periods" are --explain's kept periods, not the figure. */
+/* No figure's key is typed again by a writer or a reader of results (every .c file of report/
+ * and tools/ but the table's own, report/figures.c): they take it from the table (FIGURE_KEY,
+ * TASK_FIGURE_KEY, figure_of_metric).  explain/ is left out: its "periods" are --explain's
+ * kept periods, not the figure. */
 START_TEST(test_figure_keys_not_typed)
 {
-	static const char *const files[] = { "report/json_report.c", "tools/result_json.c", "tools/result_log.c",
-		"tools/plot.c", "tools/plot_input.c", "tools/compare.c", "tools/export.c" };
-	for (size_t k = 0; k < sizeof(files) / sizeof(files[0]); k++) {
-		char *text = slurp(files[k]);
-		ck_assert_msg(text, "%s: cannot read", files[k]);
+	glob_t g;
+	ck_assert_int_eq(glob("report/*.c", 0, NULL, &g), 0);
+	ck_assert_int_eq(glob("tools/*.c", GLOB_APPEND, NULL, &g), 0);
+	ck_assert_uint_gt(g.gl_pathc, 10);
+	for (size_t k = 0; k < g.gl_pathc; k++) {
+		if (strcmp(g.gl_pathv[k], "report/figures.c") == 0)
+			continue;
+		char *text = slurp(g.gl_pathv[k]);
+		ck_assert_msg(text, "%s: cannot read", g.gl_pathv[k]);
 		blank_comments(text);
 		const struct task_figure *f;
 		for (size_t i = 0; (f = figure_row(i)); i++) {
-			ck_assert_msg(!f->json_key || !has_quoted(text, f->json_key, '"'), "%s types \"%s\"", files[k], f->json_key);
-			ck_assert_msg(!f->ci || !has_quoted(text, f->ci->json_key, '"'), "%s types \"%s\"", files[k], f->ci->json_key);
+			ck_assert_msg(!f->json_key || !has_quoted(text, f->json_key, '"'), "%s types \"%s\"", g.gl_pathv[k],
+				      f->json_key);
+			ck_assert_msg(!f->ci || !has_quoted(text, f->ci->json_key, '"'), "%s types \"%s\"", g.gl_pathv[k],
+				      f->ci->json_key);
 		}
 		free(text);
 	}
+	globfree(&g);
+}
+END_TEST
+
+/* blank_comments blanks what is a comment and keeps code, whatever a line starts with. */
+START_TEST(test_blank_comments)
+{
+	char text[] = "a = 1; /* \"x\"\n * \"y\" */ *p = \"z\";\n// \"w\"\ns = \"/* \\\" */\"; c = '\"';";
+	blank_comments(text);
+	ck_assert_msg(!has_quoted(text, "x", '"') && !has_quoted(text, "y", '"') && !has_quoted(text, "w", '"'), "%s", text);
+	ck_assert_msg(has_quoted(text, "z", '"') && strstr(text, "*p = ") != NULL, "%s", text);
+	ck_assert_msg(strstr(text, "s = \"/* \\\" */\"") != NULL, "%s", text);
 }
 END_TEST
 
@@ -434,6 +469,7 @@ int main(void)
 	tcase_add_test(tc, test_key_units);
 	tcase_add_test(tc, test_doc_figures);
 	tcase_add_test(tc, test_figure_keys_not_typed);
+	tcase_add_test(tc, test_blank_comments);
 	tcase_add_test(tc, test_table_consistent);
 	tcase_add_test(tc, test_added_figure_flows);
 	tcase_add_test(tc, test_median_groups);

@@ -9,13 +9,28 @@
 # exits 1 naming each offending include or module.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-order=(lib host calibrate explain engine loadkit workloads run report tools)
+# The layers, in order: the Makefile's FOLDERS (the folders it builds), so a folder it builds
+# is a folder checked here.
+read -r -a order < <(make -s --no-print-directory print-FOLDERS)
 rc=0
+for d in */; do
+	d=${d%/}
+	case " ${order[*]} tests bench ci contrib debian doc man " in
+	*" $d "*) ;;
+	*) if compgen -G "$d/*.c" >/dev/null || compgen -G "$d/*.h" >/dev/null; then
+		echo "layers: $d/ holds C but is not in the Makefile's FOLDERS"; rc=1
+	   fi ;;
+	esac
+done
 
-# includes: "FILE INCLUDED" for every quoted include of the product.
+# includes: "FILE INCLUDED" for every include of the product that names a file of it, quoted
+# or in angle brackets ("lib/text.h", <lib/text.h>: -I. finds both), however spaced.
 includes() {
-	grep -RHo --include='*.[ch]' '^#include "[^"]*"' "${order[@]}" interbench.c |
-		grep -v '\.skel\.h"$' | sed 's/:#include "\(.*\)"/ \1/'
+	local re
+	re=$(IFS='|'; echo "${order[*]}")
+	grep -RHE --include='*.[ch]' '^[[:space:]]*#[[:space:]]*include[[:space:]]*[<"]' "${order[@]}" interbench.c |
+		sed -nE 's/^([^:]*):[[:space:]]*#[[:space:]]*include[[:space:]]*[<"]([^>"]*)[>"].*/\1 \2/p' |
+		grep -E " ($re)/" | grep -v '\.skel\.h$' || true
 }
 
 for ((i = 0; i < ${#order[@]}; i++)); do

@@ -7,6 +7,7 @@
 #include <string.h>
 #include "tools/compare.h"
 #include "report/jsonout.h"
+#include "report/jsonkeys.h"
 #include "tools/plot.h"
 #include "lib/optparse.h"
 #include "lib/text.h"
@@ -317,7 +318,7 @@ static void print_row(FILE *out, const struct cmp_cols *w, const char *sim, cons
 		r->change, r->p, *r->verdict ? "  " : "", r->verdict);
 	if (t->json)
 		json_push(t, "figures", json_pack("{s:o, s:o, s:s, s:s, s:o, s:o, s:o, s:o, s:s, s:o, s:s}",
-			"simulation", report_text(sim), "load", report_text(load), "figure", r->figure,
+			JK_SIMULATION, report_text(sim), JK_LOAD, report_text(load), "figure", r->figure,
 			"unit", r->unit, "old", json_number(r->old_v), "new", json_number(r->new_v),
 			"change", json_number(r->change_v), "change_ci", json_interval(r->change_lo, r->change_hi),
 			"change_unit", r->change_unit, "p", json_number(r->p_v), "verdict", r->verdict));
@@ -403,8 +404,8 @@ static bool print_failed(FILE *out, const struct cmp_cols *w, const struct rs_pa
 	fprintf(out, "%-*s %-*s failed in %s: %s%s\n", w->sim, a->sim, w->load, a->load, in, why,
 		regressed ? "  REGRESSION" : " (not compared)");
 	if (t->json)
-		json_push(t, "failed", json_pack("{s:o, s:o, s:s, s:o, s:b}", "simulation", report_text(a->sim),
-			"load", report_text(a->load), "in", in, "why", report_text(why), "regression", regressed));
+		json_push(t, "failed", json_pack("{s:o, s:o, s:s, s:o, s:b}", JK_SIMULATION, report_text(a->sim),
+			JK_LOAD, report_text(a->load), "in", in, "why", report_text(why), "regression", regressed));
 	return regressed;
 }
 
@@ -413,14 +414,14 @@ static bool print_failed(FILE *out, const struct cmp_cols *w, const struct rs_pa
 static void print_causes(FILE *out, const struct cmp_cols *w, const struct rs_pair *a, const struct rs_pair *b,
 			 const struct cmp_thresholds *t)
 {
-	const struct rs_causes *x = &a->causes, *y = &b->causes;
+	const struct explain_causes *x = &a->causes, *y = &b->causes;
 	if (!x->has && !y->has)
 		return;
 	json_t *parts = json_object(), *owners = json_object(), *culprits = json_array();
 	fprintf(out, "%-*s %-*s causes, share of the explained delay OLD -> NEW (%.0f -> %.0f periods):", w->sim, a->sim,
 		w->load, a->load, x->periods, y->periods);
 	explain_text_shift(out, x, y, parts, owners, culprits);
-	json_push(t, "causes", json_pack("{s:o, s:o, s:o, s:o, s:o}", "simulation", report_text(a->sim), "load",
+	json_push(t, "causes", json_pack("{s:o, s:o, s:o, s:o, s:o}", JK_SIMULATION, report_text(a->sim), JK_LOAD,
 					 report_text(a->load), "parts_pct", parts, "owners_pct", owners, "culprits",
 					 culprits));
 }
@@ -509,7 +510,7 @@ static int fact_differs(const struct rs_fact *a, const struct rs_fact *b, const 
 	text_escape_line(a->name, name, sizeof(name));
 	text_escape_line(a->value, va, sizeof(va));
 	text_escape_line(b->value, vb, sizeof(vb));
-	bool machine = strcmp(a->name, "cpu_model") == 0 || strcmp(a->name, "online_cpus") == 0;
+	bool machine = strcmp(a->name, JK_CPU_MODEL) == 0 || strcmp(a->name, JK_ONLINE_CPUS) == 0;
 	if (machine && !t->allow_different_machine) {
 		text_message(err, "interbench compare: different machines (%s: OLD '%s', NEW '%s'); "
 			"--allow-different-machine compares them anyway", name, va, vb);
@@ -599,8 +600,8 @@ static void disturbed_warning(const struct rs_pair *p, const char *in, const str
 	if (!isnan(p->outside_cpu_pct))
 		snprintf(share, sizeof(share), " (outside CPU %.0f %%)", p->outside_cpu_pct);
 	fprintf(out, "Warning: %s/%s: %s was disturbed%s: its verdict is not reliable\n", sim, load, in, share);
-	json_push(t, "disturbed", json_pack("{s:o, s:o, s:s, s:o}", "simulation", report_text(p->sim),
-					     "load", report_text(p->load), "in", in,
+	json_push(t, "disturbed", json_pack("{s:o, s:o, s:s, s:o}", JK_SIMULATION, report_text(p->sim),
+					     JK_LOAD, report_text(p->load), "in", in,
 					     "outside_cpu_pct", json_number(p->outside_cpu_pct)));
 }
 
@@ -612,8 +613,8 @@ static void load_stopped_warning(const struct rs_pair *p, const char *in, const 
 	text_escape_line(p->sim, sim, sizeof(sim));
 	text_escape_line(p->load, load, sizeof(load));
 	fprintf(out, "Warning: %s/%s: %s ran with its load stopped: its verdict is not reliable\n", sim, load, in);
-	json_push(t, "load_stopped", json_pack("{s:o, s:o, s:s}", "simulation", report_text(p->sim),
-						"load", report_text(p->load), "in", in));
+	json_push(t, "load_stopped", json_pack("{s:o, s:o, s:s}", JK_SIMULATION, report_text(p->sim),
+						JK_LOAD, report_text(p->load), "in", in));
 }
 
 /* Warns, before the table, of every pair in both sets disturbed in either. */

@@ -10,6 +10,8 @@
 #include "report/jsonkeys.h"
 #include "engine/summary.h"   /* FIGURE_KEY's fields */
 #include "workloads/pipeline_chain.h"
+#include "run/options.h"
+#include "host/audit.h"
 #include "host/disturb.h"
 #include "tools/result_read.h"
 
@@ -202,19 +204,6 @@ static void add_fact(struct result_set *rs, const char *name, const json_t *v)
 	free(text);
 }
 
-/* Whether run option key is a fact: not when compare matches it per pair (the task's and the
- * loads' settings, -r), nor when it only selects or names the run's inputs and outputs. */
-static bool option_is_fact(const char *key)
-{
-	static const char *const not_facts[] = { "comment", "timeline", "loads", "exclude_loads", "sims",
-		"exclude_sims", "repeat", "recalibrate", "console_only", "realtime", "bench_nice", "load_nice",
-		"bench_policy", "load_policy", "bench_slice_us", "load_slice_us", "wake" };
-	for (size_t i = 0; i < sizeof(not_facts) / sizeof(not_facts[0]); i++)
-		if (strcmp(key, not_facts[i]) == 0)
-			return false;
-	return true;
-}
-
 /* The facts compare sets side by side: the machine, what confined the run (the CPUs it
  * could use, its cgroups' CPU quota, realtime budget and cpuset, another run at the same time), its audit's
  * settings that decide interactivity, and the run's options that shape every pair (-t, -L,
@@ -226,8 +215,8 @@ static void json_facts(struct result_set *rs, const json_t *doc)
 	static const char *const machine[] = { JK_CPU_MODEL, JK_ONLINE_CPUS, JK_PREEMPT_MODEL, JK_PREEMPT_MODE,
 		JK_ALLOWED_CPUS, JK_ALLOWED_CPU_LIST, JK_CPU_QUOTA_US, JK_CPU_QUOTA_PERIOD_US, JK_CPUSET,
 		JK_RT_RUNTIME_US, JK_RT_PERIOD_US };
-	static const char *const audit[] = { "cpufreq_governor", "smt", "deepest_idle_state", "scheduler", "sched_ext",
-		"cmdline" };
+	static const char *const audit[] = { AUDIT_GOVERNOR, AUDIT_SMT, AUDIT_IDLE_STATE, AUDIT_SCHEDULER,
+		AUDIT_SCHED_EXT, AUDIT_CMDLINE };
 	const json_t *m = json_object_get(doc, JK_MACHINE), *a = json_object_get(m, JK_AUDIT), *v;
 	for (size_t i = 0; i < sizeof(machine) / sizeof(machine[0]); i++)
 		add_fact(rs, machine[i], json_object_get(m, machine[i]));
@@ -236,7 +225,7 @@ static void json_facts(struct result_set *rs, const json_t *doc)
 		add_fact(rs, audit[i], json_object_get(json_object_get(a, audit[i]), JK_AUDIT_VALUE));
 	const char *key;
 	json_object_foreach(json_object_get(doc, JK_OPTIONS), key, v)
-		if (option_is_fact(key))
+		if (options_key_is_fact(key))
 			add_fact(rs, key, v);
 }
 

@@ -45,7 +45,7 @@ struct rs_pair {
 	unsigned load_stopped;     /* measured repeats whose load was seen stopped during the window:
 	                              a JSON result's "load_activity" "stopped", a logfile row's
 	                              LOG_ROW_LOAD_STOPPED line (host/disturb.h struct load_activity) */
-	struct rs_causes causes;   /* --explain's causes over its repeats (JSON only) */
+	struct explain_causes causes;   /* --explain's causes over its repeats (JSON only) */
 };
 
 /* The reason recorded for a result measured over a window a signal cut short: compare

@@ -1,4 +1,4 @@
-/* The list of interbench's workloads, one line each, in benchmark order (workloads/lookup.c
+/* The list of interbench's workloads, one line each, in benchmark order (workloads/registry.c
  * explains the order): the one list both the program's registry and a test's registry
  * (tests/check_workload.c, which adds an example) are built from, so neither can leave one out.
  * WORKLOADS(X) applies X to each name; WL_DECLARE declares its descriptor wl_<name>, WL_ENTRY

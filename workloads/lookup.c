@@ -1,4 +1,4 @@
-/* Lookups in the registry of workloads (the table itself is workloads/lookup.c). */
+/* Lookups in the registry of workloads (the table itself is workloads/registry.c, the list workloads/list.h). */
 #include <string.h>
 #include <strings.h>
 #include "workloads/workload.h"

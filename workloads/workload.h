@@ -4,7 +4,7 @@
  * workload owns its name, help, option table (values in its private config of cfg_size
  * bytes), metrics and hooks; it is a simulated task when it has .sim, a load when it has
  * .load, or both (Video, X and Custom run as loads too, as in interbench 0.20).  Adding one
- * is a file in workloads/ and a line in workloads/lookup.c (doc/adding-a-workload.md).
+ * is a file in workloads/ and a line in WORKLOADS (workloads/list.h; doc/adding-a-workload.md).
  *
  * Layer: on lib/, host/, calibrate/, explain/, engine/ (the periodic engine) and loadkit/
  * (load plumbing); under run/, report/, tools/ and interbench.c, which walk these descriptors

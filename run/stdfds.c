@@ -4,7 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "lib/text.h"
-#include "report/stdfds.h"
+#include "run/stdfds.h"
 
 int stdfds_open(void)
 {

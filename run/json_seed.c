@@ -1,6 +1,6 @@
 #define _GNU_SOURCE
 #include <jansson.h>
-#include "report/json_seed.h"
+#include "run/json_seed.h"
 #include "lib/nbrandom.h"
 
 size_t json_seed_mix(uint64_t a, uint64_t b)
