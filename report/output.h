@@ -1,6 +1,6 @@
 /* An output of the run's report: something the run writes (the console and logfile table,
  * the JSON document, the --timeline file), as one implementation of struct report_output in
- * its own file under report/, listed once in report/outputs.c.  The run's report
+ * its own file under report/, listed once in report/outputs.h.  The run's report
  * (report/sink.h) walks that list and calls each output's hooks at fixed points of the run;
  * it keeps only what they share (struct report_run) and reads the matrix's records
  * (run/matrix.h), which every hook is handed.  doc/adding-an-output.md walks adding one;
@@ -110,6 +110,11 @@ extern const struct report_output *const report_outputs[];
 /* The table words of plan item it's bench and load settings ("nice -10", "real time", ""),
  * each into len bytes. */
 void report_item_words(const struct report_run *run, const struct plan_item *it, char *bench, char *load, size_t len);
+
+/* Ends an output's file opened with safe_out_open (lib/safefile.h): renamed into place
+ * (commit) or removed.  Returns 0, or -1 with "interbench: WHAT: reason" on stderr (what: its
+ * option, "--timeline"). */
+int report_file_close(struct safe_out *out, bool commit, const char *what);
 
 /* Flushes f (the console or a file), keeping its first write error's errno in *first (stdio
  * keeps only a flag). */

@@ -16,6 +16,6 @@ struct json_output {
 	bool target_open;
 };
 
-extern const struct report_output report_output_json;
+extern const struct report_output report_output_json; /* listed in report/outputs.h */
 
 #endif

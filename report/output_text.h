@@ -23,6 +23,6 @@ struct text_output {
 	const struct plan_item *last_header; /* the item whose table header was printed last */
 };
 
-extern const struct report_output report_output_text;
+extern const struct report_output report_output_text; /* listed in report/outputs.h */
 
 #endif

@@ -56,19 +56,11 @@ static void timeline_pair_measured(void *st, struct report_run *run, const struc
 static int timeline_close(void *st, struct report_run *run, const struct report_end *end)
 {
 	struct timeline_output *t = st;
-	char err[PATH_MAX + 128];
 	if (!t->open)
 		return 0;
 	t->open = false;
 	run->timeline_fd = -1;
-	if (!end->commit) {
-		safe_out_abort(&t->out);
-		return 0;
-	}
-	if (safe_out_commit(&t->out, err, sizeof(err)) == 0)
-		return 0;
-	text_message(stderr, "interbench: --timeline: %s", err);
-	return -1;
+	return report_file_close(&t->out, end->commit, "--timeline");
 }
 
 static const struct safe_out *timeline_scratch(const void *st)

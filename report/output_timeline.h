@@ -14,6 +14,6 @@ struct timeline_output {
 	bool warned;                     /* a write failure of it was reported */
 };
 
-extern const struct report_output report_output_timeline;
+extern const struct report_output report_output_timeline; /* listed in report/outputs.h */
 
 #endif

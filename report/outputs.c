@@ -1,14 +1,9 @@
-/* The outputs of interbench (report/output.h), in the order they open: a later one that
- * cannot open closes the earlier ones, and the text output prints the run header once all
- * are open.  They close in the reverse order. */
+/* The table of interbench's outputs (report/output.h), from the list in report/outputs.h: in
+ * the order they open (a later one that cannot open closes the earlier ones); they close in
+ * the reverse order. */
 #include <stddef.h>
-#include "report/output_json.h"
-#include "report/output_text.h"
-#include "report/output_timeline.h"
+#include "report/outputs.h"
 
-const struct report_output *const report_outputs[] = {
-	&report_output_timeline,
-	&report_output_json,
-	&report_output_text,
-	NULL,
-};
+REPORT_OUTPUTS(OUTPUT_DECLARE)
+
+const struct report_output *const report_outputs[] = { REPORT_OUTPUTS(OUTPUT_ENTRY) NULL };

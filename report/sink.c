@@ -8,19 +8,6 @@
 #include "report/sink.h"
 #include "workloads/workload.h"
 
-void report_flush(FILE *f, int *first)
-{
-	errno = 0;
-	if (fflush(f) != 0 && !*first)
-		*first = errno ? errno : EIO;
-}
-
-void report_item_words(const struct report_run *run, const struct plan_item *it, char *bench, char *load, size_t len)
-{
-	sched_setting_words(&it->bench_sched, bench, len);
-	sched_setting_words(&run->in.load->s[it->l], load, len);
-}
-
 void sink_console_open(struct report_sink *s, const struct options *o, const volatile sig_atomic_t *stop)
 {
 	s->run.opt = o;

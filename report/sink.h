@@ -1,7 +1,7 @@
 /* The run's report: the one owner of what a run writes.  It is the sink of the run's matrix
  * (run/matrix.h; sink_matrix gives the callbacks) and hands what happens to each of its
  * outputs (report/output.h: the text table on the console and in the logfile, the JSON
- * document, the --timeline file; listed in report/outputs.c), which read the matrix's
+ * document, the --timeline file; listed in report/outputs.h), which read the matrix's
  * records (matrix_reps).  It keeps only what they share (struct report_run: the run's set-up,
  * its header facts, the console, queued so it never blocks the run: report/conout.h) and
  * prints the console's own lines: the measuring note, the notes before the run and the end of
