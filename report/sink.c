@@ -86,22 +86,32 @@ static int close_outputs(struct report_sink *s, size_t n, const struct report_en
 	return rc;
 }
 
+/* Opens the outputs in list order; when one cannot, closes those before it (commit false).
+ * Returns 0, or the refusing open's value. */
+static int open_outputs(struct report_sink *s)
+{
+	for (size_t k = 0; s->outputs[k]; k++) {
+		int rc = s->outputs[k]->open ? s->outputs[k]->open(s->state[k], &s->run) : 0;
+		if (rc != 0) {
+			close_outputs(s, k, &(struct report_end){ .commit = false });
+			return rc;
+		}
+	}
+	return 0;
+}
+
 int sink_open(struct report_sink *s, const struct sink_setup *in)
 {
 	s->run.in = *in;
 	fill_info(&s->run);
 	if (alloc_states(s) != 0)
 		return -1;
-	size_t k = 0;
-	int rc = 0;
-	for (; s->outputs[k] && rc == 0; k += rc == 0)
-		rc = s->outputs[k]->open ? s->outputs[k]->open(s->state[k], &s->run) : 0;
+	int rc = open_outputs(s);
 	if (rc != 0) {
-		close_outputs(s, k, &(struct report_end){ .commit = false });
 		free_states(s);
 		return rc;
 	}
-	for (k = 0; s->outputs[k]; k++)
+	for (size_t k = 0; s->outputs[k]; k++)
 		if (s->outputs[k]->begin)
 			s->outputs[k]->begin(s->state[k], &s->run);
 	return 0;

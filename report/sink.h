@@ -20,7 +20,8 @@ struct report_sink {
 	struct report_run run;           /* what the outputs share */
 	struct conout conout;            /* the console's queue: never blocks a run */
 	/* The outputs, NULL-terminated: report_outputs (sink_console_open), or a test's; and the
-	 * state of each (state_bytes zeroed by sink_open, or a test's). */
+	 * state of each: state_bytes zeroed by sink_open and freed by sink_close, or a test's own
+	 * (that test then calls neither). */
 	const struct report_output *const *outputs;
 	void *state[REPORT_OUTPUTS_MAX];
 };
