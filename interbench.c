@@ -30,10 +30,10 @@
 
 /* Set by the signal handler; a handler can only reach a global. */
 static volatile sig_atomic_t g_signal;
-/* The run's scratch registry and its outputs still being written, for the handler's last act
- * (set once, before any load runs). */
+/* The run's scratch registry and its report, whose outputs still being written the handler's
+ * last act unlinks (set once, before any load runs). */
 static const struct scratch_set *g_scratch;
-static const struct safe_out *g_outputs[2];
+static const struct report_sink *g_sink;
 
 /* The first signal asks for an orderly stop (results so far kept, children reaped, scratch
  * files removed).  A second one exits at once, unlinking the scratch files first; the
@@ -43,8 +43,8 @@ static void on_signal(int sig)
 	if (g_signal) {
 		if (g_scratch)
 			scratch_unlink_signal_safe(g_scratch);
-		for (int i = 0; i < 2; i++)
-			safe_out_unlink_signal_safe(g_outputs[i]);
+		if (g_sink)
+			sink_unlink_signal_safe(g_sink);
 		_exit(128 + g_signal);
 	}
 	g_signal = sig;
@@ -146,8 +146,7 @@ static int setup_run(struct run *r)
 		.loops_per_ms = lpms, .interrupted = &g_signal, .scratch = &r->scratch,
 	};
 	g_scratch = &r->scratch;
-	g_outputs[0] = &r->sink.timeline_out;
-	g_outputs[1] = &r->sink.json_target.out;
+	g_sink = &r->sink;
 	struct sink_setup in = { .plan = &r->plan, .bench = &r->bench, .load = &r->load, .machine = &r->machine,
 				 .audit = &r->audit, .load_cfg = &r->load_cfg, .loops_source = loops_source,
 				 .calib = r->opt.loops_per_ms ? NULL : &r->calib,
@@ -183,7 +182,7 @@ static int run_matrix(struct run *r)
 		.duration_ns = (uint64_t)(r->opt.duration_s ? r->opt.duration_s : r->opt.max_time_s) * NS_PER_S,
 		.precision = r->opt.duration_s ? NULL : &r->opt.precision,
 		.min_ns = (uint64_t)r->opt.min_time_s * NS_PER_S, .load_cfg = &r->load_cfg,
-		.main = r->main, .timeline_fd = r->sink.timeline_fd, .interrupted = &g_signal, .watch = &r->watch,
+		.main = r->main, .timeline_fd = r->sink.run.timeline_fd, .interrupted = &g_signal, .watch = &r->watch,
 		.check_rate = !r->opt.loops_per_ms,  /* a value given on purpose is not the CPU's */
 	};
 	calib_reference(&r->calib, r->load_cfg.loops_per_ms, &p.speed_reference);
@@ -207,9 +206,7 @@ static int finish_run(struct run *r, int rc)
 	}
 	pid_t during = r->watch.during;
 	run_watch_end(&r->watch);
-	if (r->matrix.drift.checks)
-		sink_calibration_drift(&r->sink, &r->matrix);
-	if (sink_close(&r->sink, during) != 0)
+	if (sink_close(&r->sink, &r->matrix, during) != 0)
 		rc = -1;
 	mainproc_release(&r->main);
 	matrix_free(&r->matrix);

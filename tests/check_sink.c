@@ -1,5 +1,6 @@
-/* The run's report (report/sink.c) as the matrix's sink, over a matrix run with a stub pair
- * runner: the console and the logfile get the same table (the table header once, a row per
+/* The run's report (report/sink.c) as the matrix's sink, with its text output
+ * (report/output_text.c) or its JSON output (report/output_json.c), over a matrix run with a
+ * stub pair runner: the console and the logfile get the same table (the table header once, a row per
  * pair in interbench 0.31's fields, a disturbed row's line under it, a partial window's line,
  * the interrupted note), but for the load's throughput lines, in the logfile only unless -v;
  * and with --repeat the JSON results stay in plan order whatever order the rounds ran their
@@ -16,6 +17,8 @@
 #include "run/sweep.h"
 #include "lib/timeutil.h"
 #include "report/logformat.h"
+#include "report/output_json.h"
+#include "report/output_text.h"
 #include "report/sink.h"
 
 static volatile sig_atomic_t stop;
@@ -96,13 +99,17 @@ static void run(bool verbose)
 				   .load_cfg = &load_cfg, .timeline_fd = -1, .interrupted = &stop,
 				   .pair_run = stub_pair_run };
 	ck_assert_int_eq(matrix_init(&m, &p), 0);
+	static struct text_output text;
 	memset(&s, 0, sizeof(s));
-	s.opt = &opt;
-	s.in = (struct sink_setup){ .plan = &plan, .bench = &bench, .load = &load, .load_cfg = &load_cfg };
-	s.timeline_fd = -1;
-	s.con = text_open(&con);
-	s.log = text_open(&log);
-	s.both = open_memstream(&s.both_text, &s.both_size);
+	memset(&text, 0, sizeof(text));
+	s.run.opt = &opt;
+	s.run.in = (struct sink_setup){ .plan = &plan, .bench = &bench, .load = &load, .load_cfg = &load_cfg };
+	s.run.timeline_fd = -1;
+	s.run.con = text_open(&con);
+	text.log = text_open(&log);
+	text.pending = open_memstream(&text.pending_text, &text.pending_size);
+	s.outputs = (const struct report_output *const[]){ &report_output_text, NULL };
+	s.state[0] = &text;
 	struct matrix_sink sink = sink_matrix(&s);
 	sink.run_begin = NULL;  /* the notes before the run are the console's alone */
 	stop = 0;
@@ -129,8 +136,8 @@ static void run(bool verbose)
 			     "this pair (0.0 % steal)\n") < burn_row, "%s", c);
 	ck_assert_ptr_null(strstr(burn_row, LOG_ROW_DISTURBED));
 	free(c), free(l), free(l_no_work);
-	fclose(con.f), fclose(log.f), fclose(s.both);
-	free(con.buf), free(log.buf), free(s.both_text);
+	fclose(con.f), fclose(log.f), fclose(text.pending);
+	free(con.buf), free(log.buf), free(text.pending_text);
 	matrix_free(&m);
 	plan_free(&plan);
 }
@@ -171,28 +178,30 @@ START_TEST(json_results_in_plan_order)
 				   .load_cfg = &load_cfg, .timeline_fd = -1, .interrupted = &stop,
 				   .pair_run = stub_quiet, .shuffle_seed = seed - 1 };
 	ck_assert_int_eq(matrix_init(&m, &p), 0);
+	static struct json_output json;
 	memset(&s, 0, sizeof(s));
-	s.opt = &opt;
-	s.in = (struct sink_setup){ .plan = &plan, .bench = &bench, .load = &load, .load_cfg = &load_cfg };
-	s.timeline_fd = -1;
-	s.con = fopen("/dev/null", "w");
-	s.both = open_memstream(&s.both_text, &s.both_size);
-	s.doc = json_pack("{s:[]}", "results");
+	memset(&json, 0, sizeof(json));
+	s.run.opt = &opt;
+	s.run.in = (struct sink_setup){ .plan = &plan, .bench = &bench, .load = &load, .load_cfg = &load_cfg };
+	s.run.timeline_fd = -1;
+	s.run.con = fopen("/dev/null", "w");
+	json.doc = json_pack("{s:[]}", "results");
+	s.outputs = (const struct report_output *const[]){ &report_output_json, NULL };
+	s.state[0] = &json;
 	struct matrix_sink sink = sink_matrix(&s);
 	sink.run_begin = NULL;
 	stop = 0;
 	ck_assert_int_eq(matrix_run(&m, &sink), 0);
 	const char *want[][2] = { { "None", "1" }, { "Burn", "1" }, { "None", "2" }, { "Burn", "2" } };
-	json_t *a = json_object_get(s.doc, "results");
+	json_t *a = json_object_get(json.doc, "results");
 	ck_assert_uint_eq(json_array_size(a), 4);
 	for (size_t k = 0; k < 4; k++) {
 		json_t *r = json_array_get(a, k);
 		ck_assert_str_eq(json_string_value(json_object_get(r, "load")), want[k][0]);
 		ck_assert_int_eq(json_integer_value(json_object_get(r, "repeat")), atoi(want[k][1]));
 	}
-	json_decref(s.doc);
-	fclose(s.con), fclose(s.both);
-	free(s.both_text);
+	json_decref(json.doc);
+	fclose(s.run.con);
 	matrix_free(&m);
 	plan_free(&plan);
 }

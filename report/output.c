@@ -1,0 +1,32 @@
+/* What the outputs share besides their interface (report/output.h). */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <limits.h>
+#include "lib/text.h"
+#include "report/output.h"
+
+void report_flush(FILE *f, int *first)
+{
+	errno = 0;
+	if (fflush(f) != 0 && !*first)
+		*first = errno ? errno : EIO;
+}
+
+void report_item_words(const struct report_run *run, const struct plan_item *it, char *bench, char *load, size_t len)
+{
+	sched_setting_words(&it->bench_sched, bench, len);
+	sched_setting_words(&run->in.load->s[it->l], load, len);
+}
+
+int report_file_close(struct safe_out *out, bool commit, const char *what)
+{
+	char err[PATH_MAX + 128];
+	if (!commit) {
+		safe_out_abort(out);
+		return 0;
+	}
+	if (safe_out_commit(out, err, sizeof(err)) == 0)
+		return 0;
+	text_message(stderr, "interbench: %s: %s", what, err);
+	return -1;
+}

@@ -1,0 +1,145 @@
+/* The JSON output (report/output_json.h). */
+#define _GNU_SOURCE
+#include <limits.h>
+#include "lib/text.h"
+#include "report/json_report.h"
+#include "report/output_json.h"
+#include "workloads/workload.h"
+
+static void out_of_memory(void)
+{
+	text_message(stderr, "interbench: warning: out of memory for the JSON results");
+}
+
+/* Opens --json's target.  Returns 0, or 2 when it cannot be used (reason printed). */
+static int json_open(void *st, struct report_run *run)
+{
+	struct json_output *j = st;
+	char err[PATH_MAX + 256];
+	if (!run->opt->json_path)
+		return 0;
+	if (report_target_open(&j->target, run->opt->json_path, err, sizeof(err)) != 0) {
+		text_message(stderr, "interbench: --json: %s (accepted: a new file or a regular file of your own, a FIFO "
+			     "or device with a reader, or - for stdout)", err);
+		return 2;
+	}
+	j->target_open = true;
+	return 0;
+}
+
+/* Starts the document (with --json, or unless -c). */
+static void json_begin(void *st, struct report_run *run)
+{
+	struct json_output *j = st;
+	if (!run->opt->json_path && run->opt->console_only)
+		return;
+	j->doc = report_new(run->in.machine, &run->info, run->opt);
+	if (!j->doc)
+		out_of_memory();
+}
+
+/* Run `repeat` of plan item i in the JSON results: the item's words and settings beside its
+ * record.  Returns report_add's value. */
+static int result_json(struct json_output *j, const struct report_run *run, const struct matrix *m, size_t i,
+		       unsigned repeat)
+{
+	const struct plan_item *it = &run->in.plan->items[i];
+	const struct workload *lw = workload_table[it->li];
+	char mode[64], load_mode[64];
+	report_item_words(run, it, mode, load_mode, sizeof(mode));
+	struct report_entry e = {
+		.simulation = it->sim->name, .load = lw->name, .mode = mode, .load_mode = load_mode,
+		.bench_sched = &it->bench_sched, .load_sched = &run->in.load->s[it->l], .repeat = repeat + 1,
+		.has_deadlines = it->spec.desc->has_deadlines, .spec = &it->spec, .load_metrics = lw->metrics,
+		.load_storage = &m->loads[it->li].ctx.storage, .explain = run->opt->explain && it->spec.desc->has_deadlines,
+		.rec = &matrix_reps(m, i)[repeat],
+	};
+	return report_add(j->doc, &e);
+}
+
+static void json_sweep(void *st, struct report_run *run, const struct report_sweep *sw)
+{
+	struct json_output *j = st;
+	(void)run;
+	if (j->doc && report_add_sweep(j->doc, sw->sim, sw->load, sw->rows, sw->nr, sw->cols, sw->nc, sw->cells) != 0)
+		out_of_memory();
+}
+
+/* The JSON results, from the matrix's records: round by round, each in plan order whatever
+ * order the round ran its pairs in (run/matrix.h), every run that ran (a signal stops a round
+ * part way); then the signal that cut the run short. */
+static void json_run_end(void *st, struct report_run *run, const struct matrix *m, int sig)
+{
+	struct json_output *j = st;
+	for (unsigned r = 0; j->doc && r < m->p.repeats; r++)
+		for (size_t i = 0; i < run->in.plan->n; i++)
+			if (matrix_reps(m, i)[r].ran && result_json(j, run, m, i, r) != 0)
+				out_of_memory();
+	if (sig && j->doc)
+		report_mark_interrupted(j->doc, sig);
+}
+
+/* The speed checks between pairs (run.calibration_drift) and another run seen during this
+ * one (run.concurrent_run_pid). */
+static void json_end_facts(struct json_output *j, const struct report_run *run, const struct report_end *end)
+{
+	const struct matrix *m = end->drift;
+	if (m) {
+		size_t n = run->in.plan->n ? run->in.plan->n : 1;
+		const char *sims[n], *loads[n];
+		for (size_t i = 0; i < run->in.plan->n; i++) {
+			sims[i] = run->in.plan->items[i].sim->name;
+			loads[i] = matrix_load_name(m, i);
+		}
+		if (j->doc && report_set_drift(j->doc, &m->drift, calib_drift_off(&m->drift), sims, loads) != 0)
+			out_of_memory();
+	}
+	if (end->concurrent_pid && j->doc)
+		report_set_concurrent(j->doc, end->concurrent_pid);
+}
+
+/* Writes the document to --json and, unless -c, to a new "<release>-<datestamp>.json" (or -2,
+ * -3... when an earlier run of the same minute has that name).  Returns 0, or -1 when a write
+ * failed (reported). */
+static int write_json(struct json_output *j, const struct report_run *run)
+{
+	char err[512], stem[96], path[128];
+	int rc = 0;
+	if (j->target_open && report_target_write(&j->target, j->doc, err, sizeof(err)) != 0) {
+		text_message(stderr, "interbench: --json: %s", err);
+		rc = -1;
+	}
+	j->target_open = false;
+	snprintf(stem, sizeof(stem), "%s-%s", run->info.kernel_release, run->info.datestamp);
+	if (!run->opt->console_only && report_create(j->doc, stem, path, sizeof(path), err, sizeof(err)) != 0) {
+		text_message(stderr, "interbench: %s", err);
+		rc = -1;
+	}
+	return rc;
+}
+
+static int json_close(void *st, struct report_run *run, const struct report_end *end)
+{
+	struct json_output *j = st;
+	int rc = 0;
+	if (end->commit)
+		json_end_facts(j, run, end);
+	if (end->commit && j->doc)
+		rc = write_json(j, run);
+	else if (j->target_open)
+		report_target_abort(&j->target);
+	j->target_open = false;
+	json_decref(j->doc);
+	j->doc = NULL;
+	return rc;
+}
+
+static const struct safe_out *json_scratch(const void *st)
+{
+	return &((const struct json_output *)st)->target.out;
+}
+
+const struct report_output report_output_json = {
+	.name = "json", .state_bytes = sizeof(struct json_output), .open = json_open, .begin = json_begin,
+	.sweep = json_sweep, .run_end = json_run_end, .close = json_close, .scratch = json_scratch,
+};
