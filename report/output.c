@@ -15,7 +15,7 @@ void report_flush(FILE *f, int *first)
 void report_item_words(const struct report_run *run, const struct plan_item *it, char *bench, char *load, size_t len)
 {
 	sched_setting_words(&it->bench_sched, bench, len);
-	sched_setting_words(&run->in.load->s[it->l], load, len);
+	sched_setting_words(&run->in.load->s[it->load_setting], load, len);
 }
 
 int report_file_close(struct safe_out *out, bool commit, const char *what)

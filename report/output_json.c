@@ -44,14 +44,14 @@ static int result_json(struct json_output *j, const struct report_run *run, cons
 		       unsigned repeat)
 {
 	const struct plan_item *it = &run->in.plan->items[i];
-	const struct workload *lw = workload_table[it->li];
+	const struct workload *lw = workload_table[it->load_index];
 	char mode[64], load_mode[64];
 	report_item_words(run, it, mode, load_mode, sizeof(mode));
 	struct report_entry e = {
-		.simulation = it->sim->name, .load = lw->name, .mode = mode, .load_mode = load_mode,
-		.bench_sched = &it->bench_sched, .load_sched = &run->in.load->s[it->l], .repeat = repeat + 1,
+		.simulation = it->task->name, .load = lw->name, .mode = mode, .load_mode = load_mode,
+		.bench_sched = &it->bench_sched, .load_sched = &run->in.load->s[it->load_setting], .repeat = repeat + 1,
 		.has_deadlines = it->spec.desc->has_deadlines, .spec = &it->spec, .load_metrics = lw->metrics,
-		.load_storage = &m->loads[it->li].ctx.storage, .explain = run->opt->explain && it->spec.desc->has_deadlines,
+		.load_storage = &m->loads[it->load_index].ctx.storage, .explain = run->opt->explain && it->spec.desc->has_deadlines,
 		.rec = &matrix_reps(m, i)[repeat],
 	};
 	return report_add(j->doc, &e);
@@ -88,7 +88,7 @@ static void json_end_facts(struct json_output *j, const struct report_run *run, 
 		size_t n = run->in.plan->n ? run->in.plan->n : 1;
 		const char *sims[n], *loads[n];
 		for (size_t i = 0; i < run->in.plan->n; i++) {
-			sims[i] = run->in.plan->items[i].sim->name;
+			sims[i] = run->in.plan->items[i].task->name;
 			loads[i] = matrix_load_name(m, i);
 		}
 		if (j->doc && report_set_drift(j->doc, &m->drift, calib_drift_off(&m->drift), sims, loads) != 0)

@@ -85,12 +85,12 @@ static void pattern_lines(struct text_output *t, struct report_run *run)
 	for (size_t i = 0; i < plan->n; i++) {
 		bool seen = false;
 		for (size_t j = 0; j < i && !seen; j++)
-			seen = plan->items[j].sim == plan->items[i].sim;
+			seen = plan->items[j].task == plan->items[i].task;
 		if (seen)
 			continue;
 		char text[512];
 		sim_pattern_text(&plan->items[i].spec, text, sizeof(text));
-		fprintf(t->pending, LOG_PATTERN "%s: %s\n", plan->items[i].sim->name, text);
+		fprintf(t->pending, LOG_PATTERN "%s: %s\n", plan->items[i].task->name, text);
 		send_pending(t, run, true);
 	}
 }
@@ -309,15 +309,15 @@ static void text_item_complete(void *st_, struct report_run *run, const struct m
 	const struct plan_item *it = &run->in.plan->items[i];
 	struct table_style st = style_of(run, it);
 	const struct plan_item *last = t->last_header;
-	if (!last || last->sim != it->sim || last->b != it->b || last->l != it->l) {
+	if (!last || last->task != it->task || last->bench_setting != it->bench_setting || last->load_setting != it->load_setting) {
 		char mode[64], load_mode[64];
 		report_item_words(run, it, mode, load_mode, sizeof(mode));
 		fprintf(t->pending, "\n");
-		table_header(t->pending, it->sim->name, mode, load_mode, &st);
+		table_header(t->pending, it->task->name, mode, load_mode, &st);
 		send_pending(t, run, true);
 	}
 	t->last_header = it;
-	emit_row(t, run, &m->loads[it->li].ctx, reps, n, &st);
+	emit_row(t, run, &m->loads[it->load_index].ctx, reps, n, &st);
 }
 
 /* A sweep table, on the console and in the logfile. */
@@ -350,7 +350,7 @@ static void end_notes(struct text_output *t, struct report_run *run, const struc
 		const struct calib_drift_check *w = calib_drift_worst(&m->drift);
 		char after[160] = "?";
 		if (w)
-			snprintf(after, sizeof(after), "%s/%s", run->in.plan->items[w->item].sim->name,
+			snprintf(after, sizeof(after), "%s/%s", run->in.plan->items[w->item].task->name,
 				 matrix_load_name(m, w->item));
 		logfile_drift(t->pending, &m->drift, after, run->in.calib && !run->in.calib->remeasured);
 		send_pending(t, run, true);

@@ -209,14 +209,14 @@ static void emit_sweep(struct report_sink *s, const struct matrix *m, const stru
 	bool us = false;
 	for (size_t k = 0; k < s->run.in.plan->n; k++) {
 		const struct plan_item *it = &s->run.in.plan->items[k];
-		if (it->sim == first->sim && it->li == first->li) {
-			cells[it->b * nl + it->l] = sweep_cell_of(m, k);
-			us |= sched_kind_realtime(bench->s[it->b].kind);
+		if (it->task == first->task && it->load_index == first->load_index) {
+			cells[it->bench_setting * nl + it->load_setting] = sweep_cell_of(m, k);
+			us |= sched_kind_realtime(bench->s[it->bench_setting].kind);
 		}
 	}
 	for (unsigned i = 0; i < nb + nl; i++)
 		rows[i] = sched_setting_label(i < nb ? &bench->s[i] : &load->s[i - nb], labels[i], sizeof(labels[i]));
-	struct report_sweep sw = { .sim = first->sim->name, .load = workload_table[first->li]->name, .rows = rows,
+	struct report_sweep sw = { .sim = first->task->name, .load = workload_table[first->load_index]->name, .rows = rows,
 				   .nr = nb, .cols = rows + nb, .nc = nl, .cells = cells,
 				   .has_deadlines = first->spec.desc->has_deadlines, .microseconds = us };
 	for (size_t k = 0; s->outputs[k]; k++)
@@ -237,7 +237,7 @@ static void emit_sweeps(struct report_sink *s, const struct matrix *m)
 	for (size_t k = 0; k < plan->n; k++) {
 		bool seen = false;
 		for (size_t j = 0; j < k && !seen; j++)
-			seen = plan->items[j].sim == plan->items[k].sim && plan->items[j].li == plan->items[k].li;
+			seen = plan->items[j].task == plan->items[k].task && plan->items[j].load_index == plan->items[k].load_index;
 		if (!seen)
 			emit_sweep(s, m, &plan->items[k]);
 	}

@@ -68,7 +68,7 @@ size_t matrix_measured(const struct matrix *m)
 
 const char *matrix_load_name(const struct matrix *m, size_t item)
 {
-	return m->loads[m->p.plan->items[item].li].ctx.name;
+	return m->loads[m->p.plan->items[item].load_index].ctx.name;
 }
 
 static void cleanup_loads(struct matrix *m)
@@ -153,7 +153,7 @@ static void run_pair(struct matrix *m, const struct plan_item *it, struct pair_o
 {
 	struct stop_plan sp;
 	const struct stop_plan *stop = stop_plan_of(m, it, &sp);
-	struct matrix_load *slot = &m->loads[it->li];
+	struct matrix_load *slot = &m->loads[it->load_index];
 	struct load_ctx *lctx = &slot->ctx;
 	struct explain_config explain = { .tracer = m->p.main.tracer, .threshold_ns = m->p.opt->explain_threshold_ns };
 	struct pair_params p = {
@@ -165,7 +165,7 @@ static void run_pair(struct matrix *m, const struct plan_item *it, struct pair_o
 			.explain = m->p.main.tracer || m->p.main.explain_floor ? &explain : NULL,
 		},
 		.load = lctx,
-		.load_sched = m->p.load->s[it->l],
+		.load_sched = m->p.load->s[it->load_setting],
 		.bench_cpus = cpus_of(m->p.opt, &m->p.opt->bench_cpus),
 		.load_cpus = cpus_of(m->p.opt, &m->p.opt->load_cpus),
 		.duration_ns = stop ? stop->at_ns[stop->looks - 1] : m->p.duration_ns,
@@ -205,7 +205,7 @@ static void run_round(struct matrix *m, unsigned round, const struct matrix_sink
 	for (size_t k = 0; k < n && !*m->p.interrupted; k++) {
 		size_t i = m->p.repeats > 1 ? m->order[k] : k;
 		const struct plan_item *it = &m->p.plan->items[i];
-		progress_run_begin(&m->progress, it->sim->name, matrix_load_name(m, i), round + 1, m->p.repeats,
+		progress_run_begin(&m->progress, it->task->name, matrix_load_name(m, i), round + 1, m->p.repeats,
 				   now_ns());
 		struct pair_outcome *po = &m->reps[i * m->p.repeats + round];
 		run_pair(m, it, po);

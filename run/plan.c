@@ -78,11 +78,11 @@ static void add_pairs(struct plan *p, const struct plan_input *in, unsigned si, 
 			if (load_selected(in->opt, li, si, bs)) {
 				struct plan_item *it = &p->items[p->n++];
 				memset(it, 0, sizeof(*it)); /* padding too: a plan is the same bytes every time */
-				it->sim = workload_table[si];
+				it->task = workload_table[si];
 				it->spec = *spec;
-				it->li = li;
-				it->b = b;
-				it->l = l;
+				it->load_index = li;
+				it->bench_setting = b;
+				it->load_setting = l;
 				it->bench_sched = concrete_setting(in, workload_table[si], spec, bs);
 			}
 }
@@ -116,7 +116,7 @@ void plan_free(struct plan *p)
 bool plan_uses(const struct plan *p, unsigned i)
 {
 	for (size_t k = 0; k < p->n; k++)
-		if (p->items[k].li == i || p->items[k].sim == workload_table[i])
+		if (p->items[k].load_index == i || p->items[k].task == workload_table[i])
 			return true;
 	return false;
 }

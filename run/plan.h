@@ -13,10 +13,11 @@
 
 /* One pair at one setting of the sweep. */
 struct plan_item {
-	const struct workload *sim; /* the simulated task's workload */
-	struct sim_spec spec;       /* its pattern, resolved from its options */
-	unsigned li;                /* the load's index in workload_table */
-	unsigned b, l;              /* the bench and load settings: bench->s[b], load->s[l] */
+	const struct workload *task; /* the simulated task's workload */
+	struct sim_spec spec;        /* its pattern, resolved from its options */
+	unsigned load_index;         /* the load's index in workload_table */
+	unsigned bench_setting, load_setting; /* the bench and load settings: bench->s[bench_setting],
+	                                         load->s[load_setting] */
 	struct sched_setting bench_sched; /* bench->s[b] made concrete for this task: its
 	                                     SCHED_DEADLINE reservation, or SCHED_FIFO for a task
 	                                     that prefers it (WL_PREFERS_FIFO) */

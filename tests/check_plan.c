@@ -31,7 +31,7 @@ static void plan_of(bool rt_ok, const char *first, ...)
 
 static const char *load_name(size_t k)
 {
-	return workload_table[plan.items[k].li]->name;
+	return workload_table[plan.items[k].load_index]->name;
 }
 
 static void teardown(void)
@@ -43,7 +43,7 @@ START_TEST(one_pair)
 {
 	plan_of(false, "-W", "Audio", "-w", "None", NULL);
 	ck_assert_uint_eq(plan.n, 1);
-	ck_assert_str_eq(plan.items[0].sim->name, "Audio");
+	ck_assert_str_eq(plan.items[0].task->name, "Audio");
 	ck_assert_str_eq(load_name(0), "None");
 	ck_assert_int_eq(plan.items[0].bench_sched.kind, SP_OTHER);
 }
@@ -56,10 +56,10 @@ START_TEST(default_never_its_own_load)
 	unsigned last_sim = 0;
 	for (size_t k = 0; k < plan.n; k++) {
 		const struct plan_item *it = &plan.items[k];
-		ck_assert_ptr_ne(it->sim, workload_table[it->li]);           /* never its own load */
-		ck_assert_ptr_nonnull(workload_table[it->li]->load);
+		ck_assert_ptr_ne(it->task, workload_table[it->load_index]);           /* never its own load */
+		ck_assert_ptr_nonnull(workload_table[it->load_index]->load);
 		unsigned si = 0;
-		while (workload_table[si] != it->sim)
+		while (workload_table[si] != it->task)
 			si++;
 		ck_assert_uint_ge(si, last_sim);                             /* grouped by task, in table order */
 		last_sim = si;
@@ -89,9 +89,9 @@ START_TEST(sweep_order)
 	const char *want[4] = { "None", "Burn", "None", "Burn" };
 	for (size_t k = 0; k < 4; k++) {
 		ck_assert_str_eq(load_name(k), want[k]);
-		ck_assert_uint_eq(plan.items[k].l, k / 2);
+		ck_assert_uint_eq(plan.items[k].load_setting, k / 2);
 	}
-	ck_assert_int_eq(load.s[plan.items[2].l].nice, 19);
+	ck_assert_int_eq(load.s[plan.items[2].load_setting].nice, 19);
 }
 END_TEST
 
@@ -110,7 +110,7 @@ START_TEST(deadline_only_for_fixed_work)
 {
 	plan_of(false, "-W", "Audio", "-W", "X", "-w", "None", "--bench-policy", "deadline", NULL);
 	ck_assert_uint_eq(plan.n, 1);   /* X's work changes every frame: no reservation fits */
-	ck_assert_str_eq(plan.items[0].sim->name, "Audio");
+	ck_assert_str_eq(plan.items[0].task->name, "Audio");
 	ck_assert_int_eq(plan.items[0].bench_sched.kind, SP_DEADLINE);
 	ck_assert_uint_gt(plan.items[0].bench_sched.dl_runtime_ns, 0);
 }

@@ -53,7 +53,7 @@ static void skeleton_pair_measured(void *st, struct report_run *run, const struc
 	(void)repeat;
 	if (!po->ok)
 		return;
-	snprintf(line, sizeof(line), "%s %s %" PRIu64 "\n", it->sim->name, matrix_load_name(m, item),
+	snprintf(line, sizeof(line), "%s %s %" PRIu64 "\n", it->task->name, matrix_load_name(m, item),
 		 po->bench.summary.sched_p99_ns);
 	skeleton_line(st, line);
 }
@@ -63,7 +63,7 @@ static void skeleton_item_complete(void *st, struct report_run *run, const struc
 {
 	char line[256];
 	(void)reps;
-	snprintf(line, sizeof(line), "%s %s rows %u\n", run->in.plan->items[item].sim->name, matrix_load_name(m, item), n);
+	snprintf(line, sizeof(line), "%s %s rows %u\n", run->in.plan->items[item].task->name, matrix_load_name(m, item), n);
 	skeleton_line(st, line);
 }
 
