@@ -107,11 +107,39 @@ static struct task_figure figure_table[FIG_MAX_ROWS];
 const struct task_figure *task_figures = figure_table;
 size_t task_figures_n;
 
-/* Appends n rows to the table; a table past FIG_MAX_ROWS is a build's mistake: abort. */
+/* A table the build got wrong, found before main: says what and aborts. */
+static void table_wrong(const char *what, const char *task)
+{
+	fprintf(stderr, "interbench: internal error: the figure table: %s%s%s\n", what, task ? ": " : "", task ? task : "");
+	abort();
+}
+
+/* Whether 8 bytes at offset (a uint64_t or a double) lie in the task block of struct
+ * pair_summary, or wholly in its core figures before it (a task's column showing a figure
+ * every task has). */
+static bool field_fits(size_t offset)
+{
+	size_t lo = offsetof(struct pair_summary, task.data), hi = lo + SIM_TASK_BLOCK_BYTES;
+	return offset + 8 <= offsetof(struct pair_summary, task) || (offset >= lo && offset + 8 <= hi);
+}
+
+/* Whether a task's row r keeps its figure, and its null count, where field_fits says. */
+static bool in_task_block(const struct task_figure *r)
+{
+	return field_fits(r->offset) && (r->null_rule != FIG_NULL_ZERO || field_fits(r->null_offset));
+}
+
+/* Appends n rows to the table: past FIG_MAX_ROWS, a task's row outside its block, or a
+ * measures name longer than the block keeps (15 characters) is a build's mistake. */
 static void table_append(const struct task_figure *rows, size_t n)
 {
 	if (task_figures_n + n > FIG_MAX_ROWS)
-		abort();
+		table_wrong("more than FIG_MAX_ROWS rows", NULL);
+	for (size_t i = 0; i < n; i++)
+		if (rows[i].task && (!in_task_block(&rows[i]) ||
+				     strlen(rows[i].task) >= sizeof(((struct sim_task_block *)0)->name)))
+			table_wrong("a task's row past its block of SIM_TASK_BLOCK_BYTES, or its name over 15 characters",
+				    rows[i].task);
 	memcpy(&figure_table[task_figures_n], rows, n * sizeof(*rows));
 	task_figures_n += n;
 }
@@ -320,6 +348,8 @@ void summary_median(const struct pair_summary *reps, unsigned n, struct pair_sum
 	for (size_t k = 0; v && k < task_figures_n; k++) {
 		const struct task_figure *f = &task_figures[k];
 		unsigned nv = 0;
+		if (f->task && strncmp(f->task, out->task.name, sizeof(out->task.name)) != 0)
+			continue;  /* another task's row: its offset is this task's block, another field */
 		for (unsigned i = 0; i < n; i++)
 			if (in_group(&reps[i], f->median))
 				v[nv++] = figure_value(f, &reps[i]);

@@ -1,5 +1,6 @@
 /* The run's report (report/sink.h). */
 #define _GNU_SOURCE
+#include <stdatomic.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,8 +57,10 @@ static void fill_info(struct report_run *run)
 static void free_states(struct report_sink *s)
 {
 	for (size_t k = 0; k < REPORT_OUTPUTS_MAX; k++) {
-		free(s->state[k]);
-		s->state[k] = NULL;
+		void *state = s->state[k];
+		s->state[k] = NULL;  /* before the free: a signal now finds no state to ask */
+		atomic_signal_fence(memory_order_seq_cst);
+		free(state);
 	}
 }
 

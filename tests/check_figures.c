@@ -16,6 +16,8 @@
 #include "report/jsonkeys.h"
 #include "tools/resultset.h"
 #include "engine/summary.h"
+#include "workloads/proaudio_buffer.h"
+#include "workloads/pipeline_chain.h"
 
 /* The whole of file path (run from the source tree, as `make unit` does), or NULL. */
 static char *slurp(const char *path)
@@ -461,6 +463,30 @@ START_TEST(test_median_groups)
 }
 END_TEST
 
+/* A task's medians take its own rows alone: ProAudio's block read through Pipeline's rows at
+ * the same offsets (a double's bits as an integer) must not overwrite them.  Two repeats, so
+ * the median is the mean of the two: start<1ms 60 and 99 give 79.5. */
+START_TEST(test_median_own_rows)
+{
+	struct pair_summary s[2] = { { .samples = 10 }, { .samples = 10 } }, med;
+	const double start_1ms[2] = { 60, 99 };
+	for (unsigned i = 0; i < 2; i++) {
+		struct audio_figures fig = { .xruns = 2 * i, .worst_overrun_ns = 1000, .start_1ms_pct = start_1ms[i],
+					     .start_2ms_pct = 100 };
+		snprintf(s[i].task.name, sizeof(s[i].task.name), "%s", proaudio_buffer_measures.name);
+		memcpy(s[i].task.data.bytes, &fig, sizeof(fig));
+	}
+	double lo, hi;
+	summary_median(s, 2, &med, &lo, &hi);
+	struct audio_figures got;
+	memcpy(&got, med.task.data.bytes, sizeof(got));
+	ck_assert_double_eq_tol(got.start_1ms_pct, 79.5, 1e-9);
+	ck_assert_double_eq_tol(got.start_2ms_pct, 100, 1e-9);
+	ck_assert_uint_eq(got.xruns, 1);
+	ck_assert_str_eq(med.task.name, proaudio_buffer_measures.name);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("figures");
@@ -473,6 +499,7 @@ int main(void)
 	tcase_add_test(tc, test_table_consistent);
 	tcase_add_test(tc, test_added_figure_flows);
 	tcase_add_test(tc, test_median_groups);
+	tcase_add_test(tc, test_median_own_rows);
 	tcase_add_test(tc, test_intervals_written);
 	tcase_add_test(tc, test_summarize_intervals);
 	suite_add_tcase(s, tc);

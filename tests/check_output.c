@@ -19,8 +19,9 @@
 
 REPORT_OUTPUTS(OUTPUT_DECLARE)
 
-/* Step 2 of the doc: the output in the list, here after interbench's own. */
-const struct report_output *const report_outputs[] = { REPORT_OUTPUTS(OUTPUT_ENTRY) &report_output_skeleton, NULL };
+/* Step 2 of the doc: the output in the list, before the text output, which stays last. */
+const struct report_output *const report_outputs[] = { &report_output_timeline, &report_output_json,
+	&report_output_skeleton, &report_output_text, NULL };
 
 static volatile sig_atomic_t stop;
 

@@ -17,6 +17,7 @@ struct skeleton_count {
 struct skeleton_figures {
 	uint64_t closed_periods; /* periods closed, counted by the task itself */
 };
+_Static_assert(sizeof(struct skeleton_figures) <= SIM_TASK_BLOCK_BYTES, "the figures fit the result's block");
 
 /* Step 3: the hooks.  The engine calls period_end for each period it closed (true would mark
  * it in --timeline)... */
