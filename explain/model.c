@@ -324,8 +324,10 @@ static int irq_cmp(const void *a, const void *b)
 
 void explain_summary_sort(struct explain_summary *s)
 {
-	qsort(s->who, s->nwho, sizeof(s->who[0]), culprit_cmp);
-	qsort(s->irqs, s->nirq, sizeof(s->irqs[0]), irq_cmp);
+	/* bounded by the tables' sizes whatever the counts say (a record from another process:
+	 * run/pair.c bench_record_check refuses such counts first) */
+	qsort(s->who, s->nwho < EXPLAIN_PAIR_WHO ? s->nwho : EXPLAIN_PAIR_WHO, sizeof(s->who[0]), culprit_cmp);
+	qsort(s->irqs, s->nirq < EXPLAIN_PAIR_IRQS ? s->nirq : EXPLAIN_PAIR_IRQS, sizeof(s->irqs[0]), irq_cmp);
 }
 
 const struct explain_period *explain_kept_at(const struct explain_kept *k, unsigned i)

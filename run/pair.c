@@ -38,7 +38,7 @@ struct bench_arg {
  * look at most.  The looks count from now.  *st says how it ended. */
 static void bench_window_wait(const struct pair_params *p, struct sim_engine *e, int ctl_fd, struct pair_stop *st)
 {
-	static struct sim_result snap; /* 80 KB: not on the stack */
+	static struct sim_result snap; /* sizeof(struct sim_result), about 186 KB: not on the stack */
 	const struct stop_plan *sp = p->stop;
 	memset(st, 0, sizeof(*st));
 	if (!sp) {
@@ -162,32 +162,134 @@ static int bench_report(int res_fd, const struct bench_arg *b)
 	       (!r->kept_periods || fd_write_all(res_fd, r->kept, r->kept_periods * sizeof(*r->kept)) == 0) ? 0 : 1;
 }
 
-/* In main: reads the arrays of the record rec whose fixed part was just read from fd, sized by
- * its counts (refused past their bounds: EPROTO).  Returns 0, or -1 with errno set (rec then
- * holds no array). */
-static int bench_record_read(int fd, struct bench_record *rec)
+/* Reads len bytes of fd into buf by end_ns (fd_read_all, waiting only what is left of it).
+ * Returns 0, or -1 with errno as fd_read_all sets it (ETIMEDOUT once end_ns has passed). */
+static int read_by(int fd, void *buf, size_t len, uint64_t end_ns)
 {
-	size_t nb = (size_t)rec->sched_buckets + rec->timer_buckets;
-	rec->buckets = NULL;
-	rec->kept = NULL;
-	if (rec->sched_buckets > HIST_BUCKETS || rec->timer_buckets > HIST_BUCKETS || rec->kept_periods > EXPLAIN_KEEP) {
-		rec->sched_buckets = rec->timer_buckets = rec->kept_periods = 0;
-		errno = EPROTO;
+	uint64_t t = now_ns();
+	if (!len)
+		return 0;
+	if (t >= end_ns) {
+		errno = ETIMEDOUT;
 		return -1;
 	}
-	if ((nb && !(rec->buckets = malloc(nb * sizeof(*rec->buckets)))) ||
-	    (rec->kept_periods && !(rec->kept = malloc(rec->kept_periods * sizeof(*rec->kept))))) {
-		bench_record_free(rec);
+	return fd_read_all(fd, buf, len, (int)((end_ns - t + NS_PER_MS - 1) / NS_PER_MS));
+}
+
+/* Refuses a count n of member past its array's max entries: -1 with errno EPROTO and err
+ * naming them.  Returns 0 when n is within. */
+static int bound(const char *member, uint64_t n, uint64_t max, char *err, size_t errlen)
+{
+	if (n <= max)
+		return 0;
+	snprintf(err, errlen, "%s %llu, at most %llu", member, (unsigned long long)n, (unsigned long long)max);
+	errno = EPROTO;
+	return -1;
+}
+
+/* The record's counts within their arrays (bench_record_check's first half). */
+static int counts_check(const struct bench_record *b, char *err, size_t errlen)
+{
+	const struct explain_summary *x = &b->explain;
+	if (bound("sched_buckets", b->sched_buckets, HIST_BUCKETS, err, errlen) ||
+	    bound("timer_buckets", b->timer_buckets, HIST_BUCKETS, err, errlen) ||
+	    bound("kept_periods", b->kept_periods, EXPLAIN_KEEP, err, errlen) ||
+	    bound("explain.nwho", x->nwho, EXPLAIN_PAIR_WHO, err, errlen) ||
+	    bound("explain.nirq", x->nirq, EXPLAIN_PAIR_IRQS, err, errlen) ||
+	    bound("explain.nstages", x->nstages, EXPLAIN_MAX_STAGES, err, errlen))
 		return -1;
-	}
-	if ((nb && fd_read_all(fd, rec->buckets, nb * sizeof(*rec->buckets), STOP_GRACE_MS) != 0) ||
-	    (rec->kept_periods && fd_read_all(fd, rec->kept, rec->kept_periods * sizeof(*rec->kept), STOP_GRACE_MS) != 0)) {
-		int e = errno;
-		bench_record_free(rec);
-		errno = e;
-		return -1;
+	for (uint32_t i = 0; b->kept && i < b->kept_periods; i++) {
+		char member[32];
+		snprintf(member, sizeof(member), "kept[%u].ntop", i);
+		if (bound(member, b->kept[i].ntop, EXPLAIN_TOP, err, errlen))
+			return -1;
 	}
 	return 0;
+}
+
+/* The n buckets h of one histogram (member names it): each non-empty, below HIST_BUCKETS
+ * (hist_bucket_low_ns shifts by the index's group) and after the one before, as buckets_of
+ * writes them.  Returns 0, or -1 with errno EPROTO and err naming the first that is not. */
+static int buckets_check(const char *member, const struct hist_bucket *h, uint32_t n, char *err, size_t errlen)
+{
+	for (uint32_t i = 0; i < n; i++)
+		if (h[i].index >= HIST_BUCKETS || !h[i].count || (i && h[i].index <= h[i - 1].index)) {
+			snprintf(err, errlen, "%s[%u] index %u count %llu (wanted: non-empty, index below %u and rising)",
+				 member, i, h[i].index, (unsigned long long)h[i].count, (unsigned)HIST_BUCKETS);
+			errno = EPROTO;
+			return -1;
+		}
+	return 0;
+}
+
+#define TERMINATE(a) ((a)[sizeof(a) - 1] = '\0')
+
+/* Forces a NUL at the end of the strings of the record's fixed part. */
+static void fixed_strings_terminate(struct bench_record *b)
+{
+	TERMINATE(b->errmsg);
+	TERMINATE(b->summary.task.name);
+	for (unsigned i = 0; i < EXPLAIN_PAIR_WHO; i++)
+		TERMINATE(b->explain.who[i].comm);
+	for (unsigned i = 0; i < EXPLAIN_PAIR_IRQS; i++)
+		TERMINATE(b->explain.irqs[i].name);
+	for (unsigned i = 0; i < EXPLAIN_MAX_STAGES; i++)
+		TERMINATE(b->explain.stage_name[i]);
+}
+
+int bench_record_check(struct bench_record *b, char *err, size_t errlen)
+{
+	fixed_strings_terminate(b);
+	if (counts_check(b, err, errlen) != 0 ||
+	    (b->buckets && (buckets_check("sched bucket", b->buckets, b->sched_buckets, err, errlen) != 0 ||
+			    buckets_check("timer bucket", b->buckets + b->sched_buckets, b->timer_buckets, err, errlen) != 0)))
+		return -1;
+	for (uint32_t i = 0; b->kept && i < b->kept_periods; i++) {
+		for (unsigned j = 0; j < EXPLAIN_TOP; j++)
+			TERMINATE(b->kept[i].top[j].comm);
+		TERMINATE(b->kept[i].irq.name);
+	}
+	return 0;
+}
+
+/* Reads the arrays of rec (its counts checked) from fd by end_ns.  Returns 0, or -1 with
+ * errno set. */
+static int arrays_read(int fd, struct bench_record *rec, uint64_t end_ns)
+{
+	size_t nb = (size_t)rec->sched_buckets + rec->timer_buckets;
+	if ((nb && !(rec->buckets = malloc(nb * sizeof(*rec->buckets)))) ||
+	    (rec->kept_periods && !(rec->kept = malloc(rec->kept_periods * sizeof(*rec->kept)))))
+		return -1;
+	return read_by(fd, rec->buckets, nb * sizeof(*rec->buckets), end_ns) == 0 &&
+	       read_by(fd, rec->kept, rec->kept_periods * sizeof(*rec->kept), end_ns) == 0 ? 0 : -1;
+}
+
+int bench_record_receive(int fd, struct bench_record *rec, struct pair_stop *stop, uint64_t end_ns, char *err,
+			 size_t errlen)
+{
+	int rc = read_by(fd, rec, sizeof(*rec), end_ns);
+	if (rc == 0)
+		rc = read_by(fd, stop, sizeof(*stop), end_ns);
+	rec->buckets = NULL;  /* the pointers read are the bench process's, or torn */
+	rec->kept = NULL;
+	fixed_strings_terminate(rec);
+	if (rc == 0)
+		rc = counts_check(rec, err, errlen);
+	if (rc == 0)
+		rc = arrays_read(fd, rec, end_ns);
+	if (rc == 0)
+		rc = bench_record_check(rec, err, errlen);
+	if (rc == 0)
+		return 0;
+	int e = errno;
+	if (e != EPROTO)
+		snprintf(err, errlen, "%s", strerror(e));
+	bench_record_free(rec);
+	rec->sched_buckets = rec->timer_buckets = rec->kept_periods = 0;
+	rec->explain.nwho = rec->explain.nirq = 0;
+	rec->explain.nstages = 0;
+	errno = e;
+	return -1;
 }
 
 /* Runs the task over the window into res (zeroed), then writes its --timeline records. */
@@ -337,31 +439,27 @@ static bool is_realtime(const struct sched_setting *s)
 	return s->kind == SP_FIFO || s->kind == SP_RR;
 }
 
-/* Reads a child's result, len bytes into buf and then len2 into buf2 (len2 may be 0) and,
- * when rec is buf (the bench's record), its arrays, after asking it to stop; on failure rec
- * holds no array, and why describes what happened, with fate's hint at what killed it
- * (child_describe_death). */
-static bool collect(struct child *c, const struct child_fate *fate, void *buf, size_t len, void *buf2,
-		    size_t len2, struct bench_record *rec, const char *what, char *why, size_t whylen)
+/* Reads a child's result after asking it to stop: the bench's record into rec and *stop
+ * (bench_record_receive), or else len bytes into buf, the whole of it within STOP_GRACE_MS;
+ * on failure rec holds no array, and why describes what happened, with fate's hint at what
+ * killed it (child_describe_death). */
+static bool collect(struct child *c, const struct child_fate *fate, void *buf, size_t len, struct bench_record *rec,
+		    struct pair_stop *stop, const char *what, char *why, size_t whylen)
 {
 	child_request_stop(c);
-	int rc = fd_read_all(c->res_fd, buf, len, STOP_GRACE_MS);
-	if (rc == 0 && len2)
-		rc = fd_read_all(c->res_fd, buf2, len2, STOP_GRACE_MS);
-	if (rec && rc == 0)
-		rc = bench_record_read(c->res_fd, rec);
-	else if (rec) { /* the pointers read are the bench process's, or torn */
-		rec->buckets = NULL;
-		rec->kept = NULL;
-		rec->sched_buckets = rec->timer_buckets = rec->kept_periods = 0;
-	}
+	uint64_t end_ns = now_ns() + (uint64_t)STOP_GRACE_MS * NS_PER_MS;
+	char err[160] = "";
+	int rc = rec ? bench_record_receive(c->res_fd, rec, stop, end_ns, err, sizeof(err))
+		     : read_by(c->res_fd, buf, len, end_ns);
 	int e = errno;
 	int killed = child_reap(c, STOP_GRACE_MS);
 	if (rc == 0)
 		return true;
 	char how[160];
 	child_describe_death(c->status, fate, how, sizeof(how));
-	if (killed || e == ETIMEDOUT) /* strerror(ETIMEDOUT) would say "Connection timed out" */
+	if (e == EPROTO) /* refused: a child still writing the rest was killed for it, not late */
+		snprintf(why, whylen, "reading the %s result: %s: %s", what, strerror(e), err);
+	else if (killed || e == ETIMEDOUT) /* strerror(ETIMEDOUT) would say "Connection timed out" */
 		snprintf(why, whylen, "%s process did not report within %d ms%s", what, STOP_GRACE_MS,
 			 killed ? " and was killed" : "");
 	else if (e == EPIPE)
@@ -429,8 +527,7 @@ static int bench_window(const struct pair_params *p, struct child *kids[2], stru
 	 * only take a realtime task or load */
 	struct child_fate fate = { .realtime = is_realtime(&p->run_cfg.sched),
 				   .oom_kills_before = out->oom_kills_before };
-	out->ok = collect(bench, &fate, &out->bench, sizeof(out->bench), &out->stop, sizeof(out->stop), &out->bench,
-			  "bench", out->why, sizeof(out->why));
+	out->ok = collect(bench, &fate, NULL, 0, &out->bench, &out->stop, "bench", out->why, sizeof(out->why));
 	if (spoke == -2)
 		out->stop.reason = STOP_INTERRUPTED;
 	out->bench.explain.tracer_run_ns = run0_ns >= 0 && run1_ns >= run0_ns ? run1_ns - run0_ns : -1;
@@ -524,8 +621,9 @@ int pair_run(const struct pair_params *p, struct pair_outcome *out)
 	char load_why[200] = "";
 	struct child_fate fate = { .realtime = is_realtime(&p->load_sched),
 				   .oom_kills_before = out->oom_kills_before };
-	bool load_ok = collect(&load, &fate, &out->load, sizeof(out->load), NULL, 0, NULL, "load", load_why,
+	bool load_ok = collect(&load, &fate, &out->load, sizeof(out->load), NULL, NULL, "load", load_why,
 			       sizeof(load_why));
+	out->load.errmsg[sizeof(out->load.errmsg) - 1] = '\0'; /* the load's message, as the bench's */
 	if (kids[1] && !out->ok)
 		return 0; /* the bench's failure is the reason */
 	load_verdict(p, out, load_ok, load_why, spoke, kids[1] != NULL);

@@ -83,6 +83,25 @@ int bench_record_make(const struct sim_result *r, struct bench_record *out);
 /* Frees what b's arrays hold (b's counts stay); NULL arrays are fine. */
 void bench_record_free(struct bench_record *b);
 
+/* Checks a record that crossed the pipe from the bench process, which main does not trust:
+ * every count within its array (sched_buckets and timer_buckets at most HIST_BUCKETS,
+ * kept_periods at most EXPLAIN_KEEP, explain.nwho, nirq and nstages at most EXPLAIN_PAIR_WHO,
+ * EXPLAIN_PAIR_IRQS and EXPLAIN_MAX_STAGES, each kept period's ntop at most EXPLAIN_TOP); each
+ * histogram's buckets (when b->buckets holds them) non-empty, below HIST_BUCKETS and in
+ * rising index order, as bench_record_make writes them.  Then forces a NUL at the end of
+ * every string: errmsg, summary.task.name, the explain summary's and the kept periods' comm
+ * and name.  Counts whose arrays are NULL are only bounded.  Returns 0, or -1 with errno
+ * EPROTO and err naming the member, its value and its bound ("explain.nwho 13, at most 12"). */
+int bench_record_check(struct bench_record *b, char *err, size_t errlen);
+
+/* Reads a bench record from fd as the bench process writes it: its fixed part, *stop, then
+ * the arrays its counts size, all by end_ns (now_ns's clock), and checks it
+ * (bench_record_check).  Returns 0, or -1 with errno ETIMEDOUT (end_ns passed), EPIPE (the
+ * writer closed early), EPROTO (refused: err names why), ENOMEM or poll/read's error; rec then
+ * holds no array and zero counts, and err says what failed. */
+int bench_record_receive(int fd, struct bench_record *rec, struct pair_stop *stop, uint64_t end_ns, char *err,
+			 size_t errlen);
+
 /* b's kept periods as struct explain_kept into *out (explain_kept_at gives them in order). */
 void bench_record_kept(const struct bench_record *b, struct explain_kept *out);
 
