@@ -178,7 +178,9 @@ void explain_from_schedstat(const struct explain_facts *f, const struct explain_
  * goes to who_rest_ns or is dropped from the handler table); and to the ring k (NULL: not). */
 void explain_summary_add(struct explain_summary *s, struct explain_kept *k, const struct explain_period *p);
 
-/* Sorts s's tables by time, largest first (once, before output). */
+/* Sorts s's tables by time, largest first (once, before output); counts past the tables
+ * (nwho over EXPLAIN_PAIR_WHO, nirq over EXPLAIN_PAIR_IRQS: a record from a faulty child) are
+ * clamped to them first. */
 void explain_summary_sort(struct explain_summary *s);
 
 /* The i-th of k's periods, oldest first (i below k->n). */
