@@ -129,7 +129,7 @@ int bench_record_make(const struct sim_result *r, struct bench_record *out)
 		return -1;
 	}
 	out->sched_buckets = buckets_of(&r->sched_hist, out->buckets);
-	out->timer_buckets = buckets_of(&r->timer_hist, out->buckets + ns);
+	out->timer_buckets = buckets_of(&r->timer_hist, out->buckets ? out->buckets + ns : NULL);
 	for (out->kept_periods = 0; out->kept_periods < nk; out->kept_periods++)
 		out->kept[out->kept_periods] = *explain_kept_at(&r->explain_kept, out->kept_periods);
 	return 0;
