@@ -64,7 +64,7 @@ ALL_CFLAGS = -std=gnu11 $(WARN) -pthread -I. -MMD -MP $(PKG_CFLAGS) $(CPPFLAGS) 
 SYS_LIBS := -pthread -lrt -lm
 LIBS     = $(PKG_LIBS) $(SYS_LIBS)
 
-FOLDERS := lib host calibrate explain engine loadkit workloads run report tools
+FOLDERS := lib host calibrate explain engine decide loadkit workloads run report tools
 LIB_SRCS := $(sort $(foreach d,$(FOLDERS),$(wildcard $(d)/*.c)))
 LIB_OBJS := $(LIB_SRCS:.c=.o)
 TEST_SRCS := $(sort $(wildcard tests/check_*.c))

@@ -1,0 +1,228 @@
+/* Decisions about figures between two sides (decide/decision.h names the methods). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "decide/decision.h"
+#include "lib/distrib.h"
+
+/* A side's values on the test scale: its count, mean and the variance of that mean. */
+struct side {
+	size_t n;
+	double mean, var_of_mean, dof;
+	bool all_positive;
+};
+
+/* The side's values v[0..n) (NaN skipped), logged for a ratio, into *s; var_of_mean never below
+ * floor_var (then with no degrees of freedom lost: the floor is known, not estimated). */
+static void side_of(const double *v, size_t n, bool ratio, double floor_var, struct side *s)
+{
+	double sum = 0, sum2 = 0;
+	memset(s, 0, sizeof(*s));
+	s->all_positive = true;
+	for (size_t i = 0; i < n; i++) {
+		if (isnan(v[i]))
+			continue;
+		s->all_positive &= v[i] > 0 && isfinite(v[i]);
+		double x = ratio ? log(v[i] > 0 ? v[i] : 1) : v[i];
+		s->n++;
+		sum += x;
+	}
+	if (s->n == 0)
+		return;
+	s->mean = sum / (double)s->n;
+	for (size_t i = 0; i < n; i++)
+		if (!isnan(v[i])) {
+			double x = (ratio ? log(v[i] > 0 ? v[i] : 1) : v[i]) - s->mean;
+			sum2 += x * x;
+		}
+	double var = s->n > 1 ? sum2 / (double)(s->n - 1) / (double)s->n : 0;
+	s->dof = s->n > 1 ? (double)(s->n - 1) : 0;
+	if (floor_var > var) {
+		var = floor_var;
+		s->dof = INFINITY;
+	}
+	s->var_of_mean = var;
+}
+
+/* The estimate in the figure's unit from the test scale. */
+static double unscale(bool ratio, double x)
+{
+	return ratio ? exp(x) : x;
+}
+
+/* The change in its unit (% of A or points) from a difference on the test scale. */
+static double change_of(bool ratio, double diff)
+{
+	return ratio ? (exp(diff) - 1) * 100 : diff;
+}
+
+/* Welch-Satterthwaite degrees of freedom of va + vb (each side's dof INFINITY when floored). */
+static double welch_dof(const struct side *a, const struct side *b)
+{
+	double va = a->var_of_mean, vb = b->var_of_mean;
+	double den = (isinf(a->dof) ? 0 : va * va / a->dof) + (isinf(b->dof) ? 0 : vb * vb / b->dof);
+	return den > 0 ? (va + vb) * (va + vb) / den : INFINITY;
+}
+
+/* The test's p-values of d (diff on the test scale, margin m there; m NaN: none). */
+static void test_of(struct decision *d, double diff, double margin)
+{
+	if (d->se > 0) {
+		double t = fabs(diff) / d->se;
+		d->p_different = 2 * (1 - student_t_cdf(t, d->dof));
+		if (isnan(margin)) {
+			d->p_same = 1;
+		} else {
+			double p_low = 1 - student_t_cdf((diff + margin) / d->se, d->dof);  /* H0: diff <= -m */
+			double p_high = student_t_cdf((diff - margin) / d->se, d->dof);     /* H0: diff >= m */
+			d->p_same = fmax(p_low, p_high);
+		}
+	} else {  /* no spread at all, on either side: the difference is what it is */
+		d->p_different = diff == 0 ? 1 : 0;
+		d->p_same = !isnan(margin) && fabs(diff) < margin ? 0 : 1;
+	}
+	double half = d->se * student_t_quantile_real(d->dof, 1 - DECISION_ALPHA / 2);
+	d->change_lo = change_of(d->rule.ratio, diff - half);
+	d->change_hi = change_of(d->rule.ratio, diff + half);
+}
+
+/* The margin on the test scale of rule r: log(1 + threshold / 100) for a ratio; NaN: none. */
+static double margin_of(const struct decision_rule *r)
+{
+	if (isnan(r->threshold) || !(r->threshold > 0))
+		return NAN;
+	return r->ratio ? log1p(r->threshold / 100) : r->threshold;
+}
+
+void decision_measure(struct decision *d, const struct decision_rule *r, const double *a, size_t na,
+		      const double *b, size_t nb, double floor_var_a, double floor_var_b)
+{
+	struct side sa, sb;
+	memset(d, 0, sizeof(*d));
+	d->rule = *r;
+	d->answer = isnan(r->threshold) ? DECISION_REPORTED : DECISION_UNKNOWN;
+	d->change = d->change_lo = d->change_hi = d->p_different = d->p_same = NAN;
+	d->p_different_adj = d->p_same_adj = NAN;
+	d->a = d->b = d->se = d->dof = NAN;
+	d->subruns_needed = INFINITY;
+	side_of(a, na, r->ratio, floor_var_a, &sa);
+	side_of(b, nb, r->ratio, floor_var_b, &sb);
+	d->n_a = (unsigned)sa.n;
+	d->n_b = (unsigned)sb.n;
+	if (sa.n == 0 || sb.n == 0) {
+		d->why = "no value";
+		return;
+	}
+	if (r->ratio && (!sa.all_positive || !sb.all_positive)) {
+		d->why = "a value of 0 has no ratio";
+		return;
+	}
+	d->a = unscale(r->ratio, sa.mean);
+	d->b = unscale(r->ratio, sb.mean);
+	double diff = sb.mean - sa.mean;
+	d->change = change_of(r->ratio, diff);
+	d->worse = r->higher_worse ? diff > 0 : diff < 0;
+	if (sa.n < 2 || sb.n < 2) {
+		d->why = "one sub-run a side";
+		return;
+	}
+	d->tested = true;
+	d->se = sqrt(sa.var_of_mean + sb.var_of_mean);
+	d->dof = welch_dof(&sa, &sb);
+	test_of(d, diff, margin_of(r));
+	d->why = NULL;
+}
+
+/* Sorts indexes by their p-value, ascending (qsort's context through a file-scope pointer is
+ * avoided: the pairs carry their value). */
+struct ranked {
+	double p;
+	size_t at;
+};
+
+static int by_p(const void *x, const void *y)
+{
+	double a = ((const struct ranked *)x)->p, b = ((const struct ranked *)y)->p;
+	return a < b ? -1 : a > b;
+}
+
+size_t holm_adjust(const double *p, double *adj, size_t n)
+{
+	struct ranked *r = malloc((n ? n : 1) * sizeof(*r));
+	size_t m = 0;
+	for (size_t i = 0; i < n; i++) {
+		adj[i] = NAN;
+		if (!isnan(p[i]) && r)
+			r[m++] = (struct ranked){ p[i], i };
+	}
+	if (!r)
+		return 0;
+	qsort(r, m, sizeof(*r), by_p);
+	double running = 0;
+	for (size_t j = 0; j < m; j++) {
+		double v = fmin(1, (double)(m - j) * r[j].p);
+		running = fmax(running, v);
+		adj[r[j].at] = running;
+	}
+	free(r);
+	return m;
+}
+
+/* The sub-runs a side at which d's interval would answer at level alpha_each (two-sided for
+ * DIFFERENT, one-sided twice for SAME), the spread per sub-run as seen; INFINITY when none. */
+static double subruns_needed(const struct decision *d, double alpha_each)
+{
+	if (!d->tested || !(d->se > 0))
+		return INFINITY;
+	double diff = d->rule.ratio ? log1p(d->change / 100) : d->change;
+	double margin = margin_of(&d->rule);
+	/* the spread of one sub-run's value, both sides pooled: se^2 = sigma^2 (1/na + 1/nb) */
+	double sigma = d->se / sqrt(1.0 / d->n_a + 1.0 / d->n_b);
+	double need = INFINITY;
+	if (diff != 0) {
+		double z = student_t_quantile_real(INFINITY, 1 - alpha_each / 2);
+		need = 2 * pow(z * sigma / fabs(diff), 2);
+	}
+	if (!isnan(margin) && fabs(diff) < margin) {
+		double z = student_t_quantile_real(INFINITY, 1 - alpha_each);
+		need = fmin(need, 2 * pow(z * sigma / (margin - fabs(diff)), 2));
+	}
+	return isfinite(need) ? ceil(fmax(need, 2)) : INFINITY;
+}
+
+size_t decision_family(struct decision *d, size_t n, double alpha)
+{
+	double *buf = calloc(4 * (n ? n : 1), sizeof(double));
+	if (!buf)
+		return 0;
+	double *pd = buf, *ps = buf + n, *ad = buf + 2 * n, *as = buf + 3 * n;
+	for (size_t i = 0; i < n; i++) {
+		bool judged = d[i].answer != DECISION_REPORTED && d[i].tested;
+		pd[i] = judged ? d[i].p_different : NAN;
+		ps[i] = judged ? d[i].p_same : NAN;
+	}
+	size_t m = holm_adjust(pd, ad, n);
+	holm_adjust(ps, as, n);
+	for (size_t i = 0; i < n; i++) {
+		if (d[i].answer == DECISION_REPORTED)
+			continue;
+		d[i].p_different_adj = ad[i];
+		d[i].p_same_adj = as[i];
+		d[i].answer = !d[i].tested ? DECISION_UNKNOWN : as[i] <= alpha ? DECISION_SAME :
+			      ad[i] <= alpha ? DECISION_DIFFERENT : DECISION_UNKNOWN;
+		d[i].subruns_needed = d[i].answer == DECISION_UNKNOWN ?
+				      subruns_needed(&d[i], alpha / (double)(m ? m : 1)) : 0;
+	}
+	free(buf);
+	return m;
+}
+
+const char *decision_answer_name(enum decision_answer a)
+{
+	switch (a) {
+	case DECISION_DIFFERENT: return "DIFFERENT";
+	case DECISION_SAME: return "SAME";
+	case DECISION_UNKNOWN: return "UNKNOWN";
+	default: return "-";
+	}
+}

@@ -1,0 +1,109 @@
+/* Decisions about figures between two sides (two settings interleaved in one run, or two runs
+ * such as two kernels): for each judged figure, DIFFERENT (worse or better), SAME (any change
+ * lies within the figure's threshold) or UNKNOWN (neither shown yet, with the sub-runs a side
+ * that would show one at the spread seen), with the error of the whole family of answers
+ * controlled.
+ *
+ * The unit of evidence is the sub-run: one value of the figure per sub-run of each side (a
+ * repeat of the pair, its task and load started afresh).  Periods within one sub-run are not
+ * independent and sub-runs differ from each other (a run keeps its CPU placement and phase:
+ * 82-84 % of the run-to-run variance of Audio/Burn's and Video/Burn's mean latency lies between
+ * runs, bench/RESULTS.md), so only the spread between sub-runs says how well a side's figure is
+ * known (Kalibera & Jones, "Rigorous benchmarking in reasonable time", ISMM 2013: the run as
+ * the replication level).  One sub-run a side gives no answer.
+ *
+ * The change and its test.  A latency's change is a ratio (B / A - 1, in % of A) estimated on
+ * the log scale: the difference of the sides' mean log values, so that the interval is of the
+ * ratio itself and never below -100 %; a share's is a difference (B - A, in points).  Its
+ * standard error and degrees of freedom are Welch's (Welch, "The generalization of 'Student's'
+ * problem when several different population variances are involved", Biometrika 34 (1947)
+ * 28-35; Satterthwaite's degrees of freedom), each side's variance never below a floor the
+ * caller derives from the periods themselves (a share every sub-run had at 100 % is known only
+ * to the exact binomial bound of its periods, not to zero).
+ *   - DIFFERENT tests no change: two-sided, p = 2 P(T > |change| / se).
+ *   - SAME tests a change at least the threshold: two one-sided tests (Schuirmann, "A
+ *     comparison of the two one-sided tests procedure and the power approach for assessing the
+ *     equivalence of average bioavailability", J. Pharmacokin. Biopharm. 15 (1987) 657-680),
+ *     p the larger of the two; for a ratio the margins are +-log(1 + threshold / 100).
+ *   - The family: Holm's step-down adjustment (Holm, "A simple sequentially rejective multiple
+ *     test procedure", Scand. J. Statist. 6 (1979) 65-70) over the family's DIFFERENT p-values,
+ *     and again over its SAME p-values, so that the chance of any false DIFFERENT among them is
+ *     at most alpha, and the chance of any false SAME at most alpha, whatever the figures'
+ *     dependence.  A figure both shown SAME and changed (a small real change within the
+ *     threshold) answers SAME.
+ * A figure without a threshold is reported (its change and interval) but not judged. */
+#ifndef IB_DECIDE_DECISION_H
+#define IB_DECIDE_DECISION_H
+#include <stdbool.h>
+#include <stddef.h>
+
+/* The error of each family of answers (any false DIFFERENT; any false SAME): 5 %. */
+#define DECISION_ALPHA 0.05
+
+/* The answer about one figure. */
+enum decision_answer {
+	DECISION_REPORTED,   /* no threshold: the change is shown, not judged */
+	DECISION_UNKNOWN,    /* neither a change nor its absence is shown */
+	DECISION_SAME,       /* the change lies within +-threshold (equivalence) */
+	DECISION_DIFFERENT,  /* a change is shown: worse or better (struct decision.worse) */
+};
+
+/* How a figure's change is measured and judged. */
+struct decision_rule {
+	bool ratio;          /* a latency: the change is B / A - 1 in % of A, every value > 0;
+	                        else a difference B - A in the figure's unit (points) */
+	bool higher_worse;   /* a higher value is worse (latencies); else a lower one (shares) */
+	double threshold;    /* the least change that matters, either way: % of A (ratio) or the
+	                        figure's unit; NaN: not judged */
+};
+
+/* The decision about one figure: filled by decision_measure, answered by decision_family. */
+struct decision {
+	struct decision_rule rule;
+	unsigned n_a, n_b;       /* the sub-runs with a value, each side */
+	double a, b;             /* each side's estimate: the mean, or for a ratio the geometric
+	                            mean, in the figure's unit */
+	double change;           /* % of A (ratio) or the figure's unit; NaN without both sides */
+	double change_lo, change_hi; /* its 95 % interval (Welch), for this figure alone; NaN
+	                                without a test */
+	bool tested;             /* both sides have 2 sub-runs or more, and a ratio's values are
+	                            all > 0: the p-values below are set */
+	double se, dof;          /* the change's standard error on the test scale (the log for a
+	                            ratio) and its Welch-Satterthwaite degrees of freedom */
+	double p_different;      /* two-sided p of no change */
+	double p_same;           /* TOST p of a change of at least the threshold (1 without one) */
+	double p_different_adj, p_same_adj; /* Holm-adjusted in the family (decision_family) */
+	enum decision_answer answer;
+	bool worse;              /* the estimate moved for the worse */
+	/* UNKNOWN: the sub-runs a side at which, at the spread seen, the interval would answer
+	 * (at the family's strictest level, alpha / its size): INFINITY when no number would (the
+	 * change sits on its threshold, or there is no test yet); 0 otherwise. */
+	double subruns_needed;
+	const char *why;         /* why there is no test (NULL when tested): "one sub-run a side",
+	                            "a value of 0 has no ratio", "no value" */
+};
+
+/* Measures the change of one figure from side A's values a[0..na) to side B's b[0..nb) (one
+ * per sub-run; NaN values are left out) under rule r into *d, answer DECISION_UNKNOWN (or
+ * DECISION_REPORTED without a threshold) until decision_family.  floor_var_a and floor_var_b:
+ * the least variance of each side's estimate on the test scale (the log of the value for a
+ * ratio), from what the sub-runs' own periods allow (0: none). */
+void decision_measure(struct decision *d, const struct decision_rule *r, const double *a, size_t na,
+		      const double *b, size_t nb, double floor_var_a, double floor_var_b);
+
+/* Answers the family d[0..n) at family error alpha (DECISION_ALPHA): Holm's adjustment over
+ * the judged and tested decisions' p_different, and over their p_same; each judged decision
+ * then answers SAME (p_same_adj <= alpha), else DIFFERENT (p_different_adj <= alpha), else
+ * UNKNOWN with its subruns_needed.  Returns the size of the family (the judged decisions with
+ * a test). */
+size_t decision_family(struct decision *d, size_t n, double alpha);
+
+/* The answer's word: "DIFFERENT", "SAME", "UNKNOWN", "-" (reported). */
+const char *decision_answer_name(enum decision_answer a);
+
+/* Holm's step-down adjusted p-values of p[0..n) into adj[0..n) (NaN entries stay NaN and are
+ * not counted in n): adj_(i) = max over j <= i of min(1, (m - j + 1) p_(j)), p_(1) <= ... <=
+ * p_(m) the m valid p-values in ascending order.  Returns m. */
+size_t holm_adjust(const double *p, double *adj, size_t n);
+
+#endif
