@@ -12,7 +12,7 @@
 #include "lib/optparse.h"
 #include "lib/text.h"
 #include "lib/interval.h"
-#include "tools/mwu.h"
+#include "decide/decision.h"
 #include "explain/text.h"
 #include "lib/stats.h"
 
@@ -116,12 +116,6 @@ double cmp_median(const struct rs_pair *p, enum judged_metric m)
 	return med;
 }
 
-/* Whether Mann-Whitney at CMP_ALPHA can ever be significant with na and nb repeats. */
-static bool testable(size_t na, size_t nb)
-{
-	return na >= 1 && nb >= 1 && mwu_min_p(na, nb) < CMP_ALPHA;
-}
-
 /* The repeats of p that took no latency sample (rs_values.no_samples: the task never ran). */
 static size_t starved_repeats(const struct rs_pair *p)
 {
@@ -147,103 +141,83 @@ bool cmp_starved_regression(const struct rs_pair *a, const struct rs_pair *b, co
 	return starved_repeats(b) * a->n > starved_repeats(a) * b->n;  /* b's share > a's */
 }
 
-/* The change from old to new of metric m: % of old (worse when higher) or points.  A starved
- * (+inf) NEW against a measured OLD is +inf; with OLD starved, NaN: no figure can say it. */
-static double change_of(enum judged_metric m, double old, double new)
+/* Whether repeat v is a sub-run a decision may rest on: neither disturbed nor run with its
+ * load stopped. */
+static bool usable(const struct rs_values *v)
 {
-	if (isinf(old))
-		return NAN;
-	if (judged_metric_in_points(m))
-		return new - old;
-	return old > 0 ? (new - old) / old * 100 : (new > 0 ? INFINITY : 0);
+	return !v->disturbed && !v->load_stopped;
 }
 
-/* Keeps interval [lo, hi] of metric m within the values it can take: a time or a rate at
- * least 0, a percentage 0 to 100.  Returns true. */
-static bool clamp_interval(enum judged_metric m, double *lo, double *hi)
+/* The sub-run values of metric m of p into v[0..p->n): each usable repeat's, NaN for the
+ * others and for a starved one (+inf: the starved repeats' row judges those).  Returns how
+ * many repeats were left out as disturbed or with their load stopped. */
+static size_t subrun_values(const struct rs_pair *p, enum judged_metric m, double *v)
 {
-	*lo = *lo > 0 ? *lo : 0;
-	if (judged_metric_is_share(m) && *hi > 100)
-		*hi = 100;
-	return true;
-}
-
-/* Whether run v's interval of metric m is its p99's and reaches the run's largest scheduling
- * latency: open above (lib/interval.h hist_percentile_interval_ns: too few samples above the
- * p99 for any to bound it, hi is the max, an understatement; every single run of X, and Audio's
- * first looks), or bounded by nothing but the largest sample.  Either way no upper bound to
- * judge a change by. */
-static bool reaches_max(const struct rs_values *v, enum judged_metric m)
-{
-	return m == JM_P99 && isfinite(v->m[JM_SMAX]) && v->hi[m] >= v->m[JM_SMAX];
-}
-
-/* Side p's estimate of metric m and its 95 % interval, as cmp_change_interval says.  Returns
- * false when it has none. */
-static bool side_interval(const struct rs_pair *p, enum judged_metric m, double *pt, double *lo, double *hi)
-{
-	size_t n = 0, last = 0;
-	double sum = 0, sum2 = 0;
-	for (size_t i = 0; i < p->n; i++)
-		if (!isnan(p->v[i].m[m])) {
-			n++, last = i;
-			sum += p->v[i].m[m];
-			sum2 += p->v[i].m[m] * p->v[i].m[m];
-		}
-	if (n == 1) {
-		const struct rs_values *v = &p->v[last];
-		*pt = v->m[m], *lo = v->lo[m], *hi = v->hi[m];
-		bool ok = isfinite(*pt) && *lo <= *pt && *pt <= *hi && clamp_interval(m, lo, hi);
-		if (ok && reaches_max(v, m))
-			*hi = INFINITY;
-		return ok;
+	size_t out = 0;
+	for (size_t i = 0; i < p->n; i++) {
+		bool ok = usable(&p->v[i]);
+		out += !ok;
+		v[i] = ok && isfinite(p->v[i].m[m]) ? p->v[i].m[m] : NAN;
 	}
-	if (n < 2 || !isfinite(sum))
-		return false;
-	*pt = sum / (double)n;
-	double var = (sum2 - (double)n * *pt * *pt) / (double)(n - 1);
-	double half = student_t975((unsigned)(n - 1)) * sqrt(var > 0 ? var : 0) / sqrt((double)n);
-	*lo = *pt - half, *hi = *pt + half;
-	return clamp_interval(m, lo, hi);
+	return out;
 }
 
-bool cmp_change_interval(const struct rs_pair *a, const struct rs_pair *b, enum judged_metric m, double *lo,
-			 double *hi)
+/* The least variance of p's mean share of metric m (points squared) that its periods allow:
+ * the binomial variance over every usable sub-run's periods at the Agresti-Coull adjusted
+ * share (k + 2) / (n + 4) (Agresti & Coull, "Approximate is better than 'exact' for interval
+ * estimation of binomial proportions", Am. Stat. 52 (1998) 119-126), so that sub-runs all at
+ * 100 % are known no better than their periods show.  0 where the periods are not known. */
+static double share_floor(const struct rs_pair *p, enum judged_metric m)
 {
-	double o, o_lo, o_hi, n, n_lo, n_hi;
-	*lo = *hi = NAN;
-	if (!side_interval(a, m, &o, &o_lo, &o_hi) || !side_interval(b, m, &n, &n_lo, &n_hi))
-		return false;
-	bool pct = !judged_metric_in_points(m);
-	if (pct && !(o > 0))
-		return false;
-	double scale = pct ? 100 / o : 1;
-	*lo = (n - o - sqrt((n - n_lo) * (n - n_lo) + (o_hi - o) * (o_hi - o))) * scale;
-	*hi = (n - o + sqrt((n_hi - n) * (n_hi - n) + (o - o_lo) * (o - o_lo))) * scale;
-	return true;
+	double n = 0, k = 0;
+	for (size_t i = 0; i < p->n; i++) {
+		const struct rs_values *v = &p->v[i];
+		if (!usable(v) || !isfinite(v->m[m]) || !(v->periods > 0))
+			continue;
+		n += v->periods;
+		k += v->m[m] / 100 * v->periods;
+	}
+	if (n == 0)
+		return 0;
+	double q = (k + 2) / (n + 4);
+	return 1e4 * q * (1 - q) / (n + 4);
 }
 
-bool compare_metric(const struct rs_pair *a, const struct rs_pair *b, enum judged_metric m,
-		    const struct cmp_thresholds *t, struct metric_cmp *mc)
+/* The fewest samples of p's usable sub-runs (INFINITY when none says). */
+static double fewest_samples(const struct rs_pair *p)
+{
+	double least = INFINITY;
+	for (size_t i = 0; i < p->n; i++)
+		if (usable(&p->v[i]) && p->v[i].samples < least)
+			least = p->v[i].samples;
+	return least;
+}
+
+void cmp_pair_limits(const struct rs_pair *a, const struct rs_pair *b, const struct cmp_thresholds *t,
+		     double limit[JM_METRICS])
+{
+	memcpy(limit, t->limit, sizeof(t->limit));
+	limit[JM_P90] = NAN;
+	if (isnan(t->limit[JM_P99]) || fmin(fewest_samples(a), fewest_samples(b)) >= CMP_P99_MIN_SAMPLES)
+		return;
+	limit[JM_P90] = t->limit[JM_P99];
+	limit[JM_P99] = NAN;
+}
+
+bool compare_measure(const struct rs_pair *a, const struct rs_pair *b, enum judged_metric m, double limit,
+		     struct decision *d)
 {
 	double *va = malloc((a->n + 1) * sizeof(double)), *vb = malloc((b->n + 1) * sizeof(double));
-	size_t na = va ? collect(a, m, va) : 0, nb = vb ? collect(b, m, vb) : 0;
-	bool have = na > 0 && nb > 0;
-	memset(mc, 0, sizeof(*mc));
-	mc->change_lo = mc->change_hi = NAN;
-	if (have) {
-		struct mwu_result r;
-		mc->tested = testable(na, nb) && mwu_test(va, na, vb, nb, &r) == 0;
-		mc->p = mc->tested ? r.p : NAN;
-		mc->old = median_of(va, (unsigned)na);
-		mc->new = median_of(vb, (unsigned)nb);
-		mc->change = change_of(m, mc->old, mc->new);
-		double worse = judged_metric_higher_worse(m) ? mc->change : -mc->change;
-		bool interval = !mc->tested && cmp_change_interval(a, b, m, &mc->change_lo, &mc->change_hi);
-		mc->shown = interval && (judged_metric_higher_worse(m) ? mc->change_lo > 0 : mc->change_hi < 0);
-		bool real = mc->tested ? mc->p < CMP_ALPHA : interval ? mc->shown : true;
-		mc->beyond = !isnan(t->limit[m]) && worse > t->limit[m];
-		mc->regression = mc->beyond && real;
+	bool have = false;
+	if (va && vb) {
+		size_t out = subrun_values(a, m, va) + subrun_values(b, m, vb);
+		struct decision_rule r = { .ratio = !judged_metric_in_points(m), .higher_worse = judged_metric_higher_worse(m),
+					   .threshold = limit };
+		bool share = judged_metric_is_share(m);
+		decision_measure(d, &r, va, a->n, vb, b->n, share ? share_floor(a, m) : 0, share ? share_floor(b, m) : 0);
+		have = collect(a, m, va) > 0 && collect(b, m, vb) > 0;
+		if (d->why && strcmp(d->why, "no value") == 0 && out)
+			d->why = "its sub-runs disturbed";
 	}
 	free(va);
 	free(vb);
@@ -302,52 +276,98 @@ struct cmp_cols {
 };
 
 /* One row of the table: its cells as shown, and its values for the "figures" entry of the
- * JSON (old and new in unit, change in change_unit, p; NaN or infinite: null). */
+ * JSON (old and new in unit, change in change_unit; NaN or infinite: null). */
 struct cmp_row {
 	const char *figure, *unit, *change_unit;
-	char old[32], new[32], change[32], p[16];
-	const char *verdict;      /* "REGRESSION", "significant", "no change shown (LO..HI)" or "" */
-	double old_v, new_v, change_v, p_v;
-	double change_lo, change_hi; /* the interval of the change, NaN when none */
+	char old[32], new[32], change[32], interval[40], runs[24];
+	char answer[64];          /* "DIFFERENT, worse", "SAME", "UNKNOWN: ...", "REGRESSION" or "" */
+	double old_v, new_v, change_v;
+	double change_lo, change_hi; /* the 95 % interval of the change, NaN when none */
+	const struct decision *d;    /* the decision behind the row, NULL for a row without one */
 };
+
+/* A p-value, or null. */
+static json_t *json_p(double p)
+{
+	return isnan(p) ? json_null() : json_real(p);
+}
+
+/* The decision's members of the row's JSON entry (doc/json.md). */
+static void json_decision(json_t *o, const struct decision *d)
+{
+	json_object_set_new(o, "subruns_old", json_integer(d->n_a));
+	json_object_set_new(o, "subruns_new", json_integer(d->n_b));
+	json_object_set_new(o, "answer", json_string(decision_answer_name(d->answer)));
+	json_object_set_new(o, "worse", json_boolean(d->answer == DECISION_DIFFERENT && d->worse));
+	json_object_set_new(o, "threshold", json_number(d->rule.threshold));
+	json_object_set_new(o, "p_different", json_p(d->p_different));
+	json_object_set_new(o, "p_same", json_p(d->p_same));
+	json_object_set_new(o, "p_different_holm", json_p(d->p_different_adj));
+	json_object_set_new(o, "p_same_holm", json_p(d->p_same_adj));
+	json_object_set_new(o, "subruns_needed", json_number(d->subruns_needed > 0 ? d->subruns_needed : NAN));
+	json_object_set_new(o, "why", d->why ? json_string(d->why) : json_null());
+}
 
 static void print_row(FILE *out, const struct cmp_cols *w, const char *sim, const char *load, const struct cmp_row *r,
 		      const struct cmp_thresholds *t)
 {
-	fprintf(out, "%-*s %-*s %-18s %10s %10s %10s %6s%s%s\n", w->sim, sim, w->load, load, r->figure, r->old, r->new,
-		r->change, r->p, *r->verdict ? "  " : "", r->verdict);
-	if (t->json)
-		json_push(t, "figures", json_pack("{s:o, s:o, s:s, s:s, s:o, s:o, s:o, s:o, s:s, s:o, s:s}",
-			JK_SIMULATION, report_text(sim), JK_LOAD, report_text(load), "figure", r->figure,
-			"unit", r->unit, "old", json_number(r->old_v), "new", json_number(r->new_v),
-			"change", json_number(r->change_v), "change_ci", json_interval(r->change_lo, r->change_hi),
-			"change_unit", r->change_unit, "p", json_number(r->p_v), "verdict", r->verdict));
+	fprintf(out, "%-*s %-*s %-18s %5s %10s %10s %9s %-19s%s%s\n", w->sim, sim, w->load, load, r->figure, r->runs,
+		r->old, r->new, r->change, r->interval, *r->answer ? " " : "", r->answer);
+	if (!t->json)
+		return;
+	json_t *o = json_pack("{s:o, s:o, s:s, s:s, s:o, s:o, s:o, s:o, s:s, s:s}",
+		JK_SIMULATION, report_text(sim), JK_LOAD, report_text(load), "figure", r->figure,
+		"unit", r->unit, "old", json_number(r->old_v), "new", json_number(r->new_v),
+		"change", json_number(r->change_v), "change_ci", json_interval(r->change_lo, r->change_hi),
+		"change_unit", r->change_unit, "verdict", r->answer);
+	if (o && r->d)
+		json_decision(o, r->d);
+	json_push(t, "figures", o);
 }
 
-/* The verdict column of a disturbed pair (disturbed_warnings): none of its figures judged. */
-#define CMP_DISTURBED "disturbed"
+/* The answer column of decision d: what was decided, or for UNKNOWN what it would take. */
+static void fmt_answer(const struct decision *d, enum judged_metric m, char *buf, size_t len)
+{
+	const char *unit = judged_metric_in_points(m) ? " pt" : "%";
+	switch (d->answer) {
+	case DECISION_DIFFERENT:
+		snprintf(buf, len, "DIFFERENT, %s", d->worse ? "worse" : "better");
+		break;
+	case DECISION_SAME:
+		snprintf(buf, len, "SAME (within %g%s)", d->rule.threshold, unit);
+		break;
+	case DECISION_UNKNOWN:
+		if (d->why)
+			snprintf(buf, len, "UNKNOWN: %s", d->why);
+		else if (isfinite(d->subruns_needed))
+			snprintf(buf, len, "UNKNOWN: ~%.0f sub-runs a side", d->subruns_needed);
+		else
+			snprintf(buf, len, "UNKNOWN: at its threshold");
+		break;
+	default:
+		*buf = 0;
+	}
+}
 
 static void print_metric(FILE *out, const struct cmp_cols *w, const char *sim, const char *load, enum judged_metric m,
-			 const struct metric_cmp *mc, const struct cmp_thresholds *t, bool disturbed)
+			 const struct decision *d, const struct cmp_thresholds *t)
 {
 	double scale = judged_metric_is_time(m) ? 1e-6 : 1;  /* ns shown in ms */
-	char not_shown[64];
 	struct cmp_row r = {
 		.figure = judged_metric_name(m), .unit = judged_metric_unit(m), .change_unit = judged_metric_in_points(m) ? "pt" : "%",
-		.verdict = disturbed ? CMP_DISTURBED : mc->regression ? "REGRESSION" :
-			   mc->tested && mc->p < CMP_ALPHA ? "significant" : "",
-		.old_v = mc->old * scale, .new_v = mc->new * scale, .change_v = mc->change, .p_v = mc->tested ? mc->p : NAN,
-		.change_lo = mc->change_lo, .change_hi = mc->change_hi,
+		.old_v = d->a * scale, .new_v = d->b * scale, .change_v = d->change,
+		.change_lo = d->change_lo, .change_hi = d->change_hi, .d = d,
 	};
-	if (!disturbed && mc->beyond && !mc->regression && !mc->tested && !isnan(mc->change_lo)) {
-		snprintf(not_shown, sizeof(not_shown), judged_metric_in_points(m) ? "no change shown (%+.2f..%+.2f pt)" :
-			 "no change shown (%+.1f%%..%+.1f%%)", mc->change_lo, mc->change_hi);
-		r.verdict = not_shown;
-	}
-	fmt_value(m, mc->old, r.old, sizeof(r.old));
-	fmt_value(m, mc->new, r.new, sizeof(r.new));
-	fmt_change(m, mc->change, r.change, sizeof(r.change));
-	snprintf(r.p, sizeof(r.p), mc->tested ? "%.3f" : "-", mc->p);
+	fmt_value(m, d->a, r.old, sizeof(r.old));
+	fmt_value(m, d->b, r.new, sizeof(r.new));
+	fmt_change(m, d->change, r.change, sizeof(r.change));
+	snprintf(r.runs, sizeof(r.runs), "%u:%u", d->n_a, d->n_b);
+	if (isnan(d->change_lo))
+		snprintf(r.interval, sizeof(r.interval), "-");
+	else
+		snprintf(r.interval, sizeof(r.interval), judged_metric_in_points(m) ? "%+.2f..%+.2f pt" : "%+.1f..%+.1f%%",
+			 d->change_lo, d->change_hi);
+	fmt_answer(d, m, r.answer, sizeof(r.answer));
 	print_row(out, w, sim, load, &r, t);
 }
 
@@ -355,17 +375,18 @@ static void print_metric(FILE *out, const struct cmp_cols *w, const char *sim, c
  * their repeats took no latency sample, a regression as cmp_starved_regression says.  Returns
  * whether it is one. */
 static bool print_starved(FILE *out, const struct cmp_cols *w, const struct rs_pair *a, const struct rs_pair *b,
-			  const struct cmp_thresholds *t, bool disturbed)
+			  const struct cmp_thresholds *t)
 {
 	size_t sa = starved_repeats(a), sb = starved_repeats(b);
-	bool regression = !disturbed && cmp_starved_regression(a, b, t);
+	bool regression = cmp_starved_regression(a, b, t);
 	struct cmp_row r = {
-		.figure = "starved repeats", .unit = "%", .change_unit = "pt", .p = "-",
-		.verdict = disturbed ? CMP_DISTURBED : regression ? "REGRESSION" : "", .p_v = NAN,
+		.figure = "starved repeats", .unit = "%", .change_unit = "pt", .interval = "-",
 		.change_lo = NAN, .change_hi = NAN,
 		.old_v = 100.0 * (double)sa / (double)a->n, .new_v = 100.0 * (double)sb / (double)b->n,
 	};
+	snprintf(r.answer, sizeof(r.answer), "%s", regression ? "REGRESSION" : "");
 	r.change_v = r.new_v - r.old_v;
+	snprintf(r.runs, sizeof(r.runs), "%zu:%zu", a->n, b->n);
 	snprintf(r.old, sizeof(r.old), "%zu of %zu", sa, a->n);
 	snprintf(r.new, sizeof(r.new), "%zu of %zu", sb, b->n);
 	snprintf(r.change, sizeof(r.change), "%+.2f pt", r.change_v);
@@ -386,10 +407,11 @@ static void note_flagged(struct cmp_flagged *f, const struct rs_pair *a)
 	f->n++;
 }
 
-/* What the notes under the table must explain. */
-struct cmp_notes {
-	bool untested;            /* a figure's verdict rests on its threshold alone */
-	bool by_interval;         /* a figure's verdict rests on the interval of its change */
+/* The tally of a comparison's answers, for the lines under the table and the exit status. */
+struct cmp_tally {
+	unsigned regressions;     /* DIFFERENT worse, starved in NEW, failed in NEW only */
+	unsigned different, better, same, unknown, family;
+	unsigned undecided_pairs; /* pairs failed in OLD, or with nothing to judge */
 	bool starved;             /* a pair has a starved repeat */
 };
 
@@ -426,49 +448,92 @@ static void print_causes(FILE *out, const struct cmp_cols *w, const struct rs_pa
 					 culprits));
 }
 
-/* Compares one pair in both sets: its figures, then its starved repeats when either side has
- * one.  Returns the number of regressions: none for a pair disturbed in either set (its
- * verdicts say CMP_DISTURBED). */
-static unsigned compare_pair(const struct rs_pair *a, const struct rs_pair *b, const struct cmp_thresholds *t,
-			     const bool skip[JM_METRICS], FILE *out, const struct cmp_cols *w, struct cmp_notes *notes)
+/* One judged or reported figure of a pair in both sets. */
+struct cmp_figure {
+	const struct rs_pair *a, *b;
+	enum judged_metric m;
+	struct decision d;
+};
+
+/* A comparison's figures, measured before any is answered (the family is answered whole). */
+struct cmp_family {
+	struct cmp_figure *f;
+	size_t n, cap;
+};
+
+/* Measures every figure of pair a (OLD) against b (NEW) into fam.  Returns -1 when out of
+ * memory. */
+static int measure_pair(const struct rs_pair *a, const struct rs_pair *b, const struct cmp_thresholds *t,
+			const bool skip[JM_METRICS], struct cmp_family *fam)
 {
-	if (a->n == 0 || b->n == 0)
-		return print_failed(out, w, a, b, t);
-	unsigned regressions = 0;
-	bool disturbed = a->disturbed || b->disturbed || a->load_stopped || b->load_stopped;
+	double limit[JM_METRICS];
+	cmp_pair_limits(a, b, t, limit);
 	for (int m = 0; m < JM_METRICS; m++) {
-		struct metric_cmp mc;
-		if (skip[m] || !compare_metric(a, b, (enum judged_metric)m, t, &mc))
+		if (skip[m] || (m == JM_P90 && isnan(limit[m])))
 			continue;
-		print_metric(out, w, a->sim, a->load, (enum judged_metric)m, &mc, t, disturbed);
-		regressions += mc.regression && !disturbed;
-		notes->untested |= !mc.tested && isnan(mc.change_lo);
-		notes->by_interval |= !mc.tested && !isnan(mc.change_lo);
+		if (fam->n == fam->cap) {
+			size_t cap = fam->cap ? 2 * fam->cap : 64;
+			struct cmp_figure *f = realloc(fam->f, cap * sizeof(*f));
+			if (!f)
+				return -1;
+			fam->f = f, fam->cap = cap;
+		}
+		struct cmp_figure *f = &fam->f[fam->n];
+		f->a = a, f->b = b, f->m = (enum judged_metric)m;
+		fam->n += compare_measure(a, b, f->m, limit[m], &f->d);
+	}
+	return 0;
+}
+
+/* Prints pair a's figures (fam->f[*at..], in order) and its starved repeats' row when either
+ * side has one, counting the answers into tl. */
+static void print_pair(FILE *out, const struct cmp_cols *w, const struct cmp_family *fam, size_t *at,
+		       const struct rs_pair *a, const struct rs_pair *b, const struct cmp_thresholds *t, struct cmp_tally *tl)
+{
+	unsigned regressions = 0;
+	for (; *at < fam->n && fam->f[*at].a == a; (*at)++) {
+		const struct cmp_figure *f = &fam->f[*at];
+		print_metric(out, w, a->sim, a->load, f->m, &f->d, t);
+		bool worse = f->d.answer == DECISION_DIFFERENT && f->d.worse;
+		regressions += worse;
+		tl->different += f->d.answer == DECISION_DIFFERENT;
+		tl->better += f->d.answer == DECISION_DIFFERENT && !f->d.worse;
+		tl->same += f->d.answer == DECISION_SAME;
+		tl->unknown += f->d.answer == DECISION_UNKNOWN;
 	}
 	if (starved_repeats(a) || starved_repeats(b)) {
-		notes->starved = true;
-		regressions += print_starved(out, w, a, b, t, disturbed);
+		tl->starved = true;
+		regressions += print_starved(out, w, a, b, t);
 	}
 	if (regressions && t->flagged)
 		note_flagged(t->flagged, a);
 	if (regressions)
 		print_causes(out, w, a, b, t);
-	return regressions;
+	tl->regressions += regressions;
 }
 
-/* The lines under the table saying what decided the verdicts. */
-static void print_significance(FILE *out, const struct cmp_notes *notes)
+/* The lines under the table: how the answers were reached and what they add up to. */
+static void print_answers(FILE *out, const struct cmp_tally *tl, const struct cmp_thresholds *t)
 {
-	if (notes->untested)
-		fprintf(out, "\nSignificance: threshold only where p is '-': the Mann-Whitney U test (two-sided, 5%%) "
-			"cannot reach significance with so few repeats (it needs e.g. 4 on each side; use --repeat).\n");
-	else if (!notes->by_interval)
-		fprintf(out, "\nSignificance: Mann-Whitney U test on the per-repeat values, two-sided, 5%%.\n");
-	if (notes->by_interval)
-		fprintf(out, "%sIntervals: where p is '-' and both results carry 95%% intervals, a change beyond its "
-			"threshold is a regression only when the 95%% interval of the change excludes no change (MOVER, "
-			"Zou & Donner 2008, from each run's interval, or with repeats the t interval of their mean); "
-			"otherwise 'no change shown' and that interval.\n", notes->untested ? "" : "\n");
+	fprintf(out, "\nAnswers: the unit is the sub-run (each repeat of a pair; Runs says how many of OLD's and NEW's\n"
+		"were used, disturbed ones left out).  A latency's change is the ratio of the sub-runs' geometric\n"
+		"means, a share's the difference of their means, each with its 95 %% interval (Welch).  DIFFERENT:\n"
+		"a change is shown (two-sided Welch test); SAME: the change is shown within the threshold (two\n"
+		"one-sided tests, Schuirmann 1987); UNKNOWN: neither yet, with the sub-runs a side that would\n"
+		"answer at the spread seen.  Family error (Holm 1979, over the %u judged figures): any false\n"
+		"DIFFERENT at most %.0f %%, any false SAME at most %.0f %%.\n", tl->family, 100 * DECISION_ALPHA,
+		100 * DECISION_ALPHA);
+	if (tl->starved)
+		fprintf(out, "Starved: a repeat that took no latency sample (the task never ran) is left out of the figures "
+			"and counted in its own row; a larger share of starved repeats in NEW than in OLD is a regression "
+			"whenever a latency threshold is set.\n");
+	if (t->json) {
+		json_object_set_new(t->json, "family", json_pack("{s:i, s:f, s:s}", "size", tl->family,
+								  "alpha", DECISION_ALPHA, "method", "holm"));
+		json_object_set_new(t->json, "answers", json_pack("{s:i, s:i, s:i, s:i, s:i}", "different", tl->different,
+								   "worse", tl->different - tl->better, "better", tl->better,
+								   "same", tl->same, "unknown", tl->unknown));
+	}
 }
 
 static size_t max_repeats(const struct result_set *s)
@@ -591,7 +656,7 @@ static struct cmp_cols table_cols(const struct result_set *old, const struct res
 }
 
 /* Warns that pair p of side in ("OLD", "NEW") was disturbed: other processes took the run's
- * CPUs (tools/resultset.h rs_pair.disturbed), so its verdict is not reliable. */
+ * CPUs (tools/resultset.h rs_pair.disturbed): those sub-runs are left out of its answers. */
 static void disturbed_warning(const struct rs_pair *p, const char *in, const struct cmp_thresholds *t, FILE *out)
 {
 	char sim[4 * sizeof(p->sim)], load[4 * sizeof(p->load)], share[48] = "";
@@ -599,20 +664,22 @@ static void disturbed_warning(const struct rs_pair *p, const char *in, const str
 	text_escape_line(p->load, load, sizeof(load));
 	if (!isnan(p->outside_cpu_pct))
 		snprintf(share, sizeof(share), " (outside CPU %.0f %%)", p->outside_cpu_pct);
-	fprintf(out, "Warning: %s/%s: %s was disturbed%s: its verdict is not reliable\n", sim, load, in, share);
+	fprintf(out, "Warning: %s/%s: %u of %s's %zu sub-runs disturbed%s: left out of its answers\n", sim, load,
+		p->disturbed, in, p->n, share);
 	json_push(t, "disturbed", json_pack("{s:o, s:o, s:s, s:o}", JK_SIMULATION, report_text(p->sim),
 					     JK_LOAD, report_text(p->load), "in", in,
 					     "outside_cpu_pct", json_number(p->outside_cpu_pct)));
 }
 
 /* Warns that pair p of side in ("OLD", "NEW") was measured with its load stopped (tools/
- * resultset.h rs_pair.load_stopped): the row does not measure its load, its verdict is left out. */
+ * resultset.h rs_pair.load_stopped): those sub-runs do not measure their load and are left out. */
 static void load_stopped_warning(const struct rs_pair *p, const char *in, const struct cmp_thresholds *t, FILE *out)
 {
 	char sim[4 * sizeof(p->sim)], load[4 * sizeof(p->load)];
 	text_escape_line(p->sim, sim, sizeof(sim));
 	text_escape_line(p->load, load, sizeof(load));
-	fprintf(out, "Warning: %s/%s: %s ran with its load stopped: its verdict is not reliable\n", sim, load, in);
+	fprintf(out, "Warning: %s/%s: %u of %s's %zu sub-runs ran with their load stopped: left out of its answers\n",
+		sim, load, p->load_stopped, in, p->n);
 	json_push(t, "load_stopped", json_pack("{s:o, s:o, s:s}", JK_SIMULATION, report_text(p->sim),
 						JK_LOAD, report_text(p->load), "in", in));
 }
@@ -634,13 +701,72 @@ static void disturbed_warnings(const struct result_set *old, const struct result
 	}
 }
 
+/* Measures every figure of the pairs in both sets into fam, in OLD's order, and prints the
+ * lines of pairs failed on either side into tl.  Returns -1 when out of memory. */
+static int measure_all(const struct result_set *old, const struct result_set *new, const struct cmp_thresholds *t,
+		       const bool skip[JM_METRICS], struct cmp_family *fam)
+{
+	for (size_t i = 0; i < old->n; i++) {
+		const struct rs_pair *a = &old->pairs[i], *b = match(new, a, t->match_names);
+		if (b && a->n > 0 && b->n > 0 && measure_pair(a, b, t, skip, fam) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* Prints the table of the pairs in both sets from fam (answered), tallying into tl. */
+static void print_table(FILE *out, const struct result_set *old, const struct result_set *new,
+			const struct cmp_thresholds *t, const struct cmp_family *fam, struct cmp_tally *tl)
+{
+	struct cmp_cols w = table_cols(old, new, t->match_names);
+	size_t at = 0;
+	fprintf(out, "\n%-*s %-*s %-18s %5s %10s %10s %9s %-19s %s\n", w.sim, "Simulation", w.load, "Load", "Figure (ms, %)",
+		"Runs", "Old", "New", "Change", "95% interval", "Answer");
+	for (size_t i = 0; i < old->n; i++) {
+		const struct rs_pair *a = &old->pairs[i], *b = match(new, a, t->match_names);
+		if (!b)
+			continue;
+		if (a->n == 0 || b->n == 0) {
+			bool regressed = print_failed(out, &w, a, b, t);
+			tl->regressions += regressed;
+			tl->undecided_pairs += !regressed;
+			continue;
+		}
+		print_pair(out, &w, fam, &at, a, b, t, tl);
+	}
+}
+
+/* The comparison's exit status from its tally: a regression 1, else something undecided 3
+ * (0 with t->regressions_only), else 0. */
+static int exit_status(const struct cmp_tally *tl, const struct cmp_thresholds *t)
+{
+	if (tl->regressions)
+		return CMP_REGRESSION;
+	return (tl->unknown || tl->undecided_pairs) && !t->regressions_only ? CMP_UNDECIDED : CMP_OK;
+}
+
+/* The last line: the answer in one line. */
+static void print_verdict(FILE *out, unsigned common, const struct cmp_tally *tl, int rc, const struct cmp_thresholds *t)
+{
+	fprintf(out, "%u pair%s compared: %u regression%s; %u DIFFERENT (%u worse, %u better), %u SAME, %u UNKNOWN%s",
+		common, common == 1 ? "" : "s", tl->regressions, tl->regressions == 1 ? "" : "s", tl->different,
+		tl->different - tl->better, tl->better, tl->same, tl->unknown,
+		tl->undecided_pairs ? "; pairs failed in OLD not compared" : "");
+	fprintf(out, " (exit %d: %s)\n", rc, rc == CMP_REGRESSION ? "a regression" : rc == CMP_UNDECIDED ? "undecided" :
+		tl->unknown || tl->undecided_pairs ? "no regression shown; undecided figures allowed by --regressions-only" :
+		"no regression, every judged figure decided");
+	if (t->json) {
+		json_object_set_new(t->json, "pairs_compared", json_integer(common));
+		json_object_set_new(t->json, "regressions", json_integer(tl->regressions));
+	}
+}
+
 int compare_sets(const char *old_name, const struct result_set *old, const char *new_name,
 		 const struct result_set *new, const struct cmp_thresholds *limits, FILE *out, FILE *err)
 {
-	unsigned common = 0, regressions = 0;
+	unsigned common = 0;
 	bool skip[JM_METRICS] = { false };
-	struct cmp_notes notes = { .untested = false };
-	struct cmp_thresholds tl = *limits, *t = &tl;
+	struct cmp_thresholds tl_ = *limits, *t = &tl_;
 	for (size_t i = 0; i < old->n; i++)
 		common += match(new, &old->pairs[i], t->match_names) != NULL;
 	if (common == 0) {
@@ -655,7 +781,7 @@ int compare_sets(const char *old_name, const struct result_set *old, const char 
 				new_name);
 		return CMP_BAD_INPUT;
 	}
-	fprintf(out, "OLD %s (%s, up to %zu repeats)\nNEW %s (%s, up to %zu repeats)\n", old_name, old->format,
+	fprintf(out, "OLD %s (%s, up to %zu sub-runs)\nNEW %s (%s, up to %zu sub-runs)\n", old_name, old->format,
 		max_repeats(old), new_name, new->format, max_repeats(new));
 	if (t->json) {
 		json_object_set_new(t->json, "old", report_text(old_name));
@@ -666,27 +792,26 @@ int compare_sets(const char *old_name, const struct result_set *old, const char 
 		return CMP_BAD_INPUT;
 	print_notes(out, old, new, t, skip);
 	disturbed_warnings(old, new, t, out);
-	struct cmp_cols w = table_cols(old, new, t->match_names);
-	fprintf(out, "\n%-*s %-*s %-18s %10s %10s %10s %6s  %s\n", w.sim, "Simulation", w.load, "Load", "Figure (ms, %)",
-		"Old", "New", "Change", "p", "Verdict");
-	for (size_t i = 0; i < old->n; i++) {
-		const struct rs_pair *b = match(new, &old->pairs[i], t->match_names);
-		if (b)
-			regressions += compare_pair(&old->pairs[i], b, t, skip, out, &w, &notes);
+	struct cmp_family fam = { NULL, 0, 0 };
+	struct cmp_tally tally = { 0 };
+	if (measure_all(old, new, t, skip, &fam) != 0) {
+		free(fam.f);
+		text_message(err, "interbench compare: out of memory");
+		return CMP_BAD_INPUT;
 	}
-	if (notes.starved)
-		fprintf(out, "\nStarved: a repeat that took no latency sample (the task never ran) counts as an infinite "
-			"latency, worse than any measured, in the medians and in the test's ranks, and as 0 %% deadlines met; "
-			"a median shown as starved is one.  A larger share of starved repeats in NEW than in OLD is a "
-			"regression whenever a latency threshold is set.\n");
-	print_significance(out, &notes);
-	if (t->json) {
-		json_object_set_new(t->json, "pairs_compared", json_integer(common));
-		json_object_set_new(t->json, "regressions", json_integer(regressions));
-	}
-	fprintf(out, "%u pair%s compared: %u regression%s beyond the thresholds\n", common,
-		common == 1 ? "" : "s", regressions, regressions == 1 ? "" : "s");
-	return regressions ? CMP_REGRESSION : CMP_OK;
+	struct decision *d = malloc((fam.n ? fam.n : 1) * sizeof(*d));
+	for (size_t i = 0; d && i < fam.n; i++)
+		d[i] = fam.f[i].d;
+	tally.family = d ? (unsigned)decision_family(d, fam.n, DECISION_ALPHA) : 0;
+	for (size_t i = 0; d && i < fam.n; i++)
+		fam.f[i].d = d[i];
+	free(d);
+	print_table(out, old, new, t, &fam, &tally);
+	free(fam.f);
+	print_answers(out, &tally, t);
+	int rc = exit_status(&tally, t);
+	print_verdict(out, common, &tally, rc, t);
+	return rc;
 }
 
 int cmp_threshold_option(const struct optspec *s, void *base, const char *arg, char *what, size_t whatlen)
@@ -725,6 +850,9 @@ static const struct optspec compare_options[] = {
 	{ .long_name = "plot", .type = OPTSPEC_TEXT, .metavar = "DIR",
 	  .help = "draw OLD's and NEW's latency distributions of each flagged pair\nin DIR with gnuplot (JSON results)",
 	  .offset = CA(plot_dir) },
+	{ .long_name = "regressions-only", .type = OPTSPEC_FLAG,
+	  .help = "exit 0, not 3, when nothing is worse but something is undecided",
+	  .offset = CA(t.regressions_only) },
 	{ .long_name = "allow-different-machine", .type = OPTSPEC_FLAG,
 	  .help = "compare results of different CPU models or counts", .offset = CA(t.allow_different_machine) },
 	{ .long_name = "help", .short_name = 'h', .type = OPTSPEC_ACTION, .help = "this help", .action = COMPARE_HELP },
@@ -741,10 +869,12 @@ static const struct optspec_style compare_style = { .column = 24, .long_indent =
 
 static void compare_usage(FILE *f)
 {
-	fprintf(f, "Usage: interbench compare [--threshold SPEC] [--match simulation,load] [--allow-different-machine]\n"
-		"       OLD NEW\n"
+	fprintf(f, "Usage: interbench compare [--threshold SPEC] [--match simulation,load] [--regressions-only]\n"
+		"       [--allow-different-machine] OLD NEW\n"
 		"Compares two interbench results (JSON from --json, or classic logfiles; the last run of a\n"
-		"logfile) pair by pair.  Exit status: 0 no regression, 1 regression, 2 bad input.\n");
+		"logfile) pair by pair, each repeat a sub-run: every judged figure DIFFERENT, SAME or UNKNOWN.\n"
+		"Exit status: 0 no regression and every judged figure decided, 1 a regression, 2 bad input,\n"
+		"3 undecided (nothing worse shown, something UNKNOWN).\n");
 	optspec_help_table(f, compare_options, COMPARE_OPTIONS, &compare_style);
 }
 

@@ -1,18 +1,20 @@
 /* `interbench compare OLD NEW`: compares two results (JSON documents or classic logfiles, see
- * tools/resultset.h) pair by pair: old and new values of mean, p99 and max latency, % desired
- * CPU and % deadlines met, with the change, a Mann-Whitney U test on the per-repeat values where
- * the repeats allow it, and a verdict against thresholds.  Syntax in doc/json.md. */
+ * tools/resultset.h) pair by pair, each repeat of a pair one sub-run: for each figure its value
+ * on each side, the change with its interval, and for the figures with a threshold an answer,
+ * DIFFERENT (worse or better), SAME or UNKNOWN, the family of answers under Holm's control
+ * (decide/decision.h).  Syntax in doc/json.md. */
 #ifndef IB_COMPARE_H
 #define IB_COMPARE_H
 #include <stdbool.h>
 #include <stdio.h>
 #include "lib/optspec.h"
 #include "tools/resultset.h"
+#include "decide/decision.h"
 
-#define CMP_ALPHA 0.05 /* two-sided significance level */
-
-/* Exit statuses. */
-enum { CMP_OK = 0, CMP_REGRESSION = 1, CMP_BAD_INPUT = 2 };
+/* Exit statuses: no regression and every judged figure decided; a regression (a judged figure
+ * DIFFERENT for the worse, more starved repeats in NEW, a pair failed in NEW only); bad input;
+ * no regression shown but something undecided (a judged figure UNKNOWN, a pair failed in OLD). */
+enum { CMP_OK = 0, CMP_REGRESSION = 1, CMP_BAD_INPUT = 2, CMP_UNDECIDED = 3 };
 
 /* How much worse a metric may get: latencies in % of the old value, percentages in points.
  * NaN: the metric is reported but never a regression. */
@@ -26,6 +28,8 @@ struct cmp_thresholds {
 	/* --allow-different-machine: compare results of different CPU models or counts (a
 	 * warning) instead of refusing them. */
 	bool allow_different_machine;
+	/* --regressions-only: undecided figures do not fail the comparison (exit 0, not 3). */
+	bool regressions_only;
 	struct cmp_flagged *flagged;  /* when not NULL, the regressed pairs are noted there */
 	/* when not NULL (--json), every line of the comparison is also recorded in this JSON
 	 * object: "old", "new", "latency_compared", "warnings", "figures", "failed",
@@ -41,56 +45,35 @@ void cmp_default_thresholds(struct cmp_thresholds *t);
  * named keep their current limit.  Returns 0, or -1 with a one-line reason in err. */
 int cmp_parse_thresholds(const char *spec, struct cmp_thresholds *t, char *err, size_t errlen);
 
-/* The comparison of one metric of one pair. */
-struct metric_cmp {
-	double old, new;       /* medians over the repeats (ns for latencies, % for percentages);
-	                          +inf: starved (see compare_metric) */
-	double change;         /* % of old (latencies) or points (percentages); +inf when NEW
-	                          is starved and OLD is not, NaN when OLD is starved */
-	bool tested;           /* Mann-Whitney applied */
-	double p;              /* its two-sided p, NaN when !tested */
-	/* Not tested: the 95 % interval of the change (in change's unit) from both sides'
-	 * intervals (cmp_change_interval), when both carry one; NaN otherwise; an end -inf or
-	 * +inf where a side's p99 interval is open above. */
-	double change_lo, change_hi;
-	bool shown;            /* that interval excludes no change on the worse side: the change
-	                          is real (false without an interval) */
-	bool beyond;           /* worse than t's limit of the figure */
-	bool regression;       /* worse than t allows, and significant when tested, shown by the
-	                          interval of the change when not tested but it has one */
-};
+/* The least samples in every sub-run of a pair for compare to judge its p99: the largest of n
+ * samples lies above the p99 with probability 1 - 0.99^n, at least 1 - alpha / 2 = 0.975 from
+ * n = ln(0.025) / ln(0.99) = 367.04 on (the exact order-statistic bound, Conover, "Practical
+ * Nonparametric Statistics", 3rd ed., section 3.2); below it a sub-run's "p99" is its largest
+ * sample or next to it, and compare judges p90 (bounded from 36 samples) with p99's threshold,
+ * p99 reported beside it unjudged.  Audio's 5 s sub-run has 100 periods, X's sweep 101. */
+#define CMP_P99_MIN_SAMPLES 368
 
-/* The 95 % interval of the change of metric m from OLD's pair a to NEW's pair b, in the unit
- * of struct metric_cmp.change (% of OLD's value for latencies, points for percentages), into
- * *lo and *hi.  Each side's estimate and interval: with one measured repeat its value and its
- * run's interval (rs_values.lo/hi, schema version 3), with several the mean of the repeats'
- * values and the t interval of that mean (lib/interval.h student_t975).  One run's p99 interval
- * whose upper end reaches its run's largest scheduling latency (JM_SMAX) is open above: its
- * upper end is +inf, so the change's lower end is -inf when OLD's is open (no regression can be
- * shown) and its upper end +inf when NEW's is.  The difference's
- * limits are MOVER's (Zou & Donner, "Construction of confidence limits about effect measures:
- * a general approach", Statistics in Medicine 27:1693-1702, 2008): NEW - OLD minus
- * sqrt((new - new_lo)^2 + (old_hi - old)^2), plus sqrt((new_hi - new)^2 + (old - old_lo)^2);
- * a latency's are then taken as a % of OLD's estimate (its own uncertainty left out).  Returns
- * false (lo, hi NaN) when a side has no interval, or a starved (+inf) or zero OLD estimate. */
-bool cmp_change_interval(const struct rs_pair *a, const struct rs_pair *b, enum judged_metric m, double *lo,
-			 double *hi);
+/* The thresholds of pair a (OLD) against b (NEW) into limit: t's, with p99's moved to p90
+ * (JM_P90) when a usable sub-run of either side has fewer than CMP_P99_MIN_SAMPLES samples;
+ * JM_P90's NaN otherwise (not shown). */
+void cmp_pair_limits(const struct rs_pair *a, const struct rs_pair *b, const struct cmp_thresholds *t,
+		     double limit[JM_METRICS]);
 
-/* Compares metric m of pair a (OLD) and pair b (NEW) under t into *mc: the medians, their
- * change, and where the repeats allow it the two-sided Mann-Whitney U test (tools/mwu.h; ties
- * take their mean rank, the midrank, with the tie-corrected variance of Hollander & Wolfe,
- * Nonparametric Statistical Methods).  A starved repeat (rs_values.no_samples) carries its
- * latency figures as +inf: worse than any measured value in the median and in the ranks, its
- * ties with other starved repeats midranks; a median of +inf is "starved", never a number.
- * Returns false (mc zeroed) when either side has no value of the figure. */
-bool compare_metric(const struct rs_pair *a, const struct rs_pair *b, enum judged_metric m,
-		    const struct cmp_thresholds *t, struct metric_cmp *mc);
+/* Measures the change of metric m from OLD's pair a to NEW's pair b into *d (decide/
+ * decision.h; answered later by decision_family over the whole comparison): its values in
+ * each side's sub-runs, the repeats that were neither disturbed nor run with their load
+ * stopped (a starved repeat's latency left out: the starved row judges it); a latency as a
+ * ratio, a share as a difference in points with a variance floor from its periods
+ * (Agresti-Coull); limit its threshold (NaN: reported, not judged).  Returns false when either
+ * side has no value of the figure at all. */
+bool compare_measure(const struct rs_pair *a, const struct rs_pair *b, enum judged_metric m, double limit,
+		     struct decision *d);
 
 /* Whether NEW's pair b has a larger share of starved repeats (no latency sample: the task
  * never ran in that window) than OLD's pair a, while t limits some latency figure.  compare
  * calls it a regression without a test, as it does a pair that failed in NEW only: a task
  * that never ran for a whole window is no noise of a working scheduler, and 2 starved
- * repeats of 5 move neither the median nor Mann-Whitney's ranks enough to be seen. */
+ * repeats of 5 move no figure of the sub-runs that ran enough to be seen. */
 bool cmp_starved_regression(const struct rs_pair *a, const struct rs_pair *b, const struct cmp_thresholds *t);
 
 /* The median of metric m over p's repeats (NaN values skipped; a starved repeat's latency,

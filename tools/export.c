@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include "lib/distrib.h"
 #include "lib/optparse.h"
 #include "lib/text.h"
 #include "lib/utf8.h"
@@ -100,14 +101,36 @@ static void pair_case(const struct rs_pair *p, const struct pair_names *names, c
 	c->value_ns = c->lo = c->hi = c->lo_ns = c->hi_ns = NAN;
 }
 
-/* The case of figure m of pair p, from the pair's case pc, against old (the baseline's pair,
- * or NULL).  A starved median (+inf, compare_metric) has no measurement: without a baseline
- * the case is ERROR, no latency could be measured.  Returns false when no measured repeat of
- * p has the figure. */
-static bool figure_case(const struct rs_pair *p, const struct rs_pair *old, enum judged_metric m,
+/* The 95 % interval of the mean of figure m over p's sub-runs (its measured repeats with a
+ * finite value): mean -+ t(n - 1, 0.975) s / sqrt(n), the spread between sub-runs, into *lo and
+ * *hi; false with fewer than two (one run's own interval is within-run: no figure's). */
+static bool subrun_interval(const struct rs_pair *p, enum judged_metric m, double *lo, double *hi)
+{
+	double sum = 0, sum2 = 0;
+	size_t n = 0;
+	for (size_t i = 0; i < p->n; i++)
+		if (isfinite(p->v[i].m[m])) {
+			n++;
+			sum += p->v[i].m[m];
+			sum2 += p->v[i].m[m] * p->v[i].m[m];
+		}
+	if (n < 2)
+		return false;
+	double mean = sum / (double)n, var = (sum2 - (double)n * mean * mean) / (double)(n - 1);
+	double half = student_t_quantile_real((double)(n - 1), 0.975) * sqrt(var > 0 ? var : 0) / sqrt((double)n);
+	*lo = fmax(mean - half, 0);
+	*hi = mean + half;
+	return true;
+}
+
+/* The case of figure m of pair p, from the pair's case pc; d its decision against the
+ * baseline's pair (answered with the whole family, export_cases), or NULL.  A starved median
+ * (+inf) has no measurement: without a baseline the case is ERROR, no latency could be
+ * measured.  Returns false when no measured repeat of p has the figure. */
+static bool figure_case(const struct rs_pair *p, const struct decision *d, enum judged_metric m,
 			const struct export_spec *spec, const struct export_case *pc, struct export_case *c)
 {
-	double med = cmp_median(p, m);
+	double med = cmp_median(p, m), lo, hi;
 	if (isnan(med))
 		return false;
 	*c = *pc;
@@ -119,18 +142,41 @@ static bool figure_case(const struct rs_pair *p, const struct rs_pair *old, enum
 	c->unit = c->has_value ? judged_metric_unit(m) : NULL;
 	c->result = c->has_value ? EXPORT_RESULT_MEASURED : EXPORT_RESULT_ERROR;
 	c->lo = c->hi = c->lo_ns = c->hi_ns = NAN;
-	if (c->has_value && p->n == 1 && isfinite(p->v[0].lo[m]) && isfinite(p->v[0].hi[m])) {
+	if (c->has_value && subrun_interval(p, m, &lo, &hi)) {
 		bool time = judged_metric_is_time(m);
-		c->lo = time ? p->v[0].lo[m] / 1e6 : p->v[0].lo[m];
-		c->hi = time ? p->v[0].hi[m] / 1e6 : p->v[0].hi[m];
-		c->lo_ns = time ? p->v[0].lo[m] : NAN;
-		c->hi_ns = time ? p->v[0].hi[m] : NAN;
+		c->lo = time ? lo / 1e6 : lo;
+		c->hi = time ? hi / 1e6 : hi;
+		c->lo_ns = time ? lo : NAN;
+		c->hi_ns = time ? hi : NAN;
 	}
-	struct metric_cmp mc;
 	if (spec->baseline)  /* without the pair or the figure in the baseline: nothing to fail */
-		c->result = old && compare_metric(old, p, m, &spec->thresholds, &mc) && mc.regression ?
-			EXPORT_RESULT_FAIL : EXPORT_RESULT_PASS;
+		c->result = d && d->answer == DECISION_DIFFERENT && d->worse ? EXPORT_RESULT_FAIL : EXPORT_RESULT_PASS;
 	return true;
+}
+
+/* The decisions of every figure of rs's pairs against the baseline's, rs->n x JM_METRICS
+ * (answer DECISION_REPORTED where there is none), answered as one family (compare's
+ * thresholds and rules, tools/compare.h); NULL without a baseline or memory. */
+static struct decision *baseline_decisions(const struct result_set *rs, const struct export_spec *spec)
+{
+	if (!spec->baseline)
+		return NULL;
+	size_t n = rs->n * JM_METRICS;
+	struct decision *d = calloc(n ? n : 1, sizeof(*d));
+	for (size_t i = 0; d && i < rs->n; i++) {
+		const struct rs_pair *p = &rs->pairs[i], *old = result_set_find(spec->baseline, p->sim, p->load);
+		double limit[JM_METRICS];
+		if (old)
+			cmp_pair_limits(old, p, &spec->thresholds, limit);
+		for (int m = 0; m < JM_METRICS; m++) {
+			struct decision *x = &d[i * JM_METRICS + (size_t)m];
+			if (!old || old->n == 0 || p->n == 0 || !compare_measure(old, p, (enum judged_metric)m, limit[m], x))
+				x->answer = DECISION_REPORTED;
+		}
+	}
+	if (d)
+		decision_family(d, n, DECISION_ALPHA);
+	return d;
 }
 
 static bool failed(enum export_result r) { return r == EXPORT_RESULT_FAIL || r == EXPORT_RESULT_ERROR; }
@@ -139,9 +185,13 @@ long export_cases(const struct result_set *rs, const struct export_spec *spec,
 		  void (*fn)(const struct export_case *c, void *arg), void *arg)
 {
 	struct pair_names *names = test_names(rs);
+	struct decision *d = baseline_decisions(rs, spec);
 	long fails = 0;
-	if (!names)
+	if (!names || (spec->baseline && !d)) {
+		free(names);
+		free(d);
 		return -1;
+	}
 	for (size_t i = 0; i < rs->n; i++) {
 		const struct rs_pair *p = &rs->pairs[i];
 		const struct rs_pair *old = spec->baseline ? result_set_find(spec->baseline, p->sim, p->load) : NULL;
@@ -150,12 +200,14 @@ long export_cases(const struct result_set *rs, const struct export_spec *spec,
 		fn(&pc, arg);
 		fails += failed(pc.result);
 		for (int m = 0; m < JM_METRICS; m++)
-			if (rs->has[m] && figure_case(p, old, (enum judged_metric)m, spec, &pc, &c)) {
+			if (rs->has[m] && figure_case(p, d ? &d[i * JM_METRICS + (size_t)m] : NULL, (enum judged_metric)m, spec,
+						      &pc, &c)) {
 				fn(&c, arg);
 				fails += failed(c.result);
 			}
 	}
 	free(names);
+	free(d);
 	return fails;
 }
 

@@ -36,9 +36,9 @@ struct export_case {
 	double value;              /* the median over the repeats, in unit */
 	const char *unit;          /* judged_metric_unit: "ms", "%", "fps", "/min" (NULL without a value) */
 	double value_ns;           /* latencies: the same in ns (NaN for percentages) */
-	/* The 95 % interval of a single run's figure (rs_values.lo, hi), in unit, and for a
-	 * latency in ns too; NaN when there is none (several repeats: the value is a median,
-	 * compare's change interval judges them; older results; runs too short). */
+	/* The 95 % interval of the figure's mean over the pair's sub-runs (its repeats: the t
+	 * interval of their spread, between runs), in unit, and for a latency in ns too; NaN with
+	 * fewer than two sub-runs (one run's own interval is within-run, no figure's). */
 	double lo, hi, lo_ns, hi_ns;
 };
 

@@ -99,6 +99,10 @@ static int json_values(const json_t *r, size_t idx, struct rs_values *v, char *e
 	if (json_object_get(r, FIGURE_KEY(samples)) && json_uint(r, FIGURE_KEY(samples), idx, INT64_MAX, &samples, err, errlen) != 0)
 		return -1;
 	v->no_samples = samples == 0;  /* results before null existed wrote 0s: no figure either */
+	v->samples = samples;
+	if (json_object_get(r, FIGURE_KEY(periods)) &&
+	    json_uint(r, FIGURE_KEY(periods), idx, INT64_MAX, &v->periods, err, errlen) != 0)
+		return -1;
 	for (size_t k = 0; k < task_figures_n; k++)
 		if (task_figures[k].cmp && (json_figure(r, idx, &task_figures[k], v, err, errlen) != 0 ||
 					    (task_figures[k].ci && json_interval(r, idx, &task_figures[k], v, err, errlen) != 0)))
@@ -130,7 +134,8 @@ int result_set_json_key(const json_t *r, char *buf, size_t len)
 
 /* A measured result's "disturbance" object, when present (doc/json.md): a repeat past the
  * levels of host/disturb.h is noted on p.  Returns 0, or -1 when malformed. */
-static int json_disturbance(struct rs_pair *p, const json_t *r, size_t idx, char *err, size_t errlen)
+static int json_disturbance(struct rs_pair *p, struct rs_values *v, const json_t *r, size_t idx, char *err,
+			    size_t errlen)
 {
 	const json_t *d = json_object_get(r, JK_DISTURBANCE);
 	double outside, steal;
@@ -141,21 +146,23 @@ static int json_disturbance(struct rs_pair *p, const json_t *r, size_t idx, char
 	if (json_uint(d, JK_OUTSIDE_CPU_PPM, idx, INT64_MAX, &outside, err, errlen) != 0 ||
 	    json_uint(d, JK_STEAL_PPM, idx, INT64_MAX, &steal, err, errlen) != 0)
 		return -1;
-	if (disturb_ppm_marked((uint64_t)outside, (uint64_t)steal))
+	if ((v->disturbed = disturb_ppm_marked((uint64_t)outside, (uint64_t)steal)))
 		rs_pair_disturbed(p, outside / 1e4, steal / 1e4);
 	return 0;
 }
 
 /* A measured result's "load_activity" object, when present: a repeat whose load was seen
  * stopped is noted on p.  Returns 0, or -1 when malformed. */
-static int json_load_activity(struct rs_pair *p, const json_t *r, size_t idx, char *err, size_t errlen)
+static int json_load_activity(struct rs_pair *p, struct rs_values *v, const json_t *r, size_t idx, char *err,
+			      size_t errlen)
 {
 	const json_t *a = json_object_get(r, JK_LOAD_ACTIVITY);
 	if (!a)
 		return 0;
 	if (!json_is_object(a) || !json_is_boolean(json_object_get(a, JK_LOAD_STOPPED)))
 		return rs_fail(err, errlen, "results[%zu].load_activity: not an object with a boolean \"stopped\"", idx);
-	p->load_stopped += json_is_true(json_object_get(a, JK_LOAD_STOPPED));
+	v->load_stopped = json_is_true(json_object_get(a, JK_LOAD_STOPPED));
+	p->load_stopped += v->load_stopped;
 	return 0;
 }
 
@@ -181,8 +188,8 @@ static int json_result(struct result_set *rs, const json_t *r, size_t idx, char 
 	}
 	struct rs_values v;
 	rs_values_init(&v);
-	if (json_values(r, idx, &v, err, errlen) != 0 || json_disturbance(p, r, idx, err, errlen) != 0 ||
-	    json_load_activity(p, r, idx, err, errlen) != 0)
+	if (json_values(r, idx, &v, err, errlen) != 0 || json_disturbance(p, &v, r, idx, err, errlen) != 0 ||
+	    json_load_activity(p, &v, r, idx, err, errlen) != 0)
 		return -1;
 	const json_t *e = json_object_get(r, JK_EXPLAIN);
 	if (e && explain_read_json(&p->causes, e, idx, err, errlen) != 0)

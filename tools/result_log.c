@@ -217,7 +217,10 @@ static void disturbed_row(struct result_set *rs, const struct table_cols *c, con
 		outside = NAN;
 	if (!paren || sscanf(paren + 1 + strcspn(paren + 1, "0123456789"), "%lf", &steal) != 1 || !isfinite(steal))
 		steal = NAN;
-	rs_pair_disturbed(&rs->pairs[c->last_row], outside, steal);
+	struct rs_pair *p = &rs->pairs[c->last_row];
+	rs_pair_disturbed(p, outside, steal);
+	if (p->n > 0)
+		p->v[p->n - 1].disturbed = true;
 }
 
 /* A line our logfile puts under a row that compare does not read: the load's throughput
@@ -274,8 +277,11 @@ static int log_line(struct result_set *rs, struct table_cols *c, char *line, siz
 		return 0;
 	}
 	if (log_starts(line, LOG_ROW_LOAD_STOPPED)) {
-		if (c->last_row >= 0)
-			rs->pairs[c->last_row].load_stopped++;
+		struct rs_pair *p = c->last_row >= 0 ? &rs->pairs[c->last_row] : NULL;
+		if (p)
+			p->load_stopped++;
+		if (p && p->n > 0)
+			p->v[p->n - 1].load_stopped = true;
 		return 0;
 	}
 	return table_row_line(rs, c, line, lineno, err, errlen);

@@ -204,7 +204,8 @@ void rs_starved_met(struct rs_values *v)
 /* Sets every figure and interval of v to NaN (not in the result) and no_samples false. */
 void rs_values_init(struct rs_values *v)
 {
-	v->no_samples = false;
+	v->no_samples = v->disturbed = v->load_stopped = false;
+	v->samples = v->periods = NAN;
 	for (int m = 0; m < JM_METRICS; m++)
 		v->m[m] = v->lo[m] = v->hi[m] = NAN;
 }

@@ -22,6 +22,12 @@ struct rs_values {
 	 * "<key>_ci", schema version 3, report/figures.c), in the figure's unit; NaN where the
 	 * source gives none (older results, logfiles, runs too short for one). */
 	double lo[JM_METRICS], hi[JM_METRICS];
+	/* This repeat, a sub-run of its pair: other processes disturbed it (its "disturbance" past
+	 * host/disturb.h's levels, a logfile row's LOG_ROW_DISTURBED line) or its load was seen
+	 * stopped; compare leaves such a sub-run out of its decisions. */
+	bool disturbed, load_stopped;
+	double samples;            /* its latency samples; NaN where the source does not say */
+	double periods;            /* its periods with a deadline; NaN where not said */
 	bool no_samples;           /* the pair ran but took no latency sample (a starved task;
 	                              "-" in tables, null in JSON): its latency figures that the
 	                              source carries are +INFINITY, worse than any measured, and
