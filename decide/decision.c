@@ -168,26 +168,38 @@ size_t holm_adjust(const double *p, double *adj, size_t n)
 	return m;
 }
 
-/* The sub-runs a side at which d's interval would answer at level alpha_each (two-sided for
- * DIFFERENT, one-sided twice for SAME), the spread per sub-run as seen; INFINITY when none. */
+/* Whether n sub-runs a side, each of spread sigma on the test scale, would answer d: its
+ * difference diff shown (two-sided at alpha_each) or shown within margin (one-sided), with
+ * Student's t at 2 n - 2 degrees of freedom. */
+static bool would_answer(double n, double sigma, double diff, double margin, double alpha_each)
+{
+	double se = sigma * sqrt(2 / n), dof = 2 * n - 2;
+	bool differs = diff != 0 && student_t_quantile_real(dof, 1 - alpha_each / 2) * se < fabs(diff);
+	bool same = !isnan(margin) && fabs(diff) + student_t_quantile_real(dof, 1 - alpha_each) * se < margin;
+	return differs || same;
+}
+
+/* The sub-runs a side at which d's interval would answer at level alpha_each, the spread per
+ * sub-run as seen (both sides pooled: se^2 = sigma^2 (1/na + 1/nb)) and the change as
+ * estimated; INFINITY when none up to DECISION_MAX_SUBRUNS would. */
 static double subruns_needed(const struct decision *d, double alpha_each)
 {
 	if (!d->tested || !(d->se > 0))
 		return INFINITY;
-	double diff = d->rule.ratio ? log1p(d->change / 100) : d->change;
-	double margin = margin_of(&d->rule);
-	/* the spread of one sub-run's value, both sides pooled: se^2 = sigma^2 (1/na + 1/nb) */
+	double diff = d->rule.ratio ? log1p(d->change / 100) : d->change, margin = margin_of(&d->rule);
 	double sigma = d->se / sqrt(1.0 / d->n_a + 1.0 / d->n_b);
-	double need = INFINITY;
-	if (diff != 0) {
-		double z = student_t_quantile_real(INFINITY, 1 - alpha_each / 2);
-		need = 2 * pow(z * sigma / fabs(diff), 2);
+	double lo = 2, hi = 2;
+	while (!would_answer(hi, sigma, diff, margin, alpha_each)) {
+		if (hi >= DECISION_MAX_SUBRUNS)
+			return INFINITY;
+		lo = hi;
+		hi = fmin(2 * hi, DECISION_MAX_SUBRUNS);
 	}
-	if (!isnan(margin) && fabs(diff) < margin) {
-		double z = student_t_quantile_real(INFINITY, 1 - alpha_each);
-		need = fmin(need, 2 * pow(z * sigma / (margin - fabs(diff)), 2));
+	while (hi - lo > 1) {  /* the least n that answers, in (lo, hi] */
+		double mid = floor((lo + hi) / 2);
+		*(would_answer(mid, sigma, diff, margin, alpha_each) ? &hi : &lo) = mid;
 	}
-	return isfinite(need) ? ceil(fmax(need, 2)) : INFINITY;
+	return hi;
 }
 
 size_t decision_family(struct decision *d, size_t n, double alpha)

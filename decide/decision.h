@@ -40,6 +40,9 @@
 /* The error of each family of answers (any false DIFFERENT; any false SAME): 5 %. */
 #define DECISION_ALPHA 0.05
 
+/* The most sub-runs a side an UNKNOWN's projection looks at: beyond, it says none would do. */
+#define DECISION_MAX_SUBRUNS 100000
+
 /* The answer about one figure. */
 enum decision_answer {
 	DECISION_REPORTED,   /* no threshold: the change is shown, not judged */
@@ -75,9 +78,11 @@ struct decision {
 	double p_different_adj, p_same_adj; /* Holm-adjusted in the family (decision_family) */
 	enum decision_answer answer;
 	bool worse;              /* the estimate moved for the worse */
-	/* UNKNOWN: the sub-runs a side at which, at the spread seen, the interval would answer
-	 * (at the family's strictest level, alpha / its size): INFINITY when no number would (the
-	 * change sits on its threshold, or there is no test yet); 0 otherwise. */
+	/* UNKNOWN: the sub-runs a side at which, at the spread seen and the change as estimated,
+	 * the interval would answer (at the family's strictest level, alpha / its size, with
+	 * Student's t at that many sub-runs' degrees of freedom): INFINITY when none up to
+	 * DECISION_MAX_SUBRUNS would (the change sits on its threshold, or there is no test yet);
+	 * 0 otherwise. */
 	double subruns_needed;
 	const char *why;         /* why there is no test (NULL when tested): "one sub-run a side",
 	                            "a value of 0 has no ratio", "no value" */
