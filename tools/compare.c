@@ -197,10 +197,10 @@ void cmp_pair_limits(const struct rs_pair *a, const struct rs_pair *b, const str
 		     double limit[JM_METRICS])
 {
 	memcpy(limit, t->limit, sizeof(t->limit));
-	limit[JM_P90] = NAN;
 	if (isnan(t->limit[JM_P99]) || fmin(fewest_samples(a), fewest_samples(b)) >= CMP_P99_MIN_SAMPLES)
 		return;
-	limit[JM_P90] = t->limit[JM_P99];
+	if (isnan(limit[JM_P90]))
+		limit[JM_P90] = t->limit[JM_P99];
 	limit[JM_P99] = NAN;
 }
 

@@ -54,8 +54,8 @@ int cmp_parse_thresholds(const char *spec, struct cmp_thresholds *t, char *err, 
 #define CMP_P99_MIN_SAMPLES 368
 
 /* The thresholds of pair a (OLD) against b (NEW) into limit: t's, with p99's moved to p90
- * (JM_P90) when a usable sub-run of either side has fewer than CMP_P99_MIN_SAMPLES samples;
- * JM_P90's NaN otherwise (not shown). */
+ * (JM_P90, unless --threshold gave p90 its own) when a usable sub-run of either side has fewer
+ * than CMP_P99_MIN_SAMPLES samples.  p90 is shown only with a limit (default none). */
 void cmp_pair_limits(const struct rs_pair *a, const struct rs_pair *b, const struct cmp_thresholds *t,
 		     double limit[JM_METRICS]);
 
