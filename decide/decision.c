@@ -133,6 +133,63 @@ void decision_measure(struct decision *d, const struct decision_rule *r, const d
 	d->why = NULL;
 }
 
+bool decision_p99_bounded(const struct decision_subrun *a, size_t na, const struct decision_subrun *b, size_t nb)
+{
+	for (size_t i = 0; i < na + nb; i++) {
+		const struct decision_subrun *s = i < na ? &a[i] : &b[i - na];
+		if (s->usable && s->samples < DECISION_P99_MIN_SAMPLES)
+			return false;
+	}
+	return true;
+}
+
+/* The share floor of side s[0..n) (points squared), as decision_measure_subruns says. */
+static double share_floor(const struct decision_subrun *s, size_t n)
+{
+	double periods = 0, k = 0;
+	for (size_t i = 0; i < n; i++)
+		if (s[i].usable && isfinite(s[i].value) && s[i].periods > 0) {
+			periods += s[i].periods;
+			k += s[i].value / 100 * s[i].periods;
+		}
+	if (periods == 0)
+		return 0;
+	double q = (k + 2) / (periods + 4);
+	return 1e4 * q * (1 - q) / (periods + 4);
+}
+
+/* The usable finite values of s[0..n) into v[0..n) (NaN for the others).  Returns how many
+ * finite values were left out as unusable; *any whether any sub-run had a finite value. */
+static size_t usable_values(const struct decision_subrun *s, size_t n, double *v, bool *any)
+{
+	size_t out = 0;
+	*any = false;
+	for (size_t i = 0; i < n; i++) {
+		bool finite = isfinite(s[i].value);
+		*any |= finite;
+		out += finite && !s[i].usable;
+		v[i] = finite && s[i].usable ? s[i].value : NAN;
+	}
+	return out;
+}
+
+bool decision_measure_subruns(struct decision *d, const struct decision_rule *r, bool share,
+			      const struct decision_subrun *a, size_t na, const struct decision_subrun *b, size_t nb)
+{
+	double *v = malloc((na + nb + 1) * sizeof(double));
+	bool any_a = false, any_b = false;
+	if (!v) {
+		decision_measure(d, r, NULL, 0, NULL, 0, 0, 0);
+		return false;
+	}
+	size_t out = usable_values(a, na, v, &any_a) + usable_values(b, nb, v + na, &any_b);
+	decision_measure(d, r, v, na, v + na, nb, share ? share_floor(a, na) : 0, share ? share_floor(b, nb) : 0);
+	if (d->why && strcmp(d->why, "no value") == 0 && out)
+		d->why = "its sub-runs disturbed";
+	free(v);
+	return any_a && any_b;
+}
+
 /* Sorts indexes by their p-value, ascending (qsort's context through a file-scope pointer is
  * avoided: the pairs carry their value). */
 struct ranked {

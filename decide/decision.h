@@ -96,6 +96,37 @@ struct decision {
 void decision_measure(struct decision *d, const struct decision_rule *r, const double *a, size_t na,
 		      const double *b, size_t nb, double floor_var_a, double floor_var_b);
 
+/* One sub-run's value of a figure, with what the decision needs to know of it. */
+struct decision_subrun {
+	double value;        /* the figure (NaN or infinite: left out) */
+	double periods;      /* its periods with a deadline (a share's floor); NaN: not known */
+	double samples;      /* its latency samples (whether a p99 can be bounded); NaN: not known */
+	bool usable;         /* neither disturbed nor run with its load stopped: evidence */
+};
+
+/* The least samples in every sub-run of both sides for a p99 to be judged: the largest of n
+ * samples lies above the p99 with probability 1 - 0.99^n, at least 1 - alpha / 2 = 0.975 from
+ * n = ln(0.025) / ln(0.99) = 367.04 on (the exact order-statistic bound, Conover, "Practical
+ * Nonparametric Statistics", 3rd ed., section 3.2); below it a sub-run's "p99" is its largest
+ * sample or next to it, and p90 (bounded from 36 samples) is judged in its place.  Audio's 5 s
+ * sub-run has 100 periods, X's sweep 101, Video's 5 s 300. */
+#define DECISION_P99_MIN_SAMPLES 368
+
+/* Whether every usable sub-run of a[0..na) and b[0..nb) that says its samples has at least
+ * DECISION_P99_MIN_SAMPLES. */
+bool decision_p99_bounded(const struct decision_subrun *a, size_t na, const struct decision_subrun *b, size_t nb);
+
+/* decision_measure over sub-runs: the usable ones' finite values, and for a share (in %, 0 to
+ * 100) each side's variance floor from its periods: the binomial variance over every usable
+ * sub-run's periods at the Agresti-Coull adjusted share (k + 2) / (n + 4) (Agresti & Coull,
+ * "Approximate is better than 'exact' for interval estimation of binomial proportions", Am.
+ * Stat. 52 (1998) 119-126), so that sub-runs all at 100 % are known no better than their
+ * periods show.  d->why is "its sub-runs disturbed" when no usable sub-run of a side has a value
+ * but some were left out.  Returns whether both sides have a value in some sub-run (usable or
+ * not): the figure exists in both. */
+bool decision_measure_subruns(struct decision *d, const struct decision_rule *r, bool share,
+			      const struct decision_subrun *a, size_t na, const struct decision_subrun *b, size_t nb);
+
 /* Answers the family d[0..n) at family error alpha (DECISION_ALPHA): Holm's adjustment over
  * the judged and tested decisions' p_different, and over their p_same; each judged decision
  * then answers SAME (p_same_adj <= alpha), else DIFFERENT (p_different_adj <= alpha), else

@@ -64,6 +64,11 @@ struct figure_compare {
 	const char *unit;          /* the unit they show it in: "ms" (kept in ns), "%", "fps", "/min" */
 	double max_value;          /* the largest value a reader accepts, in the field's unit; 0: any */
 	bool required;             /* every JSON result carries it (schema version 1 on) */
+	/* The least change that matters by default, judged by compare and by a run's decisions
+	 * between its alternatives: % of the old value for a latency, points for a share or a
+	 * figure worse when lower; 0: the figure is reported, not judged, unless a threshold is
+	 * given. */
+	double threshold;
 };
 
 /* A figure's 95 % confidence interval: its JSON key (the figure's key and "_ci", an array

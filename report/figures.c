@@ -26,7 +26,9 @@
 /* Carried by every measured result since schema version 1: the schema requires it. */
 #define V1 .required = true
 /* What compare and export read (a threshold key, a name, a unit). */
-#define CMP(m, k, n, u, max, req) .cmp = &(const struct figure_compare){ m, k, n, u, max, req }
+#define CMP(m, k, n, u, max, req) .cmp = &(const struct figure_compare){ m, k, n, u, max, req, 0 }
+/* The same, judged by default with threshold thr (struct figure_compare.threshold). */
+#define CMPT(m, k, n, u, max, req, thr) .cmp = &(const struct figure_compare){ m, k, n, u, max, req, thr }
 /* Its 95 % interval: the JSON key and the low and high fields. */
 #define CI(key, lo, hi) .ci = &(const struct figure_interval){ key, offsetof(struct pair_summary, lo), \
 	offsetof(struct pair_summary, hi) }
@@ -49,7 +51,7 @@ static const struct task_figure core_head[] = {
 	{ SCHED_NS("latency_p90_ns"), F_U64(sched_p90_ns), VCOL(1, "p90"), V1,
 	  CMP(JM_P90, "p90", "p90 latency", "ms", 0, false) },
 	{ SCHED_NS("latency_p99_ns"), F_U64(sched_p99_ns), VCOL(2, "p99"), V1,
-	  CMP(JM_P99, "p99", "p99 latency", "ms", 0, true), CI("latency_p99_ns_ci", sched_p99_lo_ns, sched_p99_hi_ns) },
+	  CMPT(JM_P99, "p99", "p99 latency", "ms", 0, true, 10), CI("latency_p99_ns_ci", sched_p99_lo_ns, sched_p99_hi_ns) },
 	{ SCHED_NS("latency_p999_ns"), F_U64(sched_p999_ns), VCOL(3, "p99.9"), V1 },
 	{ SCHED_NS("interbench_latency_mean_ns"), F_DBL(classic_mean_ns),
 	  CMP(JM_MEAN, "mean", "mean latency", "ms", 0, false) },
@@ -68,7 +70,7 @@ static const struct task_figure core_head[] = {
 	  CMP(JM_FRAME_P99, "frame", "p99 frame time", "ms", 0, false) },
 	{ NS("frame_time_p999_ns", frame_p999_ns), .null_rule = FIG_NULL_NO_FRAMES },
 	{ .json_key = "one_percent_low_mfps", F_DBL(low1_fps), .unit = FIG_FPS, .json_scale = 1e3,
-	  .null_rule = FIG_NULL_NO_FRAMES, .higher_better = true, CMP(JM_LOW1, "low1", "1% low fps", "fps", 0, false) },
+	  .null_rule = FIG_NULL_NO_FRAMES, .higher_better = true, CMPT(JM_LOW1, "low1", "1% low fps", "fps", 0, false, 5) },
 	{ NS("stolen_p99_ns", stolen_p99_ns), .null_rule = FIG_NULL_NO_LOOPS,
 	  CMP(JM_STOLEN, "stolen", "stolen p99", "ms", 0, false) },
 	{ NS("stolen_max_ns", stolen_max_ns), .null_rule = FIG_NULL_NO_LOOPS },
@@ -93,7 +95,7 @@ static const struct task_figure core_tail[] = {
 	{ PPM("task_cpu_ppm", task_cpu_pct), VCOL(8, "cpu %") },
 	{ PPM("task_cpu_wanted_ppm", task_cpu_wanted_pct) },
 	{ PPM("deadlines_met_ppm", deadlines_met_pct), .higher_better = true, V1,
-	  CMP(JM_MET, "deadlines", "% deadlines met", "%", 100, true),
+	  CMPT(JM_MET, "deadlines", "% deadlines met", "%", 100, true, 1),
 	  CI("deadlines_met_ppm_ci", deadlines_met_lo_pct, deadlines_met_hi_pct) },
 	{ COUNT("periods", periods), V1 },
 	{ COUNT("deadlines_met", deadlines_met), .higher_better = true, V1 },
@@ -285,6 +287,12 @@ bool judged_metric_higher_worse(enum judged_metric m)
 {
 	const struct task_figure *f = metric_row(m);
 	return !f || !f->higher_better;
+}
+
+double judged_metric_threshold(enum judged_metric m)
+{
+	const struct task_figure *f = metric_row(m);
+	return f && f->cmp->threshold > 0 ? f->cmp->threshold : NAN;
 }
 
 bool judged_metric_is_share(enum judged_metric m)

@@ -99,6 +99,10 @@ const char *judged_metric_unit(enum judged_metric m);
 /* Display name of metric m ("p99 latency", "% deadlines met"); "?" when out of range. */
 const char *judged_metric_name(enum judged_metric m);
 
+/* The default threshold of metric m (struct figure_compare.threshold): NaN where it has none
+ * (reported, not judged). */
+double judged_metric_threshold(enum judged_metric m);
+
 /* compare --threshold's key of metric m ("p99", "deadlines"); NULL when out of range. */
 const char *judged_metric_key(enum judged_metric m);
 

@@ -13,6 +13,7 @@
 #include "lib/text.h"
 #include "lib/interval.h"
 #include "decide/decision.h"
+#include "report/decisions.h"
 #include "explain/text.h"
 #include "lib/stats.h"
 
@@ -29,12 +30,8 @@ void cmp_default_thresholds(struct cmp_thresholds *t)
 	t->allow_different_machine = false;
 	t->flagged = NULL;
 	t->json = NULL;
-	t->limit[JM_P99] = 10;
-	t->limit[JM_MET] = 1;
-	/* a presenting task's (report/figures.c): the figures its users judge it by */
-	t->limit[JM_I2P_P99] = 10;
-	t->limit[JM_JANK] = 1;
-	t->limit[JM_LOW1] = 5;
+	for (int m = 0; m < JM_METRICS; m++)  /* the figure rows' own (report/figures.c, a task's rows) */
+		t->limit[m] = judged_metric_threshold((enum judged_metric)m);
 }
 
 static int threshold_bad_value(const char *val, const char *item, int m, char *err, size_t errlen)
@@ -141,63 +138,31 @@ bool cmp_starved_regression(const struct rs_pair *a, const struct rs_pair *b, co
 	return starved_repeats(b) * a->n > starved_repeats(a) * b->n;  /* b's share > a's */
 }
 
-/* Whether repeat v is a sub-run a decision may rest on: neither disturbed nor run with its
- * load stopped. */
-static bool usable(const struct rs_values *v)
+/* The sub-runs of metric m of p into s[0..p->n): each repeat's value (a starved repeat's
+ * latency, +inf, left out: the starved repeats' row judges those), its periods and samples,
+ * usable unless disturbed or run with its load stopped. */
+static void subruns_of(const struct rs_pair *p, enum judged_metric m, struct decision_subrun *s)
 {
-	return !v->disturbed && !v->load_stopped;
-}
-
-/* The sub-run values of metric m of p into v[0..p->n): each usable repeat's, NaN for the
- * others and for a starved one (+inf: the starved repeats' row judges those).  Returns how
- * many repeats were left out as disturbed or with their load stopped. */
-static size_t subrun_values(const struct rs_pair *p, enum judged_metric m, double *v)
-{
-	size_t out = 0;
-	for (size_t i = 0; i < p->n; i++) {
-		bool ok = usable(&p->v[i]);
-		out += !ok;
-		v[i] = ok && isfinite(p->v[i].m[m]) ? p->v[i].m[m] : NAN;
-	}
-	return out;
-}
-
-/* The least variance of p's mean share of metric m (points squared) that its periods allow:
- * the binomial variance over every usable sub-run's periods at the Agresti-Coull adjusted
- * share (k + 2) / (n + 4) (Agresti & Coull, "Approximate is better than 'exact' for interval
- * estimation of binomial proportions", Am. Stat. 52 (1998) 119-126), so that sub-runs all at
- * 100 % are known no better than their periods show.  0 where the periods are not known. */
-static double share_floor(const struct rs_pair *p, enum judged_metric m)
-{
-	double n = 0, k = 0;
 	for (size_t i = 0; i < p->n; i++) {
 		const struct rs_values *v = &p->v[i];
-		if (!usable(v) || !isfinite(v->m[m]) || !(v->periods > 0))
-			continue;
-		n += v->periods;
-		k += v->m[m] / 100 * v->periods;
+		s[i] = (struct decision_subrun){ .value = m < JM_METRICS ? v->m[m] : NAN, .periods = v->periods,
+						 .samples = v->samples, .usable = !v->disturbed && !v->load_stopped };
 	}
-	if (n == 0)
-		return 0;
-	double q = (k + 2) / (n + 4);
-	return 1e4 * q * (1 - q) / (n + 4);
-}
-
-/* The fewest samples of p's usable sub-runs (INFINITY when none says). */
-static double fewest_samples(const struct rs_pair *p)
-{
-	double least = INFINITY;
-	for (size_t i = 0; i < p->n; i++)
-		if (usable(&p->v[i]) && p->v[i].samples < least)
-			least = p->v[i].samples;
-	return least;
 }
 
 void cmp_pair_limits(const struct rs_pair *a, const struct rs_pair *b, const struct cmp_thresholds *t,
 		     double limit[JM_METRICS])
 {
 	memcpy(limit, t->limit, sizeof(t->limit));
-	if (isnan(t->limit[JM_P99]) || fmin(fewest_samples(a), fewest_samples(b)) >= CMP_P99_MIN_SAMPLES)
+	struct decision_subrun *s = malloc((a->n + b->n + 1) * sizeof(*s));
+	bool bounded = true;
+	if (s) {
+		subruns_of(a, JM_METRICS, s);
+		subruns_of(b, JM_METRICS, s + a->n);
+		bounded = decision_p99_bounded(s, a->n, s + a->n, b->n);
+	}
+	free(s);
+	if (isnan(t->limit[JM_P99]) || bounded)
 		return;
 	if (isnan(limit[JM_P90]))
 		limit[JM_P90] = t->limit[JM_P99];
@@ -207,41 +172,19 @@ void cmp_pair_limits(const struct rs_pair *a, const struct rs_pair *b, const str
 bool compare_measure(const struct rs_pair *a, const struct rs_pair *b, enum judged_metric m, double limit,
 		     struct decision *d)
 {
-	double *va = malloc((a->n + 1) * sizeof(double)), *vb = malloc((b->n + 1) * sizeof(double));
+	struct decision_subrun *s = malloc((a->n + b->n + 1) * sizeof(*s));
+	struct decision_rule r = { .ratio = !judged_metric_in_points(m), .higher_worse = judged_metric_higher_worse(m),
+				   .threshold = limit };
 	bool have = false;
-	if (va && vb) {
-		size_t out = subrun_values(a, m, va) + subrun_values(b, m, vb);
-		struct decision_rule r = { .ratio = !judged_metric_in_points(m), .higher_worse = judged_metric_higher_worse(m),
-					   .threshold = limit };
-		bool share = judged_metric_is_share(m);
-		decision_measure(d, &r, va, a->n, vb, b->n, share ? share_floor(a, m) : 0, share ? share_floor(b, m) : 0);
-		have = collect(a, m, va) > 0 && collect(b, m, vb) > 0;
-		if (d->why && strcmp(d->why, "no value") == 0 && out)
-			d->why = "its sub-runs disturbed";
+	if (s) {
+		subruns_of(a, m, s);
+		subruns_of(b, m, s + a->n);
+		have = decision_measure_subruns(d, &r, judged_metric_is_share(m), s, a->n, s + a->n, b->n);
+	} else {
+		decision_measure(d, &r, NULL, 0, NULL, 0, 0, 0);
 	}
-	free(va);
-	free(vb);
+	free(s);
 	return have;
-}
-
-/* A median as shown: in its unit, three significant digits; "starved" for +inf (rs_values:
- * at least half the repeats took no latency sample), never a number. */
-static void fmt_value(enum judged_metric m, double v, char *buf, size_t len)
-{
-	if (isinf(v))
-		snprintf(buf, len, "starved");
-	else
-		fmt_sig3(judged_metric_is_time(m) ? v / 1e6 : v, buf, len);
-}
-
-/* A change as shown: "+12.3%" or "-1.50 pt"; "starved" for +inf (NEW starved, OLD not), "-"
- * for NaN (OLD starved: no figure says the change). */
-static void fmt_change(enum judged_metric m, double change, char *buf, size_t len)
-{
-	if (isnan(change) || isinf(change))
-		snprintf(buf, len, "%s", isnan(change) ? "-" : "starved");
-	else
-		snprintf(buf, len, judged_metric_in_points(m) ? "%+.2f pt" : "%+.1f%%", change);
 }
 
 /* Appends value v to the array under key of t->json (created on first use). */
@@ -257,129 +200,15 @@ static void json_push(const struct cmp_thresholds *t, const char *key, json_t *v
 	json_array_append_new(a, v);
 }
 
-/* A number for the JSON, null when not finite (a starved median, a change no figure says). */
-static json_t *json_number(double v)
-{
-	return isfinite(v) ? json_real(v) : json_null();
-}
-
-/* [lo, hi] for the JSON, null when the interval is not known. */
-static json_t *json_interval(double lo, double hi)
-{
-	return isfinite(lo) && isfinite(hi) ? json_pack("[f, f]", lo, hi) : json_null();
-}
-
-/* Widths of the table's Simulation and Load columns: at least the headings', wide enough for the
- * longest names compared (a sweep's "Audio SCHED_BATCH nice -10"). */
-struct cmp_cols {
-	int sim, load;
-};
-
-/* One row of the table: its cells as shown, and its values for the "figures" entry of the
- * JSON (old and new in unit, change in change_unit; NaN or infinite: null). */
-struct cmp_row {
-	const char *figure, *unit, *change_unit;
-	char old[32], new[32], change[32], interval[40], runs[24];
-	char answer[64];          /* "DIFFERENT, worse", "SAME", "UNKNOWN: ...", "REGRESSION" or "" */
-	double old_v, new_v, change_v;
-	double change_lo, change_hi; /* the 95 % interval of the change, NaN when none */
-	const struct decision *d;    /* the decision behind the row, NULL for a row without one */
-};
-
-/* A p-value, or null. */
-static json_t *json_p(double p)
-{
-	return isnan(p) ? json_null() : json_real(p);
-}
-
-/* The decision's members of the row's JSON entry (doc/json.md). */
-static void json_decision(json_t *o, const struct decision *d)
-{
-	json_object_set_new(o, "subruns_old", json_integer(d->n_a));
-	json_object_set_new(o, "subruns_new", json_integer(d->n_b));
-	json_object_set_new(o, "answer", json_string(decision_answer_name(d->answer)));
-	json_object_set_new(o, "worse", json_boolean(d->answer == DECISION_DIFFERENT && d->worse));
-	json_object_set_new(o, "threshold", json_number(d->rule.threshold));
-	json_object_set_new(o, "p_different", json_p(d->p_different));
-	json_object_set_new(o, "p_same", json_p(d->p_same));
-	json_object_set_new(o, "p_different_holm", json_p(d->p_different_adj));
-	json_object_set_new(o, "p_same_holm", json_p(d->p_same_adj));
-	json_object_set_new(o, "subruns_needed", json_number(d->subruns_needed > 0 ? d->subruns_needed : NAN));
-	json_object_set_new(o, "why", d->why ? json_string(d->why) : json_null());
-}
-
-static void print_row(FILE *out, const struct cmp_cols *w, const char *sim, const char *load, const struct cmp_row *r,
-		      const struct cmp_thresholds *t)
-{
-	fprintf(out, "%-*s %-*s %-18s %5s %10s %10s %9s %-19s%s%s\n", w->sim, sim, w->load, load, r->figure, r->runs,
-		r->old, r->new, r->change, r->interval, *r->answer ? " " : "", r->answer);
-	if (!t->json)
-		return;
-	json_t *o = json_pack("{s:o, s:o, s:s, s:s, s:o, s:o, s:o, s:o, s:s, s:s}",
-		JK_SIMULATION, report_text(sim), JK_LOAD, report_text(load), "figure", r->figure,
-		"unit", r->unit, "old", json_number(r->old_v), "new", json_number(r->new_v),
-		"change", json_number(r->change_v), "change_ci", json_interval(r->change_lo, r->change_hi),
-		"change_unit", r->change_unit, "verdict", r->answer);
-	if (o && r->d)
-		json_decision(o, r->d);
-	json_push(t, "figures", o);
-}
-
-/* The answer column of decision d: what was decided, or for UNKNOWN what it would take. */
-static void fmt_answer(const struct decision *d, enum judged_metric m, char *buf, size_t len)
-{
-	const char *unit = judged_metric_in_points(m) ? " pt" : "%";
-	switch (d->answer) {
-	case DECISION_DIFFERENT:
-		snprintf(buf, len, "DIFFERENT, %s", d->worse ? "worse" : "better");
-		break;
-	case DECISION_SAME:
-		snprintf(buf, len, "SAME (within %g%s)", d->rule.threshold, unit);
-		break;
-	case DECISION_UNKNOWN:
-		if (d->why)
-			snprintf(buf, len, "UNKNOWN: %s", d->why);
-		else if (isfinite(d->subruns_needed))
-			snprintf(buf, len, "UNKNOWN: ~%.0f sub-runs a side", d->subruns_needed);
-		else
-			snprintf(buf, len, "UNKNOWN: at its threshold");
-		break;
-	default:
-		*buf = 0;
-	}
-}
-
-static void print_metric(FILE *out, const struct cmp_cols *w, const char *sim, const char *load, enum judged_metric m,
-			 const struct decision *d, const struct cmp_thresholds *t)
-{
-	double scale = judged_metric_is_time(m) ? 1e-6 : 1;  /* ns shown in ms */
-	struct cmp_row r = {
-		.figure = judged_metric_name(m), .unit = judged_metric_unit(m), .change_unit = judged_metric_in_points(m) ? "pt" : "%",
-		.old_v = d->a * scale, .new_v = d->b * scale, .change_v = d->change,
-		.change_lo = d->change_lo, .change_hi = d->change_hi, .d = d,
-	};
-	fmt_value(m, d->a, r.old, sizeof(r.old));
-	fmt_value(m, d->b, r.new, sizeof(r.new));
-	fmt_change(m, d->change, r.change, sizeof(r.change));
-	snprintf(r.runs, sizeof(r.runs), "%u:%u", d->n_a, d->n_b);
-	if (isnan(d->change_lo))
-		snprintf(r.interval, sizeof(r.interval), "-");
-	else
-		snprintf(r.interval, sizeof(r.interval), judged_metric_in_points(m) ? "%+.2f..%+.2f pt" : "%+.1f..%+.1f%%",
-			 d->change_lo, d->change_hi);
-	fmt_answer(d, m, r.answer, sizeof(r.answer));
-	print_row(out, w, sim, load, &r, t);
-}
-
 /* The "starved repeats" row of pairs a (OLD) and b (NEW), when either has one: how many of
  * their repeats took no latency sample, a regression as cmp_starved_regression says.  Returns
  * whether it is one. */
-static bool print_starved(FILE *out, const struct cmp_cols *w, const struct rs_pair *a, const struct rs_pair *b,
+static bool print_starved(FILE *out, const struct decision_cols *w, const struct rs_pair *a, const struct rs_pair *b,
 			  const struct cmp_thresholds *t)
 {
 	size_t sa = starved_repeats(a), sb = starved_repeats(b);
 	bool regression = cmp_starved_regression(a, b, t);
-	struct cmp_row r = {
+	struct decision_row r = {
 		.figure = "starved repeats", .unit = "%", .change_unit = "pt", .interval = "-",
 		.change_lo = NAN, .change_hi = NAN,
 		.old_v = 100.0 * (double)sa / (double)a->n, .new_v = 100.0 * (double)sb / (double)b->n,
@@ -390,7 +219,8 @@ static bool print_starved(FILE *out, const struct cmp_cols *w, const struct rs_p
 	snprintf(r.old, sizeof(r.old), "%zu of %zu", sa, a->n);
 	snprintf(r.new, sizeof(r.new), "%zu of %zu", sb, b->n);
 	snprintf(r.change, sizeof(r.change), "%+.2f pt", r.change_v);
-	print_row(out, w, a->sim, a->load, &r, t);
+	json_t *o = decision_row_print(out, w, a->sim, a->load, &r);
+	json_push(t, "figures", o);
 	return regression;
 }
 
@@ -418,7 +248,7 @@ struct cmp_tally {
 /* The line of a pair that failed in OLD or NEW (no repeat measured).  Returns whether it is a
  * regression: failed in NEW only, and not because a signal cut its window short (left out, as
  * the README says). */
-static bool print_failed(FILE *out, const struct cmp_cols *w, const struct rs_pair *a, const struct rs_pair *b,
+static bool print_failed(FILE *out, const struct decision_cols *w, const struct rs_pair *a, const struct rs_pair *b,
 			 const struct cmp_thresholds *t)
 {
 	bool regressed = a->n > 0 && strcmp(b->why, RS_INTERRUPTED_WHY) != 0;
@@ -433,7 +263,7 @@ static bool print_failed(FILE *out, const struct cmp_cols *w, const struct rs_pa
 
 /* For a flagged pair whose results carry --explain's causes, how they shifted
  * (explain_text_shift): one line under its rows, and "causes" in the JSON. */
-static void print_causes(FILE *out, const struct cmp_cols *w, const struct rs_pair *a, const struct rs_pair *b,
+static void print_causes(FILE *out, const struct decision_cols *w, const struct rs_pair *a, const struct rs_pair *b,
 			 const struct cmp_thresholds *t)
 {
 	const struct explain_causes *x = &a->causes, *y = &b->causes;
@@ -487,13 +317,15 @@ static int measure_pair(const struct rs_pair *a, const struct rs_pair *b, const 
 
 /* Prints pair a's figures (fam->f[*at..], in order) and its starved repeats' row when either
  * side has one, counting the answers into tl. */
-static void print_pair(FILE *out, const struct cmp_cols *w, const struct cmp_family *fam, size_t *at,
+static void print_pair(FILE *out, const struct decision_cols *w, const struct cmp_family *fam, size_t *at,
 		       const struct rs_pair *a, const struct rs_pair *b, const struct cmp_thresholds *t, struct cmp_tally *tl)
 {
 	unsigned regressions = 0;
 	for (; *at < fam->n && fam->f[*at].a == a; (*at)++) {
 		const struct cmp_figure *f = &fam->f[*at];
-		print_metric(out, w, a->sim, a->load, f->m, &f->d, t);
+		struct decision_row r;
+		decision_row_of(f->m, &f->d, &r);
+		json_push(t, "figures", decision_row_print(out, w, a->sim, a->load, &r));
 		bool worse = f->d.answer == DECISION_DIFFERENT && f->d.worse;
 		regressions += worse;
 		tl->different += f->d.answer == DECISION_DIFFERENT;
@@ -515,14 +347,7 @@ static void print_pair(FILE *out, const struct cmp_cols *w, const struct cmp_fam
 /* The lines under the table: how the answers were reached and what they add up to. */
 static void print_answers(FILE *out, const struct cmp_tally *tl, const struct cmp_thresholds *t)
 {
-	fprintf(out, "\nAnswers: the unit is the sub-run (each repeat of a pair; Runs says how many of OLD's and NEW's\n"
-		"were used, disturbed ones left out).  A latency's change is the ratio of the sub-runs' geometric\n"
-		"means, a share's the difference of their means, each with its 95 %% interval (Welch).  DIFFERENT:\n"
-		"a change is shown (two-sided Welch test); SAME: the change is shown within the threshold (two\n"
-		"one-sided tests, Schuirmann 1987); UNKNOWN: neither yet, with the sub-runs a side that would\n"
-		"answer at the spread seen.  Family error (Holm 1979, over the %u judged figures): any false\n"
-		"DIFFERENT at most %.0f %%, any false SAME at most %.0f %%.\n", tl->family, 100 * DECISION_ALPHA,
-		100 * DECISION_ALPHA);
+	decision_method_print(out, tl->family);
 	if (tl->starved)
 		fprintf(out, "Starved: a repeat that took no latency sample (the task never ran) is left out of the figures "
 			"and counted in its own row; a larger share of starved repeats in NEW than in OLD is a regression "
@@ -643,9 +468,9 @@ static const struct rs_pair *match(const struct result_set *new, const struct rs
 	return by_name ? result_set_find_name(new, a->sim, a->load) : result_set_find(new, a->sim, a->load);
 }
 
-static struct cmp_cols table_cols(const struct result_set *old, const struct result_set *new, bool match_names)
+static struct decision_cols table_cols(const struct result_set *old, const struct result_set *new, bool match_names)
 {
-	struct cmp_cols w = { 16, 8 };
+	struct decision_cols w = { 16, 8 };
 	for (size_t i = 0; i < old->n; i++)
 		if (match(new, &old->pairs[i], match_names)) {
 			int ns = (int)strlen(old->pairs[i].sim), nl = (int)strlen(old->pairs[i].load);
@@ -668,7 +493,7 @@ static void disturbed_warning(const struct rs_pair *p, const char *in, const str
 		p->disturbed, in, p->n, share);
 	json_push(t, "disturbed", json_pack("{s:o, s:o, s:s, s:o}", JK_SIMULATION, report_text(p->sim),
 					     JK_LOAD, report_text(p->load), "in", in,
-					     "outside_cpu_pct", json_number(p->outside_cpu_pct)));
+					     "outside_cpu_pct", decision_json_number(p->outside_cpu_pct)));
 }
 
 /* Warns that pair p of side in ("OLD", "NEW") was measured with its load stopped (tools/
@@ -718,10 +543,9 @@ static int measure_all(const struct result_set *old, const struct result_set *ne
 static void print_table(FILE *out, const struct result_set *old, const struct result_set *new,
 			const struct cmp_thresholds *t, const struct cmp_family *fam, struct cmp_tally *tl)
 {
-	struct cmp_cols w = table_cols(old, new, t->match_names);
+	struct decision_cols w = table_cols(old, new, t->match_names);
 	size_t at = 0;
-	fprintf(out, "\n%-*s %-*s %-18s %5s %10s %10s %9s %-19s %s\n", w.sim, "Simulation", w.load, "Load", "Figure (ms, %)",
-		"Runs", "Old", "New", "Change", "95% interval", "Answer");
+	decision_header_print(out, &w);
 	for (size_t i = 0; i < old->n; i++) {
 		const struct rs_pair *a = &old->pairs[i], *b = match(new, a, t->match_names);
 		if (!b)

@@ -45,17 +45,10 @@ void cmp_default_thresholds(struct cmp_thresholds *t);
  * named keep their current limit.  Returns 0, or -1 with a one-line reason in err. */
 int cmp_parse_thresholds(const char *spec, struct cmp_thresholds *t, char *err, size_t errlen);
 
-/* The least samples in every sub-run of a pair for compare to judge its p99: the largest of n
- * samples lies above the p99 with probability 1 - 0.99^n, at least 1 - alpha / 2 = 0.975 from
- * n = ln(0.025) / ln(0.99) = 367.04 on (the exact order-statistic bound, Conover, "Practical
- * Nonparametric Statistics", 3rd ed., section 3.2); below it a sub-run's "p99" is its largest
- * sample or next to it, and compare judges p90 (bounded from 36 samples) with p99's threshold,
- * p99 reported beside it unjudged.  Audio's 5 s sub-run has 100 periods, X's sweep 101. */
-#define CMP_P99_MIN_SAMPLES 368
 
 /* The thresholds of pair a (OLD) against b (NEW) into limit: t's, with p99's moved to p90
  * (JM_P90, unless --threshold gave p90 its own) when a usable sub-run of either side has fewer
- * than CMP_P99_MIN_SAMPLES samples.  p90 is shown only with a limit (default none). */
+ * than DECISION_P99_MIN_SAMPLES samples (decide/decision.h).  p90 is shown only with a limit (default none). */
 void cmp_pair_limits(const struct rs_pair *a, const struct rs_pair *b, const struct cmp_thresholds *t,
 		     double limit[JM_METRICS]);
 
@@ -64,7 +57,7 @@ void cmp_pair_limits(const struct rs_pair *a, const struct rs_pair *b, const str
  * each side's sub-runs, the repeats that were neither disturbed nor run with their load
  * stopped (a starved repeat's latency left out: the starved row judges it); a latency as a
  * ratio, a share as a difference in points with a variance floor from its periods
- * (Agresti-Coull); limit its threshold (NaN: reported, not judged).  Returns false when either
+ * (decision_measure_subruns); limit its threshold (NaN: reported, not judged).  Returns false when either
  * side has no value of the figure at all. */
 bool compare_measure(const struct rs_pair *a, const struct rs_pair *b, enum judged_metric m, double limit,
 		     struct decision *d);
