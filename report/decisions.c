@@ -114,11 +114,15 @@ static void json_decision(json_t *o, const struct decision *d)
 	json_object_set_new(o, "why", d->why ? json_string(d->why) : json_null());
 }
 
-json_t *decision_row_print(FILE *out, const struct decision_cols *w, const char *sim, const char *load,
-			   const struct decision_row *r)
+void decision_row_print(FILE *out, const struct decision_cols *w, const char *sim, const char *load,
+			const struct decision_row *r)
 {
 	fprintf(out, "%-*s %-*s %-18s %5s %10s %10s %9s %-19s%s%s\n", w->sim, sim, w->load, load, r->figure, r->runs,
 		r->old, r->new, r->change, r->interval, *r->answer ? " " : "", r->answer);
+}
+
+json_t *decision_row_json(const char *sim, const char *load, const struct decision_row *r)
+{
 	json_t *o = json_pack("{s:o, s:o, s:s, s:s, s:o, s:o, s:o, s:o, s:s, s:s}",
 		JK_SIMULATION, report_text(sim), JK_LOAD, report_text(load), "figure", r->figure,
 		"unit", r->unit, "old", decision_json_number(r->old_v), "new", decision_json_number(r->new_v),

@@ -32,10 +32,13 @@ void decision_row_of(enum judged_metric m, const struct decision *d, struct deci
 /* The table's header line (after an empty line). */
 void decision_header_print(FILE *out, const struct decision_cols *w);
 
-/* Prints row r of pair (sim, load).  Returns its JSON object (doc/json.md, compare's
- * "figures"), or NULL when out of memory. */
-json_t *decision_row_print(FILE *out, const struct decision_cols *w, const char *sim, const char *load,
-			   const struct decision_row *r);
+/* Prints row r of pair (sim, load). */
+void decision_row_print(FILE *out, const struct decision_cols *w, const char *sim, const char *load,
+			const struct decision_row *r);
+
+/* Row r of pair (sim, load) as its JSON object (doc/json.md, compare's "figures"), or NULL
+ * when out of memory. */
+json_t *decision_row_json(const char *sim, const char *load, const struct decision_row *r);
 
 /* The paragraph under the table saying how the answers were reached, for a family of
  * `family` judged figures. */

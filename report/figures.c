@@ -289,6 +289,15 @@ bool judged_metric_higher_worse(enum judged_metric m)
 	return !f || !f->higher_better;
 }
 
+bool judged_metric_applies(enum judged_metric m, bool has_deadlines, bool presenting)
+{
+	if (m == JM_MET || m == JM_STREAK)
+		return has_deadlines;
+	if (m == JM_LOW1)
+		return !has_deadlines || presenting;
+	return true;
+}
+
 double judged_metric_threshold(enum judged_metric m)
 {
 	const struct task_figure *f = metric_row(m);

@@ -99,6 +99,13 @@ const char *judged_metric_unit(enum judged_metric m);
 /* Display name of metric m ("p99 latency", "% deadlines met"); "?" when out of range. */
 const char *judged_metric_name(enum judged_metric m);
 
+/* Whether metric m is a figure of a task with (has_deadlines) or without deadlines, presenting
+ * frames or not (presenting: the Pipeline, whose measures count vsyncs): % deadlines met and
+ * the longest miss run only with deadlines; the "1% low" frame rate only for a free-running
+ * task (Gaming) or a presenting one.  compare reads a figure only where it applies (tools/
+ * result_json.c) and a run decides it only there (report/run_decisions.c). */
+bool judged_metric_applies(enum judged_metric m, bool has_deadlines, bool presenting);
+
 /* The default threshold of metric m (struct figure_compare.threshold): NaN where it has none
  * (reported, not judged). */
 double judged_metric_threshold(enum judged_metric m);

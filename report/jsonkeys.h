@@ -72,6 +72,7 @@ bool report_generator_is_ours(const char *generator);
 /* result.disturbance: other processes' CPU time on the run's CPUs and the steal, in ppm of
  * them (host/disturb.h). */
 #define JK_DISTURBANCE       "disturbance"
+#define JK_DECISIONS         "decisions"
 #define JK_OUTSIDE_CPU_PPM   "outside_cpu_ppm"
 #define JK_STEAL_PPM         "steal_ppm"
 /* result.load_activity: whether the load ran through the window (host/disturb.h). */

@@ -4,6 +4,7 @@
 #include "lib/text.h"
 #include "report/json_report.h"
 #include "report/output_json.h"
+#include "report/run_decisions.h"
 #include "workloads/workload.h"
 
 static void out_of_memory(void)
@@ -75,6 +76,13 @@ static void json_run_end(void *st, struct report_run *run, const struct matrix *
 		for (size_t i = 0; i < run->in.plan->n; i++)
 			if (matrix_reps(m, i)[r].ran && result_json(j, run, m, i, r) != 0)
 				out_of_memory();
+	struct run_decisions rd;
+	if (j->doc && run_decisions_build(m, &rd) == 0) {
+		json_t *d = rd.n ? run_decisions_json(m, &rd) : NULL;
+		if (rd.n && (!d || json_object_set_new(j->doc, JK_DECISIONS, d) != 0))
+			out_of_memory();
+		run_decisions_free(&rd);
+	}
 	if (sig && j->doc)
 		report_mark_interrupted(j->doc, sig);
 }

@@ -11,6 +11,7 @@
 #include "report/logfile.h"
 #include "report/logformat.h"
 #include "report/output_text.h"
+#include "report/run_decisions.h"
 #include "workloads/workload.h"
 
 /* Sends what was printed to t->pending since the last call to the console (when console) and,
@@ -330,11 +331,17 @@ static void text_sweep(void *st, struct report_run *run, const struct report_swe
 	report_flush(run->con, &run->con_errno);
 }
 
-/* The note of a signal that cut the run short. */
+/* The decisions between the run's alternatives (report/run_decisions.h), when it has some,
+ * and the note of a signal that cut the run short. */
 static void text_run_end(void *st, struct report_run *run, const struct matrix *m, int sig)
 {
 	struct text_output *t = st;
-	(void)m;
+	struct run_decisions rd;
+	if (run_decisions_build(m, &rd) == 0) {
+		run_decisions_print(t->pending, m, &rd);
+		run_decisions_free(&rd);
+		send_pending(t, run, true);
+	}
 	if (!sig)
 		return;
 	log_run_interrupted(t->pending, strsignal(sig));

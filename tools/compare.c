@@ -219,8 +219,9 @@ static bool print_starved(FILE *out, const struct decision_cols *w, const struct
 	snprintf(r.old, sizeof(r.old), "%zu of %zu", sa, a->n);
 	snprintf(r.new, sizeof(r.new), "%zu of %zu", sb, b->n);
 	snprintf(r.change, sizeof(r.change), "%+.2f pt", r.change_v);
-	json_t *o = decision_row_print(out, w, a->sim, a->load, &r);
-	json_push(t, "figures", o);
+	decision_row_print(out, w, a->sim, a->load, &r);
+	if (t->json)
+		json_push(t, "figures", decision_row_json(a->sim, a->load, &r));
 	return regression;
 }
 
@@ -325,7 +326,9 @@ static void print_pair(FILE *out, const struct decision_cols *w, const struct cm
 		const struct cmp_figure *f = &fam->f[*at];
 		struct decision_row r;
 		decision_row_of(f->m, &f->d, &r);
-		json_push(t, "figures", decision_row_print(out, w, a->sim, a->load, &r));
+		decision_row_print(out, w, a->sim, a->load, &r);
+		if (t->json)
+			json_push(t, "figures", decision_row_json(a->sim, a->load, &r));
 		bool worse = f->d.answer == DECISION_DIFFERENT && f->d.worse;
 		regressions += worse;
 		tl->different += f->d.answer == DECISION_DIFFERENT;

@@ -107,10 +107,12 @@ static int json_values(const json_t *r, size_t idx, struct rs_values *v, char *e
 		if (task_figures[k].cmp && (json_figure(r, idx, &task_figures[k], v, err, errlen) != 0 ||
 					    (task_figures[k].ci && json_interval(r, idx, &task_figures[k], v, err, errlen) != 0)))
 			return -1;
-	if (!json_is_true(json_object_get(r, JK_HAS_DEADLINES)))
-		v->m[JM_MET] = v->m[JM_STREAK] = NAN;
-	else if (!json_is_integer(json_object_get(r, TASK_FIGURE_KEY(pipeline_chain_measures, struct chain_figures, vsyncs))))
-		v->m[JM_LOW1] = NAN;  /* "1% low" is a free-running or presenting (Pipeline's) task's figure */
+	bool deadlines = json_is_true(json_object_get(r, JK_HAS_DEADLINES));
+	bool presenting = json_is_integer(json_object_get(r, TASK_FIGURE_KEY(pipeline_chain_measures, struct chain_figures,
+									      vsyncs)));
+	for (int m = 0; m < JM_METRICS; m++)
+		if (!judged_metric_applies((enum judged_metric)m, deadlines, presenting))
+			v->m[m] = NAN;
 	rs_starved_met(v);
 	double run_ns = NAN;      /* xruns per minute of the task's run */
 	if (!isnan(v->m[JM_XRUNS]) && json_uint(r, FIGURE_KEY(task_run_ns), idx, INT64_MAX, &run_ns, err, errlen) != 0)

@@ -1,0 +1,208 @@
+/* A run's own decisions between its alternatives (report/run_decisions.h). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "host/disturb.h"
+#include "lib/schedpolicy.h"
+#include "report/decisions.h"
+#include "report/jsonkeys.h"
+#include "report/jsonout.h"
+#include "report/run_decisions.h"
+#include "workloads/pipeline_chain.h"
+#include "workloads/workload.h"
+
+/* The first plan item of item i's task and load (its baseline); i itself when it is first. */
+static size_t base_of(const struct plan *p, size_t i)
+{
+	for (size_t j = 0; j < i; j++)
+		if (p->items[j].task == p->items[i].task && p->items[j].load_index == p->items[i].load_index)
+			return j;
+	return i;
+}
+
+/* Item i's sub-runs of metric m into s[0..m->p.repeats): every repeat that ran and reported,
+ * usable when its window was whole, undisturbed and its load never seen stopped.  Returns how
+ * many were written. */
+static size_t subruns_of(const struct matrix *m, size_t i, enum judged_metric metric, struct decision_subrun *s)
+{
+	const struct pair_outcome *reps = matrix_reps(m, i);
+	const struct plan_item *it = &m->p.plan->items[i];
+	const struct task_figure *f = figure_of_metric(task_figures, task_figures_n, metric);
+	bool buffered = it->spec.buffer_periods > 0;
+	if (f && !judged_metric_applies(metric, it->spec.desc->has_deadlines,
+					it->spec.desc->measures == &pipeline_chain_measures))
+		f = NULL;
+	size_t n = 0;
+	for (unsigned r = 0; r < m->p.repeats; r++) {
+		const struct pair_outcome *po = &reps[r];
+		if (!po->ran || !po->ok)
+			continue;
+		const struct pair_summary *sum = &po->bench.summary;
+		s[n++] = (struct decision_subrun){
+			.value = f && !figure_is_null(f, sum, buffered) ? figure_value(f, sum) : NAN,
+			.periods = (double)sum->periods, .samples = (double)sum->samples,
+			.usable = !po->interrupted && !disturbance_marked(&po->disturbance) && !po->load_activity.stopped_looks,
+		};
+	}
+	return n;
+}
+
+/* The thresholds of item i against base b: the rows' defaults, p99's moved to p90 when a
+ * sub-run has too few samples to bound it (DECISION_P99_MIN_SAMPLES). */
+static void limits_of(const struct matrix *m, size_t i, size_t b, struct decision_subrun *sa, struct decision_subrun *sb,
+		      double limit[JM_METRICS])
+{
+	for (int k = 0; k < JM_METRICS; k++)
+		limit[k] = judged_metric_threshold((enum judged_metric)k);
+	size_t na = subruns_of(m, b, JM_P99, sa), nb = subruns_of(m, i, JM_P99, sb);
+	if (!isnan(limit[JM_P99]) && !decision_p99_bounded(sa, na, sb, nb)) {
+		limit[JM_P90] = limit[JM_P99];
+		limit[JM_P99] = NAN;
+	}
+}
+
+/* Appends the judged figures of item i against b to rd (room for JM_METRICS more). */
+static void decide_item(const struct matrix *m, size_t i, size_t b, struct decision_subrun *sa,
+			struct decision_subrun *sb, struct run_decisions *rd)
+{
+	double limit[JM_METRICS];
+	limits_of(m, i, b, sa, sb, limit);
+	for (int k = 0; k < JM_METRICS; k++) {
+		if (isnan(limit[k]))
+			continue;
+		struct run_decision *x = &rd->list[rd->n];
+		enum judged_metric metric = (enum judged_metric)k;
+		struct decision_rule r = { .ratio = !judged_metric_in_points(metric),
+					   .higher_worse = judged_metric_higher_worse(metric), .threshold = limit[k] };
+		size_t na = subruns_of(m, b, metric, sa), nb = subruns_of(m, i, metric, sb);
+		x->item = i, x->base = b, x->m = metric;
+		rd->n += decision_measure_subruns(&x->d, &r, judged_metric_is_share(metric), sa, na, sb, nb);
+	}
+}
+
+/* Answers rd's family and counts its answers. */
+static void answer(struct run_decisions *rd)
+{
+	struct decision *d = malloc((rd->n ? rd->n : 1) * sizeof(*d));
+	for (size_t k = 0; d && k < rd->n; k++)
+		d[k] = rd->list[k].d;
+	rd->family = d ? (unsigned)decision_family(d, rd->n, DECISION_ALPHA) : 0;
+	for (size_t k = 0; d && k < rd->n; k++) {
+		rd->list[k].d = d[k];
+		rd->different += d[k].answer == DECISION_DIFFERENT;
+		rd->worse += d[k].answer == DECISION_DIFFERENT && d[k].worse;
+		rd->same += d[k].answer == DECISION_SAME;
+		rd->unknown += d[k].answer == DECISION_UNKNOWN;
+	}
+	free(d);
+}
+
+int run_decisions_build(const struct matrix *m, struct run_decisions *rd)
+{
+	const struct plan *p = m->p.plan;
+	memset(rd, 0, sizeof(*rd));
+	size_t alternatives = 0;
+	for (size_t i = 0; i < p->n; i++)
+		alternatives += base_of(p, i) != i;
+	if (!alternatives)
+		return 0;
+	rd->list = calloc(alternatives * JM_METRICS, sizeof(*rd->list));
+	struct decision_subrun *sa = calloc(2 * (size_t)m->p.repeats, sizeof(*sa)), *sb = sa ? sa + m->p.repeats : NULL;
+	if (!rd->list || !sa) {
+		free(sa);
+		run_decisions_free(rd);
+		return -1;
+	}
+	for (size_t i = 0; i < p->n; i++)
+		if (base_of(p, i) != i)
+			decide_item(m, i, base_of(p, i), sa, sb, rd);
+	free(sa);
+	answer(rd);
+	return 0;
+}
+
+/* Item i's names in the table: its task with its setting, its load with the loads' setting
+ * when the loads are swept. */
+static void names_of(const struct matrix *m, size_t i, char *sim, size_t simlen, char *load, size_t loadlen)
+{
+	const struct plan_item *it = &m->p.plan->items[i];
+	char b[64], l[64];
+	sched_setting_label(&it->bench_sched, b, sizeof(b));
+	sched_setting_label(&m->p.load->s[it->load_setting], l, sizeof(l));
+	snprintf(sim, simlen, "%s %s", it->task->name, b);
+	if (m->p.load->n > 1)
+		snprintf(load, loadlen, "%s (%s)", matrix_load_name(m, i), l);
+	else
+		snprintf(load, loadlen, "%s", matrix_load_name(m, i));
+}
+
+/* The name columns' widths for rd's rows. */
+static struct decision_cols cols_of(const struct matrix *m, const struct run_decisions *rd)
+{
+	struct decision_cols w = { 16, 8 };
+	char sim[160], load[160];
+	for (size_t k = 0; k < rd->n; k++) {
+		names_of(m, rd->list[k].item, sim, sizeof(sim), load, sizeof(load));
+		w.sim = (int)strlen(sim) > w.sim ? (int)strlen(sim) : w.sim;
+		w.load = (int)strlen(load) > w.load ? (int)strlen(load) : w.load;
+	}
+	return w;
+}
+
+/* Prints rd's rows to out (when not NULL), and appends each as a JSON object with "base", the
+ * baseline's names, to a (when not NULL).  Returns 0, or -1 when out of memory. */
+static int rows(FILE *out, json_t *a, const struct matrix *m, const struct run_decisions *rd)
+{
+	struct decision_cols w = cols_of(m, rd);
+	if (out)
+		decision_header_print(out, &w);
+	for (size_t k = 0; k < rd->n; k++) {
+		const struct run_decision *x = &rd->list[k];
+		char sim[160], load[160], bsim[160], bload[160];
+		struct decision_row r;
+		names_of(m, x->item, sim, sizeof(sim), load, sizeof(load));
+		decision_row_of(x->m, &x->d, &r);
+		if (out)
+			decision_row_print(out, &w, sim, load, &r);
+		if (!a)
+			continue;
+		names_of(m, x->base, bsim, sizeof(bsim), bload, sizeof(bload));
+		json_t *o = decision_row_json(sim, load, &r);
+		if (!o || json_object_set_new(o, "base", json_pack("{s:o, s:o}", JK_SIMULATION, report_text(bsim), JK_LOAD, report_text(bload))) != 0 ||
+		    json_array_append_new(a, o) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+void run_decisions_print(FILE *out, const struct matrix *m, const struct run_decisions *rd)
+{
+	if (!rd->n)
+		return;
+	fprintf(out, "\nDecisions: each setting against the first of its task and load, from %u sub-run%s each "
+		"(--repeat), interleaved:\n", m->p.repeats, m->p.repeats == 1 ? "" : "s");
+	rows(out, NULL, m, rd);
+	decision_method_print(out, rd->family);
+	fprintf(out, "%u DIFFERENT (%u worse, %u better), %u SAME, %u UNKNOWN\n", rd->different, rd->worse,
+		rd->different - rd->worse, rd->same, rd->unknown);
+}
+
+json_t *run_decisions_json(const struct matrix *m, const struct run_decisions *rd)
+{
+	json_t *figures = json_array();
+	if (!figures || rows(NULL, figures, m, rd) != 0) {
+		json_decref(figures);
+		return NULL;
+	}
+	return json_pack("{s:{s:i, s:f, s:s}, s:{s:i, s:i, s:i, s:i, s:i}, s:i, s:o}",
+		"family", "size", rd->family, "alpha", DECISION_ALPHA, "method", "holm",
+		"answers", "different", rd->different, "worse", rd->worse, "better", rd->different - rd->worse,
+		"same", rd->same, "unknown", rd->unknown, "subruns", m->p.repeats, "figures", figures);
+}
+
+void run_decisions_free(struct run_decisions *rd)
+{
+	free(rd->list);
+	rd->list = NULL;
+	rd->n = 0;
+}
