@@ -1,0 +1,150 @@
+#!/usr/bin/env python3
+"""Helpers of bench/decisions.sh (standard library only).
+
+  split RUN.json A.json B.json      the repeats of RUN alternately into two results (an A/A
+                                    pair from one interleaved run: sub-runs 1, 3, 5... and 2, 4, 6...)
+  aa CMP.json...                    the A/A table: per comparison its answers; the share of
+                                    comparisons with any DIFFERENT, its exact (Clopper-Pearson)
+                                    95 % interval, the per-figure rate, the share answered SAME
+  known LABEL EXPECT RUN.json WALL  one known-answer row from a run's own "decisions" (EXPECT:
+                                    worse or better, the direction the alternative must take)
+  knowncmp LABEL EXPECT CMP.json WALL  the same from a compare --json
+  coverage FIGURE RUN.json...       per run the t interval of FIGURE's mean over its sub-runs,
+                                    and the share of runs whose interval holds the pooled
+                                    estimate (the mean of every run's sub-runs)
+"""
+import json
+import math
+import statistics
+import sys
+
+
+def load(path):
+    with open(path, encoding="utf-8") as f:
+        return json.load(f)
+
+
+def cmd_split(args):
+    doc = load(args[0])
+    sides = ([], [])
+    seen = {}
+    for r in doc["results"]:
+        key = (r.get("simulation"), r.get("mode"), r.get("load"), r.get("load_mode"))
+        k = seen.get(key, 0)
+        seen[key] = k + 1
+        sides[k % 2].append(r)
+    for side, path in zip(sides, args[1:3]):
+        out = dict(doc)
+        out["results"] = side
+        out.pop("decisions", None)
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump(out, f)
+
+
+def binom_cdf(k, n, p):
+    """P(X <= k), X ~ Binomial(n, p), summed exactly."""
+    if p <= 0 or p >= 1:
+        return 1.0 if (p <= 0 or k >= n) else 0.0
+    lp, lq = math.log(p), math.log1p(-p)
+    return sum(math.exp(math.lgamma(n + 1) - math.lgamma(i + 1) - math.lgamma(n - i + 1) + i * lp + (n - i) * lq)
+               for i in range(0, k + 1))
+
+
+def clopper_pearson(k, n, alpha=0.05):
+    """The exact interval of k events in n (Clopper & Pearson 1934) by bisection on the
+    binomial sums: P(X >= k | lo) = alpha / 2 = P(X <= k | hi)."""
+    def solve(f):
+        lo, hi = 0.0, 1.0
+        for _ in range(60):
+            mid = (lo + hi) / 2
+            if f(mid):
+                lo = mid
+            else:
+                hi = mid
+        return (lo + hi) / 2
+    low = 0.0 if k == 0 else solve(lambda p: 1 - binom_cdf(k - 1, n, p) < alpha / 2)
+    high = 1.0 if k == n else solve(lambda p: binom_cdf(k, n, p) > alpha / 2)
+    return low, high
+
+
+def judged(figs):
+    return [f for f in figs if f.get("answer") in ("DIFFERENT", "SAME", "UNKNOWN")]
+
+
+def cmd_aa(args):
+    n = len(args)
+    any_diff = 0
+    verdicts = diffs = sames = 0
+    rows = []
+    for path in args:
+        d = load(path)
+        figs = judged(d.get("figures", []))
+        dd = sum(f["answer"] == "DIFFERENT" for f in figs)
+        ss = sum(f["answer"] == "SAME" for f in figs)
+        any_diff += dd > 0
+        verdicts += len(figs)
+        diffs += dd
+        sames += ss
+        rows.append((path, len(figs), dd, ss, d.get("exit_status")))
+    lo, hi = clopper_pearson(any_diff, n) if n else (float("nan"), float("nan"))
+    print(f"| A/A comparisons | with any DIFFERENT | share (95 % interval, Clopper-Pearson) "
+          f"| judged figures | DIFFERENT | SAME |")
+    print("| --- | --- | --- | --- | --- | --- |")
+    print(f"| {n} | {any_diff} | {100 * any_diff / max(n, 1):.1f} % ({100 * lo:.1f}-{100 * hi:.1f} %) "
+          f"| {verdicts} | {diffs} ({100 * diffs / max(verdicts, 1):.2f} % per verdict) "
+          f"| {sames} ({100 * sames / max(verdicts, 1):.1f} %) |")
+
+
+def known_row(label, expect, figs, wall):
+    hits = [f for f in judged(figs) if f["answer"] == "DIFFERENT"]
+    right = [f for f in hits if f.get("worse") == (expect == "worse")]
+    wrong = [f for f in hits if f not in right]
+    names = ", ".join(f"{f['figure']} {f['change']:+.1f}{'%' if f['change_unit'] == '%' else ' pt'}" for f in right)
+    unknown = sum(f["answer"] == "UNKNOWN" for f in judged(figs))
+    ok = bool(right) and not wrong
+    print(f"| {label} | {expect} | {names or 'none'} | {len(wrong)} | {unknown} | {wall} s | "
+          f"{'met' if ok else 'not met'} |")
+
+
+def cmd_known(args):
+    label, expect, path, wall = args
+    known_row(label, expect, load(path).get("decisions", {}).get("figures", []), wall)
+
+
+def cmd_knowncmp(args):
+    label, expect, path, wall = args
+    known_row(label, expect, load(path).get("figures", []), wall)
+
+
+def t975(dof):
+    table = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228]
+    return table[dof - 1] if dof <= 10 else 1.96 + 2.4 / dof
+
+
+def cmd_coverage(args):
+    key = args[0]
+    runs = []
+    for path in args[1:]:
+        vals = [r[key] for r in load(path)["results"] if r.get(key) is not None and not r.get("failed")]
+        if len(vals) >= 2:
+            runs.append(vals)
+    pooled = statistics.mean(v for run in runs for v in run)
+    held = 0
+    widths = []
+    for vals in runs:
+        m = statistics.mean(vals)
+        half = t975(len(vals) - 1) * statistics.stdev(vals) / math.sqrt(len(vals))
+        held += m - half <= pooled <= m + half
+        widths.append(2 * half)
+    means = [statistics.mean(v) for v in runs]
+    print(f"| {key} | {len(runs)} | {held} ({100 * held / max(len(runs), 1):.0f} %) | {pooled:.4g} "
+          f"| {statistics.mean(widths):.4g} | {statistics.stdev(means) if len(means) > 1 else float('nan'):.4g} |")
+
+
+if __name__ == "__main__":
+    cmds = {"split": cmd_split, "aa": cmd_aa, "known": cmd_known, "knowncmp": cmd_knowncmp,
+            "coverage": cmd_coverage}
+    if len(sys.argv) < 2 or sys.argv[1] not in cmds:
+        print(__doc__, file=sys.stderr)
+        sys.exit(2)
+    cmds[sys.argv[1]](sys.argv[2:])

@@ -1,0 +1,130 @@
+#!/usr/bin/env bash
+# Decisions: what the sub-run decisions (decide/decision.h; compare and a run's own
+# alternatives) answer on this machine.  Three parts, in one run:
+#  - A/A: AA runs of the same selection (Audio and Video against Burn) with --repeat 2R, each
+#    split into its odd and even sub-runs (two sides of R interleaved sub-runs, the same
+#    setting) and compared: the share of comparisons with any DIFFERENT (goal: point <= 5 %,
+#    upper end of its 95 % interval <= 10 %), the rate per judged figure, the share answered
+#    SAME;
+#  - known answers, each one interleaved run whose alternatives must answer DIFFERENT in the
+#    known direction, with its wall time: X/Burn with the loads at nice 0 then 19 (-N 0,19:
+#    better), Video/Burn SCHED_OTHER then SCHED_FIFO (better), Audio/Burn with an EEVDF slice of
+#    3000 us then 100 us for the task (--bench-slice; better), and Audio/Burn with -L 1 then
+#    -L 4 (two runs and compare: worse);
+#  - coverage: COV runs of Audio/Burn and Video/Burn with --repeat R: per figure, the share of
+#    runs whose t interval over their sub-runs (the figure's interval with the sub-run as the
+#    unit) holds the pooled mean of all of them, its mean width beside the runs' spread.
+# Prints a Markdown section.  Run as root, on a quiet machine, alone (about 35 minutes with the
+# defaults; BENCH_QUICK=1 checks the script in a few minutes, figures meaningless).
+# BENCH_SECTIONS="aa answers coverage" (the default: all) runs only the sections named.
+# Usage: bench/decisions.sh [./interbench] [AA (50)] [COV (10)]
+# shellcheck source=bench/common.sh
+source "$(dirname "$0")/common.sh"
+bench_setup decisions.sh "${1:-./interbench}"
+aa_n=${2:-50}
+cov_n=${3:-10}
+r=4          # sub-runs a side
+t=2          # seconds a sub-run
+x_t=11       # X's: one sweep
+if [ -n "${BENCH_QUICK:-}" ]; then aa_n=2; cov_n=2; t=1; x_t=2; fi
+sections=" ${BENCH_SECTIONS:-aa answers coverage} "
+want() { [[ $sections == *" $1 "* ]]; }
+dec() { python3 "$bench_dir/decisions.py" "$@"; }
+# BENCH_LOCK=FILE: each run of the binary holds an flock(1) lock on FILE, so that other timing
+# measurements on the machine take turns with this script's runs instead of waiting for all.
+if [ -n "${BENCH_LOCK:-}" ]; then exec {lock_fd}>"$BENCH_LOCK"; fi
+locked() {
+	[ -z "${BENCH_LOCK:-}" ] || flock "$lock_fd"
+	"$@"
+	[ -z "${BENCH_LOCK:-}" ] || flock -u "$lock_fd"
+}
+common=(-c -q)
+
+# timed LINES CMD...: bench_run, and the wall seconds it took in $wall.
+timed() {
+	local t0
+	t0=$(date +%s.%N)
+	bench_run "$@"
+	wall=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.0f", b - a }')
+}
+
+# cmp OUT OLD NEW: compare's JSON into OUT; its exit status 0, 1 or 3 is an answer, not a failure.
+cmp() {
+	local rc=0
+	"$bin" compare --json "$1" "$2" "$3" >/dev/null 2>&1 || rc=$?
+	[ "$rc" != 2 ] || { echo "decisions.sh: compare $2 $3 failed (exit 2)" >&2; exit 1; }
+}
+
+echo "## Decisions"
+echo
+echo "Sub-runs as the unit of evidence, DIFFERENT/SAME/UNKNOWN with Holm's family control"
+echo "(decide/decision.h), measured by bench/decisions.sh on $(uname -r), $(nproc) CPUs."
+echo
+
+if want aa; then
+	bench_note "A/A: $aa_n runs of Audio and Video against Burn, --repeat $((2 * r)) -t $t, split in halves"
+	cmps=()
+	for i in $(seq 1 "$aa_n"); do
+		locked bench_run aa$i.lines "$bin" "${common[@]}" -W Audio -W Video -w Burn -t "$t" --repeat $((2 * r)) --json aa$i.json
+		dec split aa$i.json aa$i-a.json aa$i-b.json
+		cmp aa$i-cmp.json aa$i-a.json aa$i-b.json
+		cmps+=(aa$i-cmp.json)
+	done
+	echo "### A/A: the same setting on both sides"
+	echo
+	echo "Each comparison: one run of \`-W Audio -W Video -w Burn -t $t --repeat $((2 * r))\`, its odd and even"
+	echo "sub-runs as OLD and NEW ($r a side, interleaved), \`interbench compare\` on the halves."
+	echo
+	dec aa "${cmps[@]}"
+	echo
+fi
+
+if want answers; then
+	echo "### Known answers, each in one interleaved run"
+	echo
+	echo "| alternative against the first | expected | DIFFERENT in the expected direction | DIFFERENT the other way | UNKNOWN | wall time | |"
+	echo "| --- | --- | --- | --- | --- | --- | --- |"
+	locked timed x.lines "$bin" "${common[@]}" -W X -w Burn -t "$x_t" -N 0,19 --repeat "$r" --json x.json
+	dec known "X/Burn, loads nice 19 against 0" better x.json "$wall"
+	locked timed v.lines "$bin" "${common[@]}" -W Video -w Burn -t "$t" --bench-policy other,fifo --repeat "$r" --json v.json
+	dec known "Video/Burn, SCHED_FIFO against SCHED_OTHER" better v.json "$wall"
+	locked timed s.lines "$bin" "${common[@]}" -W Audio -w Burn -t "$t" --bench-slice 3000,100 --repeat "$r" --json s.json
+	dec known "Audio/Burn, --bench-slice 100 against 3000" better s.json "$wall"
+	t0=$(date +%s)
+	locked bench_run l1.lines "$bin" "${common[@]}" -W Audio -w Burn -t "$t" -L 1 --repeat "$r" --json l1.json
+	locked bench_run l4.lines "$bin" "${common[@]}" -W Audio -w Burn -t "$t" -L 4 --repeat "$r" --json l4.json
+	cmp l-cmp.json l1.json l4.json
+	dec knowncmp "Audio/Burn, -L 4 against -L 1 (two runs, compare)" worse l-cmp.json "$(($(date +%s) - t0))"
+	echo
+fi
+
+if want coverage; then
+	echo "### Coverage of the sub-run interval"
+	echo
+	echo "$cov_n runs each of \`-W Audio -W Video -w Burn -t $t --repeat $((2 * r))\`; per run the t interval"
+	echo "of a figure's mean over its $((2 * r)) sub-runs; the share of runs whose interval holds the mean"
+	echo "of all runs' sub-runs (goal: >= 90 %)."
+	echo
+	echo "| figure | runs | holding the pooled mean | pooled mean | mean width | runs' SD |"
+	echo "| --- | --- | --- | --- | --- | --- |"
+	files=()
+	for i in $(seq 1 "$cov_n"); do
+		locked bench_run cov$i.lines "$bin" "${common[@]}" -W Audio -W Video -w Burn -t "$t" --repeat $((2 * r)) --json cov$i.json
+		files+=(cov$i.json)
+	done
+	for sim in Audio Video; do
+		for i in "${!files[@]}"; do
+			python3 -c "import json,sys; d=json.load(open(sys.argv[1])); d['results']=[x for x in d['results'] if x.get('simulation')==sys.argv[2]]; json.dump(d, open(sys.argv[3],'w'))" \
+				"${files[$i]}" "$sim" "$sim$i.json"
+		done
+		for key in latency_p90_ns latency_p99_ns latency_mean_ns deadlines_met_ppm; do
+			echo -n "| $sim"
+			dec coverage "$key" "$sim"[0-9]*.json | sed 's/^| / /'
+		done
+	done
+	echo
+fi
+
+echo "Commands:"
+echo
+printf '    %s\n' "${bench_cmds[@]}"
