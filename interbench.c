@@ -133,6 +133,8 @@ static int setup_run(struct run *r)
 		text_message(stderr, "interbench: warning: another interbench run at the same time would go unnoticed: %s", why);
 	machine_info_collect(&r->machine);
 	audit_collect(&r->audit, "/");
+	if (r->opt.budget_s && r->opt.repeat < MATRIX_BUDGET_MIN_SUBRUNS)  /* --budget's cap, unless given */
+		r->opt.repeat = MATRIX_BUDGET_MAX_SUBRUNS;
 	r->opt.seed = matrix_shuffle_seed(&r->opt);
 	uint64_t lpms = get_loops_per_ms(r, &loops_source);
 	if (!lpms) {
@@ -179,8 +181,10 @@ static int run_matrix(struct run *r)
 		.plan = &r->plan, .opt = &r->opt, .load = &r->load, .repeats = r->opt.repeat,
 		.shuffle_seed = r->opt.seed,
 		/* -t: a fixed window; else from --min-time to --max-time, until the figures are known */
-		.duration_ns = (uint64_t)(r->opt.duration_s ? r->opt.duration_s : r->opt.max_time_s) * NS_PER_S,
-		.precision = r->opt.duration_s ? NULL : &r->opt.precision,
+		.duration_ns = (uint64_t)(r->opt.duration_s ? r->opt.duration_s : r->opt.budget_s ? MATRIX_BUDGET_SUBRUN_S :
+					  r->opt.max_time_s) * NS_PER_S,
+		.precision = r->opt.duration_s || r->opt.budget_s ? NULL : &r->opt.precision,
+		.budget_ns = (uint64_t)r->opt.budget_s * NS_PER_S,
 		.min_ns = (uint64_t)r->opt.min_time_s * NS_PER_S, .load_cfg = &r->load_cfg,
 		.main = r->main, .timeline_fd = r->sink.run.timeline_fd, .interrupted = &g_signal, .watch = &r->watch,
 		.check_rate = !r->opt.loops_per_ms,  /* a value given on purpose is not the CPU's */

@@ -190,6 +190,33 @@ bool decision_measure_subruns(struct decision *d, const struct decision_rule *r,
 	return any_a && any_b;
 }
 
+bool decision_precise(const struct decision *d, double alpha_each)
+{
+	double margin = margin_of(&d->rule);
+	if (isnan(margin))
+		return true;
+	if (!d->tested)
+		return false;
+	return student_t_quantile_real(d->dof, 1 - alpha_each / 2) * d->se <= margin / 2;
+}
+
+bool decision_side_precise(const struct decision_subrun *sub, size_t n, bool ratio, bool share, double target,
+			   double alpha)
+{
+	struct side s;
+	bool any;
+	double *v = malloc((n ? n : 1) * sizeof(double));
+	if (!v)
+		return false;
+	usable_values(sub, n, v, &any);
+	side_of(v, n, ratio, share ? share_floor(sub, n) : 0, &s);
+	free(v);
+	if (s.n < 2 || (ratio && !s.all_positive))
+		return false;
+	double limit = ratio ? log1p(target / 100) : target;
+	return student_t_quantile_real(isinf(s.dof) ? INFINITY : s.dof, 1 - alpha / 2) * sqrt(s.var_of_mean) <= limit;
+}
+
 /* Sorts indexes by their p-value, ascending (qsort's context through a file-scope pointer is
  * avoided: the pairs carry their value). */
 struct ranked {

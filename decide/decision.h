@@ -127,6 +127,27 @@ bool decision_p99_bounded(const struct decision_subrun *a, size_t na, const stru
 bool decision_measure_subruns(struct decision *d, const struct decision_rule *r, bool share,
 			      const struct decision_subrun *a, size_t na, const struct decision_subrun *b, size_t nb);
 
+/* Whether d is known well enough to be answered, whatever its change turns out to be: tested,
+ * and the half-width of its change's interval at level 1 - alpha_each (Student's t at its
+ * degrees of freedom, on the test scale) at most half its margin (the threshold; for a ratio
+ * log(1 + threshold / 100)).  Such an interval either lies within the threshold about a change
+ * below half of it (SAME) or excludes no change (DIFFERENT), so a run that gives a pair more
+ * sub-runs until its figures are precise stops on their spread, never on their answer: a
+ * fixed-width stopping rule, whose intervals keep their level asymptotically without a
+ * correction for the looks (Chow & Robbins, "On the asymptotic theory of fixed-width sequential
+ * confidence intervals for the mean", Ann. Math. Statist. 36 (1965) 457-462).  A figure
+ * without a threshold is always precise (it is not judged). */
+bool decision_precise(const struct decision *d, double alpha_each);
+
+/* Whether one side's figure is known to within target (a ratio: a factor 1 + target / 100
+ * either way, on the log scale; else the figure's unit) from its usable sub-runs s[0..n) with a
+ * finite value: at least 2, and the half-width of the t interval of their mean at level
+ * 1 - alpha (for a share its variance never below the floor of its periods, as
+ * decision_measure_subruns) at most target.  A run without alternatives gives a pair sub-runs
+ * until its judged figures are so known (the same fixed-width rule). */
+bool decision_side_precise(const struct decision_subrun *s, size_t n, bool ratio, bool share, double target,
+			   double alpha);
+
 /* Answers the family d[0..n) at family error alpha (DECISION_ALPHA): Holm's adjustment over
  * the judged and tested decisions' p_different, and over their p_same; each judged decision
  * then answers SAME (p_same_adj <= alpha), else DIFFERENT (p_different_adj <= alpha), else

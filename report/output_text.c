@@ -140,12 +140,13 @@ static void text_begin(void *st, struct report_run *run)
 	pattern_lines(t, run);
 }
 
-static struct table_style style_of(const struct report_run *run, const struct plan_item *it)
+/* The table style of plan item it; repeats: the rounds that ran (a --budget run stops early). */
+static struct table_style style_of(const struct report_run *run, const struct plan_item *it, const struct matrix *m)
 {
 	return (struct table_style){ .has_deadlines = it->spec.desc->has_deadlines,
 				     .microseconds = sched_kind_realtime(it->bench_sched.kind),
 				     .buffered = it->spec.buffer_periods > 0, .measures = it->spec.desc->measures,
-				     .verbose = run->opt->verbose, .repeats = run->opt->repeat };
+				     .verbose = run->opt->verbose, .repeats = m->p.budget_ns ? m->rounds : run->opt->repeat };
 }
 
 /* The most disturbed of the measured reps[0..n) that pass the levels (host/disturb.h), their
@@ -308,7 +309,7 @@ static void text_item_complete(void *st_, struct report_run *run, const struct m
 {
 	struct text_output *t = st_;
 	const struct plan_item *it = &run->in.plan->items[i];
-	struct table_style st = style_of(run, it);
+	struct table_style st = style_of(run, it, m);
 	const struct plan_item *last = t->last_header;
 	if (!last || last->task != it->task || last->bench_setting != it->bench_setting || last->load_setting != it->load_setting) {
 		char mode[64], load_mode[64];

@@ -121,6 +121,88 @@ int run_decisions_build(const struct matrix *m, struct run_decisions *rd)
 	return 0;
 }
 
+/* The judged figures of the run: over its alternatives, the metrics with a threshold that
+ * apply to their task (p99 and p90 count once: one of them is judged). */
+static size_t judged_figures(const struct matrix *m)
+{
+	const struct plan *p = m->p.plan;
+	size_t n = 0;
+	for (size_t i = 0; i < p->n; i++) {
+		const struct plan_item *it = &p->items[i];
+		for (int k = 0; k < JM_METRICS && base_of(p, i) != i; k++)
+			n += k != JM_P90 && !isnan(judged_metric_threshold((enum judged_metric)k)) &&
+			     judged_metric_applies((enum judged_metric)k, it->spec.desc->has_deadlines,
+						   it->spec.desc->measures == &pipeline_chain_measures);
+	}
+	return n;
+}
+
+/* Whether every judged figure of item i against base b is precise at alpha_each. */
+static bool pair_precise(const struct matrix *m, size_t i, size_t b, struct decision_subrun *sa,
+			 struct decision_subrun *sb, double alpha_each)
+{
+	double limit[JM_METRICS];
+	limits_of(m, i, b, sa, sb, limit);
+	for (int k = 0; k < JM_METRICS; k++) {
+		if (isnan(limit[k]))
+			continue;
+		enum judged_metric metric = (enum judged_metric)k;
+		struct decision d;
+		struct decision_rule r = { .ratio = !judged_metric_in_points(metric),
+					   .higher_worse = judged_metric_higher_worse(metric), .threshold = limit[k] };
+		size_t na = subruns_of(m, b, metric, sa), nb = subruns_of(m, i, metric, sb);
+		if (decision_measure_subruns(&d, &r, judged_metric_is_share(metric), sa, na, sb, nb) &&
+		    !decision_precise(&d, alpha_each))
+			return false;
+	}
+	return true;
+}
+
+/* Whether every judged figure of item i (a run without alternatives) is known to --precision. */
+static bool own_precise(const struct matrix *m, size_t i, struct decision_subrun *s, struct decision_subrun *spare)
+{
+	double limit[JM_METRICS];
+	const struct precision *pr = &m->p.opt->precision;
+	limits_of(m, i, i, spare, s, limit);
+	for (int k = 0; k < JM_METRICS; k++) {
+		if (isnan(limit[k]))
+			continue;
+		enum judged_metric metric = (enum judged_metric)k;
+		bool ratio = !judged_metric_in_points(metric), share = judged_metric_is_share(metric);
+		size_t n = subruns_of(m, i, metric, s);
+		bool any = false;
+		for (size_t j = 0; j < n; j++)
+			any |= isfinite(s[j].value);
+		double target = ratio ? pr->latency_p99_pct : pr->deadlines_met_pt;
+		if (any && !decision_side_precise(s, n, ratio, share, target, DECISION_ALPHA))
+			return false;
+	}
+	return true;
+}
+
+bool run_decisions_settled(const struct matrix *m, size_t item)
+{
+	const struct plan *p = m->p.plan;
+	struct decision_subrun *sa = calloc(2 * (size_t)m->p.repeats, sizeof(*sa));
+	if (!sa)
+		return false;
+	struct decision_subrun *sb = sa + m->p.repeats;
+	size_t family = judged_figures(m);
+	double alpha_each = DECISION_ALPHA / (double)(family ? family : 1);
+	bool involved = false, precise = true;
+	for (size_t j = 0; j < p->n && precise; j++) {
+		size_t b = base_of(p, j);
+		if (b == j || (j != item && b != item))
+			continue;
+		involved = true;
+		precise = pair_precise(m, j, b, sa, sb, alpha_each);
+	}
+	if (!involved)
+		precise = own_precise(m, item, sa, sb);
+	free(sa);
+	return precise;
+}
+
 /* Item i's names in the table: its task with its setting, its load with the loads' setting
  * when the loads are swept. */
 static void names_of(const struct matrix *m, size_t i, char *sim, size_t simlen, char *load, size_t loadlen)
@@ -179,8 +261,8 @@ void run_decisions_print(FILE *out, const struct matrix *m, const struct run_dec
 {
 	if (!rd->n)
 		return;
-	fprintf(out, "\nDecisions: each setting against the first of its task and load, from %u sub-run%s each "
-		"(--repeat), interleaved:\n", m->p.repeats, m->p.repeats == 1 ? "" : "s");
+	fprintf(out, "\nDecisions: each setting against the first of its task and load, from up to %u sub-run%s "
+		"each (%s), interleaved:\n", m->rounds, m->rounds == 1 ? "" : "s", m->p.budget_ns ? "--budget" : "--repeat");
 	rows(out, NULL, m, rd);
 	decision_method_print(out, rd->family);
 	fprintf(out, "%u DIFFERENT (%u worse, %u better), %u SAME, %u UNKNOWN\n", rd->different, rd->worse,
@@ -197,7 +279,7 @@ json_t *run_decisions_json(const struct matrix *m, const struct run_decisions *r
 	return json_pack("{s:{s:i, s:f, s:s}, s:{s:i, s:i, s:i, s:i, s:i}, s:i, s:o}",
 		"family", "size", rd->family, "alpha", DECISION_ALPHA, "method", "holm",
 		"answers", "different", rd->different, "worse", rd->worse, "better", rd->different - rd->worse,
-		"same", rd->same, "unknown", rd->unknown, "subruns", m->p.repeats, "figures", figures);
+		"same", rd->same, "unknown", rd->unknown, "subruns", m->rounds, "figures", figures);
 }
 
 void run_decisions_free(struct run_decisions *rd)

@@ -42,6 +42,17 @@ void run_decisions_print(FILE *out, const struct matrix *m, const struct run_dec
  * of memory. */
 json_t *run_decisions_json(const struct matrix *m, const struct run_decisions *rd);
 
+/* Whether plan item `item` of the run in m needs no more sub-runs (the --budget run's
+ * question after each round): every judged figure of every decision it takes part in (as an
+ * alternative, or as the first setting others are decided against) is precise
+ * (decision_precise at the family's strictest level, alpha over the run's judged figures:
+ * its interval narrow enough to answer at its threshold); without alternatives, every judged
+ * figure of its own is known to --precision (decision_side_precise: latencies to
+ * latency_p99_pct % of their value, shares to deadlines_met_pt points, at 95 %).  Stopping on
+ * the intervals' width, never on the answer, keeps the answers' error as stated (decide/
+ * decision.h decision_precise). */
+bool run_decisions_settled(const struct matrix *m, size_t item);
+
 /* Frees what rd holds. */
 void run_decisions_free(struct run_decisions *rd);
 

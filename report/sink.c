@@ -7,6 +7,7 @@
 #include "lib/text.h"
 #include "report/figures.h"
 #include "report/sink.h"
+#include "report/run_decisions.h"
 #include "workloads/workload.h"
 
 void sink_console_open(struct report_sink *s, const struct options *o, const volatile sig_atomic_t *stop)
@@ -175,10 +176,23 @@ static void item_complete(void *arg, const struct matrix *m, size_t i, const str
 static void round_done(void *arg, const struct matrix *m, unsigned round, bool interrupted)
 {
 	struct report_sink *s = arg;
-	if (m->p.repeats > 1)
+	size_t settled = 0;
+	for (size_t i = 0; m->settled && i < m->p.plan->n; i++)
+		settled += m->settled[i];
+	if (m->p.repeats > 1 && !m->p.budget_ns)
 		fprintf(s->run.con, "Round %u/%u done (%zu pairs)%s\n", round + 1, m->p.repeats, m->p.plan->n,
 			interrupted ? ", interrupted" : "");
+	else if (m->p.budget_ns)
+		fprintf(s->run.con, "Round %u done: %zu of %zu pairs decided or known%s\n", round + 1, settled,
+			m->p.plan->n, interrupted ? ", interrupted" : "");
 	report_flush(s->run.con, &s->run.con_errno);
+}
+
+/* A --budget run's question after a round: whether item needs no more sub-runs. */
+static bool item_settled(void *arg, const struct matrix *m, size_t item)
+{
+	(void)arg;
+	return run_decisions_settled(m, item);
 }
 
 /* The cell of plan item k: the medians of its measured repeats. */
@@ -259,7 +273,8 @@ static void run_end(void *arg, const struct matrix *m, int sig)
 struct matrix_sink sink_matrix(struct report_sink *s)
 {
 	return (struct matrix_sink){ .arg = s, .run_begin = notes_before_run, .pair_measured = pair_measured,
-				     .item_complete = item_complete, .round_done = round_done, .run_end = run_end };
+				     .item_complete = item_complete, .round_done = round_done, .run_end = run_end,
+				     .item_settled = item_settled };
 }
 
 int sink_close(struct report_sink *s, const struct matrix *m, long concurrent_pid)

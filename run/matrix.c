@@ -29,11 +29,12 @@ int matrix_init(struct matrix *m, const struct matrix_params *p)
 	m->loads = calloc(workload_count, sizeof(*m->loads));
 	m->reps = calloc(p->plan->n ? p->plan->n * p->repeats : 1, sizeof(*m->reps));
 	m->order = calloc(p->plan->n ? p->plan->n : 1, sizeof(*m->order));
+	m->settled = calloc(p->plan->n ? p->plan->n : 1, sizeof(*m->settled));
 	m->drift.reference = p->speed_reference;
 	m->drift.cap = p->check_rate ? (unsigned)(p->plan->n * p->repeats) : 0;
 	m->drift.virtual_machine = p->check_rate && calib_under_hypervisor();
 	m->drift.list = m->drift.cap ? calloc(m->drift.cap, sizeof(*m->drift.list)) : NULL;
-	if (!m->loads || !m->reps || !m->order || (m->drift.cap && !m->drift.list)) {
+	if (!m->loads || !m->reps || !m->order || !m->settled || (m->drift.cap && !m->drift.list)) {
 		int e = errno;
 		matrix_free(m);
 		errno = e;
@@ -86,8 +87,10 @@ void matrix_free(struct matrix *m)
 		bench_record_free(&m->reps[i].bench);
 	free(m->reps);
 	free(m->order);
+	free(m->settled);
 	free(m->drift.list);
 	m->order = NULL;
+	m->settled = NULL;
 	m->loads = NULL;
 	m->reps = NULL;
 }
@@ -148,6 +151,14 @@ static const struct stop_plan *stop_plan_of(const struct matrix *m, const struct
 	return sp;
 }
 
+/* The fixed window of plan item it: duration_ns, and in a --budget run at least its task's
+ * cycle (X: one whole sweep), so every sub-run measures the same thing. */
+static uint64_t window_ns(const struct matrix *m, const struct plan_item *it)
+{
+	uint64_t cycle_ns = (uint64_t)it->spec.desc->cycle_periods * it->spec.interval_us * NS_PER_US;
+	return m->p.budget_ns && cycle_ns > m->p.duration_ns ? cycle_ns : m->p.duration_ns;
+}
+
 /* Runs plan item it once into its record po: its load prepared first, settled after. */
 static void run_pair(struct matrix *m, const struct plan_item *it, struct pair_outcome *po)
 {
@@ -168,7 +179,7 @@ static void run_pair(struct matrix *m, const struct plan_item *it, struct pair_o
 		.load_sched = m->p.load->s[it->load_setting],
 		.bench_cpus = cpus_of(m->p.opt, &m->p.opt->bench_cpus),
 		.load_cpus = cpus_of(m->p.opt, &m->p.opt->load_cpus),
-		.duration_ns = stop ? stop->at_ns[stop->looks - 1] : m->p.duration_ns,
+		.duration_ns = stop ? stop->at_ns[stop->looks - 1] : window_ns(m, it),
 		.stop = stop,
 		.timeline_fd = m->p.timeline_fd,
 		.timeline_pair = m->timeline_seq,
@@ -205,6 +216,8 @@ static void run_round(struct matrix *m, unsigned round, const struct matrix_sink
 	for (size_t k = 0; k < n && !*m->p.interrupted; k++) {
 		size_t i = m->p.repeats > 1 ? m->order[k] : k;
 		const struct plan_item *it = &m->p.plan->items[i];
+		if (m->settled[i])
+			continue;
 		progress_run_begin(&m->progress, it->task->name, matrix_load_name(m, i), round + 1, m->p.repeats,
 				   now_ns());
 		struct pair_outcome *po = &m->reps[i * m->p.repeats + round];
@@ -224,6 +237,30 @@ static void run_round(struct matrix *m, unsigned round, const struct matrix_sink
 		s->round_done(s->arg, m, round, *m->p.interrupted != 0);
 }
 
+/* The plan items settled so far. */
+static size_t settled_count(const struct matrix *m)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < m->p.plan->n; i++)
+		k += m->settled[i];
+	return k;
+}
+
+/* After round `round` of a --budget run, which ran `ran` pairs in round_ns: settles the items
+ * the sink says need no more (from MATRIX_BUDGET_MIN_SUBRUNS rounds on; an item once settled
+ * stays so), and says whether another round is wanted and fits the budget. */
+static bool budget_goes_on(struct matrix *m, const struct matrix_sink *s, unsigned round, size_t ran, uint64_t round_ns)
+{
+	size_t n = m->p.plan->n;
+	if (round + 1 >= MATRIX_BUDGET_MIN_SUBRUNS && s->item_settled)
+		for (size_t i = 0; i < n; i++)
+			if (!m->settled[i] && matrix_ran(m, i) == round + 1)
+				m->settled[i] = s->item_settled(s->arg, m, i);
+	size_t left = n - settled_count(m);
+	uint64_t next_ns = ran ? round_ns / ran * left : 0;  /* the last round's time per pair */
+	return left && now_ns() - m->t0_ns + next_ns <= m->p.budget_ns;
+}
+
 int matrix_run(struct matrix *m, const struct matrix_sink *sink)
 {
 	static const struct matrix_sink none;
@@ -235,8 +272,14 @@ int matrix_run(struct matrix *m, const struct matrix_sink *sink)
 	uint64_t ramp_ns = (uint64_t)PAIR_RAMP_MIN_MS * NS_PER_MS;
 	progress_open(&m->progress, m->p.opt->quiet, n * m->p.repeats,
 		      ramp_ns + (m->p.precision ? m->p.min_ns : m->p.duration_ns), ramp_ns + m->p.duration_ns);
-	for (unsigned round = 0; round < m->p.repeats && !*m->p.interrupted; round++)
+	for (unsigned round = 0; round < m->p.repeats && !*m->p.interrupted; round++) {
+		uint64_t begin_ns = now_ns();
+		size_t running = n - settled_count(m);
+		m->rounds = round + 1;
 		run_round(m, round, s);
+		if (m->p.budget_ns && !budget_goes_on(m, s, round, running, now_ns() - begin_ns))
+			break;
+	}
 	progress_close(&m->progress);
 	/* With repeats, the items are complete after the last round, from every repeat that ran. */
 	for (size_t i = 0; i < n && m->p.repeats > 1; i++) {

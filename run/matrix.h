@@ -48,6 +48,12 @@ struct matrix_params {
 	 * and its task's cycle; NULL: a fixed window of duration_ns. */
 	const struct precision *precision;
 	uint64_t min_ns;
+	/* --budget: rounds of sub-runs (each pair's window duration_ns, at least its task's
+	 * cycle), from MATRIX_BUDGET_MIN_SUBRUNS rounds on only the pairs the sink's item_settled
+	 * says need more, until every pair is settled, `repeats` rounds ran, or the next round
+	 * would end past budget_ns from the first pair's start (estimated from the last round's
+	 * time per pair); 0: every round runs every pair. */
+	uint64_t budget_ns;
 	const struct load_config *load_cfg; /* what every load shares (threads, loops_per_ms) */
 	struct mainproc main;            /* main's scheduling: the timer priority, SCHED_OTHER
 	                                    between pairs */
@@ -63,6 +69,15 @@ struct matrix_params {
 	int (*pair_run)(const struct pair_params *p, struct pair_outcome *out);
 };
 
+/* The fewest rounds of a --budget run before a pair may be settled: two sub-runs give a
+ * spread of one degree of freedom, three the least that the decisions' intervals are
+ * usefully narrow at (t(2, 0.975) = 4.30 against 12.71). */
+#define MATRIX_BUDGET_MIN_SUBRUNS 3
+/* A --budget run's most sub-runs a pair, unless --repeat gives another. */
+#define MATRIX_BUDGET_MAX_SUBRUNS 20
+/* A --budget run's sub-run window without -t, seconds (and at least the task's cycle). */
+#define MATRIX_BUDGET_SUBRUN_S 5
+
 /* The matrix of a run: its parameters, loads and result store. */
 struct matrix {
 	struct matrix_params p;
@@ -75,6 +90,8 @@ struct matrix {
 	struct calib_drift drift;        /* the speeds checked after the pairs (check_rate), its
 	                                    list one per pair run */
 	uint64_t t0_ns;                  /* when matrix_run began (now_ns), for the checks' times */
+	bool *settled;                   /* --budget: plan item i needs no more sub-runs */
+	unsigned rounds;                 /* the rounds that ran (or began) */
 };
 
 /* Where the matrix reports, in this order: run_begin once; per pair, pair_measured; per item
@@ -93,6 +110,9 @@ struct matrix_sink {
 	/* Item `item` has its repeats: reps[0..n) (n >= 1, the leading repeats that ran). */
 	void (*item_complete)(void *arg, const struct matrix *m, size_t item, const struct pair_outcome *reps,
 			      unsigned n);
+	/* --budget, after each round from MATRIX_BUDGET_MIN_SUBRUNS on: whether item `item`, not
+	 * yet settled, needs no more sub-runs (report/run_decisions.h); NULL: never settled. */
+	bool (*item_settled)(void *arg, const struct matrix *m, size_t item);
 	/* Round `round` (0-based) of m->p.repeats ended; interrupted when a signal cut it short. */
 	void (*round_done)(void *arg, const struct matrix *m, unsigned round, bool interrupted);
 	/* The run ended: sig is the signal that stopped it, or 0. */

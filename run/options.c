@@ -123,6 +123,11 @@ static const struct optspec core_options[] = {
 	{ .long_name = "repeat", .type = OPTSPEC_UINT, .metavar = "N",
 	  .help = "run every pair N times, in rounds; tables show medians", .min = 1, .max = OPT_MAX_REPEAT,
 	  .def = 1, .json_key = "repeat", .not_a_fact = true, .offset = O(repeat) },
+	{ .long_name = "budget", .type = OPTSPEC_UINT, .metavar = "S",
+	  .help = "spend at most S seconds on sub-runs: rounds of every pair\n(windows of -t, default 5 s) "
+		  "until each is decided or known,\nat most --repeat (default 20) sub-runs a pair",
+	  .min = 1, .max = OPT_MAX_DURATION_S, .unit = "whole seconds", .json_key = "budget_s",
+	  .offset = O(budget_s) },
 	{ .long_name = "seed", .type = OPTSPEC_U64, .metavar = "N",
 	  .help = "shuffle the pairs of --repeat's rounds with seed N\n(default: drawn; the JSON's run.shuffle_seed)",
 	  .min = 1, .max = OPT_MAX_SEED, .offset = O(seed) },

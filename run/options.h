@@ -48,7 +48,9 @@ struct options {
 	const char *comment;        /* -m */
 	uint32_t sim_include, sim_exclude;   /* -W / -X: bit i = workload_table[i] */
 	uint32_t load_include, load_exclude; /* -w / -x: bit i = workload_table[i] */
-	unsigned repeat;            /* --repeat: runs of every pair, in rounds (default 1) */
+	unsigned repeat;            /* --repeat: runs of every pair, in rounds (default 1); with
+	                               --budget the most (MATRIX_BUDGET_MAX_SUBRUNS when not given) */
+	unsigned budget_s;          /* --budget: seconds of sub-runs at most (run/matrix.h); 0: none */
 	uint64_t seed;              /* --seed: the seed of the rounds' shuffled order (run/matrix.h);
 	                               0: drawn at the start (interbench.c) */
 	const char *json_path;      /* --json FILE ("-" = stdout), or NULL */

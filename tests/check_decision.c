@@ -95,6 +95,35 @@ START_TEST(edges)
 }
 END_TEST
 
+/* decision_precise: half-width at most half the margin; decision_side_precise: the t interval
+ * of one side's mean within its target. */
+START_TEST(precision_rules)
+{
+	struct decision d;
+	struct decision_rule met = { .ratio = false, .higher_worse = false, .threshold = 1 };
+	/* spread 0.2 pt a sub-run, 10 a side: se = 0.2 * sqrt(2 / 10) = 0.0894, t(18) = 2.101:
+	 * half-width 0.188 <= 0.5 */
+	double a[10], b[10];
+	for (int i = 0; i < 10; i++)
+		a[i] = 99 + (i % 2 ? 0.2 : -0.2) * 0.9487, b[i] = a[i] - 0.1;
+	decision_measure(&d, &met, a, 10, b, 10, 0, 0);
+	ck_assert(decision_precise(&d, DECISION_ALPHA));
+	decision_measure(&d, &met, a, 2, b, 2, 0, 0);       /* t(2) = 4.30, se 0.2: not yet */
+	ck_assert(!decision_precise(&d, DECISION_ALPHA));
+	struct decision_rule free_ = { .ratio = true, .higher_worse = true, .threshold = NAN };
+	decision_measure(&d, &free_, a, 2, b, 2, 0, 0);
+	ck_assert(decision_precise(&d, DECISION_ALPHA));    /* not judged: nothing to wait for */
+	struct decision_subrun s[4] = {
+		{ .value = 100, .usable = true }, { .value = 110, .usable = true },
+		{ .value = 105, .usable = true }, { .value = 1e6, .usable = false },  /* left out */
+	};
+	/* log values' sd 0.0465, se 0.0269, t(2) 4.303: half 0.1155 <= log(1.2) = 0.182 */
+	ck_assert(decision_side_precise(s, 4, true, false, 20, DECISION_ALPHA));
+	ck_assert(!decision_side_precise(s, 4, true, false, 10, DECISION_ALPHA));
+	ck_assert(!decision_side_precise(s, 1, true, false, 20, DECISION_ALPHA));
+}
+END_TEST
+
 /* ---- simulation ---- */
 
 /* One side of a simulated pair: its latency model, the spread of its sub-runs' state. */
@@ -278,6 +307,7 @@ int main(void)
 	tcase_add_test(tc, holm_hand_worked);
 	tcase_add_test(tc, welch_hand_worked);
 	tcase_add_test(tc, edges);
+	tcase_add_test(tc, precision_rules);
 	suite_add_tcase(s, tc);
 	TCase *sim = tcase_create("simulation");
 	tcase_set_timeout(sim, 120);

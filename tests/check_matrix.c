@@ -25,6 +25,7 @@ static uint32_t pair_ids[16];   /* the timeline pair id of each */
 static unsigned fail_at = ~0u;  /* the stub call that fails, or none */
 static unsigned signal_at = ~0u; /* the stub call a signal cuts short, or none */
 static uint64_t seed;           /* the rounds' shuffle seed (matrix_params.shuffle_seed) */
+static unsigned settle_asks;    /* the calls of settle_stub */
 
 static void event(const char *fmt, ...)
 {
@@ -124,6 +125,7 @@ static void setup(void)
 	fail_at = signal_at = ~0u;
 	stop = 0;
 	seed = 0;
+	settle_asks = 0;
 }
 
 /* Whether matrix_round_order(s, round) keeps the plan order of n items. */
@@ -258,6 +260,49 @@ START_TEST(no_sink)
 }
 END_TEST
 
+/* --budget: the sink's item_settled settles item 0 as soon as it is asked (after the third
+ * round, MATRIX_BUDGET_MIN_SUBRUNS) and item 1 after its fifth sub-run; the rounds then run
+ * only what is unsettled and the run ends when both are settled, well before its 20 rounds. */
+static bool settle_stub(void *arg, const struct matrix *mx, size_t item)
+{
+	(void)arg;
+	settle_asks++;
+	ck_assert_uint_ge(matrix_ran(mx, item), MATRIX_BUDGET_MIN_SUBRUNS);
+	return item == 0 || matrix_ran(mx, item) >= 5;
+}
+
+START_TEST(budget_runs_what_is_unsettled)
+{
+	start(MATRIX_BUDGET_MAX_SUBRUNS, -1);
+	m.p.budget_ns = 3600 * NS_PER_S;  /* a budget the stub never reaches */
+	struct matrix_sink s = recorder;
+	s.item_settled = settle_stub;
+	ck_assert_int_eq(matrix_run(&m, &s), 0);
+	ck_assert_uint_eq(matrix_ran(&m, 0), 3);
+	ck_assert_uint_eq(matrix_ran(&m, 1), 5);
+	ck_assert_uint_eq(pairs_run, 8);
+	ck_assert_uint_eq(m.rounds, 5);
+	ck_assert(m.settled[0] && m.settled[1]);
+	ck_assert_uint_eq(settle_asks, 1 + 3);  /* item 0 once; item 1 after rounds 3, 4, 5 */
+	ck_assert(strstr(events, "item0/3 ") && strstr(events, "item1/5 "));
+}
+END_TEST
+
+/* --budget: a budget already spent ends the run after its first round (the next would not
+ * fit), settled or not; without a budget every round runs. */
+START_TEST(budget_spent_stops)
+{
+	start(MATRIX_BUDGET_MAX_SUBRUNS, -1);
+	m.p.budget_ns = 1;
+	struct matrix_sink s = recorder;
+	s.item_settled = settle_stub;
+	ck_assert_int_eq(matrix_run(&m, &s), 0);
+	ck_assert_uint_eq(pairs_run, 2);
+	ck_assert_uint_eq(matrix_ran(&m, 0), 1);
+	ck_assert(!m.settled[0] && !m.settled[1]);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("matrix");
@@ -270,6 +315,8 @@ int main(void)
 	tcase_add_test(tc, round_order_shuffled);
 	tcase_add_test(tc, repeats_run_shuffled);
 	tcase_add_test(tc, no_sink);
+	tcase_add_test(tc, budget_runs_what_is_unsettled);
+	tcase_add_test(tc, budget_spent_stops);
 	suite_add_tcase(s, tc);
 	return ck_run(s);
 }
