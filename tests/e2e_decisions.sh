@@ -1,0 +1,63 @@
+#!/bin/bash
+# End to end: a run's own decisions and --budget.  A nice sweep with --repeat ends with the
+# decision table (each setting against the first, the family's size, the counts) and writes
+# the same decisions as the JSON's schema-valid "decisions", each figure's answer one of the
+# four and its sub-runs those that ran; a sweep of one repeat answers UNKNOWN for want of a
+# second sub-run; --budget runs rounds, says how far it got, keeps every pair's sub-runs within
+# --repeat's cap and its figures' JSON complete, and refuses a bad value before anything runs.
+# The answers themselves depend on the machine: bench/decisions.sh measures them.
+# Usage: e2e_decisions.sh BINARY
+set -u
+. "$(dirname "$0")/lib/e2e.sh"
+e2e_begin decisions "${1:?usage: $0 path/to/interbench}"
+e2e_run_dir
+valid() { python3 -c 'import json,sys,jsonschema; jsonschema.Draft202012Validator(json.load(open(sys.argv[1]))).validate(json.load(open(sys.argv[2])))' "$SCHEMA" "$1"; }
+
+"$BIN" -t 1 -c -W Audio -w None -B 0,5 --repeat 3 --json sweep.json >"$out" 2>&1; rc=$?
+if [ "$rc" = 0 ] && grep -q '^Decisions: each setting against the first of its task and load, from up to 3 sub-runs each (--repeat), interleaved:$' "$out" &&
+   grep -q '^Audio nice 5 *None *% deadlines met *[0-3]:[0-3] ' "$out" &&
+   grep -q 'Family error (Holm 1979, over the [0-9]* judged figures)' "$out" &&
+   grep -Eq '^[0-9]+ DIFFERENT \([0-9]+ worse, [0-9]+ better\), [0-9]+ SAME, [0-9]+ UNKNOWN$' "$out"
+then ok "a sweep with --repeat 3 ends with its decision table"; else bad "decision table (exit $rc)" "$out"; fi
+if valid sweep.json && python3 - sweep.json <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+dec = d["decisions"]
+assert dec["subruns"] == 3 and dec["family"]["method"] == "holm" and dec["family"]["alpha"] == 0.05
+figs = dec["figures"]
+assert figs and all(f["simulation"] == "Audio nice 5" and f["base"]["simulation"] == "Audio nice 0" for f in figs)
+assert {f["figure"] for f in figs} >= {"% deadlines met"}
+assert all(f["answer"] in ("DIFFERENT", "SAME", "UNKNOWN") for f in figs)
+assert all(0 <= f["subruns_old"] <= 3 and 0 <= f["subruns_new"] <= 3 for f in figs)
+counts = dec["answers"]
+assert counts["different"] + counts["same"] + counts["unknown"] == len(figs)
+assert counts["worse"] + counts["better"] == counts["different"]
+PY
+then ok "JSON: schema-valid decisions, the same figures and counts"; else bad "decisions JSON" "$out"; fi
+
+"$BIN" -t 1 -c -W Audio -w None -B 0,5 --json one.json >"$out" 2>&1; rc=$?
+if [ "$rc" = 0 ] && grep -q 'UNKNOWN: one sub-run a side' "$out" &&
+   python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert all(f["answer"] == "UNKNOWN" and f["why"] == "one sub-run a side" for f in d["decisions"]["figures"])' one.json
+then ok "one repeat: every answer UNKNOWN, one sub-run a side"; else bad "one-repeat decisions (exit $rc)" "$out"; fi
+"$BIN" -t 1 -c -W Audio -w None --repeat 2 --json plain.json >"$out" 2>&1; rc=$?
+if [ "$rc" = 0 ] && ! grep -q '^Decisions' "$out" &&
+   python3 -c 'import json,sys; assert "decisions" not in json.load(open(sys.argv[1]))' plain.json
+then ok "no alternatives: no decision table"; else bad "run without alternatives (exit $rc)" "$out"; fi
+
+# --budget: rounds until settled or spent; a 6 s budget of 1 s windows cannot reach the cap of 4.
+"$BIN" -t 1 -c -W Audio -w None -B 0,5 --budget 6 --repeat 4 --json budget.json >"$out" 2>&1; rc=$?
+if [ "$rc" = 0 ] && grep -Eq '^Round 1 done: [0-2] of 2 pairs decided or known$' "$out" && valid budget.json &&
+   python3 - budget.json <<'PY'
+import json, sys
+from collections import Counter
+d = json.load(open(sys.argv[1]))
+assert d["options"]["budget_s"] == 6 and d["options"]["repeat"] == 4
+per = Counter(r["bench_setting"]["nice"] for r in d["results"])
+assert set(per) == {0, 5} and all(1 <= n <= 4 for n in per.values()), per
+assert d["decisions"]["subruns"] == max(per.values())
+PY
+then ok "--budget: rounds within the cap, the round line, the JSON"; else bad "--budget run (exit $rc)" "$out"; fi
+"$BIN" -c -W Audio -w None --budget 0 >"$out" 2>&1; rc=$?
+if [ "$rc" = 2 ] && grep -q -- '--budget' "$out" && [ "$(wc -l <"$out")" = 1 ]
+then ok "--budget 0 refused in one line, exit 2"; else bad "--budget 0 (exit $rc)" "$out"; fi
+e2e_end
