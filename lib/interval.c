@@ -1,6 +1,7 @@
 /* Batch-means and order-statistic intervals (lib/interval.h names the sources). */
 #include <math.h>
 #include <string.h>
+#include "lib/distrib.h"
 #include "lib/interval.h"
 
 /* t(dof, 0.975), dof 1..30: NIST/SEMATECH e-Handbook of Statistical Methods, 1.3.6.7.2. */
@@ -11,14 +12,6 @@ static const double t975_table[30] = {
 };
 
 #define Z975 1.959964
-
-double hist_percentile_n_needed(double pct, double inflation, unsigned dof, double alpha)
-{
-	double p = pct / 100, t = student_t_quantile(dof, 1 - alpha / 2);
-	double b = t * sqrt(p * (1 - p) * (inflation > 1 ? inflation : 1));
-	double x = (b + sqrt(b * b + 4 * (1 - p))) / (2 * (1 - p));
-	return ceil(x * x);
-}
 
 double zero_events_upper(uint64_t n, double alpha)
 {
@@ -225,22 +218,86 @@ static unsigned bucket_of_rank(const struct lat_hist *h, uint64_t rank)
 	return HIST_BUCKETS - 1;
 }
 
+/* The factor n is divided by for the effective sample size: 1 for independent samples
+ * (inflation floored at 1: the exact ranks need no quantile); inflation (t / z)^2 when it came
+ * from dof + 1 batches, t = t(dof, 1 - alpha / 2) and z the normal quantile, so that the
+ * estimated inflation's own uncertainty widens the ranks as the batch-means t interval's does. */
+static double ess_factor(double inflation, unsigned dof, double alpha)
+{
+	if (!(inflation > 1))
+		return 1;
+	if (dof == 0)
+		return inflation;
+	double t = student_t_quantile_real(dof, 1 - alpha / 2), z = student_t_quantile_real(INFINITY, 1 - alpha / 2);
+	return inflation * (t / z) * (t / z);
+}
+
+/* P(B <= k) and P(B >= k) for B ~ Binomial(n, p), 0 <= k <= n, from the incomplete beta
+ * (lib/distrib.h), each on the side where it is small and accurate. */
+static double binom_at_most(uint64_t k, uint64_t n, double p)
+{
+	return k >= n ? 1 : beta_inc((double)(n - k), (double)k + 1, 1 - p);
+}
+
+static double binom_at_least(uint64_t k, uint64_t n, double p)
+{
+	return k == 0 ? 1 : beta_inc((double)k, (double)(n - k) + 1, p);
+}
+
+bool order_stat_ranks(uint64_t n, double p, double alpha, uint64_t *r, uint64_t *s)
+{
+	/* r: the largest in 1..n with P(B <= r - 1) <= alpha / 2 (0 when none) */
+	uint64_t lo = 0, hi = n;
+	while (lo < hi) {
+		uint64_t mid = lo + (hi - lo + 1) / 2;
+		if (binom_at_most(mid - 1, n, p) <= alpha / 2)
+			lo = mid;
+		else
+			hi = mid - 1;
+	}
+	*r = lo;
+	/* s: the smallest in 1..n with P(B >= s) <= alpha / 2 (n + 1 when none) */
+	lo = 1;
+	hi = n + 1;
+	while (lo < hi) {
+		uint64_t mid = lo + (hi - lo) / 2;
+		if (binom_at_least(mid, n, p) <= alpha / 2)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	*s = lo;
+	return *s <= n;
+}
+
+double hist_percentile_n_needed(double pct, double inflation, unsigned dof, double alpha)
+{
+	double p = pct / 100, m = ceil(log(alpha / 2) / log(p));
+	if (pow(p, m) > alpha / 2)   /* p^m <= alpha / 2: the largest of m bounds the quantile */
+		m++;
+	return ceil(m * ess_factor(inflation, dof, alpha));
+}
+
 bool hist_percentile_interval_ns(const struct lat_hist *h, uint64_t max_ns, double pct, double inflation,
 				 unsigned dof, double alpha, uint64_t *lo_ns, uint64_t *hi_ns, bool *open_above)
 {
 	if (h->total == 0)
 		return false;
-	double n = (double)h->total, p = pct / 100;
-	double w = student_t_quantile(dof, 1 - alpha / 2) * sqrt(n * p * (1 - p) * (inflation > 1 ? inflation : 1));
-	double r = floor(n * p - w), s = ceil(n * p + w) + 1;
-	*lo_ns = hist_bucket_low_ns(bucket_of_rank(h, r < 1 ? 1 : (uint64_t)r));
+	uint64_t n = h->total, n_eff = (uint64_t)floor((double)n / ess_factor(inflation, dof, alpha));
+	uint64_t r_eff = 0, s_eff = 1;
+	bool closed = n_eff > 0 && order_stat_ranks(n_eff, pct / 100, alpha, &r_eff, &s_eff);
+	/* back to ranks in the whole sample, rounded outward */
+	double scale = n_eff ? (double)n / (double)n_eff : 1;
+	uint64_t r = (uint64_t)floor((double)r_eff * scale);
+	*lo_ns = hist_bucket_low_ns(bucket_of_rank(h, r < 1 ? 1 : r));
 	if (open_above)
-		*open_above = s > n;
-	if (s > n) {
+		*open_above = !closed;
+	if (!closed) {
 		*hi_ns = max_ns;
 		return true;
 	}
-	unsigned b = bucket_of_rank(h, (uint64_t)s);
+	uint64_t s = (uint64_t)ceil((double)s_eff * scale);
+	unsigned b = bucket_of_rank(h, s < n ? s : n);
 	uint64_t hi = hist_bucket_high_ns(b);
 	/* the last bucket also holds every value above HIST_MAX_NS (lib/histogram.h) */
 	*hi_ns = max_ns > 0 && (hi > max_ns || b == HIST_BUCKETS - 1) ? max_ns : hi;

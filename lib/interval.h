@@ -18,14 +18,24 @@
  * "Sampling Techniques", 3rd ed. (1977), chapter 6: Var(R) ~ S^2(y - R x) / (n xbar^2),
  * here over batch sums.
  *
- * Percentiles: the distribution-free order-statistic interval (Conover, "Practical
- * Nonparametric Statistics", 3rd ed., section 3.2, confidence interval for a quantile,
- * large-sample ranks n p +- z sqrt(n p (1 - p))), read off a lat_hist, with n replaced by an
- * effective sample size n / VIF.  The variance inflation VIF is estimated by batch means of
- * the indicator "sample <= threshold" at the fixed threshold (a grid of half octaves) whose
- * overall proportion is nearest p: VIF = m s^2 / (q (1 - q)), the batch-means variance of the
- * indicator's mean against its variance for independent samples.  The indicator, not a
- * histogram per batch, keeps the accumulator a few KB (lat_hist is 32 KB).
+ * Percentiles: the distribution-free order-statistic interval in its exact form (Conover,
+ * "Practical Nonparametric Statistics", 3rd ed., section 3.2, confidence interval for a
+ * quantile: with B ~ Binomial(n, p), the lower rank r is the largest with
+ * P(B <= r - 1) <= alpha / 2 and the upper rank s the smallest with P(B >= s) <= alpha / 2, so
+ * that P(X_(r) <= x_p <= X_(s)) >= 1 - alpha for any continuous distribution), read off a
+ * lat_hist.  For samples that are not independent the ranks are found on an effective sample
+ * size n / VIF and mapped back to the whole sample by proportion.  The variance inflation VIF
+ * is estimated by batch means of the indicator "sample <= threshold" at the fixed threshold (a
+ * grid of half octaves) whose overall proportion is nearest p: VIF = m s^2 / (q (1 - q)), the
+ * batch-means variance of the indicator's mean against its variance for independent samples
+ * (a heuristic of this project, no published source: batch quantiles, Seila 1982, would use the
+ * tail's own dependence).  The indicator, not a histogram per batch, keeps the accumulator a
+ * few KB (lat_hist is 32 KB).  No upper bound exists below ln(alpha / 2) / ln(p) effective
+ * samples: 368 for p99 at 95 %.
+ *
+ * All of these are within-run intervals: they hold the long-run figure of the run they were
+ * measured in, not what another run of the same pair would measure (between runs the figures
+ * vary more: bench/RESULTS.md).
  *
  * Every accumulator is plain data (no pointers), zeroed to start, so a result holding it is
  * copied whole (engine/sim.h sim_snapshot). */
@@ -106,24 +116,32 @@ void qb_add(struct quantile_batches *q, uint64_t value_ns);
  * batches. */
 double qb_inflation(const struct quantile_batches *q, double pct);
 
-/* The 1 - alpha interval of the pct-th percentile (0 < pct < 100) of h's samples (max_ns
- * their exact maximum), with the effective sample size h->total / inflation (inflation >= 1;
- * qb_inflation, 1 for independent samples).  Ranks r, s = n p -+ t sqrt(n p (1-p) inflation)
- * rounded outward (t: student_t_quantile(dof, 1 - alpha/2) over the batches' degrees of
- * freedom, dof; 0 for the normal quantile); lo = the lower edge of the bucket holding rank r
- * (rank 1 when r < 1), hi = the upper edge of the bucket holding rank s, clamped to max_ns;
- * when s > n the interval is open above, hi is max_ns, an understatement, and *open_above
- * (may be NULL) says so.  Returns false (lo, hi untouched) for an empty histogram.  (The
- * caller decides whether the run is long enough: quantile_batches.n >= BM_MIN_SAMPLES, as for
- * the means.) */
+/* The exact order-statistic ranks of the p-quantile (0 < p < 1) in n independent samples at
+ * two-sided level 1 - alpha (Conover, section 3.2, exact form; lib/interval.h): *r the largest
+ * rank with P(B <= r - 1) <= alpha / 2 (0 when even rank 1 is not a lower bound), *s the
+ * smallest with P(B >= s) <= alpha / 2, B ~ Binomial(n, p).  Returns whether an upper rank
+ * exists (s <= n); when not, *s is n + 1 and the interval is open above. */
+bool order_stat_ranks(uint64_t n, double p, double alpha, uint64_t *r, uint64_t *s);
+
+/* The 1 - alpha within-run interval of the pct-th percentile (0 < pct < 100) of h's samples
+ * (max_ns their exact maximum).  The exact ranks (order_stat_ranks) are found on the effective
+ * sample size n_eff = floor(n / f) and mapped back as r n / n_eff (rounded down) and
+ * s n / n_eff (rounded up), where f = 1 when inflation is 1 (independent samples, or the
+ * inflation floored at 1) and f = inflation (t / z)^2 when it came from dof + 1 batches (t the
+ * Student quantile with dof degrees of freedom at 1 - alpha / 2, z the normal one: the
+ * estimated inflation's uncertainty widens the ranks as the t interval's does; dof 0: f =
+ * inflation).  lo = the lower edge of the bucket holding rank r (rank 1 when r < 1), hi = the
+ * upper edge of the bucket holding rank s, clamped to max_ns.  When no upper rank exists the
+ * interval is open above: *open_above (may be NULL) says so and hi is max_ns, which is then no
+ * bound.  Returns false (lo, hi untouched) for an empty histogram.  (The caller decides
+ * whether the run is long enough: quantile_batches.n >= BM_MIN_SAMPLES, as for the means.) */
 bool hist_percentile_interval_ns(const struct lat_hist *h, uint64_t max_ns, double pct, double inflation,
 				 unsigned dof, double alpha, uint64_t *lo_ns, uint64_t *hi_ns, bool *open_above);
 
-/* The fewest samples n for which hist_percentile_interval_ns's upper rank at pct, inflation,
- * dof and alpha falls inside the sample (not open above): the rank bound
- * n p + t sqrt(n p (1 - p) inflation) + 1 <= n solved for n.  With x = sqrt(n) it is
- * (1 - p) x^2 - b x - 1 >= 0, b = t sqrt(p (1 - p) inflation), whose positive root is
- * x = (b + sqrt(b^2 + 4 (1 - p))) / (2 (1 - p)). */
+/* The fewest samples n for which hist_percentile_interval_ns at pct, inflation, dof and alpha
+ * is closed above: m f rounded up, m the fewest independent samples whose largest bounds the
+ * quantile (p^m <= alpha / 2, m = ceil(ln(alpha / 2) / ln p): 368 for p99 at 95 %, 477 at
+ * 1 - 0.05 / 3) and f the effective-size factor above. */
 double hist_percentile_n_needed(double pct, double inflation, unsigned dof, double alpha);
 
 /* The upper end of the exact two-sided 1 - alpha interval of a probability of which n trials
