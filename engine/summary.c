@@ -34,7 +34,8 @@ static void intervals_summarize(const struct sim_result *r, struct pair_summary 
 	s->latency_mean_lo_ns = iv[SIM_LATENCY_MEAN].lo;
 	s->latency_mean_hi_ns = iv[SIM_LATENCY_MEAN].hi;
 	s->sched_p99_lo_ns = iv[SIM_LATENCY_P99].lo;
-	s->sched_p99_hi_ns = iv[SIM_LATENCY_P99].hi;
+	/* open above: the max is no bound, so no upper end at all */
+	s->sched_p99_hi_ns = iv[SIM_LATENCY_P99].open_above ? INFINITY : iv[SIM_LATENCY_P99].hi;
 	s->desired_cpu_lo_pct = iv[SIM_DESIRED_CPU].lo;
 	s->desired_cpu_hi_pct = iv[SIM_DESIRED_CPU].hi;
 	s->deadlines_met_lo_pct = iv[SIM_DEADLINES_MET].lo;

@@ -50,7 +50,9 @@ struct pair_summary {
 	 * (lib/interval.h: batch means for the mean and the shares, the order-statistic interval
 	 * with an effective sample size for p99), honest for periods that are not independent.
 	 * NaN where there is none: a run too short for two batches, no samples, and a median over
-	 * repeats (summary_median). */
+	 * repeats (summary_median).  sched_p99_hi_ns is INFINITY when the p99's interval is open
+	 * above (sim_interval.open_above: too few samples past the p99 for the largest to bound it):
+	 * the low end is a bound, and there is no high end. */
 	double latency_mean_lo_ns, latency_mean_hi_ns;
 	double sched_p99_lo_ns, sched_p99_hi_ns;
 	double desired_cpu_lo_pct, desired_cpu_hi_pct;

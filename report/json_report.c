@@ -315,7 +315,8 @@ static json_t *interval_json(const struct task_figure *f, const struct pair_summ
 	double lo, hi;
 	if (figure_is_null(f, s, buffered) || !figure_interval(f, s, &lo, &hi))
 		return json_null();
-	return json_pack("[o, o]", jround(lo * f->json_scale), jround(hi * f->json_scale));
+	/* open above: the low end is a bound, the high end none */
+	return json_pack("[o, o]", jround(lo * f->json_scale), isinf(hi) ? json_null() : jround(hi * f->json_scale));
 }
 
 int report_add_figures(json_t *r, const struct task_figure *tab, size_t n, const struct pair_summary *s,

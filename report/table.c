@@ -128,10 +128,15 @@ void table_row_intervals(FILE *f, const struct pair_summary *s, const struct tab
 		if (!fig->cmp || figure_is_null(fig, s, st->buffered) || !figure_interval(fig, s, &lo, &hi))
 			continue;
 		char a[32], b[32];
+		const char *unit = fig->unit == FIG_NS ? (st->microseconds ? " us" : " ms") : "";
 		fmt_sig3(fig->unit == FIG_NS ? to_unit(lo, st) : lo, a, sizeof(a));
+		if (isinf(hi)) {   /* open above: the low end alone is a bound */
+			fprintf(f, "%s%s >= %s%s (open above)", sep, fig->cmp->name, a, unit);
+			sep = ", ";
+			continue;
+		}
 		fmt_sig3(fig->unit == FIG_NS ? to_unit(hi, st) : hi, b, sizeof(b));
-		fprintf(f, "%s%s %s-%s%s", sep, fig->cmp->name, a, b,
-			fig->unit == FIG_NS ? (st->microseconds ? " us" : " ms") : "");
+		fprintf(f, "%s%s %s-%s%s", sep, fig->cmp->name, a, b, unit);
 		sep = ", ";
 	}
 	if (*sep == ',')

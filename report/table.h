@@ -54,7 +54,8 @@ void table_row(FILE *f, const char *load, const struct pair_summary *s, const st
 /* Writes the line under a single run's row giving the 95 % confidence intervals of its figures
  * that have one (report/figures.h, struct figure_interval), as LOG_ROW_CI then "NAME LO-HI
  * UNIT" for each (latencies in the table's unit; the p99 interval is not symmetric, so ranges,
- * not half-widths); nothing when no figure has one (a run under 32 periods). */
+ * not half-widths), "NAME >= LO UNIT (open above)" for one open above (its high field
+ * INFINITY: no upper bound); nothing when no figure has one (a run under 32 periods). */
 void table_row_intervals(FILE *f, const struct pair_summary *s, const struct table_style *st);
 
 /* Writes, for a task with measures of its own (st->measures), its lines under its row (struct

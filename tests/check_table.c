@@ -256,6 +256,13 @@ START_TEST(interval_line)
 	fclose(f);
 	ck_assert_str_eq(buf, "          " LOG_ROW_CI " p99 latency 1.5-2.5 ms, % deadlines met 97.5-100\n");
 	free(buf);
+	/* open above: the low end alone, said so, never the max as an upper end */
+	f = open_memstream(&buf, &len);
+	s.sched_p99_hi_ns = INFINITY;
+	table_row_intervals(f, &s, &st);
+	fclose(f);
+	ck_assert_str_eq(buf, "          " LOG_ROW_CI " p99 latency >= 1.5 ms (open above), % deadlines met 97.5-100\n");
+	free(buf);
 }
 END_TEST
 
