@@ -3,6 +3,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include "lib/interval.h"
 #include "lib/text.h"
 #include "engine/sim.h"
 #include "report/figures.h"
@@ -119,9 +120,17 @@ void table_row_task_lines(FILE *f, const struct pair_summary *s, const struct ta
 		task_line(f, line, s, st);
 }
 
+/* The level of s's intervals, in %: 1 - CI_ALPHA / looks (engine/intervals.h). */
+static double ci_level_pct(const struct pair_summary *s)
+{
+	return 100 * (1 - CI_ALPHA / (s->ci_looks > 1 ? s->ci_looks : 1));
+}
+
 void table_row_intervals(FILE *f, const struct pair_summary *s, const struct table_style *st)
 {
-	const char *sep = "          " LOG_ROW_CI " ";
+	char lead[64];
+	snprintf(lead, sizeof(lead), "          " LOG_ROW_CI " %.3g%% CI: ", ci_level_pct(s));
+	const char *sep = lead;
 	for (size_t k = 0; k < task_figures_n; k++) {
 		const struct task_figure *fig = &task_figures[k];
 		double lo, hi;
