@@ -119,13 +119,18 @@ bool br_interval(const struct batch_ratio *r, double alpha, double *lo, double *
 	unsigned k = r->y.batches;
 	if (r->y.n < BM_MIN_SAMPLES || r->x.sum <= 0)
 		return false;
-	double ratio = r->y.sum / r->x.sum, resid[BM_MAX_BATCHES];
-	for (unsigned i = 0; i < k; i++)
-		resid[i] = r->y.mean[i] - ratio * r->x.mean[i];
-	double xbar = mean_of(r->x.mean, k);
-	if (xbar <= 0)
-		return false;
-	double half = student_t_quantile(k - 1, 1 - alpha / 2) * sqrt(sample_var(resid, k, mean_of(resid, k)) / k) / xbar;
+	/* centre and variance over the same samples, every one: the batches' sums as clusters,
+	 * the batch being filled one more (Cochran 6.2 for clusters of unequal size) */
+	double ratio = r->y.sum / r->x.sum, bs = (double)r->y.batch_size, ss = 0;
+	for (unsigned i = 0; i < k; i++) {
+		double d = bs * (r->y.mean[i] - ratio * r->x.mean[i]);
+		ss += d * d;
+	}
+	unsigned clusters = k + (r->y.partial_n > 0);
+	if (r->y.partial_n > 0)
+		ss += (r->y.partial_sum - ratio * r->x.partial_sum) * (r->y.partial_sum - ratio * r->x.partial_sum);
+	double var = (double)clusters / (clusters - 1) * ss / (r->x.sum * r->x.sum);
+	double half = student_t_quantile(clusters - 1, 1 - alpha / 2) * sqrt(var);
 	*lo = ratio - half;
 	*hi = ratio + half;
 	return true;
@@ -194,6 +199,16 @@ static unsigned qb_nearest(const struct quantile_batches *q, double p)
 	return at;
 }
 
+/* The variance inflation of k >= 2 batch proportions prop[] of batch_size samples each, mean
+ * m: batch_size s^2 / (m (1 - m)), at least 1; 1 when m is 0 or 1. */
+static double prop_inflation(const double *prop, unsigned k, uint64_t batch_size, double m)
+{
+	if (!(m > 0 && m < 1))
+		return 1;
+	double vif = (double)batch_size * sample_var(prop, k, m) / (m * (1 - m));
+	return vif > 1 ? vif : 1;
+}
+
 double qb_inflation(const struct quantile_batches *q, double pct)
 {
 	if (q->batches < 2)
@@ -202,8 +217,14 @@ double qb_inflation(const struct quantile_batches *q, double pct)
 	if (j == QB_THRESHOLDS)
 		return 1;
 	double prop[BM_MAX_BATCHES], m = qb_props(q, j, prop);
-	double vif = (double)q->batch_size * sample_var(prop, q->batches, m) / (m * (1 - m));
-	return vif > 1 ? vif : 1;
+	return prop_inflation(prop, q->batches, q->batch_size, m);
+}
+
+double bm_proportion_inflation(const struct batch_means *b)
+{
+	if (b->batches < 2)
+		return 1;
+	return prop_inflation(b->mean, b->batches, b->batch_size, mean_of(b->mean, b->batches));
 }
 
 /* The bucket holding the rank-th smallest sample of h (1 <= rank <= total). */

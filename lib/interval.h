@@ -77,6 +77,12 @@ double bm_mean(const struct batch_means *b);
  * point (no variation was seen). */
 bool bm_interval(const struct batch_means *b, double alpha, double *lo, double *hi);
 
+/* The variance inflation of a 0/1 sequence's mean that b's full batches show: m s^2 / (q (1 -
+ * q)), the batch means' variance against the variance of the mean of independent samples (m
+ * the batch size, s^2 the batch means' sample variance, q their mean); at least 1, and 1 with
+ * fewer than 2 full batches or when every full batch is all 0 or all 1.  (b holds 0s and 1s.) */
+double bm_proportion_inflation(const struct batch_means *b);
+
 /* A ratio of sums, sum(y) / sum(x), y and x added in pairs (one pair per period). */
 struct batch_ratio {
 	struct batch_means y, x;
@@ -85,8 +91,11 @@ struct batch_ratio {
 /* Adds one pair: numerator y, denominator x (x >= 0). */
 void br_add(struct batch_ratio *r, double y, double x);
 
-/* The 1 - alpha interval of sum(y) / sum(x) (Cochran's ratio variance over the batches,
- * t(k-1, 1 - alpha/2)).  Returns false below BM_MIN_SAMPLES pairs or when sum(x) == 0. */
+/* The 1 - alpha interval of R = sum(y) / sum(x): R +- t(K-1, 1 - alpha/2) sqrt(V), V =
+ * K / (K - 1) sum_i (y_i - R x_i)^2 / sum(x)^2 over the K clusters of samples, the full
+ * batches' sums and the batch being filled (Cochran's ratio estimator for clusters of unequal
+ * size), so that centre and variance rest on the same samples.  Returns false below
+ * BM_MIN_SAMPLES pairs or when sum(x) == 0. */
 bool br_interval(const struct batch_ratio *r, double alpha, double *lo, double *hi);
 
 /* The indicator thresholds for percentile intervals: QB_THRESHOLDS half octaves,
