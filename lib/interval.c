@@ -33,14 +33,19 @@ double student_t_quantile(unsigned dof, double p)
 {
 	if (fabs(p - 0.975) < 1e-12 && dof >= 1 && dof <= 30)
 		return t975_table[dof - 1];
-	double z = fabs(p - 0.975) < 1e-12 ? Z975 : normal_quantile(p);
-	if (dof == 0)
-		return z;
-	/* Abramowitz & Stegun 26.7.5, the four terms after z */
-	double z2 = z * z, z3 = z2 * z, z5 = z3 * z2, z7 = z5 * z2, z9 = z7 * z2, n = dof;
-	return z + (z3 + z) / (4 * n) + (5 * z5 + 16 * z3 + 3 * z) / (96 * n * n) +
-	       (3 * z7 + 19 * z5 + 17 * z3 - 15 * z) / (384 * n * n * n) +
-	       (79 * z9 + 776 * z7 + 1482 * z5 - 1920 * z3 - 945 * z) / (92160 * n * n * n * n);
+	if (dof == 0 && fabs(p - 0.975) < 1e-12)
+		return Z975;
+	return student_t_quantile_real(dof ? (double)dof : INFINITY, p);
+}
+
+double obf_spent_alpha(double t, double alpha)
+{
+	if (!(t > 0))
+		return 0;
+	if (t >= 1)
+		return alpha;
+	/* 2 - 2 Phi(x) as 2 Phi(-x): no cancellation for the tiny values of early looks */
+	return 2 * normal_cdf(-student_t_quantile_real(INFINITY, 1 - alpha / 2) / sqrt(t));
 }
 
 double student_t975(unsigned dof)

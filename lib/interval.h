@@ -150,7 +150,8 @@ bool hist_percentile_interval_ns(const struct lat_hist *h, uint64_t max_ns, doub
 /* The fewest samples n for which hist_percentile_interval_ns at pct, inflation, dof and alpha
  * is closed above: m f rounded up, m the fewest independent samples whose largest bounds the
  * quantile (p^m <= alpha / 2, m = ceil(ln(alpha / 2) / ln p): 368 for p99 at 95 %, 477 at
- * 1 - 0.05 / 3) and f the effective-size factor above. */
+ * 1 - 0.05 / 3, 369 at the last of three looks under run/stoprule.h's spending) and f the
+ * effective-size factor above. */
 double hist_percentile_n_needed(double pct, double inflation, unsigned dof, double alpha);
 
 /* The upper end of the exact two-sided 1 - alpha interval of a probability of which n trials
@@ -166,12 +167,19 @@ double normal_quantile(double p);
 
 /* The p-quantile (0.5 <= p < 1) of Student's t with dof degrees of freedom.  For p = 0.975 and
  * dof 1 to 30: the NIST/SEMATECH e-Handbook of Statistical Methods' table of t critical values
- * (section 1.3.6.7.2).  Otherwise the Cornish-Fisher expansion of Abramowitz & Stegun 26.7.5
- * (its four terms after z) about normal_quantile(p): within 0.005 of the tables for dof >= 10
- * and p <= 0.999 (tests/check_interval.c checks t(10, 0.995) = 3.169, t(15, 0.995) = 2.947,
- * t(30, 0.9975) = 3.030); poor below dof 5, which no caller here uses with p != 0.975.  dof 0
- * means infinite: the normal quantile. */
+ * (section 1.3.6.7.2).  Otherwise lib/distrib.h's student_t_quantile_real, exact to about
+ * 1e-10 at any level (the early looks' levels reach 1 - 1e-11).  dof 0 means infinite: the
+ * normal quantile. */
 double student_t_quantile(unsigned dof, double p);
+
+/* The error spent by information fraction t (0 <= t <= 1) of a two-sided 1 - alpha design by
+ * the O'Brien-Fleming-type spending function of Lan & DeMets, "Discrete sequential boundaries
+ * for clinical trials", Biometrika 70 (1983) 659-663: alpha(t) = 2 - 2 Phi(z_{1-alpha/2} /
+ * sqrt(t)), 0 at t = 0, alpha at t = 1.  A look at fraction t_k tested at alpha(t_k) -
+ * alpha(t_{k-1}) keeps the chance that any look's interval misses at most alpha (the union
+ * bound), and leaves almost all of alpha to the last look: at 5, 20 and 60 s, 1.1e-11, 6.9e-4
+ * and 0.0493 (z 6.79, 3.39, 1.97). */
+double obf_spent_alpha(double t, double alpha);
 
 /* student_t_quantile(dof, 0.975): the half-width factor of a 95 % interval. */
 double student_t975(unsigned dof);

@@ -350,6 +350,7 @@ static int add_figures(json_t *r, const struct report_entry *e)
 	int rc = report_add_figures(r, task_figures, task_figures_n, &b->summary, buffered);
 	struct { const char *key; json_t *v; } f[] = {
 		{ "timer_realtime", json_boolean(b->timer_rt) },
+		{ JK_CI_LEVEL, json_real(1 - (b->summary.ci_alpha > 0 ? b->summary.ci_alpha : CI_ALPHA)) },
 		{ JK_LATENCY_HISTOGRAM, report_histogram(b->buckets, b->sched_buckets) },
 		{ JK_TIMER_LATENCY_HISTOGRAM, report_histogram(b->buckets ? b->buckets + b->sched_buckets : NULL,
 							      b->timer_buckets) },

@@ -120,16 +120,20 @@ void table_row_task_lines(FILE *f, const struct pair_summary *s, const struct ta
 		task_line(f, line, s, st);
 }
 
-/* The level of s's intervals, in %: 1 - CI_ALPHA / looks (engine/intervals.h). */
-static double ci_level_pct(const struct pair_summary *s)
+/* The level of intervals at error probability alpha, as "95%" or "99.93%", or "1-1.1e-11"
+ * where four digits would round it to 100 %, into buf. */
+static void ci_level_text(double alpha, char *buf, size_t len)
 {
-	return 100 * (1 - CI_ALPHA / (s->ci_looks > 1 ? s->ci_looks : 1));
+	snprintf(buf, len, "%.4g%%", 100 * (1 - alpha));
+	if (strcmp(buf, "100%") == 0)
+		snprintf(buf, len, "1-%.2g", alpha);
 }
 
 void table_row_intervals(FILE *f, const struct pair_summary *s, const struct table_style *st)
 {
-	char lead[64];
-	snprintf(lead, sizeof(lead), "          " LOG_ROW_CI " %.3g%% CI: ", ci_level_pct(s));
+	char lead[80], level[32];
+	ci_level_text(s->ci_alpha > 0 ? s->ci_alpha : CI_ALPHA, level, sizeof(level));
+	snprintf(lead, sizeof(lead), "          " LOG_ROW_CI " %s CI: ", level);
 	const char *sep = lead;
 	for (size_t k = 0; k < task_figures_n; k++) {
 		const struct task_figure *fig = &task_figures[k];

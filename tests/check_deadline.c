@@ -546,7 +546,8 @@ START_TEST(custom_spec)
 END_TEST
 
 /* The p99 of 100 independent samples has no upper bound inside them: open above, with the
- * samples it would need (about t^2 99 at its level); 3000 samples close it. */
+ * samples it would need (368 at 95 % for independent samples, lib/interval.h, times the
+ * estimated inflation); 3000 samples close it. */
 static void add_samples(struct sim_result *r, unsigned n, uint64_t *seed)
 {
 	for (unsigned i = 0; i < n; i++) {
@@ -566,18 +567,17 @@ START_TEST(p99_interval_open_until_enough_samples)
 	uint64_t seed = 42;
 	memset(&r, 0, sizeof(r));
 	add_samples(&r, 100, &seed);
-	sim_intervals(&r, 1, iv);
+	sim_intervals(&r, CI_ALPHA, iv);
 	ck_assert(iv[SIM_LATENCY_P99].has && iv[SIM_LATENCY_P99].open_above);
 	ck_assert_uint_eq(iv[SIM_LATENCY_P99].n, 100);
-	/* t(15, 0.975)^2 * 99 = 450 for independent samples; the estimated inflation adds some */
-	ck_assert_double_ge(iv[SIM_LATENCY_P99].n_needed, 440);
+	ck_assert_double_ge(iv[SIM_LATENCY_P99].n_needed, 368);
 	ck_assert_double_le(iv[SIM_LATENCY_P99].n_needed, 2000);
-	sim_intervals(&r, 3, iv);   /* three looks: each at 1 - 0.05/3, so more samples */
+	sim_intervals(&r, CI_ALPHA / 3, iv);   /* a stricter level: more samples */
 	double three = iv[SIM_LATENCY_P99].n_needed;
-	sim_intervals(&r, 1, iv);
+	sim_intervals(&r, CI_ALPHA, iv);
 	ck_assert_double_gt(three, iv[SIM_LATENCY_P99].n_needed);
 	add_samples(&r, 2900, &seed);
-	sim_intervals(&r, 3, iv);
+	sim_intervals(&r, CI_ALPHA / 3, iv);
 	ck_assert(iv[SIM_LATENCY_P99].has && !iv[SIM_LATENCY_P99].open_above);
 	ck_assert_double_eq(iv[SIM_LATENCY_P99].n_needed, BM_MIN_SAMPLES);
 	ck_assert(iv[SIM_LATENCY_MEAN].lo < iv[SIM_LATENCY_MEAN].value && iv[SIM_LATENCY_MEAN].value < iv[SIM_LATENCY_MEAN].hi);

@@ -265,10 +265,16 @@ START_TEST(interval_line)
 	free(buf);
 	/* the level the run's intervals hold at, said */
 	f = open_memstream(&buf, &len);
-	s.ci_looks = 3;
+	s.ci_alpha = 6.869e-4;   /* the second of three looks' share of 0.05 */
 	table_row_intervals(f, &s, &st);
 	fclose(f);
-	ck_assert_msg(strncmp(buf, "          " LOG_ROW_CI " 98.3% CI: ", 31) == 0, "%s", buf);
+	ck_assert_msg(strncmp(buf, "          " LOG_ROW_CI " 99.93% CI: ", 32) == 0, "%s", buf);
+	free(buf);
+	f = open_memstream(&buf, &len);
+	s.ci_alpha = 1.1251e-11; /* the first's: not rounded to 100 % */
+	table_row_intervals(f, &s, &st);
+	fclose(f);
+	ck_assert_msg(strncmp(buf, "          " LOG_ROW_CI " 1-1.1e-11 CI: ", 35) == 0, "%s", buf);
 	free(buf);
 }
 END_TEST
