@@ -424,8 +424,8 @@ def within(r, j, win):
     if v is None or iv is None:
         return False
     p = win["precision"]
-    if name == "p99" and iv[1] >= r["latency_max_ns"]:
-        return False  # an upper end at the max: the interval may be open above (lib/interval.h)
+    if name == "p99" and (iv[1] is None or iv[1] >= r["latency_max_ns"]):
+        return False  # open above ([low, null]; before, an upper end at the max: lib/interval.h)
     if kind == "lat":
         tol = max(v * p["latency_%s_pct" % name] / 100, win["latency_floor_ns"])
     else:
@@ -502,9 +502,10 @@ def cmd_coverage(args):
         name, key, ci, kind = j
         truth = pooled(rs, j)
         with_ci = [r for r in rs if r.get(ci) is not None and r.get(key) is not None]
-        held = sum(r[ci][0] <= truth <= r[ci][1] for r in with_ci)
+        # an interval open above ([low, null]) holds the truth when its low end does
+        held = sum(r[ci][0] <= truth and (r[ci][1] is None or truth <= r[ci][1]) for r in with_ci)
         unit = 1e6 if kind == "lat" else 1e4
-        widths = [(r[ci][1] - r[ci][0]) / unit for r in with_ci]
+        widths = [(r[ci][1] - r[ci][0]) / unit for r in with_ci if r[ci][1] is not None]
         vals = [r[key] / unit for r in rs if r.get(key) is not None]
         sd = statistics.stdev(vals) if len(vals) > 1 else float("nan")
         share = f"{100 * held / len(with_ci):.0f} %" if with_ci else "-"

@@ -1,3 +1,4 @@
+#include "lib/distrib.h"
 #include "engine/deadline.h"
 
 struct deadline_verdict deadline_check(uint64_t wake_ns, uint64_t interval_ns, uint64_t finish_ns)
@@ -19,12 +20,15 @@ struct deadline_verdict deadline_check(uint64_t wake_ns, uint64_t interval_ns, u
 /* One more missed deadline in the run in progress. */
 static void streak_add(struct deadline_acct *a)
 {
+	if (a->streak == 0)
+		a->miss_runs++;
 	if (++a->streak > a->longest_streak)
 		a->longest_streak = a->streak;
 }
 
 void deadline_acct_streak_end(struct deadline_acct *a)
 {
+	a->miss_run_sq += a->streak * a->streak;
 	if (a->streak >= 2)
 		a->streaks++;
 	a->streak = 0;
@@ -102,12 +106,24 @@ bool deadline_desired_cpu_interval_pct(const struct deadline_acct *a, double alp
 	return true;
 }
 
+double deadline_miss_inflation(const struct deadline_acct *a)
+{
+	double vif = bm_proportion_inflation(&a->met_bm);
+	if (a->missed == 0 || a->missed > a->met)
+		return vif;
+	double run = (double)(a->miss_run_sq + a->streak * a->streak) / (double)a->missed;
+	return vif > run ? vif : run;
+}
+
 bool deadline_met_interval_pct(const struct deadline_acct *a, double alpha, double *lo_pct, double *hi_pct)
 {
-	double lo, hi;
-	if (!bm_interval(&a->met_bm, alpha, &lo, &hi))
+	if (a->periods < BM_MIN_SAMPLES)
 		return false;
-	share_interval_pct(lo, hi, a->met_bm.n, alpha, lo_pct, hi_pct);
+	double vif = deadline_miss_inflation(a), miss_lo, miss_hi;
+	if (!clopper_pearson((double)a->missed / vif, (double)a->periods / vif, alpha, &miss_lo, &miss_hi))
+		return false;
+	*lo_pct = 100 * (1 - miss_hi);
+	*hi_pct = 100 * (1 - miss_lo);
 	return true;
 }
 

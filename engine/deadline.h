@@ -37,7 +37,10 @@ struct deadline_acct {
 	uint64_t streak;         /* the missed deadlines of the run in progress */
 	uint64_t longest_streak; /* the longest run so far, in periods */
 	uint64_t streaks;        /* runs of 2 or more, counted when they end (or at the end) */
-	/* Batch means (lib/interval.h) of each period in order, for the 95 % intervals of
+	uint64_t miss_runs;      /* runs of 1 or more, counted when they start: missed / miss_runs
+	                            is the mean length of a run of misses */
+	uint64_t miss_run_sq;    /* the sum of the squared lengths of the runs ended (periods^2) */
+	/* Batch means (lib/interval.h) of each period in order, for the within-run intervals of
 	 * deadline_met_pct (1 for a deadline met, 0 for one missed, a skipped period's
 	 * included) and deadline_desired_cpu_pct (its work done and work wanted, us). */
 	struct batch_means met_bm;
@@ -93,13 +96,31 @@ double deadline_desired_cpu_pct(const struct deadline_acct *a);
 /* % deadlines met (met / periods * 100); 100 when there were no periods. */
 double deadline_met_pct(const struct deadline_acct *a);
 
-/* The 1 - alpha intervals (CI_ALPHA: 95 %) of deadline_desired_cpu_pct and deadline_met_pct,
- * in %, clamped to 0..100 (batch means: lib/interval.h bm_interval, br_interval).  A share
- * every period had in full (or none had: 0 %) gets the exact interval of no event in that many
- * periods (lib/interval.h zero_events_upper), e.g. 99.0-100 % after 370 periods met, not a
- * point.  Return false (lo, hi untouched) while the periods are too few for two batches (or no work was
- * wanted). */
-bool deadline_desired_cpu_interval_pct(const struct deadline_acct *a, double alpha, double *lo_pct, double *hi_pct);
+/* The variance inflation of the missed-deadline count of a: the larger of the batch means'
+ * inflation of the 0/1 met indicator (lib/interval.h bm_proportion_inflation) and, while misses
+ * are the rarer outcome (missed <= met), the mean length of the run of consecutive misses a
+ * miss belongs to, sum(len^2) / sum(len) over the runs (the one in progress included): misses
+ * clustered in stalls are that many times fewer independent events.  For runs of one length c
+ * it is c, the plain mean; for lengths that vary it is larger, as the count's variance is: with
+ * a Poisson number of runs of mean lambda, Var(missed) = lambda E[len^2] = E[missed] E[len^2] /
+ * E[len] (the plain mean covered 80 % at 1200 periods with geometric stalls of mean 5,
+ * tests/check_deadline.c).  At least 1. */
+double deadline_miss_inflation(const struct deadline_acct *a);
+
+/* The 1 - alpha within-run interval (CI_ALPHA: 95 %) of deadline_met_pct, in %: the exact
+ * Clopper-Pearson interval (lib/distrib.h clopper_pearson) of the share of missed deadlines
+ * on the effective count, n / VIF periods with missed / VIF misses (VIF:
+ * deadline_miss_inflation), for every number of misses: 370 periods all met give 99.0-100 %,
+ * one miss in 1200 a lower, wider interval than none, and a miss in the batch being filled
+ * counts like any other.  Returns false (lo, hi untouched) below BM_MIN_SAMPLES periods. */
 bool deadline_met_interval_pct(const struct deadline_acct *a, double alpha, double *lo_pct, double *hi_pct);
+
+/* The 1 - alpha within-run interval of deadline_desired_cpu_pct, in %, clamped to 0..100
+ * (Cochran's ratio estimator over batch means: lib/interval.h br_interval).  When every
+ * period's work was done in full (or none at all) the batches see no variation: then the exact
+ * interval of no shortfall in that many periods (lib/interval.h zero_events_upper), not a
+ * point.  Returns false (lo, hi untouched) below BM_MIN_SAMPLES periods or with no work
+ * wanted. */
+bool deadline_desired_cpu_interval_pct(const struct deadline_acct *a, double alpha, double *lo_pct, double *hi_pct);
 
 #endif

@@ -71,12 +71,14 @@ struct figure_compare {
 	double threshold;
 };
 
-/* A figure's 95 % confidence interval: its JSON key (the figure's key and "_ci", an array
- * [low, high] in the figure's JSON scale, null when NaN) and the offsets of its low and high
- * fields in struct pair_summary (doubles in the figure's unit, NaN: none). */
+/* A figure's within-run confidence interval: its JSON key (the figure's key and "_ci", an array
+ * [low, high] in the figure's JSON scale, null when NaN; high null when the high field is
+ * INFINITY, an interval open above) and the offsets of its low and high fields in struct
+ * pair_summary (doubles in the figure's unit, NaN: none). */
 struct figure_interval {
 	const char *json_key;
 	size_t lo_offset, hi_offset;
+	bool may_open_above;       /* a percentile's: its high may be INFINITY (JSON null) */
 };
 
 struct task_figure {

@@ -249,9 +249,11 @@ struct sim_result {
 	struct explain_summary explain;
 	struct explain_kept explain_kept;
 	int explain_error;
-	/* The looks at the run its intervals must hold over together (engine/intervals.h): set by
-	 * whoever ran the engine and looked at it (run/pair.c); 0 or 1 for a fixed window. */
-	unsigned ci_looks;
+	/* The two-sided error probability its within-run intervals are computed at: the share of
+	 * CI_ALPHA spent at the look that ended the run (engine/intervals.h, run/stoprule.h
+	 * stop_result_alpha), set by whoever ran the engine and looked at it (run/pair.c); 0 for
+	 * CI_ALPHA, a fixed window. */
+	double ci_alpha;
 	int error;                   /* 0, or an errno value from a failed call */
 	char errmsg[160];            /* names the call that failed */
 };

@@ -30,16 +30,17 @@ static void stutter_summarize(const struct sim_result *r, struct pair_summary *s
 static void intervals_summarize(const struct sim_result *r, struct pair_summary *s)
 {
 	struct sim_interval iv[SIM_JUDGED];
-	sim_intervals(r, r->ci_looks, iv);
+	s->ci_alpha = r->ci_alpha > 0 && r->ci_alpha < 1 ? r->ci_alpha : CI_ALPHA;
+	sim_intervals(r, s->ci_alpha, iv);
 	s->latency_mean_lo_ns = iv[SIM_LATENCY_MEAN].lo;
 	s->latency_mean_hi_ns = iv[SIM_LATENCY_MEAN].hi;
 	s->sched_p99_lo_ns = iv[SIM_LATENCY_P99].lo;
-	s->sched_p99_hi_ns = iv[SIM_LATENCY_P99].hi;
+	/* open above: the max is no bound, so no upper end at all */
+	s->sched_p99_hi_ns = iv[SIM_LATENCY_P99].open_above ? INFINITY : iv[SIM_LATENCY_P99].hi;
 	s->desired_cpu_lo_pct = iv[SIM_DESIRED_CPU].lo;
 	s->desired_cpu_hi_pct = iv[SIM_DESIRED_CPU].hi;
 	s->deadlines_met_lo_pct = iv[SIM_DEADLINES_MET].lo;
 	s->deadlines_met_hi_pct = iv[SIM_DEADLINES_MET].hi;
-	s->ci_looks = r->ci_looks > 1 ? r->ci_looks : 1;
 }
 
 void pair_summarize(const struct sim_result *r, struct pair_summary *s)

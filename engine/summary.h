@@ -46,18 +46,21 @@ struct pair_summary {
 	uint64_t timer_max_ns;
 	uint64_t timer_p50_ns, timer_p90_ns, timer_p99_ns, timer_p999_ns;
 	uint64_t task_run_ns;        /* the simulated task's run, wall clock (sim_result.task_wall_ns) */
-	/* 95 % confidence intervals (simultaneous over ci_looks) of four judged figures, low and high, in the figures' units
+	/* Within-run confidence intervals at level 1 - ci_alpha of four judged figures, low and high, in the figures' units
 	 * (lib/interval.h: batch means for the mean and the shares, the order-statistic interval
 	 * with an effective sample size for p99), honest for periods that are not independent.
 	 * NaN where there is none: a run too short for two batches, no samples, and a median over
-	 * repeats (summary_median). */
+	 * repeats (summary_median).  sched_p99_hi_ns is INFINITY when the p99's interval is open
+	 * above (sim_interval.open_above: too few samples past the p99 for the largest to bound it):
+	 * the low end is a bound, and there is no high end. */
 	double latency_mean_lo_ns, latency_mean_hi_ns;
 	double sched_p99_lo_ns, sched_p99_hi_ns;
 	double desired_cpu_lo_pct, desired_cpu_hi_pct;
 	double deadlines_met_lo_pct, deadlines_met_hi_pct;
-	/* The looks the intervals hold over together (sim_result.ci_looks, at least 1): each is at
-	 * level 1 - 0.05 / ci_looks (engine/intervals.h). */
-	unsigned ci_looks;
+	/* The two-sided error probability of the intervals (sim_result.ci_alpha; CI_ALPHA, 0.05,
+	 * for a fixed window; the share of it spent at the look that stopped an adaptive one):
+	 * the JSON's ci_level is 1 - ci_alpha. */
+	double ci_alpha;
 	uint64_t interval_us;        /* the task's period (sim_result.interval_us) */
 	/* A task with measures of its own (struct sim_measures, engine/sim.h): its block, copied
 	 * from the result (sim_result.task), which its figure rows read; name "" for any other. */

@@ -1,6 +1,7 @@
 /* Batch-means and order-statistic intervals (lib/interval.h names the sources). */
 #include <math.h>
 #include <string.h>
+#include "lib/distrib.h"
 #include "lib/interval.h"
 
 /* t(dof, 0.975), dof 1..30: NIST/SEMATECH e-Handbook of Statistical Methods, 1.3.6.7.2. */
@@ -11,14 +12,6 @@ static const double t975_table[30] = {
 };
 
 #define Z975 1.959964
-
-double hist_percentile_n_needed(double pct, double inflation, unsigned dof, double alpha)
-{
-	double p = pct / 100, t = student_t_quantile(dof, 1 - alpha / 2);
-	double b = t * sqrt(p * (1 - p) * (inflation > 1 ? inflation : 1));
-	double x = (b + sqrt(b * b + 4 * (1 - p))) / (2 * (1 - p));
-	return ceil(x * x);
-}
 
 double zero_events_upper(uint64_t n, double alpha)
 {
@@ -40,14 +33,19 @@ double student_t_quantile(unsigned dof, double p)
 {
 	if (fabs(p - 0.975) < 1e-12 && dof >= 1 && dof <= 30)
 		return t975_table[dof - 1];
-	double z = fabs(p - 0.975) < 1e-12 ? Z975 : normal_quantile(p);
-	if (dof == 0)
-		return z;
-	/* Abramowitz & Stegun 26.7.5, the four terms after z */
-	double z2 = z * z, z3 = z2 * z, z5 = z3 * z2, z7 = z5 * z2, z9 = z7 * z2, n = dof;
-	return z + (z3 + z) / (4 * n) + (5 * z5 + 16 * z3 + 3 * z) / (96 * n * n) +
-	       (3 * z7 + 19 * z5 + 17 * z3 - 15 * z) / (384 * n * n * n) +
-	       (79 * z9 + 776 * z7 + 1482 * z5 - 1920 * z3 - 945 * z) / (92160 * n * n * n * n);
+	if (dof == 0 && fabs(p - 0.975) < 1e-12)
+		return Z975;
+	return student_t_quantile_real(dof ? (double)dof : INFINITY, p);
+}
+
+double obf_spent_alpha(double t, double alpha)
+{
+	if (!(t > 0))
+		return 0;
+	if (t >= 1)
+		return alpha;
+	/* 2 - 2 Phi(x) as 2 Phi(-x): no cancellation for the tiny values of early looks */
+	return 2 * normal_cdf(-student_t_quantile_real(INFINITY, 1 - alpha / 2) / sqrt(t));
 }
 
 double student_t975(unsigned dof)
@@ -126,13 +124,18 @@ bool br_interval(const struct batch_ratio *r, double alpha, double *lo, double *
 	unsigned k = r->y.batches;
 	if (r->y.n < BM_MIN_SAMPLES || r->x.sum <= 0)
 		return false;
-	double ratio = r->y.sum / r->x.sum, resid[BM_MAX_BATCHES];
-	for (unsigned i = 0; i < k; i++)
-		resid[i] = r->y.mean[i] - ratio * r->x.mean[i];
-	double xbar = mean_of(r->x.mean, k);
-	if (xbar <= 0)
-		return false;
-	double half = student_t_quantile(k - 1, 1 - alpha / 2) * sqrt(sample_var(resid, k, mean_of(resid, k)) / k) / xbar;
+	/* centre and variance over the same samples, every one: the batches' sums as clusters,
+	 * the batch being filled one more (Cochran 6.2 for clusters of unequal size) */
+	double ratio = r->y.sum / r->x.sum, bs = (double)r->y.batch_size, ss = 0;
+	for (unsigned i = 0; i < k; i++) {
+		double d = bs * (r->y.mean[i] - ratio * r->x.mean[i]);
+		ss += d * d;
+	}
+	unsigned clusters = k + (r->y.partial_n > 0);
+	if (r->y.partial_n > 0)
+		ss += (r->y.partial_sum - ratio * r->x.partial_sum) * (r->y.partial_sum - ratio * r->x.partial_sum);
+	double var = (double)clusters / (clusters - 1) * ss / (r->x.sum * r->x.sum);
+	double half = student_t_quantile(clusters - 1, 1 - alpha / 2) * sqrt(var);
 	*lo = ratio - half;
 	*hi = ratio + half;
 	return true;
@@ -201,6 +204,16 @@ static unsigned qb_nearest(const struct quantile_batches *q, double p)
 	return at;
 }
 
+/* The variance inflation of k >= 2 batch proportions prop[] of batch_size samples each, mean
+ * m: batch_size s^2 / (m (1 - m)), at least 1; 1 when m is 0 or 1. */
+static double prop_inflation(const double *prop, unsigned k, uint64_t batch_size, double m)
+{
+	if (!(m > 0 && m < 1))
+		return 1;
+	double vif = (double)batch_size * sample_var(prop, k, m) / (m * (1 - m));
+	return vif > 1 ? vif : 1;
+}
+
 double qb_inflation(const struct quantile_batches *q, double pct)
 {
 	if (q->batches < 2)
@@ -209,8 +222,14 @@ double qb_inflation(const struct quantile_batches *q, double pct)
 	if (j == QB_THRESHOLDS)
 		return 1;
 	double prop[BM_MAX_BATCHES], m = qb_props(q, j, prop);
-	double vif = (double)q->batch_size * sample_var(prop, q->batches, m) / (m * (1 - m));
-	return vif > 1 ? vif : 1;
+	return prop_inflation(prop, q->batches, q->batch_size, m);
+}
+
+double bm_proportion_inflation(const struct batch_means *b)
+{
+	if (b->batches < 2)
+		return 1;
+	return prop_inflation(b->mean, b->batches, b->batch_size, mean_of(b->mean, b->batches));
 }
 
 /* The bucket holding the rank-th smallest sample of h (1 <= rank <= total). */
@@ -225,22 +244,86 @@ static unsigned bucket_of_rank(const struct lat_hist *h, uint64_t rank)
 	return HIST_BUCKETS - 1;
 }
 
+/* The factor n is divided by for the effective sample size: 1 for independent samples
+ * (inflation floored at 1: the exact ranks need no quantile); inflation (t / z)^2 when it came
+ * from dof + 1 batches, t = t(dof, 1 - alpha / 2) and z the normal quantile, so that the
+ * estimated inflation's own uncertainty widens the ranks as the batch-means t interval's does. */
+static double ess_factor(double inflation, unsigned dof, double alpha)
+{
+	if (!(inflation > 1))
+		return 1;
+	if (dof == 0)
+		return inflation;
+	double t = student_t_quantile_real(dof, 1 - alpha / 2), z = student_t_quantile_real(INFINITY, 1 - alpha / 2);
+	return inflation * (t / z) * (t / z);
+}
+
+/* P(B <= k) and P(B >= k) for B ~ Binomial(n, p), 0 <= k <= n, from the incomplete beta
+ * (lib/distrib.h), each on the side where it is small and accurate. */
+static double binom_at_most(uint64_t k, uint64_t n, double p)
+{
+	return k >= n ? 1 : beta_inc((double)(n - k), (double)k + 1, 1 - p);
+}
+
+static double binom_at_least(uint64_t k, uint64_t n, double p)
+{
+	return k == 0 ? 1 : beta_inc((double)k, (double)(n - k) + 1, p);
+}
+
+bool order_stat_ranks(uint64_t n, double p, double alpha, uint64_t *r, uint64_t *s)
+{
+	/* r: the largest in 1..n with P(B <= r - 1) <= alpha / 2 (0 when none) */
+	uint64_t lo = 0, hi = n;
+	while (lo < hi) {
+		uint64_t mid = lo + (hi - lo + 1) / 2;
+		if (binom_at_most(mid - 1, n, p) <= alpha / 2)
+			lo = mid;
+		else
+			hi = mid - 1;
+	}
+	*r = lo;
+	/* s: the smallest in 1..n with P(B >= s) <= alpha / 2 (n + 1 when none) */
+	lo = 1;
+	hi = n + 1;
+	while (lo < hi) {
+		uint64_t mid = lo + (hi - lo) / 2;
+		if (binom_at_least(mid, n, p) <= alpha / 2)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	*s = lo;
+	return *s <= n;
+}
+
+double hist_percentile_n_needed(double pct, double inflation, unsigned dof, double alpha)
+{
+	double p = pct / 100, m = ceil(log(alpha / 2) / log(p));
+	if (pow(p, m) > alpha / 2)   /* p^m <= alpha / 2: the largest of m bounds the quantile */
+		m++;
+	return ceil(m * ess_factor(inflation, dof, alpha));
+}
+
 bool hist_percentile_interval_ns(const struct lat_hist *h, uint64_t max_ns, double pct, double inflation,
 				 unsigned dof, double alpha, uint64_t *lo_ns, uint64_t *hi_ns, bool *open_above)
 {
 	if (h->total == 0)
 		return false;
-	double n = (double)h->total, p = pct / 100;
-	double w = student_t_quantile(dof, 1 - alpha / 2) * sqrt(n * p * (1 - p) * (inflation > 1 ? inflation : 1));
-	double r = floor(n * p - w), s = ceil(n * p + w) + 1;
-	*lo_ns = hist_bucket_low_ns(bucket_of_rank(h, r < 1 ? 1 : (uint64_t)r));
+	uint64_t n = h->total, n_eff = (uint64_t)floor((double)n / ess_factor(inflation, dof, alpha));
+	uint64_t r_eff = 0, s_eff = 1;
+	bool closed = n_eff > 0 && order_stat_ranks(n_eff, pct / 100, alpha, &r_eff, &s_eff);
+	/* back to ranks in the whole sample, rounded outward */
+	double scale = n_eff ? (double)n / (double)n_eff : 1;
+	uint64_t r = (uint64_t)floor((double)r_eff * scale);
+	*lo_ns = hist_bucket_low_ns(bucket_of_rank(h, r < 1 ? 1 : r));
 	if (open_above)
-		*open_above = s > n;
-	if (s > n) {
+		*open_above = !closed;
+	if (!closed) {
 		*hi_ns = max_ns;
 		return true;
 	}
-	unsigned b = bucket_of_rank(h, (uint64_t)s);
+	uint64_t s = (uint64_t)ceil((double)s_eff * scale);
+	unsigned b = bucket_of_rank(h, s < n ? s : n);
 	uint64_t hi = hist_bucket_high_ns(b);
 	/* the last bucket also holds every value above HIST_MAX_NS (lib/histogram.h) */
 	*hi_ns = max_ns > 0 && (hi > max_ns || b == HIST_BUCKETS - 1) ? max_ns : hi;

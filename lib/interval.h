@@ -18,14 +18,24 @@
  * "Sampling Techniques", 3rd ed. (1977), chapter 6: Var(R) ~ S^2(y - R x) / (n xbar^2),
  * here over batch sums.
  *
- * Percentiles: the distribution-free order-statistic interval (Conover, "Practical
- * Nonparametric Statistics", 3rd ed., section 3.2, confidence interval for a quantile,
- * large-sample ranks n p +- z sqrt(n p (1 - p))), read off a lat_hist, with n replaced by an
- * effective sample size n / VIF.  The variance inflation VIF is estimated by batch means of
- * the indicator "sample <= threshold" at the fixed threshold (a grid of half octaves) whose
- * overall proportion is nearest p: VIF = m s^2 / (q (1 - q)), the batch-means variance of the
- * indicator's mean against its variance for independent samples.  The indicator, not a
- * histogram per batch, keeps the accumulator a few KB (lat_hist is 32 KB).
+ * Percentiles: the distribution-free order-statistic interval in its exact form (Conover,
+ * "Practical Nonparametric Statistics", 3rd ed., section 3.2, confidence interval for a
+ * quantile: with B ~ Binomial(n, p), the lower rank r is the largest with
+ * P(B <= r - 1) <= alpha / 2 and the upper rank s the smallest with P(B >= s) <= alpha / 2, so
+ * that P(X_(r) <= x_p <= X_(s)) >= 1 - alpha for any continuous distribution), read off a
+ * lat_hist.  For samples that are not independent the ranks are found on an effective sample
+ * size n / VIF and mapped back to the whole sample by proportion.  The variance inflation VIF
+ * is estimated by batch means of the indicator "sample <= threshold" at the fixed threshold (a
+ * grid of half octaves) whose overall proportion is nearest p: VIF = m s^2 / (q (1 - q)), the
+ * batch-means variance of the indicator's mean against its variance for independent samples
+ * (a heuristic of this project, no published source: batch quantiles, Seila 1982, would use the
+ * tail's own dependence).  The indicator, not a histogram per batch, keeps the accumulator a
+ * few KB (lat_hist is 32 KB).  No upper bound exists below ln(alpha / 2) / ln(p) effective
+ * samples: 368 for p99 at 95 %.
+ *
+ * All of these are within-run intervals: they hold the long-run figure of the run they were
+ * measured in, not what another run of the same pair would measure (between runs the figures
+ * vary more: bench/RESULTS.md).
  *
  * Every accumulator is plain data (no pointers), zeroed to start, so a result holding it is
  * copied whole (engine/sim.h sim_snapshot). */
@@ -67,6 +77,12 @@ double bm_mean(const struct batch_means *b);
  * point (no variation was seen). */
 bool bm_interval(const struct batch_means *b, double alpha, double *lo, double *hi);
 
+/* The variance inflation of a 0/1 sequence's mean that b's full batches show: m s^2 / (q (1 -
+ * q)), the batch means' variance against the variance of the mean of independent samples (m
+ * the batch size, s^2 the batch means' sample variance, q their mean); at least 1, and 1 with
+ * fewer than 2 full batches or when every full batch is all 0 or all 1.  (b holds 0s and 1s.) */
+double bm_proportion_inflation(const struct batch_means *b);
+
 /* A ratio of sums, sum(y) / sum(x), y and x added in pairs (one pair per period). */
 struct batch_ratio {
 	struct batch_means y, x;
@@ -75,8 +91,11 @@ struct batch_ratio {
 /* Adds one pair: numerator y, denominator x (x >= 0). */
 void br_add(struct batch_ratio *r, double y, double x);
 
-/* The 1 - alpha interval of sum(y) / sum(x) (Cochran's ratio variance over the batches,
- * t(k-1, 1 - alpha/2)).  Returns false below BM_MIN_SAMPLES pairs or when sum(x) == 0. */
+/* The 1 - alpha interval of R = sum(y) / sum(x): R +- t(K-1, 1 - alpha/2) sqrt(V), V =
+ * K / (K - 1) sum_i (y_i - R x_i)^2 / sum(x)^2 over the K clusters of samples, the full
+ * batches' sums and the batch being filled (Cochran's ratio estimator for clusters of unequal
+ * size), so that centre and variance rest on the same samples.  Returns false below
+ * BM_MIN_SAMPLES pairs or when sum(x) == 0. */
 bool br_interval(const struct batch_ratio *r, double alpha, double *lo, double *hi);
 
 /* The indicator thresholds for percentile intervals: QB_THRESHOLDS half octaves,
@@ -106,24 +125,33 @@ void qb_add(struct quantile_batches *q, uint64_t value_ns);
  * batches. */
 double qb_inflation(const struct quantile_batches *q, double pct);
 
-/* The 1 - alpha interval of the pct-th percentile (0 < pct < 100) of h's samples (max_ns
- * their exact maximum), with the effective sample size h->total / inflation (inflation >= 1;
- * qb_inflation, 1 for independent samples).  Ranks r, s = n p -+ t sqrt(n p (1-p) inflation)
- * rounded outward (t: student_t_quantile(dof, 1 - alpha/2) over the batches' degrees of
- * freedom, dof; 0 for the normal quantile); lo = the lower edge of the bucket holding rank r
- * (rank 1 when r < 1), hi = the upper edge of the bucket holding rank s, clamped to max_ns;
- * when s > n the interval is open above, hi is max_ns, an understatement, and *open_above
- * (may be NULL) says so.  Returns false (lo, hi untouched) for an empty histogram.  (The
- * caller decides whether the run is long enough: quantile_batches.n >= BM_MIN_SAMPLES, as for
- * the means.) */
+/* The exact order-statistic ranks of the p-quantile (0 < p < 1) in n independent samples at
+ * two-sided level 1 - alpha (Conover, section 3.2, exact form; lib/interval.h): *r the largest
+ * rank with P(B <= r - 1) <= alpha / 2 (0 when even rank 1 is not a lower bound), *s the
+ * smallest with P(B >= s) <= alpha / 2, B ~ Binomial(n, p).  Returns whether an upper rank
+ * exists (s <= n); when not, *s is n + 1 and the interval is open above. */
+bool order_stat_ranks(uint64_t n, double p, double alpha, uint64_t *r, uint64_t *s);
+
+/* The 1 - alpha within-run interval of the pct-th percentile (0 < pct < 100) of h's samples
+ * (max_ns their exact maximum).  The exact ranks (order_stat_ranks) are found on the effective
+ * sample size n_eff = floor(n / f) and mapped back as r n / n_eff (rounded down) and
+ * s n / n_eff (rounded up), where f = 1 when inflation is 1 (independent samples, or the
+ * inflation floored at 1) and f = inflation (t / z)^2 when it came from dof + 1 batches (t the
+ * Student quantile with dof degrees of freedom at 1 - alpha / 2, z the normal one: the
+ * estimated inflation's uncertainty widens the ranks as the t interval's does; dof 0: f =
+ * inflation).  lo = the lower edge of the bucket holding rank r (rank 1 when r < 1), hi = the
+ * upper edge of the bucket holding rank s, clamped to max_ns.  When no upper rank exists the
+ * interval is open above: *open_above (may be NULL) says so and hi is max_ns, which is then no
+ * bound.  Returns false (lo, hi untouched) for an empty histogram.  (The caller decides
+ * whether the run is long enough: quantile_batches.n >= BM_MIN_SAMPLES, as for the means.) */
 bool hist_percentile_interval_ns(const struct lat_hist *h, uint64_t max_ns, double pct, double inflation,
 				 unsigned dof, double alpha, uint64_t *lo_ns, uint64_t *hi_ns, bool *open_above);
 
-/* The fewest samples n for which hist_percentile_interval_ns's upper rank at pct, inflation,
- * dof and alpha falls inside the sample (not open above): the rank bound
- * n p + t sqrt(n p (1 - p) inflation) + 1 <= n solved for n.  With x = sqrt(n) it is
- * (1 - p) x^2 - b x - 1 >= 0, b = t sqrt(p (1 - p) inflation), whose positive root is
- * x = (b + sqrt(b^2 + 4 (1 - p))) / (2 (1 - p)). */
+/* The fewest samples n for which hist_percentile_interval_ns at pct, inflation, dof and alpha
+ * is closed above: m f rounded up, m the fewest independent samples whose largest bounds the
+ * quantile (p^m <= alpha / 2, m = ceil(ln(alpha / 2) / ln p): 368 for p99 at 95 %, 477 at
+ * 1 - 0.05 / 3, 369 at the last of three looks under run/stoprule.h's spending) and f the
+ * effective-size factor above. */
 double hist_percentile_n_needed(double pct, double inflation, unsigned dof, double alpha);
 
 /* The upper end of the exact two-sided 1 - alpha interval of a probability of which n trials
@@ -139,12 +167,19 @@ double normal_quantile(double p);
 
 /* The p-quantile (0.5 <= p < 1) of Student's t with dof degrees of freedom.  For p = 0.975 and
  * dof 1 to 30: the NIST/SEMATECH e-Handbook of Statistical Methods' table of t critical values
- * (section 1.3.6.7.2).  Otherwise the Cornish-Fisher expansion of Abramowitz & Stegun 26.7.5
- * (its four terms after z) about normal_quantile(p): within 0.005 of the tables for dof >= 10
- * and p <= 0.999 (tests/check_interval.c checks t(10, 0.995) = 3.169, t(15, 0.995) = 2.947,
- * t(30, 0.9975) = 3.030); poor below dof 5, which no caller here uses with p != 0.975.  dof 0
- * means infinite: the normal quantile. */
+ * (section 1.3.6.7.2).  Otherwise lib/distrib.h's student_t_quantile_real, exact to about
+ * 1e-10 at any level (the early looks' levels reach 1 - 1e-11).  dof 0 means infinite: the
+ * normal quantile. */
 double student_t_quantile(unsigned dof, double p);
+
+/* The error spent by information fraction t (0 <= t <= 1) of a two-sided 1 - alpha design by
+ * the O'Brien-Fleming-type spending function of Lan & DeMets, "Discrete sequential boundaries
+ * for clinical trials", Biometrika 70 (1983) 659-663: alpha(t) = 2 - 2 Phi(z_{1-alpha/2} /
+ * sqrt(t)), 0 at t = 0, alpha at t = 1.  A look at fraction t_k tested at alpha(t_k) -
+ * alpha(t_{k-1}) keeps the chance that any look's interval misses at most alpha (the union
+ * bound), and leaves almost all of alpha to the last look: at 5, 20 and 60 s, 1.1e-11, 6.9e-4
+ * and 0.0493 (z 6.79, 3.39, 1.97). */
+double obf_spent_alpha(double t, double alpha);
 
 /* student_t_quantile(dof, 0.975): the half-width factor of a 95 % interval. */
 double student_t975(unsigned dof);

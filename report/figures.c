@@ -29,9 +29,12 @@
 #define CMP(m, k, n, u, max, req) .cmp = &(const struct figure_compare){ m, k, n, u, max, req, 0 }
 /* The same, judged by default with threshold thr (struct figure_compare.threshold). */
 #define CMPT(m, k, n, u, max, req, thr) .cmp = &(const struct figure_compare){ m, k, n, u, max, req, thr }
-/* Its 95 % interval: the JSON key and the low and high fields. */
+/* Its within-run interval: the JSON key and the low and high fields; CI_OPEN for a percentile's,
+ * whose high may be INFINITY (open above). */
 #define CI(key, lo, hi) .ci = &(const struct figure_interval){ key, offsetof(struct pair_summary, lo), \
-	offsetof(struct pair_summary, hi) }
+	offsetof(struct pair_summary, hi), false }
+#define CI_OPEN(key, lo, hi) .ci = &(const struct figure_interval){ key, offsetof(struct pair_summary, lo), \
+	offsetof(struct pair_summary, hi), true }
 
 /* In the JSON writer's order (doc/json.md lists them): these core rows, every registered task's
  * own rows (struct sim_measures.rows, in workload_table's order), then core_tail. */
@@ -51,7 +54,8 @@ static const struct task_figure core_head[] = {
 	{ SCHED_NS("latency_p90_ns"), F_U64(sched_p90_ns), VCOL(1, "p90"), V1,
 	  CMP(JM_P90, "p90", "p90 latency", "ms", 0, false) },
 	{ SCHED_NS("latency_p99_ns"), F_U64(sched_p99_ns), VCOL(2, "p99"), V1,
-	  CMPT(JM_P99, "p99", "p99 latency", "ms", 0, true, 10), CI("latency_p99_ns_ci", sched_p99_lo_ns, sched_p99_hi_ns) },
+	  CMPT(JM_P99, "p99", "p99 latency", "ms", 0, true, 10),
+	  CI_OPEN("latency_p99_ns_ci", sched_p99_lo_ns, sched_p99_hi_ns) },
 	{ SCHED_NS("latency_p999_ns"), F_U64(sched_p999_ns), VCOL(3, "p99.9"), V1 },
 	{ SCHED_NS("interbench_latency_mean_ns"), F_DBL(classic_mean_ns),
 	  CMP(JM_MEAN, "mean", "mean latency", "ms", 0, false) },

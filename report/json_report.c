@@ -315,7 +315,8 @@ static json_t *interval_json(const struct task_figure *f, const struct pair_summ
 	double lo, hi;
 	if (figure_is_null(f, s, buffered) || !figure_interval(f, s, &lo, &hi))
 		return json_null();
-	return json_pack("[o, o]", jround(lo * f->json_scale), jround(hi * f->json_scale));
+	/* open above: the low end is a bound, the high end none */
+	return json_pack("[o, o]", jround(lo * f->json_scale), isinf(hi) ? json_null() : jround(hi * f->json_scale));
 }
 
 int report_add_figures(json_t *r, const struct task_figure *tab, size_t n, const struct pair_summary *s,
@@ -349,6 +350,7 @@ static int add_figures(json_t *r, const struct report_entry *e)
 	int rc = report_add_figures(r, task_figures, task_figures_n, &b->summary, buffered);
 	struct { const char *key; json_t *v; } f[] = {
 		{ "timer_realtime", json_boolean(b->timer_rt) },
+		{ JK_CI_LEVEL, json_real(1 - (b->summary.ci_alpha > 0 ? b->summary.ci_alpha : CI_ALPHA)) },
 		{ JK_LATENCY_HISTOGRAM, report_histogram(b->buckets, b->sched_buckets) },
 		{ JK_TIMER_LATENCY_HISTOGRAM, report_histogram(b->buckets ? b->buckets + b->sched_buckets : NULL,
 							      b->timer_buckets) },

@@ -23,6 +23,8 @@ bool report_generator_is_ours(const char *generator);
 /* The document: {"schema_version", "generator", "machine", "run", "options", "results",
  * "sweeps"} (doc/json.md "Top level"). */
 #define JK_SCHEMA_VERSION    "schema_version"
+/* A result's level of its within-run intervals (the "_ci" keys): 1 - engine/summary.h ci_alpha. */
+#define JK_CI_LEVEL          "ci_level"
 #define JK_GENERATOR         "generator"
 #define JK_MACHINE           "machine"
 #define JK_RUN               "run"

@@ -38,8 +38,10 @@
 /* Under a row: the load's throughput, "load: ..." or "load (one repeat): ...". */
 #define LOG_LOAD_WORK "load:"
 #define LOG_LOAD_WORK_REPEAT "load (one repeat):"
-/* Under a row (-v, a single run): "95% CI: mean sched latency LO-HI ms, ...". */
-#define LOG_ROW_CI "95% CI:"
+/* Under a row (-v, a single run): "within-run 95% CI: mean sched latency LO-HI ms, ...", the
+ * level the run's intervals were computed at; logs of earlier builds began it "95% CI:". */
+#define LOG_ROW_CI "within-run"
+#define LOG_ROW_CI_BEFORE "95% CI:"
 /* Under a row: "interrupted: measured for X of Y s[, left out of the medians]". */
 #define LOG_ROW_INTERRUPTED "interrupted:"
 /* A row itself keeps interbench 0.31's fields (load, latency +/- SD, max latency, % desired

@@ -3,6 +3,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include "lib/interval.h"
 #include "lib/text.h"
 #include "engine/sim.h"
 #include "report/figures.h"
@@ -119,19 +120,36 @@ void table_row_task_lines(FILE *f, const struct pair_summary *s, const struct ta
 		task_line(f, line, s, st);
 }
 
+/* The level of intervals at error probability alpha, as "95%" or "99.93%", or "1-1.1e-11"
+ * where four digits would round it to 100 %, into buf. */
+static void ci_level_text(double alpha, char *buf, size_t len)
+{
+	snprintf(buf, len, "%.4g%%", 100 * (1 - alpha));
+	if (strcmp(buf, "100%") == 0)
+		snprintf(buf, len, "1-%.2g", alpha);
+}
+
 void table_row_intervals(FILE *f, const struct pair_summary *s, const struct table_style *st)
 {
-	const char *sep = "          " LOG_ROW_CI " ";
+	char lead[80], level[32];
+	ci_level_text(s->ci_alpha > 0 ? s->ci_alpha : CI_ALPHA, level, sizeof(level));
+	snprintf(lead, sizeof(lead), "          " LOG_ROW_CI " %s CI: ", level);
+	const char *sep = lead;
 	for (size_t k = 0; k < task_figures_n; k++) {
 		const struct task_figure *fig = &task_figures[k];
 		double lo, hi;
 		if (!fig->cmp || figure_is_null(fig, s, st->buffered) || !figure_interval(fig, s, &lo, &hi))
 			continue;
 		char a[32], b[32];
+		const char *unit = fig->unit == FIG_NS ? (st->microseconds ? " us" : " ms") : "";
 		fmt_sig3(fig->unit == FIG_NS ? to_unit(lo, st) : lo, a, sizeof(a));
+		if (isinf(hi)) {   /* open above: the low end alone is a bound */
+			fprintf(f, "%s%s >= %s%s (open above)", sep, fig->cmp->name, a, unit);
+			sep = ", ";
+			continue;
+		}
 		fmt_sig3(fig->unit == FIG_NS ? to_unit(hi, st) : hi, b, sizeof(b));
-		fprintf(f, "%s%s %s-%s%s", sep, fig->cmp->name, a, b,
-			fig->unit == FIG_NS ? (st->microseconds ? " us" : " ms") : "");
+		fprintf(f, "%s%s %s-%s%s", sep, fig->cmp->name, a, b, unit);
 		sep = ", ";
 	}
 	if (*sep == ',')

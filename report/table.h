@@ -51,10 +51,13 @@ void table_header(FILE *f, const char *sim_name, const char *mode, const char *l
 /* Writes one row for load `load`. */
 void table_row(FILE *f, const char *load, const struct pair_summary *s, const struct table_style *st);
 
-/* Writes the line under a single run's row giving the 95 % confidence intervals of its figures
- * that have one (report/figures.h, struct figure_interval), as LOG_ROW_CI then "NAME LO-HI
+/* Writes the line under a single run's row giving the within-run confidence intervals of its
+ * figures that have one (report/figures.h, struct figure_interval): they hold the run's own
+ * long-run figures, not what another run would measure.  LOG_ROW_CI, the level ("95% CI:"),
+ * then "NAME LO-HI
  * UNIT" for each (latencies in the table's unit; the p99 interval is not symmetric, so ranges,
- * not half-widths); nothing when no figure has one (a run under 32 periods). */
+ * not half-widths), "NAME >= LO UNIT (open above)" for one open above (its high field
+ * INFINITY: no upper bound); nothing when no figure has one (a run under 32 periods). */
 void table_row_intervals(FILE *f, const struct pair_summary *s, const struct table_style *st);
 
 /* Writes, for a task with measures of its own (st->measures), its lines under its row (struct

@@ -59,7 +59,7 @@ static void bench_window_wait(const struct pair_params *p, struct sim_engine *e,
 		struct sim_interval iv[SIM_JUDGED];
 		struct stop_verdict prev = st->verdict;
 		sim_snapshot(e, &snap);
-		sim_intervals(&snap, sp->looks, iv);
+		sim_intervals(&snap, stop_look_alpha(sp, k), iv);
 		st->look = k + 1;
 		stop_judge(sp, k, iv, k ? &prev : NULL, &st->verdict);
 		if (stop_now(sp, k, &st->verdict, &st->reason))
@@ -319,7 +319,7 @@ static void bench_measure(struct bench_arg *b, int ctl_fd, struct sim_result *re
 		child_control_priority(b->p->run_cfg.timer_prio);
 		bench_window_wait(b->p, e, ctl_fd, b->stop);
 		sim_stop(e);
-		res->ci_looks = b->stop->looks;
+		res->ci_alpha = stop_result_alpha(b->p->stop, b->stop);
 	}
 	if (b->p->timeline_fd >= 0) {
 		if (!tl.rec || timeline_write(b->p->timeline_fd, &tl) != 0)

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "lib/interval.h"
 #include "run/stoprule.h"
 
 /* x rounded up (up = true) or down to a whole number of cycles (cycle 0: x itself). */
@@ -69,16 +70,53 @@ static double shrink_power(double prev_half, double prev_s, double half, double 
 	return b > STOP_SHRINK_MAX ? STOP_SHRINK_MAX : b < STOP_SHRINK_MIN ? STOP_SHRINK_MIN : b;
 }
 
+double stop_look_alpha(const struct stop_plan *sp, unsigned k)
+{
+	if (sp->looks <= 1 || k >= sp->looks)
+		return CI_ALPHA;
+	double last = (double)sp->at_ns[sp->looks - 1];
+	double before = k ? obf_spent_alpha((double)sp->at_ns[k - 1] / last, CI_ALPHA) : 0;
+	return obf_spent_alpha((double)sp->at_ns[k] / last, CI_ALPHA) - before;
+}
+
+double stop_result_alpha(const struct stop_plan *sp, const struct pair_stop *st)
+{
+	if (!sp)
+		return CI_ALPHA;
+	if (st->look >= 1 && st->reason != STOP_INTERRUPTED)
+		return stop_look_alpha(sp, st->look - 1);
+	double least = CI_ALPHA;
+	for (unsigned k = 0; k < sp->looks; k++)
+		least = fmin(least, stop_look_alpha(sp, k));
+	return least;
+}
+
+/* What a half-width at error probability alpha becomes at last_alpha: the ratio of the
+ * quantiles it stands on (dof degrees of freedom, 0: the normal's). */
+static double level_scale(unsigned dof, double alpha, double last_alpha)
+{
+	if (alpha == last_alpha)
+		return 1;
+	return student_t_quantile(dof, 1 - last_alpha / 2) / student_t_quantile(dof, 1 - alpha / 2);
+}
+
 /* When (seconds from the start) a figure not known after t_s seconds would be: the samples
  * an interval needs at the rate seen, and its half-width `half` (half_width) narrowing to tol
- * at power b of time (a percentile open above measured to its provisional upper end, the
- * sample's max: once the upper rank falls inside the sample it lies among the largest
- * samples).  INFINITY without a sample. */
-static double needed_s(const struct sim_interval *iv, double half, double tol, double t_s, double b)
+ * at power b of time.  A percentile open above (or not yet computed) is projected by its
+ * sample count alone: when its samples reach those a closed bound needs at the last look's
+ * level, last_alpha (hist_percentile_n_needed), never from its provisional upper end, the
+ * sample's max, which grows with the sample.  INFINITY without a sample. */
+static double needed_s(const struct sim_interval *iv, double half, double tol, double t_s, double b,
+		       bool percentile, double last_alpha)
 {
 	if (iv->n == 0)
 		return INFINITY;
-	double need = (double)iv->n < iv->n_needed ? t_s * iv->n_needed / (double)iv->n : t_s;
+	double n_needed = iv->n_needed;
+	if (percentile && (iv->open_above || !iv->has))
+		n_needed = fmax(BM_MIN_SAMPLES, hist_percentile_n_needed(99, iv->inflation, iv->dof, last_alpha));
+	double need = (double)iv->n < n_needed ? t_s * n_needed / (double)iv->n : t_s;
+	if (percentile && (iv->open_above || !iv->has))
+		return need;
 	if (half > tol) {
 		double w = t_s * pow(half / tol, 1 / b);
 		if (w > need)
@@ -92,18 +130,22 @@ void stop_judge(const struct stop_plan *sp, unsigned look, const struct sim_inte
 {
 	double t_s = sp->at_ns[look] / 1e9, last_s = sp->at_ns[sp->looks - 1] / 1e9;
 	double prev_s = prev && look > 0 ? sp->at_ns[look - 1] / 1e9 : 0;
+	double alpha = stop_look_alpha(sp, look), last_alpha = stop_look_alpha(sp, sp->looks - 1);
 	memset(v, 0, sizeof(*v));
 	for (unsigned f = 0; f < SIM_JUDGED; f++) {
 		double half = half_width(&iv[f]);
-		v->half[f] = (float)half;
+		/* projected and compared at the last look's level; an interval open above has no
+		 * half-width to take a rate from at the next look */
+		double half_last = half * level_scale(iv[f].dof, alpha, last_alpha);
+		v->half[f] = iv[f].open_above ? 0 : (float)half_last;
 		if (f == SIM_DEADLINES_MET && !sp->has_deadlines)
 			continue;
 		double tol = tolerance(sp, f, &iv[f]);
 		if (iv[f].has && !iv[f].open_above && half <= tol)
 			continue;
 		v->unknown |= 1u << f;
-		double b = shrink_power(prev_s ? prev->half[f] : 0, prev_s, half, t_s);
-		v->needed_s[f] = (float)needed_s(&iv[f], half, tol, t_s, b);
+		double b = shrink_power(prev_s ? prev->half[f] : 0, prev_s, half_last, t_s);
+		v->needed_s[f] = (float)needed_s(&iv[f], half_last, tol, t_s, b, f == SIM_LATENCY_P99, last_alpha);
 		if (v->needed_s[f] > last_s)
 			v->futile |= 1u << f;
 	}

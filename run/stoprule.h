@@ -2,9 +2,10 @@
  * at its figures at a few checkpoints declared before it starts (the looks: the minimum, then
  * STOP_LOOK_GROWTH times the one before, then the maximum) and stops at the first look at which
  * every judged figure's interval is within its precision target, or at which the ones still
- * unknown could not be known by the last look (futility), or at the last look.  The
- * intervals of every look hold together (Bonferroni over the looks, engine/intervals.h), so
- * stopping early does not make them lie.  The shape of a group sequential design with a
+ * unknown could not be known by the last look (futility), or at the last look.  Each look's
+ * intervals are at the share of CI_ALPHA that Lan & DeMets' O'Brien-Fleming-type function
+ * spends there (stop_look_alpha), so that the intervals of every look hold together and,
+ * where each is valid, stopping early does not make them lie about the run's own figures.  The shape of a group sequential design with a
  * fixed-width stopping rule (Chow & Robbins, "On the asymptotic theory of fixed-width
  * sequential confidence intervals for the mean", Ann. Math. Statist. 36 (1965) 457-462),
  * looks pre-declared and a futility boundary as in Jennison & Turnbull, "Group Sequential
@@ -12,8 +13,12 @@
  *
  * Futility: a figure's half-width shrinks as 1 / sqrt(n) for batch means and for the order
  * statistics' ranks, and n grows in proportion to time, so a figure of half-width h after t
- * seconds would reach the tolerance e after about t (h / e)^2 seconds (and a percentile open
- * above after t n_needed / n at least, its h taken to the sample's max).  The square root is
+ * seconds would reach the tolerance e after about t (h / e)^2 seconds, h taken to the last
+ * look's level (the early looks' levels are far stricter: 1 - 1.1e-11 at 5 s of 60).  A percentile open above
+ * has no half-width to project (its provisional upper end, the sample's max, grows with the
+ * sample): it is projected by its count alone, to t n_needed / n with n_needed the samples a
+ * closed bound needs at the last look's level, and its half-width is not a rate for the
+ * next look.  The square root is
  * the best case: a heavy tail (a p99 that sits where a rare cluster of long latencies begins,
  * a mean carried by a few of them) narrows more slowly, and on a shared host the projection
  * from the first look was about twice too early (bench/RESULTS.md, "Verdicts").  From the
@@ -51,7 +56,7 @@ struct precision {
 #define STOP_MAX_S_DEFAULT 60u
 #define STOP_MAX_LOOKS 8
 /* Each look after the first comes this many times later than the one before (5, 20, 60 s by
- * default: fewer looks keep each look's Bonferroni level, 1 - 0.05 / looks, wide less). */
+ * default). */
 #define STOP_LOOK_GROWTH 4
 /* The powers of time a half-width is projected to narrow at (see above): at most the square
  * root of the theory, at least a tenth power (a figure that did not narrow between two looks
@@ -84,7 +89,9 @@ struct stop_verdict {
 	 * would be known (INFINITY: no sample to project from); 0 for a known one. */
 	float needed_s[SIM_JUDGED];
 	/* Each figure's half-width at this look (the larger side of its interval about it, in
-	 * its unit: ns or percentage points; 0 without an interval): the next look's rate. */
+	 * its unit: ns or percentage points; 0 without an interval or with one open above), taken
+	 * to the last look's level by the ratio of the quantiles it stands on: the next look's
+	 * rate. */
 	float half[SIM_JUDGED];
 };
 
@@ -105,7 +112,19 @@ struct pair_stop {
 void stop_plan_init(struct stop_plan *sp, uint64_t min_ns, uint64_t max_ns, uint64_t cycle_ns,
 		    const struct precision *target, bool has_deadlines);
 
-/* Judges iv (the intervals at this plan's level: sim_intervals with sp->looks) at look
+/* The two-sided error probability of look k's intervals (0-based): alpha(t_k) - alpha(t_{k-1})
+ * with alpha(t) Lan & DeMets' O'Brien-Fleming-type spending of CI_ALPHA (lib/interval.h
+ * obf_spent_alpha) and t_k = at_ns[k] / at_ns[looks - 1], the look's time over the last's;
+ * CI_ALPHA with one look.  The looks' shares add up to CI_ALPHA. */
+double stop_look_alpha(const struct stop_plan *sp, unsigned k);
+
+/* The error probability of the intervals a pair's result reports, st the way its window ended:
+ * CI_ALPHA without a plan (sp NULL: a fixed window); the stopping look's share
+ * (stop_look_alpha); for a window a signal cut short between looks, the least share of any
+ * look. */
+double stop_result_alpha(const struct stop_plan *sp, const struct pair_stop *st);
+
+/* Judges iv (the intervals at this look's level: sim_intervals with stop_look_alpha) at look
  * `look` (0-based) into *v: which judged figures are not yet known to sp's precision, when
  * each would be (from prev, the verdict of look - 1, the rate their intervals narrowed at;
  * NULL at the first look: the square root), and which of those would not be by the last

@@ -83,7 +83,8 @@ static bool schema_type_is(const json_t *t, const char *type, bool nullable)
 /* The schema's figure part, field by field from the table: each written figure an integer
  * (the writer rounds, report/json_report.c) of minimum 0, nullable exactly when it has a null
  * rule, required exactly when the row is; its interval an array of two integers >= 0 or null,
- * never required. */
+ * the high one also null exactly when the interval may be open above (a percentile's), never
+ * required. */
 START_TEST(test_schema_figures)
 {
 	json_error_t je;
@@ -108,13 +109,22 @@ START_TEST(test_schema_figures)
 		if (!f->ci)
 			continue;
 		const json_t *c = json_object_get(props, f->ci->json_key), *items = json_object_get(c, "items");
+		const json_t *pre = json_object_get(c, "prefixItems");
 		ck_assert_msg(c, "%s is not in the schema", f->ci->json_key);
+		/* an interval that may be open above: [low, high or null] as prefixItems, nothing after */
+		const json_t *low = f->ci->may_open_above ? json_array_get(pre, 0) : items;
+		const json_t *high = f->ci->may_open_above ? json_array_get(pre, 1) : items;
 		ck_assert_msg(schema_type_is(json_object_get(c, "type"), "array", true) &&
-			      schema_type_is(json_object_get(items, "type"), "integer", false) &&
-			      json_object_get(items, "minimum") && json_integer_value(json_object_get(items, "minimum")) == 0 &&
+			      schema_type_is(json_object_get(low, "type"), "integer", false) &&
+			      schema_type_is(json_object_get(high, "type"), "integer", f->ci->may_open_above) &&
+			      json_object_get(low, "minimum") && json_integer_value(json_object_get(low, "minimum")) == 0 &&
+			      json_object_get(high, "minimum") && json_integer_value(json_object_get(high, "minimum")) == 0 &&
+			      (!f->ci->may_open_above || (json_array_size(pre) == 2 && json_is_false(items))) &&
+			      (f->ci->may_open_above || !pre) &&
 			      json_integer_value(json_object_get(c, "minItems")) == 2 &&
 			      json_integer_value(json_object_get(c, "maxItems")) == 2,
-			      "%s: not [low, high] integers >= 0 or null in the schema", f->ci->json_key);
+			      "%s: not [low, high] integers >= 0%s or null in the schema", f->ci->json_key,
+			      f->ci->may_open_above ? " (high null when open above)" : "");
 		ck_assert_msg(!schema_requires(req, f->ci->json_key), "%s: required by the schema", f->ci->json_key);
 	}
 	json_decref(schema);
@@ -185,7 +195,7 @@ static bool is_figure_key(const char *key)
  * column, and no figure the table does not write (the other members: named here). */
 START_TEST(test_doc_figures)
 {
-	static const char *const members[] = { "timer_realtime", JK_TASK_SETTINGS, "bench_setting", "load_setting",
+	static const char *const members[] = { "timer_realtime", JK_CI_LEVEL, JK_TASK_SETTINGS, "bench_setting", "load_setting",
 		"load_work", "load_storage", "stop", JK_DISTURBANCE, JK_LOAD_ACTIVITY, JK_EXPLAIN, JK_LATENCY_HISTOGRAM,
 		JK_TIMER_LATENCY_HISTOGRAM };
 	char *md = slurp("doc/json.md"), keys[256][64];
@@ -405,6 +415,12 @@ START_TEST(test_intervals_written)
 	ck_assert(json_is_null(json_object_get(r, "latency_mean_ns_ci")));
 	ck_assert(json_is_null(json_object_get(r, "desired_cpu_ppm_ci")));
 	json_decref(r);
+	s.sched_p99_hi_ns = INFINITY;  /* open above: [low, null], the max no bound */
+	r = result_of(task_figures, task_figures_n, &s);
+	p99 = json_object_get(r, "latency_p99_ns_ci");
+	ck_assert_int_eq(json_integer_value(json_array_get(p99, 0)), 1500000);
+	ck_assert(json_array_size(p99) == 2 && json_is_null(json_array_get(p99, 1)));
+	json_decref(r);
 	s.samples = 0;  /* the figure null: its interval too */
 	r = result_of(task_figures, task_figures_n, &s);
 	ck_assert(json_is_null(json_object_get(r, "latency_p99_ns_ci")));
@@ -417,7 +433,7 @@ START_TEST(test_intervals_written)
 END_TEST
 
 /* pair_summarize: the intervals of a run hold its figures; a run of fewer than BM_MIN_SAMPLES
- * periods has none. */
+ * periods has none; one of 200 periods has a p99 interval open above (high INFINITY). */
 START_TEST(test_summarize_intervals)
 {
 	static struct sim_result r;
@@ -433,6 +449,10 @@ START_TEST(test_summarize_intervals)
 		if (i == BM_MIN_SAMPLES - 2) {
 			pair_summarize(&r, &s);
 			ck_assert(isnan(s.latency_mean_lo_ns) && isnan(s.sched_p99_hi_ns) && isnan(s.deadlines_met_lo_pct));
+		}
+		if (i == 199) {   /* 200 periods: too few for any to bound the p99 (368 at 95 %) */
+			pair_summarize(&r, &s);
+			ck_assert(s.sched_p99_lo_ns <= s.sched_p99_ns && isinf(s.sched_p99_hi_ns));
 		}
 	}
 	pair_summarize(&r, &s);

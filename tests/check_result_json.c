@@ -9,7 +9,9 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <math.h>
 #include "tools/plot.h"
+#include "tools/resultset.h"
 #include "tests/ck_run.h"
 
 static char dir[64], path[96];
@@ -81,6 +83,26 @@ START_TEST(what_compare_refuses_is_refused)
 }
 END_TEST
 
+/* A p99 interval open above is [low, null]: read with no upper end (INFINITY), never the max;
+ * a null low or a high below the low is refused. */
+START_TEST(open_interval_read)
+{
+	static const char doc[] = "{\"schema_version\":3,\"generator\":\"interbench\",\"results\":[{"
+		"\"simulation\":\"Audio\",\"load\":\"None\",\"mode\":\"\",\"repeat\":1,\"has_deadlines\":true,"
+		"\"latency_mean_ns\":5000,\"latency_p99_ns\":9000,\"latency_p99_ns_ci\":[8000,null],"
+		"\"latency_max_ns\":90000,\"desired_cpu_ppm\":1000000,\"deadlines_met_ppm\":1000000}]}";
+	struct result_set rs = { 0 };
+	char err[256];
+	ck_assert_msg(result_set_parse(doc, strlen(doc), &rs, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_uint_eq(rs.n, 1);
+	ck_assert_double_eq(rs.pairs[0].v[0].lo[JM_P99], 8000);
+	ck_assert(isinf(rs.pairs[0].v[0].hi[JM_P99]) && rs.pairs[0].v[0].hi[JM_P99] > 0);
+	result_set_free(&rs);
+	refused(false, "latency_p99_ns_ci", json_pack("[n,i]", 9000), "latency_p99_ns_ci");
+	refused(false, "latency_p99_ns_ci", json_pack("[i,i]", 9000, 8000), "latency_p99_ns_ci");
+}
+END_TEST
+
 START_TEST(what_plot_draws_is_checked)
 {
 	refused(false, "latency_histogram", json_pack("[[i,i],[i]]", 1, 2, 3), "latency_histogram[1]: not a [low_ns, count]");
@@ -122,6 +144,7 @@ int main(void)
 	tcase_add_test(tc, valid_document_returned);
 	tcase_add_test(tc, what_compare_refuses_is_refused);
 	tcase_add_test(tc, what_plot_draws_is_checked);
+	tcase_add_test(tc, open_interval_read);
 	tcase_add_test(tc, fifo_and_logfile_refused);
 	suite_add_tcase(s, tc);
 	return ck_run(s);

@@ -254,7 +254,27 @@ START_TEST(interval_line)
 	s.deadlines_met_hi_pct = 100;
 	table_row_intervals(f, &s, &st);
 	fclose(f);
-	ck_assert_str_eq(buf, "          " LOG_ROW_CI " p99 latency 1.5-2.5 ms, % deadlines met 97.5-100\n");
+	ck_assert_str_eq(buf, "          " LOG_ROW_CI " 95% CI: p99 latency 1.5-2.5 ms, % deadlines met 97.5-100\n");
+	free(buf);
+	/* open above: the low end alone, said so, never the max as an upper end */
+	f = open_memstream(&buf, &len);
+	s.sched_p99_hi_ns = INFINITY;
+	table_row_intervals(f, &s, &st);
+	fclose(f);
+	ck_assert_str_eq(buf, "          " LOG_ROW_CI " 95% CI: p99 latency >= 1.5 ms (open above), % deadlines met 97.5-100\n");
+	free(buf);
+	/* the level the run's intervals hold at, said */
+	f = open_memstream(&buf, &len);
+	s.ci_alpha = 6.869e-4;   /* the second of three looks' share of 0.05 */
+	table_row_intervals(f, &s, &st);
+	fclose(f);
+	ck_assert_msg(strncmp(buf, "          " LOG_ROW_CI " 99.93% CI: ", 32) == 0, "%s", buf);
+	free(buf);
+	f = open_memstream(&buf, &len);
+	s.ci_alpha = 1.1251e-11; /* the first's: not rounded to 100 % */
+	table_row_intervals(f, &s, &st);
+	fclose(f);
+	ck_assert_msg(strncmp(buf, "          " LOG_ROW_CI " 1-1.1e-11 CI: ", 35) == 0, "%s", buf);
 	free(buf);
 }
 END_TEST

@@ -389,8 +389,9 @@ static void plot_distribution(struct plot_job *j, const json_t *results, const c
 	fig_end(j, &f, loads > 0);
 }
 
-/* The low and high ends of r's 95 % interval of its p99 (ms), from "latency_p99_ns_ci" (schema
- * version 3), else the p99 itself for both (no error bar).  A low end of 0 is drawn at the p99
+/* The low and high ends of r's within-run interval of its p99 (ms), from "latency_p99_ns_ci"
+ * (schema version 3), else the p99 itself for both (no error bar; also for an interval open
+ * above, [low, null], whose max is no bound).  A low end of 0 is drawn at the p99
  * divided by 1000: the axis is logarithmic. */
 static void p99_interval_ms(const json_t *r, double p99_ms, double *lo, double *hi)
 {

@@ -73,8 +73,8 @@ static int json_figure(const json_t *r, size_t idx, const struct task_figure *f,
 }
 
 /* Reads the interval of figure f (f->ci) of results[idx] into v->lo and v->hi: absent or
- * null, NaN; else [low, high], integers with low <= high, divided by the figure's JSON scale.
- * Returns 0, or -1 with err set. */
+ * null, NaN; else [low, high], integers with low <= high, divided by the figure's JSON scale,
+ * or [low, null], an interval open above: v->hi INFINITY.  Returns 0, or -1 with err set. */
 static int json_interval(const json_t *r, size_t idx, const struct task_figure *f, struct rs_values *v, char *err,
 			 size_t errlen)
 {
@@ -84,12 +84,14 @@ static int json_interval(const json_t *r, size_t idx, const struct task_figure *
 	if (!a || json_is_null(a))
 		return 0;
 	const json_t *lo = json_array_get(a, 0), *hi = json_array_get(a, 1);
-	if (!json_is_array(a) || json_array_size(a) != 2 || !json_is_integer(lo) || !json_is_integer(hi) ||
-	    json_integer_value(lo) < 0 || json_integer_value(lo) > json_integer_value(hi))
-		return rs_fail(err, errlen, "results[%zu].%s: not null or [low, high], integers with 0 <= low <= high",
-			    idx, f->ci->json_key);
+	bool open = json_is_null(hi);
+	if (!json_is_array(a) || json_array_size(a) != 2 || !json_is_integer(lo) || (!open && !json_is_integer(hi)) ||
+	    json_integer_value(lo) < 0 || (!open && json_integer_value(lo) > json_integer_value(hi)))
+		return rs_fail(err, errlen,
+			       "results[%zu].%s: not null, [low, high] or [low, null], integers with 0 <= low <= high",
+			       idx, f->ci->json_key);
 	v->lo[m] = (double)json_integer_value(lo) * (1 / f->json_scale);
-	v->hi[m] = (double)json_integer_value(hi) * (1 / f->json_scale);
+	v->hi[m] = open ? INFINITY : (double)json_integer_value(hi) * (1 / f->json_scale);
 	return 0;
 }
 

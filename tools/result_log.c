@@ -229,6 +229,7 @@ static void disturbed_row(struct result_set *rs, const struct table_cols *c, con
 static bool under_row_line(const char *line)
 {
 	return log_starts(line, LOG_LOAD_WORK) || log_starts(line, LOG_LOAD_WORK_REPEAT) || log_starts(line, LOG_ROW_CI) ||
+	       log_starts(line, LOG_ROW_CI_BEFORE) ||
 	       log_starts(line, LOG_ROW_WINDOW) || log_starts(line, LOG_ROW_WHY) || figure_is_task_line(line);
 }
 

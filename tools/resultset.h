@@ -18,9 +18,10 @@
 /* Per-repeat values of one metric set; NaN where the source does not carry the figure. */
 struct rs_values {
 	double m[JM_METRICS];      /* NaN: not in this result */
-	/* The 95 % confidence interval of each figure within its run (a JSON result's
-	 * "<key>_ci", schema version 3, report/figures.c), in the figure's unit; NaN where the
-	 * source gives none (older results, logfiles, runs too short for one). */
+	/* The within-run confidence interval of each figure (a JSON result's "<key>_ci", schema
+	 * version 3, report/figures.c), in the figure's unit; NaN where the source gives none
+	 * (older results, logfiles, runs too short for one); hi INFINITY when it is open above
+	 * (a p99 with too few samples past it: [low, null]). */
 	double lo[JM_METRICS], hi[JM_METRICS];
 	/* This repeat, a sub-run of its pair: other processes disturbed it (its "disturbance" past
 	 * host/disturb.h's levels, a logfile row's LOG_ROW_DISTURBED line) or its load was seen

@@ -19,7 +19,10 @@ in which order, which columns, which JSON keys, in which order, of which types) 
                            (options, task, load, modes, policies, has_deadlines...) and
                            'path: <type>' for measured figures and machine facts; arrays of
                            histogram buckets as their type alone; the audit's hints dropped
-                           and run.concurrent_run_pid masked, as in text.
+                           and run.concurrent_run_pid masked, as in text; the high end of a
+                           p99's interval masked as '<int or null>' (null when it is open
+                           above, which depends on how many periods the run measured and how
+                           clustered they were: lib/interval.h).
 """
 import json
 import os
@@ -32,6 +35,7 @@ CONCURRENT_LINE = re.compile(r"^Another interbench run \(pid [0-9]+\) was runnin
 AUDIT_FLAGGED = re.compile(r"^Audit: known to hurt interactivity here: ")   # report/sink.c
 AUDIT_HINT = re.compile(r"^ +hint: ")                        # host/audit.c audit_print
 JSON_AUDIT_HINT = re.compile(r"^\.machine\.audit\.[a-z_0-9]+\.hint$")
+OPEN_HIGH = re.compile(r"^\.results\[\d+\]\.latency_p99_ns_ci\[1\]$")   # [low, null] when open above
 DISTURBED_LINE = re.compile(r"^ +\* disturbed: ")   # report/logformat.h LOG_ROW_DISTURBED
 # Values shown as they are: settings, not measurements or machine facts.
 KEEP = re.compile(r"^(\.schema_version|\.options\..*|\.run\.duration_s"
@@ -72,6 +76,9 @@ def walk(v, path):
         return
     if path == ".run.concurrent_run_pid":
         print(f"{path}: <pid or null>")
+        return
+    if OPEN_HIGH.match(path):
+        print(f"{path}: <int or null>")
         return
     if isinstance(v, dict):
         print(f"{path}: {{}}" if not v else f"{path}: object")
