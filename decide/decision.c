@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "decide/decision.h"
+#include "decide/permutation.h"
 #include "lib/distrib.h"
 
 /* A side's values on the test scale: its count, mean and the variance of that mean. */
@@ -86,6 +87,36 @@ static void test_of(struct decision *d, double diff, double margin)
 	d->change_hi = change_of(d->rule.ratio, diff + half);
 }
 
+/* The finite values of v[0..n) on the test scale (logged for a ratio) into out.  Returns how many. */
+static size_t scaled(const double *v, size_t n, bool ratio, double *out)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++)
+		if (isfinite(v[i]))
+			out[k++] = ratio ? log(v[i]) : v[i];
+	return k;
+}
+
+/* The permutation test's p-values of d's sub-runs a[0..na), b[0..nb) (margin on the test scale,
+ * NaN: none) joined to Welch's: each answer needs both tests, the larger p stands.  Out of
+ * memory: p 1 (no answer). */
+static void permutation_join(struct decision *d, const double *a, size_t na, const double *b, size_t nb, double margin)
+{
+	double *v = malloc((na + nb + 1) * sizeof(double));
+	struct perm_splits s;
+	size_t ka = v ? scaled(a, na, d->rule.ratio, v) : 0, kb = v ? scaled(b, nb, d->rule.ratio, v + ka) : 0;
+	if (!v || perm_splits_make(&s, v, ka, v + ka, kb) != 0) {
+		d->p_different = d->p_same = 1;
+		free(v);
+		return;
+	}
+	d->p_different = fmax(d->p_different, perm_p_two_sided(&s, 0));
+	if (!isnan(margin))
+		d->p_same = fmax(d->p_same, fmax(perm_p_one_sided(&s, margin, true), perm_p_one_sided(&s, -margin, false)));
+	perm_splits_free(&s);
+	free(v);
+}
+
 /* The margin on the test scale of rule r: log(1 + threshold / 100) for a ratio; NaN: none. */
 static double margin_of(const struct decision_rule *r)
 {
@@ -130,6 +161,7 @@ void decision_measure(struct decision *d, const struct decision_rule *r, const d
 	d->se = sqrt(sa.var_of_mean + sb.var_of_mean);
 	d->dof = welch_dof(&sa, &sb);
 	test_of(d, diff, margin_of(r));
+	permutation_join(d, a, na, b, nb, margin_of(r));
 	d->why = NULL;
 }
 
@@ -273,6 +305,8 @@ static double subruns_needed(const struct decision *d, double alpha_each)
 	double diff = d->rule.ratio ? log1p(d->change / 100) : d->change, margin = margin_of(&d->rule);
 	double sigma = d->se / sqrt(1.0 / d->n_a + 1.0 / d->n_b);
 	double lo = 2, hi = 2;
+	while (perm_min_p((size_t)hi, (size_t)hi) > alpha_each)  /* the permutation test's least p */
+		lo = hi++;
 	while (!would_answer(hi, sigma, diff, margin, alpha_each)) {
 		if (hi >= DECISION_MAX_SUBRUNS)
 			return INFINITY;

@@ -33,7 +33,9 @@ END_TEST
 START_TEST(welch_hand_worked)
 {
 	/* equal variances and sizes: Welch is Student's t, 6 degrees of freedom, t = 3 /
-	 * sqrt(2 * 5/3 / 4) = 3.2863, two-sided p = 0.01669 */
+	 * sqrt(2 * 5/3 / 4) = 3.2863, two-sided p = 0.01669; the permutation test's exact p is
+	 * 4 / 70 = 0.0571 (the splits with |difference| >= 3: the observed, its mirror, and the two
+	 * that swap the tied 4s), and the answer needs both */
 	double a[] = { 1, 2, 3, 4 }, b[] = { 4, 5, 6, 7 };
 	struct decision d;
 	struct decision_rule r = { .ratio = false, .higher_worse = true, .threshold = 1 };
@@ -41,16 +43,24 @@ START_TEST(welch_hand_worked)
 	ck_assert(d.tested);
 	ck_assert_double_eq_tol(d.change, 3, 1e-12);
 	ck_assert_double_eq_tol(d.dof, 6, 1e-9);
-	ck_assert_double_eq_tol(d.p_different, 2 * (1 - student_t_cdf(3 / sqrt(2 * 5.0 / 3 / 4), 6)), 1e-12);
-	ck_assert_double_eq_tol(d.p_different, 0.01669, 5e-5);
+	ck_assert(2 * (1 - student_t_cdf(3 / sqrt(2 * 5.0 / 3 / 4), 6)) < 0.0167);
+	ck_assert_double_eq_tol(d.p_different, 4.0 / 70, 1e-12);
 	ck_assert_double_eq_tol(d.change_lo, 3 - 2.446912 * sqrt(2 * 5.0 / 3 / 4), 1e-5);
 	ck_assert_uint_eq(decision_family(&d, 1, DECISION_ALPHA), 1);
+	ck_assert_int_eq(d.answer, DECISION_UNKNOWN);
+	/* five a side, complete separation: exact p 2 / 252 = 0.0079 and Welch's far below */
+	double a5[] = { 1, 2, 3, 4, 4.5 }, b5[] = { 5, 6, 7, 8, 9 };
+	decision_measure(&d, &r, a5, 5, b5, 5, 0, 0);
+	ck_assert_double_eq_tol(d.p_different, 2.0 / 252, 1e-12);
+	decision_family(&d, 1, DECISION_ALPHA);
 	ck_assert_int_eq(d.answer, DECISION_DIFFERENT);
 	ck_assert(d.worse);
-	/* with a threshold of 5 the change is shown and also shown within 5 (its 90 % interval,
-	 * 3 -+ 1.943 * 0.9129, lies inside -5..5): SAME, a small real change */
-	r.threshold = 5;
 	decision_measure(&d, &r, a, 4, b, 4, 0, 0);
+	/* with a threshold of 8 the change of 4.1 is shown and also shown within 8 (Welch's 90 %
+	 * interval, 4.1 -+ 1.88 * 0.954, lies inside -8..8; shifted by 8 either way the groups
+	 * separate completely, p 1 / 252): SAME, a small real change */
+	r.threshold = 8;
+	decision_measure(&d, &r, a5, 5, b5, 5, 0, 0);
 	decision_family(&d, 1, DECISION_ALPHA);
 	ck_assert_int_eq(d.answer, DECISION_SAME);
 	ck_assert(d.p_different < DECISION_ALPHA);
@@ -132,11 +142,14 @@ struct sim_side {
 	double run_sd;        /* sd of the log of a sub-run's latency scale */
 	double bad_share;     /* the share of sub-runs with four times the stalls */
 	unsigned periods;     /* a sub-run's periods */
+	double slow_share;    /* the share of sub-runs whose every latency is slow_factor longer (a
+	                         placement that shares its CPU: bench/RESULTS.md's bimodal runs) */
+	double slow_factor;
 };
 
-#define FIGS 3  /* mean, p99, met */
+#define FIGS 3  /* mean, p90, met: the tail judged at these sub-runs' sizes (DECISION_P99_MIN_SAMPLES) */
 
-/* One sub-run's figures: mean and p99 scheduling latency (ns), % deadlines met. */
+/* One sub-run's figures: mean and p90 scheduling latency (ns), % deadlines met. */
 static void subrun(const struct sim_side *s, uint64_t *rng, double fig[FIGS])
 {
 	static struct sim_result r;
@@ -145,13 +158,17 @@ static void subrun(const struct sim_side *s, uint64_t *rng, double fig[FIGS])
 	m.floor_ns *= f;
 	m.scale_ns *= f;
 	m.stall_ns *= f;
+	if (uniform(rng) < s->slow_share) {
+		m.floor_ns *= s->slow_factor;
+		m.scale_ns *= s->slow_factor;
+	}
 	if (uniform(rng) < s->bad_share) {
 		m.stall_ppm *= 4;
 		m.miss_ppm *= 4;
 	}
 	synth_run(&r, &m, s->periods, rng);
 	fig[0] = r.sched.mean_ns;
-	fig[1] = (double)hist_percentile_ns(&r.sched_hist, 99, r.sched.max_ns);
+	fig[1] = (double)hist_percentile_ns(&r.sched_hist, 90, r.sched.max_ns);
 	fig[2] = deadline_met_pct(&r.acct);
 }
 
@@ -224,23 +241,35 @@ static const struct sim_side video = {
 	.run_sd = 0.08, .bad_share = 1.0 / 3, .periods = 300,
 };
 
+/* Audio-like with a bimodal placement: a third of the sub-runs 2.3 times slower throughout
+ * (Audio/Burn's p90 on this machine: 25 against 59 us between sub-runs of one setting). */
+static const struct sim_side placed = {
+	.m = { .floor_ns = 30000, .scale_ns = 20000, .stall_ppm = 10000, .stall_ns = 2e6, .miss_ppm = 5000 },
+	.run_sd = 0.15, .bad_share = 1.0 / 3, .periods = 100, .slow_share = 1.0 / 3, .slow_factor = 2.3,
+};
+
 #define REPS 1000
 
 /* Same against same: the share of families (3 pairs x 3 figures) with any DIFFERENT is at
- * most 5 % (Holm's promise), checked against 5 % plus a 99.9 % binomial margin, for 5 and 10
- * sub-runs a side. */
+ * most 5 % (Holm's promise), checked against 5 % plus a 99.9 % binomial margin, for 4, 5 and
+ * 10 sub-runs a side, also with bimodal sub-runs.  Measured: 0 % at 4 and 5 a side (the
+ * permutation test cannot answer below 5, and at 5 only on complete separation), 3.4-3.8 % at
+ * 10; Welch's test alone gave 2.3-4.6 % on these models. */
 START_TEST(aa_family_error)
 {
-	const struct sim_side *sides[] = { &audio, &video };
-	for (unsigned k = 0; k < 2; k++)
-		for (unsigned r = 5; r <= 10; r += 5) {
+	const struct sim_side *sides[] = { &audio, &video, &placed };
+	static const char *const names[] = { "audio", "video", "bimodal" };
+	static const unsigned rs[] = { 4, 5, 10 };
+	for (unsigned k = 0; k < 3; k++)
+		for (unsigned ri = 0; ri < 3; ri++) {
+			unsigned r = rs[ri];
 			struct tally t = { 0 };
 			uint64_t rng = synth_seed(0xa11a + r, k);
 			for (unsigned i = 0; i < REPS; i++)
 				family(sides[k], sides[k], r, &rng, &t);
 			double rate = (double)t.any_different / t.families;
-			printf("A/A %s r=%u: any DIFFERENT in %.1f %% of families; SAME mean %.0f %% p99 %.0f %% met %.0f %%\n",
-			       k ? "video" : "audio", r, 100 * rate, 100.0 * t.answer[DECISION_SAME][0] / REPS / PAIRS,
+			printf("A/A %s r=%u: any DIFFERENT in %.1f %% of families; SAME mean %.0f %% p90 %.0f %% met %.0f %%\n",
+			       names[k], r, 100 * rate, 100.0 * t.answer[DECISION_SAME][0] / REPS / PAIRS,
 			       100.0 * t.answer[DECISION_SAME][1] / REPS / PAIRS, 100.0 * t.answer[DECISION_SAME][2] / REPS / PAIRS);
 			ck_assert_msg(rate <= binomial_ceiling(DECISION_ALPHA, REPS), "family error %.3f", rate);
 		}
@@ -294,7 +323,7 @@ START_TEST(known_answers)
 	for (unsigned i = 0; i < REPS / 4; i++)
 		family(&steady, &steady, 10, &rng, &s);
 	double same = (double)s.answer[DECISION_SAME][2] / (s.families * PAIRS);
-	printf("A/A steady video r=10: met SAME in %.1f %%, p99 SAME in %.1f %%\n", 100 * same,
+	printf("A/A steady video r=10: met SAME in %.1f %%, p90 SAME in %.1f %%\n", 100 * same,
 	       100.0 * s.answer[DECISION_SAME][1] / (s.families * PAIRS));
 	ck_assert_msg(same >= 0.8, "same %.3f", same);
 }
