@@ -96,14 +96,15 @@ def cmd_aa(args):
 
 
 def known_row(label, expect, figs, wall):
+    runs = sorted({f"{f.get('subruns_old')}:{f.get('subruns_new')}" for f in judged(figs)})
     hits = [f for f in judged(figs) if f["answer"] == "DIFFERENT"]
     right = [f for f in hits if f.get("worse") == (expect == "worse")]
     wrong = [f for f in hits if f not in right]
     names = ", ".join(f"{f['figure']} {f['change']:+.1f}{'%' if f['change_unit'] == '%' else ' pt'}" for f in right)
     unknown = sum(f["answer"] == "UNKNOWN" for f in judged(figs))
     ok = bool(right) and not wrong
-    print(f"| {label} | {expect} | {names or 'none'} | {len(wrong)} | {unknown} | {wall} s | "
-          f"{'met' if ok else 'not met'} |")
+    print(f"| {label} | {expect}: {'met' if ok else 'not met'} | {names or 'none'} | {len(wrong)} | {unknown} "
+          f"| {wall} s | {', '.join(runs)} |")
 
 
 def cmd_known(args):

@@ -1,32 +1,35 @@
 #!/usr/bin/env bash
 # Decisions: what the sub-run decisions (decide/decision.h; compare and a run's own
 # alternatives) answer on this machine.  Three parts, in one run:
-#  - A/A: AA runs of the same selection (Audio and Video against Burn) with --repeat 2R, each
-#    split into its odd and even sub-runs (two sides of R interleaved sub-runs, the same
-#    setting) and compared: the share of comparisons with any DIFFERENT (goal: point <= 5 %,
-#    upper end of its 95 % interval <= 10 %), the rate per judged figure, the share answered
-#    SAME;
-#  - known answers, each one interleaved run whose alternatives must answer DIFFERENT in the
-#    known direction, with its wall time: X/Burn with the loads at nice 0 then 19 (-N 0,19:
-#    better), Video/Burn SCHED_OTHER then SCHED_FIFO (better), Audio/Burn with an EEVDF slice of
-#    3000 us then 100 us for the task (--bench-slice; better), and Audio/Burn with -L 1 then
-#    -L 4 (two runs and compare: worse);
-#  - coverage: COV runs of Audio/Burn and Video/Burn with --repeat R: per figure, the share of
+#  - A/A: AA runs of Audio against Burn with --repeat 2R, each split into its odd and even
+#    sub-runs (two sides of R interleaved sub-runs, the same setting) and compared: the share of
+#    comparisons with any DIFFERENT (goal: point <= 5 %, upper end of its 95 % interval
+#    <= 10 %), the rate per judged figure, the share answered SAME.  R is 8: the permutation
+#    test that every answer needs cannot answer below 5 a side (its least p, 2 / C(2R, R), is
+#    0.029 at 4), so an A/A at 4 a side would show nothing;
+#  - known answers, each one interleaved run with --budget BUDGET whose alternatives must
+#    answer DIFFERENT in the known direction, with its wall time and sub-runs: X/Burn with the
+#    loads at nice 0 then 19 (-N 0,19: better), Video/Burn SCHED_OTHER then SCHED_FIFO
+#    (better), Audio/Burn with an EEVDF slice of 3000 us then 100 us for the task
+#    (--bench-slice; better), and Audio/Burn with -L 1 then -L 4 (two runs of 2R sub-runs and
+#    compare: worse);
+#  - coverage: COV runs of Audio/Burn and Video/Burn with --repeat 2R: per figure, the share of
 #    runs whose t interval over their sub-runs (the figure's interval with the sub-run as the
 #    unit) holds the pooled mean of all of them, its mean width beside the runs' spread.
-# Prints a Markdown section.  Run as root, on a quiet machine, alone (about 35 minutes with the
+# Prints a Markdown section.  Run as root, on a quiet machine, alone (about an hour with the
 # defaults; BENCH_QUICK=1 checks the script in a few minutes, figures meaningless).
 # BENCH_SECTIONS="aa answers coverage" (the default: all) runs only the sections named.
-# Usage: bench/decisions.sh [./interbench] [AA (50)] [COV (10)]
+# Usage: bench/decisions.sh [./interbench] [AA (50)] [COV (8)] [BUDGET (180)]
 # shellcheck source=bench/common.sh
 source "$(dirname "$0")/common.sh"
 bench_setup decisions.sh "${1:-./interbench}"
 aa_n=${2:-50}
-cov_n=${3:-10}
-r=4          # sub-runs a side
+cov_n=${3:-8}
+budget=${4:-180}
+r=8          # sub-runs a side
 t=2          # seconds a sub-run
 x_t=11       # X's: one sweep
-if [ -n "${BENCH_QUICK:-}" ]; then aa_n=2; cov_n=2; t=1; x_t=2; fi
+if [ -n "${BENCH_QUICK:-}" ]; then aa_n=2; cov_n=2; t=1; x_t=2; r=3; budget=20; fi
 sections=" ${BENCH_SECTIONS:-aa answers coverage} "
 want() { [[ $sections == *" $1 "* ]]; }
 dec() { python3 "$bench_dir/decisions.py" "$@"; }
@@ -62,17 +65,17 @@ echo "(decide/decision.h), measured by bench/decisions.sh on $(uname -r), $(npro
 echo
 
 if want aa; then
-	bench_note "A/A: $aa_n runs of Audio and Video against Burn, --repeat $((2 * r)) -t $t, split in halves"
+	bench_note "A/A: $aa_n runs of Audio against Burn, --repeat $((2 * r)) -t $t, split in halves"
 	cmps=()
 	for i in $(seq 1 "$aa_n"); do
-		locked bench_run aa$i.lines "$bin" "${common[@]}" -W Audio -W Video -w Burn -t "$t" --repeat $((2 * r)) --json aa$i.json
+		locked bench_run aa$i.lines "$bin" "${common[@]}" -W Audio -w Burn -t "$t" --repeat $((2 * r)) --json aa$i.json
 		dec split aa$i.json aa$i-a.json aa$i-b.json
 		cmp aa$i-cmp.json aa$i-a.json aa$i-b.json
 		cmps+=(aa$i-cmp.json)
 	done
 	echo "### A/A: the same setting on both sides"
 	echo
-	echo "Each comparison: one run of \`-W Audio -W Video -w Burn -t $t --repeat $((2 * r))\`, its odd and even"
+	echo "Each comparison: one run of \`-W Audio -w Burn -t $t --repeat $((2 * r))\`, its odd and even"
 	echo "sub-runs as OLD and NEW ($r a side, interleaved), \`interbench compare\` on the halves."
 	echo
 	dec aa "${cmps[@]}"
@@ -82,17 +85,20 @@ fi
 if want answers; then
 	echo "### Known answers, each in one interleaved run"
 	echo
-	echo "| alternative against the first | expected | DIFFERENT in the expected direction | DIFFERENT the other way | UNKNOWN | wall time | |"
+	echo "Each with \`--budget $budget\` (at most 20 sub-runs a setting, fewer once its figures are precise enough"
+	echo "to answer); -L by two runs of $((2 * r)) sub-runs and \`interbench compare\`."
+	echo
+	echo "| alternative against the first | expected | DIFFERENT in the expected direction | DIFFERENT the other way | UNKNOWN | wall time | sub-runs a side |"
 	echo "| --- | --- | --- | --- | --- | --- | --- |"
-	locked timed x.lines "$bin" "${common[@]}" -W X -w Burn -t "$x_t" -N 0,19 --repeat "$r" --json x.json
+	locked timed x.lines "$bin" "${common[@]}" -W X -w Burn -t "$x_t" -N 0,19 --budget "$budget" --json x.json
 	dec known "X/Burn, loads nice 19 against 0" better x.json "$wall"
-	locked timed v.lines "$bin" "${common[@]}" -W Video -w Burn -t "$t" --bench-policy other,fifo --repeat "$r" --json v.json
+	locked timed v.lines "$bin" "${common[@]}" -W Video -w Burn -t "$t" --bench-policy other,fifo --budget "$budget" --json v.json
 	dec known "Video/Burn, SCHED_FIFO against SCHED_OTHER" better v.json "$wall"
-	locked timed s.lines "$bin" "${common[@]}" -W Audio -w Burn -t "$t" --bench-slice 3000,100 --repeat "$r" --json s.json
+	locked timed s.lines "$bin" "${common[@]}" -W Audio -w Burn -t "$t" --bench-slice 3000,100 --budget "$budget" --json s.json
 	dec known "Audio/Burn, --bench-slice 100 against 3000" better s.json "$wall"
 	t0=$(date +%s)
-	locked bench_run l1.lines "$bin" "${common[@]}" -W Audio -w Burn -t "$t" -L 1 --repeat "$r" --json l1.json
-	locked bench_run l4.lines "$bin" "${common[@]}" -W Audio -w Burn -t "$t" -L 4 --repeat "$r" --json l4.json
+	locked bench_run l1.lines "$bin" "${common[@]}" -W Audio -w Burn -t "$t" -L 1 --repeat $((2 * r)) --json l1.json
+	locked bench_run l4.lines "$bin" "${common[@]}" -W Audio -w Burn -t "$t" -L 4 --repeat $((2 * r)) --json l4.json
 	cmp l-cmp.json l1.json l4.json
 	dec knowncmp "Audio/Burn, -L 4 against -L 1 (two runs, compare)" worse l-cmp.json "$(($(date +%s) - t0))"
 	echo
@@ -101,15 +107,15 @@ fi
 if want coverage; then
 	echo "### Coverage of the sub-run interval"
 	echo
-	echo "$cov_n runs each of \`-W Audio -W Video -w Burn -t $t --repeat $((2 * r))\`; per run the t interval"
-	echo "of a figure's mean over its $((2 * r)) sub-runs; the share of runs whose interval holds the mean"
+	echo "$cov_n runs each of \`-W Audio -W Video -w Burn -t $t --repeat $r\`; per run the t interval"
+	echo "of a figure's mean over its $r sub-runs; the share of runs whose interval holds the mean"
 	echo "of all runs' sub-runs (goal: >= 90 %)."
 	echo
 	echo "| figure | runs | holding the pooled mean | pooled mean | mean width | runs' SD |"
 	echo "| --- | --- | --- | --- | --- | --- |"
 	files=()
 	for i in $(seq 1 "$cov_n"); do
-		locked bench_run cov$i.lines "$bin" "${common[@]}" -W Audio -W Video -w Burn -t "$t" --repeat $((2 * r)) --json cov$i.json
+		locked bench_run cov$i.lines "$bin" "${common[@]}" -W Audio -W Video -w Burn -t "$t" --repeat "$r" --json cov$i.json
 		files+=(cov$i.json)
 	done
 	for sim in Audio Video; do
