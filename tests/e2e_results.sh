@@ -47,16 +47,7 @@ check "compare with itself, --regressions-only" 0 "$BIN" compare --regressions-o
 # The doctored copies test compare's answers, not the host: their base is the run with its
 # disturbance and stopped loads cleared, so a busy CI host (whose sub-runs compare rightly
 # leaves out) cannot hide them.
-python3 - <<'PY'
-import json
-doc = json.load(open("out.json"))
-for r in doc["results"]:
-    if isinstance(r.get("disturbance"), dict):
-        r["disturbance"].update(outside_cpu_ns=0, outside_cpu_ppm=0, steal_ns=0, steal_ppm=0)
-    if isinstance(r.get("load_activity"), dict):
-        r["load_activity"]["stopped"] = False
-json.dump(doc, open("quiet.json", "w"))
-PY
+python3 "$E2E_TREE/tests/lib/undisturbed.py" out.json quiet.json
 # With two sub-runs a side Welch's test has one degree of freedom: a tripled p90 and p99 is
 # shown only when the sub-runs agree, so the copies' tails are set 0.1 % apart (a 1 s Audio
 # sub-run has 20 samples: p90 is judged in p99's place, tools/compare.h CMP_P99_MIN_SAMPLES).
