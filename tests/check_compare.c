@@ -345,6 +345,49 @@ START_TEST(disturbed_subrun_left_out)
 }
 END_TEST
 
+/* What marks a sub-run is read per repeat: a JSON result's "disturbance" past the levels and
+ * its "load_activity" "stopped", its "samples" and "periods" (NaN when absent); a logfile's
+ * "* disturbed:" and "* load stopped:" lines under the row they follow. */
+START_TEST(subrun_marks_read)
+{
+	struct rep r[3];
+	struct result_set rs;
+	steady_reps(r, 3, 100, 1000);
+	r[1].disturbed = true;
+	r[2].stopped = true;
+	r[2].samples = 100;
+	make_reps(&rs, r, 3);
+	const struct rs_pair *p = &rs.pairs[0];
+	ck_assert_uint_eq(p->n, 3);
+	ck_assert_uint_eq(p->disturbed, 1);
+	ck_assert_uint_eq(p->load_stopped, 1);
+	ck_assert(!p->v[0].disturbed && !p->v[0].load_stopped);
+	ck_assert(p->v[1].disturbed && !p->v[1].load_stopped);
+	ck_assert(!p->v[2].disturbed && p->v[2].load_stopped);
+	ck_assert_double_eq(p->v[0].samples, 1000);
+	ck_assert_double_eq(p->v[2].samples, 100);
+	ck_assert_double_eq(p->v[2].periods, 100);
+	ck_assert_double_eq_tol(p->v[0].m[JM_P90], 50500, 1e-6);  /* 100 us / 2 x steady_reps' 1.01 */
+	result_set_free(&rs);
+	make_set(&rs, 1, 100000, 0, 100);  /* no "samples" nor "periods": not said */
+	ck_assert(isnan(rs.pairs[0].v[0].samples) && isnan(rs.pairs[0].v[0].periods));
+	result_set_free(&rs);
+	static const char log[] =
+		"--- Benchmarking simulated cpu of Video in the presence of simulated ---\n"
+		"Load      Latency +/- SD (ms)    Max Latency   % Desired CPU  % Deadlines Met\n"
+		"Burn         0.127 +/- 0.03             0.253             100              3.8 *\n"
+		"          * disturbed: other processes took 23.4 % of the run's CPUs during this pair (1.5 % steal)\n"
+		"None         0.127 +/- 0.03             0.253             100              100\n"
+		"          * load stopped: None was stopped at 9 of 10 looks during this pair's window and used 0.21 s "
+		"of CPU in its 3.0 s: it did not load the machine as the row says\n";
+	parse_ok(log, &rs);
+	const struct rs_pair *burn = result_set_find(&rs, "Video", "Burn"), *none = result_set_find(&rs, "Video", "None");
+	ck_assert(burn->v[0].disturbed && !burn->v[0].load_stopped);
+	ck_assert(!none->v[0].disturbed && none->v[0].load_stopped);
+	result_set_free(&rs);
+}
+END_TEST
+
 /* Every sub-run of NEW disturbed: nothing left to decide on, "its sub-runs disturbed", exit 3;
  * never a pass. */
 START_TEST(all_disturbed_unknown)
@@ -1342,6 +1385,7 @@ int main(void)
 	tcase_add_test(tc, p90_judged_below_368_samples);
 	tcase_add_test(tc, disturbed_subrun_left_out);
 	tcase_add_test(tc, all_disturbed_unknown);
+	tcase_add_test(tc, subrun_marks_read);
 	tcase_add_test(tc, json_decision_keys);
 	tcase_add_test(tc, latency_definitions);
 	tcase_add_test(tc, machine_guard);
