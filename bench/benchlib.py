@@ -26,14 +26,17 @@ Subcommands (each prints tab-separated values or Markdown on stdout):
   machine JSON                          the run's machine: CPU model, CPUs, kernel release and
                                         version, preemption model, clocksource, RAM GiB,
                                         loops_per_ms
-  flagged CMPJSON                       the figures `interbench compare --json` gave a
-                                        verdict (significant, regression), comma-separated
+  flagged CMPJSON                       the figures `interbench compare --json` answered
+                                        DIFFERENT, each with its direction (worse, better),
+                                        comma-separated
   busy                                  % of all CPUs' time busy over the next second
   footprint SAMPLE JSON                 the sampled peak RSS per role and timing thread CPU
   known JSON [WINDOW_JSON]              pairs, judged figures, figures known to the adaptive
                                         window's precision, stop reasons, summed windows (s)
-  verdicts CMPJSON                      figures compared, REGRESSION verdicts, disturbed
-                                        pairs, the flagged figures
+  verdicts CMPJSON                      figures compared, regressions (figures DIFFERENT
+                                        and worse, starved rows), disturbed pairs, the
+                                        regressed figures, then the answers' counts:
+                                        DIFFERENT, SAME, UNKNOWN
   coverage SIM LOAD JSON...             per judged figure: Markdown row of the share of runs
                                         whose interval holds the pooled estimate
 """
@@ -400,7 +403,8 @@ def cmd_machine(args):
 def cmd_flagged(args):
     with open(args[0]) as f:
         figures = json.load(f)["figures"]
-    print(", ".join(f"{x['figure']} ({x['verdict'].lower()})" for x in figures if x.get("verdict")))
+    print(", ".join(f"{x['figure']} ({'worse' if x['worse'] else 'better'})" for x in figures
+                    if x.get("answer") == "DIFFERENT"))
 
 
 # The judged figures of the adaptive window (run/stoprule.h): (stop name, value key, interval
@@ -464,13 +468,17 @@ def cmd_known(args):
 
 
 def cmd_verdicts(args):
-    """COMPARE_JSON: figures compared, figures flagged REGRESSION, pairs disturbed."""
+    """COMPARE_JSON: figures compared, regressions (a figure DIFFERENT and worse, or a row
+    compare calls a REGRESSION without a test: more starved repeats), pairs disturbed (an
+    entry per side), the regressed figures, and the counts of DIFFERENT, SAME and UNKNOWN."""
     with open(args[0]) as f:
         c = json.load(f)
     figs = c.get("figures", [])
-    flagged = [x for x in figs if x.get("verdict") == "REGRESSION"]
+    flagged = [x for x in figs if (x.get("answer") == "DIFFERENT" and x.get("worse")) or x.get("verdict") == "REGRESSION"]
     names = ", ".join(f"{x['simulation']}/{x['load']} {x['figure']}" for x in flagged)
-    print("\t".join((str(len(figs)), str(len(flagged)), str(len(c.get("disturbed", []))), names or "-")))
+    a = c.get("answers", {})
+    print("\t".join(str(x) for x in (len(figs), len(flagged), len(c.get("disturbed", [])), names or "-",
+                                     a.get("different", 0), a.get("same", 0), a.get("unknown", 0))))
 
 
 def pooled(rs, j):

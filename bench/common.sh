@@ -120,8 +120,8 @@ bench_run031() {
 # bench_ab NAME "OLD ARGS" "NEW ARGS" [COMPARE OPTIONS]: runs bin with the caller's common
 # arguments (the array common) and OLD ARGS into NAME-old.json, then NEW ARGS into NAME-new.json,
 # then `interbench compare` of the two into NAME.cmp and NAME.cmp.json; its exit status in
-# ab_rc, the argument words in ab_old and ab_new.  A compare that fails (exit 2) stops the
-# script.
+# ab_rc (0 decided, no regression; 1 a regression; 3 undecided: tools/compare.h), the argument
+# words in ab_old and ab_new.  A compare that fails (exit 2) stops the script.
 bench_ab() {
 	local name=$1 cmpopt
 	read -ra cmpopt <<<"${4:-}"

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Known answers: changes whose effect is not in doubt, each of which `interbench compare` must
-# flag as significant (Mann-Whitney U over --repeat runs): X/Burn with the loads at nice 0 and
+# answer DIFFERENT (Welch's test over the --repeat runs, its sub-runs; tools/compare.h): X/Burn with the loads at nice 0 and
 # at nice 19 (-N 19); Audio/Burn without and with -r, against 8 Burn threads; X/Burn with -L 1
 # and -L 4 (on 2 CPUs: one burner leaves a CPU free, four crowd both).  Audio/-r needs the 8:
 # against 2 Burn threads on 2 CPUs the kernel (EEVDF, 6.18 here) gives the waking Audio its
-# CPU at once, so -r changed no figure significantly (2026-11-22, make bench); with 4 burners
+# CPU at once, so -r changed no figure significantly (2026-11-22, make bench, by the Mann-Whitney test compare used then); with 4 burners
 # a CPU it waits behind them (mean 3 ms, p99 11 ms) and -r takes that away (0.07 ms, 0.16 ms).  compare pairs results at the same settings
 # (nice, policy), so nice 19 and -r are compared with --match simulation,load.  Prints a
 # Markdown section with compare's lines.  Run as root.
@@ -24,8 +24,9 @@ common=(--repeat "$repeat" -c -q)
 echo "## Known answers"
 echo
 echo "Each pair run with \`${common[*]}\` (X: \`-t $x_secs\`, Audio: \`-t $audio_secs\`), OLD then NEW, then \`interbench compare OLD NEW\` with its"
-echo "default thresholds; the verdict column says \`significant\` (or \`REGRESSION\`: significant and"
-echo "beyond a threshold) where the Mann-Whitney U test finds p < 0.05."
+echo "default thresholds: each repeat a sub-run, the Answer column says \`DIFFERENT, worse\` (or better)"
+echo "where Welch's test on the sub-runs shows a change (the family of judged figures under Holm's"
+echo "control at 5 %), \`SAME\` where the change is shown within its threshold, else \`UNKNOWN\`."
 echo
 
 # known NAME "OLD ARGS" "NEW ARGS" [COMPARE OPTIONS]: runs both, compares, prints compare's output.
@@ -40,12 +41,12 @@ known() {
 	echo '```'
 	echo
 	if [ -n "$sig" ]; then
-		echo "Flagged significant: $sig."
+		echo "Answered DIFFERENT: $sig."
 	else
-		echo "**Not flagged significant on any figure.**"
+		echo "**No figure answered DIFFERENT.**"
 	fi
 	echo
-	bench_target "known answer: $name significant" "${sig:-none}" "$([ -n "$sig" ] && echo met || echo "not met")"
+	bench_target "known answer: $name DIFFERENT" "${sig:-none}" "$([ -n "$sig" ] && echo met || echo "not met")"
 }
 known "X-Burn-nice" "-t $x_secs -W X -w Burn" "-t $x_secs -W X -w Burn -N 19" "--match simulation,load"
 known "Audio-Burn-realtime" "-t $audio_secs -W Audio -w Burn -L 8" "-t $audio_secs -W Audio -w Burn -L 8 -r" "--match simulation,load"

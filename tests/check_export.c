@@ -66,14 +66,27 @@ START_TEST(lava_lines_without_baseline)
 	unsigned fails;
 	make_set(&rs, 5, 100000, 1000, 99.5, true);
 	char *text = lava_text(&rs, NULL, NULL, &fails);
-	/* Medians of 5 repeats: p99 102000 ns; the failed pair is one failing case, no figures. */
+	/* Medians of 5 repeats: p99 102000 ns, the 95 % interval of the sub-runs' mean 102 -+
+	 * t(4, 0.975) s / sqrt(5) = 102 -+ 2.776445 x 1.581139 / 2.236068 = 102 -+ 1.963243 us;
+	 * the figures without spread an interval of no width; the failed pair is one failing
+	 * case, no figures. */
 	ck_assert_str_eq(text,
 		"audio-burn pass\n"
 		"audio-burn-mean-sched-latency pass 0.005000 ms\n"
+		"audio-burn-mean-sched-latency-ci95-low pass 0.005000 ms\n"
+		"audio-burn-mean-sched-latency-ci95-high pass 0.005000 ms\n"
 		"audio-burn-p99-latency pass 0.102000 ms\n"
+		"audio-burn-p99-latency-ci95-low pass 0.100037 ms\n"
+		"audio-burn-p99-latency-ci95-high pass 0.103963 ms\n"
 		"audio-burn-max-sched-latency pass 0.900000 ms\n"
+		"audio-burn-max-sched-latency-ci95-low pass 0.900000 ms\n"
+		"audio-burn-max-sched-latency-ci95-high pass 0.900000 ms\n"
 		"audio-burn-desired-cpu pass 100.0000 %\n"
+		"audio-burn-desired-cpu-ci95-low pass 100.0000 %\n"
+		"audio-burn-desired-cpu-ci95-high pass 100.0000 %\n"
 		"audio-burn-deadlines-met pass 99.5000 %\n"
+		"audio-burn-deadlines-met-ci95-low pass 99.5000 %\n"
+		"audio-burn-deadlines-met-ci95-high pass 99.5000 %\n"
 		"video-real-time-burn fail\n");
 	ck_assert_uint_eq(fails, 1);
 	free(text);
@@ -253,8 +266,12 @@ static void parse_doc(json_t *doc, struct result_set *rs)
 /* A starved median has no number (never "inf"): without a baseline its case is an error, no
  * latency could be measured; against a baseline, more starved repeats fail the pair's case,
  * as compare calls them a regression, and the KCIDB report is written (jansson refuses inf). */
-/* A single run's 95 % intervals (schema version 3) travel: two more LAVA cases per figure
- * with one, test.misc.ci95 in KCIDB (seconds for a latency); a figure without one has neither. */
+/* A figure's 95 % interval is the spread between its sub-runs (the pair's repeats): mean -+
+ * t(n - 1, 0.975) s / sqrt(n).  Three repeats of p99 90, 100 and 110 us: s = 10 us,
+ * t(2, 0.975) = 4.302653 (NIST's t table), half-width 24.8414 us, [75.1586, 124.8414] us; two
+ * more LAVA cases per figure, test.misc.ci95 in KCIDB (seconds for a latency).  A single run
+ * has none, whatever its own within-run interval (schema version 3's "_ci"): that is no
+ * figure's interval. */
 START_TEST(intervals_exported)
 {
 	json_t *r = json_pack("{s:s, s:s, s:s, s:i, s:b, s:i, s:i, s:[i, i], s:i, s:i, s:i}", "simulation", "Audio",
@@ -265,36 +282,46 @@ START_TEST(intervals_exported)
 	struct result_set rs;
 	parse_doc(doc, &rs);
 	unsigned fails;
-	char *lava = lava_text(&rs, NULL, NULL, &fails);
-	ck_assert_ptr_nonnull(strstr(lava, "audio-burn-p99-latency pass 0.100000 ms\n"
-					   "audio-burn-p99-latency-ci95-low pass 0.090000 ms\n"
-					   "audio-burn-p99-latency-ci95-high pass 0.120000 ms\n"));
-	ck_assert_ptr_null(strstr(lava, "mean-sched-latency-ci95"));
-	free(lava);
 	int rc;
+	char *lava = lava_text(&rs, NULL, NULL, &fails);
+	ck_assert_msg(strstr(lava, "audio-burn-p99-latency pass 0.100000 ms\n") && !strstr(lava, "ci95"), "%s", lava);
+	free(lava);
 	json_t *tests = kcidb_tests(&rs, NULL, &rc), *t;
 	size_t i;
+	json_array_foreach(tests, i, t)
+		ck_assert_ptr_null(json_object_get(json_object_get(t, "misc"), "ci95"));
+	json_decref(tests);
+	char *buf = metrics_text(&rs);
+	ck_assert_msg(!strstr(buf, "ci95"), "%s", buf);
+	free(buf);
+	result_set_free(&rs);
+	make_set(&rs, 3, 90000, 10000, 99.5, false);
+	lava = lava_text(&rs, NULL, NULL, &fails);
+	ck_assert_msg(strstr(lava, "audio-burn-p99-latency pass 0.100000 ms\n"
+				   "audio-burn-p99-latency-ci95-low pass 0.075159 ms\n"
+				   "audio-burn-p99-latency-ci95-high pass 0.124841 ms\n"), "%s", lava);
+	ck_assert_msg(strstr(lava, "audio-burn-deadlines-met pass 99.5000 %\n"   /* no spread: no width */
+				   "audio-burn-deadlines-met-ci95-low pass 99.5000 %\n"
+				   "audio-burn-deadlines-met-ci95-high pass 99.5000 %\n"), "%s", lava);
+	free(lava);
+	tests = kcidb_tests(&rs, NULL, &rc);
 	unsigned with_ci = 0;
 	json_array_foreach(tests, i, t) {
 		json_t *ci = json_object_get(json_object_get(t, "misc"), "ci95");
 		if (!ci)
 			continue;
 		with_ci++;
-		ck_assert_str_eq(json_string_value(json_object_get(t, "path")), "interbench.audio.burn.p99-latency");
-		ck_assert_double_eq_tol(json_real_value(json_object_get(ci, "low")), 90e-6, 1e-12);
-		ck_assert_double_eq_tol(json_real_value(json_object_get(ci, "high")), 120e-6, 1e-12);
+		if (strcmp(json_string_value(json_object_get(t, "path")), "interbench.audio.burn.p99-latency") != 0)
+			continue;
+		ck_assert_double_eq_tol(json_real_value(json_object_get(ci, "low")), 75.1586e-6, 1e-10);
+		ck_assert_double_eq_tol(json_real_value(json_object_get(ci, "high")), 124.8414e-6, 1e-10);
 	}
-	ck_assert_uint_eq(with_ci, 1);
+	ck_assert_uint_eq(with_ci, 5);  /* mean, p99, max, % CPU, % met: each with its sub-runs' interval */
 	json_decref(tests);
-	char *buf = metrics_text(&rs);
-	ck_assert_str_eq(buf,   /* a pair's own case prints no line; units in the names */
-		"audio.burn.mean_sched_latency_ms: 0.005000\n"
-		"audio.burn.p99_latency_ms: 0.100000\n"
-		"audio.burn.p99_latency_ci95_low_ms: 0.090000\n"
-		"audio.burn.p99_latency_ci95_high_ms: 0.120000\n"
-		"audio.burn.max_sched_latency_ms: 0.900000\n"
-		"audio.burn.desired_cpu_pct: 100.0000\n"
-		"audio.burn.deadlines_met_pct: 99.5000\n");
+	buf = metrics_text(&rs);
+	ck_assert_msg(strstr(buf, "audio.burn.p99_latency_ms: 0.100000\n"
+				  "audio.burn.p99_latency_ci95_low_ms: 0.075159\n"
+				  "audio.burn.p99_latency_ci95_high_ms: 0.124841\n"), "%s", buf);
 	free(buf);
 	result_set_free(&rs);
 }

@@ -37,19 +37,21 @@ PY
 if [ "$rc" = 2 ] && grep -q "different machines (cpu_model: OLD '.*', NEW 'Another CPU')" "$out"
 then ok "compare refuses different CPUs"; else bad "compare of different CPUs (exit $rc)" "$out"; fi
 "$BIN" compare --allow-different-machine run.json other.json >"$out" 2>&1; rc=$?
-if [ "$rc" != 2 ] && grep -q "^Warning: cpu_model differs" "$out"; then ok "--allow-different-machine compares with a warning"
+if [ "$rc" = 3 ] && grep -q "^Warning: cpu_model differs" "$out"; then ok "--allow-different-machine compares with a warning"
 else bad "--allow-different-machine (exit $rc)" "$out"; fi
 "$BIN" compare run.json smt.json >"$out" 2>&1; rc=$?
-if [ "$rc" != 2 ] && grep -q "^Warning: smt differs: OLD '.*', NEW 'changed'" "$out"; then ok "compare warns of a different setting"
+if [ "$rc" = 3 ] && grep -q "^Warning: smt differs: OLD '.*', NEW 'changed'" "$out"; then ok "compare warns of a different setting"
 else bad "setting difference (exit $rc)" "$out"; fi
 "$BIN" compare --json cmp.json run.json smt.json >"$out" 2>&1; rc=$?
-if [ "$rc" != 2 ] && python3 -c '
+if [ "$rc" = 3 ] && python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["warnings"] == [{"setting": "smt", "old": d["warnings"][0]["old"], "new": "changed"}], d["warnings"]
 assert d["pairs_compared"] == 1 and d["exit_status"] == '"$rc"' and d["latency_compared"] == "interbench"
 assert any(f["figure"] == "p99 latency" and f["unit"] == "ms" for f in d["figures"])
-' cmp.json; then ok "compare --json: the warnings, the figures and the verdict"; else bad "compare --json (exit $rc)" "$out"; fi
+assert d["family"]["method"] == "holm" and d["answers"]["unknown"] >= 1 and d["answers"]["different"] == 0, d
+assert all(f["why"] in ("one sub-run a side", "its sub-runs disturbed") for f in d["figures"] if f["answer"] == "UNKNOWN"), d["figures"]
+' cmp.json; then ok "compare --json: the warnings, the figures and the answers (one sub-run a side: exit 3)"; else bad "compare --json (exit $rc)" "$out"; fi
 # What confined the run: the CPUs it may use, a CPU quota, another run at the same time.
 if [ "$(nproc --all)" -ge 2 ] && taskset -c 1 true 2>/dev/null; then
 	taskset -c 1 "$BIN" -t 1 -W Audio -w None --json one.json >"$out" 2>&1; rc=$?
@@ -64,8 +66,8 @@ assert d["machine"]["audit"]["allowed_cpus"]["hint"]' one.json
 	then ok "taskset -c 1: 1 allowed CPU in the header and the JSON, one load thread, flagged"
 	else bad "taskset -c 1 (exit $rc)" "$out"; fi
 	"$BIN" compare run.json one.json >"$out" 2>&1; rc=$?
-	if [ "$rc" != 2 ] && grep -q "^Warning: allowed_cpus differs: OLD '$(getconf _NPROCESSORS_ONLN)', NEW '1'" "$out" &&
-	   [ "$(grep -n '^Warning: allowed_cpus' "$out" | cut -d: -f1)" -lt "$(grep -n 'Verdict' "$out" | cut -d: -f1)" ]
+	if [ "$rc" = 3 ] && grep -q "^Warning: allowed_cpus differs: OLD '$(getconf _NPROCESSORS_ONLN)', NEW '1'" "$out" &&
+	   [ "$(grep -n '^Warning: allowed_cpus' "$out" | cut -d: -f1)" -lt "$(grep -n '^Simulation ' "$out" | cut -d: -f1)" ]
 	then ok "compare warns, before any figure, that the CPUs allowed differ"; else bad "compare allowed CPUs (exit $rc)" "$out"; fi
 	taskset -c 1 "$BIN" --audit >"$out" 2>&1; rc=$?
 	if [ "$rc" = 1 ] && grep -A1 '^allowed_cpus .*1 of ' "$out" | grep -q 'hint: '

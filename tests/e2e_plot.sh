@@ -70,21 +70,26 @@ if [ "$rc" = 0 ] && grep -q '<svg' svg/latency-audio.svg; then ok "--format svg"
 PATH=/nonexistent "$BIN" plot r.json --out none >"$out" 2>&1; rc=$?
 if [ "$rc" = 2 ] && grep -q "gnuplot is not installed.*gnuplot-nox" "$out" && [ ! -e none ]
 then ok "without gnuplot: exit 2 naming the package"; else bad "no gnuplot (exit $rc)" "$out"; fi
-# (a copy of the run with its disturbance set to none: compare judges no disturbed pair, and
-# another program on the host must not hide the verdict tested)
-python3 "$E2E_TREE/tests/lib/undisturbed.py" r.json quiet.json
+# compare --plot draws the pairs it flags: a copy of the run as three identical sub-runs a
+# side (so that a change is decidable: one sub-run a side answers nothing), Audio/Burn's
+# latencies ten times worse plus 1 ms in NEW.  Disturbance set to none: compare leaves a
+# disturbed sub-run out, and another program on the host must not hide the answer tested.
+python3 "$E2E_TREE/tests/lib/undisturbed.py" r.json quiet1.json
+python3 "$E2E_TREE/tests/lib/subruns.py" quiet1.json quiet.json
 python3 - <<'PY'
 import json
 d = json.load(open("quiet.json"))
 for r in d["results"]:
-    if r["simulation"] == "Audio" and r["load"] == "Burn" and "latency_p99_ns" in r:
-        r["latency_p99_ns"] = r["latency_p99_ns"] * 10 + 1000000
+    if r["simulation"] == "Audio" and r["load"] == "Burn" and r.get("latency_p99_ns") is not None:
+        for k in ("latency_p90_ns", "latency_p99_ns"):
+            r[k] = r[k] * 10 + 1000000
         r["latency_histogram"] = [[b[0] * 10, b[1]] for b in r["latency_histogram"]]
 json.dump(d, open("worse.json", "w"))
 PY
 "$BIN" compare --plot cmp quiet.json worse.json >"$out" 2>&1; rc=$?
 n=$(ls cmp/*.png 2>/dev/null | wc -l)
-if [ "$rc" = 1 ] && grep -q REGRESSION "$out" && [ "$n" -ge 1 ] && grep -q "title 'NEW'" cmp/compare-audio-*-burn.gp
+if [ "$rc" = 1 ] && grep -q '^Audio .* Burn  *p90 latency  *3:3 .* DIFFERENT, worse$' "$out" && [ "$n" -ge 1 ] &&
+   grep -q "title 'NEW'" cmp/compare-audio-*-burn.gp
 then ok "compare --plot: OLD and NEW overlaid for the $n flagged pair(s)"; else bad "compare --plot (exit $rc, $n pictures)" "$out"; fi
 echo '{}' > empty.json
 "$BIN" plot empty.json >"$out" 2>&1; rc=$?

@@ -50,7 +50,7 @@ expect 10 "LAVA's schema refuses a test definition without metadata.format" vali
 export TEST_MINUTES=3 INTERBENCH="$src/interbench" INTERBENCH_STATIC="$src/interbench-static"
 rc=0
 OUT="$work/lava" "$here/matrix.sh" --args "-t 1 -W Audio -w None --explain --explain-threshold 1us" >"$work/lava.out" 2>&1 || rc=$?
-if [ "$rc" -le 1 ]; then  # 1: compare found a regression, which TCG's noise may well give
+if [ "$rc" = 4 ]; then  # compare undecided: one sub-run a side answers nothing (matrix.sh's exit 4)
 	ok "generic and rt kernels booted through lava-run, compared (exit $rc)"
 	if grep -q '^matrix: TCG' "$work/lava.out"; then
 		if grep -q 'plumbing, not performance' "$work/lava.out"; then ok "in TCG the figures are said to be plumbing, not performance"

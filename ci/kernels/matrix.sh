@@ -31,8 +31,11 @@
 #   LABEL.json, LABEL.cases.txt and LABEL/ with the job, device, logs), TEST_MINUTES (the test
 #   action's timeout, default 20), INTERBENCH (default ./interbench), INTERBENCH_STATIC
 #   (default ./interbench-static): `make kernel-matrix` builds both.
-# Exit status: compare's largest (0 no regression, 1 a regression); 2 bad usage or missing
-# tools; 3 when a kernel's job, boot or benchmark failed.
+# Exit status: 0 no regression and every judged figure decided; 1 compare found a regression;
+# 4 no regression shown but something undecided (compare's exit 3: a figure UNKNOWN, e.g. one
+# sub-run a side, or the noise of TCG, where it is no failure of the matrix); 2 bad usage or
+# missing tools; 3 when a kernel's job, boot or benchmark failed.  The worst of them wins, in
+# the order 3, 2, 1, 4, 0.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
@@ -244,6 +247,8 @@ choose_accel "$probe_dir/vmlinuz"
 rm -rf "$probe_dir"
 
 first="" status=0 summary=()
+# status_rank STATUS: how bad the matrix's exit status STATUS is (the order of the header).
+status_rank() { case $1 in (3) echo 4 ;; (2) echo 3 ;; (1) echo 2 ;; (4) echo 1 ;; (*) echo 0 ;; esac; }
 for k in "${kernels[@]}"; do
 	src=${k#*=}
 	label=$(label_of "$k")
@@ -288,7 +293,8 @@ for k in "${kernels[@]:1}"; do
 	rc=0
 	"$bin" compare ${threshold:+--threshold "$threshold"} "$first.json" "$label.json" || rc=$?
 	echo "exit status $rc"
-	[ "$status" = 3 ] || [ "$rc" -le "$status" ] || status=$rc
+	[ "$rc" = 3 ] && rc=4   # compare's undecided; 3 is the matrix's own failure
+	[ "$(status_rank "$rc")" -le "$(status_rank "$status")" ] || status=$rc
 done
 echo
 echo "kernel matrix: wall time $(($(date +%s) - start_s)) s, exit status $status"
