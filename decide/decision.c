@@ -10,6 +10,7 @@
 struct side {
 	size_t n;
 	double mean, var_of_mean, dof;
+	double raw_mean;          /* the values' own mean, whatever the scale */
 	bool all_positive;
 };
 
@@ -27,7 +28,10 @@ static void side_of(const double *v, size_t n, bool ratio, double floor_var, str
 		double x = ratio ? log(v[i] > 0 ? v[i] : 1) : v[i];
 		s->n++;
 		sum += x;
+		s->raw_mean += v[i];
 	}
+	if (s->n)
+		s->raw_mean /= (double)s->n;
 	if (s->n == 0)
 		return;
 	s->mean = sum / (double)s->n;
@@ -45,10 +49,13 @@ static void side_of(const double *v, size_t n, bool ratio, double floor_var, str
 	s->var_of_mean = var;
 }
 
-/* The estimate in the figure's unit from the test scale. */
-static double unscale(bool ratio, double x)
+/* Side s's estimate in the figure's unit: the geometric mean for a ratio (every value > 0),
+ * else the mean; NaN without a value. */
+static double estimate_of(const struct side *s, bool ratio)
 {
-	return ratio ? exp(x) : x;
+	if (!s->n)
+		return NAN;
+	return ratio && s->all_positive ? exp(s->mean) : s->raw_mean;
 }
 
 /* The change in its unit (% of A or points) from a difference on the test scale. */
@@ -140,6 +147,8 @@ void decision_measure(struct decision *d, const struct decision_rule *r, const d
 	side_of(b, nb, r->ratio, floor_var_b, &sb);
 	d->n_a = (unsigned)sa.n;
 	d->n_b = (unsigned)sb.n;
+	d->a = estimate_of(&sa, r->ratio);
+	d->b = estimate_of(&sb, r->ratio);
 	if (sa.n == 0 || sb.n == 0) {
 		d->why = "no value";
 		return;
@@ -148,8 +157,6 @@ void decision_measure(struct decision *d, const struct decision_rule *r, const d
 		d->why = "a value of 0 has no ratio";
 		return;
 	}
-	d->a = unscale(r->ratio, sa.mean);
-	d->b = unscale(r->ratio, sb.mean);
 	double diff = sb.mean - sa.mean;
 	d->change = change_of(r->ratio, diff);
 	d->worse = r->higher_worse ? diff > 0 : diff < 0;
@@ -169,7 +176,7 @@ bool decision_p99_bounded(const struct decision_subrun *a, size_t na, const stru
 {
 	for (size_t i = 0; i < na + nb; i++) {
 		const struct decision_subrun *s = i < na ? &a[i] : &b[i - na];
-		if (s->usable && s->samples < DECISION_P99_MIN_SAMPLES)
+		if (s->usable && s->samples > 0 && s->samples < DECISION_P99_MIN_SAMPLES)
 			return false;
 	}
 	return true;
@@ -198,7 +205,7 @@ static size_t usable_values(const struct decision_subrun *s, size_t n, double *v
 	*any = false;
 	for (size_t i = 0; i < n; i++) {
 		bool finite = isfinite(s[i].value);
-		*any |= finite;
+		*any |= !isnan(s[i].value);  /* carried, if only as a starved repeat's infinity */
 		out += finite && !s[i].usable;
 		v[i] = finite && s[i].usable ? s[i].value : NAN;
 	}
@@ -217,7 +224,7 @@ bool decision_measure_subruns(struct decision *d, const struct decision_rule *r,
 	size_t out = usable_values(a, na, v, &any_a) + usable_values(b, nb, v + na, &any_b);
 	decision_measure(d, r, v, na, v + na, nb, share ? share_floor(a, na) : 0, share ? share_floor(b, nb) : 0);
 	if (d->why && strcmp(d->why, "no value") == 0 && out)
-		d->why = "its sub-runs disturbed";
+		d->why = "its sub-runs left out";
 	free(v);
 	return any_a && any_b;
 }

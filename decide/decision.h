@@ -64,8 +64,9 @@ struct decision_rule {
 struct decision {
 	struct decision_rule rule;
 	unsigned n_a, n_b;       /* the sub-runs with a value, each side */
-	double a, b;             /* each side's estimate: the mean, or for a ratio the geometric
-	                            mean, in the figure's unit */
+	double a, b;             /* each side's estimate in the figure's unit: the mean, or for a
+	                            ratio the geometric mean (the mean where a value is 0); NaN
+	                            for a side without a value */
 	double change;           /* % of A (ratio) or the figure's unit; NaN without both sides */
 	double change_lo, change_hi; /* its 95 % interval (Welch), for this figure alone; NaN
 	                                without a test */
@@ -113,7 +114,7 @@ struct decision_subrun {
 #define DECISION_P99_MIN_SAMPLES 368
 
 /* Whether every usable sub-run of a[0..na) and b[0..nb) that says its samples has at least
- * DECISION_P99_MIN_SAMPLES. */
+ * DECISION_P99_MIN_SAMPLES (a sub-run without a sample, a starved one, has no p99 to bound). */
 bool decision_p99_bounded(const struct decision_subrun *a, size_t na, const struct decision_subrun *b, size_t nb);
 
 /* decision_measure over sub-runs: the usable ones' finite values, and for a share (in %, 0 to
@@ -121,9 +122,9 @@ bool decision_p99_bounded(const struct decision_subrun *a, size_t na, const stru
  * sub-run's periods at the Agresti-Coull adjusted share (k + 2) / (n + 4) (Agresti & Coull,
  * "Approximate is better than 'exact' for interval estimation of binomial proportions", Am.
  * Stat. 52 (1998) 119-126), so that sub-runs all at 100 % are known no better than their
- * periods show.  d->why is "its sub-runs disturbed" when no usable sub-run of a side has a value
- * but some were left out.  Returns whether both sides have a value in some sub-run (usable or
- * not): the figure exists in both. */
+ * periods show.  d->why is "its sub-runs left out" when no usable sub-run of a side has a value
+ * but some were left out.  Returns whether both sides carry the figure in some sub-run (usable
+ * or not, a starved repeat's infinite latency too): the figure exists in both. */
 bool decision_measure_subruns(struct decision *d, const struct decision_rule *r, bool share,
 			      const struct decision_subrun *a, size_t na, const struct decision_subrun *b, size_t nb);
 

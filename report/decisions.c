@@ -94,7 +94,7 @@ void decision_row_of(enum judged_metric m, const struct decision *d, struct deci
 
 void decision_header_print(FILE *out, const struct decision_cols *w)
 {
-	fprintf(out, "\n%-*s %-*s %-18s %5s %10s %10s %9s %-19s %s\n", w->sim, "Simulation", w->load, "Load",
+	fprintf(out, "\n%-*s %-*s %-20s %5s %10s %10s %9s %-19s %s\n", w->sim, "Simulation", w->load, "Load",
 		"Figure (ms, %)", "Runs", "Old", "New", "Change", "95% interval", "Answer");
 }
 
@@ -117,7 +117,7 @@ static void json_decision(json_t *o, const struct decision *d)
 void decision_row_print(FILE *out, const struct decision_cols *w, const char *sim, const char *load,
 			const struct decision_row *r)
 {
-	fprintf(out, "%-*s %-*s %-18s %5s %10s %10s %9s %-19s%s%s\n", w->sim, sim, w->load, load, r->figure, r->runs,
+	fprintf(out, "%-*s %-*s %-20s %5s %10s %10s %9s %-19s%s%s\n", w->sim, sim, w->load, load, r->figure, r->runs,
 		r->old, r->new, r->change, r->interval, *r->answer ? " " : "", r->answer);
 }
 

@@ -50,7 +50,7 @@ assert d["warnings"] == [{"setting": "smt", "old": d["warnings"][0]["old"], "new
 assert d["pairs_compared"] == 1 and d["exit_status"] == '"$rc"' and d["latency_compared"] == "interbench"
 assert any(f["figure"] == "p99 latency" and f["unit"] == "ms" for f in d["figures"])
 assert d["family"]["method"] == "holm" and d["answers"]["unknown"] >= 1 and d["answers"]["different"] == 0, d
-assert all(f["why"] in ("one sub-run a side", "its sub-runs disturbed") for f in d["figures"] if f["answer"] == "UNKNOWN"), d["figures"]
+assert all(f["why"] in ("one sub-run a side", "its sub-runs left out") for f in d["figures"] if f["answer"] == "UNKNOWN"), d["figures"]
 ' cmp.json; then ok "compare --json: the warnings, the figures and the answers (one sub-run a side: exit 3)"; else bad "compare --json (exit $rc)" "$out"; fi
 # What confined the run: the CPUs it may use, a CPU quota, another run at the same time.
 if [ "$(nproc --all)" -ge 2 ] && taskset -c 1 true 2>/dev/null; then

@@ -74,7 +74,7 @@ fi
 
 # compare knows the chain's figures and judges them; a result against itself changed in none
 # of them, and with one sub-run a side answers none: exit 3.  (Its disturbance set to none: a
-# disturbed sub-run is left out, "its sub-runs disturbed", on a busy host.)
+# disturbed sub-run is left out, "its sub-runs left out", on a busy host.)
 python3 "$E2E_TREE/tests/lib/undisturbed.py" hog.json hog-u.json
 "$BIN" compare hog-u.json hog-u.json >cmp.txt 2>&1; rc=$?
 if [ "$rc" = 3 ] && [ "$(grep -c '^Pipeline .* p99 input-to-present .* UNKNOWN: one sub-run a side$' cmp.txt)" = 2 ] &&

@@ -28,6 +28,7 @@ void cmp_default_thresholds(struct cmp_thresholds *t)
 		t->limit[m] = NAN;
 	t->match_names = false;
 	t->allow_different_machine = false;
+	t->regressions_only = false;
 	t->flagged = NULL;
 	t->json = NULL;
 	for (int m = 0; m < JM_METRICS; m++)  /* the figure rows' own (report/figures.c, a task's rows) */
@@ -150,6 +151,15 @@ static void subruns_of(const struct rs_pair *p, enum judged_metric m, struct dec
 	}
 }
 
+/* Whether a repeat of p carries metric m. */
+static bool carries(const struct rs_pair *p, enum judged_metric m)
+{
+	for (size_t i = 0; i < p->n; i++)
+		if (!isnan(p->v[i].m[m]))
+			return true;
+	return false;
+}
+
 void cmp_pair_limits(const struct rs_pair *a, const struct rs_pair *b, const struct cmp_thresholds *t,
 		     double limit[JM_METRICS])
 {
@@ -162,8 +172,8 @@ void cmp_pair_limits(const struct rs_pair *a, const struct rs_pair *b, const str
 		bounded = decision_p99_bounded(s, a->n, s + a->n, b->n);
 	}
 	free(s);
-	if (isnan(t->limit[JM_P99]) || bounded)
-		return;
+	if (isnan(t->limit[JM_P99]) || bounded || !carries(a, JM_P90) || !carries(b, JM_P90))
+		return;  /* p99 judged: bounded, or no p90 to judge in its place (results without it) */
 	if (isnan(limit[JM_P90]))
 		limit[JM_P90] = t->limit[JM_P99];
 	limit[JM_P99] = NAN;

@@ -101,10 +101,11 @@ static void pair_case(const struct rs_pair *p, const struct pair_names *names, c
 	c->value_ns = c->lo = c->hi = c->lo_ns = c->hi_ns = NAN;
 }
 
-/* The 95 % interval of the mean of figure m over p's sub-runs (its measured repeats with a
- * finite value): mean -+ t(n - 1, 0.975) s / sqrt(n), the spread between sub-runs, into *lo and
- * *hi; false with fewer than two (one run's own interval is within-run: no figure's). */
-static bool subrun_interval(const struct rs_pair *p, enum judged_metric m, double *lo, double *hi)
+/* The mean of figure m over p's sub-runs (its measured repeats with a finite value) into *mean
+ * and its 95 % interval, mean -+ t(n - 1, 0.975) s / sqrt(n), the spread between sub-runs, into
+ * *lo and *hi (within what the figure can be: at least 0, a share at most 100); false with fewer
+ * than two (one run's own interval is within-run: no figure's). */
+static bool subrun_interval(const struct rs_pair *p, enum judged_metric m, double *mean_out, double *lo, double *hi)
 {
 	double sum = 0, sum2 = 0;
 	size_t n = 0;
@@ -118,8 +119,9 @@ static bool subrun_interval(const struct rs_pair *p, enum judged_metric m, doubl
 		return false;
 	double mean = sum / (double)n, var = (sum2 - (double)n * mean * mean) / (double)(n - 1);
 	double half = student_t_quantile_real((double)(n - 1), 0.975) * sqrt(var > 0 ? var : 0) / sqrt((double)n);
+	*mean_out = mean;
 	*lo = fmax(mean - half, 0);
-	*hi = mean + half;
+	*hi = judged_metric_is_share(m) ? fmin(mean + half, 100) : mean + half;
 	return true;
 }
 
@@ -130,7 +132,7 @@ static bool subrun_interval(const struct rs_pair *p, enum judged_metric m, doubl
 static bool figure_case(const struct rs_pair *p, const struct decision *d, enum judged_metric m,
 			const struct export_spec *spec, const struct export_case *pc, struct export_case *c)
 {
-	double med = cmp_median(p, m), lo, hi;
+	double med = cmp_median(p, m), lo, hi, mean;
 	if (isnan(med))
 		return false;
 	*c = *pc;
@@ -142,8 +144,10 @@ static bool figure_case(const struct rs_pair *p, const struct decision *d, enum 
 	c->unit = c->has_value ? judged_metric_unit(m) : NULL;
 	c->result = c->has_value ? EXPORT_RESULT_MEASURED : EXPORT_RESULT_ERROR;
 	c->lo = c->hi = c->lo_ns = c->hi_ns = NAN;
-	if (c->has_value && subrun_interval(p, m, &lo, &hi)) {
+	if (c->has_value && subrun_interval(p, m, &mean, &lo, &hi)) {
 		bool time = judged_metric_is_time(m);
+		c->value = time ? mean / 1e6 : mean;  /* the interval's own centre: the sub-runs' mean */
+		c->value_ns = time ? mean : NAN;
 		c->lo = time ? lo / 1e6 : lo;
 		c->hi = time ? hi / 1e6 : hi;
 		c->lo_ns = time ? lo : NAN;

@@ -33,7 +33,8 @@ struct export_case {
 	char figure_slug[24];      /* "p99-latency", "deadlines-met"; "" for a pair's own case */
 	enum export_result result;
 	bool has_value;            /* false for a pair's case and a starved median (compare.h) */
-	double value;              /* the median over the repeats, in unit */
+	double value;              /* in unit: with an interval (two repeats or more with the figure)
+	                              the mean over the repeats, its centre; else the median */
 	const char *unit;          /* judged_metric_unit: "ms", "%", "fps", "/min" (NULL without a value) */
 	double value_ns;           /* latencies: the same in ns (NaN for percentages) */
 	/* The 95 % interval of the figure's mean over the pair's sub-runs (its repeats: the t
