@@ -133,6 +133,15 @@ json_t *decision_row_json(const char *sim, const char *load, const struct decisi
 	return o;
 }
 
+int decision_counts_json(json_t *obj, const struct decision_counts *c)
+{
+	json_t *family = json_pack("{s:i, s:f, s:s}", "size", c->family, "alpha", DECISION_ALPHA, "method", "holm");
+	json_t *answers = json_pack("{s:i, s:i, s:i, s:i, s:i}", "different", c->different, "worse", c->worse,
+				    "better", c->different - c->worse, "same", c->same, "unknown", c->unknown);
+	int a = json_object_set_new(obj, "family", family), b = json_object_set_new(obj, "answers", answers);
+	return family && answers && a == 0 && b == 0 ? 0 : -1;
+}
+
 void decision_method_print(FILE *out, unsigned family)
 {
 	fprintf(out, "\nAnswers: the unit is the sub-run (each repeat of a pair; Runs says how many of OLD's and NEW's\n"

@@ -44,6 +44,16 @@ json_t *decision_row_json(const char *sim, const char *load, const struct decisi
  * `family` judged figures. */
 void decision_method_print(FILE *out, unsigned family);
 
+/* A family's answers, counted. */
+struct decision_counts {
+	unsigned family;         /* the judged figures with a test (decision_family) */
+	unsigned different, worse, same, unknown;
+};
+
+/* Sets "family" ({size, alpha, method}) and "answers" ({different, worse, better, same,
+ * unknown}) of c on obj (doc/json.md).  Returns 0, or -1 when out of memory. */
+int decision_counts_json(json_t *obj, const struct decision_counts *c);
+
 /* A number for a JSON object: v, or null when not finite. */
 json_t *decision_json_number(double v);
 

@@ -276,10 +276,14 @@ json_t *run_decisions_json(const struct matrix *m, const struct run_decisions *r
 		json_decref(figures);
 		return NULL;
 	}
-	return json_pack("{s:{s:i, s:f, s:s}, s:{s:i, s:i, s:i, s:i, s:i}, s:i, s:o}",
-		"family", "size", rd->family, "alpha", DECISION_ALPHA, "method", "holm",
-		"answers", "different", rd->different, "worse", rd->worse, "better", rd->different - rd->worse,
-		"same", rd->same, "unknown", rd->unknown, "subruns", m->rounds, "figures", figures);
+	struct decision_counts c = { .family = rd->family, .different = rd->different, .worse = rd->worse,
+				     .same = rd->same, .unknown = rd->unknown };
+	json_t *o = json_pack("{s:i, s:o}", "subruns", m->rounds, "figures", figures);
+	if (!o || decision_counts_json(o, &c) != 0) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
 }
 
 void run_decisions_free(struct run_decisions *rd)

@@ -92,7 +92,7 @@ if [ "$bpf" = 1 ]; then
 	# (the load's share of all the delay, "carried" included, from about none to 49-65 %), and
 	# plot draws them stacked.  The copies compared have their disturbance set to none (a
 	# sub-run disturbed by other processes, another test on a shared host, is left out) and
-	# each run as three identical sub-runs (one a side answers nothing, so flags nothing): the
+	# each run as six identical sub-runs (one a side answers nothing, so flags nothing): the
 	# causes, the measured part, are what this checks; NEW's p90 and p99 are 50 ms worse, so
 	# that the pair is flagged whichever way its tails moved (X's p90 came out better with the
 	# load on its CPU once, its mean and max worse).

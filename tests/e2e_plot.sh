@@ -70,7 +70,7 @@ if [ "$rc" = 0 ] && grep -q '<svg' svg/latency-audio.svg; then ok "--format svg"
 PATH=/nonexistent "$BIN" plot r.json --out none >"$out" 2>&1; rc=$?
 if [ "$rc" = 2 ] && grep -q "gnuplot is not installed.*gnuplot-nox" "$out" && [ ! -e none ]
 then ok "without gnuplot: exit 2 naming the package"; else bad "no gnuplot (exit $rc)" "$out"; fi
-# compare --plot draws the pairs it flags: a copy of the run as three identical sub-runs a
+# compare --plot draws the pairs it flags: a copy of the run as six identical sub-runs a
 # side (so that a change is decidable: one sub-run a side answers nothing), Audio/Burn's
 # latencies ten times worse plus 1 ms in NEW.  Disturbance set to none: compare leaves a
 # disturbed sub-run out, and another program on the host must not hide the answer tested.
@@ -88,7 +88,7 @@ json.dump(d, open("worse.json", "w"))
 PY
 "$BIN" compare --plot cmp quiet.json worse.json >"$out" 2>&1; rc=$?
 n=$(ls cmp/*.png 2>/dev/null | wc -l)
-if [ "$rc" = 1 ] && grep -q '^Audio .* Burn  *p90 latency  *3:3 .* DIFFERENT, worse$' "$out" && [ "$n" -ge 1 ] &&
+if [ "$rc" = 1 ] && grep -q '^Audio .* Burn  *p90 latency  *6:6 .* DIFFERENT, worse$' "$out" && [ "$n" -ge 1 ] &&
    grep -q "title 'NEW'" cmp/compare-audio-*-burn.gp
 then ok "compare --plot: OLD and NEW overlaid for the $n flagged pair(s)"; else bad "compare --plot (exit $rc, $n pictures)" "$out"; fi
 echo '{}' > empty.json

@@ -91,7 +91,7 @@ assert timer["timer_latency_p99_ns"] is None and timer["latency_p99_ns"] == time
 assert thread["timer_latency_p99_ns"] is not None, thread
 PY
 then ok "--wake thread,timer: a sweep, Audio measured both ways, the timer-woken on its own timer"; else bad "--wake thread,timer (exit $rc)" "$out"; fi
-# The thread-woken result as three sub-runs against themselves relabelled timer-woken (the same
+# The thread-woken result as six sub-runs against themselves relabelled timer-woken (the same
 # figures: nothing changed, whatever the noise of the run), then against that copy with %
 # deadlines met 50 points worse: --match pairs them across the setting, and the answer is the
 # figures', not the noise's: the latencies SAME, with no spread at all; % met undecided against
@@ -114,15 +114,15 @@ json.dump(dict(doc, results=[edited]), open("wake-timer-worse1.json" if d < 0 el
 PY
 for f in wake-*1.json; do python3 "$E2E_TREE/tests/lib/subruns.py" "$f" "${f%1.json}.json"; done
 "$BIN" compare --match simulation,load wake-thread.json wake-timer.json >"$out" 2>&1; rc=$?
-if [ "$rc" = 3 ] && grep -q '^Audio  *None  *% deadlines met  *3:3 .* +0.00 pt .* UNKNOWN: ' "$out" &&
-   grep -q '^Audio  *None  *p90 latency  *3:3 .* +0.0% .* SAME (within 10%)$' "$out" &&
+if [ "$rc" = 3 ] && grep -q '^Audio  *None  *% deadlines met  *6:6 .* +0.00 pt .* UNKNOWN: ' "$out" &&
+   grep -q '^Audio  *None  *p90 latency  *6:6 .* +0.0% .* SAME (within 10%)$' "$out" &&
    grep -q '^1 pair compared: 0 regressions;' "$out"
 then ok "compare --match: thread- and timer-woken Audio side by side, unchanged: p90 SAME, % met undecided"
 else bad "compare --match of the same figures (exit $rc)" "$out"; fi
 if [ -e wake-timer-worse.json ]; then old_json=wake-thread.json new_json=wake-timer-worse.json
 else old_json=wake-thread-better.json new_json=wake-timer.json; fi
 "$BIN" compare --match simulation,load "$old_json" "$new_json" >"$out" 2>&1; rc=$?
-if [ "$rc" = 1 ] && grep -q '^Audio  *None  *% deadlines met  *3:3 .*-50.00 pt .* DIFFERENT, worse$' "$out" &&
+if [ "$rc" = 1 ] && grep -q '^Audio  *None  *% deadlines met  *6:6 .*-50.00 pt .* DIFFERENT, worse$' "$out" &&
    grep -q '^1 pair compared: 1 regression; 1 DIFFERENT (1 worse, 0 better)' "$out"
 then ok "compare --match: deadlines 50 points worse, exit 1, that row DIFFERENT, worse"; else bad "compare --match of deadlines 50 points worse (exit $rc)" "$out"; fi
 "$BIN" --wake sometimes -t 1 -c >"$out" 2>&1; rc=$?

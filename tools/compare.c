@@ -365,13 +365,10 @@ static void print_answers(FILE *out, const struct cmp_tally *tl, const struct cm
 		fprintf(out, "Starved: a repeat that took no latency sample (the task never ran) is left out of the figures "
 			"and counted in its own row; a larger share of starved repeats in NEW than in OLD is a regression "
 			"whenever a latency threshold is set.\n");
-	if (t->json) {
-		json_object_set_new(t->json, "family", json_pack("{s:i, s:f, s:s}", "size", tl->family,
-								  "alpha", DECISION_ALPHA, "method", "holm"));
-		json_object_set_new(t->json, "answers", json_pack("{s:i, s:i, s:i, s:i, s:i}", "different", tl->different,
-								   "worse", tl->different - tl->better, "better", tl->better,
-								   "same", tl->same, "unknown", tl->unknown));
-	}
+	struct decision_counts c = { .family = tl->family, .different = tl->different,
+				     .worse = tl->different - tl->better, .same = tl->same, .unknown = tl->unknown };
+	if (t->json)
+		decision_counts_json(t->json, &c);
 }
 
 static size_t max_repeats(const struct result_set *s)

@@ -37,6 +37,9 @@ AUDIT_HINT = re.compile(r"^ +hint: ")                        # host/audit.c audi
 JSON_AUDIT_HINT = re.compile(r"^\.machine\.audit\.[a-z_0-9]+\.hint$")
 OPEN_HIGH = re.compile(r"^\.results\[\d+\]\.latency_p99_ns_ci\[1\]$")   # [low, null] when open above
 DISTURBED_LINE = re.compile(r"^ +\* disturbed: ")   # report/logformat.h LOG_ROW_DISTURBED
+# A row of a decision table (report/decisions.h): its Runs column, "#:#" once masked.
+DECISION_ROW = re.compile(r" #:# ")
+
 # Values shown as they are: settings, not measurements or machine facts.
 KEEP = re.compile(r"^(\.schema_version|\.options\..*|\.run\.duration_s"
                   r"|\.run\.interrupted_by|\.results\[\d+\]\.(simulation|load|mode|load_mode|repeat"
@@ -62,6 +65,8 @@ def text(path):
         if m:
             line = m.group(1)
         line = re.sub(r" +", " ", NUMBER.sub("#", line))
+        if DECISION_ROW.search(line):  # a measured change's sign is the run's, not the output's
+            line = re.sub(r"[+-]#", "±#", line)
         print(line.rstrip())
 
 
