@@ -112,6 +112,10 @@ static void permutation_join(struct decision *d, const double *a, size_t na, con
 	double *v = malloc((na + nb + 1) * sizeof(double));
 	struct perm_splits s;
 	size_t ka = v ? scaled(a, na, d->rule.ratio, v) : 0, kb = v ? scaled(b, nb, d->rule.ratio, v + ka) : 0;
+	if (v && ka + kb > PERM_MAX_VALUES) {  /* Welch's alone (decide/permutation.h) */
+		free(v);
+		return;
+	}
 	if (!v || perm_splits_make(&s, v, ka, v + ka, kb) != 0) {
 		d->p_different = d->p_same = 1;
 		free(v);

@@ -25,6 +25,11 @@
  *     comparison of the two one-sided tests procedure and the power approach for assessing the
  *     equivalence of average bioavailability", J. Pharmacokin. Biopharm. 15 (1987) 657-680),
  *     p the larger of the two; for a ratio the margins are +-log(1 + threshold / 100).
+ *   - Each of these p-values is the larger of Welch's and the exact permutation test's of the
+ *     same hypothesis (decide/permutation.h; up to PERM_MAX_VALUES sub-runs in all): the
+ *     interleaved sub-runs are exchangeable when the setting makes no difference, so the
+ *     permutation test holds whatever their distribution (bimodal placements, ties), and an
+ *     answer needs both; its least p, 2 / C(2n, n), means no answer below 5 sub-runs a side.
  *   - The family: Holm's step-down adjustment (Holm, "A simple sequentially rejective multiple
  *     test procedure", Scand. J. Statist. 6 (1979) 65-70) over the family's DIFFERENT p-values,
  *     and again over its SAME p-values, so that the chance of any false DIFFERENT among them is
@@ -74,8 +79,10 @@ struct decision {
 	                            all > 0: the p-values below are set */
 	double se, dof;          /* the change's standard error on the test scale (the log for a
 	                            ratio) and its Welch-Satterthwaite degrees of freedom */
-	double p_different;      /* two-sided p of no change */
-	double p_same;           /* TOST p of a change of at least the threshold (1 without one) */
+	double p_different;      /* two-sided p of no change (Welch's and the permutation test's,
+	                            the larger) */
+	double p_same;           /* TOST p of a change of at least the threshold (1 without one),
+	                            likewise the larger of the two tests' */
 	double p_different_adj, p_same_adj; /* Holm-adjusted in the family (decision_family) */
 	enum decision_answer answer;
 	bool worse;              /* the estimate moved for the worse */
