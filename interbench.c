@@ -133,8 +133,6 @@ static int setup_run(struct run *r)
 		text_message(stderr, "interbench: warning: another interbench run at the same time would go unnoticed: %s", why);
 	machine_info_collect(&r->machine);
 	audit_collect(&r->audit, "/");
-	if (r->opt.budget_s && r->opt.repeat < MATRIX_BUDGET_MIN_SUBRUNS)  /* --budget's cap, unless given */
-		r->opt.repeat = MATRIX_BUDGET_MAX_SUBRUNS;
 	r->opt.seed = matrix_shuffle_seed(&r->opt);
 	uint64_t lpms = get_loops_per_ms(r, &loops_source);
 	if (!lpms) {

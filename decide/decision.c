@@ -121,6 +121,7 @@ static void permutation_join(struct decision *d, const double *a, size_t na, con
 		free(v);
 		return;
 	}
+	d->perm_drawn = !s.exact;
 	d->p_different = fmax(d->p_different, perm_p_two_sided(&s, 0));
 	if (!isnan(margin))
 		d->p_same = fmax(d->p_same, fmax(perm_p_one_sided(&s, margin, true), perm_p_one_sided(&s, -margin, false)));
@@ -172,6 +173,8 @@ void decision_measure(struct decision *d, const struct decision_rule *r, const d
 	d->se = sqrt(sa.var_of_mean + sb.var_of_mean);
 	d->dof = welch_dof(&sa, &sb);
 	test_of(d, diff, margin_of(r));
+	d->p_different_welch = d->p_different;
+	d->p_same_welch = d->p_same;
 	permutation_join(d, a, na, b, nb, margin_of(r));
 	d->why = NULL;
 }
@@ -240,7 +243,8 @@ bool decision_precise(const struct decision *d, double alpha_each)
 		return true;
 	if (!d->tested)
 		return false;
-	return student_t_quantile_real(d->dof, 1 - alpha_each / 2) * d->se <= margin / 2;
+	bool reachable = !perm_enumerated(d->n_a, d->n_b) || perm_min_p(d->n_a, d->n_b) <= alpha_each;
+	return reachable && student_t_quantile_real(d->dof, 1 - alpha_each / 2) * d->se <= margin / 2;
 }
 
 bool decision_side_precise(const struct decision_subrun *sub, size_t n, bool ratio, bool share, double target,
@@ -311,9 +315,17 @@ static bool would_answer(double n, double sigma, double diff, double margin, dou
  * estimated; INFINITY when none up to DECISION_MAX_SUBRUNS would. */
 static double subruns_needed(const struct decision *d, double alpha_each)
 {
-	if (!d->tested || !(d->se > 0))
+	if (!d->tested)
 		return INFINITY;
 	double diff = d->rule.ratio ? log1p(d->change / 100) : d->change, margin = margin_of(&d->rule);
+	if (!(d->se > 0)) {  /* no spread: only the permutation test's floor stands in the way */
+		if (diff == 0 && !(fabs(diff) < margin))
+			return INFINITY;
+		double n = 2;
+		while (perm_min_p((size_t)n, (size_t)n) > alpha_each && n < DECISION_MAX_SUBRUNS)
+			n++;
+		return n;
+	}
 	double sigma = d->se / sqrt(1.0 / d->n_a + 1.0 / d->n_b);
 	double lo = 2, hi = 2;
 	while (perm_min_p((size_t)hi, (size_t)hi) > alpha_each)  /* the permutation test's least p */
@@ -342,7 +354,15 @@ size_t decision_family(struct decision *d, size_t n, double alpha)
 		pd[i] = judged ? d[i].p_different : NAN;
 		ps[i] = judged ? d[i].p_same : NAN;
 	}
-	size_t m = holm_adjust(pd, ad, n);
+	size_t m = 0;
+	for (size_t i = 0; i < n; i++)
+		m += !isnan(pd[i]);
+	for (size_t i = 0; m && i < n; i++)  /* drawn splits' floor above the family's first level */
+		if (!isnan(pd[i]) && d[i].perm_drawn && 1.0 / PERM_MAX_SPLITS > alpha / (double)m) {
+			pd[i] = d[i].p_different_welch;
+			ps[i] = d[i].p_same_welch;
+		}
+	holm_adjust(pd, ad, n);
 	holm_adjust(ps, as, n);
 	for (size_t i = 0; i < n; i++) {
 		if (d[i].answer == DECISION_REPORTED)

@@ -84,6 +84,12 @@ struct decision {
 	double p_same;           /* TOST p of a change of at least the threshold (1 without one),
 	                            likewise the larger of the two tests' */
 	double p_different_adj, p_same_adj; /* Holm-adjusted in the family (decision_family) */
+	/* Welch's own p-values, and whether the permutation test's were drawn (not enumerated):
+	 * a family too large for the drawn splits' floor, 1 / PERM_MAX_SPLITS above alpha over its
+	 * size (over 1000 figures), answers those on Welch's alone (decision_family): they rest on
+	 * 9 sub-runs a side or more, where the floor, not the data, would stop every answer. */
+	double p_different_welch, p_same_welch;
+	bool perm_drawn;
 	enum decision_answer answer;
 	bool worse;              /* the estimate moved for the worse */
 	/* UNKNOWN: the sub-runs a side at which, at the spread seen and the change as estimated,
@@ -136,7 +142,8 @@ bool decision_measure_subruns(struct decision *d, const struct decision_rule *r,
 			      const struct decision_subrun *a, size_t na, const struct decision_subrun *b, size_t nb);
 
 /* Whether d is known well enough to be answered, whatever its change turns out to be: tested,
- * and the half-width of its change's interval at level 1 - alpha_each (Student's t at its
+ * with sub-runs enough for the permutation test to reach alpha_each (perm_min_p), and the
+ * half-width of its change's interval at level 1 - alpha_each (Student's t at its
  * degrees of freedom, on the test scale) at most half its margin (the threshold; for a ratio
  * log(1 + threshold / 100)).  Such an interval either lies within the threshold about a change
  * below half of it (SAME) or excludes no change (DIFFERENT), so a run that gives a pair more

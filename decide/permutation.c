@@ -14,10 +14,19 @@ static double choose(size_t n, size_t k)
 	return c < 1e15 ? floor(c + 0.5) : INFINITY;
 }
 
+bool perm_enumerated(size_t n_a, size_t n_b)
+{
+	return n_a + n_b <= PERM_MAX_VALUES && choose(n_a + n_b, n_a) <= PERM_MAX_SPLITS;
+}
+
 double perm_min_p(size_t n_a, size_t n_b)
 {
-	double c = choose(n_a + n_b, n_a);
-	return c > 2 ? 2 / c : 1;
+	if (n_a + n_b > PERM_MAX_VALUES)
+		return 0;  /* not run: it never stands in the way */
+	double c = choose(n_a + n_b, n_a), p = (n_a == n_b ? 2 : 1) / c;
+	if (c > PERM_MAX_SPLITS)
+		p = 1.0 / PERM_MAX_SPLITS;
+	return p < 1 ? p : 1;
 }
 
 /* Records the split whose group A is idx[0..n_a) of the pooled values v (B's from n_a on). */
@@ -115,10 +124,11 @@ static double p_of(const struct perm_splits *s, size_t count)
 	return (double)count / (double)s->count;
 }
 
-/* A tolerance for equal statistics reached by different sums (floating rounding). */
+/* A tolerance for equal statistics reached by different sums (floating rounding), relative to
+ * the means (the statistic's scale), not to the sums, which grow with the sub-runs. */
 static double tolerance(const struct perm_splits *s)
 {
-	return 1e-9 * (fabs(s->sum_a) + fabs(s->sum_b) + 1);
+	return 1e-9 * (fabs(s->sum_a) / (double)s->n_a + fabs(s->sum_b) / (double)s->n_b + 1e-300);
 }
 
 double perm_p_two_sided(const struct perm_splits *s, double delta0)

@@ -47,9 +47,15 @@ double perm_p_two_sided(const struct perm_splits *s, double delta0);
 /* One-sided p of delta = delta0 against delta < delta0 (below: true) or delta > delta0. */
 double perm_p_one_sided(const struct perm_splits *s, double delta0, bool below);
 
-/* The least two-sided p any data can give with groups of n_a and n_b: 2 / C(n_a + n_b, n_a) for
- * two distinct groups (1 when they are too few for it). */
+/* The least two-sided p any data can give with groups of n_a and n_b (the one-sided one is
+ * half of it, at least 1 / C): 2 / C(n_a + n_b, n_a) for equal groups (the observed split and
+ * its mirror), 1 / C for unequal ones, and never below 1 / PERM_MAX_SPLITS when the splits are
+ * drawn (C > PERM_MAX_SPLITS); 0 beyond PERM_MAX_VALUES values, where the test is not run. */
 double perm_min_p(size_t n_a, size_t n_b);
+
+/* Whether the test of groups of n_a and n_b values enumerates every split (exact), rather than
+ * drawing PERM_MAX_SPLITS of them; false too beyond PERM_MAX_VALUES, where it is not run. */
+bool perm_enumerated(size_t n_a, size_t n_b);
 
 /* Frees what s holds. */
 void perm_splits_free(struct perm_splits *s);

@@ -2,7 +2,10 @@
 #include <math.h>
 #include "lib/distrib.h"
 
-#define CF_MAX_TERMS 400
+/* The continued fraction needs about sqrt(max(a, b)) terms near the centre of the distribution
+ * (its convergence is governed by the terms m of order sqrt(a)): allow ten times that and 400
+ * more, and give NaN rather than a truncated value when even that does not converge. */
+#define CF_BASE_TERMS 400
 #define CF_EPS 1e-15
 #define CF_TINY 1e-300
 
@@ -10,11 +13,12 @@
  * 1 / (1 + d1 / (1 + d2 / (1 + ...))). */
 static double beta_cf(double a, double b, double x)
 {
+	double max_terms = CF_BASE_TERMS + 10 * sqrt(a > b ? a : b);
 	double c = 1, d = 1 - (a + b) * x / (a + 1);
 	d = fabs(d) < CF_TINY ? CF_TINY : d;
 	d = 1 / d;
 	double f = d;
-	for (int m = 1; m <= CF_MAX_TERMS; m++) {
+	for (double m = 1; m <= max_terms; m++) {
 		for (int odd = 0; odd < 2; odd++) {
 			double num = odd ? -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1))
 					 : m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m));
@@ -28,7 +32,7 @@ static double beta_cf(double a, double b, double x)
 				return f;
 		}
 	}
-	return f;
+	return NAN;
 }
 
 double beta_inc(double a, double b, double x)

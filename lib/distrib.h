@@ -16,7 +16,8 @@
 #include <stdint.h>
 
 /* I_x(a, b), the regularized incomplete beta function, for a, b > 0 and 0 <= x <= 1: 0 at
- * x = 0, 1 at x = 1; NaN for arguments out of range. */
+ * x = 0, 1 at x = 1; NaN for arguments out of range, or where the continued fraction does not
+ * converge (not seen up to a + b = 1e9: binomial_cdf(5e8, 1e9, 0.5) = 0.5000126). */
 double beta_inc(double a, double b, double x);
 
 /* The x with beta_inc(a, b, x) = p (0 <= p <= 1): the p-quantile of the Beta(a, b)

@@ -149,8 +149,9 @@ void decision_method_print(FILE *out, unsigned family)
 		"means, a share's the difference of their means, each with its 95 %% interval (Welch).  DIFFERENT:\n"
 		"a change is shown; SAME: the change is shown within the threshold (two one-sided tests,\n"
 		"Schuirmann 1987); each needs both Welch's test and the exact permutation test of the sub-runs'\n"
-		"labels (Pitman 1937), so at least 5 sub-runs a side; UNKNOWN: neither yet, with the sub-runs a\n"
-		"side that would answer at the spread seen.  Family error (Holm 1979, over the %u judged\n"
-		"figures): any false DIFFERENT at most %.0f %%, any false SAME at most %.0f %%.\n", family,
+		"labels (Pitman 1937), so 4 or 5 sub-runs a side or more (more in a larger family); UNKNOWN:\n"
+		"neither yet, with the sub-runs a side that would answer at the spread seen.  Family error\n"
+		"(Holm 1979, over the %u judged figures): any false DIFFERENT at most %.0f %%, any false SAME\n"
+		"at most %.0f %%.\n", family,
 		100 * DECISION_ALPHA, 100 * DECISION_ALPHA);
 }

@@ -20,10 +20,19 @@ static size_t base_of(const struct plan *p, size_t i)
 	return i;
 }
 
-/* Item i's sub-runs of metric m into s[0..m->p.repeats): every repeat that ran and reported,
- * usable when its window was whole, undisturbed and its load never seen stopped.  Returns how
- * many were written. */
-static size_t subruns_of(const struct matrix *m, size_t i, enum judged_metric metric, struct decision_subrun *s)
+/* The rounds item i and its baseline b both ran: a decision rests on those alone, so that its
+ * two sides' sub-runs stay interleaved when one of them was settled before the other (--budget). */
+static unsigned common_rounds(const struct matrix *m, size_t i, size_t b)
+{
+	unsigned ri = matrix_ran(m, i), rb = matrix_ran(m, b);
+	return ri < rb ? ri : rb;
+}
+
+/* Item i's sub-runs of metric m in its first `rounds` rounds into s[0..rounds): every repeat
+ * that ran and reported, usable when its window was whole, undisturbed and its load never seen
+ * stopped.  Returns how many were written. */
+static size_t subruns_of(const struct matrix *m, size_t i, enum judged_metric metric, struct decision_subrun *s,
+			 unsigned rounds)
 {
 	const struct pair_outcome *reps = matrix_reps(m, i);
 	const struct plan_item *it = &m->p.plan->items[i];
@@ -33,7 +42,7 @@ static size_t subruns_of(const struct matrix *m, size_t i, enum judged_metric me
 					it->spec.desc->measures == &pipeline_chain_measures))
 		f = NULL;
 	size_t n = 0;
-	for (unsigned r = 0; r < m->p.repeats; r++) {
+	for (unsigned r = 0; r < rounds && r < m->p.repeats; r++) {
 		const struct pair_outcome *po = &reps[r];
 		if (!po->ran || !po->ok)
 			continue;
@@ -54,7 +63,8 @@ static void limits_of(const struct matrix *m, size_t i, size_t b, struct decisio
 {
 	for (int k = 0; k < JM_METRICS; k++)
 		limit[k] = judged_metric_threshold((enum judged_metric)k);
-	size_t na = subruns_of(m, b, JM_P99, sa), nb = subruns_of(m, i, JM_P99, sb);
+	unsigned rounds = common_rounds(m, i, b);
+	size_t na = subruns_of(m, b, JM_P99, sa, rounds), nb = subruns_of(m, i, JM_P99, sb, rounds);
 	if (!isnan(limit[JM_P99]) && !decision_p99_bounded(sa, na, sb, nb)) {
 		limit[JM_P90] = limit[JM_P99];
 		limit[JM_P99] = NAN;
@@ -74,7 +84,8 @@ static void decide_item(const struct matrix *m, size_t i, size_t b, struct decis
 		enum judged_metric metric = (enum judged_metric)k;
 		struct decision_rule r = { .ratio = !judged_metric_in_points(metric),
 					   .higher_worse = judged_metric_higher_worse(metric), .threshold = limit[k] };
-		size_t na = subruns_of(m, b, metric, sa), nb = subruns_of(m, i, metric, sb);
+		unsigned rounds = common_rounds(m, i, b);
+		size_t na = subruns_of(m, b, metric, sa, rounds), nb = subruns_of(m, i, metric, sb, rounds);
 		x->item = i, x->base = b, x->m = metric;
 		rd->n += decision_measure_subruns(&x->d, &r, judged_metric_is_share(metric), sa, na, sb, nb);
 	}
@@ -150,7 +161,8 @@ static bool pair_precise(const struct matrix *m, size_t i, size_t b, struct deci
 		struct decision d;
 		struct decision_rule r = { .ratio = !judged_metric_in_points(metric),
 					   .higher_worse = judged_metric_higher_worse(metric), .threshold = limit[k] };
-		size_t na = subruns_of(m, b, metric, sa), nb = subruns_of(m, i, metric, sb);
+		unsigned rounds = common_rounds(m, i, b);
+		size_t na = subruns_of(m, b, metric, sa, rounds), nb = subruns_of(m, i, metric, sb, rounds);
 		if (decision_measure_subruns(&d, &r, judged_metric_is_share(metric), sa, na, sb, nb) &&
 		    !decision_precise(&d, alpha_each))
 			return false;
@@ -169,7 +181,7 @@ static bool own_precise(const struct matrix *m, size_t i, struct decision_subrun
 			continue;
 		enum judged_metric metric = (enum judged_metric)k;
 		bool ratio = !judged_metric_in_points(metric), share = judged_metric_is_share(metric);
-		size_t n = subruns_of(m, i, metric, s);
+		size_t n = subruns_of(m, i, metric, s, matrix_ran(m, i));
 		bool any = false;
 		for (size_t j = 0; j < n; j++)
 			any |= isfinite(s[j].value);

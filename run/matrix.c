@@ -30,11 +30,12 @@ int matrix_init(struct matrix *m, const struct matrix_params *p)
 	m->reps = calloc(p->plan->n ? p->plan->n * p->repeats : 1, sizeof(*m->reps));
 	m->order = calloc(p->plan->n ? p->plan->n : 1, sizeof(*m->order));
 	m->settled = calloc(p->plan->n ? p->plan->n : 1, sizeof(*m->settled));
+	m->last_ns = calloc(p->plan->n ? p->plan->n : 1, sizeof(*m->last_ns));
 	m->drift.reference = p->speed_reference;
 	m->drift.cap = p->check_rate ? (unsigned)(p->plan->n * p->repeats) : 0;
 	m->drift.virtual_machine = p->check_rate && calib_under_hypervisor();
 	m->drift.list = m->drift.cap ? calloc(m->drift.cap, sizeof(*m->drift.list)) : NULL;
-	if (!m->loads || !m->reps || !m->order || !m->settled || (m->drift.cap && !m->drift.list)) {
+	if (!m->loads || !m->reps || !m->order || !m->settled || !m->last_ns || (m->drift.cap && !m->drift.list)) {
 		int e = errno;
 		matrix_free(m);
 		errno = e;
@@ -88,9 +89,11 @@ void matrix_free(struct matrix *m)
 	free(m->reps);
 	free(m->order);
 	free(m->settled);
+	free(m->last_ns);
 	free(m->drift.list);
 	m->order = NULL;
 	m->settled = NULL;
+	m->last_ns = NULL;
 	m->loads = NULL;
 	m->reps = NULL;
 }
@@ -208,6 +211,8 @@ static void check_speed(struct matrix *m, size_t i, unsigned repeat)
 
 /* Runs every pair of the plan once (round `round`, 0-based), in plan order with one round,
  * else in matrix_round_order's; with one repeat each item is complete as its pair finishes. */
+static void settle(struct matrix *m, const struct matrix_sink *s, unsigned round);
+
 static void run_round(struct matrix *m, unsigned round, const struct matrix_sink *s)
 {
 	size_t n = m->p.plan->n;
@@ -221,6 +226,7 @@ static void run_round(struct matrix *m, unsigned round, const struct matrix_sink
 		progress_run_begin(&m->progress, it->task->name, matrix_load_name(m, i), round + 1, m->p.repeats,
 				   now_ns());
 		struct pair_outcome *po = &m->reps[i * m->p.repeats + round];
+		uint64_t begin_ns = now_ns();
 		run_pair(m, it, po);
 		progress_run_end(&m->progress, now_ns());
 		po->ran = true;
@@ -230,34 +236,40 @@ static void run_round(struct matrix *m, unsigned round, const struct matrix_sink
 		m->timeline_seq++;
 		if (m->p.check_rate && !*m->p.interrupted)
 			check_speed(m, i, round);
+		m->last_ns[i] = now_ns() - begin_ns;
 		if (m->p.repeats == 1 && s->item_complete)
 			s->item_complete(s->arg, m, i, matrix_reps(m, i), 1);
 	}
+	if (m->p.budget_ns && !*m->p.interrupted)
+		settle(m, s, round);
 	if (s->round_done)
 		s->round_done(s->arg, m, round, *m->p.interrupted != 0);
 }
 
-/* The plan items settled so far. */
-static size_t settled_count(const struct matrix *m)
+/* After round `round` of a --budget run: settles the items the sink says need no more sub-runs
+ * (from MATRIX_BUDGET_MIN_SUBRUNS rounds on, those that ran this round; an item once settled
+ * stays so), before the round is reported done. */
+static void settle(struct matrix *m, const struct matrix_sink *s, unsigned round)
 {
-	size_t k = 0;
+	if (round + 1 < MATRIX_BUDGET_MIN_SUBRUNS || !s->item_settled)
+		return;
 	for (size_t i = 0; i < m->p.plan->n; i++)
-		k += m->settled[i];
-	return k;
+		if (!m->settled[i] && matrix_ran(m, i) == round + 1)
+			m->settled[i] = s->item_settled(s->arg, m, i);
 }
 
-/* After round `round` of a --budget run, which ran `ran` pairs in round_ns: settles the items
- * the sink says need no more (from MATRIX_BUDGET_MIN_SUBRUNS rounds on; an item once settled
- * stays so), and says whether another round is wanted and fits the budget. */
-static bool budget_goes_on(struct matrix *m, const struct matrix_sink *s, unsigned round, size_t ran, uint64_t round_ns)
+/* Whether another round of a --budget run is wanted (a pair not settled) and fits the budget:
+ * the next round estimated from each unsettled pair's own last run (X's whole sweep is longer
+ * than another task's window), the speed checks after each included. */
+static bool budget_goes_on(const struct matrix *m)
 {
-	size_t n = m->p.plan->n;
-	if (round + 1 >= MATRIX_BUDGET_MIN_SUBRUNS && s->item_settled)
-		for (size_t i = 0; i < n; i++)
-			if (!m->settled[i] && matrix_ran(m, i) == round + 1)
-				m->settled[i] = s->item_settled(s->arg, m, i);
-	size_t left = n - settled_count(m);
-	uint64_t next_ns = ran ? round_ns / ran * left : 0;  /* the last round's time per pair */
+	uint64_t next_ns = 0;
+	size_t left = 0;
+	for (size_t i = 0; i < m->p.plan->n; i++)
+		if (!m->settled[i]) {
+			left++;
+			next_ns += m->last_ns[i];
+		}
 	return left && now_ns() - m->t0_ns + next_ns <= m->p.budget_ns;
 }
 
@@ -273,11 +285,9 @@ int matrix_run(struct matrix *m, const struct matrix_sink *sink)
 	progress_open(&m->progress, m->p.opt->quiet, n * m->p.repeats,
 		      ramp_ns + (m->p.precision ? m->p.min_ns : m->p.duration_ns), ramp_ns + m->p.duration_ns);
 	for (unsigned round = 0; round < m->p.repeats && !*m->p.interrupted; round++) {
-		uint64_t begin_ns = now_ns();
-		size_t running = n - settled_count(m);
 		m->rounds = round + 1;
 		run_round(m, round, s);
-		if (m->p.budget_ns && !budget_goes_on(m, s, round, running, now_ns() - begin_ns))
+		if (m->p.budget_ns && !budget_goes_on(m))
 			break;
 	}
 	progress_close(&m->progress);

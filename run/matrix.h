@@ -91,6 +91,7 @@ struct matrix {
 	                                    list one per pair run */
 	uint64_t t0_ns;                  /* when matrix_run began (now_ns), for the checks' times */
 	bool *settled;                   /* --budget: plan item i needs no more sub-runs */
+	uint64_t *last_ns;               /* plan item i's last run, its speed check included, ns */
 	unsigned rounds;                 /* the rounds that ran (or began) */
 };
 

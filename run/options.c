@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "run/options.h"
+#include "run/matrix.h"
 #include "explain/model.h"
 #include "lib/optparse.h"
 #include "host/pmqos.h"
@@ -360,6 +361,13 @@ static enum opt_status check_window(struct options *o, char *err, size_t errlen)
 			 o->duration_s);
 		return OPT_ERROR;
 	}
+	if (o->budget_s && o->repeat == 2) {
+		snprintf(err, errlen, "--repeat: 2 with --budget (accepted: 3 or more, the most sub-runs a pair; "
+			 "default %u)", MATRIX_BUDGET_MAX_SUBRUNS);
+		return OPT_ERROR;
+	}
+	if (o->budget_s && o->repeat == 1)  /* --budget's cap, unless --repeat gives one */
+		o->repeat = MATRIX_BUDGET_MAX_SUBRUNS;
 	if (o->min_time_s == STOP_MIN_S_DEFAULT && o->max_time_s < o->min_time_s)
 		o->min_time_s = o->max_time_s;
 	if (o->min_time_s > o->max_time_s) {

@@ -131,6 +131,53 @@ START_TEST(precision_rules)
 	ck_assert(decision_side_precise(s, 4, true, false, 20, DECISION_ALPHA));
 	ck_assert(!decision_side_precise(s, 4, true, false, 10, DECISION_ALPHA));
 	ck_assert(!decision_side_precise(s, 1, true, false, 20, DECISION_ALPHA));
+	/* precise also means the permutation test can answer: 3 a side never can in a family of 3
+	 * (least p 2/20 = 0.1 > 0.05/3), however tight; 5 a side can (2/252) */
+	double t3a[] = { 1.00, 1.01, 0.99 }, t3b[] = { 1.20, 1.21, 1.19 };
+	struct decision_rule lat = { .ratio = true, .higher_worse = true, .threshold = 10 };
+	decision_measure(&d, &lat, t3a, 3, t3b, 3, 0, 0);
+	ck_assert(!decision_precise(&d, DECISION_ALPHA / 3));
+	double t5a[] = { 1.00, 1.01, 0.99, 1.005, 0.995 }, t5b[] = { 1.20, 1.21, 1.19, 1.205, 1.195 };
+	decision_measure(&d, &lat, t5a, 5, t5b, 5, 0, 0);
+	ck_assert(decision_precise(&d, DECISION_ALPHA / 3));
+}
+END_TEST
+
+/* Identical sub-runs on each side (no spread) with a real change: only the permutation test's
+ * floor stands in the way, and the projection says when it lifts (4 a side for a family of one:
+ * 2/70 = 0.029), never "at its threshold". */
+START_TEST(no_spread_projection)
+{
+	struct decision d;
+	struct decision_rule lat = { .ratio = true, .higher_worse = true, .threshold = 10 };
+	double a[] = { 1.0, 1.0, 1.0 }, b[] = { 1.5, 1.5, 1.5 };
+	decision_measure(&d, &lat, a, 3, b, 3, 0, 0);
+	decision_family(&d, 1, DECISION_ALPHA);
+	ck_assert_int_eq(d.answer, DECISION_UNKNOWN);
+	ck_assert_double_eq(d.subruns_needed, 4);
+	double a4[] = { 1.0, 1.0, 1.0, 1.0 }, b4[] = { 1.5, 1.5, 1.5, 1.5 };
+	decision_measure(&d, &lat, a4, 4, b4, 4, 0, 0);
+	decision_family(&d, 1, DECISION_ALPHA);
+	ck_assert_int_eq(d.answer, DECISION_DIFFERENT);
+}
+END_TEST
+
+/* A family too large for the drawn splits' floor (1/20000 above 0.05 over 1001 figures)
+ * answers a drawn figure on Welch's alone: a tripled latency over 20 sub-runs a side is
+ * DIFFERENT in a family of 1001 as in one of 1000. */
+START_TEST(large_family_drawn_splits)
+{
+	enum { R = 20, M = 1001 };
+	static struct decision d[M];
+	struct decision_rule lat = { .ratio = true, .higher_worse = true, .threshold = 10 };
+	double a[R], b[R];
+	for (int i = 0; i < R; i++)
+		a[i] = 100 + i, b[i] = 3 * (100 + i);
+	for (int k = 0; k < M; k++)
+		decision_measure(&d[k], &lat, a, R, b, R, 0, 0);
+	ck_assert(d[0].perm_drawn);
+	ck_assert_uint_eq(decision_family(d, M, DECISION_ALPHA), M);
+	ck_assert_int_eq(d[M - 1].answer, DECISION_DIFFERENT);
 }
 END_TEST
 
@@ -337,6 +384,8 @@ int main(void)
 	tcase_add_test(tc, welch_hand_worked);
 	tcase_add_test(tc, edges);
 	tcase_add_test(tc, precision_rules);
+	tcase_add_test(tc, no_spread_projection);
+	tcase_add_test(tc, large_family_drawn_splits);
 	suite_add_tcase(s, tc);
 	TCase *sim = tcase_create("simulation");
 	tcase_set_timeout(sim, 120);

@@ -271,13 +271,24 @@ static bool settle_stub(void *arg, const struct matrix *mx, size_t item)
 	return item == 0 || matrix_ran(mx, item) >= 5;
 }
 
+/* A round's end as the --budget run reports it: the items settled by then. */
+static void on_round_settled(void *arg, const struct matrix *mx, unsigned round, bool interrupted)
+{
+	(void)arg, (void)interrupted;
+	event("round%u[%d%d] ", round, mx->settled[0], mx->settled[1]);
+}
+
 START_TEST(budget_runs_what_is_unsettled)
 {
 	start(MATRIX_BUDGET_MAX_SUBRUNS, -1);
 	m.p.budget_ns = 3600 * NS_PER_S;  /* a budget the stub never reaches */
 	struct matrix_sink s = recorder;
 	s.item_settled = settle_stub;
+	s.round_done = on_round_settled;
 	ck_assert_int_eq(matrix_run(&m, &s), 0);
+	/* each round's line knows what that round settled: item 0 after the third, both after the fifth */
+	ck_assert_msg(strstr(events, "round1[00] ") && strstr(events, "round2[10] ") && strstr(events, "round4[11] "),
+		      "%s", events);
 	ck_assert_uint_eq(matrix_ran(&m, 0), 3);
 	ck_assert_uint_eq(matrix_ran(&m, 1), 5);
 	ck_assert_uint_eq(pairs_run, 8);

@@ -16,7 +16,7 @@ valid() { python3 -c 'import json,sys,jsonschema; jsonschema.Draft202012Validato
 "$BIN" -t 1 -c -W Audio -w None -B 0,5 --repeat 3 --json sweep.json >"$out" 2>&1; rc=$?
 if [ "$rc" = 0 ] && grep -q '^Decisions: each setting against the first of its task and load, from up to 3 sub-runs each (--repeat), interleaved:$' "$out" &&
    grep -q '^Audio nice 5 *None *% deadlines met *[0-3]:[0-3] ' "$out" &&
-   grep -q 'Family error (Holm 1979, over the [0-9]* judged' "$out" &&
+   grep -q '(Holm 1979, over the [0-9]* judged figures)' "$out" &&
    grep -Eq '^[0-9]+ DIFFERENT \([0-9]+ worse, [0-9]+ better\), [0-9]+ SAME, [0-9]+ UNKNOWN$' "$out"
 then ok "a sweep with --repeat 3 ends with its decision table"; else bad "decision table (exit $rc)" "$out"; fi
 if valid sweep.json && python3 - sweep.json <<'PY'
