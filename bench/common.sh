@@ -71,6 +71,15 @@ bench_run() {
 	bench_exec "${sample[@]}" "$@"
 }
 
+# timed LINES CMD...: bench_run, and the wall seconds it took in $wall.
+timed() {
+	local t0
+	t0=$(date +%s.%N)
+	bench_run "$@"
+	# shellcheck disable=SC2034 # wall is the caller's
+	wall=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.0f", b - a }')
+}
+
 # bench_exec [--sample FILE] LINES CMD...: bench_run without recording CMD.
 bench_exec() {
 	local sample=()

@@ -43,14 +43,6 @@ locked() {
 }
 common=(-c -q)
 
-# timed LINES CMD...: bench_run, and the wall seconds it took in $wall.
-timed() {
-	local t0
-	t0=$(date +%s.%N)
-	bench_run "$@"
-	wall=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.0f", b - a }')
-}
-
 # cmp OUT OLD NEW: compare's JSON into OUT; its exit status 0, 1 or 3 is an answer, not a failure.
 cmp() {
 	local rc=0

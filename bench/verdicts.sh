@@ -32,14 +32,6 @@ sections=" ${BENCH_SECTIONS:-time aa coverage answers} "
 # want SECTION: whether BENCH_SECTIONS names it.
 want() { [[ $sections == *" $1 "* ]]; }
 
-# timed LINES CMD...: bench_run, and the wall seconds it took in $wall.
-timed() {
-	local t0
-	t0=$(date +%s.%N)
-	bench_run "$@"
-	wall=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.0f", b - a }')
-}
-
 # known_row LABEL JSON WALL [WINDOW_JSON]: a row of the time table.
 known_row() {
 	local pairs figs known reasons window
