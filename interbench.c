@@ -178,11 +178,11 @@ static int run_matrix(struct run *r)
 	struct matrix_params p = {
 		.plan = &r->plan, .opt = &r->opt, .load = &r->load, .repeats = r->opt.repeat,
 		.shuffle_seed = r->opt.seed,
-		/* -t: a fixed window; else from --min-time to --max-time, until the figures are known */
-		.duration_ns = (uint64_t)(r->opt.duration_s ? r->opt.duration_s : r->opt.budget_s ? MATRIX_BUDGET_SUBRUN_S :
-					  r->opt.max_time_s) * NS_PER_S,
-		.precision = r->opt.duration_s || r->opt.budget_s ? NULL : &r->opt.precision,
-		.budget_ns = (uint64_t)r->opt.budget_s * NS_PER_S,
+		/* the budget's sub-runs and -t: fixed windows; the adaptive window from --min-time to
+		 * --max-time, until the figures are known (enum run_window) */
+		.duration_ns = (uint64_t)options_window_s(&r->opt) * NS_PER_S,
+		.precision = r->opt.window == RUN_WINDOW_ADAPTIVE ? &r->opt.precision : NULL,
+		.budget_ns = matrix_budget_ns(&r->opt, r->plan.n),
 		.min_ns = (uint64_t)r->opt.min_time_s * NS_PER_S, .load_cfg = &r->load_cfg,
 		.main = r->main, .timeline_fd = r->sink.run.timeline_fd, .interrupted = &g_signal, .watch = &r->watch,
 		.check_rate = !r->opt.loops_per_ms,  /* a value given on purpose is not the CPU's */

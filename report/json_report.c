@@ -161,6 +161,16 @@ static json_t *window_json(const struct run_info *info)
 			 "confidence", 1 - CI_ALPHA);
 }
 
+/* The budget's sub-runs: {"budget_s", "subrun_s", "min_subruns", "max_subruns", "precision":
+ * {"latency_p99_pct", "deadlines_met_pt"}}. */
+static json_t *budget_json(const struct run_info *info)
+{
+	const struct precision *p = info->precision;
+	return json_pack("{s:i, s:i, s:i, s:i, s:{s:f, s:f}}", "budget_s", (int)info->budget_s, "subrun_s",
+			 (int)info->subrun_s, "min_subruns", (int)info->min_subruns, "max_subruns", (int)info->max_subruns,
+			 "precision", "latency_p99_pct", p->latency_p99_pct, "deadlines_met_pt", p->deadlines_met_pt);
+}
+
 /* How a pair's window ended: {"reason", "look", "looks", "last_look_s", "unknown": [figure names],
  * "needed_s": {figure: projected seconds, or null}}. */
 static json_t *stop_json(const struct pair_stop *st)
@@ -200,7 +210,8 @@ json_t *report_new(const struct machine_info *m, const struct run_info *info, co
 	if (doc && info->shuffle_seed)
 		json_object_set_new(json_object_get(doc, JK_RUN), "shuffle_seed", jint(info->shuffle_seed));
 	if (doc && info->precision)
-		json_object_set_new(json_object_get(doc, JK_RUN), "window", window_json(info));
+		json_object_set_new(json_object_get(doc, JK_RUN), info->budget_s ? "budget" : "window",
+				    info->budget_s ? budget_json(info) : window_json(info));
 	return doc;
 }
 

@@ -259,6 +259,13 @@ static void header_window(FILE *f, const struct run_info *info)
 		fprintf(f, "for %u seconds\n", info->duration_s);
 		return;
 	}
+	if (info->budget_s) {
+		fprintf(f, "in sub-runs of %u seconds within a budget of %u seconds, %u to %u a pair, until "
+			"decided or known (precision: p99 latency %g%%, %% deadlines met %g points)\n",
+			info->subrun_s, info->budget_s, info->min_subruns, info->max_subruns, p->latency_p99_pct,
+			p->deadlines_met_pt);
+		return;
+	}
 	fprintf(f, "until its figures are known, %u to %u seconds (precision: mean latency %g%%, p99 %g%% "
 		"or %u us, %% desired CPU %g and %% deadlines met %g points)\n", info->min_time_s, info->max_time_s,
 		p->latency_mean_pct, p->latency_p99_pct, STOP_LATENCY_FLOOR_NS / 1000, p->desired_cpu_pt,

@@ -258,7 +258,7 @@ static void row_notes(struct text_output *t, struct report_run *run, const struc
 	for (unsigned k = 0; k < n; k++)
 		if (reps[k].ok && reps[k].interrupted)
 			log_row_interrupted(t->pending, reps[k].window_ns / 1e9,
-					    run->opt->duration_s ? run->opt->duration_s : run->opt->max_time_s, n > 1);
+					    options_window_s(run->opt), n > 1);
 	if (d)
 		log_row_disturbed(t->pending, d->outside_cpu_ppm / 1e4, d->steal_ppm / 1e4, disturbed, n);
 	for (unsigned k = 0; k < n; k++) {

@@ -148,9 +148,22 @@ static size_t judged_figures(const struct matrix *m)
 	return n;
 }
 
-/* Whether every judged figure of item i against base b is precise at alpha_each. */
-static bool pair_precise(const struct matrix *m, size_t i, size_t b, struct decision_subrun *sa,
-			 struct decision_subrun *sb, double alpha_each)
+/* Whether s[0..n) has fewer than two usable sub-runs with a value and some were left out
+ * (disturbed, interrupted, their load stopped): a figure then waits on undisturbed sub-runs. */
+static bool too_few_usable(const struct decision_subrun *s, size_t n)
+{
+	size_t usable = 0, left_out = 0;
+	for (size_t j = 0; j < n; j++) {
+		usable += s[j].usable && isfinite(s[j].value);
+		left_out += !s[j].usable;
+	}
+	return usable < 2 && left_out;
+}
+
+/* The first judged figure of item i against base b not precise at alpha_each: its name, or
+ * "disturbed" when a side has too few usable sub-runs (too_few_usable); NULL when every one is. */
+static const char *pair_imprecise(const struct matrix *m, size_t i, size_t b, struct decision_subrun *sa,
+				  struct decision_subrun *sb, double alpha_each)
 {
 	double limit[JM_METRICS];
 	limits_of(m, i, b, sa, sb, limit);
@@ -165,13 +178,15 @@ static bool pair_precise(const struct matrix *m, size_t i, size_t b, struct deci
 		size_t na = subruns_of(m, b, metric, sa, rounds), nb = subruns_of(m, i, metric, sb, rounds);
 		if (decision_measure_subruns(&d, &r, judged_metric_is_share(metric), sa, na, sb, nb) &&
 		    !decision_precise(&d, alpha_each))
-			return false;
+			return too_few_usable(sa, na) || too_few_usable(sb, nb) ? "disturbed" : judged_metric_name(metric);
 	}
-	return true;
+	return NULL;
 }
 
-/* Whether every judged figure of item i (a run without alternatives) is known to --precision. */
-static bool own_precise(const struct matrix *m, size_t i, struct decision_subrun *s, struct decision_subrun *spare)
+/* The first judged figure of item i (a run without alternatives) not known to --precision: its
+ * name, or "disturbed" (too_few_usable); NULL when every one is. */
+static const char *own_imprecise(const struct matrix *m, size_t i, struct decision_subrun *s,
+				 struct decision_subrun *spare)
 {
 	double limit[JM_METRICS];
 	const struct precision *pr = &m->p.opt->precision;
@@ -187,32 +202,36 @@ static bool own_precise(const struct matrix *m, size_t i, struct decision_subrun
 			any |= isfinite(s[j].value);
 		double target = ratio ? pr->latency_p99_pct : pr->deadlines_met_pt;
 		if (any && !decision_side_precise(s, n, ratio, share, target, DECISION_ALPHA))
-			return false;
+			return too_few_usable(s, n) ? "disturbed" : judged_metric_name(metric);
 	}
-	return true;
+	return NULL;
 }
 
-bool run_decisions_settled(const struct matrix *m, size_t item)
+bool run_decisions_settled(const struct matrix *m, size_t item, char *why, size_t whylen)
 {
 	const struct plan *p = m->p.plan;
 	struct decision_subrun *sa = calloc(2 * (size_t)m->p.repeats, sizeof(*sa));
-	if (!sa)
+	if (!sa) {
+		snprintf(why, whylen, "out of memory");
 		return false;
+	}
 	struct decision_subrun *sb = sa + m->p.repeats;
 	size_t family = judged_figures(m);
 	double alpha_each = DECISION_ALPHA / (double)(family ? family : 1);
-	bool involved = false, precise = true;
-	for (size_t j = 0; j < p->n && precise; j++) {
+	bool involved = false;
+	const char *imprecise = NULL;
+	for (size_t j = 0; j < p->n && !imprecise; j++) {
 		size_t b = base_of(p, j);
 		if (b == j || (j != item && b != item))
 			continue;
 		involved = true;
-		precise = pair_precise(m, j, b, sa, sb, alpha_each);
+		imprecise = pair_imprecise(m, j, b, sa, sb, alpha_each);
 	}
 	if (!involved)
-		precise = own_precise(m, item, sa, sb);
+		imprecise = own_imprecise(m, item, sa, sb);
 	free(sa);
-	return precise;
+	snprintf(why, whylen, "%s", imprecise ? imprecise : "");
+	return !imprecise;
 }
 
 /* Item i's names in the table: its task with its setting, its load with the loads' setting

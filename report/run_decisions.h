@@ -50,8 +50,9 @@ json_t *run_decisions_json(const struct matrix *m, const struct run_decisions *r
  * figure of its own is known to --precision (decision_side_precise: latencies to
  * latency_p99_pct % of their value, shares to deadlines_met_pt points, at 95 %).  Stopping on
  * the intervals' width, never on the answer, keeps the answers' error as stated (decide/
- * decision.h decision_precise). */
-bool run_decisions_settled(const struct matrix *m, size_t item);
+ * decision.h decision_precise).  When not, why (whylen bytes) names the first figure that is not
+ * precise ("p99 latency"), or says "disturbed" when too few of its sub-runs were usable. */
+bool run_decisions_settled(const struct matrix *m, size_t item, char *why, size_t whylen);
 
 /* Frees what rd holds. */
 void run_decisions_free(struct run_decisions *rd);

@@ -16,9 +16,13 @@ struct run_info {
 	uint64_t loops_per_ms;
 	const char *loops_source;  /* "measured", "saved", "-l" */
 	const struct calib_check *calib; /* the measurements behind it (calibrate/calibrate.h), NULL with -l */
-	unsigned duration_s;       /* -t; 0: each pair ran until its figures were known */
-	unsigned min_time_s, max_time_s; /* the adaptive window's bounds (duration_s 0) */
-	const struct precision *precision; /* its targets (run/stoprule.h), NULL with -t */
+	unsigned duration_s;       /* -t (or --repeat's default window); 0 in the adaptive window */
+	unsigned min_time_s, max_time_s; /* the adaptive window's bounds (0 outside it) */
+	const struct precision *precision; /* the adaptive window's or the budget's targets
+	                                      (run/stoprule.h), NULL with fixed windows */
+	unsigned budget_s;         /* the budget's seconds (run/matrix.h matrix_budget_ns); 0: no budget */
+	unsigned subrun_s;         /* the budget's sub-run window, seconds (X: at least one sweep) */
+	unsigned min_subruns, max_subruns; /* the budget's sub-runs a pair, at least and at most */
 	unsigned cpus;             /* online CPUs */
 	unsigned load_threads;     /* -L */
 	const char *comment;       /* -m, or NULL */

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "lib/text.h"
+#include "lib/timeutil.h"
 #include "report/figures.h"
 #include "report/sink.h"
 #include "report/run_decisions.h"
@@ -36,10 +37,15 @@ static void fill_info(struct report_run *run)
 	info->loops_per_ms = in->load_cfg->loops_per_ms;
 	info->loops_source = in->loops_source;
 	info->calib = in->calib;
-	info->duration_s = o->duration_s;
-	info->min_time_s = o->min_time_s;
-	info->max_time_s = o->max_time_s;
-	info->precision = o->duration_s ? NULL : &o->precision;
+	bool adaptive = o->window == RUN_WINDOW_ADAPTIVE, budget = o->window == RUN_WINDOW_BUDGET;
+	info->duration_s = adaptive ? 0 : o->duration_s;
+	info->min_time_s = adaptive ? o->min_time_s : 0;
+	info->max_time_s = adaptive ? o->max_time_s : 0;
+	info->precision = o->window == RUN_WINDOW_FIXED ? NULL : &o->precision;
+	info->budget_s = (unsigned)(matrix_budget_ns(o, in->plan->n) / NS_PER_S);
+	info->subrun_s = budget ? options_window_s(o) : 0;
+	info->min_subruns = budget ? MATRIX_BUDGET_MIN_SUBRUNS : 0;
+	info->max_subruns = budget ? o->repeat : 0;
 	info->cpus = in->machine->online_cpus;
 	info->allowed_cpus = in->machine->allowed_cpus;
 	info->allowed_cpu_list = in->machine->allowed_cpu_list;
@@ -138,7 +144,7 @@ static void notes_before_run(void *arg, const struct matrix *m)
 		if (!w->sim || !w->help || !plan_task_named(run->opt, i))
 			continue;
 		if (w->sim->describe) {
-			w->sim->describe(run->opt->duration_s, realtime, note, sizeof(note));
+			w->sim->describe(run->opt->window == RUN_WINDOW_FIXED ? run->opt->duration_s : 0, realtime, note, sizeof(note));
 			if (note[0])
 				fprintf(run->con, "%s\n", note);
 		}
@@ -182,17 +188,20 @@ static void round_done(void *arg, const struct matrix *m, unsigned round, bool i
 	if (m->p.repeats > 1 && !m->p.budget_ns)
 		fprintf(s->run.con, "Round %u/%u done (%zu pairs)%s\n", round + 1, m->p.repeats, m->p.plan->n,
 			interrupted ? ", interrupted" : "");
-	else if (m->p.budget_ns)
-		fprintf(s->run.con, "Round %u done: %zu of %zu pairs decided or known%s\n", round + 1, settled,
-			m->p.plan->n, interrupted ? ", interrupted" : "");
+	else if (m->p.budget_ns) {
+		char undecided[160];
+		matrix_undecided(m, undecided, sizeof(undecided));
+		fprintf(s->run.con, "Round %u done: %zu of %zu pairs decided or known%s%s%s\n", round + 1, settled,
+			m->p.plan->n, undecided[0] ? "; " : "", undecided, interrupted ? ", interrupted" : "");
+	}
 	report_flush(s->run.con, &s->run.con_errno);
 }
 
 /* A --budget run's question after a round: whether item needs no more sub-runs. */
-static bool item_settled(void *arg, const struct matrix *m, size_t item)
+static bool item_settled(void *arg, const struct matrix *m, size_t item, char *why, size_t whylen)
 {
 	(void)arg;
-	return run_decisions_settled(m, item);
+	return run_decisions_settled(m, item, why, whylen);
 }
 
 /* The cell of plan item k: the medians of its measured repeats. */

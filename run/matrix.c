@@ -31,11 +31,12 @@ int matrix_init(struct matrix *m, const struct matrix_params *p)
 	m->order = calloc(p->plan->n ? p->plan->n : 1, sizeof(*m->order));
 	m->settled = calloc(p->plan->n ? p->plan->n : 1, sizeof(*m->settled));
 	m->last_ns = calloc(p->plan->n ? p->plan->n : 1, sizeof(*m->last_ns));
+	m->why = calloc(p->plan->n ? p->plan->n : 1, sizeof(*m->why));
 	m->drift.reference = p->speed_reference;
 	m->drift.cap = p->check_rate ? (unsigned)(p->plan->n * p->repeats) : 0;
 	m->drift.virtual_machine = p->check_rate && calib_under_hypervisor();
 	m->drift.list = m->drift.cap ? calloc(m->drift.cap, sizeof(*m->drift.list)) : NULL;
-	if (!m->loads || !m->reps || !m->order || !m->settled || !m->last_ns || (m->drift.cap && !m->drift.list)) {
+	if (!m->loads || !m->reps || !m->order || !m->settled || !m->last_ns || !m->why || (m->drift.cap && !m->drift.list)) {
 		int e = errno;
 		matrix_free(m);
 		errno = e;
@@ -90,10 +91,12 @@ void matrix_free(struct matrix *m)
 	free(m->order);
 	free(m->settled);
 	free(m->last_ns);
+	free(m->why);
 	free(m->drift.list);
 	m->order = NULL;
 	m->settled = NULL;
 	m->last_ns = NULL;
+	m->why = NULL;
 	m->loads = NULL;
 	m->reps = NULL;
 }
@@ -218,13 +221,21 @@ static void run_round(struct matrix *m, unsigned round, const struct matrix_sink
 	size_t n = m->p.plan->n;
 	if (m->p.repeats > 1)
 		matrix_round_order(m->p.shuffle_seed, round, m->order, n);
+	if (m->p.budget_ns) {
+		char undecided[sizeof(m->progress.undecided)];
+		size_t unsettled = 0;
+		for (size_t i = 0; i < n; i++)
+			unsettled += !m->settled[i];
+		matrix_undecided(m, undecided, sizeof(undecided));
+		progress_round(&m->progress, round + 1, unsettled, round ? undecided : "");
+	}
 	for (size_t k = 0; k < n && !*m->p.interrupted; k++) {
 		size_t i = m->p.repeats > 1 ? m->order[k] : k;
 		const struct plan_item *it = &m->p.plan->items[i];
 		if (m->settled[i])
 			continue;
-		progress_run_begin(&m->progress, it->task->name, matrix_load_name(m, i), round + 1, m->p.repeats,
-				   now_ns());
+		progress_run_begin(&m->progress, it->task->name, matrix_load_name(m, i), round + 1,
+				   m->p.budget_ns ? 1 : m->p.repeats, now_ns());
 		struct pair_outcome *po = &m->reps[i * m->p.repeats + round];
 		uint64_t begin_ns = now_ns();
 		run_pair(m, it, po);
@@ -255,7 +266,41 @@ static void settle(struct matrix *m, const struct matrix_sink *s, unsigned round
 		return;
 	for (size_t i = 0; i < m->p.plan->n; i++)
 		if (!m->settled[i] && matrix_ran(m, i) == round + 1)
-			m->settled[i] = s->item_settled(s->arg, m, i);
+			m->settled[i] = s->item_settled(s->arg, m, i, m->why[i], sizeof(m->why[i]));
+}
+
+uint64_t matrix_budget_ns(const struct options *o, size_t pairs)
+{
+	if (o->window != RUN_WINDOW_BUDGET)
+		return 0;
+	return (o->budget_s ? (uint64_t)o->budget_s : (uint64_t)MATRIX_BUDGET_PER_PAIR_S * pairs) * NS_PER_S;
+}
+
+void matrix_undecided(const struct matrix *m, char *buf, size_t len)
+{
+	enum { REASONS = 8 };
+	char first[32];
+	snprintf(first, sizeof(first), "under %d sub-runs", MATRIX_BUDGET_MIN_SUBRUNS);
+	const char *reason[REASONS];
+	size_t count[REASONS] = { 0 }, reasons = 0, left = 0;
+	buf[0] = '\0';
+	for (size_t i = 0; m->p.budget_ns && i < m->p.plan->n; i++) {
+		if (m->settled[i])
+			continue;
+		left++;
+		const char *why = m->why[i][0] ? m->why[i] : first;
+		size_t k = 0;
+		while (k < reasons && strcmp(reason[k], why) != 0)
+			k++;
+		if (k == reasons && reasons < REASONS)
+			reason[reasons++] = why;
+		count[k] += k < reasons;
+	}
+	if (!left)
+		return;
+	size_t at = (size_t)snprintf(buf, len, "undecided %zu", left);
+	for (size_t k = 0; k < reasons && at < len; k++)
+		at += (size_t)snprintf(buf + at, len - at, "%s%s %zu", k ? ", " : ": ", reason[k], count[k]);
 }
 
 /* Whether another round of a --budget run is wanted (a pair not settled) and fits the budget:
@@ -284,6 +329,8 @@ int matrix_run(struct matrix *m, const struct matrix_sink *sink)
 	uint64_t ramp_ns = (uint64_t)PAIR_RAMP_MIN_MS * NS_PER_MS;
 	progress_open(&m->progress, m->p.opt->quiet, n * m->p.repeats,
 		      ramp_ns + (m->p.precision ? m->p.min_ns : m->p.duration_ns), ramp_ns + m->p.duration_ns);
+	if (m->p.budget_ns)
+		progress_budget(&m->progress, m->p.budget_ns);
 	for (unsigned round = 0; round < m->p.repeats && !*m->p.interrupted; round++) {
 		m->rounds = round + 1;
 		run_round(m, round, s);

@@ -77,6 +77,16 @@ struct matrix_params {
 #define MATRIX_BUDGET_MAX_SUBRUNS 20
 /* A --budget run's sub-run window without -t, seconds (and at least the task's cycle). */
 #define MATRIX_BUDGET_SUBRUN_S 5
+/* The budget's default, seconds for each pair (plan item) of the run: interbench 0.31 ran
+ * every pair 30 s by default; the whole default matrix of 58 pairs then has 29 minutes. */
+#define MATRIX_BUDGET_PER_PAIR_S 30
+
+/* The budget of a run of o (o->window RUN_WINDOW_BUDGET) with `pairs` plan items, nanoseconds:
+ * --budget, else MATRIX_BUDGET_PER_PAIR_S a pair; 0 for the other windows. */
+uint64_t matrix_budget_ns(const struct options *o, size_t pairs);
+
+/* The room for what an unsettled pair waits for (struct matrix .why), the NUL included. */
+#define MATRIX_WHY_LEN 32
 
 /* The matrix of a run: its parameters, loads and result store. */
 struct matrix {
@@ -91,6 +101,8 @@ struct matrix {
 	                                    list one per pair run */
 	uint64_t t0_ns;                  /* when matrix_run began (now_ns), for the checks' times */
 	bool *settled;                   /* --budget: plan item i needs no more sub-runs */
+	char (*why)[MATRIX_WHY_LEN];     /* --budget: what item i, not settled, waits for (the sink's
+	                                    item_settled: "p99 latency", "disturbed"), "" before asked */
 	uint64_t *last_ns;               /* plan item i's last run, its speed check included, ns */
 	unsigned rounds;                 /* the rounds that ran (or began) */
 };
@@ -112,8 +124,9 @@ struct matrix_sink {
 	void (*item_complete)(void *arg, const struct matrix *m, size_t item, const struct pair_outcome *reps,
 			      unsigned n);
 	/* --budget, after each round from MATRIX_BUDGET_MIN_SUBRUNS on: whether item `item`, not
-	 * yet settled, needs no more sub-runs (report/run_decisions.h); NULL: never settled. */
-	bool (*item_settled)(void *arg, const struct matrix *m, size_t item);
+	 * yet settled, needs no more sub-runs (report/run_decisions.h); when not, what it waits for
+	 * in why (whylen bytes).  NULL: never settled. */
+	bool (*item_settled)(void *arg, const struct matrix *m, size_t item, char *why, size_t whylen);
 	/* Round `round` (0-based) of m->p.repeats ended; interrupted when a signal cut it short. */
 	void (*round_done)(void *arg, const struct matrix *m, unsigned round, bool interrupted);
 	/* The run ended: sig is the signal that stopped it, or 0. */
@@ -156,5 +169,10 @@ uint64_t matrix_shuffle_seed(const struct options *o);
 
 /* Cleans up the loads (again: their cleanup hooks allow it) and frees what m holds. */
 void matrix_free(struct matrix *m);
+
+/* What the pairs of a budget run not yet settled wait for, into buf (len bytes): "undecided 5:
+ * p99 latency 3, disturbed 2" (each reason with its count, in the order first met; "under 3
+ * sub-runs" before a pair was asked), "" when none is left or without a budget. */
+void matrix_undecided(const struct matrix *m, char *buf, size_t len);
 
 #endif

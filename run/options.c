@@ -45,21 +45,21 @@ static const struct optspec core_options[] = {
 	  .help = "threads of Burn, Ring and Compile, groups of Hack\n(default: one per CPU the run may use)",
 	  .min = 1, .max = LOAD_MAX_THREADS, .json_key = "load_threads", .offset = O(load_threads) },
 	{ .long_name = "time", .short_name = 't', .type = OPTSPEC_UINT, .metavar = "S",
-	  .help = "run each benchmark a fixed S seconds (default: until its\nfigures are known, see --precision)",
+	  .help = "run each pair once for a fixed S seconds (default: sub-runs\nof 5 s within --budget, see there)",
 	  .min = 1, .max = OPT_MAX_DURATION_S, .def = 0, .unit = "whole seconds", .json_key = "duration_s",
 	  .offset = O(duration_s) },
 	{ .long_name = "precision", .type = OPTSPEC_CUSTOM, .metavar = "SPEC",
-	  .help = "without -t, stop each pair once every judged figure's 95%\ninterval is within this of it "
+	  .help = "a pair is known, and runs no more, once each judged figure's\n95% interval is within this of it "
 		  "(default: mean=10%,p99=20%,\ncpu=2,met=2: latency mean and p99 within 10 and 20% or\n"
 		  "20 us, % desired CPU and % deadlines met within 2 points)", .accepted = PRECISION_ACCEPTED,
 	  .set = precision_set_opt, .offset = O(precision) },
 	{ .long_name = "min-time", .type = OPTSPEC_UINT, .metavar = "S",
-	  .help = "without -t, run each pair at least S seconds, and at least\nthe task's own cycle "
-		  "(X: one 10.1 s sweep) (default: 5)", .min = 1, .max = OPT_MAX_DURATION_S,
-	  .def = STOP_MIN_S_DEFAULT, .unit = "whole seconds", .json_key = "min_time_s", .offset = O(min_time_s) },
+	  .help = "the adaptive window instead of the budget: each pair once,\nat least S seconds and the task's own cycle "
+		  "(X: one 10.1 s\nsweep), until its figures are known (default: 5)", .min = 1, .max = OPT_MAX_DURATION_S,
+	  .def = 0, .unit = "whole seconds", .json_key = "min_time_s", .offset = O(min_time_s) },
 	{ .long_name = "max-time", .type = OPTSPEC_UINT, .metavar = "S",
-	  .help = "without -t, run each pair at most S seconds (default: 60)", .min = 1,
-	  .max = OPT_MAX_DURATION_S, .def = STOP_MAX_S_DEFAULT, .unit = "whole seconds", .json_key = "max_time_s",
+	  .help = "the adaptive window: each pair once, at most S seconds\n(default: 60)", .min = 1,
+	  .max = OPT_MAX_DURATION_S, .def = 0, .unit = "whole seconds", .json_key = "max_time_s",
 	  .offset = O(max_time_s) },
 	{ .long_name = "bench-nice", .short_name = 'B', .type = OPTSPEC_INTS, .metavar = "LIST",
 	  .help = "nice of the benchmarked task, -20..19 (default: 0); a list\nsweeps: -B 0,-10 or -B 0:-20:5",
@@ -122,11 +122,13 @@ static const struct optspec core_options[] = {
 	  .help = "no progress line (it is shown on stderr only when\nstderr is a terminal, and never in results)",
 	  .offset = O(quiet) },
 	{ .long_name = "repeat", .type = OPTSPEC_UINT, .metavar = "N",
-	  .help = "run every pair N times, in rounds; tables show medians", .min = 1, .max = OPT_MAX_REPEAT,
-	  .def = 1, .json_key = "repeat", .not_a_fact = true, .offset = O(repeat) },
+	  .help = "run every pair N times, in rounds of -t (default 5 s);\ntables show medians; "
+		  "with --budget, at most N sub-runs a pair", .min = 1, .max = OPT_MAX_REPEAT,
+	  .def = 0, .json_key = "repeat", .not_a_fact = true, .offset = O(repeat) },
 	{ .long_name = "budget", .type = OPTSPEC_UINT, .metavar = "S",
-	  .help = "spend at most S seconds on sub-runs: rounds of every pair\n(windows of -t, default 5 s) "
-		  "until each is decided or known,\nat most --repeat (default 20) sub-runs a pair",
+	  .help = "the default run: at most S seconds of sub-runs, in rounds\nof every pair (windows of -t, "
+		  "default 5 s) until each is\ndecided or known, 3 to --repeat (default 20) sub-runs a\npair "
+		  "(default: 30 s for each pair of the run)",
 	  .min = 1, .max = OPT_MAX_DURATION_S, .unit = "whole seconds", .json_key = "budget_s",
 	  .offset = O(budget_s) },
 	{ .long_name = "seed", .type = OPTSPEC_U64, .metavar = "N",
@@ -350,26 +352,62 @@ static enum opt_status check_workloads(const struct options *o, char *err, size_
 	return OPT_OK;
 }
 
-/* The adaptive window's options against -t and each other; a --max-time below the default
- * --min-time, the latter not given, lowers it.  Returns OPT_OK, or OPT_ERROR with err set. */
+/* The name of the first of the window's options given that do not go with -t: --precision,
+ * --min-time or --max-time; NULL when none. */
+static const char *adaptive_option(const struct options *o, bool with_precision)
+{
+	return with_precision && o->precision_given ? "--precision" : o->min_time_s ? "--min-time" :
+	       o->max_time_s ? "--max-time" : NULL;
+}
+
+/* The budget's --repeat: its cap of sub-runs a pair, at least MATRIX_BUDGET_MIN_SUBRUNS.
+ * Returns OPT_OK, or OPT_ERROR with err set. */
+static enum opt_status budget_repeat(struct options *o, char *err, size_t errlen)
+{
+	if (o->repeat && o->repeat < MATRIX_BUDGET_MIN_SUBRUNS) {
+		snprintf(err, errlen, "--repeat: %u with --budget (accepted: %u or more, the most sub-runs a pair; "
+			 "default %u)", o->repeat, MATRIX_BUDGET_MIN_SUBRUNS, MATRIX_BUDGET_MAX_SUBRUNS);
+		return OPT_ERROR;
+	}
+	if (!o->repeat)
+		o->repeat = MATRIX_BUDGET_MAX_SUBRUNS;
+	return OPT_OK;
+}
+
+/* Resolves o->window from -t, --repeat, --budget and the adaptive window's options, and the
+ * values not given (enum run_window); refuses the combinations that contradict each other.
+ * Returns OPT_OK, or OPT_ERROR with err set. */
 static enum opt_status check_window(struct options *o, char *err, size_t errlen)
 {
-	if (o->duration_s && (o->precision_given || o->min_time_s != STOP_MIN_S_DEFAULT ||
-			      o->max_time_s != STOP_MAX_S_DEFAULT)) {
+	const char *adaptive = adaptive_option(o, true);
+	if (o->duration_s && adaptive) {
 		snprintf(err, errlen, "%s: only without -t (-t %u is a fixed window; accepted: one or the other)",
-			 o->precision_given ? "--precision" : o->min_time_s != STOP_MIN_S_DEFAULT ? "--min-time" : "--max-time",
-			 o->duration_s);
+			 adaptive, o->duration_s);
 		return OPT_ERROR;
 	}
-	if (o->budget_s && o->repeat == 2) {
-		snprintf(err, errlen, "--repeat: 2 with --budget (accepted: 3 or more, the most sub-runs a pair; "
-			 "default %u)", MATRIX_BUDGET_MAX_SUBRUNS);
+	if (o->budget_s && adaptive_option(o, false)) {
+		snprintf(err, errlen, "%s: only without --budget (the adaptive window runs each pair once; "
+			 "accepted: one or the other)", adaptive_option(o, false));
 		return OPT_ERROR;
 	}
-	if (o->budget_s && o->repeat == 1)  /* --budget's cap, unless --repeat gives one */
-		o->repeat = MATRIX_BUDGET_MAX_SUBRUNS;
-	if (o->min_time_s == STOP_MIN_S_DEFAULT && o->max_time_s < o->min_time_s)
-		o->min_time_s = o->max_time_s;
+	if (o->budget_s || (!o->duration_s && !o->repeat && !adaptive_option(o, false))) {
+		o->window = RUN_WINDOW_BUDGET;
+		return budget_repeat(o, err, errlen);
+	}
+	o->window = adaptive_option(o, false) ? RUN_WINDOW_ADAPTIVE : RUN_WINDOW_FIXED;
+	if (o->window == RUN_WINDOW_FIXED && o->precision_given) {
+		snprintf(err, errlen, "--precision: only with the budget or the adaptive window (--repeat %u runs "
+			 "fixed windows; accepted: --budget, --min-time or --max-time with it)", o->repeat);
+		return OPT_ERROR;
+	}
+	if (!o->repeat)
+		o->repeat = 1;
+	if (o->window == RUN_WINDOW_FIXED && !o->duration_s)
+		o->duration_s = MATRIX_BUDGET_SUBRUN_S;
+	if (!o->max_time_s)
+		o->max_time_s = STOP_MAX_S_DEFAULT;
+	if (!o->min_time_s)
+		o->min_time_s = o->max_time_s < STOP_MIN_S_DEFAULT ? o->max_time_s : STOP_MIN_S_DEFAULT;
 	if (o->min_time_s > o->max_time_s) {
 		snprintf(err, errlen, "--min-time: %u is above --max-time %u (accepted: at most the maximum)",
 			 o->min_time_s, o->max_time_s);
@@ -464,4 +502,9 @@ void options_usage(FILE *f, const char *prog, void (*more_usage)(FILE *f, const 
 		if (workload_table[i]->load)
 			fprintf(f, "  %-8s %s\n", workload_table[i]->name, workload_table[i]->load_help);
 	fprintf(f, "Names are case-insensitive.\n");
+}
+
+unsigned options_window_s(const struct options *o)
+{
+	return o->window == RUN_WINDOW_ADAPTIVE ? o->max_time_s : o->duration_s ? o->duration_s : MATRIX_BUDGET_SUBRUN_S;
 }

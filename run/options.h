@@ -19,14 +19,30 @@
 #define OPT_MAX_WORKLOAD_OPTIONS 64u  /* distinct options of all workloads together (checked by
                                          tests/check_workload.c) */
 
+/* How long each pair runs, resolved by options_parse from -t, --repeat, --budget and the
+ * adaptive window's options (run/matrix.h runs them). */
+enum run_window {
+	RUN_WINDOW_BUDGET,   /* the default, and --budget: rounds of sub-runs of -t seconds (default
+	                        MATRIX_BUDGET_SUBRUN_S), each pair until decided or known, within a
+	                        time budget (matrix_budget_ns) */
+	RUN_WINDOW_FIXED,    /* -t or --repeat without --budget: windows of -t seconds (default
+	                        MATRIX_BUDGET_SUBRUN_S), --repeat of them a pair */
+	RUN_WINDOW_ADAPTIVE, /* --min-time or --max-time: one window a pair (--repeat of them),
+	                        until its figures are known (run/stoprule.h) */
+};
+
 struct options {
 	uint64_t loops_per_ms;      /* -l; 0 = saved or measured */
 	unsigned load_threads;      /* -L; 0 = online CPUs */
-	unsigned duration_s;        /* -t: a fixed window of S seconds per pair; 0 (the default):
-	                               each pair runs until its figures are known (run/stoprule.h) */
-	unsigned min_time_s;        /* --min-time: the least an adaptive pair runs (default 5) */
-	unsigned max_time_s;        /* --max-time: the most an adaptive pair runs (default 60) */
-	struct precision precision; /* --precision: the adaptive window's targets */
+	enum run_window window;     /* resolved from the options below (never given itself) */
+	unsigned duration_s;        /* -t: the window of a pair or a sub-run, seconds; 0: not given
+	                               (resolved to MATRIX_BUDGET_SUBRUN_S for --repeat alone) */
+	unsigned min_time_s;        /* --min-time: the least an adaptive pair runs (0 not given,
+	                               resolved to STOP_MIN_S_DEFAULT) */
+	unsigned max_time_s;        /* --max-time: the most an adaptive pair runs (0 not given,
+	                               resolved to STOP_MAX_S_DEFAULT) */
+	struct precision precision; /* --precision: the targets of the adaptive window and of the
+	                               budget's "known" */
 	bool precision_given;       /* --precision was given */
 	struct optspec_ints bench_nices; /* -B: nice levels of the simulated task (a sweep when several) */
 	struct optspec_ints load_nices;  /* -N: nice levels of the loads */
@@ -48,9 +64,10 @@ struct options {
 	const char *comment;        /* -m */
 	uint32_t sim_include, sim_exclude;   /* -W / -X: bit i = workload_table[i] */
 	uint32_t load_include, load_exclude; /* -w / -x: bit i = workload_table[i] */
-	unsigned repeat;            /* --repeat: runs of every pair, in rounds (default 1); with
-	                               --budget the most (MATRIX_BUDGET_MAX_SUBRUNS when not given) */
-	unsigned budget_s;          /* --budget: seconds of sub-runs at most (run/matrix.h); 0: none */
+	unsigned repeat;            /* --repeat: runs of every pair, in rounds (resolved: 1 when not
+	                               given; with the budget the most, MATRIX_BUDGET_MAX_SUBRUNS) */
+	unsigned budget_s;          /* --budget: seconds of sub-runs at most (run/matrix.h); 0: not
+	                               given (the budget's default, matrix_budget_ns) */
 	uint64_t seed;              /* --seed: the seed of the rounds' shuffled order (run/matrix.h);
 	                               0: drawn at the start (interbench.c) */
 	const char *json_path;      /* --json FILE ("-" = stdout), or NULL */
@@ -106,5 +123,9 @@ void options_workload_line(const struct options *o, char *buf, size_t len);
 /* The value of the option named long_name (without dashes) in o, as text (optspec_format).
  * Returns 0, or -1 when there is no such option. */
 int options_get(const struct options *o, const char *long_name, char *buf, size_t len);
+
+/* The window of one run of a pair, seconds: the adaptive window's --max-time, else -t, else
+ * the budget's sub-run (MATRIX_BUDGET_SUBRUN_S; X's runs are at least one sweep, run/matrix.c). */
+unsigned options_window_s(const struct options *o);
 
 #endif

@@ -37,6 +37,19 @@ void progress_open(struct progress *p, bool quiet, size_t runs_total, uint64_t p
 	p->planned_run_ns = planned_run_ns;
 }
 
+void progress_budget(struct progress *p, uint64_t budget_ns)
+{
+	p->budget_ns = budget_ns;
+}
+
+void progress_round(struct progress *p, unsigned round, size_t round_len, const char *undecided)
+{
+	p->round = round;
+	p->round_len = round_len;
+	p->round_done = 0;
+	snprintf(p->undecided, sizeof(p->undecided), "%s", undecided);
+}
+
 /* "m:ss", or "h:mm:ss" from an hour on. */
 static void format_duration(uint64_t ns, char *buf, size_t len)
 {
@@ -98,8 +111,17 @@ size_t progress_format(const struct progress *p, uint64_t now_ns, size_t cols, c
 	size_t n = cols > 1 && cols - 1 < len ? cols : len; /* at most cols - 1 characters */
 	if (n == 0)
 		return 0;
-	int w = snprintf(buf, n, "[%zu/%zu] %s | elapsed %s | left %s", p->runs_done + 1 > p->runs_total ?
-			 p->runs_total : p->runs_done + 1, p->runs_total, p->current, elapsed, left);
+	int w;
+	if (p->budget_ns) {
+		uint64_t used = p->started && now_ns > p->start_ns ? now_ns - p->start_ns : 0;
+		format_duration(used < p->budget_ns ? p->budget_ns - used : 0, left, sizeof(left));
+		w = snprintf(buf, n, "[round %u: %zu/%zu] %s%s%s | elapsed %s | budget left %s", p->round,
+			     p->round_done + 1 > p->round_len ? p->round_len : p->round_done + 1, p->round_len,
+			     p->current, p->undecided[0] ? " | " : "", p->undecided, elapsed, left);
+	} else {
+		w = snprintf(buf, n, "[%zu/%zu] %s | elapsed %s | left %s", p->runs_done + 1 > p->runs_total ?
+			     p->runs_total : p->runs_done + 1, p->runs_total, p->current, elapsed, left);
+	}
 	if (w < 0)
 		return 0;
 	return (size_t)w < n ? (size_t)w : n - 1;
@@ -171,6 +193,7 @@ static void erase(struct progress *p)
 void progress_run_end(struct progress *p, uint64_t now_ns)
 {
 	p->runs_done++;
+	p->round_done++;
 	p->done_elapsed_ns = now_ns > p->start_ns ? now_ns - p->start_ns : 0;
 	p->in_run = false;
 	erase(p);

@@ -27,6 +27,11 @@ struct progress {
 	uint64_t next_draw_ns;     /* earliest time of the next redraw */
 	char current[128];         /* what runs now: "Audio vs Burn, repeat 1/3" */
 	size_t shown_cols;         /* columns of the line now on screen (0: none) */
+	/* A budget's rounds (progress_budget): 0 without one. */
+	uint64_t budget_ns;        /* the whole budget, from start_ns */
+	unsigned round;            /* the round running, from 1 */
+	size_t round_done, round_len; /* its runs finished, and its runs */
+	char undecided[96];        /* what the pairs wait for: "undecided 5: p99 latency 3, ..." */
 };
 
 /* Starts the progress line for runs_total runs of planned_run_ns each, or of planned_min_ns to
@@ -35,6 +40,14 @@ struct progress {
  * non-blocking (else p->fd is -1 and every other call does nothing).  Never fails. */
 void progress_open(struct progress *p, bool quiet, size_t runs_total, uint64_t planned_min_ns,
 		   uint64_t planned_run_ns);
+
+/* A budget run of budget_ns (run/matrix.h): the line then shows the round and its runs, what is
+ * still undecided and the budget left, not a count of planned runs. */
+void progress_budget(struct progress *p, uint64_t budget_ns);
+
+/* Round `round` (from 1) of a budget run begins with round_len runs; undecided says what the
+ * pairs still running wait for (copied, cut at its size), "" before the first settling. */
+void progress_round(struct progress *p, unsigned round, size_t round_len, const char *undecided);
 
 /* A run begins at now_ns: names it ("Audio vs Burn", repeat, of repeats) and draws the line. */
 void progress_run_begin(struct progress *p, const char *sim, const char *load, unsigned repeat,
@@ -60,7 +73,9 @@ uint64_t progress_left_ns(const struct progress *p, uint64_t now_ns);
 uint64_t progress_left_min_ns(const struct progress *p, uint64_t now_ns);
 
 /* Formats the status text at now_ns into buf (at most cols - 1 characters, so it never wraps;
- * len bytes with the NUL), e.g. "[3/19] Audio vs Burn | elapsed 0:09 | left ~1:02" (left 0:40-9:30 for a range).
+ * len bytes with the NUL), e.g. "[3/19] Audio vs Burn | elapsed 0:09 | left ~1:02" (left 0:40-9:30 for a range);
+ * with a budget "[round 4: 3/7] Audio vs Burn | undecided 7: p99 latency 5, disturbed 2 |
+ * elapsed 3:09 | budget left 1:51".
  * Returns the number of characters written. */
 size_t progress_format(const struct progress *p, uint64_t now_ns, size_t cols, char *buf, size_t len);
 

@@ -263,19 +263,23 @@ END_TEST
 /* --budget: the sink's item_settled settles item 0 as soon as it is asked (after the third
  * round, MATRIX_BUDGET_MIN_SUBRUNS) and item 1 after its fifth sub-run; the rounds then run
  * only what is unsettled and the run ends when both are settled, well before its 20 rounds. */
-static bool settle_stub(void *arg, const struct matrix *mx, size_t item)
+static bool settle_stub(void *arg, const struct matrix *mx, size_t item, char *why, size_t whylen)
 {
 	(void)arg;
 	settle_asks++;
 	ck_assert_uint_ge(matrix_ran(mx, item), MATRIX_BUDGET_MIN_SUBRUNS);
+	snprintf(why, whylen, "p99 latency");
 	return item == 0 || matrix_ran(mx, item) >= 5;
 }
 
-/* A round's end as the --budget run reports it: the items settled by then. */
+/* A round's end as the --budget run reports it: the items settled by then, and what the
+ * others wait for (matrix_undecided). */
 static void on_round_settled(void *arg, const struct matrix *mx, unsigned round, bool interrupted)
 {
 	(void)arg, (void)interrupted;
-	event("round%u[%d%d] ", round, mx->settled[0], mx->settled[1]);
+	char undecided[64];
+	matrix_undecided(mx, undecided, sizeof(undecided));
+	event("round%u[%d%d](%s) ", round, mx->settled[0], mx->settled[1], undecided);
 }
 
 START_TEST(budget_runs_what_is_unsettled)
@@ -287,7 +291,8 @@ START_TEST(budget_runs_what_is_unsettled)
 	s.round_done = on_round_settled;
 	ck_assert_int_eq(matrix_run(&m, &s), 0);
 	/* each round's line knows what that round settled: item 0 after the third, both after the fifth */
-	ck_assert_msg(strstr(events, "round1[00] ") && strstr(events, "round2[10] ") && strstr(events, "round4[11] "),
+	ck_assert_msg(strstr(events, "round1[00](undecided 2: under 3 sub-runs 2) ") &&
+		      strstr(events, "round2[10](undecided 1: p99 latency 1) ") && strstr(events, "round4[11]() "),
 		      "%s", events);
 	ck_assert_uint_eq(matrix_ran(&m, 0), 3);
 	ck_assert_uint_eq(matrix_ran(&m, 1), 5);

@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include "run/matrix.h"
 #include "run/options.h"
 #include "lib/optparse.h"
 #include "loadkit/load.h"
@@ -17,9 +18,11 @@ START_TEST(defaults)
 {
 	struct options o;
 	ck_assert_int_eq(parse(&o, NULL), OPT_OK);
-	ck_assert_uint_eq(o.duration_s, 0);  /* each pair until its figures are known */
-	ck_assert_uint_eq(o.min_time_s, STOP_MIN_S_DEFAULT);
-	ck_assert_uint_eq(o.max_time_s, STOP_MAX_S_DEFAULT);
+	ck_assert_int_eq(o.window, RUN_WINDOW_BUDGET);  /* the default run: the budget's sub-runs */
+	ck_assert_uint_eq(o.duration_s, 0);
+	ck_assert_uint_eq(o.budget_s, 0);  /* MATRIX_BUDGET_PER_PAIR_S a pair */
+	ck_assert_uint_eq(o.repeat, MATRIX_BUDGET_MAX_SUBRUNS);
+	ck_assert_uint_eq(options_window_s(&o), MATRIX_BUDGET_SUBRUN_S);
 	ck_assert_double_eq(o.precision.latency_p99_pct, 20);
 	ck_assert(!o.precision_given);
 	ck_assert_uint_eq(o.load_threads, 0);
@@ -68,6 +71,39 @@ START_TEST(window_options)
 	ck_assert_int_eq(parse(&o, "--max-time", "0", NULL), OPT_ERROR);
 	ck_assert_int_eq(parse(&o, "--max-time", "3", NULL), OPT_OK);  /* the default minimum follows */
 	ck_assert_uint_eq(o.min_time_s, 3);
+	ck_assert_int_eq(o.window, RUN_WINDOW_ADAPTIVE);
+	ck_assert_uint_eq(o.repeat, 1);
+	ck_assert_int_eq(parse(&o, "--min-time", "7", NULL), OPT_OK);  /* the default maximum */
+	ck_assert_uint_eq(o.max_time_s, STOP_MAX_S_DEFAULT);
+}
+END_TEST
+
+/* Which window the options resolve to (enum run_window), and the combinations refused. */
+START_TEST(window_resolved)
+{
+	struct options o;
+	ck_assert_int_eq(parse(&o, "-t", "2", NULL), OPT_OK);  /* -t alone: one fixed window a pair */
+	ck_assert_int_eq(o.window, RUN_WINDOW_FIXED);
+	ck_assert_uint_eq(o.repeat, 1);
+	ck_assert_int_eq(parse(&o, "--repeat", "3", NULL), OPT_OK);  /* --repeat alone: 3 of 5 s */
+	ck_assert_int_eq(o.window, RUN_WINDOW_FIXED);
+	ck_assert_uint_eq(o.duration_s, MATRIX_BUDGET_SUBRUN_S);
+	ck_assert_int_eq(parse(&o, "-t", "2", "--budget", "60", NULL), OPT_OK);  /* sub-runs of 2 s */
+	ck_assert_int_eq(o.window, RUN_WINDOW_BUDGET);
+	ck_assert_uint_eq(options_window_s(&o), 2);
+	ck_assert_uint_eq(o.repeat, MATRIX_BUDGET_MAX_SUBRUNS);
+	ck_assert_int_eq(parse(&o, "--budget", "60", "--repeat", "4", NULL), OPT_OK);  /* its cap */
+	ck_assert_uint_eq(o.repeat, 4);
+	ck_assert_int_eq(parse(&o, "--precision", "p99=10", NULL), OPT_OK);  /* the budget's "known" */
+	ck_assert_int_eq(o.window, RUN_WINDOW_BUDGET);
+	ck_assert_int_eq(parse(&o, "--budget", "60", "--repeat", "2", NULL), OPT_ERROR);
+	ck_assert_str_eq(err, "--repeat: 2 with --budget (accepted: 3 or more, the most sub-runs a pair; default 20)");
+	ck_assert_int_eq(parse(&o, "--budget", "60", "--repeat", "1", NULL), OPT_ERROR);
+	ck_assert_int_eq(parse(&o, "--budget", "60", "--max-time", "9", NULL), OPT_ERROR);
+	ck_assert_str_eq(err, "--max-time: only without --budget (the adaptive window runs each pair once; "
+			 "accepted: one or the other)");
+	ck_assert_int_eq(parse(&o, "--repeat", "3", "--precision", "p99=10", NULL), OPT_ERROR);
+	ck_assert_ptr_nonnull(strstr(err, "--precision: only with the budget or the adaptive window"));
 }
 END_TEST
 
@@ -377,6 +413,7 @@ int main(void)
 	tcase_add_test(tc, good_values);
 	tcase_add_test(tc, long_forms);
 	tcase_add_test(tc, window_options);
+	tcase_add_test(tc, window_resolved);
 	tcase_add_test(tc, case_insensitive_names);
 	tcase_add_test(tc, help);
 	tcase_add_test(tc, quiet);

@@ -80,6 +80,29 @@ START_TEST(adaptive_runs_show_a_range)
 }
 END_TEST
 
+/* A budget run shows its round, what is undecided and the budget left, never a count of the
+ * runs its cap allows; the budget left is never below zero. */
+START_TEST(budget_shows_rounds_and_what_is_undecided)
+{
+	struct progress p;
+	char buf[256];
+	progress_open(&p, true, 4 * 20, 5 * NS_PER_S, 5 * NS_PER_S);
+	progress_budget(&p, 120 * NS_PER_S);
+	progress_round(&p, 1, 4, "");
+	progress_run_begin(&p, "Audio", "None", 1, 1, 0);
+	progress_format(&p, 3 * NS_PER_S, 200, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "[round 1: 1/4] Audio vs None | elapsed 0:03 | budget left 1:57");
+	progress_run_end(&p, 6 * NS_PER_S);
+	progress_round(&p, 4, 2, "undecided 2: p99 latency 1, disturbed 1");
+	progress_run_begin(&p, "Video", "Burn", 4, 1, 100 * NS_PER_S);
+	progress_run_end(&p, 106 * NS_PER_S);
+	progress_run_begin(&p, "X", "Burn", 4, 1, 106 * NS_PER_S);
+	progress_format(&p, 130 * NS_PER_S, 200, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "[round 4: 2/2] X vs Burn | undecided 2: p99 latency 1, disturbed 1 | elapsed 2:10 | "
+			 "budget left 0:00");
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("progress");
@@ -88,6 +111,7 @@ int main(void)
 	tcase_add_test(tc, left_counts_the_measured_overhead);
 	tcase_add_test(tc, text_names_the_run_and_fits_the_terminal);
 	tcase_add_test(tc, adaptive_runs_show_a_range);
+	tcase_add_test(tc, budget_shows_rounds_and_what_is_undecided);
 	suite_add_tcase(s, tc);
 	return ck_run(s);
 }
