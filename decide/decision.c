@@ -183,7 +183,9 @@ bool decision_p99_bounded(const struct decision_subrun *a, size_t na, const stru
 {
 	for (size_t i = 0; i < na + nb; i++) {
 		const struct decision_subrun *s = i < na ? &a[i] : &b[i - na];
-		if (s->usable && s->samples > 0 && s->samples < DECISION_P99_MIN_SAMPLES)
+		/* a starved sub-run (0 samples) has no p99 to bound; one whose count is not said (NaN:
+		 * a logfile) cannot show that it is bounded */
+		if (s->usable && s->samples != 0 && !(s->samples >= DECISION_P99_MIN_SAMPLES))
 			return false;
 	}
 	return true;

@@ -126,8 +126,9 @@ struct decision_subrun {
  * sub-run has 100 periods, X's sweep 101, Video's 5 s 300. */
 #define DECISION_P99_MIN_SAMPLES 368
 
-/* Whether every usable sub-run of a[0..na) and b[0..nb) that says its samples has at least
- * DECISION_P99_MIN_SAMPLES (a sub-run without a sample, a starved one, has no p99 to bound). */
+/* Whether every usable sub-run of a[0..na) and b[0..nb) has at least DECISION_P99_MIN_SAMPLES
+ * samples (a sub-run without a sample, a starved one, has no p99 to bound; one whose count is
+ * not said, NaN, as a logfile's rows, cannot show it is bounded and makes this false). */
 bool decision_p99_bounded(const struct decision_subrun *a, size_t na, const struct decision_subrun *b, size_t nb);
 
 /* decision_measure over sub-runs: the usable ones' finite values, and for a share (in %, 0 to

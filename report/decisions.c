@@ -150,8 +150,10 @@ void decision_method_print(FILE *out, unsigned family)
 		"a change is shown; SAME: the change is shown within the threshold (two one-sided tests,\n"
 		"Schuirmann 1987); each needs both Welch's test and the exact permutation test of the sub-runs'\n"
 		"labels (Pitman 1937), so 4 or 5 sub-runs a side or more (more in a larger family); UNKNOWN:\n"
-		"neither yet, with the sub-runs a side that would answer at the spread seen.  Family error\n"
-		"(Holm 1979, over the %u judged figures): any false DIFFERENT at most %.0f %%, any false SAME\n"
-		"at most %.0f %%.\n", family,
-		100 * DECISION_ALPHA, 100 * DECISION_ALPHA);
+		"neither yet, with the sub-runs a side that would answer at the spread seen.  A p99 is judged\n"
+		"only where every sub-run says it has the %d samples that can bound it, else p90 is, with\n"
+		"p99's threshold, where both sides carry it.\n"
+		"Family error (Holm 1979, over the %u judged figures): any false DIFFERENT at most %.0f %%, any\n"
+		"false SAME at most %.0f %%.\n",
+		DECISION_P99_MIN_SAMPLES, family, 100 * DECISION_ALPHA, 100 * DECISION_ALPHA);
 }

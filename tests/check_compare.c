@@ -34,6 +34,8 @@ START_TEST(threshold_syntax)
 }
 END_TEST
 
+static long make_set_samples = 1000;  /* "samples" of make_set's unstarved repeats; -1: left out */
+
 /* A JSON document with Audio/None repeated n times: p99 = p99_ns + i * step_ns, deadlines
  * met met_pct (mean and max fixed); its last starved repeats took no latency sample, written
  * as a run writes them: samples 0, the latencies null, and 100 % deadlines met (a run counts
@@ -51,10 +53,13 @@ static void make_set_starved(struct result_set *rs, unsigned n, long p99_ns, lon
 		if (i >= n - starved)
 			fprintf(f, "\"samples\":0,\"latency_mean_ns\":null,\"latency_p99_ns\":null,\"latency_max_ns\":null,"
 				"\"desired_cpu_ppm\":0,\"deadlines_met_ppm\":1000000}");
-		else
+		else {
+			if (make_set_samples >= 0)
+				fprintf(f, "\"samples\":%ld,", make_set_samples);
 			fprintf(f, "\"latency_mean_ns\":5000,\"latency_p99_ns\":%ld,\"latency_max_ns\":900000,"
 				"\"desired_cpu_ppm\":1000000,\"deadlines_met_ppm\":%ld}", p99_ns + (long)i * step_ns,
 				lround(met_pct * 1e4));
+		}
 	}
 	fprintf(f, "]}");
 	fclose(f);
@@ -369,7 +374,9 @@ START_TEST(subrun_marks_read)
 	ck_assert_double_eq(p->v[2].periods, 100);
 	ck_assert_double_eq_tol(p->v[0].m[JM_P90], 50500, 1e-6);  /* 100 us / 2 x steady_reps' 1.01 */
 	result_set_free(&rs);
+	make_set_samples = -1;
 	make_set(&rs, 1, 100000, 0, 100);  /* no "samples" nor "periods": not said */
+	make_set_samples = 1000;
 	ck_assert(isnan(rs.pairs[0].v[0].samples) && isnan(rs.pairs[0].v[0].periods));
 	result_set_free(&rs);
 	static const char log[] =

@@ -146,6 +146,25 @@ END_TEST
 /* Identical sub-runs on each side (no spread) with a real change: only the permutation test's
  * floor stands in the way, and the projection says when it lifts (4 a side for a family of one:
  * 2/70 = 0.029), never "at its threshold". */
+/* A p99 is bounded only where every usable sub-run has 368 samples: a starved one (0) has
+ * none to bound, a count not said (NaN, a logfile's row) cannot show it, one left out does
+ * not count. */
+START_TEST(p99_bounded_by_said_counts)
+{
+	struct decision_subrun a[2] = { { .value = 1, .samples = 368, .usable = true },
+					{ .value = 1, .samples = 1000, .usable = true } };
+	struct decision_subrun b[2] = { { .value = 1, .samples = 0, .usable = true },
+					{ .value = 1, .samples = 100, .usable = false } };
+	ck_assert(decision_p99_bounded(a, 2, b, 2));
+	a[0].samples = 367;
+	ck_assert(!decision_p99_bounded(a, 2, b, 2));
+	a[0].samples = NAN;
+	ck_assert(!decision_p99_bounded(a, 2, b, 2));
+	a[0].usable = false;
+	ck_assert(decision_p99_bounded(a, 2, b, 2));
+}
+END_TEST
+
 START_TEST(no_spread_projection)
 {
 	struct decision d;
@@ -385,6 +404,7 @@ int main(void)
 	tcase_add_test(tc, edges);
 	tcase_add_test(tc, precision_rules);
 	tcase_add_test(tc, no_spread_projection);
+	tcase_add_test(tc, p99_bounded_by_said_counts);
 	tcase_add_test(tc, large_family_drawn_splits);
 	suite_add_tcase(s, tc);
 	TCase *sim = tcase_create("simulation");

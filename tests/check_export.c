@@ -14,13 +14,15 @@
 #include "tests/ck_run.h"
 
 /* A JSON document: Audio/Burn repeated n times with p99 = p99_ns + i * step_ns (mean 5 us, max
- * 900 us, 100 % CPU, deadlines met met_pct); then, when video_failed, a failed Video/Burn. */
+ * 900 us, 100 % CPU, deadlines met met_pct, 1000 samples: enough to bound a p99); then, when
+ * video_failed, a failed Video/Burn. */
 static char *make_doc(unsigned n, long p99_ns, long step_ns, double met_pct, bool video_failed)
 {
 	json_t *results = json_array();
 	for (unsigned i = 0; i < n; i++)
-		json_array_append_new(results, json_pack("{s:s, s:s, s:s, s:i, s:b, s:i, s:I, s:i, s:i, s:I}",
+		json_array_append_new(results, json_pack("{s:s, s:s, s:s, s:i, s:b, s:i, s:i, s:I, s:i, s:i, s:I}",
 			"simulation", "Audio", "load", "Burn", "mode", "", "repeat", (int)i + 1, "has_deadlines", 1,
+			"samples", 1000,
 			"latency_mean_ns", 5000, "latency_p99_ns", (json_int_t)(p99_ns + (long)i * step_ns),
 			"latency_max_ns", 900000, "desired_cpu_ppm", 1000000,
 			"deadlines_met_ppm", (json_int_t)lround(met_pct * 1e4)));

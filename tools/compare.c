@@ -172,11 +172,11 @@ void cmp_pair_limits(const struct rs_pair *a, const struct rs_pair *b, const str
 		bounded = decision_p99_bounded(s, a->n, s + a->n, b->n);
 	}
 	free(s);
-	if (isnan(t->limit[JM_P99]) || bounded || !carries(a, JM_P90) || !carries(b, JM_P90))
-		return;  /* p99 judged: bounded, or no p90 to judge in its place (results without it) */
-	if (isnan(limit[JM_P90]))
+	if (isnan(t->limit[JM_P99]) || bounded)
+		return;
+	limit[JM_P99] = NAN;  /* reported, not judged: p90 in its place where both results carry it */
+	if (isnan(limit[JM_P90]) && carries(a, JM_P90) && carries(b, JM_P90))
 		limit[JM_P90] = t->limit[JM_P99];
-	limit[JM_P99] = NAN;
 }
 
 bool compare_measure(const struct rs_pair *a, const struct rs_pair *b, enum judged_metric m, double limit,

@@ -46,9 +46,11 @@ void cmp_default_thresholds(struct cmp_thresholds *t);
 int cmp_parse_thresholds(const char *spec, struct cmp_thresholds *t, char *err, size_t errlen);
 
 
-/* The thresholds of pair a (OLD) against b (NEW) into limit: t's, with p99's moved to p90
- * (JM_P90, unless --threshold gave p90 its own) when a usable sub-run of either side has fewer
- * than DECISION_P99_MIN_SAMPLES samples (decide/decision.h).  p90 is shown only with a limit (default none). */
+/* The thresholds of pair a (OLD) against b (NEW) into limit: t's, with p99 not judged when a
+ * usable sub-run of either side has fewer than DECISION_P99_MIN_SAMPLES samples or does not say
+ * how many (a logfile's rows; decide/decision.h decision_p99_bounded), p90 then judged with
+ * p99's limit where both sides carry it (unless --threshold gave p90 its own).  p90 is shown
+ * only with a limit (default none). */
 void cmp_pair_limits(const struct rs_pair *a, const struct rs_pair *b, const struct cmp_thresholds *t,
 		     double limit[JM_METRICS]);
 
