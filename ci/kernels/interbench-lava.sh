@@ -93,6 +93,17 @@ schedstats() {
 	done
 }
 
+# Succeeds when process $1, child of $2, is this shell, its child or grandchild (the
+# watchdog's own commands: a function in a pipeline runs in a child).
+ours() {
+	[ "$1" = $$ ] || [ "$2" = $$ ] && return 0
+	case $2 in (0|1|2) return 1 ;; esac
+	read -r up_stat 2>/dev/null </proc/"$2"/stat || return 1
+	# shellcheck disable=SC2086 # the fields after comm, split on purpose: $2 is the parent
+	set -- ${up_stat##*) }
+	[ "$2" = $$ ]
+}
+
 # One line for each task of /proc/[0-9]*/task/*: WHO|TID|STATE|CPU|POLICY PRIORITY|WCHAN|COMM,
 # WHO "ib" for a thread of the processes $1 (space-separated), else "other"; this shell and
 # its children (the watchdog's own commands) left out.
@@ -105,7 +116,7 @@ tasks() {
 		comm=${s#*\(} wchan=""
 		# shellcheck disable=SC2086 # the fields after comm, split on purpose: $1 is field 3
 		set -- ${s##*) }
-		[ "$who" = other ] && { [ "${p%%/*}" = $$ ] || [ "$2" = $$ ]; } && continue
+		[ "$who" = other ] && ours "${p%%/*}" "$2" && continue
 		case ${39} in
 		(0) pol="OTHER nice ${17}" ;; (1) pol="FIFO ${38}" ;; (2) pol="RR ${38}" ;;
 		(3) pol="BATCH nice ${17}" ;; (5) pol=IDLE ;; (6) pol=DEADLINE ;; (*) pol="policy ${39}" ;;
@@ -122,15 +133,18 @@ table() {
 	awk -F'|' -v a="$1" -v b="$2" '
 	BEGIN {
 		while ((getline l < a) > 0) { split(l, f, " "); run[f[1]] = f[2]; wait[f[1]] = f[3] }
-		while ((getline l < b) > 0) { split(l, f, " "); dr[f[1]] = (f[2] - run[f[1]]) / 1e6; dw[f[1]] = (f[3] - wait[f[1]]) / 1e6 }
+		while ((getline l < b) > 0) {
+			split(l, f, " ")
+			if (f[1] in run) { dr[f[1]] = sprintf("%.0f", (f[2] - run[f[1]]) / 1e6); dw[f[1]] = sprintf("%.0f", (f[3] - wait[f[1]]) / 1e6) }
+		}
 		fmt = "| %-7s %-16s %-5s %-3s %-14s %7s %9s  %s\n"
 		printf fmt, "tid", "comm", "state", "cpu", "policy", "ran ms", "waited ms", "wchan"
 	}
 	{
 		comm = $7; for (i = 8; i <= NF; i++) comm = comm "|" $i
-		line = sprintf(fmt, $2, comm, $3, $4, $5, sprintf("%.0f", dr[$2]), sprintf("%.0f", dw[$2]), $6)
+		line = sprintf(fmt, $2, comm, $3, $4, $5, $2 in dr ? dr[$2] : "-", $2 in dw ? dw[$2] : "-", $6)
 		if ($1 == "ib") ib = ib line
-		else if ($3 ~ /^[RD]/ || dw[$2] >= 1) other = other line
+		else if ($3 ~ /^[RD]/ || ($2 in dw) && dw[$2] + 0 >= 1) other = other line
 	}
 	END {
 		printf "| interbench and its children, their threads:\n%s", ib
