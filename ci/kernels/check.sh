@@ -79,11 +79,12 @@ where_it_ran() {
 	addr2line -f -i -p -e "$src/interbench-static" $addrs | sed 's/^/         /'
 }
 
-# The kernels of matrix.sh's output FILE on which interbench did not finish: the guest's
-# watchdog stopped it, or the console never gave its result.
+# The kernels of matrix.sh's output FILE on which interbench did not finish while the job
+# itself passed (no crash, no failed boot): the guest's watchdog stopped it, or the console
+# never gave its result.
 hung_kernels() {
 	awk '/^== [A-Za-z0-9_.-]+: / { label = substr($2, 1, length($2) - 1) }
-	     /^   job / && /stopped by the watchdog|interbench did not finish/ { print label }' "$1"
+	     /^   job pass, / && /stopped by the watchdog|interbench did not finish/ { print label }' "$1"
 }
 
 # What kernel LABEL's guest said of its hung interbench in matrix output directory DIR: the
