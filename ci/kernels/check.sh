@@ -6,7 +6,12 @@
 # without RDRAND: the jansson seeding hang), and Debian 13's (debian:trixie, fetched through
 # a private apt configuration) with qemu directly; each must leave its JSON result and test
 # cases, and the lava-run boots their causes from --explain's BPF tracer (loaded by each
-# guest's kernel and its verifier, not this host's).  Installs its packages when root
+# guest's kernel and its verifier, not this host's).  Each guest's interbench has a watchdog
+# (WATCHDOG_SECONDS, 60: a boot takes about 21 s in TCG, and LAVA gives up on a job after 2
+# minutes without a test case): a kernel on which interbench did not finish has the guest's
+# account of what its threads and the kernel were doing printed here, and is booted once more;
+# the check passes when that boot gives its result, saying that interbench hung once, and fails
+# on a second hang.  Installs its packages when root
 # (lava-dispatcher: about a minute on a fresh machine); about a minute more in TCG, and the
 # first time Debian 13's kernel (about 110 MB) into the kernel cache.
 # Usage: ci/kernels/check.sh
@@ -46,10 +51,97 @@ expect 0 "ci/kernels/interbench.yaml passes LAVA's test definition schema" valid
 grep -v 'format: Lava-Test' "$here/interbench.yaml" >"$work/broken-testdef.yaml"
 expect 10 "LAVA's schema refuses a test definition without metadata.format" validate_testdef "$work/broken-testdef.yaml"
 
+# The last console lines of a boot's log LOG (lava-run's, one YAML mapping a line, or a raw
+# serial console), indented.
+last_console_lines() {
+	if grep -q '"lvl": "target"' "$1"; then
+		/usr/bin/python3 -c 'import json, sys
+lines = [json.loads(l).get("msg", "") for l in open(sys.argv[1]) if "\"lvl\": \"target\"" in l]
+for m in lines[-25:]:
+    print("         ", str(m)[:200])' "$1" 2>/dev/null || tail -5 "$1"
+	else
+		tail -25 "$1" | tr -cd '[:print:]\n' | cut -c1-200 | sed 's/^/          /'
+	fi
+}
+
+# The user-mode addresses where interbench's threads ran in the kernel's CPU backtraces of
+# watchdog block FILE (sysrq l: "RIP: 0033:ADDR" after "Comm: interbench" or "Comm: ib-..."), as
+# functions and lines of interbench-static, whose addresses are its own (not position independent).
+where_it_ran() {
+	local addrs
+	LC_ALL=C readelf -h "$src/interbench-static" | grep -q 'Type: *EXEC' || return 0
+	addrs=$(awk '/ Comm: / { c = $0; sub(/.* Comm: /, "", c); sub(/ .*/, "", c) }
+		/RIP: 0033:0x/ && c ~ /^(interbench|ib-)/ && c != "interbench-lava" {
+			a = $0; sub(/.*RIP: 0033:/, "", a); sub(/[^0-9a-fx].*/, "", a); print a }' "$1" | sort -u)
+	[ -n "$addrs" ] || return 0
+	echo "       where interbench's threads were running (addr2line -f -i -p -e interbench-static):"
+	# shellcheck disable=SC2086 # one address a word
+	addr2line -f -i -p -e "$src/interbench-static" $addrs | sed 's/^/         /'
+}
+
+# The kernels of matrix.sh's output FILE on which interbench did not finish while the job
+# itself passed (no crash, no failed boot): the guest's watchdog stopped it, or the console
+# never gave its result.
+hung_kernels() {
+	awk '/^== [A-Za-z0-9_.-]+: / { label = substr($2, 1, length($2) - 1) }
+	     /^   job pass, / && /stopped by the watchdog|interbench did not finish/ { print label }' "$1"
+}
+
+# What kernel LABEL's guest said of its hung interbench in matrix output directory DIR: the
+# watchdog's block, else (no block: the guest itself stopped) its last console lines.
+show_hang() {
+	local dir=$1 label=$2
+	if [ -s "$dir/$label.watchdog.txt" ]; then
+		echo "       $label: the guest's watchdog ($label.watchdog.txt):"
+		sed 's/^/         /' "$dir/$label.watchdog.txt"
+		where_it_ran "$dir/$label.watchdog.txt"
+	else
+		echo "       $label: no watchdog block; the last console lines:"
+		last_console_lines "$dir/$label/log"
+	fi
+}
+
+# Kernel LABEL's lines in matrix.sh's output FILE: its "== LABEL:" line and its verdict.
+kernel_lines() {
+	awk -v l="$2" '/^== / { on = $2 == l ":" } on && NF' "$1"
+}
+
+# matrix.sh into directory OUT with ARGS, its output in OUT.out; when interbench did not finish
+# on a kernel, what the guest said of it, and the whole matrix once more (so that each kernel
+# after the first is still compared with it; the first attempt kept as OUT.hung): passes
+# saying so when that kernel then gives its result, fails when interbench hangs again.  Returns
+# matrix.sh's (last) exit status.
+matrix_once_more() {
+	local out=$1 rc=0 hung again label
+	shift
+	OUT="$out" "$here/matrix.sh" "$@" >"$out.out" 2>&1 || rc=$?
+	hung=$(hung_kernels "$out.out")
+	[ -n "$hung" ] || return "$rc"
+	for label in $hung; do
+		echo "       $label: interbench did not finish; booted once more"
+		show_hang "$out" "$label"
+	done
+	mv "$out" "$out.hung" && mv "$out.out" "$out.hung.out"
+	rc=0
+	OUT="$out" "$here/matrix.sh" "$@" >"$out.out" 2>&1 || rc=$?
+	again=$(hung_kernels "$out.out")
+	for label in $hung; do
+		if kernel_lines "$out.out" "$label" | grep -q "^   job pass, interbench exit 0, "; then
+			ok "$label: interbench hung once (threads above), passed on a second boot"
+		elif [[ " $again " = *" $label "* ]]; then
+			fail "$label: interbench hung on a second boot too:"; show_hang "$out" "$label"
+		else
+			fail "$label: interbench hung once (threads above), and its second boot failed:"
+			kernel_lines "$out.out" "$label"
+		fi
+	done
+	return "$rc"
+}
+
 # Real boots: both kernels through lava-run (each job first through lava-run --validate).
-export TEST_MINUTES=3 INTERBENCH="$src/interbench" INTERBENCH_STATIC="$src/interbench-static"
+export TEST_MINUTES=3 INTERBENCH="$src/interbench" INTERBENCH_STATIC="$src/interbench-static" WATCHDOG_SECONDS=60
 rc=0
-OUT="$work/lava" "$here/matrix.sh" --args "-t 1 -W Audio -w None --explain --explain-threshold 1us" >"$work/lava.out" 2>&1 || rc=$?
+matrix_once_more "$work/lava" --args "-t 1 -W Audio -w None --explain --explain-threshold 1us" || rc=$?
 if [ "$rc" = 4 ]; then  # compare undecided: one sub-run a side answers nothing (matrix.sh's exit 4)
 	ok "generic and rt kernels booted through lava-run, compared (exit $rc)"
 	if grep -q '^matrix: TCG' "$work/lava.out"; then
@@ -62,10 +154,7 @@ else
 	for log in "$work"/lava/*/log; do
 		[ -f "$log" ] || continue
 		echo "       the last console lines of ${log#"$work"/lava/}:"
-		/usr/bin/python3 -c 'import json, sys
-lines = [json.loads(l).get("msg", "") for l in open(sys.argv[1]) if "\"lvl\": \"target\"" in l]
-for m in lines[-25:]:
-    print("         ", str(m)[:200])' "$log" 2>/dev/null || tail -5 "$log"
+		last_console_lines "$log"
 	done
 fi
 
@@ -131,8 +220,10 @@ expect 1 "lava-run --validate refuses a job with an unknown boot method" lava-ru
 # through the private apt configuration (the machine's apt sources and lists unchanged).
 apt_state() { cat /etc/apt/sources.list /etc/apt/sources.list.d/* 2>/dev/null | sha256sum; ls -l /var/lib/apt/lists; }
 before=$(apt_state)
-expect 0 "debian:trixie fetched and booted with qemu directly" \
-	env OUT="$work/direct" "$here/matrix.sh" --direct --args "-t 1 -W Audio -w None" debian:trixie
+rc=0
+matrix_once_more "$work/direct" --direct --args "-t 1 -W Audio -w None" debian:trixie || rc=$?
+if [ "$rc" = 0 ]; then ok "debian:trixie fetched and booted with qemu directly"
+else fail "debian:trixie fetched and booted with qemu directly: exit $rc, not 0:"; tail -20 "$work/direct.out"; fi
 check_result "$work/direct" trixie qemu
 if [ "$(apt_state)" = "$before" ] && /usr/bin/python3 -c 'import json, sys
 a = json.load(open(sys.argv[1]))["machine"]["audit"]
@@ -157,6 +248,21 @@ fi
 # The pieces refuse what they cannot use.
 expect 1 "extract.py: an empty console is no result" \
 	/usr/bin/python3 "$here/extract.py" --console /dev/null --json "$work/x.json" --cases "$work/x.txt"
+# A console where the guest's watchdog stopped interbench: its block is kept, the boot failed.
+printf '%s\n' 'interbench-lava: start' 'interbench-lava: no exit after 61 s (pid 118; processes 118); what runs, then SIGTERM' \
+	'| 118     interbench       R     0   FIFO 99           998         0  0' 'interbench-lava: watchdog end' \
+	'interbench-result-begin 143' 'interbench-result-end' '<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=interbench-run RESULT=fail>' \
+	'interbench-lava: done' >"$work/hung.console"
+rc=0
+/usr/bin/python3 "$here/extract.py" --console "$work/hung.console" --json "$work/x.json" --cases "$work/x.txt" \
+	--watchdog "$work/x.watchdog.txt" >"$work/x.out" 2>&1 || rc=$?
+if [ "$rc" = 1 ] && grep -q 'no exit after 61 s, stopped by the watchdog' "$work/x.out" &&
+   [ "$(sed -n '1p;$p' "$work/x.watchdog.txt" | cut -c1-30)" = "$(printf '%s\n' 'interbench-lava: no exit after' 'interbench-lava: watchdog end')" ]; then
+	ok "extract.py: a watchdog's block kept whole; the boot failed, 'no exit after 61 s, stopped by the watchdog'"
+else
+	fail "extract.py on a watchdog's block (exit $rc):"; cat "$work/x.out" "$work/x.watchdog.txt"
+fi
+expect 2 "matrix.sh refuses a WATCHDOG_SECONDS that is not whole seconds" env WATCHDOG_SECONDS=1m "$here/matrix.sh"
 expect 2 "build-initramfs.sh refuses a missing binary" "$here/build-initramfs.sh" "$work/none" "$work/x.cpio.gz"
 echo "kernel matrix check: $passed passed, $failed failed"
 [ "$failed" = 0 ]

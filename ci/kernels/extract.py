@@ -7,9 +7,12 @@ Writes the JSON result (decoded from the base64 of its gzip between the
 "interbench-result-begin STATUS" and "interbench-result-end" lines that
 ci/kernels/interbench-lava.sh prints) and the test cases as "ID RESULT [MEASUREMENT UNITS]"
 lines: from LAVA's own results (the monitor action's) for a LAVA log, from the
-<LAVA_SIGNAL_TESTCASE ...> lines for a console.
+<LAVA_SIGNAL_TESTCASE ...> lines for a console.  With --watchdog, the block the guest's
+watchdog printed when interbench did not exit in time (from its "interbench-lava: no exit after
+N s" line to "interbench-lava: watchdog end", the kernel's lines printed meanwhile included)
+into that file, written only when there is one.
 
-Usage: extract.py (--lava LOG | --console LOG) --json OUT.json --cases OUT.txt
+Usage: extract.py (--lava LOG | --console LOG) --json OUT.json --cases OUT.txt [--watchdog OUT.txt]
 Prints one line: what ran and its verdict.  Exit status: 0 when the job (LAVA) passed, the
 result was decoded and the case interbench-run passed; 1 otherwise (the line says why);
 2 on bad usage or an unreadable log.
@@ -24,6 +27,8 @@ import yaml
 
 BEGIN = re.compile(r"^interbench-result-begin (\d+)$")
 END = "interbench-result-end"
+WATCHDOG = re.compile(r"^interbench-lava: no exit after (\d+) s")
+WATCHDOG_END = "interbench-lava: watchdog end"
 SIGNAL = re.compile(r"<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=([a-z0-9-]+) RESULT=(pass|fail)"
                     r"(?: MEASUREMENT=([0-9.]+) UNITS=([a-z%]+))?>")
 LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -83,6 +88,20 @@ def decode_result(lines):
     return status, None
 
 
+def watchdog_block(lines):
+    """(seconds, lines) of the watchdog's block in the console lines, or (None, [])."""
+    for i, line in enumerate(lines):
+        m = WATCHDOG.match(line.strip())
+        if m:
+            block = []
+            for l in lines[i:]:
+                block.append(l.rstrip())
+                if l.strip() == WATCHDOG_END:
+                    break
+            return int(m.group(1)), block
+    return None, []
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     src = ap.add_mutually_exclusive_group(required=True)
@@ -90,6 +109,7 @@ def main():
     src.add_argument("--console", metavar="LOG")
     ap.add_argument("--json", required=True)
     ap.add_argument("--cases", required=True)
+    ap.add_argument("--watchdog", metavar="OUT.txt")
     a = ap.parse_args()
     job = "pass"
     try:
@@ -111,9 +131,15 @@ def main():
     with open(a.cases, "w", encoding="utf-8") as f:
         for c in cases:
             f.write(" ".join(str(x) for x in c if x is not None) + "\n")
+    hung_s, block = watchdog_block(lines)
+    if a.watchdog and block:
+        with open(a.watchdog, "w", encoding="utf-8") as f:
+            f.write("\n".join(block) + "\n")
     run = next((c[1] for c in cases if c[0] == "interbench-run"), None)
     failed = sum(1 for c in cases if c[1] == "fail")
     why = [w for w, bad in ((f"LAVA job {job}", job != "pass"),
+                            (f"no exit after {hung_s} s, stopped by the watchdog"
+                             + (f" (its block: {a.watchdog})" if a.watchdog else ""), hung_s is not None),
                             ("no result on the console", doc is None),
                             (f"interbench exited {status}", status not in (None, 0)),
                             ("no interbench-run case", run is None)) if bad]

@@ -49,15 +49,31 @@ matrix_path_check() {
 	esac
 }
 
-# job_yaml TEMPLATE LABEL ARGS THRESHOLD KERNEL RAMDISK TEST_MINUTES: LAVA's job
+# matrix_watchdog_check SECONDS: 0 when SECONDS is empty (no watchdog) or whole seconds from 1
+# to 999999 (the guest's ib_watchdog, ci/kernels/interbench-lava.sh's WATCHDOG); else says so on
+# stderr and returns 2.
+matrix_watchdog_check() {
+	local LC_ALL=C
+	case $1 in
+	("") ;;
+	(*[!0-9]*|0*|???????*)
+		printf 'matrix: WATCHDOG_SECONDS: %q is not accepted (accepted: whole seconds, 1 to 999999; unset: no watchdog)\n' \
+			"$1" >&2
+		return 2 ;;
+	esac
+}
+
+# job_yaml TEMPLATE LABEL ARGS THRESHOLD KERNEL RAMDISK TEST_MINUTES [WATCHDOG]: LAVA's job
 # (ci/kernels/lava/job.yaml.in) on standard output, its @...@ fields filled: ARGS (checked by
 # matrix_args_check) comma-separated as ib_args, THRESHOLD (matrix_threshold_check; may be
-# empty) as ib_threshold, KERNEL and RAMDISK (matrix_path_check) as file:// URLs.
+# empty) as ib_threshold, KERNEL and RAMDISK (matrix_path_check) as file:// URLs, WATCHDOG
+# (matrix_watchdog_check; empty or absent: none) as ib_watchdog.
 job_yaml() {
-	local tcs=""
+	local tcs="" wd=""
 	[ -z "$4" ] || tcs=" ib_threshold=$4"
+	[ -z "${8:-}" ] || wd=" ib_watchdog=$8"
 	sed -e "s|@NAME@|$2|; s|@JOB_MINUTES@|$(($7 + 5))|; s|@TEST_MINUTES@|$7|" \
-	    -e "s|@IB_ARGS@|$(echo "$3" | tr -s ' ' ,)|; s|@IB_THRESHOLD@|$tcs|" \
+	    -e "s|@IB_ARGS@|$(echo "$3" | tr -s ' ' ,)|; s|@IB_THRESHOLD@|$tcs|; s|@IB_WATCHDOG@|$wd|" \
 	    -e "s|@KERNEL_URL@|file://$5|; s|@RAMDISK_URL@|file://$6|" "$1"
 }
 

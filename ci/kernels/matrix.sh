@@ -30,7 +30,13 @@
 #   http://deb.debian.org/debian), OUT (a path of A-Za-z0-9._/+-; default ./kernel-matrix:
 #   LABEL.json, LABEL.cases.txt and LABEL/ with the job, device, logs), TEST_MINUTES (the test
 #   action's timeout, default 20), INTERBENCH (default ./interbench), INTERBENCH_STATIC
-#   (default ./interbench-static): `make kernel-matrix` builds both.
+#   (default ./interbench-static): `make kernel-matrix` builds both.  WATCHDOG_SECONDS (whole
+#   seconds; unset: none): when interbench has not exited that long after it started in a
+#   guest, the guest prints what its threads and the kernel are doing and stops it
+#   (ci/kernels/interbench-lava.sh, WATCHDOG): that kernel's verdict says so, and its block is
+#   LABEL.watchdog.txt.  Below LAVA's 2 minutes without a test case (the job's connection
+#   timeout) a hang is diagnosed before LAVA gives up on the job; none by default, so that a
+#   long run is never cut short.
 # Exit status: 0 no regression and every judged figure decided; 1 compare found a regression;
 # 4 no regression shown but something undecided (compare's exit 3: a figure UNKNOWN, e.g. one
 # sub-run a side, or the noise of TCG, where it is no failure of the matrix); 2 bad usage or
@@ -53,6 +59,8 @@ while [ $# -gt 0 ]; do
 done
 matrix_args_check "$args" || exit 2
 matrix_threshold_check "$threshold" || exit 2
+watchdog=${WATCHDOG_SECONDS:-}
+matrix_watchdog_check "$watchdog" || exit 2
 cache=${KERNEL_CACHE:-$HOME/.cache/interbench-kernels}
 case $cache in (/*) ;; (*) cache=$PWD/$cache ;; esac
 out=${OUT:-$PWD/kernel-matrix}
@@ -205,7 +213,8 @@ boot_lava() {
 	local dir=$1 kernel=$2 ramdisk=$3 label=$4
 	sed -e "s|@QEMU_ACCEL@|$accel|" -e '/^ *- $/d' "$here/lava/device-qemu.yaml.in" >"$dir/device.yaml"
 	sed -e "s|@SCRATCH@|$dir/scratch-|" "$here/lava/dispatcher.yaml.in" >"$dir/dispatcher.yaml"
-	job_yaml "$here/lava/job.yaml.in" "$label" "$args" "$threshold" "$kernel" "$ramdisk" "$test_minutes" >"$dir/job.yaml"
+	job_yaml "$here/lava/job.yaml.in" "$label" "$args" "$threshold" "$kernel" "$ramdisk" "$test_minutes" "$watchdog" \
+		>"$dir/job.yaml"
 	local run=(lava-run --job-id 1 --output-dir "$dir/lava" --device "$dir/device.yaml" --dispatcher "$dir/dispatcher.yaml")
 	if ! "${run[@]}" --validate "$dir/job.yaml" >"$dir/validate.log" 2>&1; then
 		echo "matrix: $label: lava-run --validate refused the job (see $dir/validate.log):" >&2
@@ -219,6 +228,7 @@ boot_lava() {
 boot_direct() {
 	local dir=$1 kernel=$2 ramdisk=$3 tcs=""
 	[ -z "$threshold" ] || tcs=" ib_threshold=$threshold"
+	[ -z "$watchdog" ] || tcs="$tcs ib_watchdog=$watchdog"
 	# shellcheck disable=SC2086 # accel is two words or none
 	timeout $((test_minutes * 60 + 120)) qemu-system-x86_64 -nographic -no-reboot -m 1024 -smp 2 \
 		-monitor none -net none $accel -kernel "$kernel" -initrd "$ramdisk" \
@@ -253,7 +263,7 @@ for k in "${kernels[@]}"; do
 	src=${k#*=}
 	label=$(label_of "$k")
 	dir="$out/$label"
-	rm -rf "$dir" "$out/$label.json" "$out/$label.cases.txt"
+	rm -rf "$dir" "$out/$label.json" "$out/$label.cases.txt" "$out/$label.watchdog.txt"
 	mkdir -p "$dir"
 	image=$(kernel_image "$dir/vmlinuz" "$src")
 	baseline=()
@@ -268,7 +278,8 @@ for k in "${kernels[@]}"; do
 		boot_lava "$dir" "$dir/vmlinuz" "$dir/initramfs.cpio.gz" "$label" || exit 3
 		from=(--lava "$dir/log")
 	fi
-	verdict=$(/usr/bin/python3 "$here/extract.py" "${from[@]}" --json "$out/$label.json" --cases "$out/$label.cases.txt") || status=3
+	verdict=$(/usr/bin/python3 "$here/extract.py" "${from[@]}" --json "$out/$label.json" --cases "$out/$label.cases.txt" \
+		--watchdog "$out/$label.watchdog.txt") || status=3
 	summary+=("$(printf '%-10s %-28s %4s s  %s' "$label" "$image" $(($(date +%s) - t0)) "$verdict")")
 	echo "   $verdict"
 	[ -n "$first" ] || { [ -s "$out/$label.json" ] && first=$label; }
