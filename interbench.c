@@ -182,7 +182,7 @@ static int run_matrix(struct run *r)
 		 * --max-time, until the figures are known (enum run_window) */
 		.duration_ns = (uint64_t)options_window_s(&r->opt) * NS_PER_S,
 		.precision = r->opt.window == RUN_WINDOW_ADAPTIVE ? &r->opt.precision : NULL,
-		.budget_ns = matrix_budget_ns(&r->opt, r->plan.n),
+		.budget_ns = matrix_budget_ns(&r->opt, &r->plan),
 		.min_ns = (uint64_t)r->opt.min_time_s * NS_PER_S, .load_cfg = &r->load_cfg,
 		.main = r->main, .timeline_fd = r->sink.run.timeline_fd, .interrupted = &g_signal, .watch = &r->watch,
 		.check_rate = !r->opt.loops_per_ms,  /* a value given on purpose is not the CPU's */

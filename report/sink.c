@@ -42,7 +42,7 @@ static void fill_info(struct report_run *run)
 	info->min_time_s = adaptive ? o->min_time_s : 0;
 	info->max_time_s = adaptive ? o->max_time_s : 0;
 	info->precision = o->window == RUN_WINDOW_FIXED ? NULL : &o->precision;
-	info->budget_s = (unsigned)(matrix_budget_ns(o, in->plan->n) / NS_PER_S);
+	info->budget_s = (unsigned)(matrix_budget_ns(o, in->plan) / NS_PER_S);
 	info->subrun_s = budget ? options_window_s(o) : 0;
 	info->min_subruns = budget ? MATRIX_BUDGET_MIN_SUBRUNS : 0;
 	info->max_subruns = budget ? o->repeat : 0;

@@ -157,12 +157,18 @@ static const struct stop_plan *stop_plan_of(const struct matrix *m, const struct
 	return sp;
 }
 
-/* The fixed window of plan item it: duration_ns, and in a --budget run at least its task's
- * cycle (X: one whole sweep), so every sub-run measures the same thing. */
-static uint64_t window_ns(const struct matrix *m, const struct plan_item *it)
+/* duration_ns, or plan item it's task's cycle when longer (X: one whole sweep). */
+static uint64_t cycle_window_ns(const struct plan_item *it, uint64_t duration_ns)
 {
 	uint64_t cycle_ns = (uint64_t)it->spec.desc->cycle_periods * it->spec.interval_us * NS_PER_US;
-	return m->p.budget_ns && cycle_ns > m->p.duration_ns ? cycle_ns : m->p.duration_ns;
+	return cycle_ns > duration_ns ? cycle_ns : duration_ns;
+}
+
+/* The fixed window of plan item it: duration_ns, and in a --budget run at least its task's
+ * cycle, so every sub-run measures the same thing. */
+static uint64_t window_ns(const struct matrix *m, const struct plan_item *it)
+{
+	return m->p.budget_ns ? cycle_window_ns(it, m->p.duration_ns) : m->p.duration_ns;
 }
 
 /* Runs plan item it once into its record po: its load prepared first, settled after. */
@@ -269,11 +275,20 @@ static void settle(struct matrix *m, const struct matrix_sink *s, unsigned round
 			m->settled[i] = s->item_settled(s->arg, m, i, m->why[i], sizeof(m->why[i]));
 }
 
-uint64_t matrix_budget_ns(const struct options *o, size_t pairs)
+uint64_t matrix_budget_ns(const struct options *o, const struct plan *plan)
 {
 	if (o->window != RUN_WINDOW_BUDGET)
 		return 0;
-	return (o->budget_s ? (uint64_t)o->budget_s : (uint64_t)MATRIX_BUDGET_PER_PAIR_S * pairs) * NS_PER_S;
+	if (o->budget_s)
+		return (uint64_t)o->budget_s * NS_PER_S;
+	uint64_t budget_ns = 0, subrun_window_ns = (uint64_t)options_window_s(o) * NS_PER_S;
+	for (size_t i = 0; i < plan->n; i++) {
+		uint64_t subrun_ns = cycle_window_ns(&plan->items[i], subrun_window_ns) +
+				     MATRIX_SUBRUN_OVERHEAD_MS * NS_PER_MS;
+		uint64_t least_ns = (MATRIX_BUDGET_MIN_SUBRUNS + 1) * subrun_ns;
+		budget_ns += least_ns > MATRIX_BUDGET_PER_PAIR_S * NS_PER_S ? least_ns : MATRIX_BUDGET_PER_PAIR_S * NS_PER_S;
+	}
+	return budget_ns;
 }
 
 void matrix_undecided(const struct matrix *m, char *buf, size_t len)

@@ -77,13 +77,20 @@ struct matrix_params {
 #define MATRIX_BUDGET_MAX_SUBRUNS 20
 /* A --budget run's sub-run window without -t, seconds (and at least the task's cycle). */
 #define MATRIX_BUDGET_SUBRUN_S 5
-/* The budget's default, seconds for each pair (plan item) of the run: interbench 0.31 ran
- * every pair 30 s by default; the whole default matrix of 58 pairs then has 29 minutes. */
+/* The budget's default, seconds for each pair (plan item) of the run, interbench 0.31's
+ * default window; a pair whose sub-runs are longer (X: one 10.1 s sweep each) gets room for
+ * one more than MATRIX_BUDGET_MIN_SUBRUNS of them instead (matrix_budget_ns). */
 #define MATRIX_BUDGET_PER_PAIR_S 30
+/* What a sub-run takes beyond its window, for the budget's default: the ramp-up (0.1 to 1 s),
+ * the CPU speed check after it (about 0.45 s) and the pair's start and stop (bench/RESULTS.md,
+ * "Overhead per pair": 0.12 s); 5 s sub-runs of Audio took 5.5 to 6 s here. */
+#define MATRIX_SUBRUN_OVERHEAD_MS 1500
 
-/* The budget of a run of o (o->window RUN_WINDOW_BUDGET) with `pairs` plan items, nanoseconds:
- * --budget, else MATRIX_BUDGET_PER_PAIR_S a pair; 0 for the other windows. */
-uint64_t matrix_budget_ns(const struct options *o, size_t pairs);
+/* The budget of a run of o (o->window RUN_WINDOW_BUDGET) over the items of plan, nanoseconds:
+ * --budget, else for each item the larger of MATRIX_BUDGET_PER_PAIR_S and MATRIX_BUDGET_MIN_SUBRUNS
+ * + 1 of its sub-runs (its window, at least its task's cycle, plus MATRIX_SUBRUN_OVERHEAD_MS);
+ * 0 for the other windows. */
+uint64_t matrix_budget_ns(const struct options *o, const struct plan *plan);
 
 /* The room for what an unsettled pair waits for (struct matrix .why), the NUL included. */
 #define MATRIX_WHY_LEN 32

@@ -45,20 +45,20 @@ static const struct optspec core_options[] = {
 	  .help = "threads of Burn, Ring and Compile, groups of Hack\n(default: one per CPU the run may use)",
 	  .min = 1, .max = LOAD_MAX_THREADS, .json_key = "load_threads", .offset = O(load_threads) },
 	{ .long_name = "time", .short_name = 't', .type = OPTSPEC_UINT, .metavar = "S",
-	  .help = "run each pair once for a fixed S seconds (default: sub-runs\nof 5 s within --budget, see there)",
+	  .help = "run each pair once for a fixed S seconds\n(default: sub-runs of 5 s within --budget)",
 	  .min = 1, .max = OPT_MAX_DURATION_S, .def = 0, .unit = "whole seconds", .json_key = "duration_s",
 	  .offset = O(duration_s) },
 	{ .long_name = "precision", .type = OPTSPEC_CUSTOM, .metavar = "SPEC",
-	  .help = "a pair is known, and runs no more, once each judged figure's\n95% interval is within this of it "
-		  "(default: mean=10%,p99=20%,\ncpu=2,met=2: latency mean and p99 within 10 and 20% or\n"
-		  "20 us, % desired CPU and % deadlines met within 2 points)", .accepted = PRECISION_ACCEPTED,
+	  .help = "a pair is known, and runs no more, once each\njudged figure's 95% interval is within this of it\n"
+		  "(default: mean=10%,p99=20%,cpu=2,met=2: latency\nmean and p99 within 10 and 20% or 20 us, % desired\n"
+		  "CPU and % deadlines met within 2 points)", .accepted = PRECISION_ACCEPTED,
 	  .set = precision_set_opt, .offset = O(precision) },
 	{ .long_name = "min-time", .type = OPTSPEC_UINT, .metavar = "S",
-	  .help = "the adaptive window instead of the budget: each pair once,\nat least S seconds and the task's own cycle "
-		  "(X: one 10.1 s\nsweep), until its figures are known (default: 5)", .min = 1, .max = OPT_MAX_DURATION_S,
+	  .help = "the adaptive window instead of the budget: each\npair once, at least S seconds and the task's own\n"
+		  "cycle (X: one 10.1 s sweep), until its figures\nare known (default: 5)", .min = 1, .max = OPT_MAX_DURATION_S,
 	  .def = 0, .unit = "whole seconds", .json_key = "min_time_s", .offset = O(min_time_s) },
 	{ .long_name = "max-time", .type = OPTSPEC_UINT, .metavar = "S",
-	  .help = "the adaptive window: each pair once, at most S seconds\n(default: 60)", .min = 1,
+	  .help = "the adaptive window: each pair once, at most S\nseconds (default: 60)", .min = 1,
 	  .max = OPT_MAX_DURATION_S, .def = 0, .unit = "whole seconds", .json_key = "max_time_s",
 	  .offset = O(max_time_s) },
 	{ .long_name = "bench-nice", .short_name = 'B', .type = OPTSPEC_INTS, .metavar = "LIST",
@@ -122,13 +122,13 @@ static const struct optspec core_options[] = {
 	  .help = "no progress line (it is shown on stderr only when\nstderr is a terminal, and never in results)",
 	  .offset = O(quiet) },
 	{ .long_name = "repeat", .type = OPTSPEC_UINT, .metavar = "N",
-	  .help = "run every pair N times, in rounds of -t (default 5 s);\ntables show medians; "
-		  "with --budget, at most N sub-runs a pair", .min = 1, .max = OPT_MAX_REPEAT,
+	  .help = "run every pair N times, in rounds of -t (default\n5 s); tables show medians; "
+		  "with --budget, at\nmost N sub-runs a pair", .min = 1, .max = OPT_MAX_REPEAT,
 	  .def = 0, .json_key = "repeat", .not_a_fact = true, .offset = O(repeat) },
 	{ .long_name = "budget", .type = OPTSPEC_UINT, .metavar = "S",
-	  .help = "the default run: at most S seconds of sub-runs, in rounds\nof every pair (windows of -t, "
-		  "default 5 s) until each is\ndecided or known, 3 to --repeat (default 20) sub-runs a\npair "
-		  "(default: 30 s for each pair of the run)",
+	  .help = "the default run: at most S seconds of sub-runs,\nin rounds of every pair (windows of -t, "
+		  "default\n5 s) until each is decided or known, 3 to\n--repeat (default 20) sub-runs a pair "
+		  "(default:\n30 s a pair, X's 46 s)",
 	  .min = 1, .max = OPT_MAX_DURATION_S, .unit = "whole seconds", .json_key = "budget_s",
 	  .offset = O(budget_s) },
 	{ .long_name = "seed", .type = OPTSPEC_U64, .metavar = "N",

@@ -319,6 +319,31 @@ START_TEST(budget_spent_stops)
 }
 END_TEST
 
+/* The budget's default: 30 s a pair, or four sub-runs of X's whole 10.1 s sweep plus 1.5 s
+ * each (46.4 s); --budget replaces it; no budget outside the budget's window. */
+START_TEST(default_budget_per_pair)
+{
+	start(1, -1);
+	ck_assert_uint_eq(matrix_budget_ns(&opt, &plan), 2 * 30 * NS_PER_S);  /* Audio/None, Audio/Burn */
+	char *argv[] = { "interbench", "-W", "X", "-W", "Audio", "-w", "None", NULL }, err[512];
+	struct options o;
+	struct plan p;
+	options_init(&o);
+	ck_assert_msg(options_parse(&o, 7, argv, err, sizeof(err)) == OPT_OK, "%s", err);
+	struct sweep_side b, l;
+	sweep_build(&o, 97, &b, &l);
+	struct plan_input in = { .opt = &o, .bench = &b, .load = &l, .fifo_prio = 97 };
+	ck_assert_int_eq(plan_build(&p, &in), 0);
+	ck_assert_uint_eq(p.n, 2);
+	ck_assert_uint_eq(matrix_budget_ns(&o, &p), 30 * NS_PER_S + 4 * (10100 + 1500) * NS_PER_MS);
+	o.budget_s = 90;
+	ck_assert_uint_eq(matrix_budget_ns(&o, &p), 90 * NS_PER_S);
+	o.window = RUN_WINDOW_FIXED;
+	ck_assert_uint_eq(matrix_budget_ns(&o, &p), 0);
+	plan_free(&p);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("matrix");
@@ -333,6 +358,7 @@ int main(void)
 	tcase_add_test(tc, no_sink);
 	tcase_add_test(tc, budget_runs_what_is_unsettled);
 	tcase_add_test(tc, budget_spent_stops);
+	tcase_add_test(tc, default_budget_per_pair);
 	suite_add_tcase(s, tc);
 	return ck_run(s);
 }
