@@ -69,9 +69,39 @@ static void json_sweep(void *st, struct report_run *run, const struct report_swe
 /* The JSON results, from the matrix's records: round by round, each in plan order whatever
  * order the round ran its pairs in (run/matrix.h), every run that ran (a signal stops a round
  * part way); then the signal that cut the run short. */
+/* How a budget run ended, into its run.budget: "rounds" (that ran or began) and "undecided",
+ * each pair not settled with its words and what it waited for ("why": a figure's name,
+ * "disturbed", or "under 3 sub-runs"; matrix_undecided's reasons).  Returns 0, or -1 when out
+ * of memory. */
+static int budget_outcome(json_t *doc, const struct report_run *run, const struct matrix *m)
+{
+	json_t *budget = json_object_get(json_object_get(doc, JK_RUN), "budget"), *undecided = json_array();
+	char first[32];
+	snprintf(first, sizeof(first), "under %d sub-runs", MATRIX_BUDGET_MIN_SUBRUNS);
+	int rc = budget && undecided ? 0 : -1;
+	for (size_t i = 0; rc == 0 && i < run->in.plan->n; i++) {
+		if (m->settled[i])
+			continue;
+		const struct plan_item *it = &run->in.plan->items[i];
+		char mode[64], load_mode[64];
+		report_item_words(run, it, mode, load_mode, sizeof(mode));
+		rc = json_array_append_new(undecided, json_pack("{s:s, s:s, s:s, s:s, s:i, s:s}", JK_SIMULATION,
+				it->task->name, JK_LOAD, workload_table[it->load_index]->name, JK_MODE, mode, JK_LOAD_MODE,
+				load_mode, "subruns", (int)matrix_ran(m, i), "why", m->why[i][0] ? m->why[i] : first));
+	}
+	if (rc == 0 && json_object_set_new(budget, "rounds", json_integer(m->rounds)) != 0)
+		rc = -1;
+	if (rc == 0)
+		return json_object_set_new(budget, "undecided", undecided);
+	json_decref(undecided);
+	return -1;
+}
+
 static void json_run_end(void *st, struct report_run *run, const struct matrix *m, int sig)
 {
 	struct json_output *j = st;
+	if (j->doc && m->p.budget_ns && budget_outcome(j->doc, run, m) != 0)
+		out_of_memory();
 	for (unsigned r = 0; j->doc && r < m->p.repeats; r++)
 		for (size_t i = 0; i < run->in.plan->n; i++)
 			if (matrix_reps(m, i)[r].ran && result_json(j, run, m, i, r) != 0)

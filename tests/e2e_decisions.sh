@@ -56,7 +56,9 @@ d = json.load(open(sys.argv[1]))
 assert d["options"]["budget_s"] == 6 and d["options"]["repeat"] == 4
 per = Counter(r["bench_setting"]["nice"] for r in d["results"])
 assert set(per) == {0, 5} and all(1 <= n <= 4 for n in per.values()), per
-assert d["decisions"]["subruns"] == max(per.values())
+assert d["decisions"]["subruns"] == max(per.values()) == d["run"]["budget"]["rounds"]
+und = d["run"]["budget"]["undecided"]
+assert all(u["simulation"] == "Audio" and u["why"] and 1 <= u["subruns"] <= 4 for u in und), und
 PY
 then ok "--budget: rounds within the cap, the round line, the JSON"; else bad "--budget run (exit $rc)" "$out"; fi
 # The default run is the budget's, 30 s a pair: stopped by SIGINT in its second round, it keeps
@@ -72,8 +74,12 @@ if [ "$rc" = 130 ] && grep -q '^Using .*, running every load in sub-runs of 5 se
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["options"]["budget_s"] == 0 and d["options"]["repeat"] == 20 and d["run"]["duration_s"] == 0, d["options"]
-assert d["run"]["budget"] == {"budget_s": 30, "subrun_s": 5, "min_subruns": 3, "max_subruns": 20,
-                              "precision": {"latency_p99_pct": 20.0, "deadlines_met_pt": 2.0}}, d["run"]["budget"]
+b = d["run"]["budget"]
+assert {k: b[k] for k in ("budget_s", "subrun_s", "min_subruns", "max_subruns", "precision")} == {
+    "budget_s": 30, "subrun_s": 5, "min_subruns": 3, "max_subruns": 20,
+    "precision": {"latency_p99_pct": 20.0, "deadlines_met_pt": 2.0}}, b
+assert b["rounds"] == 2 and b["undecided"] == [{"simulation": "Audio", "load": "None", "mode": "", "load_mode": "",
+    "subruns": len(d["results"]), "why": "under 3 sub-runs"}], b
 assert "window" not in d["run"] and 1 <= len(d["results"]) <= 2, d["results"]
 PY
 then ok "the default run takes the budget, 30 s a pair, and says so (stopped by SIGINT: exit 130)"
