@@ -12,6 +12,14 @@
   coverage FIGURE RUN.json...       per run the t interval of FIGURE's mean over its sub-runs,
                                     and the share of runs whose interval holds the pooled
                                     estimate (the mean of every run's sub-runs)
+  budgettime LABEL WALLS RUN.json...  default (budget) runs of one pair: runs, runs that ended
+                                    known, sub-runs used, wall seconds (WALLS: one a line)
+  budgetcov LABEL RUN.json...       the same runs, a row per judged figure: the t interval
+                                    over a run's usable sub-runs (of the logs for a latency:
+                                    the geometric mean's), the share holding the pooled
+                                    estimate of every run's usable sub-runs
+  matrix RUN.json WALL              one default run of many pairs: pairs, rounds, sub-runs,
+                                    pairs known, what the others waited for
 """
 import json
 import math
@@ -142,9 +150,71 @@ def cmd_coverage(args):
           f"| {statistics.mean(widths):.4g} | {statistics.stdev(means) if len(means) > 1 else float('nan'):.4g} |")
 
 
+def usable(r):
+    """Whether sub-run r counts in a decision (report/run_decisions.c subruns_of): measured,
+    whole, undisturbed (host/disturb.h: above 5 % outside CPU or 2 % steal) and its load
+    never seen stopped."""
+    d = r.get("disturbance") or {}
+    return (not r.get("failed") and not r.get("interrupted") and d.get("outside_cpu_ppm", 0) <= 50000
+            and d.get("steal_ppm", 0) <= 20000 and not (r.get("load_activity") or {}).get("stopped"))
+
+
+def tail_key(docs):
+    """p99 where every usable sub-run has the 368 samples that bound it, else p90."""
+    return "latency_p99_ns" if all(r.get("samples", 0) >= 368 for d in docs for r in d["results"]
+                                   if usable(r) and r.get("samples")) else "latency_p90_ns"
+
+
+def interval(vals, log):
+    """The 95 % t interval of vals' mean (of their logs when log), as (low, centre, high)."""
+    xs = [math.log(v) for v in vals] if log else vals
+    m, half = statistics.mean(xs), t975(len(xs) - 1) * statistics.stdev(xs) / math.sqrt(len(xs))
+    f = math.exp if log else (lambda x: x)
+    return f(m - half), f(m), f(m + half)
+
+
+def cmd_budgettime(args):
+    label, walls = args[0], [float(w) for w in open(args[1]).read().split()]
+    docs = [load(p) for p in args[2:]]
+    known = sum(1 for d in docs if not d["run"]["budget"].get("undecided"))
+    subruns = [len([r for r in d["results"] if not r.get("failed")]) for d in docs]
+    print(f"| {label} | {len(docs)} | {known} ({100 * known / len(docs):.0f} %) | {statistics.median(subruns):g} "
+          f"({min(subruns)}-{max(subruns)}) | {statistics.median(walls):.0f} ({min(walls):.0f}-{max(walls):.0f}) |")
+
+
+def cmd_budgetcov(args):
+    label, docs = args[0], [load(p) for p in args[1:]]
+    for key, log in ((tail_key(docs), True), ("deadlines_met_ppm", False)):
+        runs = [[r[key] for r in d["results"] if usable(r) and r.get(key) is not None] for d in docs]
+        runs = [v for v in runs if len(v) >= 2 and (not log or min(v) > 0)]
+        if not runs:
+            continue
+        every = [v for run in runs for v in run]
+        pooled = math.exp(statistics.mean(math.log(v) for v in every)) if log else statistics.mean(every)
+        ivs = [interval(v, log) for v in runs]
+        held = sum(lo <= pooled <= hi for lo, _, hi in ivs)
+        width = statistics.mean((hi - lo) / c * 100 if log else (hi - lo) / 1e4 for lo, c, hi in ivs)
+        print(f"| {label} | {key} | {len(runs)} | {held} ({100 * held / len(runs):.0f} %) | "
+              f"{pooled / 1e3 if log else pooled / 1e4:.4g} {'us' if log else '%'} | {width:.3g} {'%' if log else 'pt'} |")
+
+
+def cmd_matrix(args):
+    d, wall = load(args[0]), float(args[1])
+    b = d["run"]["budget"]
+    pairs = {(r["simulation"], r["load"], r.get("mode", ""), r.get("load_mode", "")) for r in d["results"]}
+    why = {}
+    for u in b.get("undecided", []):
+        why[u["why"]] = why.get(u["why"], 0) + 1
+    known = len(pairs) - len(b.get("undecided", []))
+    print(f"| {wall / 60:.0f}:{wall % 60:02.0f} | {b['budget_s']} | {len(pairs)} | {b['rounds']} | "
+          f"{len([r for r in d['results'] if not r.get('failed')])} | {known} of {len(pairs)} "
+          f"({100 * known / max(len(pairs), 1):.0f} %) | "
+          + (", ".join(f"{k} {v}" for k, v in sorted(why.items(), key=lambda kv: -kv[1])) or "none") + " |")
+
+
 if __name__ == "__main__":
     cmds = {"split": cmd_split, "aa": cmd_aa, "known": cmd_known, "knowncmp": cmd_knowncmp,
-            "coverage": cmd_coverage}
+            "coverage": cmd_coverage, "budgettime": cmd_budgettime, "budgetcov": cmd_budgetcov, "matrix": cmd_matrix}
     if len(sys.argv) < 2 or sys.argv[1] not in cmds:
         print(__doc__, file=sys.stderr)
         sys.exit(2)

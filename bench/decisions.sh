@@ -16,21 +16,30 @@
 #  - coverage: COV runs of Audio/Burn and Video/Burn with --repeat 2R: per figure, the share of
 #    runs whose t interval over their sub-runs (the figure's interval with the sub-run as the
 #    unit) holds the pooled mean of all of them, its mean width beside the runs' spread.
+#  - default: DEF runs each of Audio/Burn, Video/Burn and X/Burn as a user runs them, without
+#    -t or --budget (the budget's default: 30 s a pair, X's 46 s): how many ended known, the
+#    sub-runs and wall time they took, and per judged figure the share of runs whose t
+#    interval over their usable sub-runs holds the pooled estimate of all of them;
+#  - matrix: the full default run, every task against every load, as a user runs it: wall time,
+#    pairs known, what the others waited for.
 # Prints a Markdown section.  Run as root, on a quiet machine, alone (about an hour with the
 # defaults; BENCH_QUICK=1 checks the script in a few minutes, figures meaningless).
-# BENCH_SECTIONS="aa answers coverage" (the default: all) runs only the sections named.
-# Usage: bench/decisions.sh [./interbench] [AA (50)] [COV (8)] [BUDGET (180)]
+# BENCH_SECTIONS="aa answers coverage default matrix" (the default: all) runs only the sections
+# named.
+# Usage: bench/decisions.sh [./interbench] [AA (50)] [COV (8)] [BUDGET (180)] [DEF (20)]
 # shellcheck source=bench/common.sh
 source "$(dirname "$0")/common.sh"
 bench_setup decisions.sh "${1:-./interbench}"
 aa_n=${2:-50}
 cov_n=${3:-8}
 budget=${4:-180}
+def_n=${5:-20}
 r=8          # sub-runs a side
 t=2          # seconds a sub-run
 x_t=11       # X's: one sweep
-if [ -n "${BENCH_QUICK:-}" ]; then aa_n=2; cov_n=2; t=1; x_t=2; r=3; budget=20; fi
-sections=" ${BENCH_SECTIONS:-aa answers coverage} "
+matrix_sel=()  # the full run; BENCH_QUICK: two pairs
+if [ -n "${BENCH_QUICK:-}" ]; then aa_n=2; cov_n=2; t=1; x_t=2; r=3; budget=20; def_n=2; matrix_sel=(-W Audio -w None -w Burn); fi
+sections=" ${BENCH_SECTIONS:-aa answers coverage default matrix} "
 want() { [[ $sections == *" $1 "* ]]; }
 dec() { python3 "$bench_dir/decisions.py" "$@"; }
 # BENCH_LOCK=FILE: each run of the binary holds an flock(1) lock on FILE, so that other timing
@@ -120,6 +129,52 @@ if want coverage; then
 			dec coverage "$key" "$sim"[0-9]*.json | sed 's/^| / /'
 		done
 	done
+	echo
+fi
+
+if want default; then
+	echo "### The default run, one pair at a time"
+	echo
+	echo "$def_n runs each of \`interbench -W TASK -w Burn\` with nothing else (the budget's default:"
+	echo "30 s a pair, X's 46 s; 5 s sub-runs, X's one sweep; known when the 95 % t intervals over"
+	echo "its usable sub-runs of its tail latency and its % deadlines met are within 20 % and 2 points)."
+	echo
+	echo "| pair | runs | ended known | sub-runs, median (range) | wall s, median (range) |"
+	echo "| --- | --- | --- | --- | --- |"
+	for sim in Audio Video X; do
+		: >"def-$sim.walls"
+		files=()
+		for i in $(seq 1 "$def_n"); do
+			locked timed "def-$sim$i.lines" "$bin" "${common[@]}" -W "$sim" -w Burn --json "def-$sim$i.json"
+			echo "$wall" >>"def-$sim.walls"
+			files+=("def-$sim$i.json")
+		done
+		dec budgettime "$sim/Burn" "def-$sim.walls" "${files[@]}"
+	done
+	echo
+	echo "Coverage: per run the 95 % t interval over its usable sub-runs (undisturbed, whole, the"
+	echo "load never seen stopped) of the geometric mean of its tail latency (p99 where every"
+	echo "sub-run has the 368 samples that bound it, else p90) and of the mean of its % deadlines"
+	echo "met; the share of runs whose interval holds the pooled estimate of all runs' sub-runs"
+	echo "(goal: >= 90 %)."
+	echo
+	echo "| pair | figure | runs with 2 usable sub-runs | holding the pooled estimate | pooled | mean width |"
+	echo "| --- | --- | --- | --- | --- | --- |"
+	for sim in Audio Video X; do
+		dec budgetcov "$sim/Burn" def-"$sim"[0-9]*.json
+	done
+	echo
+fi
+
+if want matrix; then
+	echo "### The full default run"
+	echo
+	echo "\`interbench\` with nothing else: every task against every load, the budget's default."
+	echo
+	echo "| wall (m:ss) | budget s | pairs | rounds | sub-runs | pairs known | the others waited for |"
+	echo "| --- | --- | --- | --- | --- | --- | --- |"
+	locked timed full.lines "$bin" "${common[@]}" "${matrix_sel[@]}" --json full.json
+	dec matrix full.json "$wall"
 	echo
 fi
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Verdicts: what the adaptive window (no -t: each pair until its figures are known,
-# run/stoprule.h) and compare's answers (DIFFERENT, SAME, UNKNOWN from the sub-runs, the family
+# Verdicts: what the adaptive window (--max-time 60, its default last look: each pair once
+# until its figures are known, run/stoprule.h; the default run before the budget's) and
+# compare's answers (DIFFERENT, SAME, UNKNOWN from the sub-runs, the family
 # under Holm's control: tools/compare.h) give on this machine.  Four parts, in one run:
 #  - time: the full default matrix without -t (wall time, stop reasons, judged figures known),
 #    then a selection (Audio, Video and X against None and Burn) without -t and at
@@ -24,10 +25,10 @@ bench_setup verdicts.sh "${1:-./interbench}"
 aa_n=${2:-5}
 cov_n=${3:-20}
 sel=(-W Audio -W Video -W X -w None -w Burn)
-common=(-c -q)
+common=(-c -q --max-time 60)  # the adaptive window (without it, the budget's sub-runs)
 fixed_s=30
 answer_repeats=${ANSWER_REPEATS:-3}
-if [ -n "${BENCH_QUICK:-}" ]; then common+=(--min-time 1 --max-time 2); fixed_s=2; fi
+if [ -n "${BENCH_QUICK:-}" ]; then common=(-c -q --min-time 1 --max-time 2); fixed_s=2; fi
 sections=" ${BENCH_SECTIONS:-time aa coverage answers} "
 # want SECTION: whether BENCH_SECTIONS names it.
 want() { [[ $sections == *" $1 "* ]]; }
