@@ -380,7 +380,7 @@ static enum opt_status budget_repeat(struct options *o, char *err, size_t errlen
 static enum opt_status check_window(struct options *o, char *err, size_t errlen)
 {
 	const char *adaptive = adaptive_option(o, true);
-	if (o->duration_s && adaptive) {
+	if (o->duration_s && !o->budget_s && adaptive) {  /* with --budget, -t is the sub-runs' window */
 		snprintf(err, errlen, "%s: only without -t (-t %u is a fixed window; accepted: one or the other)",
 			 adaptive, o->duration_s);
 		return OPT_ERROR;

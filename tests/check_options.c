@@ -96,6 +96,8 @@ START_TEST(window_resolved)
 	ck_assert_uint_eq(o.repeat, 4);
 	ck_assert_int_eq(parse(&o, "--precision", "p99=10", NULL), OPT_OK);  /* the budget's "known" */
 	ck_assert_int_eq(o.window, RUN_WINDOW_BUDGET);
+	ck_assert_int_eq(parse(&o, "-t", "2", "--budget", "60", "--precision", "met=1", NULL), OPT_OK);
+	ck_assert_int_eq(o.window, RUN_WINDOW_BUDGET);
 	ck_assert_int_eq(parse(&o, "--budget", "60", "--repeat", "2", NULL), OPT_ERROR);
 	ck_assert_str_eq(err, "--repeat: 2 with --budget (accepted: 3 or more, the most sub-runs a pair; default 20)");
 	ck_assert_int_eq(parse(&o, "--budget", "60", "--repeat", "1", NULL), OPT_ERROR);
