@@ -156,9 +156,9 @@ assert all(k[key] == one[key] for key in ("machine", "run", "options", "generato
 PY
 then ok "merge.py: 3 boots (4, 2 and 4 results) into 10 sub-runs, repeats renumbered 1-2, 3, 4-5, schema-valid: $(cat m.out)"
 else cat v.out >>m.out; bad "merge.py of 3 boots" m.out; fi
-if "$BIN" compare boot1.json k.json >c.out 2>&1; [ $? -le 3 ] && grep -q '^NEW k.json (json, up to 5 sub-runs)$' c.out &&
-   grep -Eq '^Audio +None +p90 latency +2:5 ' c.out; then
-	ok "compare reads the merged result's sub-runs of every boot (Runs 2:5)"
+# (how many of them a row then uses depends on which the host disturbed: not asserted)
+if "$BIN" compare boot1.json k.json >c.out 2>&1; [ $? -le 3 ] && grep -q '^NEW k.json (json, up to 5 sub-runs)$' c.out; then
+	ok "compare reads the merged result's sub-runs of every boot (up to 5 a pair)"
 else bad "compare of a merged result" c.out; fi
 
 # refused_merge WHAT PATTERN FILE...: merge.py refuses FILE... (exit 2) with one line matching
