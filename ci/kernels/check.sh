@@ -2,7 +2,9 @@
 # The kernel matrix's check (`make kernel-matrix-check`, and CI): the test definition against
 # LAVA's schema, each job against LAVA's job schema and through `lava-run --validate` (and a
 # broken one of each refused), then real boots with a 1 s run: Debian's generic and
-# PREEMPT_RT kernels in turn through lava-run (the RT kernel in qemu's default CPU model,
+# PREEMPT_RT kernels through lava-run, each booted twice, alternating (generic, rt, generic,
+# rt: matrix.sh --boots 2), each kernel's two boots merged into one result and compared on
+# the sub-runs of both (the RT kernel in qemu's default CPU model,
 # without RDRAND: the jansson seeding hang), and Debian 13's (debian:trixie, fetched through
 # a private apt configuration) with qemu directly; each must leave its JSON result and test
 # cases, and the lava-run boots their causes from --explain's BPF tracer (loaded by each
@@ -84,24 +86,30 @@ where_it_ran() {
 # never gave its result.
 hung_kernels() {
 	awk '/^== [A-Za-z0-9_.-]+: / { label = substr($2, 1, length($2) - 1) }
-	     /^   job pass, / && /stopped by the watchdog|interbench did not finish/ { print label }' "$1"
+	     /^   job pass, / && /stopped by the watchdog|interbench did not finish/ { print label }' "$1" | sort -u
 }
 
-# What kernel LABEL's guest said of its hung interbench in matrix output directory DIR: the
-# watchdog's block, else (no block: the guest itself stopped) its last console lines.
+# What kernel LABEL's guests said of their hung interbench in matrix output directory DIR: the
+# watchdog's block of each boot that has one (LABEL.watchdog.txt, LABEL.bootK.watchdog.txt
+# with --boots), else (no block: the guest itself stopped) the last console lines of its boots.
 show_hang() {
-	local dir=$1 label=$2
-	if [ -s "$dir/$label.watchdog.txt" ]; then
-		echo "       $label: the guest's watchdog ($label.watchdog.txt):"
-		sed 's/^/         /' "$dir/$label.watchdog.txt"
-		where_it_ran "$dir/$label.watchdog.txt"
-	else
-		echo "       $label: no watchdog block; the last console lines:"
-		last_console_lines "$dir/$label/log"
-	fi
+	local dir=$1 label=$2 f shown=false
+	for f in "$dir/$label.watchdog.txt" "$dir/$label".boot[0-9]*.watchdog.txt; do
+		[ -s "$f" ] || continue
+		echo "       $label: the guest's watchdog (${f##*/}):"
+		sed 's/^/         /' "$f"
+		where_it_ran "$f"
+		shown=true
+	done
+	$shown && return 0
+	for f in "$dir/$label/log" "$dir/$label"/boot[0-9]*/log; do
+		[ -f "$f" ] || continue
+		echo "       $label: no watchdog block; the last console lines of ${f#"$dir/"}:"
+		last_console_lines "$f"
+	done
 }
 
-# Kernel LABEL's lines in matrix.sh's output FILE: its "== LABEL:" line and its verdict.
+# Kernel LABEL's lines in matrix.sh's output FILE: its "== LABEL:" lines and their verdicts.
 kernel_lines() {
 	awk -v l="$2" '/^== / { on = $2 == l ":" } on && NF' "$1"
 }
@@ -126,7 +134,8 @@ matrix_once_more() {
 	OUT="$out" "$here/matrix.sh" "$@" >"$out.out" 2>&1 || rc=$?
 	again=$(hung_kernels "$out.out")
 	for label in $hung; do
-		if kernel_lines "$out.out" "$label" | grep -q "^   job pass, interbench exit 0, "; then
+		if kernel_lines "$out.out" "$label" | grep -q "^   job pass, interbench exit 0, " &&
+		   ! kernel_lines "$out.out" "$label" | grep '^   job ' | grep -vq "^   job pass, interbench exit 0, "; then
 			ok "$label: interbench hung once (threads above), passed on a second boot"
 		elif [[ " $again " = *" $label "* ]]; then
 			fail "$label: interbench hung on a second boot too:"; show_hang "$out" "$label"
@@ -138,12 +147,13 @@ matrix_once_more() {
 	return "$rc"
 }
 
-# Real boots: both kernels through lava-run (each job first through lava-run --validate).
+# Real boots: both kernels twice through lava-run, alternating (each job first through
+# lava-run --validate).
 export TEST_MINUTES=3 INTERBENCH="$src/interbench" INTERBENCH_STATIC="$src/interbench-static" WATCHDOG_SECONDS=60
 rc=0
-matrix_once_more "$work/lava" --args "-t 1 -W Audio -w None --explain --explain-threshold 1us" || rc=$?
-if [ "$rc" = 4 ]; then  # compare undecided: one sub-run a side answers nothing (matrix.sh's exit 4)
-	ok "generic and rt kernels booted through lava-run, compared (exit $rc)"
+matrix_once_more "$work/lava" --boots 2 --args "-t 1 -W Audio -w None --explain --explain-threshold 1us" || rc=$?
+if [ "$rc" = 4 ]; then  # compare undecided: two sub-runs a side answer nothing (matrix.sh's exit 4)
+	ok "generic and rt kernels booted twice each through lava-run, compared (exit $rc)"
 	if grep -q '^matrix: TCG' "$work/lava.out"; then
 		if grep -q 'plumbing, not performance' "$work/lava.out"; then ok "in TCG the figures are said to be plumbing, not performance"
 		else fail "in TCG, no word that the figures are plumbing"; fi
@@ -151,16 +161,19 @@ if [ "$rc" = 4 ]; then  # compare undecided: one sub-run a side answers nothing 
 else
 	fail "kernel matrix through lava-run exited $rc:"; tail -20 "$work/lava.out"
 	# what each guest printed last (the scratch directory goes with the run)
-	for log in "$work"/lava/*/log; do
+	for log in "$work"/lava/*/boot[0-9]*/log; do
 		[ -f "$log" ] || continue
 		echo "       the last console lines of ${log#"$work"/lava/}:"
 		last_console_lines "$log"
 	done
 fi
 
-# What each kernel left: a JSON result with a measured pair, and its test cases.
+# What each kernel left: a JSON result with a measured pair, and its test cases (CASES...:
+# each boot's files of them; default LABEL.cases.txt).
 check_result() {
-	local dir=$1 label=$2 how=$3
+	local dir=$1 label=$2 how=$3 cases
+	shift 3
+	[ $# -gt 0 ] || set -- "$label.cases.txt"
 	if /usr/bin/python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["results"]; assert r and all(x.get("samples",0)>0 for x in r), r' \
 		"$dir/$label.json" 2>/dev/null; then
 		ok "$label ($how): JSON result decoded from the console, every pair measured"
@@ -168,12 +181,14 @@ check_result() {
 		fail "$label ($how): no measured JSON result in $dir/$label.json"
 	fi
 	# the figure's verdict against the first kernel's result is TCG's noise: pass or fail
-	if grep -Eq '^audio-none-p99-latency (pass|fail) [0-9]+\.[0-9]{6} ms$' "$dir/$label.cases.txt" 2>/dev/null &&
-	   grep -qx 'audio-none pass' "$dir/$label.cases.txt" && grep -qx 'interbench-run pass' "$dir/$label.cases.txt"; then
-		ok "$label ($how): test cases audio-none-p99-latency (ms), audio-none and interbench-run pass"
-	else
-		fail "$label ($how): test cases missing:"; cat "$dir/$label.cases.txt" 2>/dev/null || true
-	fi
+	for cases in "$@"; do
+		if grep -Eq '^audio-none-p99-latency (pass|fail) [0-9]+\.[0-9]{6} ms$' "$dir/$cases" 2>/dev/null &&
+		   grep -qx 'audio-none pass' "$dir/$cases" && grep -qx 'interbench-run pass' "$dir/$cases"; then
+			ok "$label ($how): $cases: test cases audio-none-p99-latency (ms), audio-none and interbench-run pass"
+		else
+			fail "$label ($how): $cases: test cases missing:"; cat "$dir/$cases" 2>/dev/null || true
+		fi
+	done
 }
 # The causes travel: each guest's result explains its periods with the BPF tracer.
 check_causes() {
@@ -182,13 +197,38 @@ check_causes() {
 		"$work/lava/$label.json" 2>"$work/causes.err"; then
 		ok "$label (lava-run): --explain's causes from the BPF tracer in the guest"
 	else
-		fail "$label (lava-run): no BPF causes:"; tail -3 "$work/causes.err"; grep -h -- "--explain" "$work/lava/$label/log" | head -3
+		fail "$label (lava-run): no BPF causes:"; tail -3 "$work/causes.err"; grep -h -- "--explain" "$work/lava/$label"/boot[0-9]*/log | head -3 || true
 	fi
 }
-check_result "$work/lava" generic lava-run
-check_result "$work/lava" rt lava-run
+check_result "$work/lava" generic lava-run generic.boot1.cases.txt generic.boot2.cases.txt
+check_result "$work/lava" rt lava-run rt.boot1.cases.txt rt.boot2.cases.txt
 check_causes generic
 check_causes rt
+
+# --boots 2: the boots alternated, each kernel's two merged into a schema-valid result with
+# repeats 1 and 2 (one a boot), and compare took both sub-runs of each side.
+order=$(sed -n 's/^== \([a-z]*\): boot \([0-9]\) of 2, .*/\1 \2/p' "$work/lava.out" | tr '\n' ' ')
+if [ "$order" = "generic 1 rt 1 generic 2 rt 2 " ]; then ok "--boots 2: the boots alternated: $order"
+else fail "--boots 2: the boots did not alternate: '$order'"; fi
+merged_ok() {
+	/usr/bin/python3 - "$src/doc/interbench-result.schema.json" "$work/lava/$1.json" <<'EOF'
+import json, sys, jsonschema
+doc = json.load(open(sys.argv[2]))
+jsonschema.Draft202012Validator(json.load(open(sys.argv[1]))).validate(doc)
+assert [b["results"] for b in doc["boots"]] == [1, 1], doc["boots"]
+assert sorted(r["repeat"] for r in doc["results"]) == [1, 2], [r["repeat"] for r in doc["results"]]
+EOF
+}
+for label in generic rt; do
+	expect 0 "$label.json: its 2 boots merged, schema-valid, repeats 1 and 2" merged_ok "$label"
+done
+if grep -q '^OLD generic.json (json, up to 2 sub-runs)$' "$work/lava.out" &&
+   grep -q '^NEW rt.json (json, up to 2 sub-runs)$' "$work/lava.out" &&
+   grep -q '^== kernels, 2 boots each, alternating' "$work/lava.out"; then
+	ok "compare judged generic and rt on 2 sub-runs a side, one from each boot; the summary says 2 boots each"
+else
+	fail "compare on 2 sub-runs a side:"; grep -E '^(OLD|NEW|== kernels)' "$work/lava.out"
+fi
 
 # Each generated job with LAVA's own job schema, as lava-server checks a submitted job
 # (lava_common.schemas.validate, strict): exit 0 valid, 10 refused.
@@ -204,17 +244,17 @@ except voluptuous.Invalid as e:
 EOF
 }
 for label in generic rt; do
-	expect 0 "$label's job passes LAVA's job schema (what lava-server accepts)" validate_job "$work/lava/$label/job.yaml"
+	expect 0 "$label's job passes LAVA's job schema (what lava-server accepts)" validate_job "$work/lava/$label/boot1/job.yaml"
 done
-sed 's/^visibility: public/visibility: everyone/' "$work/lava/generic/job.yaml" >"$work/bad-visibility.yaml"
+sed 's/^visibility: public/visibility: everyone/' "$work/lava/generic/boot1/job.yaml" >"$work/bad-visibility.yaml"
 expect 10 "LAVA's job schema refuses a job whose visibility is not public, personal or group" \
 	validate_job "$work/bad-visibility.yaml"
 
 # lava-run --validate refuses a job the dispatcher cannot run (proof that it checks).
-sed 's/method: qemu/method: no-such-method/' "$work/lava/generic/job.yaml" >"$work/broken-job.yaml"
+sed 's/method: qemu/method: no-such-method/' "$work/lava/generic/boot1/job.yaml" >"$work/broken-job.yaml"
 expect 1 "lava-run --validate refuses a job with an unknown boot method" lava-run --validate --job-id 1 \
-	--output-dir "$work/validate" --device "$work/lava/generic/device.yaml" \
-	--dispatcher "$work/lava/generic/dispatcher.yaml" "$work/broken-job.yaml"
+	--output-dir "$work/validate" --device "$work/lava/generic/boot1/device.yaml" \
+	--dispatcher "$work/lava/generic/boot1/dispatcher.yaml" "$work/broken-job.yaml"
 
 # The direct path: the same initramfs booted by qemu itself, with Debian 13's kernel fetched
 # through the private apt configuration (the machine's apt sources and lists unchanged).

@@ -63,6 +63,18 @@ matrix_watchdog_check() {
 	esac
 }
 
+# matrix_boots_check N: 0 when N is a whole number of boots a kernel from 1 to 99 (matrix.sh
+# --boots); else says so on stderr and returns 2.
+matrix_boots_check() {
+	local LC_ALL=C
+	case $1 in
+	(""|*[!0-9]*|0*|???*)
+		printf 'matrix: --boots: %q is not accepted (accepted: how many times each kernel is booted, 1 to 99)\n' \
+			"$1" >&2
+		return 2 ;;
+	esac
+}
+
 # job_yaml TEMPLATE LABEL ARGS THRESHOLD KERNEL RAMDISK TEST_MINUTES [WATCHDOG]: LAVA's job
 # (ci/kernels/lava/job.yaml.in) on standard output, its @...@ fields filled: ARGS (checked by
 # matrix_args_check) comma-separated as ib_args, THRESHOLD (matrix_threshold_check; may be

@@ -5,7 +5,19 @@
 # against the first.  The kernels after the first get the first one's result as their
 # baseline, so their LAVA test cases fail where compare finds a regression.
 #
-# Usage: ci/kernels/matrix.sh [--direct] [--args "INTERBENCH ARGS"] [--threshold SPEC] [KERNEL...]
+# With --boots N each kernel is booted N times, the boots alternating between the kernels
+# (A B A B ..., A B C A B C ...) so that a drift of the host over the minutes of the matrix
+# falls on every kernel alike, and whatever one boot fixes (where the kernel placed things,
+# TCG's timing) falls on no kernel alone.  Each boot keeps its own outputs (LABEL.bootK.json,
+# LABEL.bootK.cases.txt, LABEL/bootK/ with its job and log); then each kernel's boots that gave
+# a result are merged into LABEL.json (ci/kernels/merge.py: every boot's results as sub-runs,
+# doc/json.md's "boots"), and compare judges the kernels on the sub-runs of all their boots.
+# The guests' baseline stays the first kernel's first boot that gave a result: it exists
+# before any later kernel boots, and one baseline makes every boot's test cases comparable
+# (the first kernel's own boots run without one); the host's compare is the verdict.  A
+# failed boot is reported and makes the exit status 3; its kernel's other boots still count.
+#
+# Usage: ci/kernels/matrix.sh [--direct] [--boots N] [--args "INTERBENCH ARGS"] [--threshold SPEC] [KERNEL...]
 #   KERNEL      [LABEL=]PATH: a linux-image .deb or a kernel image (bzImage), such as a kernel
 #               you built; LABEL names its result (LABEL.json; default: the file name up to
 #               its first '_' or '.').  Or [LABEL=]debian:SUITE or debian:SUITE-rt: Debian's
@@ -22,6 +34,8 @@
 #   --threshold compare's --threshold, for the guests' verdicts and the comparisons
 #               (A-Za-z0-9._=%+- and commas)
 #   --direct    boot with qemu directly instead of through lava-run (the same initramfs)
+#   --boots     N, 1 to 99: how many times each kernel is booted, alternating (default 1: each
+#               once, its outputs LABEL.json, LABEL.cases.txt and LABEL/)
 # Environment: ACCEL (kvm or tcg: no probe), PROBE_SECONDS (the KVM probe's bound, default 15),
 #   KERNEL_CACHE (default ~/.cache/interbench-kernels; refused, exit 2, when reached through a
 #   symbolic link, or when it or a directory above it belongs to another user than root and
@@ -46,12 +60,13 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 args="-t 2 -W Audio -W Video -w None -w Burn --repeat 5 --explain"
-threshold="" direct=false kernels=()
+threshold="" direct=false boots=1 kernels=()
 while [ $# -gt 0 ]; do
 	case $1 in
 	(--args) args=$2; shift 2 ;;
 	(--threshold) threshold=$2; shift 2 ;;
 	(--direct) direct=true; shift ;;
+	(--boots) boots=${2-}; shift; [ $# -eq 0 ] || shift ;;
 	(-h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
 	(-*) echo "matrix: $1: unknown option (see --help)" >&2; exit 2 ;;
 	(*) kernels+=("$1"); shift ;;
@@ -59,6 +74,7 @@ while [ $# -gt 0 ]; do
 done
 matrix_args_check "$args" || exit 2
 matrix_threshold_check "$threshold" || exit 2
+matrix_boots_check "$boots" || exit 2
 watchdog=${WATCHDOG_SECONDS:-}
 matrix_watchdog_check "$watchdog" || exit 2
 cache=${KERNEL_CACHE:-$HOME/.cache/interbench-kernels}
@@ -256,51 +272,111 @@ kernel_image "$probe_dir/vmlinuz" "${kernels[0]#*=}" >/dev/null || { rm -rf "$pr
 choose_accel "$probe_dir/vmlinuz"
 rm -rf "$probe_dir"
 
-first="" status=0 summary=()
+status=0 summary=() merged=()
+declare -A image_of=() results_of=()
 # status_rank STATUS: how bad the matrix's exit status STATUS is (the order of the header).
 status_rank() { case $1 in (3) echo 4 ;; (2) echo 3 ;; (1) echo 2 ;; (4) echo 1 ;; (*) echo 0 ;; esac; }
+first=$(label_of "${kernels[0]}") baseline_json=""
+
+# Each kernel's outputs of an earlier matrix removed, its kernel image taken out once.
 for k in "${kernels[@]}"; do
-	src=${k#*=}
 	label=$(label_of "$k")
-	dir="$out/$label"
-	rm -rf "$dir" "$out/$label.json" "$out/$label.cases.txt" "$out/$label.watchdog.txt"
-	mkdir -p "$dir"
-	image=$(kernel_image "$dir/vmlinuz" "$src")
-	baseline=()
-	[ -z "$first" ] || baseline=(-b "$out/$first.json")
-	"$here/build-initramfs.sh" "${baseline[@]}" "$static" "$dir/initramfs.cpio.gz"
-	t0=$(date +%s)
-	echo "== $label: $image, interbench $args ($($direct && echo qemu directly || echo lava-run))"
-	if $direct; then
-		boot_direct "$dir" "$dir/vmlinuz" "$dir/initramfs.cpio.gz"
-		from=(--console "$dir/log")
-	else
-		boot_lava "$dir" "$dir/vmlinuz" "$dir/initramfs.cpio.gz" "$label" || exit 3
-		from=(--lava "$dir/log")
-	fi
-	verdict=$(/usr/bin/python3 "$here/extract.py" "${from[@]}" --json "$out/$label.json" --cases "$out/$label.cases.txt" \
-		--watchdog "$out/$label.watchdog.txt") || status=3
-	summary+=("$(printf '%-10s %-28s %4s s  %s' "$label" "$image" $(($(date +%s) - t0)) "$verdict")")
-	echo "   $verdict"
-	[ -n "$first" ] || { [ -s "$out/$label.json" ] && first=$label; }
-	[ -n "$first" ] || { echo "matrix: $label: no result to compare against (see $dir/log)" >&2; exit 3; }
+	rm -rf -- "$out/${label:?}" "$out/$label.json" "$out/$label.cases.txt" "$out/$label.watchdog.txt" \
+		"$out/$label".boot[0-9]*.json "$out/$label".boot[0-9]*.cases.txt "$out/$label".boot[0-9]*.watchdog.txt
+	mkdir -p "$out/$label"
+	image_of[$label]=$(kernel_image "$out/$label/vmlinuz" "${k#*=}")
+	results_of[$label]=""
 done
 
+# boot_paths LABEL K: sets bdir, boot K's directory, and stem, its outputs without .json (with
+# one boot a kernel, today's names: LABEL/ and LABEL.json).
+boot_paths() {
+	if [ "$boots" = 1 ]; then bdir="$out/$1" stem="$out/$1"
+	else bdir="$out/$1/boot$2" stem="$out/$1.boot$2"; fi
+}
+
+# boot_once LABEL K: boot K of kernel LABEL, its verdict printed and added to the summary;
+# its JSON, when it left one, added to results_of[LABEL].  Sets status 3 when it failed.
+boot_once() {
+	local label=$1 b=$2 t0 verdict from=() baseline=() nth=""
+	boot_paths "$label" "$b"
+	mkdir -p "$bdir"
+	[ -z "$baseline_json" ] || [ "$label" = "$first" ] || baseline=(-b "$baseline_json")
+	"$here/build-initramfs.sh" "${baseline[@]}" "$static" "$bdir/initramfs.cpio.gz"
+	t0=$(date +%s)
+	[ "$boots" = 1 ] || nth="boot $b of $boots, "
+	echo "== $label: $nth${image_of[$label]}, interbench $args ($($direct && echo qemu directly || echo lava-run))"
+	if $direct; then
+		boot_direct "$bdir" "$out/$label/vmlinuz" "$bdir/initramfs.cpio.gz"
+		from=(--console "$bdir/log")
+	else
+		boot_lava "$bdir" "$out/$label/vmlinuz" "$bdir/initramfs.cpio.gz" "$label" || exit 3
+		from=(--lava "$bdir/log")
+	fi
+	verdict=$(/usr/bin/python3 "$here/extract.py" "${from[@]}" --json "$stem.json" --cases "$stem.cases.txt" \
+		--watchdog "$stem.watchdog.txt") || status=3
+	nth=""
+	[ "$boots" = 1 ] || nth=$(printf 'boot %-2s ' "$b")
+	summary+=("$(printf '%-10s %-28s %s%4s s  %s' "$label" "${image_of[$label]}" "$nth" $(($(date +%s) - t0)) "$verdict")")
+	echo "   $verdict"
+	[ -s "$stem.json" ] || return 0
+	results_of[$label]+=" $stem.json"
+	[ -n "$baseline_json" ] || [ "$label" != "$first" ] || baseline_json=$stem.json
+}
+
+# The boots, alternating between the kernels; the matrix stops when the first kernel's last
+# boot left it no result to compare against.
+for ((b = 1; b <= boots; b++)); do
+	for k in "${kernels[@]}"; do
+		label=$(label_of "$k")
+		boot_once "$label" "$b"
+		if [ "$label" = "$first" ] && [ "$b" = "$boots" ] && [ -z "$baseline_json" ]; then
+			echo "matrix: $label: no result to compare against (see $out/$label/)" >&2; exit 3
+		fi
+	done
+done
+
+# merge_boots LABEL: kernel LABEL's boots that gave a result merged into LABEL.json
+# (ci/kernels/merge.py), a line on what was merged added to merged; status 3 when none gave one
+# or the merge refused them.
+merge_boots() {
+	local label=$1 files line rc=0
+	read -r -a files <<<"${results_of[$label]}"
+	if [ ${#files[@]} = 0 ]; then
+		merged+=("$label: none of its $boots boots gave a result"); status=3; return
+	fi
+	line=$(/usr/bin/python3 "$here/merge.py" --out "$out/$label.json" "${files[@]}" 2>&1) || rc=$?
+	[ "$rc" = 0 ] || { status=3; rm -f -- "$out/$label.json"; }
+	merged+=("$label: ${#files[@]} of its $boots boots gave a result; ${line#"$out/"}")
+}
+if [ "$boots" != 1 ]; then
+	for k in "${kernels[@]}"; do merge_boots "$(label_of "$k")"; done
+fi
+
 echo
-echo "== kernels (results and test cases in $out)"
+if [ "$boots" = 1 ]; then
+	echo "== kernels (results and test cases in $out)"
+else
+	echo "== kernels, $boots boots each, alternating (results and test cases in $out: LABEL.bootK.*"
+	echo "   of each boot, LABEL.json the sub-runs of all of a kernel's boots, which compare judges)"
+fi
 printf '%s\n' "${summary[@]}"
+[ ${#merged[@]} = 0 ] || printf '%s\n' "${merged[@]}"
 if [ -z "$accel" ]; then
 	echo "These figures come from TCG (qemu emulating every instruction, the guests' timers riding"
 	echo "on the host's scheduling): plumbing, not performance.  A regression below says the"
 	echo "kernels booted, ran and compared, nothing about how they schedule; for that, KVM or"
 	echo "real hardware (README, 'Figures from TCG')."
 fi
+# boot_names LABEL: the results merged into LABEL.json, by their names in $out.
+boot_names() { local f; for f in ${results_of[$1]}; do printf ' %s' "${f#"$out/"}"; done; }
 cd "$out"
 for k in "${kernels[@]:1}"; do
 	label=$(label_of "$k")
-	[ -s "$label.json" ] || continue
+	[ -s "$first.json" ] && [ -s "$label.json" ] || continue
 	echo
 	echo "== interbench compare $first.json $label.json"
+	[ "$boots" = 1 ] || echo "   the sub-runs of every boot that gave a result:$(boot_names "$first") against$(boot_names "$label")"
 	rc=0
 	"$bin" compare ${threshold:+--threshold "$threshold"} "$first.json" "$label.json" || rc=$?
 	echo "exit status $rc"
