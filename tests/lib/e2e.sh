@@ -115,7 +115,7 @@ e2e_calibrate() {
 
 e2e_saved_lpms() {
 	LPMS=$(sed -n 's/^loops_per_ms=\([0-9][0-9]*\)$/\1/p' "$XDG_CACHE_HOME/interbench/loops_per_ms" 2>/dev/null)
-	[ -n "$LPMS" ] || { echo "FAIL - e2e_calibrate: no loops_per_ms saved in $XDG_CACHE_HOME/interbench"; exit 1; }
+	[ -n "$LPMS" ] || { echo "FAIL - no loops_per_ms saved in $XDG_CACHE_HOME/interbench (e2e_saved_lpms)"; exit 1; }
 }
 
 wait_for() {
