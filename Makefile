@@ -123,8 +123,9 @@ tests/bin/%: tests/%.c libinterbench.a
 check: | $(filter deps,$(MAKECMDGOALS))
 	@bash tests/untouched.sh $(MAKE) --no-print-directory lint unit e2e
 
+# Unit tests: the suites side by side, one per CPU, each one's output whole (tests/run-unit.sh).
 unit: $(TEST_BINS)
-	@set -e; for t in $(TEST_BINS); do echo "== $$t"; CK_FORK=yes ./$$t; done
+	@bash tests/run-unit.sh $(TEST_BINS)
 
 # The end-to-end scripts (tests/NAME.sh), each run on the binary, then the closing line over all
 # (tests/run-e2e.sh); E2E=... runs some of them.  E2E_SKIP_FAILS=1 counts a skip as a failure

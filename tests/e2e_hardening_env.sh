@@ -33,7 +33,7 @@ v1_mount() { awk -v c="$1" '{ for (i = 7; i <= NF && $i != "-"; i++); if ($(i+1)
 v2_root() { [ "$(stat -fc %T /sys/fs/cgroup 2>/dev/null)" = cgroup2fs ] && echo /sys/fs/cgroup; }
 
 cd "$TMP" || exit 1
-"$BIN" -t 1 -c -W Audio -w None >/dev/null 2>&1   # calibrate once
+e2e_calibrate   # LPMS: the memory cgroups' runs take it with -l (tests/lib/e2e.sh)
 
 ### Memload in a memory cgroup.
 # make_mem_cgroup: creates a memory cgroup MEMCG (no limit yet) with a child MEMCG/inner for
@@ -83,7 +83,7 @@ memload_in() {
 	mkdir -p "$dir"
 	out="$dir/out" log="$dir/$(uname -r).log"
 	kills=$(oom_kills)
-	(cd "$dir" && in_cgroup "$MEMCG/inner" "$BIN" -t 1 -W Audio -w Memload) >"$out" 2>&1
+	(cd "$dir" && in_cgroup "$MEMCG/inner" "$BIN" -l "$LPMS" -t 1 -W Audio -w Memload) >"$out" 2>&1
 	rc=$?
 	wait_for cgroup_empty "$MEMCG/inner"
 	local want="^Memload: [0-9.]+ MiB = cgroup $cg $file $mib.0 MiB - used [0-9.]+ MiB - reserve 64.0 MiB\$"
@@ -135,7 +135,7 @@ oom_in_cgroup() {
 	rm -rf "$dir" && mkdir -p "$dir/wd" && mount -t tmpfs -o size=128m,mode=700 ib-e2e-oom "$dir/wd" || return 1
 	e2e_at_exit "umount '$dir/wd' 2>/dev/null"
 	kills=$(oom_kills)
-	(cd "$dir" && in_cgroup "$MEMCG/inner" "$BIN" -t 2 -W Audio -w None -w "$load" --workdir wd --file-size "$size") >"$out" 2>&1
+	(cd "$dir" && in_cgroup "$MEMCG/inner" "$BIN" -l "$LPMS" -t 2 -W Audio -w None -w "$load" --workdir wd --file-size "$size") >"$out" 2>&1
 	rc=$?
 	wait_for cgroup_empty "$MEMCG/inner"
 	limit "$MEMCG/inner" max max
@@ -207,10 +207,10 @@ if [ "$rc" = 0 ]; then
 	# A tight budget the run is under (5 % of each CPU): the header states it with a warning,
 	# the audit and the JSON record it.  The pair itself may read few deadlines met or fail (its
 	# bench process throttled past the report's 2 s): exit 0 or 1, the recording is checked.
-	lpms=$(sed -n 's/^loops_per_ms=//p' "$XDG_CACHE_HOME/interbench/loops_per_ms")
+	e2e_saved_lpms   # as saved now (a run above may have measured it again)
 	if echo 50000 >"$RTCG/cpu.rt_runtime_us" 2>/dev/null; then
 		out="$TMP/rt-tight.out"
-		in_cgroup "$RTCG" "$BIN" -l "$lpms" -t 1 -c -W Audio -w None --json "$TMP/rt-tight.json" >"$out" 2>&1; rc=$?
+		in_cgroup "$RTCG" "$BIN" -l "$LPMS" -t 1 -c -W Audio -w None --json "$TMP/rt-tight.json" >"$out" 2>&1; rc=$?
 		if { [ "$rc" = 0 ] || [ "$rc" = 1 ]; } && grep -qxF "Realtime budget: 50000 us per 1000000 us (5 % of each CPU) ($RTCG/cpu.rt_runtime_us)" "$out" &&
 		   grep -q "^warning: a realtime budget below the kernel's default 95 %: " "$out" &&
 		   grep -q '^Audit: known to hurt interactivity here: .*rt_budget' "$out" &&

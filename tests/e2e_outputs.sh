@@ -8,16 +8,18 @@
 set -u
 . "$(dirname "$0")/lib/e2e.sh"
 e2e_begin out "${1:-}"
-run() { "$BIN" -t 1 -c -q -W Audio -w None "$@"; }
+# The runs after the first take the calibration it saved (-l: tests/lib/e2e.sh e2e_calibrate).
+run() { "$BIN" ${LPMS:+-l "$LPMS"} -t 1 -c -q -W Audio -w None "$@"; }
 temps_left() { compgen -G "$TMP/.*.??????" >/dev/null; }
 cd "$TMP" || exit 1
 run --json first.json >/dev/null 2>&1 || bad "the first run"
+e2e_saved_lpms
 echo precious >victim
 
 # 1. A write that fails (here RLIMIT_FSIZE of 1 KiB, as a full disk would) keeps the old result
 # whole.
 cp first.json j.json
-fsize_limited 1024 out "$BIN" -t 1 -c -q -W Audio -w None --json j.json; rc=$?
+fsize_limited 1024 out "$BIN" -l "$LPMS" -t 1 -c -q -W Audio -w None --json j.json; rc=$?
 if [ $rc = 1 ] && grep -q 'write j.json: File too large' out && cmp -s j.json first.json && ! temps_left
 then ok "--json on a full disk: exit 1, the old result whole, no temporary file"
 else bad "--json on a full disk (exit $rc)" out; fi
@@ -38,14 +40,14 @@ else bad "hard links at --json/--timeline (exit $rc)" out; fi
 
 # 4. A FIFO at --timeline, or at --json with no reader: refused at once, no hang.
 rm -f tl.bin j.json; mkfifo tl.bin j.json
-timeout 60 "$BIN" -t 1 -c -q -W Audio -w None --timeline tl.bin >out 2>&1; rc=$?
+timeout 60 "$BIN" -l "$LPMS" -t 1 -c -q -W Audio -w None --timeline tl.bin >out 2>&1; rc=$?
 if [ $rc = 2 ] && grep -q 'tl.bin is not a regular file; not replaced' out
 then ok "FIFO at --timeline: exit 2 at once"; else bad "FIFO at --timeline (exit $rc)" out; fi
-timeout 60 "$BIN" -t 1 -c -q -W Audio -w None --json j.json >out 2>&1; rc=$?
+timeout 60 "$BIN" -l "$LPMS" -t 1 -c -q -W Audio -w None --json j.json >out 2>&1; rc=$?
 if [ $rc = 2 ] && grep -q 'a FIFO with no reader' out && ! grep -q '^None ' out
 then ok "FIFO with no reader at --json: refused before anything is measured, no hang"
 else bad "FIFO at --json (exit $rc)" out; fi
-"$BIN" -t 1 -c -q -W Audio -w None --json >(python3 -c 'import json, sys; json.load(sys.stdin)' && touch piped.ok) \
+"$BIN" -l "$LPMS" -t 1 -c -q -W Audio -w None --json >(python3 -c 'import json, sys; json.load(sys.stdin)' && touch piped.ok) \
 	>out 2>&1; rc=$?
 for _ in $(seq 100); do [ -e piped.ok ] && break; sleep 0.1; done
 if [ $rc = 0 ] && [ -e piped.ok ]; then ok "--json >(reader): the handed pipe gets the document"
@@ -68,9 +70,9 @@ else skip "another user's file (needs root for chown)"; fi
 # right-to-left override reach neither the terminal nor the logfile as they are.
 W=$'w\e[31m\xc2\x9b2J\xe2\x80\xaeX'
 mkdir -p "$W"
-"$BIN" -t 1 -q -W Audio -w None -w Write --file-size 4M --workdir "$W" -m $'c\xc2\x9b2J\xe2\x80\xae' >out 2>&1
-"$BIN" -t 1 -q -W Audio -w Write --workdir "$W/missing" >>out 2>&1
-"$BIN" -t 1 -q -W Audio -w None --json "$W/missing/j.json" >>out 2>&1
+"$BIN" -l "$LPMS" -t 1 -q -W Audio -w None -w Write --file-size 4M --workdir "$W" -m $'c\xc2\x9b2J\xe2\x80\xae' >out 2>&1
+"$BIN" -l "$LPMS" -t 1 -q -W Audio -w Write --workdir "$W/missing" >>out 2>&1
+"$BIN" -l "$LPMS" -t 1 -q -W Audio -w None --json "$W/missing/j.json" >>out 2>&1
 if ! LC_ALL=C grep -qaP '\x1b|\xc2\x9b|\xe2\x80\xae' out ./*.log && grep -q 'xc2\\x9b2J' out
 then ok "escapes, C1 controls and bidirectional overrides from -m and --workdir are escaped"
 else bad "raw control text reached the terminal or the logfile" out; fi

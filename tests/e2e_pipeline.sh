@@ -18,6 +18,8 @@ if [ "$rc" = 0 ] && grep -q 'i2p p50    i2p p99    i2p max  frame p99     1% low
    [ "$(grep -c 'stages: wake-to-run p99 input .* ms, game .*, workers .*, join .*, render .*, commit .*, latch ' hog.txt)" = 2 ] &&
    [ "$(grep -c 'input-to-present: input .* %, logic .*, workers .*, join .*, render .*, latch .*, compose .*, scanout ' hog.txt)" = 2 ]
 then ok "Pipeline: its columns, and the stage lines under each row with -v"; else bad "Pipeline table (exit $rc)" hog.txt; fi
+# The runs below take the calibration the first one saved (-l: tests/lib/e2e.sh e2e_calibrate).
+e2e_saved_lpms
 if python3 - "$SCHEMA" hog.json <<'PY'
 import json, sys, jsonschema
 jsonschema.Draft202012Validator(json.load(open(sys.argv[1]))).validate(doc := json.load(open(sys.argv[2])))
@@ -88,7 +90,7 @@ then ok "compare: p99 input-to-present and % jank vsyncs of each load judged, no
 # "the stage with the clearly longer wake-to-run p99 also waited longer in the explained
 # periods" held in 5 runs of 6 here and failed once (render's p99 14.1 ms against the workers'
 # 5.44, woken waits 249 against 385 ms, 5.6 % of the CPUs taken by other programs).
-"$BIN" -t 6 -c -v --explain -W Pipeline -w Burn -L 4 --json ex.json >ex.txt 2>&1; rc=$?
+"$BIN" -l "$LPMS" -t 6 -c -v --explain -W Pipeline -w Burn -L 4 --json ex.json >ex.txt 2>&1; rc=$?
 if grep -q -- "--explain: no BPF tracer" ex.txt; then
 	skip "Pipeline --explain: the BPF tracer cannot run here: $(grep -- '--explain: no BPF' ex.txt)"
 elif [ "$rc" = 0 ] && grep -Eq '^ +why: stages: game waited [0-9.]+ % \(woken [0-9.]+ %\), workers waited [0-9.]+ % \(woken [0-9.]+ %\) and worked [0-9.]+ %, render waited' ex.txt &&
@@ -112,7 +114,7 @@ all_named() {
 		echo "$1" | grep -qx "$n" || return 1
 	done
 }
-"$BIN" -t 3 -c -W Audio -w Pipeline --workers 3 --json load.json >load.txt 2>&1 & pid=$!
+"$BIN" -l "$LPMS" -t 3 -c -W Audio -w Pipeline --workers 3 --json load.json >load.txt 2>&1 & pid=$!
 names=""
 for _ in $(seq 100); do
 	sleep 0.1
@@ -125,7 +127,7 @@ if [ "$rc" = 0 ] && all_named "$names" &&
 then ok "as a load behind Audio: its threads named ib-game .. ib-worker-2, Audio's figures its own"; else bad "Pipeline as a load (exit $rc): $(echo $names | tr '\n' ' ' | grep -o 'ib-[a-z0-9-]*' | sort -u | tr '\n' ' ')" load.txt; fi
 
 # The logfile: its chain columns (labels of two words) and stage lines read back by compare.
-mkdir -p logged && (cd logged && "$BIN" -t 2 -v -W Pipeline -w None >run.txt 2>&1); rc=$?
+mkdir -p logged && (cd logged && "$BIN" -l "$LPMS" -t 2 -v -W Pipeline -w None >run.txt 2>&1); rc=$?
 log=$(ls logged/*.log 2>/dev/null | head -1)
 # (its marks of disturbance and of a stopped load dropped: a marked sub-run is left out, and
 # its figures with it)
@@ -148,7 +150,7 @@ then ok "--repaint-window not above --compose-work: exit 2 naming both"; else ba
 # JSON: ProAudio's 64 frames at 48 kHz are 1.333 ms, Pipeline's 144 Hz vsync 6.944 ms.  And
 # every --refresh the option takes runs with the defaults: at 500 Hz the compositor's work
 # follows the 0.8 ms repaint window (refused up to f224d61).
-mkdir -p pattern && (cd pattern && "$BIN" -t 1 -W ProAudio --frames 64 -W Pipeline --refresh 144 -w None --json p.json >run.txt 2>&1); rc=$?
+mkdir -p pattern && (cd pattern && "$BIN" -l "$LPMS" -t 1 -W ProAudio --frames 64 -W Pipeline --refresh 144 -w None --json p.json >run.txt 2>&1); rc=$?
 log=$(ls pattern/*.log 2>/dev/null | head -1)
 pa='Pattern of ProAudio: period 1.333 ms, work 1.066 ms (80 %), buffer 2 periods (64 frames at 48000 Hz)'
 pp='Pattern of Pipeline: period 6.944 ms, work 9 ms (130 %), no buffer (vsync at 144 Hz; a frame: logic 2 ms, workers 4 ms in 2 threads, render 3 ms; compositor 1 ms a vsync, latching 2.777 ms before it; input at 1000 Hz)'
@@ -163,7 +165,7 @@ assert ts["ProAudio"]["pattern"] == sys.argv[3] and ts["Pipeline"]["pattern"] ==
 PY
 then ok "the header states the resolved patterns: 1.333 ms, 6.944 ms (console, logfile, JSON)"
 else bad "pattern lines (exit $rc)" pattern/run.txt; fi
-"$BIN" -t 1 -c -W Pipeline --refresh 500 -w None >fast.txt 2>&1; rc=$?
+"$BIN" -l "$LPMS" -t 1 -c -W Pipeline --refresh 500 -w None >fast.txt 2>&1; rc=$?
 if [ "$rc" = 0 ] && grep -q '^Pattern of Pipeline: period 2 ms, .* compositor 0.4 ms a vsync, latching 0.8 ms before it;' fast.txt &&
    awk '$1 == "None" { n++; if (NF != 15 || $3 != "+/-") bad = 1 } END { exit !(n == 1 && !bad) }' fast.txt
 then ok "--refresh 500 with the default --compose-work runs: 0.4 ms of composing in a 0.8 ms window"
@@ -177,7 +179,7 @@ else bad "--refresh 500 (exit $rc)" fast.txt; fi
 # to f224d61) adds up to a CPU.  305 ms of logic makes each frame span 7-8 periods of 41.7 ms,
 # so frame numbers 8 apart fall on one slot of the ring of 8; 1 s is the reported case.
 for work in 305000 1000000; do
-	"$BIN" -t 3 -c -W Pipeline --refresh 24 --logic-work "$work" -w None --json "long$work.json" >"long$work.txt" 2>&1; rc=$?
+	"$BIN" -l "$LPMS" -t 3 -c -W Pipeline --refresh 24 --logic-work "$work" -w None --json "long$work.json" >"long$work.txt" 2>&1; rc=$?
 	if [ "$rc" = 0 ] && awk '$1 == "None" { n++; if (NF != 15 || $7 != 0) bad = 1 } END { exit !(n == 1 && !bad) }' "long$work.txt" &&
 	   python3 - "long$work.json" <<'PY'
 import json, sys

@@ -13,6 +13,7 @@ check() { # check NAME EXPECTED_STATUS COMMAND...
 }
 
 check "short run with --repeat 2 --json" 0 "$BIN" -t 1 -c -W Audio -w None -w Burn --repeat 2 --json out.json
+e2e_saved_lpms   # the later runs take its calibration (-l: tests/lib/e2e.sh e2e_calibrate)
 check "schema validation" 0 python3 -c '
 import json, sys, jsonschema
 doc = json.load(open("out.json"))
@@ -113,9 +114,9 @@ fi
 # Two real runs with logfiles (the load's throughput line under the Burn row), compared.
 mkdir "$TMP/logs" && cd "$TMP/logs" || exit 1
 log="$(uname -r).log"
-check "first logged run" 0 "$BIN" -t 1 -W Audio -w None -w Burn
+check "first logged run" 0 "$BIN" -l "$LPMS" -t 1 -W Audio -w None -w Burn
 mv "$log" old.log
-check "second logged run" 0 "$BIN" -t 1 -W Audio -w None -w Burn
+check "second logged run" 0 "$BIN" -l "$LPMS" -t 1 -W Audio -w None -w Burn
 mv "$log" new.log
 check "the logfile carries the load's throughput" 0 grep -q '^ *load: Burn ' new.log
 check "each run kept its own JSON beside the logfile" 0 test "$(ls -- *.json | wc -l)" = 2

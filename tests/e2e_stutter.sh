@@ -36,7 +36,8 @@ then ok "compare: xruns per minute, stolen p99, frame time, 1% low fps (one sub-
 # deadlines.  Not a figure of the moment: it needs a whole CPU and CFS gives a nice 0 thread
 # beside a nice -20 one 1024 / (1024 + 88761) of it (kernel/sched/core.c, sched_prio_to_weight),
 # so it misses whatever else the host runs.
-"$BIN" -t 1 -c -q -W Custom -C 100 -I 10000 -w Burn -N -20 --json miss.json >"$out" 2>&1; rc=$?
+e2e_saved_lpms   # the runs below take the first one's calibration (-l: tests/lib/e2e.sh e2e_calibrate)
+"$BIN" -l "$LPMS" -t 1 -c -q -W Custom -C 100 -I 10000 -w Burn -N -20 --json miss.json >"$out" 2>&1; rc=$?
 if [ "$rc" = 0 ] && python3 -c '
 import json, sys
 r = json.load(open(sys.argv[1]))["results"][0]
@@ -58,7 +59,7 @@ assert r["samples"] == 0 and r["interbench_latency_mean_ns"] is None and r["inte
 else bad "stuck first period (exit $rc)" "$out"; fi
 
 # --timeline: every period of every pair, as doc/timeline.md reads it; never through a link.
-"$BIN" -t 1 -c -q -W ProAudio -W Audio -w None --repeat 2 --timeline tl.bin --json tl.json >"$out" 2>&1; rc=$?
+"$BIN" -l "$LPMS" -t 1 -c -q -W ProAudio -W Audio -w None --repeat 2 --timeline tl.bin --json tl.json >"$out" 2>&1; rc=$?
 if [ "$rc" = 0 ] && python3 - <<'PY'
 import collections, json, struct
 doc = json.load(open("tl.json"))
@@ -80,7 +81,7 @@ for r in doc["results"]:
 PY
 then ok "--timeline: one record per period run, matching each JSON result"; else bad "--timeline (exit $rc)" "$out"; fi
 ln -s "$TMP/victim" link.bin && echo keep >"$TMP/victim"
-"$BIN" -t 1 -c -q -W Audio -w None --timeline link.bin >"$out" 2>&1; rc=$?
+"$BIN" -l "$LPMS" -t 1 -c -q -W Audio -w None --timeline link.bin >"$out" 2>&1; rc=$?
 if [ "$rc" = 2 ] && grep -q "^interbench: --timeline: link.bin is a symbolic link; not followed" "$out" && [ "$(cat "$TMP/victim")" = keep ]
 then ok "--timeline refuses a symbolic link, its target untouched"; else bad "--timeline through a link (exit $rc)" "$out"; fi
 

@@ -7,10 +7,11 @@ set -u
 . "$(dirname "$0")/lib/e2e.sh"
 e2e_begin sweep "${1:?usage: $0 path/to/interbench}"
 e2e_run_dir
+e2e_calibrate   # LPMS: every run below takes it with -l (tests/lib/e2e.sh)
 valid() { python3 -c 'import json,sys,jsonschema; jsonschema.Draft202012Validator(json.load(open(sys.argv[1]))).validate(json.load(open(sys.argv[2])))' "$SCHEMA" "$1"; }
 
 # A 2x2 nice sweep.
-"$BIN" -t 1 -c -q -W Audio -w None -B 0,5 -N 0,19 --json sweep.json >"$out" 2>&1; rc=$?
+"$BIN" -l "$LPMS" -t 1 -c -q -W Audio -w None -B 0,5 -N 0,19 --json sweep.json >"$out" 2>&1; rc=$?
 titles=$(grep -c '^--- Benchmarking simulated cpu of Audio' "$out")
 if [ "$rc" = 0 ] && [ "$titles" = 4 ] &&
    grep -qx -- '--- Benchmarking simulated cpu of Audio in the presence of simulated ---' "$out" &&
@@ -35,8 +36,8 @@ if [ "$rc" = 3 ] && grep -q '^4 pairs compared: 0 regressions; .* 8 UNKNOWN (exi
    [ "$(grep -Ec 'UNKNOWN: (one sub-run a side|its sub-runs left out)$' "$out")" = 8 ]
 then ok "compare matches the four settings: one sub-run a side each (or none, disturbed), undecided (exit 3)"
 else bad "compare of a sweep with itself (exit $rc)" "$out"; fi
-"$BIN" -t 1 -c -q -W Audio -w None -B 5 --json one.json >/dev/null 2>&1
-"$BIN" -t 1 -c -q -W Audio -w None -N 19 --json other.json >/dev/null 2>&1
+"$BIN" -l "$LPMS" -t 1 -c -q -W Audio -w None -B 5 --json one.json >/dev/null 2>&1
+"$BIN" -l "$LPMS" -t 1 -c -q -W Audio -w None -N 19 --json other.json >/dev/null 2>&1
 "$BIN" compare one.json other.json >"$out" 2>&1; rc=$?
 if [ "$rc" = 2 ] && grep -q 'no (simulation, load) pair at the same settings.*--match simulation,load' "$out"
 then ok "compare refuses pairs that differ only in their settings"; else bad "compare across settings (exit $rc)" "$out"; fi
@@ -45,7 +46,7 @@ if [ "$rc" = 3 ] && grep -q '^1 pair compared' "$out"; then ok "--match simulati
 else bad "--match simulation,load (exit $rc)" "$out"; fi
 
 # Every bench policy: measured, or failed with the kernel's reason; X is kept out of deadline.
-"$BIN" -t 1 -c -q -W Audio -W X -w None --bench-policy other,batch,fifo,rr,deadline --json pol.json >"$out" 2>&1; rc=$?
+"$BIN" -l "$LPMS" -t 1 -c -q -W Audio -W X -w None --bench-policy other,batch,fifo,rr,deadline --json pol.json >"$out" 2>&1; rc=$?
 if [ "$rc" = 0 ] && [ "$(grep -c '^--- Benchmarking simulated cpu of Audio' "$out")" = 5 ] &&
    [ "$(grep -c '^--- Benchmarking simulated cpu of X' "$out")" = 4 ] &&
    grep -q 'Note: X is not benchmarked under SCHED_DEADLINE' "$out" &&
@@ -61,7 +62,7 @@ assert all(r["bench_setting"]["rt_priority"] for r in d["results"] if r["bench_s
 ' pol.json; then ok "policies in the JSON"; else bad "policies in the JSON" "$out"; fi
 
 # Load policies and placement.
-"$BIN" -t 1 -c -q -W Audio -w Burn --load-policy batch,idle --bench-cpus 0 --load-cpus 1 >"$out" 2>&1; rc=$?
+"$BIN" -l "$LPMS" -t 1 -c -q -W Audio -w Burn --load-policy batch,idle --bench-cpus 0 --load-cpus 1 >"$out" 2>&1; rc=$?
 if [ "$rc" = 0 ] && grep -q 'in the presence of simulated SCHED_IDLE ---' "$out" && grep -q '^Burn .*+/-' "$out"
 then ok "load policies and CPU placement"; else bad "load policies (exit $rc)" "$out"; fi
 
@@ -77,7 +78,7 @@ done
 # every period measured, its latency its whole wake-up (lateness), no timer latency apart; each
 # result labelled with how it was woken, the sweep's summary a row each, compare --match sets
 # them side by side.
-"$BIN" --wake thread,timer -t 2 -c -W Audio -w None --json wake.json >"$out" 2>&1; rc=$?
+"$BIN" -l "$LPMS" --wake thread,timer -t 2 -c -W Audio -w None --json wake.json >"$out" 2>&1; rc=$?
 if [ "$rc" = 0 ] && grep -q '^--- Benchmarking simulated cpu of Audio timer-woken in the presence of simulated ---' "$out" &&
    grep -q '^nice 0 timer-woken ' "$out" && python3 - "$SCHEMA" wake.json <<'PY'
 import json, sys, jsonschema
@@ -131,7 +132,7 @@ then ok "--wake sometimes refused (exit 2)"; else bad "--wake sometimes (exit $r
 
 # EEVDF slices: a sweep of the task's, each with what the kernel kept (it clamps to 0.1-100 ms);
 # a kernel before 6.12 keeps none and the run is refused before anything starts.
-"$BIN" --bench-slice 50,3000 -t 1 -c -W Audio -w None --json slice.json >"$out" 2>&1; rc=$?
+"$BIN" -l "$LPMS" --bench-slice 50,3000 -t 1 -c -W Audio -w None --json slice.json >"$out" 2>&1; rc=$?
 if grep -q "kept no slice" "$out"; then
 	if [ "$rc" = 2 ] && [ "$(wc -l <"$out")" = 1 ] && grep -q "^interbench: --bench-slice: 50: this kernel kept no slice" "$out"
 	then ok "--bench-slice refused on a kernel without per-task slices"; else bad "--bench-slice refusal (exit $rc)" "$out"; fi

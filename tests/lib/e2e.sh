@@ -8,6 +8,15 @@
 #     XDG_CACHE_HOME  TMP/cache (not created): the calibration goes there, never to ~/.cache;
 #     SCHEMA  doc/interbench-result.schema.json of this tree, as an absolute path;
 #   e2e_run_dir        makes TMP/cache and TMP/run, enters TMP/run, and sets out=TMP/out.txt;
+#   e2e_calibrate      one short run (-t 1 -c -W Audio -w None) that saves the calibration in
+#                      XDG_CACHE_HOME, then LPMS: the loops_per_ms it saved.  A case whose
+#                      claim is not about the calibration runs with -l "$LPMS": the tasks' work
+#                      the same as the calibration sizes it, without the quick check at the
+#                      start and the speed check after each pair (interbench.c check_rate: a
+#                      value given on purpose is not measured), about half a second each, half
+#                      of a 1 s run's time.  The cases about the calibration, its checks and
+#                      signals at any moment (tests/e2e_faults.sh) run without it;
+#   e2e_saved_lpms     sets LPMS from a calibration an earlier run saved (as e2e_calibrate);
 #   wait_for CMD...    runs CMD until it succeeds, in 0.01 s steps (a state that may last well
 #                      under a second must not be missed), for 60 s at most; its status;
 #   fsize_limited BYTES OUT CMD...  runs CMD with RLIMIT_FSIZE at BYTES (as a full disk would
@@ -27,6 +36,14 @@
 #                      NAME matches one of the shell patterns of E2E_SKIP_EXPECTED (one a
 #                      line): the skips a setting declares it expects, as tests/sanitize.sh
 #                      does for the cases a sanitizer cannot run;
+#   e2e_sanitized      whether the binary under test is a sanitizer's build: E2E_SANITIZER
+#                      names it (tests/sanitize.sh sets it to its kind).  A script may then
+#                      run a stated subset of the cases that take one C path again with
+#                      another input only the kernel tells apart (each signal of a set that
+#                      one handler takes): a sanitizer finds nothing new in them, and the
+#                      native run checks them all;
+#   e2e_left_out WHAT  says what such a subset leaves out, and why: "note - left out under
+#                      E2E_SANITIZER: WHAT" (counted neither passed nor skipped);
 #   e2e_at_exit CMD    runs CMD (eval'd) on exit, in the order added, before TMP is removed;
 #   e2e_end [PREFIX]   prints "PREFIXP passed, F failed, S skipped", appends "P F S" to
 #                      the file E2E_TALLY names when set (tests/run-e2e.sh adds them up), and
@@ -61,6 +78,10 @@ skip() {
 	echo "skip - $1"
 }
 
+e2e_sanitized() { [ -n "${E2E_SANITIZER:-}" ]; }
+
+e2e_left_out() { echo "note - left out under $E2E_SANITIZER: $1"; }
+
 e2e_at_exit() { E2E_AT_EXIT+=("$1"); }
 
 e2e_exit() {
@@ -85,6 +106,16 @@ e2e_begin() {
 e2e_run_dir() {
 	mkdir -p "$TMP/cache" "$TMP/run" && cd "$TMP/run" || exit 1
 	out="$TMP/out.txt"
+}
+
+e2e_calibrate() {
+	"$BIN" -t 1 -c -W Audio -w None >/dev/null 2>&1
+	e2e_saved_lpms
+}
+
+e2e_saved_lpms() {
+	LPMS=$(sed -n 's/^loops_per_ms=\([0-9][0-9]*\)$/\1/p' "$XDG_CACHE_HOME/interbench/loops_per_ms" 2>/dev/null)
+	[ -n "$LPMS" ] || { echo "FAIL - no loops_per_ms saved in $XDG_CACHE_HOME/interbench (e2e_saved_lpms)"; exit 1; }
 }
 
 wait_for() {
