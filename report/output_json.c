@@ -76,8 +76,6 @@ static void json_sweep(void *st, struct report_run *run, const struct report_swe
 static int budget_outcome(json_t *doc, const struct report_run *run, const struct matrix *m)
 {
 	json_t *budget = json_object_get(json_object_get(doc, JK_RUN), "budget"), *undecided = json_array();
-	char first[32];
-	snprintf(first, sizeof(first), "under %d sub-runs", MATRIX_BUDGET_MIN_SUBRUNS);
 	int rc = budget && undecided ? 0 : -1;
 	for (size_t i = 0; rc == 0 && i < run->in.plan->n; i++) {
 		if (m->settled[i])
@@ -87,7 +85,7 @@ static int budget_outcome(json_t *doc, const struct report_run *run, const struc
 		report_item_words(run, it, mode, load_mode, sizeof(mode));
 		rc = json_array_append_new(undecided, json_pack("{s:s, s:s, s:s, s:s, s:i, s:s}", JK_SIMULATION,
 				it->task->name, JK_LOAD, workload_table[it->load_index]->name, JK_MODE, mode, JK_LOAD_MODE,
-				load_mode, "subruns", (int)matrix_ran(m, i), "why", m->why[i][0] ? m->why[i] : first));
+				load_mode, "subruns", (int)matrix_ran(m, i), "why", m->why[i]));
 	}
 	if (rc == 0 && json_object_set_new(budget, "rounds", json_integer(m->rounds)) != 0)
 		rc = -1;

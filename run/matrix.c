@@ -42,6 +42,8 @@ int matrix_init(struct matrix *m, const struct matrix_params *p)
 		errno = e;
 		return -1;
 	}
+	for (size_t i = 0; i < p->plan->n; i++)  /* what a pair waits for until it is first asked */
+		snprintf(m->why[i], sizeof(m->why[i]), "under %d sub-runs", MATRIX_BUDGET_MIN_SUBRUNS);
 	for (unsigned i = 0; i < workload_count; i++)
 		workload_load_init(&m->loads[i].ctx, workload_table[i], options_wl_opts(p->opt, i), p->load_cfg);
 	return 0;
@@ -294,8 +296,6 @@ uint64_t matrix_budget_ns(const struct options *o, const struct plan *plan)
 void matrix_undecided(const struct matrix *m, char *buf, size_t len)
 {
 	enum { REASONS = 8 };
-	char first[32];
-	snprintf(first, sizeof(first), "under %d sub-runs", MATRIX_BUDGET_MIN_SUBRUNS);
 	const char *reason[REASONS];
 	size_t count[REASONS] = { 0 }, reasons = 0, left = 0;
 	buf[0] = '\0';
@@ -303,7 +303,7 @@ void matrix_undecided(const struct matrix *m, char *buf, size_t len)
 		if (m->settled[i])
 			continue;
 		left++;
-		const char *why = m->why[i][0] ? m->why[i] : first;
+		const char *why = m->why[i];
 		size_t k = 0;
 		while (k < reasons && strcmp(reason[k], why) != 0)
 			k++;

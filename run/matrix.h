@@ -109,7 +109,8 @@ struct matrix {
 	uint64_t t0_ns;                  /* when matrix_run began (now_ns), for the checks' times */
 	bool *settled;                   /* --budget: plan item i needs no more sub-runs */
 	char (*why)[MATRIX_WHY_LEN];     /* --budget: what item i, not settled, waits for (the sink's
-	                                    item_settled: "p99 latency", "disturbed"), "" before asked */
+	                                    item_settled: "p99 latency", "disturbed"; "under 3
+	                                    sub-runs" before it was asked) */
 	uint64_t *last_ns;               /* plan item i's last run, its speed check included, ns */
 	unsigned rounds;                 /* the rounds that ran (or began) */
 };

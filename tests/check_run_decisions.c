@@ -53,14 +53,20 @@ static void subrun(unsigned k, uint64_t samples, double p90_us, double p99_us)
 	s->sched_p99_ns = s->latency_max_ns = (uint64_t)(p99_us * 1000);
 }
 
+/* Sub-runs 0-2: 1000 samples each, p99 within 2 % of each other. */
+static void three_close(void)
+{
+	subrun(0, 1000, 50, 100);
+	subrun(1, 1000, 51, 101);
+	subrun(2, 1000, 49, 99);
+}
+
 /* Three sub-runs of 1000 samples within 2 % of each other: known (p99 within 20 % at 95 %, %
  * met within 2 points of its 3000 periods); one far off makes p99 what it waits for. */
 START_TEST(known_or_p99)
 {
 	char why[MATRIX_WHY_LEN];
-	subrun(0, 1000, 50, 100);
-	subrun(1, 1000, 51, 101);
-	subrun(2, 1000, 49, 99);
+	three_close();
 	ck_assert(run_decisions_settled(&m, 0, why, sizeof(why)));
 	ck_assert_str_eq(why, "");
 	subrun(2, 1000, 49, 400);
@@ -87,9 +93,7 @@ END_TEST
 START_TEST(disturbed_waits)
 {
 	char why[MATRIX_WHY_LEN];
-	subrun(0, 1000, 50, 100);
-	subrun(1, 1000, 51, 101);
-	subrun(2, 1000, 49, 99);
+	three_close();
 	for (unsigned k = 1; k < 3; k++)
 		m.reps[k].disturbance = (struct disturbance){ .measured = true, .cpus = 2, .outside_cpu_ppm = 200000 };
 	ck_assert(!run_decisions_settled(&m, 0, why, sizeof(why)));
