@@ -139,9 +139,10 @@ static int setup_run(struct run *r)
 		text_message(stderr, "interbench: interrupted (%s) while measuring loops_per_ms", strsignal(g_signal));
 		return 128 + g_signal;
 	}
-	/* one load thread per CPU the run may use (taskset, a cpuset), not per CPU online */
+	/* one load thread per CPU the run may use (taskset, a cpuset), not per CPU online; -L's
+	 * first value when it gives alternatives (each load setting then carries its own) */
 	r->load_cfg = (struct load_config){
-		.threads = r->opt.load_threads ? r->opt.load_threads :
+		.threads = r->opt.load_threads.v[0] ? (unsigned)r->opt.load_threads.v[0] :
 			   r->machine.allowed_cpus ? r->machine.allowed_cpus : r->machine.online_cpus,
 		.loops_per_ms = lpms, .interrupted = &g_signal, .scratch = &r->scratch,
 	};

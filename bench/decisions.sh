@@ -11,8 +11,10 @@
 #    answer DIFFERENT in the known direction, with its wall time and sub-runs: X/Burn with the
 #    loads at nice 0 then 19 (-N 0,19: better), Video/Burn SCHED_OTHER then SCHED_FIFO
 #    (better), Audio/Burn with an EEVDF slice of 3000 us then 100 us for the task
-#    (--bench-slice; better), and Audio/Burn with -L 1 then -L 4 (two runs of 2R sub-runs and
-#    compare: worse);
+#    (--bench-slice; better), Audio/Burn with -L 1 then -L 4 (worse), Audio/Burn with one Burn
+#    thread on CPU 0 and the task on CPU 0 then 1 (--bench-cpus 0/1: better), and -L 1 against
+#    -L 4 once more as two runs of 2R sub-runs and compare (worse); BENCH_ANSWERS="x fifo slice
+#    threads cpus compare" (the default: all) runs only the rows named;
 #  - coverage: COV runs of Audio/Burn and Video/Burn with --repeat 2R: per figure, the share of
 #    runs whose t interval over their sub-runs (the figure's interval with the sub-run as the
 #    unit) holds the pooled mean of all of them, its mean width beside the runs' spread.
@@ -41,6 +43,8 @@ matrix_sel=()  # the full run; BENCH_QUICK: two pairs
 if [ -n "${BENCH_QUICK:-}" ]; then aa_n=2; cov_n=2; t=1; x_t=2; r=3; budget=20; def_n=2; matrix_sel=(-W Audio -w None -w Burn); fi
 sections=" ${BENCH_SECTIONS:-aa answers coverage default matrix} "
 want() { [[ $sections == *" $1 "* ]]; }
+answers=" ${BENCH_ANSWERS:-x fifo slice threads cpus compare} "
+want_answer() { [[ $answers == *" $1 "* ]]; }
 dec() { python3 "$bench_dir/decisions.py" "$@"; }
 # BENCH_LOCK=FILE: each run of the binary holds an flock(1) lock on FILE, so that other timing
 # measurements on the machine take turns with this script's runs instead of waiting for all.
@@ -87,21 +91,38 @@ if want answers; then
 	echo "### Known answers, each in one interleaved run"
 	echo
 	echo "Each with \`--budget $budget\` (at most 20 sub-runs a setting, fewer once its figures are precise enough"
-	echo "to answer); -L by two runs of $((2 * r)) sub-runs and \`interbench compare\`."
+	echo "to answer); the last also by two runs of $((2 * r)) sub-runs and \`interbench compare\`."
 	echo
 	echo "| alternative against the first | expected | DIFFERENT in the expected direction | DIFFERENT the other way | UNKNOWN | wall time | sub-runs a side |"
 	echo "| --- | --- | --- | --- | --- | --- | --- |"
-	locked timed x.lines "$bin" "${common[@]}" -W X -w Burn -t "$x_t" -N 0,19 --budget "$budget" --json x.json
-	dec known "X/Burn, loads nice 19 against 0" better x.json "$wall"
-	locked timed v.lines "$bin" "${common[@]}" -W Video -w Burn -t "$t" --bench-policy other,fifo --budget "$budget" --json v.json
-	dec known "Video/Burn, SCHED_FIFO against SCHED_OTHER" better v.json "$wall"
-	locked timed s.lines "$bin" "${common[@]}" -W Audio -w Burn -t "$t" --bench-slice 3000,100 --budget "$budget" --json s.json
-	dec known "Audio/Burn, --bench-slice 100 against 3000" better s.json "$wall"
-	t0=$(date +%s)
-	locked bench_run l1.lines "$bin" "${common[@]}" -W Audio -w Burn -t "$t" -L 1 --repeat $((2 * r)) --json l1.json
-	locked bench_run l4.lines "$bin" "${common[@]}" -W Audio -w Burn -t "$t" -L 4 --repeat $((2 * r)) --json l4.json
-	cmp l-cmp.json l1.json l4.json
-	dec knowncmp "Audio/Burn, -L 4 against -L 1 (two runs, compare)" worse l-cmp.json "$(($(date +%s) - t0))"
+	if want_answer x; then
+		locked timed x.lines "$bin" "${common[@]}" -W X -w Burn -t "$x_t" -N 0,19 --budget "$budget" --json x.json
+		dec known "X/Burn, loads nice 19 against 0" better x.json "$wall"
+	fi
+	if want_answer fifo; then
+		locked timed v.lines "$bin" "${common[@]}" -W Video -w Burn -t "$t" --bench-policy other,fifo --budget "$budget" --json v.json
+		dec known "Video/Burn, SCHED_FIFO against SCHED_OTHER" better v.json "$wall"
+	fi
+	if want_answer slice; then
+		locked timed s.lines "$bin" "${common[@]}" -W Audio -w Burn -t "$t" --bench-slice 3000,100 --budget "$budget" --json s.json
+		dec known "Audio/Burn, --bench-slice 100 against 3000" better s.json "$wall"
+	fi
+	if want_answer threads; then
+		locked timed l.lines "$bin" "${common[@]}" -W Audio -w Burn -t "$t" -L 1,4 --budget "$budget" --json l.json
+		dec known "Audio/Burn, -L 4 against -L 1" worse l.json "$wall"
+	fi
+	if want_answer cpus; then
+		locked timed c.lines "$bin" "${common[@]}" -W Audio -w Burn -t "$t" -L 1 --load-cpus 0 --bench-cpus 0/1 \
+			--budget "$budget" --json c.json
+		dec known "Audio/Burn (-L 1 on CPU 0), the task on CPU 1 against CPU 0" better c.json "$wall"
+	fi
+	if want_answer compare; then
+		t0=$(date +%s)
+		locked bench_run l1.lines "$bin" "${common[@]}" -W Audio -w Burn -t "$t" -L 1 --repeat $((2 * r)) --json l1.json
+		locked bench_run l4.lines "$bin" "${common[@]}" -W Audio -w Burn -t "$t" -L 4 --repeat $((2 * r)) --json l4.json
+		cmp l-cmp.json l1.json l4.json
+		dec knowncmp "Audio/Burn, -L 4 against -L 1 (two runs, compare)" worse l-cmp.json "$(($(date +%s) - t0))"
+	fi
 	echo
 fi
 

@@ -166,6 +166,8 @@ void optspec_defaults(const struct optspec *specs, size_t n, void *base)
 			*(struct optspec_ints *)at(base, s) = (struct optspec_ints){ .n = 1, .v = { (int)s->def } };
 		else if (s->type == OPTSPEC_CPUS)
 			memset(at(base, s), 0, sizeof(struct optspec_cpus));
+		else if (s->type == OPTSPEC_CPU_ALTS)
+			memset(at(base, s), 0, sizeof(struct optspec_cpu_alts));
 		else if (s->type != OPTSPEC_CUSTOM)
 			store_number(s, base, s->def);
 	}
@@ -217,6 +219,45 @@ const char *format_cpu_list(const struct optspec_cpus *l, char *buf, size_t len)
 		used += w > 0 ? (size_t)w : 0;
 		c = end;
 	}
+	return buf;
+}
+
+int parse_cpu_alts(const char *s, struct optspec_cpu_alts *a)
+{
+	char list[4096];
+	memset(a, 0, sizeof(*a));
+	if (!s || strlen(s) >= sizeof(list))
+		return -1;
+	for (const char *p = s;; a->n++) {
+		size_t len = strcspn(p, "/");
+		if (a->n == OPTSPEC_CPU_ALTS_MAX)
+			return -1;
+		memcpy(list, p, len);
+		list[len] = '\0';
+		if (parse_cpu_list(list, &a->v[a->n]) != 0)
+			return -1;
+		for (unsigned i = 0; i < a->n; i++)
+			if (!memcmp(a->v[i].bits, a->v[a->n].bits, sizeof(a->v[i].bits)))
+				return -1;
+		if (!p[len]) {
+			a->n++;
+			return 0;
+		}
+		p += len + 1;
+	}
+}
+
+const char *format_cpu_alts(const struct optspec_cpu_alts *a, char *buf, size_t len)
+{
+	size_t used = 0;
+	buf[0] = '\0';
+	for (unsigned i = 0; i < a->n && used + 1 < len; i++) {
+		if (i)
+			buf[used++] = '/';
+		format_cpu_list(&a->v[i], buf + used, len - used);
+		used += strlen(buf + used);
+	}
+	buf[used < len ? used : len - 1] = '\0';
 	return buf;
 }
 
@@ -369,6 +410,12 @@ int optspec_set(const struct optspec *s, void *base, const char *arg, char *what
 		}
 		return OPTSPEC_SET;
 	}
+	case OPTSPEC_CPU_ALTS:
+		if (parse_cpu_alts(arg, at(base, s)) != 0) {
+			snprintf(what, whatlen, "invalid CPU list or alternatives");
+			return OPTSPEC_BAD;
+		}
+		return OPTSPEC_SET;
 	case OPTSPEC_MASK:
 		return set_mask(s, base, arg, what, whatlen);
 	default:
@@ -434,6 +481,10 @@ const char *optspec_accepted(const struct optspec *s, char *buf, size_t len)
 	case OPTSPEC_CPUS:
 		snprintf(buf, len, "a CPU list such as 0,2-3");
 		break;
+	case OPTSPEC_CPU_ALTS:
+		snprintf(buf, len, "a CPU list such as 0,2-3, or up to %d different ones separated by '/' (0/1), "
+			 "alternatives the run compares", OPTSPEC_CPU_ALTS_MAX);
+		break;
 	case OPTSPEC_CHOICE:
 		if (!s->accepted) {
 			join_choices(s, buf, len);
@@ -461,6 +512,8 @@ bool optspec_is_default(const struct optspec *s, const void *base)
 	}
 	if (s->type == OPTSPEC_CPUS)
 		return !((const struct optspec_cpus *)cat(base, s))->given;
+	if (s->type == OPTSPEC_CPU_ALTS)
+		return !((const struct optspec_cpu_alts *)cat(base, s))->n;
 	return s->type == OPTSPEC_ACTION || s->type == OPTSPEC_CUSTOM || load_number(s, base) == s->def;
 }
 
@@ -493,6 +546,7 @@ const char *optspec_format(const struct optspec *s, const void *base, char *buf,
 			buf[0] = '\0';
 		break;
 	}
+	case OPTSPEC_CPU_ALTS: format_cpu_alts(cat(base, s), buf, len); break;
 	case OPTSPEC_FLAG: snprintf(buf, len, "%s", v ? "yes" : "no"); break;
 	case OPTSPEC_ACTION: case OPTSPEC_CUSTOM: buf[0] = '\0'; break;
 	case OPTSPEC_CHOICE: snprintf(buf, len, "%s", s->choices[v]); break;

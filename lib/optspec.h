@@ -30,6 +30,8 @@ enum optspec_type {
 	                   (B included, STEP > 0, counting down when A > B), each in [min, max],
 	                   no value twice; the default is the one value def; a use replaces it */
 	OPTSPEC_CPUS,   /* struct optspec_cpus: a CPU list as cyclictest takes it ("0,2-3") */
+	OPTSPEC_CPU_ALTS, /* struct optspec_cpu_alts: one CPU list, or alternatives separated by
+	                     '/' ("0/1", "0,1/2-3") that a sweep runs in turn; none by default */
 	OPTSPEC_CHOICE, /* unsigned: the index of the value among .choices, matched exactly
 	                   (case-sensitive); the default is index def */
 	OPTSPEC_CUSTOM, /* stored by .set, the owner's own parser (compare's thresholds); no
@@ -50,6 +52,14 @@ struct optspec_ints {
 struct optspec_cpus {
 	bool given;                 /* false: not set (every allowed CPU) */
 	uint64_t bits[OPTSPEC_MAX_CPUS / 64];
+};
+
+#define OPTSPEC_CPU_ALTS_MAX 8  /* alternatives of an OPTSPEC_CPU_ALTS value */
+
+/* An OPTSPEC_CPU_ALTS value: n CPU lists (each given), in the order given, none the same. */
+struct optspec_cpu_alts {
+	unsigned n;                 /* 0: not set (every allowed CPU), else 1 .. OPTSPEC_CPU_ALTS_MAX */
+	struct optspec_cpus v[OPTSPEC_CPU_ALTS_MAX];
 };
 
 /* Whether CPU c is in l. */
@@ -155,6 +165,14 @@ void optspec_help(FILE *f, const struct optspec *s);
 /* Parses a CPU list ("0", "0,2-3", "1-3,7"), CPUs below OPTSPEC_MAX_CPUS, into l (given set).
  * Returns 0, or -1 (empty, malformed, a range backwards). */
 int parse_cpu_list(const char *s, struct optspec_cpus *l);
+
+/* Parses CPU lists separated by '/' ("0/1", "0,2-3/4"), at most OPTSPEC_CPU_ALTS_MAX of them,
+ * none empty and none twice, into a.  Returns 0, or -1 (a list parse_cpu_list refuses, an
+ * empty alternative, a repeated one, too many, or a whole text over 4095 bytes). */
+int parse_cpu_alts(const char *s, struct optspec_cpu_alts *a);
+
+/* Writes a's lists separated by '/' ("0/1"); "" for none.  Returns buf. */
+const char *format_cpu_alts(const struct optspec_cpu_alts *a, char *buf, size_t len);
 
 /* Writes l as a CPU list, ranges merged ("0,2-3"); "" for an empty one.  Returns buf. */
 const char *format_cpu_list(const struct optspec_cpus *l, char *buf, size_t len);

@@ -179,6 +179,19 @@ static void add_wake(const struct sched_setting *s, char *buf, size_t len)
 		snprintf(buf + n, len - n, "%stimer-woken", n ? " " : "");
 }
 
+/* " CPUs 1" and " 4 threads" after the words in buf, for a side a sweep places or widens. */
+static void add_place(const struct sched_setting *s, char *buf, size_t len)
+{
+	size_t n = strlen(buf);
+	if (s->cpus && n < len) {
+		char cpus[256];
+		snprintf(buf + n, len - n, "%sCPUs %s", n ? " " : "", format_cpu_list(s->cpus, cpus, sizeof(cpus)));
+		n = strlen(buf);
+	}
+	if (s->threads && n < len)
+		snprintf(buf + n, len - n, "%s%u thread%s", n ? " " : "", s->threads, s->threads == 1 ? "" : "s");
+}
+
 const char *sched_setting_words(const struct sched_setting *s, char *buf, size_t len)
 {
 	if (s->kind == SP_OTHER && s->nice == 0)
@@ -191,6 +204,7 @@ const char *sched_setting_words(const struct sched_setting *s, char *buf, size_t
 		snprintf(buf, len, "%s", kinds[s->kind].words);
 	add_slice(s, buf, len);
 	add_wake(s, buf, len);
+	add_place(s, buf, len);
 	return buf;
 }
 
@@ -206,5 +220,6 @@ const char *sched_setting_label(const struct sched_setting *s, char *buf, size_t
 		snprintf(buf, len, "%s", kinds[s->kind].name);
 	add_slice(s, buf, len);
 	add_wake(s, buf, len);
+	add_place(s, buf, len);
 	return buf;
 }

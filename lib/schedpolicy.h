@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include "lib/optspec.h"
 
 enum sched_kind { SP_OTHER, SP_BATCH, SP_IDLE, SP_FIFO, SP_RR, SP_DEADLINE, SP_KINDS };
 
@@ -29,6 +30,13 @@ struct sched_setting {
 	 * that a sweep varies and a result is labelled with (" timer-woken"); false on the load
 	 * side. */
 	bool own_timer;
+	/* Where and how wide a side runs when a sweep varies it (--bench-cpus/--load-cpus given
+	 * '/'-separated alternatives, -L given several values): settings the kernel is told through
+	 * sched_setaffinity(2) and the load's thread count rather than sched_setattr, labelled like
+	 * the others (" CPUs 1", " 4 threads").  NULL and 0 when the side is not swept over them: the
+	 * run's own --cpus, --bench-cpus, --load-cpus, -u and -L then apply, and no label names them. */
+	const struct optspec_cpus *cpus; /* the CPUs of the side's process, or NULL */
+	unsigned threads;                /* load side: the loads' worker threads (-L), or 0 */
 };
 
 /* The command-line name of kind ("other", "batch", "idle", "fifo", "rr", "deadline"); NULL
@@ -43,7 +51,8 @@ bool sched_kind_realtime(enum sched_kind kind);
 bool sched_kind_has_nice(enum sched_kind kind);
 
 /* Whether s is what every thread starts with: SCHED_OTHER, nice 0, the default slice
- * (whatever its wake-up, own_timer, which the kernel is not told). */
+ * (whatever its wake-up, own_timer, which sched_setattr is not told, and its placement and
+ * threads). */
 bool sched_setting_is_default(const struct sched_setting *s);
 
 /* Applies s to thread tid (0: the calling thread) with sched_setattr.  Returns 0, or -1 with
@@ -64,11 +73,14 @@ int sched_slice_probe(uint64_t slice_ns, uint64_t *kept_ns, char *err, size_t er
 
 /* The table words for s, as interbench 0.31 wrote a mode after a name: "" (other, nice 0),
  * "nice 5", "real time" (fifo), "SCHED_RR", "SCHED_DEADLINE", "SCHED_BATCH nice 5",
- * "SCHED_IDLE"; a slice asked for follows: "slice 3000us", "nice 5 slice 100us".  Returns buf. */
+ * "SCHED_IDLE"; a slice asked for follows: "slice 3000us", "nice 5 slice 100us", then the wake-up,
+ * the placement and the threads of a sweep over them: "timer-woken", "CPUs 1", "4 threads".
+ * Returns buf. */
 const char *sched_setting_words(const struct sched_setting *s, char *buf, size_t len);
 
 /* A short label naming s whole, for the sweep summary: "nice 5", "batch nice 0", "idle",
- * "fifo 97", "rr 97", "deadline", "nice 0 slice 100us".  Returns buf. */
+ * "fifo 97", "rr 97", "deadline", "nice 0 slice 100us", "nice 0 CPUs 1", "nice 0 4 threads".
+ * Returns buf. */
 const char *sched_setting_label(const struct sched_setting *s, char *buf, size_t len);
 
 #endif

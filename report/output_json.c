@@ -46,7 +46,7 @@ static int result_json(struct json_output *j, const struct report_run *run, cons
 {
 	const struct plan_item *it = &run->in.plan->items[i];
 	const struct workload *lw = workload_table[it->load_index];
-	char mode[64], load_mode[64];
+	char mode[128], load_mode[128];
 	report_item_words(run, it, mode, load_mode, sizeof(mode));
 	struct report_entry e = {
 		.simulation = it->task->name, .load = lw->name, .mode = mode, .load_mode = load_mode,
@@ -81,7 +81,7 @@ static int budget_outcome(json_t *doc, const struct report_run *run, const struc
 		if (m->settled[i])
 			continue;
 		const struct plan_item *it = &run->in.plan->items[i];
-		char mode[64], load_mode[64];
+		char mode[128], load_mode[128];
 		report_item_words(run, it, mode, load_mode, sizeof(mode));
 		rc = json_array_append_new(undecided, json_pack("{s:s, s:s, s:s, s:s, s:i, s:s}", JK_SIMULATION,
 				it->task->name, JK_LOAD, workload_table[it->load_index]->name, JK_MODE, mode, JK_LOAD_MODE,

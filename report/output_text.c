@@ -312,7 +312,7 @@ static void text_item_complete(void *st_, struct report_run *run, const struct m
 	struct table_style st = style_of(run, it, m);
 	const struct plan_item *last = t->last_header;
 	if (!last || last->task != it->task || last->bench_setting != it->bench_setting || last->load_setting != it->load_setting) {
-		char mode[64], load_mode[64];
+		char mode[128], load_mode[128];
 		report_item_words(run, it, mode, load_mode, sizeof(mode));
 		fprintf(t->pending, "\n");
 		table_header(t->pending, it->task->name, mode, load_mode, &st);

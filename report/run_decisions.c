@@ -239,7 +239,7 @@ bool run_decisions_settled(const struct matrix *m, size_t item, char *why, size_
 static void names_of(const struct matrix *m, size_t i, char *sim, size_t simlen, char *load, size_t loadlen)
 {
 	const struct plan_item *it = &m->p.plan->items[i];
-	char b[64], l[64];
+	char b[128], l[128];
 	sched_setting_label(&it->bench_sched, b, sizeof(b));
 	sched_setting_label(&m->p.load->s[it->load_setting], l, sizeof(l));
 	snprintf(sim, simlen, "%s %s", it->task->name, b);

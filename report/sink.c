@@ -228,7 +228,7 @@ static void emit_sweep(struct report_sink *s, const struct matrix *m, const stru
 	const struct sweep_side *bench = s->run.in.bench, *load = s->run.in.load;
 	unsigned nb = bench->n, nl = load->n;
 	struct sweep_cell *cells = calloc((size_t)nb * nl, sizeof(*cells));
-	char (*labels)[48] = calloc(nb + nl, sizeof(*labels));
+	char (*labels)[128] = calloc(nb + nl, sizeof(*labels));
 	const char **rows = calloc(nb + nl, sizeof(*rows));
 	if (!cells || !labels || !rows)
 		goto out;

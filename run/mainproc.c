@@ -89,24 +89,32 @@ void mainproc_priority_normal(const struct mainproc *mp, bool normal)
 			normal ? "SCHED_OTHER" : "SCHED_FIFO", strerror(errno));
 }
 
+/* Refuses l, option name's list, when it names a CPU outside have.  Returns 0, or 2 with one
+ * line printed. */
+static int check_list(const char *name, const struct optspec_cpus *l, const struct optspec_cpus *have)
+{
+	char list[256], ok[256];
+	for (unsigned c = 0; l->given && c < OPTSPEC_MAX_CPUS; c++)
+		if (optspec_cpu_isset(l, c) && !optspec_cpu_isset(have, c)) {
+			text_message(stderr, "interbench: %s: '%s' names CPU %u, which this process may not use "
+				"(accepted: CPUs of %s)", name, format_cpu_list(l, list, sizeof(list)), c,
+				format_cpu_list(have, ok, sizeof(ok)));
+			return 2;
+		}
+	return 0;
+}
+
 int mainproc_check_cpus(const struct options *o)
 {
-	const struct { const char *name; const struct optspec_cpus *l; } lists[] = {
-		{ "--cpus", &o->cpus }, { "--bench-cpus", &o->bench_cpus }, { "--load-cpus", &o->load_cpus },
-	};
-	char list[256], ok[256];
 	struct optspec_cpus have;
 	if (machine_allowed_cpus(&have) == 0)
 		return 0;  /* the children's sched_setaffinity will name the problem */
-	for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); i++)
-		for (unsigned c = 0; lists[i].l->given && c < OPTSPEC_MAX_CPUS; c++)
-			if (optspec_cpu_isset(lists[i].l, c) && !optspec_cpu_isset(&have, c)) {
-				text_message(stderr, "interbench: %s: '%s' names CPU %u, which this process may not use "
-					"(accepted: CPUs of %s)", lists[i].name, format_cpu_list(lists[i].l, list, sizeof(list)),
-					c, format_cpu_list(&have, ok, sizeof(ok)));
-				return 2;
-			}
-	return 0;
+	int rc = check_list("--cpus", &o->cpus, &have);
+	for (unsigned i = 0; rc == 0 && i < o->bench_cpus.n; i++)
+		rc = check_list("--bench-cpus", &o->bench_cpus.v[i], &have);
+	for (unsigned i = 0; rc == 0 && i < o->load_cpus.n; i++)
+		rc = check_list("--load-cpus", &o->load_cpus.v[i], &have);
+	return rc;
 }
 
 /* Holds --dma-latency's limit when asked.  Returns 0, or 2 with one line printed. */

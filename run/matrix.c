@@ -141,10 +141,12 @@ static void tick(void *arg, uint64_t t_ns)
 		run_watch_poll(m->p.watch, t_ns);
 }
 
-/* The CPUs of one side: its own list, else --cpus, else NULL (any). */
-static const struct optspec_cpus *cpus_of(const struct options *o, const struct optspec_cpus *own)
+/* The CPUs of one side at its setting s: the sweep's placement, else the side's one list
+ * (--bench-cpus, --load-cpus), else --cpus, else NULL (any). */
+static const struct optspec_cpus *cpus_of(const struct options *o, const struct sched_setting *s,
+					  const struct optspec_cpu_alts *own)
 {
-	return own->given ? own : o->cpus.given ? &o->cpus : NULL;
+	return s->cpus ? s->cpus : own->n ? &own->v[0] : o->cpus.given ? &o->cpus : NULL;
 }
 
 /* The adaptive window's looks for plan item it into *sp (matrix_params.precision), or NULL
@@ -181,6 +183,11 @@ static void run_pair(struct matrix *m, const struct plan_item *it, struct pair_o
 	struct matrix_load *slot = &m->loads[it->load_index];
 	struct load_ctx *lctx = &slot->ctx;
 	struct explain_config explain = { .tracer = m->p.main.tracer, .threshold_ns = m->p.opt->explain_threshold_ns };
+	const struct sched_setting *ls = &m->p.load->s[it->load_setting];
+	struct load_config width = *m->p.load_cfg; /* the run's, with the setting's threads when it sweeps -L */
+	if (ls->threads)
+		width.threads = ls->threads;
+	lctx->cfg = &width;
 	struct pair_params p = {
 		.spec = it->spec,
 		.run_cfg = {
@@ -190,9 +197,9 @@ static void run_pair(struct matrix *m, const struct plan_item *it, struct pair_o
 			.explain = m->p.main.tracer || m->p.main.explain_floor ? &explain : NULL,
 		},
 		.load = lctx,
-		.load_sched = m->p.load->s[it->load_setting],
-		.bench_cpus = cpus_of(m->p.opt, &m->p.opt->bench_cpus),
-		.load_cpus = cpus_of(m->p.opt, &m->p.opt->load_cpus),
+		.load_sched = *ls,
+		.bench_cpus = cpus_of(m->p.opt, &it->bench_sched, &m->p.opt->bench_cpus),
+		.load_cpus = cpus_of(m->p.opt, ls, &m->p.opt->load_cpus),
 		.duration_ns = stop ? stop->at_ns[stop->looks - 1] : window_ns(m, it),
 		.stop = stop,
 		.timeline_fd = m->p.timeline_fd,
@@ -204,11 +211,12 @@ static void run_pair(struct matrix *m, const struct plan_item *it, struct pair_o
 	if (!prepare_load(m, slot)) {
 		memset(po, 0, sizeof(*po));
 		snprintf(po->why, sizeof(po->why), "%s", slot->prepare_why);
-		return;
+	} else {
+		(m->p.pair_run ? m->p.pair_run : pair_run)(&p, po);
+		if (lctx->ops->after_pair && !*m->p.interrupted)
+			settle_load(m, lctx, &po->load);
 	}
-	(m->p.pair_run ? m->p.pair_run : pair_run)(&p, po);
-	if (lctx->ops->after_pair && !*m->p.interrupted)
-		settle_load(m, lctx, &po->load);
+	lctx->cfg = m->p.load_cfg;
 }
 
 /* Checks the CPU's speed after run `repeat` of plan item i into m->drift (calibrate/calibrate.h

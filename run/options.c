@@ -41,9 +41,10 @@ static const struct optspec core_options[] = {
 	{ .long_name = "loops-per-ms", .short_name = 'l', .type = OPTSPEC_U64, .metavar = "N",
 	  .help = "use N loops per ms (default: saved or measured)", .min = 1, .max = UINT32_MAX,
 	  .offset = O(loops_per_ms) },
-	{ .long_name = "load-threads", .short_name = 'L', .type = OPTSPEC_UINT, .metavar = "N",
-	  .help = "threads of Burn, Ring and Compile, groups of Hack\n(default: one per CPU the run may use)",
-	  .min = 1, .max = LOAD_MAX_THREADS, .json_key = "load_threads", .offset = O(load_threads) },
+	{ .long_name = "load-threads", .short_name = 'L', .type = OPTSPEC_INTS, .metavar = "LIST",
+	  .help = "threads of Burn, Ring and Compile, groups of Hack\n(default: one per CPU the run may use); a list\n"
+		  "sweeps: -L 1,4",
+	  .min = 1, .max = LOAD_MAX_THREADS, .def = 0, .json_key = "load_threads", .offset = O(load_threads) },
 	{ .long_name = "time", .short_name = 't', .type = OPTSPEC_UINT, .metavar = "S",
 	  .help = "run each pair once for a fixed S seconds\n(default: sub-runs of 5 s within --budget)",
 	  .min = 1, .max = OPT_MAX_DURATION_S, .def = 0, .unit = "whole seconds", .json_key = "duration_s",
@@ -97,10 +98,11 @@ static const struct optspec core_options[] = {
 	  .offset = O(rt_priority) },
 	{ .long_name = "cpus", .type = OPTSPEC_CPUS, .metavar = "LIST",
 	  .help = "run the task and the loads on these CPUs (0,2-3)", .json_key = "cpus", .offset = O(cpus) },
-	{ .long_name = "bench-cpus", .type = OPTSPEC_CPUS, .metavar = "LIST",
-	  .help = "run the benchmarked task on these CPUs", .json_key = "bench_cpus", .offset = O(bench_cpus) },
-	{ .long_name = "load-cpus", .type = OPTSPEC_CPUS, .metavar = "LIST",
-	  .help = "run the loads on these CPUs", .json_key = "load_cpus", .offset = O(load_cpus) },
+	{ .long_name = "bench-cpus", .type = OPTSPEC_CPU_ALTS, .metavar = "LIST",
+	  .help = "run the benchmarked task on these CPUs; lists\nseparated by '/' are alternatives: 0/1",
+	  .json_key = "bench_cpus", .offset = O(bench_cpus) },
+	{ .long_name = "load-cpus", .type = OPTSPEC_CPU_ALTS, .metavar = "LIST",
+	  .help = "run the loads on these CPUs, as --bench-cpus", .json_key = "load_cpus", .offset = O(load_cpus) },
 	{ .long_name = "comment", .short_name = 'm', .type = OPTSPEC_TEXT, .metavar = "TEXT",
 	  .help = "comment for the logfile header", .accepted = "a line of text", .json_key = "comment", .not_a_fact = true,
 	  .offset = O(comment) },
@@ -416,6 +418,38 @@ static enum opt_status check_window(struct options *o, char *err, size_t errlen)
 	return OPT_OK;
 }
 
+/* The alternatives of one option on a side: n, or 1 for one value (the run's own). */
+static unsigned alternatives(unsigned n)
+{
+	return n > 1 ? n : 1;
+}
+
+/* Refuses a side whose nice levels, slices, placements and thread counts make more than
+ * OPTSPEC_LIST_MAX settings of one policy (run/sweep.h SWEEP_MAX), naming the options and
+ * their counts; -u with placements.  Returns OPT_OK, or OPT_ERROR with err set. */
+static enum opt_status check_sweep_size(const struct options *o, char *err, size_t errlen)
+{
+	unsigned bench = o->bench_nices.n * o->bench_slices.n * alternatives(o->bench_cpus.n);
+	unsigned load = o->load_nices.n * o->load_slices.n * alternatives(o->load_cpus.n) *
+			alternatives(o->load_threads.n);
+	if (bench > OPTSPEC_LIST_MAX || load > OPTSPEC_LIST_MAX) {
+		bool b = bench > OPTSPEC_LIST_MAX;
+		snprintf(err, errlen, "%s: %u nice levels, %u slices, %u CPU alternatives and %u thread counts are "
+			 "%u settings of a policy (accepted: at most %u together)",
+			 b ? "-B, --bench-slice, --bench-cpus" : "-N, --load-slice, --load-cpus, -L",
+			 b ? o->bench_nices.n : o->load_nices.n, b ? o->bench_slices.n : o->load_slices.n,
+			 alternatives(b ? o->bench_cpus.n : o->load_cpus.n), b ? 1 : alternatives(o->load_threads.n),
+			 b ? bench : load, OPTSPEC_LIST_MAX);
+		return OPT_ERROR;
+	}
+	if (o->uniprocessor && (o->bench_cpus.n > 1 || o->load_cpus.n > 1)) {
+		snprintf(err, errlen, "%s: CPU alternatives with -u (which pins every task to CPU 0; accepted: "
+			 "one or the other)", o->bench_cpus.n > 1 ? "--bench-cpus" : "--load-cpus");
+		return OPT_ERROR;
+	}
+	return OPT_OK;
+}
+
 /* The core options' own cross-checks: the policies that cannot be swept, the window.  Returns
  * OPT_OK, or OPT_ERROR with err set. */
 static enum opt_status check_core(struct options *o, char *err, size_t errlen)
@@ -427,14 +461,8 @@ static enum opt_status check_core(struct options *o, char *err, size_t errlen)
 			 "when nothing else wants the CPU) (accepted: other, batch, fifo, rr, deadline)");
 		return OPT_ERROR;
 	}
-	if (o->bench_nices.n * o->bench_slices.n > OPTSPEC_LIST_MAX || o->load_nices.n * o->load_slices.n > OPTSPEC_LIST_MAX) {
-		bool b = o->bench_nices.n * o->bench_slices.n > OPTSPEC_LIST_MAX;
-		snprintf(err, errlen, "%s: %u slices with %u nice levels are %u settings (accepted: at most %u together)",
-			 b ? "--bench-slice" : "--load-slice", b ? o->bench_slices.n : o->load_slices.n,
-			 b ? o->bench_nices.n : o->load_nices.n,
-			 b ? o->bench_nices.n * o->bench_slices.n : o->load_nices.n * o->load_slices.n, OPTSPEC_LIST_MAX);
+	if (check_sweep_size(o, err, errlen) != OPT_OK)
 		return OPT_ERROR;
-	}
 	if (o->load_policies & (1u << SP_DEADLINE)) {
 		snprintf(err, errlen, "--load-policy: deadline is for simulated tasks, whose work per period is known "
 			 "(accepted: other, batch, idle, fifo, rr)");

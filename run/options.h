@@ -33,7 +33,8 @@ enum run_window {
 
 struct options {
 	uint64_t loops_per_ms;      /* -l; 0 = saved or measured */
-	unsigned load_threads;      /* -L; 0 = online CPUs */
+	struct optspec_ints load_threads; /* -L: the loads' worker threads (a sweep when several);
+	                               the one value 0 when not given: one per CPU the run may use */
 	enum run_window window;     /* resolved from the options below (never given itself) */
 	unsigned duration_s;        /* -t: the window of a pair or a sub-run, seconds; 0: not given
 	                               (resolved to MATRIX_BUDGET_SUBRUN_S for --repeat alone) */
@@ -53,8 +54,9 @@ struct options {
 	uint32_t load_policies;     /* --load-policy: likewise; 0 = other */
 	int64_t rt_priority;        /* --rt-priority: fifo/rr priority of tasks and loads; 0 = automatic */
 	struct optspec_cpus cpus;       /* --cpus: CPUs of the simulated task and the loads */
-	struct optspec_cpus bench_cpus; /* --bench-cpus: the simulated task's (over --cpus) */
-	struct optspec_cpus load_cpus;  /* --load-cpus: the loads' (over --cpus) */
+	struct optspec_cpu_alts bench_cpus; /* --bench-cpus: the simulated task's (over --cpus); several
+	                                       are alternatives of the sweep (run/sweep.h) */
+	struct optspec_cpu_alts load_cpus;  /* --load-cpus: the loads' (over --cpus), as bench_cpus */
 	bool uniprocessor;          /* -u: pin everything to CPU 0 */
 	bool recalibrate;           /* -b */
 	bool console_only;          /* -c */

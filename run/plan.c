@@ -54,15 +54,17 @@ static struct sched_setting concrete_setting(const struct plan_input *in, const 
 	const struct options *o = in->opt;
 	if (b->kind == SP_DEADLINE)
 		return sweep_deadline_for(b, spec);
-	/* a sweep of the wake-up alone asks for no policy: each setting comes once per wake-up */
-	unsigned per_wake = o->wakes & (o->wakes - 1) ? 2u : 1u;
-	bool asked = o->realtime || o->bench_policies || in->bench->n > per_wake;
+	/* a sweep of the wake-up or the placement alone asks for no policy: each setting comes once
+	 * per wake-up and placement */
+	unsigned per_policy = (o->wakes & (o->wakes - 1) ? 2u : 1u) * (o->bench_cpus.n > 1 ? o->bench_cpus.n : 1u);
+	bool asked = o->realtime || o->bench_policies || in->bench->n > per_policy;
 	if ((w->flags & WL_PREFERS_FIFO) && !asked && in->rt_ok && sched_setting_is_default(b)) {
 		struct sched_setting fifo;
 		memset(&fifo, 0, sizeof(fifo)); /* padding too: a plan is the same bytes every time */
 		fifo.kind = SP_FIFO;
 		fifo.rt_prio = o->rt_priority ? (int)o->rt_priority : in->fifo_prio;
 		fifo.own_timer = b->own_timer;
+		fifo.cpus = b->cpus;
 		return fifo;
 	}
 	return *b;

@@ -3,40 +3,68 @@
 #include "run/sweep.h"
 #include "lib/timeutil.h"
 
-/* Adds the settings of policy set mask with nice levels nices and slices (us) to side, nice
- * before slice, each with the wake-ups of set wakes (bits SIM_WAKE_*; thread alone on the load
- * side) last. */
-static void side_fill(struct sweep_side *side, uint32_t mask, const struct optspec_ints *nices,
-		      const struct optspec_ints *slices, int rt_prio, uint32_t wakes)
+/* What one side sweeps: its policies (bits of enum sched_kind), nice levels, slices (us), wake-ups
+ * (bits SIM_WAKE_*; thread alone on the load side), CPU alternatives (none: the run's own) and
+ * thread counts (0 alone: the run's own). */
+struct side_axes {
+	uint32_t kinds;
+	const struct optspec_ints *nices, *slices;
+	uint32_t wakes;
+	const struct optspec_cpu_alts *places;
+	const struct optspec_ints *threads;
+	int rt_prio;
+};
+
+/* Adds kind k's settings at nice level nice and slice slice_us to side: each wake-up, then each
+ * placement, then each thread count, in the order given. */
+static void add_kind_settings(struct sweep_side *side, const struct side_axes *a, enum sched_kind k, int nice,
+			      int slice_us)
+{
+	unsigned places = a->places->n > 1 ? a->places->n : 1;
+	unsigned widths = a->threads->n > 1 ? a->threads->n : 1;
+	for (unsigned w = 0; w <= SIM_WAKE_TIMER; w++)
+		for (unsigned c = 0; (a->wakes & (1u << w)) && c < places; c++)
+			for (unsigned t = 0; t < widths && side->n < SWEEP_MAX; t++)
+				side->s[side->n++] = (struct sched_setting){
+					.kind = k,
+					.nice = nice,
+					.rt_prio = a->rt_prio,
+					.slice_ns = (uint64_t)slice_us * NS_PER_US,
+					.own_timer = w == SIM_WAKE_TIMER,
+					.cpus = a->places->n > 1 ? &a->places->v[c] : NULL,
+					.threads = a->threads->n > 1 ? (unsigned)a->threads->v[t] : 0,
+				};
+}
+
+/* Fills side with the settings of axes a: policies in the order of enum sched_kind, nice
+ * before slice before the axes of add_kind_settings. */
+static void side_fill(struct sweep_side *side, const struct side_axes *a)
 {
 	side->n = 0;
 	for (unsigned k = 0; k < SP_KINDS; k++) {
-		if (!(mask & (1u << k)))
+		if (!(a->kinds & (1u << k)))
 			continue;
 		bool fair = sched_kind_has_nice((enum sched_kind)k);
-		unsigned levels = fair ? nices->n : 1, lengths = fair && slices->n ? slices->n : 1;
+		unsigned levels = fair ? a->nices->n : 1, lengths = fair && a->slices->n ? a->slices->n : 1;
 		for (unsigned i = 0; i < levels; i++)
 			for (unsigned j = 0; j < lengths; j++)
-				for (unsigned w = 0; w <= SIM_WAKE_TIMER && side->n < SWEEP_MAX; w++)
-					if (wakes & (1u << w))
-						side->s[side->n++] = (struct sched_setting){
-							.kind = (enum sched_kind)k,
-							.nice = fair ? nices->v[i] : 0,
-							.rt_prio = rt_prio,
-							.slice_ns = fair && slices->n ? (uint64_t)slices->v[j] * NS_PER_US : 0,
-							.own_timer = w == SIM_WAKE_TIMER,
-						};
+				add_kind_settings(side, a, (enum sched_kind)k, fair ? a->nices->v[i] : 0,
+						  fair && a->slices->n ? a->slices->v[j] : 0);
 	}
 }
 
 void sweep_build(const struct options *o, int rt_prio, struct sweep_side *bench, struct sweep_side *load)
 {
+	static const struct optspec_ints one_width = { .n = 1 };
 	int prio = o->rt_priority ? (int)o->rt_priority : rt_prio;
 	uint32_t bmask = o->bench_policies | (o->realtime ? 1u << SP_FIFO : 0);
-	side_fill(bench, bmask ? bmask : 1u << SP_OTHER, &o->bench_nices, &o->bench_slices, prio,
-		  o->wakes ? o->wakes : 1u << SIM_WAKE_THREAD);
-	side_fill(load, o->load_policies ? o->load_policies : 1u << SP_OTHER, &o->load_nices, &o->load_slices, prio,
-		  1u << SIM_WAKE_THREAD);
+	side_fill(bench, &(struct side_axes){ .kinds = bmask ? bmask : 1u << SP_OTHER, .nices = &o->bench_nices,
+					      .slices = &o->bench_slices, .wakes = o->wakes ? o->wakes : 1u << SIM_WAKE_THREAD,
+					      .places = &o->bench_cpus, .threads = &one_width, .rt_prio = prio });
+	side_fill(load, &(struct side_axes){ .kinds = o->load_policies ? o->load_policies : 1u << SP_OTHER,
+					     .nices = &o->load_nices, .slices = &o->load_slices,
+					     .wakes = 1u << SIM_WAKE_THREAD, .places = &o->load_cpus,
+					     .threads = &o->load_threads, .rt_prio = prio });
 }
 
 /* Probes side's slices (each value once), filling slice_kept_ns.  Returns 0, or 2 with one
@@ -93,11 +121,20 @@ bool sweep_is_sweep(const struct sweep_side *bench, const struct sweep_side *loa
 static void side_labels(const struct sweep_side *side, char *buf, size_t len, size_t *used)
 {
 	for (unsigned i = 0; i < side->n && *used < len; i++) {
-		char label[48];
+		char label[128];
 		int w = snprintf(buf + *used, len - *used, "%s%s", i ? ", " : "",
 				 sched_setting_label(&side->s[i], label, sizeof(label)));
 		*used += w > 0 ? (size_t)w : 0;
 	}
+}
+
+/* The one CPU list side runs on throughout, its own (alts, when one) else --cpus, or NULL when
+ * none or when the sweep places it (alternatives: the labels name them). */
+static const struct optspec_cpus *fixed_cpus(const struct options *o, const struct optspec_cpu_alts *alts)
+{
+	if (alts->n > 1)
+		return NULL;
+	return alts->n ? &alts->v[0] : o->cpus.given ? &o->cpus : NULL;
 }
 
 const char *sweep_describe(const struct options *o, const struct sweep_side *bench, const struct sweep_side *load,
@@ -105,11 +142,10 @@ const char *sweep_describe(const struct options *o, const struct sweep_side *ben
 {
 	bool plain = bench->n == 1 && load->n == 1 && sched_setting_is_default(&bench->s[0]) &&
 		     !bench->s[0].own_timer && sched_setting_is_default(&load->s[0]);
-	const struct optspec_cpus *bc = o->bench_cpus.given ? &o->bench_cpus : &o->cpus;
-	const struct optspec_cpus *lc = o->load_cpus.given ? &o->load_cpus : &o->cpus;
+	const struct optspec_cpus *bc = fixed_cpus(o, &o->bench_cpus), *lc = fixed_cpus(o, &o->load_cpus);
 	size_t used = 0;
 	buf[0] = '\0';
-	if (plain && !bc->given && !lc->given)
+	if (plain && !bc && !lc)
 		return buf;
 	used += (size_t)snprintf(buf, len, "Settings: task ");
 	side_labels(bench, buf, len, &used);
@@ -117,9 +153,9 @@ const char *sweep_describe(const struct options *o, const struct sweep_side *ben
 		used += (size_t)snprintf(buf + used, len - used, "; loads ");
 	side_labels(load, buf, len, &used);
 	char cpus[256];
-	if (bc->given && used < len)
+	if (bc && used < len)
 		used += (size_t)snprintf(buf + used, len - used, "; task CPUs %s", format_cpu_list(bc, cpus, sizeof(cpus)));
-	if (lc->given && used < len)
+	if (lc && used < len)
 		snprintf(buf + used, len - used, "; load CPUs %s", format_cpu_list(lc, cpus, sizeof(cpus)));
 	return buf;
 }

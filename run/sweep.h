@@ -1,7 +1,10 @@
-/* The scheduling settings a run sweeps: every combination of the -B nice levels and the
- * --bench-slice slices with the --bench-policy policies for the simulated task, and of -N and
- * --load-slice with --load-policy for the loads (nice and slice apply to other and batch).  A nice level applies to other and batch only; fifo and rr take --rt-priority;
- * deadline's reservation depends on the task and is made by sweep_deadline_for. */
+/* The settings a run sweeps: every combination of the --bench-policy policies with the -B nice
+ * levels, the --bench-slice slices, the --wake wake-ups and the --bench-cpus placements for the
+ * simulated task, and of --load-policy with -N, --load-slice, the --load-cpus placements and the
+ * -L thread counts for the loads.  A nice level and a slice apply to other and batch only; fifo
+ * and rr take --rt-priority; deadline's reservation depends on the task and is made by
+ * sweep_deadline_for.  A placement or a thread count is a setting of the sweep only when the
+ * option gives alternatives ("0/1", "1,4"); one value is the whole run's. */
 #ifndef IB_SWEEP_H
 #define IB_SWEEP_H
 #include <stdbool.h>
@@ -11,10 +14,13 @@
 #include "lib/schedpolicy.h"
 #include "engine/sim.h"
 
-#define SWEEP_MAX (SP_KINDS * OPTSPEC_LIST_MAX)
+/* The most settings of a side: each policy with at most OPTSPEC_LIST_MAX combinations of nice,
+ * slice, placement and threads (options_parse refuses more), each with both wake-ups. */
+#define SWEEP_MAX (SP_KINDS * OPTSPEC_LIST_MAX * (SIM_WAKE_TIMER + 1))
 
 /* The settings of one side (the simulated task or the loads), in sweep order: policies in
- * the order of enum sched_kind, nice levels in the order given. */
+ * the order of enum sched_kind, then nice levels, slices, wake-ups, placements and thread
+ * counts, each in the order given; the first is the one a run's decisions take as the base. */
 struct sweep_side {
 	struct sched_setting s[SWEEP_MAX];
 	unsigned n;
@@ -50,7 +56,8 @@ bool sweep_is_sweep(const struct sweep_side *bench, const struct sweep_side *loa
 /* One line for the run header naming what a sweep or a placement set, or "" when the run is
  * the plain default (one setting each, other at nice 0, no CPU set): "Settings: task nice 0,
  * nice -10; loads nice 0, nice 19; task CPUs 1; load CPUs 0" (fifo/rr labels carry their
- * priority).  Returns buf. */
+ * priority; CPU alternatives are in the labels: "task nice 0 CPUs 0, nice 0 CPUs 1").  Returns
+ * buf. */
 const char *sweep_describe(const struct options *o, const struct sweep_side *bench, const struct sweep_side *load,
 			   char *buf, size_t len);
 

@@ -93,22 +93,30 @@ static void on_end(void *arg, const struct matrix *mx, int sig)
 static const struct matrix_sink recorder = { .run_begin = on_begin, .pair_measured = on_pair,
 					     .item_complete = on_item, .round_done = on_round, .run_end = on_end };
 
-/* Sets m up for the plan of Audio against None and Burn (two items; loads with nothing to
- * prepare), `repeats` times with the stub; timeline_fd as --timeline's. */
-static void start(unsigned repeats, int timeline_fd)
+/* Sets m up for the plan of the options argv (argc of them, argv[0] the program), `repeats`
+ * times with the stub; timeline_fd as --timeline's. */
+static void start_with(unsigned repeats, int timeline_fd, int argc, char **argv)
 {
-	char *argv[] = { "interbench", "-W", "Audio", "-w", "None", "-w", "Burn", NULL }, err[512];
+	char err[512];
 	options_init(&opt);
-	ck_assert_msg(options_parse(&opt, 7, argv, err, sizeof(err)) == OPT_OK, "%s", err);
+	ck_assert_msg(options_parse(&opt, argc, argv, err, sizeof(err)) == OPT_OK, "%s", err);
 	opt.quiet = true;
 	sweep_build(&opt, 97, &bench, &load);
 	struct plan_input in = { .opt = &opt, .bench = &bench, .load = &load, .fifo_prio = 97 };
 	ck_assert_int_eq(plan_build(&plan, &in), 0);
-	ck_assert_uint_eq(plan.n, 2);
 	struct matrix_params p = { .plan = &plan, .opt = &opt, .load = &load, .repeats = repeats,
 				   .duration_ns = 2 * NS_PER_S, .load_cfg = &load_cfg, .timeline_fd = timeline_fd,
 				   .interrupted = &stop, .pair_run = stub_pair_run, .shuffle_seed = seed };
 	ck_assert_int_eq(matrix_init(&m, &p), 0);
+}
+
+/* start_with the plan of Audio against None and Burn (two items; loads with nothing to
+ * prepare). */
+static void start(unsigned repeats, int timeline_fd)
+{
+	char *argv[] = { "interbench", "-W", "Audio", "-w", "None", "-w", "Burn", NULL };
+	start_with(repeats, timeline_fd, 7, argv);
+	ck_assert_uint_eq(plan.n, 2);
 }
 
 /* start, then the matrix run into the recording sink.  Returns matrix_run's value. */
@@ -344,6 +352,50 @@ START_TEST(default_budget_per_pair)
 }
 END_TEST
 
+/* What each stub call was given: the CPUs of both sides ("" for any) and the load's threads. */
+static char placed[8][64];
+
+static int placement_stub(const struct pair_params *p, struct pair_outcome *out)
+{
+	char b[16] = "", l[16] = "";
+	if (p->bench_cpus)
+		format_cpu_list(p->bench_cpus, b, sizeof(b));
+	if (p->load_cpus)
+		format_cpu_list(p->load_cpus, l, sizeof(l));
+	snprintf(placed[pairs_run++ % 8], sizeof(placed[0]), "%s|%s|%u", b, l, p->load->cfg->threads);
+	memset(out, 0, sizeof(*out));
+	out->ok = true;
+	return 0;
+}
+
+/* The sweep's placements and thread counts reach each pair: the task pinned by its setting,
+ * the loads by theirs or by their one list, the load's threads its setting's for that pair
+ * only (the run's own again after it). */
+START_TEST(placement_and_threads_reach_the_pair)
+{
+	char *argv[] = { "interbench", "-W", "Audio", "-w", "Burn", "--bench-cpus", "0/1", "--load-cpus", "1",
+			 "-L", "2,3", NULL };
+	start_with(1, -1, 11, argv);
+	ck_assert_uint_eq(plan.n, 4);
+	m.p.pair_run = placement_stub;
+	ck_assert_int_eq(matrix_run(&m, NULL), 0);
+	ck_assert_uint_eq(pairs_run, 4);
+	ck_assert_str_eq(placed[0], "0|1|2");
+	ck_assert_str_eq(placed[1], "0|1|3");
+	ck_assert_str_eq(placed[2], "1|1|2");
+	ck_assert_str_eq(placed[3], "1|1|3");
+	ck_assert_ptr_eq(m.loads[plan.items[0].load_index].ctx.cfg, &load_cfg);
+	char *plain[] = { "interbench", "-W", "Audio", "-w", "Burn", "--cpus", "0", NULL };
+	matrix_free(&m);
+	plan_free(&plan);
+	pairs_run = 0;
+	start_with(1, -1, 7, plain);
+	m.p.pair_run = placement_stub;
+	ck_assert_int_eq(matrix_run(&m, NULL), 0);
+	ck_assert_str_eq(placed[0], "0|0|1");             /* --cpus places both; the run's threads */
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("matrix");
@@ -359,6 +411,7 @@ int main(void)
 	tcase_add_test(tc, budget_runs_what_is_unsettled);
 	tcase_add_test(tc, budget_spent_stops);
 	tcase_add_test(tc, default_budget_per_pair);
+	tcase_add_test(tc, placement_and_threads_reach_the_pair);
 	suite_add_tcase(s, tc);
 	return ck_run(s);
 }

@@ -25,7 +25,8 @@ START_TEST(defaults)
 	ck_assert_uint_eq(options_window_s(&o), MATRIX_BUDGET_SUBRUN_S);
 	ck_assert_double_eq(o.precision.latency_p99_pct, 20);
 	ck_assert(!o.precision_given);
-	ck_assert_uint_eq(o.load_threads, 0);
+	ck_assert_uint_eq(o.load_threads.n, 1);
+	ck_assert_int_eq(o.load_threads.v[0], 0);
 	ck_assert_str_eq(val(&o, "bench-nice"), "0");
 	ck_assert(!o.realtime && !o.console_only);
 	ck_assert_str_eq(val(&o, "workdir"), ".");
@@ -39,7 +40,7 @@ START_TEST(good_values)
 	ck_assert_int_eq(parse(&o, "-t", "5", "-L", "3", "-B", "-5", "-N", "19", "-l", "12345",
 			       "-C", "25", "-I", "2000", "-m", "hello world", "-u", "-b", "-c", "-r", NULL), OPT_OK);
 	ck_assert_uint_eq(o.duration_s, 5);
-	ck_assert_uint_eq(o.load_threads, 3);
+	ck_assert_int_eq(o.load_threads.v[0], 3);
 	ck_assert_str_eq(val(&o, "bench-nice"), "-5");
 	ck_assert_str_eq(val(&o, "load-nice"), "19");
 	ck_assert_uint_eq(o.loops_per_ms, 12345);
@@ -117,7 +118,7 @@ START_TEST(long_forms)
 			       "--file-size", "64M", "--mem-size", "1g", "--workdir", "/tmp", "--dma-latency", "0", NULL), OPT_OK);
 	ck_assert_int_eq(o.dma_latency_us, 0);
 	ck_assert_uint_eq(o.duration_s, 7);
-	ck_assert_uint_eq(o.load_threads, 2);
+	ck_assert_int_eq(o.load_threads.v[0], 2);
 	ck_assert_str_eq(val(&o, "bench-nice"), "3");
 	ck_assert_str_eq(val(&o, "load-nice"), "4");
 	ck_assert_uint_eq(o.sim_include, 1u << workload_find("Audio", false));

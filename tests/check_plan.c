@@ -103,6 +103,13 @@ START_TEST(prefers_fifo_when_available)
 	ck_assert_int_eq(plan.items[0].bench_sched.rt_prio, 97);
 	plan_of(false, "-W", "ProAudio", "-w", "None", NULL);
 	ck_assert_int_eq(plan.items[0].bench_sched.kind, SP_OTHER);
+	/* a sweep of the placement alone asks for no policy: fifo on each CPU, the placement kept */
+	plan_of(true, "-W", "ProAudio", "-w", "None", "--bench-cpus", "0/1", NULL);
+	ck_assert_uint_eq(plan.n, 2);
+	ck_assert_int_eq(plan.items[1].bench_sched.kind, SP_FIFO);
+	ck_assert(plan.items[1].bench_sched.cpus && optspec_cpu_isset(plan.items[1].bench_sched.cpus, 1));
+	plan_of(true, "-W", "ProAudio", "-w", "None", "--bench-cpus", "0/1", "-B", "0,5", NULL);
+	ck_assert_int_eq(plan.items[0].bench_sched.kind, SP_OTHER); /* nice levels asked for */
 }
 END_TEST
 

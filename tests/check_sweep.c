@@ -57,6 +57,82 @@ START_TEST(cpu_lists)
 }
 END_TEST
 
+START_TEST(cpu_alternatives)
+{
+	struct optspec_cpu_alts a;
+	char buf[64];
+	ck_assert_int_eq(parse_cpu_alts("0/1", &a), 0);
+	ck_assert_uint_eq(a.n, 2);
+	ck_assert(optspec_cpu_isset(&a.v[0], 0) && !optspec_cpu_isset(&a.v[0], 1) && optspec_cpu_isset(&a.v[1], 1));
+	ck_assert_int_eq(parse_cpu_alts("3,0-1/2", &a), 0);
+	ck_assert_str_eq(format_cpu_alts(&a, buf, sizeof(buf)), "0-1,3/2");
+	ck_assert_int_eq(parse_cpu_alts("0-1", &a), 0);          /* one list: no alternatives */
+	ck_assert_uint_eq(a.n, 1);
+	ck_assert_int_eq(parse_cpu_alts("0/1/2/3/4/5/6/7", &a), 0);
+	ck_assert_uint_eq(a.n, OPTSPEC_CPU_ALTS_MAX);
+	static const char *const bad[] = { "", "/", "0/", "/0", "0//1", "0/0", "0,1/1,0", "0/1/2/3/4/5/6/7/8",
+					   "0/a", "0 /1", "0/1024" };
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		ck_assert_msg(parse_cpu_alts(bad[i], &a) == -1, "'%s' accepted", bad[i]);
+	char huge[5000];
+	memset(huge, '0', sizeof(huge) - 1);
+	huge[sizeof(huge) - 1] = '\0';
+	ck_assert_int_eq(parse_cpu_alts(huge, &a), -1);         /* bounded, never overrun */
+	struct options o;
+	ck_assert_int_eq(parse(&o, "--bench-cpus", "0/1", "--load-cpus", "1", NULL), OPT_OK);
+	ck_assert_str_eq(val(&o, "bench-cpus"), "0/1");
+	ck_assert_int_eq(parse(&o, "--cpus", "0/1", NULL), OPT_ERROR); /* --cpus places both sides: one list */
+	ck_assert_msg(strstr(err, "--cpus: invalid CPU list '0/1'"), "%s", err);
+	ck_assert_int_eq(parse(&o, "--load-cpus", "0/0", NULL), OPT_ERROR);
+	ck_assert_msg(strstr(err, "--load-cpus: invalid CPU list or alternatives '0/0'") && strstr(err, "'/'"), "%s", err);
+	ck_assert_int_eq(parse(&o, "-u", "--bench-cpus", "0/1", NULL), OPT_ERROR);
+	ck_assert_msg(strstr(err, "--bench-cpus: CPU alternatives with -u"), "%s", err);
+	ck_assert_int_eq(parse(&o, "-u", "--bench-cpus", "0", NULL), OPT_OK);
+}
+END_TEST
+
+/* Placements and thread counts given as alternatives are settings of the sweep, labelled;
+ * one value is the run's own and names nothing. */
+START_TEST(placement_and_threads_built)
+{
+	struct options o;
+	struct sweep_side b, l;
+	char w[128], d[512];
+	ck_assert_int_eq(parse(&o, "--bench-cpus", "1", "-L", "4", NULL), OPT_OK);
+	sweep_build(&o, 97, &b, &l);
+	ck_assert_uint_eq(b.n, 1);
+	ck_assert_uint_eq(l.n, 1);
+	ck_assert_ptr_null(b.s[0].cpus);
+	ck_assert_uint_eq(l.s[0].threads, 0);
+	ck_assert_str_eq(sched_setting_words(&b.s[0], w, sizeof(w)), "");
+	ck_assert_str_eq(sweep_describe(&o, &b, &l, d, sizeof(d)), "Settings: task nice 0; loads nice 0; task CPUs 1");
+	ck_assert_int_eq(parse(&o, "--bench-cpus", "0/1", "-B", "0,5", "-L", "1,4", "--load-cpus", "0,1/1", NULL), OPT_OK);
+	sweep_build(&o, 97, &b, &l);
+	ck_assert_uint_eq(b.n, 4);                          /* nice 0 and 5, each on CPU 0 then 1 */
+	ck_assert(b.s[0].cpus && optspec_cpu_isset(b.s[0].cpus, 0) && !optspec_cpu_isset(b.s[0].cpus, 1));
+	ck_assert(b.s[1].cpus && optspec_cpu_isset(b.s[1].cpus, 1) && b.s[1].nice == 0);
+	ck_assert_str_eq(sched_setting_label(&b.s[1], w, sizeof(w)), "nice 0 CPUs 1");
+	ck_assert_str_eq(sched_setting_words(&b.s[3], w, sizeof(w)), "nice 5 CPUs 1");
+	ck_assert(sched_setting_is_default(&b.s[1]));       /* sched_setattr is told nothing */
+	ck_assert_uint_eq(l.n, 4);                          /* CPUs 0-1 then 1, each with 1 and 4 threads */
+	ck_assert_uint_eq(l.s[0].threads, 1);
+	ck_assert_uint_eq(l.s[1].threads, 4);
+	ck_assert_uint_eq(b.s[0].threads, 0);               /* -L is the loads' */
+	ck_assert_str_eq(sched_setting_words(&l.s[0], w, sizeof(w)), "CPUs 0-1 1 thread");
+	ck_assert_str_eq(sched_setting_label(&l.s[3], w, sizeof(w)), "nice 0 CPUs 1 4 threads");
+	ck_assert_str_eq(sweep_describe(&o, &b, &l, d, sizeof(d)),
+			 "Settings: task nice 0 CPUs 0, nice 0 CPUs 1, nice 5 CPUs 0, nice 5 CPUs 1; loads nice 0 CPUs 0-1 "
+			 "1 thread, nice 0 CPUs 0-1 4 threads, nice 0 CPUs 1 1 thread, nice 0 CPUs 1 4 threads");
+	ck_assert(sweep_is_sweep(&b, &l));
+	/* every side's combinations bounded together: 5 nice levels x 8 placements = 40, one more refused */
+	ck_assert_int_eq(parse(&o, "-B", "0:4", "--bench-cpus", "0/1/2/3/4/5/6/7", NULL), OPT_OK);
+	ck_assert_int_eq(parse(&o, "-N", "0:4", "--load-cpus", "0/1/2/3/4/5/6/7", "-L", "1,2", NULL), OPT_ERROR);
+	ck_assert_msg(strstr(err, "-N, --load-slice, --load-cpus, -L: 5 nice levels, 1 slices, 8 CPU alternatives and "
+			       "2 thread counts are 80 settings"), "%s", err);
+	ck_assert_int_eq(parse(&o, "-L", "0", NULL), OPT_ERROR);
+}
+END_TEST
+
 START_TEST(policies)
 {
 	struct options o;
@@ -196,6 +272,8 @@ int main(void)
 	TCase *tc = tcase_create("sweep");
 	tcase_add_test(tc, nice_lists_and_ranges);
 	tcase_add_test(tc, cpu_lists);
+	tcase_add_test(tc, cpu_alternatives);
+	tcase_add_test(tc, placement_and_threads_built);
 	tcase_add_test(tc, policies);
 	tcase_add_test(tc, settings_built);
 	tcase_add_test(tc, deadline_reservation);

@@ -1,8 +1,9 @@
 #!/bin/bash
 # End to end: sweeps.  A 2x2 nice sweep (tables headed as interbench 0.31 words
 # them, the summary, settings in the schema-valid JSON, compare matching on settings), each
-# bench policy this kernel allows, load policies, CPU placement, and the refusals before
-# anything starts (unprivileged fifo, rr, deadline, negative nice).  Usage: e2e_sweep.sh BINARY
+# bench policy this kernel allows, load policies, CPU placement, CPU and thread alternatives,
+# and the refusals before anything starts (unprivileged fifo, rr, deadline, negative nice).
+# Usage: e2e_sweep.sh BINARY
 set -u
 . "$(dirname "$0")/lib/e2e.sh"
 e2e_begin sweep "${1:?usage: $0 path/to/interbench}"
@@ -66,8 +67,29 @@ assert all(r["bench_setting"]["rt_priority"] for r in d["results"] if r["bench_s
 if [ "$rc" = 0 ] && grep -q 'in the presence of simulated SCHED_IDLE ---' "$out" && grep -q '^Burn .*+/-' "$out"
 then ok "load policies and CPU placement"; else bad "load policies (exit $rc)" "$out"; fi
 
+# CPU placement and load threads as alternatives: each a setting of the sweep, labelled, in the
+# JSON, decided against the first.
+if [ "$(nproc)" -lt 2 ]; then skip "--bench-cpus 0/1 -L 1,2: needs two CPUs ($(nproc) here)"
+else
+"$BIN" -l "$LPMS" -t 1 -c -q -W Audio -w Burn --bench-cpus 0/1 -L 1,2 --json place.json >"$out" 2>&1; rc=$?
+if [ "$rc" = 0 ] && [ "$(grep -c '^--- Benchmarking simulated cpu of Audio' "$out")" = 4 ] &&
+   grep -qx -- '--- Benchmarking simulated cpu of Audio CPUs 1 in the presence of simulated 2 threads ---' "$out" &&
+   grep -q '^Settings: task nice 0 CPUs 0, nice 0 CPUs 1; loads nice 0 1 thread, nice 0 2 threads$' "$out" &&
+   valid place.json && python3 - place.json <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["options"]["bench_cpus"] == "0/1" and d["options"]["load_threads"] == [1, 2], d["options"]
+got = sorted((r["bench_setting"]["cpus"], r["load_setting"]["load_threads"], r["mode"], r["load_mode"]) for r in d["results"])
+assert got == [("0", 1, "CPUs 0", "1 thread"), ("0", 2, "CPUs 0", "2 threads"),
+               ("1", 1, "CPUs 1", "1 thread"), ("1", 2, "CPUs 1", "2 threads")], got
+assert d["run"]["load_threads"] == 1, d["run"]
+assert all(r["bench_setting"]["load_threads"] is None for r in d["results"])
+PY
+then ok "--bench-cpus 0/1 -L 1,2: four settings, labelled, in the JSON"; else bad "CPU and thread alternatives (exit $rc)" "$out"; fi
+fi
+
 # Refusals before anything starts.
-for args in "--cpus 4096" "--cpus 1-0" "-B 0:30" "--bench-policy idle" "--load-policy deadline" "--bench-policy bogus" \
+for args in "--cpus 4096" "--cpus 1-0" "--bench-cpus 0/0" "--load-cpus 0/1 -u" "-L 0,1" "-B 0:30" "--bench-policy idle" "--load-policy deadline" "--bench-policy bogus" \
 	"--bench-slice 100x" "--load-slice 2000000" "--bench-slice 0:1000:100 -B 0:4"; do
 	# shellcheck disable=SC2086
 	"$BIN" $args -t 1 -c >"$out" 2>&1; rc=$?
