@@ -16,6 +16,7 @@
 #include "run/matrix.h"
 #include "run/options.h"
 #include "run/plan.h"
+#include "run/scheduler.h"
 #include "run/sweep.h"
 #include "host/audit.h"
 #include "run/json_seed.h"
@@ -65,6 +66,7 @@ struct run {
 	struct matrix matrix;
 	struct report_sink sink;   /* every output of the run (report/sink.h) */
 	struct calib_check calib;  /* the measurements behind loops_per_ms; zero with -l */
+	struct run_scheduler scheduler; /* --scheduler's sched_ext schedulers (run/scheduler.h) */
 };
 
 /* The console's line before a full calibration (calib_request.measuring). */
@@ -165,6 +167,8 @@ static int start_run(struct run *r)
 	sweep_build(&r->opt, r->main.prio_max - 2, &r->bench, &r->load);
 	int rc = mainproc_check_cpus(&r->opt);
 	if (rc == 0)
+		rc = run_scheduler_preflight(&r->opt, SCX_SYSFS, geteuid() == 0);
+	if (rc == 0)
 		rc = sweep_probe_slices(&r->bench, &r->load);
 	if (rc == 0)
 		rc = check_selection(r);
@@ -187,7 +191,9 @@ static int run_matrix(struct run *r)
 		.min_ns = (uint64_t)r->opt.min_time_s * NS_PER_S, .load_cfg = &r->load_cfg,
 		.main = r->main, .timeline_fd = r->sink.run.timeline_fd, .interrupted = &g_signal, .watch = &r->watch,
 		.check_rate = !r->opt.loops_per_ms,  /* a value given on purpose is not the CPU's */
+		.scheduler = r->opt.schedulers.n ? &r->scheduler : NULL,
 	};
+	run_scheduler_init(&r->scheduler, SCX_SYSFS);
 	calib_reference(&r->calib, r->load_cfg.loops_per_ms, &p.speed_reference);
 	if (matrix_init(&r->matrix, &p) != 0) {
 		text_message(stderr, "interbench: calloc: %s", strerror(errno));
@@ -195,6 +201,7 @@ static int run_matrix(struct run *r)
 	}
 	struct matrix_sink sink = sink_matrix(&r->sink);
 	matrix_run(&r->matrix, &sink);
+	run_scheduler_stop(&r->scheduler);  /* the fair class again, also after a signal */
 	return 0;
 }
 

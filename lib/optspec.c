@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include <errno.h>
+#include <stdarg.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -168,6 +169,8 @@ void optspec_defaults(const struct optspec *specs, size_t n, void *base)
 			memset(at(base, s), 0, sizeof(struct optspec_cpus));
 		else if (s->type == OPTSPEC_CPU_ALTS)
 			memset(at(base, s), 0, sizeof(struct optspec_cpu_alts));
+		else if (s->type == OPTSPEC_TEXTS)
+			memset(at(base, s), 0, sizeof(struct optspec_texts));
 		else if (s->type != OPTSPEC_CUSTOM)
 			store_number(s, base, s->def);
 	}
@@ -375,6 +378,23 @@ static int set_choice(const struct optspec *s, void *base, const char *arg, char
 	return OPTSPEC_BAD;
 }
 
+/* Appends arg to s's OPTSPEC_TEXTS list.  Returns OPTSPEC_SET, or OPTSPEC_BAD with what set. */
+static int add_text(const struct optspec *s, void *base, const char *arg, char *what, size_t whatlen)
+{
+	struct optspec_texts *l = at(base, s);
+	for (unsigned i = 0; i < l->n; i++)
+		if (strcmp(l->v[i], arg) == 0) {
+			snprintf(what, whatlen, "%s given twice", s->noun ? s->noun : "value");
+			return OPTSPEC_BAD;
+		}
+	if (!*arg || l->n == OPTSPEC_TEXTS_MAX) {
+		snprintf(what, whatlen, *arg ? "one %s too many" : "empty %s", s->noun ? s->noun : "value");
+		return OPTSPEC_BAD;
+	}
+	l->v[l->n++] = arg;
+	return OPTSPEC_SET;
+}
+
 int optspec_set(const struct optspec *s, void *base, const char *arg, char *what, size_t whatlen)
 {
 	switch (s->type) {
@@ -390,6 +410,8 @@ int optspec_set(const struct optspec *s, void *base, const char *arg, char *what
 	case OPTSPEC_TEXT:
 		*(const char **)at(base, s) = arg;
 		return OPTSPEC_SET;
+	case OPTSPEC_TEXTS:
+		return add_text(s, base, arg, what, whatlen);
 	case OPTSPEC_STRING:
 		if (!*arg) {
 			snprintf(what, whatlen, "empty %s", s->noun ? s->noun : "value");
@@ -481,6 +503,9 @@ const char *optspec_accepted(const struct optspec *s, char *buf, size_t len)
 	case OPTSPEC_CPUS:
 		snprintf(buf, len, "a CPU list such as 0,2-3");
 		break;
+	case OPTSPEC_TEXTS:
+		snprintf(buf, len, "up to %d different %ss, one a use", OPTSPEC_TEXTS_MAX, s->noun ? s->noun : "value");
+		break;
 	case OPTSPEC_CPU_ALTS:
 		snprintf(buf, len, "a CPU list such as 0,2-3, or up to %d different ones separated by '/' (0/1), "
 			 "alternatives the run compares", OPTSPEC_CPU_ALTS_MAX);
@@ -514,7 +539,21 @@ bool optspec_is_default(const struct optspec *s, const void *base)
 		return !((const struct optspec_cpus *)cat(base, s))->given;
 	if (s->type == OPTSPEC_CPU_ALTS)
 		return !((const struct optspec_cpu_alts *)cat(base, s))->n;
+	if (s->type == OPTSPEC_TEXTS)
+		return !((const struct optspec_texts *)cat(base, s))->n;
 	return s->type == OPTSPEC_ACTION || s->type == OPTSPEC_CUSTOM || load_number(s, base) == s->def;
+}
+
+/* Appends fmt's text to buf (len bytes) at *used, truncated at its end. */
+static void appendf(char *buf, size_t len, size_t *used, const char *fmt, ...)
+{
+	va_list ap;
+	if (*used >= len)
+		return;
+	va_start(ap, fmt);
+	int w = vsnprintf(buf + *used, len - *used, fmt, ap);
+	va_end(ap);
+	*used += w > 0 ? (size_t)w : 0;
 }
 
 const char *optspec_format(const struct optspec *s, const void *base, char *buf, size_t len)
@@ -532,10 +571,8 @@ const char *optspec_format(const struct optspec *s, const void *base, char *buf,
 		const struct optspec_ints *l = cat(base, s);
 		size_t used = 0;
 		buf[0] = '\0';
-		for (unsigned i = 0; i < l->n && used < len; i++) {
-			int w = snprintf(buf + used, len - used, "%s%d", i ? "," : "", l->v[i]);
-			used += w > 0 ? (size_t)w : 0;
-		}
+		for (unsigned i = 0; i < l->n; i++)
+			appendf(buf, len, &used, "%s%d", i ? "," : "", l->v[i]);
 		break;
 	}
 	case OPTSPEC_CPUS: {
@@ -547,6 +584,14 @@ const char *optspec_format(const struct optspec *s, const void *base, char *buf,
 		break;
 	}
 	case OPTSPEC_CPU_ALTS: format_cpu_alts(cat(base, s), buf, len); break;
+	case OPTSPEC_TEXTS: {
+		const struct optspec_texts *l = cat(base, s);
+		size_t used = 0;
+		buf[0] = '\0';
+		for (unsigned i = 0; i < l->n; i++)
+			appendf(buf, len, &used, "%s%s", i ? " / " : "", l->v[i]);
+		break;
+	}
 	case OPTSPEC_FLAG: snprintf(buf, len, "%s", v ? "yes" : "no"); break;
 	case OPTSPEC_ACTION: case OPTSPEC_CUSTOM: buf[0] = '\0'; break;
 	case OPTSPEC_CHOICE: snprintf(buf, len, "%s", s->choices[v]); break;

@@ -32,6 +32,8 @@ enum optspec_type {
 	OPTSPEC_CPUS,   /* struct optspec_cpus: a CPU list as cyclictest takes it ("0,2-3") */
 	OPTSPEC_CPU_ALTS, /* struct optspec_cpu_alts: one CPU list, or alternatives separated by
 	                     '/' ("0/1", "0,1/2-3") that a sweep runs in turn; none by default */
+	OPTSPEC_TEXTS,  /* struct optspec_texts: each use appends a text that is not empty (kept as
+	                   the argv pointer), at most OPTSPEC_TEXTS_MAX, none twice; none by default */
 	OPTSPEC_CHOICE, /* unsigned: the index of the value among .choices, matched exactly
 	                   (case-sensitive); the default is index def */
 	OPTSPEC_CUSTOM, /* stored by .set, the owner's own parser (compare's thresholds); no
@@ -52,6 +54,14 @@ struct optspec_ints {
 struct optspec_cpus {
 	bool given;                 /* false: not set (every allowed CPU) */
 	uint64_t bits[OPTSPEC_MAX_CPUS / 64];
+};
+
+#define OPTSPEC_TEXTS_MAX 8   /* texts of an OPTSPEC_TEXTS value */
+
+/* An OPTSPEC_TEXTS value. */
+struct optspec_texts {
+	unsigned n;
+	const char *v[OPTSPEC_TEXTS_MAX]; /* in the order given */
 };
 
 #define OPTSPEC_CPU_ALTS_MAX 8  /* alternatives of an OPTSPEC_CPU_ALTS value */

@@ -188,8 +188,13 @@ static void add_place(const struct sched_setting *s, char *buf, size_t len)
 		snprintf(buf + n, len - n, "%sCPUs %s", n ? " " : "", format_cpu_list(s->cpus, cpus, sizeof(cpus)));
 		n = strlen(buf);
 	}
-	if (s->threads && n < len)
+	if (s->threads && n < len) {
 		snprintf(buf + n, len - n, "%s%u thread%s", n ? " " : "", s->threads, s->threads == 1 ? "" : "s");
+		n = strlen(buf);
+	}
+	if (s->scheduler && n < len)
+		snprintf(buf + n, len - n, "%s%s%s", n ? " " : "", strcmp(s->scheduler, SCHED_FAIR_CLASS) ? "sched_ext " : "",
+			 s->scheduler);
 }
 
 const char *sched_setting_words(const struct sched_setting *s, char *buf, size_t len)

@@ -13,6 +13,10 @@
 
 enum sched_kind { SP_OTHER, SP_BATCH, SP_IDLE, SP_FIFO, SP_RR, SP_DEADLINE, SP_KINDS };
 
+/* --scheduler's word for the kernel's own fair class (EEVDF, CFS before 6.6), as opposed to
+ * a sched_ext scheduler's command. */
+#define SCHED_FAIR_CLASS "fair"
+
 /* How a thread is scheduled. */
 struct sched_setting {
 	enum sched_kind kind;
@@ -37,6 +41,10 @@ struct sched_setting {
 	 * run's own --cpus, --bench-cpus, --load-cpus, -u and -L then apply, and no label names them. */
 	const struct optspec_cpus *cpus; /* the CPUs of the side's process, or NULL */
 	unsigned threads;                /* load side: the loads' worker threads (-L), or 0 */
+	/* Bench side: the scheduling class every task runs in, when --scheduler names one: a
+	 * sched_ext scheduler's command, or "fair" for the kernel's own class (labelled "sched_ext
+	 * CMD", "fair"); NULL: the machine's, as it is. */
+	const char *scheduler;
 };
 
 /* The command-line name of kind ("other", "batch", "idle", "fifo", "rr", "deadline"); NULL
@@ -74,7 +82,8 @@ int sched_slice_probe(uint64_t slice_ns, uint64_t *kept_ns, char *err, size_t er
 /* The table words for s, as interbench 0.31 wrote a mode after a name: "" (other, nice 0),
  * "nice 5", "real time" (fifo), "SCHED_RR", "SCHED_DEADLINE", "SCHED_BATCH nice 5",
  * "SCHED_IDLE"; a slice asked for follows: "slice 3000us", "nice 5 slice 100us", then the wake-up,
- * the placement and the threads of a sweep over them: "timer-woken", "CPUs 1", "4 threads".
+ * the placement and the threads of a sweep over them: "timer-woken", "CPUs 1", "4 threads", and the
+ * scheduler: "fair", "sched_ext scx_simple -f".
  * Returns buf. */
 const char *sched_setting_words(const struct sched_setting *s, char *buf, size_t len);
 

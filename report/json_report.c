@@ -60,6 +60,13 @@ static json_t *option_value_json(const struct optspec *s, const void *base)
 			json_array_append_new(a, json_integer(l->v[i]));
 		return a;
 	}
+	case OPTSPEC_TEXTS: {  /* an array of the texts, null when none */
+		const struct optspec_texts *l = (const struct optspec_texts *)((const char *)base + s->offset);
+		json_t *a = l->n ? json_array() : json_null();
+		for (unsigned i = 0; l->n && a && i < l->n; i++)
+			json_array_append_new(a, report_text(l->v[i]));
+		return a;
+	}
 	case OPTSPEC_CPUS: case OPTSPEC_CPU_ALTS: {
 		char buf[4096];
 		return optspec_is_default(s, base) ? json_null() : json_string(optspec_format(s, base, buf, sizeof(buf)));
@@ -414,11 +421,12 @@ static json_t *placement_json(const struct sched_setting *s)
 }
 
 /* One side's setting: {"policy": "fifo", "nice": null, "rt_priority": 97, "slice_us": null,
- * "slice_kept_us": null, "wake": "thread", "cpus": null, "load_threads": null}. */
+ * "slice_kept_us": null, "wake": "thread", "cpus": null, "load_threads": null, "scheduler":
+ * null}. */
 static json_t *setting_json(const struct sched_setting *s)
 {
 	bool slice = sched_kind_has_nice(s->kind) && s->slice_ns;
-	return json_pack("{s:s, s:o, s:o, s:o, s:o, s:s, s:o, s:o}", "policy", sched_kind_name(s->kind),
+	return json_pack("{s:s, s:o, s:o, s:o, s:o, s:s, s:o, s:o, s:o}", "policy", sched_kind_name(s->kind),
 			 "nice", sched_kind_has_nice(s->kind) ? json_integer(s->nice) : json_null(),
 			 "rt_priority", s->kind == SP_FIFO || s->kind == SP_RR ? json_integer(s->rt_prio) : json_null(),
 			 "slice_us", slice ? json_integer((json_int_t)(s->slice_ns / 1000)) : json_null(),
@@ -426,7 +434,8 @@ static json_t *setting_json(const struct sched_setting *s)
 								    : json_null(),
 			 "wake", sim_wake_name_at(s->own_timer ? SIM_WAKE_TIMER : SIM_WAKE_THREAD),
 			 "cpus", placement_json(s),
-			 "load_threads", s->threads ? json_integer(s->threads) : json_null());
+			 "load_threads", s->threads ? json_integer(s->threads) : json_null(),
+			 "scheduler", s->scheduler ? report_text(s->scheduler) : json_null());
 }
 
 /* The task's resolved settings: {"interval_us", "cpu_pct", "buffer_periods", "fixed_work",

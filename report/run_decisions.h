@@ -1,7 +1,7 @@
 /* A run's own decisions between its alternatives: when the sweep gives a task more than one
  * setting (-B, -N, --bench-policy, --load-policy, --bench-slice, --load-slice, --wake, the
- * CPU alternatives of --bench-cpus and --load-cpus, several -L: the settings that change
- * between sub-runs), every pair is decided against the first setting of
+ * CPU alternatives of --bench-cpus and --load-cpus, several -L, several --scheduler: the
+ * settings that change between sub-runs), every pair is decided against the first setting of
  * its task and load, figure by figure, from the sub-runs (--repeat N: each setting's N repeats,
  * interleaved and shuffled with the others, so that a drift of the host falls on every side
  * alike), the whole run one family (decide/decision.h).  The text output prints the table after

@@ -175,7 +175,20 @@ static uint64_t window_ns(const struct matrix *m, const struct plan_item *it)
 	return m->p.budget_ns ? cycle_window_ns(it, m->p.duration_ns) : m->p.duration_ns;
 }
 
-/* Runs plan item it once into its record po: its load prepared first, settled after. */
+/* Puts the machine under plan item it's scheduler (--scheduler), at normal priority.  Returns
+ * whether it could, with why when not. */
+static bool switch_scheduler(struct matrix *m, const struct plan_item *it, char *why, size_t len)
+{
+	if (!m->p.scheduler)
+		return true;
+	mainproc_priority_normal(&m->p.main, true);
+	int rc = run_scheduler_switch(m->p.scheduler, it->bench_sched.scheduler, why, len);
+	mainproc_priority_normal(&m->p.main, false);
+	return rc == 0;
+}
+
+/* Runs plan item it once into its record po: its scheduler switched to and its load prepared
+ * first, its scheduler checked and its load settled after. */
 static void run_pair(struct matrix *m, const struct plan_item *it, struct pair_outcome *po)
 {
 	struct stop_plan sp;
@@ -208,11 +221,17 @@ static void run_pair(struct matrix *m, const struct plan_item *it, struct pair_o
 		.tick = tick,
 		.tick_arg = m,
 	};
-	if (!prepare_load(m, slot)) {
+	char why[sizeof(po->why)];
+	bool switched = switch_scheduler(m, it, why, sizeof(why));
+	if (!switched || !prepare_load(m, slot)) {
 		memset(po, 0, sizeof(*po));
-		snprintf(po->why, sizeof(po->why), "%s", slot->prepare_why);
+		snprintf(po->why, sizeof(po->why), "%s", switched ? slot->prepare_why : why);
 	} else {
 		(m->p.pair_run ? m->p.pair_run : pair_run)(&p, po);
+		if (m->p.scheduler && run_scheduler_check(m->p.scheduler, why, sizeof(why)) != 0 && po->ok) {
+			po->ok = false;
+			snprintf(po->why, sizeof(po->why), "%s", why);
+		}
 		if (lctx->ops->after_pair && !*m->p.interrupted)
 			settle_load(m, lctx, &po->load);
 	}

@@ -17,6 +17,7 @@
 #include "run/mainproc.h"
 #include "run/options.h"
 #include "run/pair.h"
+#include "run/scheduler.h"
 #include "run/plan.h"
 #include "run/sweep.h"
 #include "run/progress.h"
@@ -65,6 +66,9 @@ struct matrix_params {
 	 * CPU that ran at another speed than calibrated during the run is noticed. */
 	bool check_rate;
 	struct calib_range speed_reference;
+	/* --scheduler: switched to each pair's (its bench setting's scheduler) before it runs and
+	 * checked after it (run/scheduler.h); NULL without --scheduler. */
+	struct run_scheduler *scheduler;
 	/* Runs one pair as pair_run does (run/pair.h); NULL: pair_run.  A test's stub. */
 	int (*pair_run)(const struct pair_params *p, struct pair_outcome *out);
 };

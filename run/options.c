@@ -103,6 +103,10 @@ static const struct optspec core_options[] = {
 	  .json_key = "bench_cpus", .offset = O(bench_cpus) },
 	{ .long_name = "load-cpus", .type = OPTSPEC_CPU_ALTS, .metavar = "LIST",
 	  .help = "run the loads on these CPUs, as --bench-cpus", .json_key = "load_cpus", .offset = O(load_cpus) },
+	{ .long_name = "scheduler", .type = OPTSPEC_TEXTS, .metavar = "CMD",
+	  .help = "run the pairs under this sched_ext scheduler, a command\nrun without a shell ('scx_simple -f'); "
+		  "fair: the\nkernel's own class; repeated, alternatives (Linux 6.12+)",
+	  .noun = "scheduler", .json_key = "schedulers", .not_a_fact = true, .offset = O(schedulers) },
 	{ .long_name = "comment", .short_name = 'm', .type = OPTSPEC_TEXT, .metavar = "TEXT",
 	  .help = "comment for the logfile header", .accepted = "a line of text", .json_key = "comment", .not_a_fact = true,
 	  .offset = O(comment) },
@@ -429,16 +433,18 @@ static unsigned alternatives(unsigned n)
  * their counts; -u with placements.  Returns OPT_OK, or OPT_ERROR with err set. */
 static enum opt_status check_sweep_size(const struct options *o, char *err, size_t errlen)
 {
-	unsigned bench = o->bench_nices.n * o->bench_slices.n * alternatives(o->bench_cpus.n);
+	unsigned bench = o->bench_nices.n * o->bench_slices.n * alternatives(o->bench_cpus.n) *
+			 alternatives(o->schedulers.n);
 	unsigned load = o->load_nices.n * o->load_slices.n * alternatives(o->load_cpus.n) *
 			alternatives(o->load_threads.n);
 	if (bench > OPTSPEC_LIST_MAX || load > OPTSPEC_LIST_MAX) {
 		bool b = bench > OPTSPEC_LIST_MAX;
-		snprintf(err, errlen, "%s: %u nice levels, %u slices, %u CPU alternatives and %u thread counts are "
+		snprintf(err, errlen, "%s: %u nice levels, %u slices, %u CPU alternatives and %u %s are "
 			 "%u settings of a policy (accepted: at most %u together)",
-			 b ? "-B, --bench-slice, --bench-cpus" : "-N, --load-slice, --load-cpus, -L",
+			 b ? "-B, --bench-slice, --bench-cpus, --scheduler" : "-N, --load-slice, --load-cpus, -L",
 			 b ? o->bench_nices.n : o->load_nices.n, b ? o->bench_slices.n : o->load_slices.n,
-			 alternatives(b ? o->bench_cpus.n : o->load_cpus.n), b ? 1 : alternatives(o->load_threads.n),
+			 alternatives(b ? o->bench_cpus.n : o->load_cpus.n),
+			 b ? alternatives(o->schedulers.n) : alternatives(o->load_threads.n), b ? "schedulers" : "thread counts",
 			 b ? bench : load, OPTSPEC_LIST_MAX);
 		return OPT_ERROR;
 	}

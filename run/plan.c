@@ -54,9 +54,10 @@ static struct sched_setting concrete_setting(const struct plan_input *in, const 
 	const struct options *o = in->opt;
 	if (b->kind == SP_DEADLINE)
 		return sweep_deadline_for(b, spec);
-	/* a sweep of the wake-up or the placement alone asks for no policy: each setting comes once
-	 * per wake-up and placement */
-	unsigned per_policy = (o->wakes & (o->wakes - 1) ? 2u : 1u) * (o->bench_cpus.n > 1 ? o->bench_cpus.n : 1u);
+	/* a sweep of the wake-up, the placement or the scheduler alone asks for no policy: each
+	 * setting comes once per wake-up, placement and scheduler */
+	unsigned per_policy = (o->wakes & (o->wakes - 1) ? 2u : 1u) * (o->bench_cpus.n > 1 ? o->bench_cpus.n : 1u) *
+			      (o->schedulers.n ? o->schedulers.n : 1u);
 	bool asked = o->realtime || o->bench_policies || in->bench->n > per_policy;
 	if ((w->flags & WL_PREFERS_FIFO) && !asked && in->rt_ok && sched_setting_is_default(b)) {
 		struct sched_setting fifo;
@@ -65,6 +66,7 @@ static struct sched_setting concrete_setting(const struct plan_input *in, const 
 		fifo.rt_prio = o->rt_priority ? (int)o->rt_priority : in->fifo_prio;
 		fifo.own_timer = b->own_timer;
 		fifo.cpus = b->cpus;
+		fifo.scheduler = b->scheduler;
 		return fifo;
 	}
 	return *b;

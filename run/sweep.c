@@ -12,11 +12,22 @@ struct side_axes {
 	uint32_t wakes;
 	const struct optspec_cpu_alts *places;
 	const struct optspec_ints *threads;
+	const struct optspec_texts *schedulers; /* none: the machine's as it is */
 	int rt_prio;
 };
 
+/* Adds s to side once per scheduler of a (once with none), in the order given. */
+static void add_per_scheduler(struct sweep_side *side, const struct side_axes *a, struct sched_setting s)
+{
+	unsigned n = a->schedulers->n ? a->schedulers->n : 1;
+	for (unsigned i = 0; i < n && side->n < SWEEP_MAX; i++) {
+		s.scheduler = a->schedulers->n ? a->schedulers->v[i] : NULL;
+		side->s[side->n++] = s;
+	}
+}
+
 /* Adds kind k's settings at nice level nice and slice slice_us to side: each wake-up, then each
- * placement, then each thread count, in the order given. */
+ * placement, then each thread count, then each scheduler, in the order given. */
 static void add_kind_settings(struct sweep_side *side, const struct side_axes *a, enum sched_kind k, int nice,
 			      int slice_us)
 {
@@ -24,8 +35,8 @@ static void add_kind_settings(struct sweep_side *side, const struct side_axes *a
 	unsigned widths = a->threads->n > 1 ? a->threads->n : 1;
 	for (unsigned w = 0; w <= SIM_WAKE_TIMER; w++)
 		for (unsigned c = 0; (a->wakes & (1u << w)) && c < places; c++)
-			for (unsigned t = 0; t < widths && side->n < SWEEP_MAX; t++)
-				side->s[side->n++] = (struct sched_setting){
+			for (unsigned t = 0; t < widths; t++)
+				add_per_scheduler(side, a, (struct sched_setting){
 					.kind = k,
 					.nice = nice,
 					.rt_prio = a->rt_prio,
@@ -33,7 +44,7 @@ static void add_kind_settings(struct sweep_side *side, const struct side_axes *a
 					.own_timer = w == SIM_WAKE_TIMER,
 					.cpus = a->places->n > 1 ? &a->places->v[c] : NULL,
 					.threads = a->threads->n > 1 ? (unsigned)a->threads->v[t] : 0,
-				};
+				});
 }
 
 /* Fills side with the settings of axes a: policies in the order of enum sched_kind, nice
@@ -56,15 +67,17 @@ static void side_fill(struct sweep_side *side, const struct side_axes *a)
 void sweep_build(const struct options *o, int rt_prio, struct sweep_side *bench, struct sweep_side *load)
 {
 	static const struct optspec_ints one_width = { .n = 1 };
+	static const struct optspec_texts none = { .n = 0 };
 	int prio = o->rt_priority ? (int)o->rt_priority : rt_prio;
 	uint32_t bmask = o->bench_policies | (o->realtime ? 1u << SP_FIFO : 0);
 	side_fill(bench, &(struct side_axes){ .kinds = bmask ? bmask : 1u << SP_OTHER, .nices = &o->bench_nices,
 					      .slices = &o->bench_slices, .wakes = o->wakes ? o->wakes : 1u << SIM_WAKE_THREAD,
-					      .places = &o->bench_cpus, .threads = &one_width, .rt_prio = prio });
+					      .places = &o->bench_cpus, .threads = &one_width, .schedulers = &o->schedulers,
+					      .rt_prio = prio });
 	side_fill(load, &(struct side_axes){ .kinds = o->load_policies ? o->load_policies : 1u << SP_OTHER,
 					     .nices = &o->load_nices, .slices = &o->load_slices,
 					     .wakes = 1u << SIM_WAKE_THREAD, .places = &o->load_cpus,
-					     .threads = &o->load_threads, .rt_prio = prio });
+					     .threads = &o->load_threads, .schedulers = &none, .rt_prio = prio });
 }
 
 /* Probes side's slices (each value once), filling slice_kept_ns.  Returns 0, or 2 with one
@@ -141,7 +154,7 @@ const char *sweep_describe(const struct options *o, const struct sweep_side *ben
 			   char *buf, size_t len)
 {
 	bool plain = bench->n == 1 && load->n == 1 && sched_setting_is_default(&bench->s[0]) &&
-		     !bench->s[0].own_timer && sched_setting_is_default(&load->s[0]);
+		     !bench->s[0].own_timer && !bench->s[0].scheduler && sched_setting_is_default(&load->s[0]);
 	const struct optspec_cpus *bc = fixed_cpus(o, &o->bench_cpus), *lc = fixed_cpus(o, &o->load_cpus);
 	size_t used = 0;
 	buf[0] = '\0';

@@ -1,6 +1,6 @@
 /* The settings a run sweeps: every combination of the --bench-policy policies with the -B nice
- * levels, the --bench-slice slices, the --wake wake-ups and the --bench-cpus placements for the
- * simulated task, and of --load-policy with -N, --load-slice, the --load-cpus placements and the
+ * levels, the --bench-slice slices, the --wake wake-ups, the --bench-cpus placements and the
+ * --scheduler schedulers (the machine's, set on the bench side) for the simulated task, and of --load-policy with -N, --load-slice, the --load-cpus placements and the
  * -L thread counts for the loads.  A nice level and a slice apply to other and batch only; fifo
  * and rr take --rt-priority; deadline's reservation depends on the task and is made by
  * sweep_deadline_for.  A placement or a thread count is a setting of the sweep only when the
@@ -20,7 +20,8 @@
 
 /* The settings of one side (the simulated task or the loads), in sweep order: policies in
  * the order of enum sched_kind, then nice levels, slices, wake-ups, placements and thread
- * counts, each in the order given; the first is the one a run's decisions take as the base. */
+ * counts and schedulers, each in the order given; the first is the one a run's decisions take as
+ * the base. */
 struct sweep_side {
 	struct sched_setting s[SWEEP_MAX];
 	unsigned n;

@@ -130,6 +130,23 @@ START_TEST(placement_and_threads_built)
 	ck_assert_msg(strstr(err, "-N, --load-slice, --load-cpus, -L: 5 nice levels, 1 slices, 8 CPU alternatives and "
 			       "2 thread counts are 80 settings"), "%s", err);
 	ck_assert_int_eq(parse(&o, "-L", "0", NULL), OPT_ERROR);
+	/* --scheduler: the bench side's last axis, labelled even alone (the whole run is under it) */
+	ck_assert_int_eq(parse(&o, "--scheduler", "fair", "--scheduler", "scx_simple -f", "-B", "0,5", NULL), OPT_OK);
+	sweep_build(&o, 97, &b, &l);
+	ck_assert_uint_eq(b.n, 4);
+	ck_assert_str_eq(sched_setting_label(&b.s[0], w, sizeof(w)), "nice 0 fair");
+	ck_assert_str_eq(sched_setting_words(&b.s[1], w, sizeof(w)), "sched_ext scx_simple -f");
+	ck_assert_str_eq(sched_setting_words(&b.s[3], w, sizeof(w)), "nice 5 sched_ext scx_simple -f");
+	ck_assert_ptr_null(l.s[0].scheduler);
+	ck_assert_int_eq(parse(&o, "--scheduler", "scx_lavd", NULL), OPT_OK);
+	sweep_build(&o, 97, &b, &l);
+	ck_assert_uint_eq(b.n, 1);
+	ck_assert_str_eq(sweep_describe(&o, &b, &l, d, sizeof(d)), "Settings: task nice 0 sched_ext scx_lavd; loads nice 0");
+	ck_assert_int_eq(parse(&o, "--scheduler", "a", "--scheduler", "a", NULL), OPT_ERROR);
+	ck_assert_msg(strstr(err, "--scheduler: scheduler given twice 'a'"), "%s", err);
+	ck_assert_int_eq(parse(&o, "-B", "0:4", "--bench-cpus", "0/1/2/3/4", "--scheduler", "fair", "--scheduler", "x",
+			       NULL), OPT_ERROR);                    /* 5 x 5 x 2 = 50 */
+	ck_assert_msg(strstr(err, "and 2 schedulers are 50 settings"), "%s", err);
 }
 END_TEST
 

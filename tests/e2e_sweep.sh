@@ -88,6 +88,15 @@ PY
 then ok "--bench-cpus 0/1 -L 1,2: four settings, labelled, in the JSON"; else bad "CPU and thread alternatives (exit $rc)" "$out"; fi
 fi
 
+# --scheduler on a kernel without sched_ext (this one): refused before anything starts.
+if [ -e /sys/kernel/sched_ext/state ]; then skip "--scheduler refused without sched_ext: this kernel has it"
+else
+"$BIN" -l "$LPMS" -t 1 -c -W Audio -w None --scheduler 'scx_simple -f' >"$out" 2>&1; rc=$?
+if [ "$rc" = 2 ] && [ "$(wc -l <"$out")" = 1 ] &&
+   grep -q '^interbench: --scheduler: /sys/kernel/sched_ext/state: No such file or directory (this kernel has no sched_ext' "$out"
+then ok "--scheduler without sched_ext: one line, exit 2"; else bad "--scheduler without sched_ext (exit $rc)" "$out"; fi
+fi
+
 # Refusals before anything starts.
 for args in "--cpus 4096" "--cpus 1-0" "--bench-cpus 0/0" "--load-cpus 0/1 -u" "-L 0,1" "-B 0:30" "--bench-policy idle" "--load-policy deadline" "--bench-policy bogus" \
 	"--bench-slice 100x" "--load-slice 2000000" "--bench-slice 0:1000:100 -B 0:4"; do
