@@ -501,6 +501,8 @@ int report_add(json_t *doc, const struct report_entry *e)
 		rc = json_object_set_new(r, JK_EXPLAIN, record_explain_json(&rec->bench, rec->window_ns));
 	if (rc == 0 && rec->load.elapsed_ns)
 		rc = json_object_set_new(r, "load_work", load_work_json(&rec->load, e->load_metrics));
+	if (rc == 0 && rec->sched_ext_ops[0])
+		rc = json_object_set_new(r, "sched_ext_ops", report_text(rec->sched_ext_ops));
 	if (rc == 0 && e->load_storage && e->load_storage->fs[0])
 		rc = json_object_set_new(r, "load_storage", json_pack("{s:s, s:b}", "filesystem", e->load_storage->fs,
 								      "in_memory", e->load_storage->in_memory));

@@ -228,6 +228,8 @@ static void run_pair(struct matrix *m, const struct plan_item *it, struct pair_o
 		snprintf(po->why, sizeof(po->why), "%s", switched ? slot->prepare_why : why);
 	} else {
 		(m->p.pair_run ? m->p.pair_run : pair_run)(&p, po);
+		if (m->p.scheduler && m->p.scheduler->current)
+			snprintf(po->sched_ext_ops, sizeof(po->sched_ext_ops), "%s", m->p.scheduler->r.loaded.ops);
 		if (m->p.scheduler && run_scheduler_check(m->p.scheduler, why, sizeof(why)) != 0 && po->ok) {
 			po->ok = false;
 			snprintf(po->why, sizeof(po->why), "%s", why);

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "host/disturb.h"
+#include "host/scx.h"
 #include "lib/optspec.h"
 #include "lib/schedpolicy.h"
 #include "run/stoprule.h"
@@ -127,6 +128,10 @@ struct pair_outcome {
 	                                       and CPU time at each of main's wake-ups in it */
 	uint64_t oom_kills_before;       /* the kernel's OOM kills before the pair (host/oom.h), to
 	                                    name the OOM killer as a child's likely killer */
+	char sched_ext_ops[SCX_OPS_NAME_MAX]; /* set by the matrix under --scheduler: the name the
+	                                    kernel gave the sched_ext scheduler the pair ran under
+	                                    (root/ops, its version in it where the scheduler puts
+	                                    one), "" for the fair class or without --scheduler */
 };
 
 /* Runs the pair.  Over the bench's timed window it measures out->disturbance (host/disturb.h):

@@ -4,6 +4,7 @@
 #include <check.h>
 #include "tests/ck_args.h"
 #include "tests/ck_run.h"
+#include "tests/ck_scx.h"
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -396,6 +397,68 @@ START_TEST(placement_and_threads_reach_the_pair)
 }
 END_TEST
 
+/* What the fake sched_ext said during each stub call; the call that kills the scheduler. */
+static enum scx_state seen[8];
+static unsigned kill_at = ~0u;
+static struct run_scheduler sched;
+
+static int scheduler_stub(const struct pair_params *p, struct pair_outcome *out)
+{
+	(void)p;
+	struct scx_status st;
+	unsigned call = pairs_run++;
+	ck_assert_int_eq(scx_status_read(scx_dir, &st), 0);
+	seen[call % 8] = st.state;
+	if (call == kill_at)
+		ck_assert_int_eq(kill(sched.r.pid, SIGKILL), 0);
+	sleep_for_ns(100 * NS_PER_MS);
+	memset(out, 0, sizeof(*out));
+	out->ok = true;
+	return 0;
+}
+
+/* --scheduler: each pair runs under its setting's scheduler, the fair class stopping ours; the
+ * kernel's name of it is kept with the pair; one lost during a pair fails that pair, and the
+ * run ends on the fair class. */
+START_TEST(scheduler_per_pair)
+{
+	char cmd[256];
+	scx_fake_setup();
+	snprintf(cmd, sizeof(cmd), "%s %s ok", scx_script, scx_dir);
+	char *argv[] = { "interbench", "-W", "Audio", "-w", "None", "--scheduler", "fair", "--scheduler", cmd, NULL };
+	start_with(1, -1, 9, argv);
+	ck_assert_uint_eq(plan.n, 2);
+	run_scheduler_init(&sched, scx_dir);
+	m.p.scheduler = &sched;
+	m.p.pair_run = scheduler_stub;
+	ck_assert_int_eq(matrix_run(&m, NULL), 0);
+	ck_assert_int_eq(seen[0], SCX_DISABLED);
+	ck_assert_int_eq(seen[1], SCX_ENABLED);
+	ck_assert(matrix_reps(&m, 0)[0].ok && !matrix_reps(&m, 0)[0].sched_ext_ops[0]);
+	ck_assert(matrix_reps(&m, 1)[0].ok);
+	ck_assert_str_eq(matrix_reps(&m, 1)[0].sched_ext_ops, "fake");
+	ck_assert_int_eq(run_scheduler_stop(&sched), 0);
+	struct scx_status st;
+	ck_assert_int_eq(scx_status_read(scx_dir, &st), 0);
+	ck_assert_int_eq(st.state, SCX_DISABLED);
+	matrix_free(&m);
+	plan_free(&plan);
+	pairs_run = 0;
+	kill_at = 1;   /* the scheduler dies during its pair */
+	start_with(1, -1, 9, argv);
+	run_scheduler_init(&sched, scx_dir);
+	m.p.scheduler = &sched;
+	m.p.pair_run = scheduler_stub;
+	ck_assert_int_eq(matrix_run(&m, NULL), 0);
+	ck_assert(!matrix_reps(&m, 1)[0].ok);
+	ck_assert_msg(strstr(matrix_reps(&m, 1)[0].why, "lost during the pair: its process killed by signal 9"), "%s",
+		      matrix_reps(&m, 1)[0].why);
+	ck_assert_ptr_null(sched.current);
+	kill_at = ~0u;
+	scx_fake_teardown();
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("matrix");
@@ -412,6 +475,7 @@ int main(void)
 	tcase_add_test(tc, budget_spent_stops);
 	tcase_add_test(tc, default_budget_per_pair);
 	tcase_add_test(tc, placement_and_threads_reach_the_pair);
+	tcase_add_test(tc, scheduler_per_pair);
 	suite_add_tcase(s, tc);
 	return ck_run(s);
 }

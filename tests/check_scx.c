@@ -1,7 +1,5 @@
-/* sched_ext schedulers started and stopped by the run (host/scx.c), against a fake sysfs
- * directory and a fake scheduler: a shell script that plays both the scheduler (its output,
- * SIGINT) and the kernel (state, root/ops, enable_seq; disabled once its process is gone,
- * however it ended).  Each way a scheduler misbehaves ends in a reason, never a hang, and
+/* sched_ext schedulers started and stopped by the run (host/scx.c, run/scheduler.c), against
+ * the fake sysfs directory and scheduler of tests/ck_scx.h.  Each way a scheduler misbehaves ends in a reason, never a hang, and
  * with nothing left running. */
 #define _GNU_SOURCE
 #include <check.h>
@@ -13,77 +11,27 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "tests/ck_run.h"
+#include "tests/ck_scx.h"
 #include "host/scx.h"
 #include "run/options.h"
 #include "run/scheduler.h"
 #include "lib/timeutil.h"
 
-static char dir[64], script[96];
-
-/* The fake: scx-fake DIR MODE.  MODE ok (enables, exits on SIGINT), exit (fails to load),
- * never (stays "enabling"), deaf (ignores SIGINT), eject (the kernel disables it after 0.3 s;
- * the process keeps running, as a scheduler does until it notices). */
-static const char fake[] =
-	"#!/bin/sh\n"
-	"dir=$1 mode=$2\n"
-	"echo \"fake scheduler: $mode\"\n"
-	"if [ \"$mode\" = exit ]; then echo 'failed to load BPF program: Operation not permitted' >&2; exit 1; fi\n"
-	"echo enabling > \"$dir/state\"\n"
-	"me=$$\n"
-	"(while kill -0 $me 2>/dev/null; do sleep 0.02; done; echo disabled > \"$dir/state\"; : > \"$dir/root/ops\") &\n"
-	"if [ \"$mode\" != never ]; then\n"
-	"  echo fake > \"$dir/root/ops\"; echo $(( $(cat \"$dir/enable_seq\") + 1 )) > \"$dir/enable_seq\"\n"
-	"  echo enabled > \"$dir/state\"\n"
-	"fi\n"
-	"if [ \"$mode\" = deaf ]; then trap '' INT; else trap 'echo \"EXIT: unregistered from user space\"; exit 0' INT; fi\n"
-	"if [ \"$mode\" = eject ]; then sleep 0.3; echo 'EXIT: runnable task stall (fake)'; echo disabled > \"$dir/state\"; fi\n"
-	"while :; do sleep 0.05; done\n";
-
-/* Writes text into dir/rel. */
-static void put(const char *rel, const char *text)
-{
-	char path[160];
-	snprintf(path, sizeof(path), "%s/%s", dir, rel);
-	FILE *f = fopen(path, "w");
-	ck_assert_ptr_nonnull(f);
-	fputs(text, f);
-	fclose(f);
-}
-
 static void setup(void)
 {
-	char root_dir[128];
-	snprintf(dir, sizeof(dir), "/tmp/check_scx.XXXXXX");
-	ck_assert_ptr_nonnull(mkdtemp(dir));
-	snprintf(root_dir, sizeof(root_dir), "%s/root", dir);
-	ck_assert_int_eq(mkdir(root_dir, 0700), 0);
-	put("state", "disabled\n");
-	put("root/ops", "");
-	put("enable_seq", "3\n");
-	snprintf(script, sizeof(script), "%s/scx-fake", dir);
-	put("scx-fake", fake);
-	ck_assert_int_eq(chmod(script, 0700), 0);
+	scx_fake_setup();
 }
 
-/* Removes the fake directory, once the fake's kernel part (which writes "disabled" up to 20 ms
- * after its scheduler ended) is done with it. */
 static void teardown(void)
 {
-	char cmd[160];
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s' 2>/dev/null", dir);
-	int rc = -1;
-	for (int tries = 0; tries < 50 && rc != 0; tries++) {
-		sleep_for_ns(20 * NS_PER_MS);
-		rc = system(cmd);
-	}
-	ck_assert_int_eq(rc, 0);
+	scx_fake_teardown();
 }
 
 /* The state the fake directory reads now. */
 static enum scx_state state_now(void)
 {
 	struct scx_status st;
-	ck_assert_int_eq(scx_status_read(dir, &st), 0);
+	ck_assert_int_eq(scx_status_read(scx_dir, &st), 0);
 	return st.state;
 }
 
@@ -91,23 +39,23 @@ static enum scx_state state_now(void)
 static void started(struct scx_runner *r, char *const *argv)
 {
 	char err[512] = "";
-	scx_runner_init(r, dir, argv);
+	scx_runner_init(r, scx_dir, argv);
 	ck_assert_msg(scx_start(r, 5 * NS_PER_S, err, sizeof(err)) == 0, "%s", err);
 }
 
 START_TEST(status_read)
 {
 	struct scx_status st;
-	put("state", "enabled\n");
-	put("root/ops", "lavd_1.0.4_x86_64_unknown_linux_gnu\n");
-	ck_assert_int_eq(scx_status_read(dir, &st), 0);
+	scx_put("state", "enabled\n");
+	scx_put("root/ops", "lavd_1.0.4_x86_64_unknown_linux_gnu\n");
+	ck_assert_int_eq(scx_status_read(scx_dir, &st), 0);
 	ck_assert_int_eq(st.state, SCX_ENABLED);
 	ck_assert_str_eq(st.ops, "lavd_1.0.4_x86_64_unknown_linux_gnu");
 	ck_assert(st.have_seq);
 	ck_assert_uint_eq(st.enable_seq, 3);
-	put("state", "bogus\n");
-	put("enable_seq", "x\n");
-	ck_assert_int_eq(scx_status_read(dir, &st), 0);
+	scx_put("state", "bogus\n");
+	scx_put("enable_seq", "x\n");
+	ck_assert_int_eq(scx_status_read(scx_dir, &st), 0);
 	ck_assert_int_eq(st.state, SCX_UNKNOWN);
 	ck_assert(!st.have_seq);
 	errno = 0;
@@ -120,7 +68,7 @@ END_TEST
 START_TEST(started_checked_stopped)
 {
 	struct scx_runner r;
-	char *argv[] = { script, dir, "ok", NULL }, err[512] = "";
+	char *argv[] = { scx_script, scx_dir, "ok", NULL }, err[512] = "";
 	started(&r, argv);
 	ck_assert_int_gt(r.pid, 0);
 	ck_assert_str_eq(r.loaded.ops, "fake");
@@ -138,10 +86,10 @@ END_TEST
 START_TEST(one_loaded_is_left_alone)
 {
 	struct scx_runner r;
-	char *argv[] = { script, dir, "ok", NULL }, err[512] = "";
-	put("state", "enabled\n");
-	put("root/ops", "lavd\n");
-	scx_runner_init(&r, dir, argv);
+	char *argv[] = { scx_script, scx_dir, "ok", NULL }, err[512] = "";
+	scx_put("state", "enabled\n");
+	scx_put("root/ops", "lavd\n");
+	scx_runner_init(&r, scx_dir, argv);
 	ck_assert_int_eq(scx_start(&r, 5 * NS_PER_S, err, sizeof(err)), -1);
 	ck_assert_msg(strstr(err, "sched_ext is enabled with 'lavd', a scheduler this run did not start"), "%s", err);
 	ck_assert_int_eq(r.pid, 0);
@@ -154,7 +102,7 @@ END_TEST
 START_TEST(no_sched_ext)
 {
 	struct scx_runner r;
-	char *argv[] = { script, dir, "ok", NULL }, err[512] = "";
+	char *argv[] = { scx_script, scx_dir, "ok", NULL }, err[512] = "";
 	scx_runner_init(&r, "/nonexistent/sched_ext", argv);
 	ck_assert_int_eq(scx_start(&r, NS_PER_S, err, sizeof(err)), -1);
 	ck_assert_msg(strstr(err, "/nonexistent/sched_ext/state: No such file or directory (a kernel without "
@@ -165,15 +113,15 @@ END_TEST
 START_TEST(exits_before_enabled)
 {
 	struct scx_runner r;
-	char *argv[] = { script, dir, "exit", NULL }, err[512] = "";
-	scx_runner_init(&r, dir, argv);
+	char *argv[] = { scx_script, scx_dir, "exit", NULL }, err[512] = "";
+	scx_runner_init(&r, scx_dir, argv);
 	ck_assert_int_eq(scx_start(&r, 5 * NS_PER_S, err, sizeof(err)), -1);
 	ck_assert_msg(strstr(err, "exited with status 1 before the kernel enabled it (state disabled): fake scheduler: "
 				  "exit | failed to load BPF program: Operation not permitted"), "%s", err);
 	ck_assert_int_eq(r.pid, 0);
 	ck_assert_int_eq(r.out_fd, -1);
 	char *missing[] = { "/nonexistent/scx_none", NULL };
-	scx_runner_init(&r, dir, missing);
+	scx_runner_init(&r, scx_dir, missing);
 	ck_assert_int_eq(scx_start(&r, 5 * NS_PER_S, err, sizeof(err)), -1);
 	ck_assert_msg(strstr(err, "exited with status 127") && strstr(err, "execvp(/nonexistent/scx_none): No such file"),
 		      "%s", err);
@@ -183,8 +131,8 @@ END_TEST
 START_TEST(never_enabled)
 {
 	struct scx_runner r;
-	char *argv[] = { script, dir, "never", NULL }, err[512] = "";
-	scx_runner_init(&r, dir, argv);
+	char *argv[] = { scx_script, scx_dir, "never", NULL }, err[512] = "";
+	scx_runner_init(&r, scx_dir, argv);
 	uint64_t t0 = now_ns();
 	ck_assert_int_eq(scx_start(&r, NS_PER_S / 2, err, sizeof(err)), -1);
 	ck_assert_msg(strstr(err, ": not enabled within 0.5 s (state enabling), stopped; its output: fake scheduler: never"),
@@ -199,7 +147,7 @@ END_TEST
 START_TEST(deaf_to_sigint)
 {
 	struct scx_runner r;
-	char *argv[] = { script, dir, "deaf", NULL }, err[512] = "";
+	char *argv[] = { scx_script, scx_dir, "deaf", NULL }, err[512] = "";
 	started(&r, argv);
 	ck_assert_msg(scx_stop(&r, NS_PER_S / 2, err, sizeof(err)) == 0, "%s", err);
 	ck_assert_int_eq(r.pid, 0);
@@ -210,7 +158,7 @@ END_TEST
 START_TEST(ejected_mid_run)
 {
 	struct scx_runner r;
-	char *argv[] = { script, dir, "eject", NULL }, err[512] = "";
+	char *argv[] = { scx_script, scx_dir, "eject", NULL }, err[512] = "";
 	started(&r, argv);
 	for (uint64_t end = now_ns() + 5 * NS_PER_S; state_now() != SCX_DISABLED && now_ns() < end;)
 		sleep_for_ns(10 * NS_PER_MS);
@@ -226,7 +174,7 @@ END_TEST
 START_TEST(killed_mid_run)
 {
 	struct scx_runner r;
-	char *argv[] = { script, dir, "ok", NULL }, err[512] = "";
+	char *argv[] = { scx_script, scx_dir, "ok", NULL }, err[512] = "";
 	started(&r, argv);
 	ck_assert_int_eq(kill(r.pid, SIGKILL), 0);
 	sleep_for_ns(200 * NS_PER_MS);
@@ -244,9 +192,9 @@ START_TEST(run_switches_between_pairs)
 {
 	struct run_scheduler rs;
 	char ok_cmd[256], bad_cmd[256], why[512] = "";
-	snprintf(ok_cmd, sizeof(ok_cmd), "%s %s ok", script, dir);
-	snprintf(bad_cmd, sizeof(bad_cmd), "%s %s exit", script, dir);
-	run_scheduler_init(&rs, dir);
+	snprintf(ok_cmd, sizeof(ok_cmd), "%s %s ok", scx_script, scx_dir);
+	snprintf(bad_cmd, sizeof(bad_cmd), "%s %s exit", scx_script, scx_dir);
+	run_scheduler_init(&rs, scx_dir);
 	ck_assert_int_eq(run_scheduler_switch(&rs, "fair", why, sizeof(why)), 0);
 	ck_assert_ptr_null(rs.current);
 	ck_assert_msg(run_scheduler_switch(&rs, ok_cmd, why, sizeof(why)) == 0, "%s", why);
@@ -284,19 +232,19 @@ START_TEST(run_preflight)
 	options_init(&o);
 	ck_assert_int_eq(run_scheduler_preflight(&o, "/nonexistent", false), 0);   /* not asked */
 	o.schedulers = (struct optspec_texts){ .n = 2, .v = { "fair", "scx_simple -f" } };
-	ck_assert_int_eq(run_scheduler_preflight(&o, dir, true), 0);
-	ck_assert_int_eq(run_scheduler_preflight(&o, dir, false), 2);              /* not root */
+	ck_assert_int_eq(run_scheduler_preflight(&o, scx_dir, true), 0);
+	ck_assert_int_eq(run_scheduler_preflight(&o, scx_dir, false), 2);              /* not root */
 	ck_assert_int_eq(run_scheduler_preflight(&o, "/nonexistent", true), 2);    /* no sched_ext */
-	put("state", "enabled\n");
-	ck_assert_int_eq(run_scheduler_preflight(&o, dir, true), 2);               /* one loaded */
-	put("state", "disabled\n");
+	scx_put("state", "enabled\n");
+	ck_assert_int_eq(run_scheduler_preflight(&o, scx_dir, true), 2);               /* one loaded */
+	scx_put("state", "disabled\n");
 	static char many[200];
 	for (int i = 0; i < 33; i++)
 		strcat(many, "a ");
 	o.schedulers.v[1] = many;
-	ck_assert_int_eq(run_scheduler_preflight(&o, dir, true), 2);               /* 33 words */
+	ck_assert_int_eq(run_scheduler_preflight(&o, scx_dir, true), 2);               /* 33 words */
 	o.schedulers.v[1] = "   ";
-	ck_assert_int_eq(run_scheduler_preflight(&o, dir, true), 2);               /* no word */
+	ck_assert_int_eq(run_scheduler_preflight(&o, scx_dir, true), 2);               /* no word */
 }
 END_TEST
 
