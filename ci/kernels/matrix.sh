@@ -22,7 +22,8 @@
 #               you built; LABEL names its result (LABEL.json; default: the file name up to
 #               its first '_' or '.').  Or [LABEL=]debian:SUITE or debian:SUITE-rt: Debian's
 #               linux-image-amd64 or linux-image-rt-amd64 of that suite (debian:bookworm 6.1
-#               CFS, debian:trixie 6.12 EEVDF, debian:trixie-rt), fetched through a private apt
+#               CFS, debian:trixie 6.12 EEVDF, debian:trixie-rt, debian:sid 7.2 with sched_ext,
+#               its image in the linux-binary package), fetched through a private apt
 #               configuration (label: SUITE[-rt]).  Default: the machine's own Debian
 #               linux-image-amd64 (generic) and linux-image-rt-amd64 (rt).
 #   --args      interbench's arguments in every guest (default: -t 2 -W Audio -W Video -w None
@@ -110,14 +111,21 @@ download() {
 }
 
 # Downloads Debian's kernel metapackage $1 and the image package it depends on into directory
-# $2, with apt options $3...; prints the image package's path.
+# $2, with apt options $3...; prints the path of the package holding the kernel image: the
+# image package, or from Debian's 7.x kernels on the linux-binary-VERSION package it depends on
+# (the image package then holds no /boot/vmlinuz-*: linux-binary has /usr/lib/modules/VERSION/
+# vmlinuz and linux-modules the modules).
 debian_kernel() {
-	local meta=$1 dest=$2 dep deb
+	local meta=$1 dest=$2 dep deb bin
 	shift 2
 	deb=$(download "$meta" "$dest" "$@") || return 1
-	dep=$(dpkg-deb -f "$deb" Depends | sed 's/[ (,].*//')
-	case $dep in (linux-image-*) ;; (*) echo "matrix: $deb depends on '$dep', not a linux-image package" >&2; return 1 ;; esac
-	download "$dep" "$dest" "$@"
+	dep=$(dpkg-deb -f "$deb" Depends | tr ',' '\n' | sed 's/^ *//; s/[ (].*//' | grep -m1 '^linux-image-' || true)
+	[ -n "$dep" ] || { echo "matrix: $deb depends on no linux-image package ($(dpkg-deb -f "$deb" Depends))" >&2; return 1; }
+	deb=$(download "$dep" "$dest" "$@") || return 1
+	if dpkg-deb -c "$deb" | awk '$6 ~ /^\.\/boot\/vmlinuz-/ { f = 1 } END { exit !f }'; then echo "$deb"; return 0; fi
+	bin=$(dpkg-deb -f "$deb" Depends | tr ',' '\n' | sed 's/^ *//; s/[ (].*//' | grep -m1 '^linux-binary-' || true)
+	[ -n "$bin" ] || { echo "matrix: $deb holds no /boot/vmlinuz-* and depends on no linux-binary package" >&2; return 1; }
+	download "$bin" "$dest" "$@"
 }
 
 # The kernel of debian:SUITE (linux-image-amd64) or debian:SUITE-rt (linux-image-rt-amd64):
@@ -172,11 +180,11 @@ done
 kernel_image() {
 	local dest=$1 src=$2 member
 	case $src in
-	(*.deb)
-		member=$(dpkg-deb -c "$src" | awk '$6 ~ /^\.\/boot\/vmlinuz-/ && !m { m = $6 } END { print m }')
-		[ -n "$member" ] || { echo "matrix: $src holds no /boot/vmlinuz-*" >&2; return 1; }
+	(*.deb)  # /boot/vmlinuz-VERSION, or /usr/lib/modules/VERSION/vmlinuz (Debian's linux-binary)
+		member=$(dpkg-deb -c "$src" | awk '($6 ~ /^\.\/boot\/vmlinuz-/ || $6 ~ /^\.\/usr\/lib\/modules\/[^\/]+\/vmlinuz$/) && !m { m = $6 } END { print m }')
+		[ -n "$member" ] || { echo "matrix: $src holds no /boot/vmlinuz-* nor /usr/lib/modules/*/vmlinuz" >&2; return 1; }
 		dpkg-deb --fsys-tarfile "$src" | tar -xO "$member" >"$dest"
-		echo "${member#./boot/}" ;;
+		case $member in (./boot/*) echo "${member#./boot/}" ;; (*) member=${member%/vmlinuz}; echo "vmlinuz-${member##*/}" ;; esac ;;
 	(*) cp "$src" "$dest"; basename "$src" ;;
 	esac
 }
