@@ -170,9 +170,11 @@ bench: interbench
 # The kernel matrix (ci/kernels/, README "CI across kernel builds"): each kernel booted in turn
 # in qemu through LAVA's lava-run with the static binary in an initramfs, then compared with
 # the first.  KERNELS="a.deb b.deb" (default: Debian's generic and PREEMPT_RT kernels);
-# ARGS replaces interbench's arguments in the guests.  Installs its packages when root.
+# ARGS replaces interbench's arguments in the guests; SCX="scx_simple" builds the kernel's own
+# sched_ext schedulers for debian:SUITE kernels into their guests (--scx).  Installs its packages
+# when root.
 kernel-matrix: interbench interbench-static
-	bash ci/kernels/matrix.sh $(if $(ARGS),--args $(call shell_quote,$(ARGS))) $(KERNELS)
+	bash ci/kernels/matrix.sh $(if $(SCX),--scx $(call shell_quote,$(SCX))) $(if $(ARGS),--args $(call shell_quote,$(ARGS))) $(KERNELS)
 
 # Its check (CI): the job and test definition validated by LAVA, one -t 1 boot of each kernel.
 kernel-matrix-check: interbench interbench-static

@@ -17,7 +17,8 @@
 # (the first kernel's own boots run without one); the host's compare is the verdict.  A
 # failed boot is reported and makes the exit status 3; its kernel's other boots still count.
 #
-# Usage: ci/kernels/matrix.sh [--direct] [--boots N] [--args "INTERBENCH ARGS"] [--threshold SPEC] [KERNEL...]
+# Usage: ci/kernels/matrix.sh [--direct] [--boots N] [--scx NAMES] [--args "INTERBENCH ARGS"] [--threshold SPEC]
+#        [KERNEL...]
 #   KERNEL      [LABEL=]PATH: a linux-image .deb or a kernel image (bzImage), such as a kernel
 #               you built; LABEL names its result (LABEL.json; default: the file name up to
 #               its first '_' or '.').  Or [LABEL=]debian:SUITE or debian:SUITE-rt: Debian's
@@ -37,6 +38,12 @@
 #   --direct    boot with qemu directly instead of through lava-run (the same initramfs)
 #   --boots     N, 1 to 99: how many times each kernel is booted, alternating (default 1: each
 #               once, its outputs LABEL.json, LABEL.cases.txt and LABEL/)
+#   --scx NAMES the kernel's own example sched_ext schedulers (scx_simple,scx_qmap,...), built
+#               for each debian:SUITE kernel from that suite's linux-source package against
+#               the kernel image's BTF (ci/kernels/build-scx.sh; kept in KERNEL_CACHE), put into
+#               the guest's /bin for interbench's --scheduler: --args "... --scheduler fair
+#               --scheduler /bin/scx_simple" (and /bin/scx_simple_fifo, its FIFO mode) runs
+#               EEVDF against it in each boot, interleaved.  Needs clang 16 or later.
 # Environment: ACCEL (kvm or tcg: no probe), PROBE_SECONDS (the KVM probe's bound, default 15),
 #   KERNEL_CACHE (default ~/.cache/interbench-kernels; refused, exit 2, when reached through a
 #   symbolic link, or when it or a directory above it belongs to another user than root and
@@ -51,7 +58,9 @@
 #   (ci/kernels/interbench-lava.sh, WATCHDOG): that kernel's verdict says so, and its block is
 #   LABEL.watchdog.txt.  Below LAVA's 2 minutes without a test case (the job's connection
 #   timeout) a hang is diagnosed before LAVA gives up on the job; none by default, so that a
-#   long run is never cut short.
+#   long run is never cut short.  SCX_DIR: a directory of static sched_ext schedulers
+#   (ci/kernels/build-scx.sh) put into every guest's /bin, for --args "... --scheduler fair
+#   --scheduler /bin/scx_simple" on a kernel with sched_ext (debian:sid).
 # Exit status: 0 no regression and every judged figure decided; 1 compare found a regression;
 # 4 no regression shown but something undecided (compare's exit 3: a figure UNKNOWN, e.g. one
 # sub-run a side, or the noise of TCG, where it is no failure of the matrix); 2 bad usage or
@@ -61,13 +70,14 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 args="-t 2 -W Audio -W Video -w None -w Burn --repeat 5 --explain"
-threshold="" direct=false boots=1 kernels=()
+threshold="" direct=false boots=1 kernels=() scx=""
 while [ $# -gt 0 ]; do
 	case $1 in
 	(--args) args=$2; shift 2 ;;
 	(--threshold) threshold=$2; shift 2 ;;
 	(--direct) direct=true; shift ;;
 	(--boots) boots=${2-}; shift; [ $# -eq 0 ] || shift ;;
+	(--scx) scx=${2-}; shift; [ $# -eq 0 ] || shift ;;
 	(-h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
 	(-*) echo "matrix: $1: unknown option (see --help)" >&2; exit 2 ;;
 	(*) kernels+=("$1"); shift ;;
@@ -76,6 +86,10 @@ done
 matrix_args_check "$args" || exit 2
 matrix_threshold_check "$threshold" || exit 2
 matrix_boots_check "$boots" || exit 2
+if [ -n "$scx" ] && ! [[ $scx =~ ^scx_[a-z0-9_]+(,scx_[a-z0-9_]+)*$ ]]; then
+	echo "matrix: --scx '$scx' (accepted: tools/sched_ext scheduler names, comma-separated: scx_simple,scx_qmap)" >&2
+	exit 2
+fi
 watchdog=${WATCHDOG_SECONDS:-}
 matrix_watchdog_check "$watchdog" || exit 2
 cache=${KERNEL_CACHE:-$HOME/.cache/interbench-kernels}
@@ -154,7 +168,49 @@ debian_suite_kernel() {
 		   -o Dir::Etc::PreferencesParts=/nonexistent -o APT::Architectures=amd64
 		   -o Acquire::Languages=none)
 	apt_update "$dir/update.log" "${apt[@]}" || { echo "matrix: $1: no kernel from Debian's $suite" >&2; return 1; }
-	debian_kernel "$meta" "$dir" "${apt[@]}"
+	local deb
+	deb=$(debian_kernel "$meta" "$dir" "${apt[@]}") || return 1
+	[ -z "$scx" ] || suite_schedulers "$deb" "$dir" "${apt[@]}" || return 1
+	echo "$deb"
+}
+
+# Where the sched_ext schedulers built for kernel package $1 are kept (--scx).
+scx_dir_of() { echo "$(dirname "$1")/scx/$(basename "$1" .deb)"; }
+
+# --scx: the schedulers named built for the kernel of package $1 (its image's BTF), from the
+# linux-source-X.Y package of the same suite (downloaded into $2 with apt options $3..., like
+# the kernel), into scx_dir_of $1: once, kept for the next matrix.
+suite_schedulers() {
+	local deb=$1 dest=$2 mm src dir img names=()
+	shift 2
+	dir=$(scx_dir_of "$deb")
+	IFS=, read -r -a names <<<"$scx"
+	local have=true n
+	for n in "${names[@]}"; do [ -x "$dir/$n" ] || have=false; done
+	$have && return 0
+	mm=$(basename "$deb" | sed -n 's/^linux-\(binary\|image\)-\([0-9]*\.[0-9]*\).*/\2/p')
+	[ -n "$mm" ] || { echo "matrix: --scx: no kernel version in $(basename "$deb")" >&2; return 1; }
+	src=$(download "linux-source-$mm" "$dest" "$@") || return 1
+	img=$(mktemp)
+	if ! kernel_image "$img" "$deb" >/dev/null || ! mkdir -p "$dir" ||
+	   ! "$here/build-scx.sh" "$src" "$img" "$dir" "${names[@]}" >/dev/null; then
+		rm -f "$img"
+		return 1
+	fi
+	rm -f "$img"
+}
+
+# The kernel image of $2 (a .deb or an image) as $1 (copied out of the package).
+kernel_image() {
+	local dest=$1 src=$2 member
+	case $src in
+	(*.deb)  # /boot/vmlinuz-VERSION, or /usr/lib/modules/VERSION/vmlinuz (Debian's linux-binary)
+		member=$(dpkg-deb -c "$src" | awk '($6 ~ /^\.\/boot\/vmlinuz-/ || $6 ~ /^\.\/usr\/lib\/modules\/[^\/]+\/vmlinuz$/) && !m { m = $6 } END { print m }')
+		[ -n "$member" ] || { echo "matrix: $src holds no /boot/vmlinuz-* nor /usr/lib/modules/*/vmlinuz" >&2; return 1; }
+		dpkg-deb --fsys-tarfile "$src" | tar -xO "$member" >"$dest"
+		case $member in (./boot/*) echo "${member#./boot/}" ;; (*) member=${member%/vmlinuz}; echo "vmlinuz-${member##*/}" ;; esac ;;
+	(*) cp "$src" "$dest"; basename "$src" ;;
+	esac
 }
 
 if [ ${#kernels[@]} -eq 0 ]; then
@@ -176,18 +232,6 @@ for i in "${!kernels[@]}"; do
 	esac
 done
 
-# The kernel image of $2 (a .deb or an image) as $1 (copied out of the package).
-kernel_image() {
-	local dest=$1 src=$2 member
-	case $src in
-	(*.deb)  # /boot/vmlinuz-VERSION, or /usr/lib/modules/VERSION/vmlinuz (Debian's linux-binary)
-		member=$(dpkg-deb -c "$src" | awk '($6 ~ /^\.\/boot\/vmlinuz-/ || $6 ~ /^\.\/usr\/lib\/modules\/[^\/]+\/vmlinuz$/) && !m { m = $6 } END { print m }')
-		[ -n "$member" ] || { echo "matrix: $src holds no /boot/vmlinuz-* nor /usr/lib/modules/*/vmlinuz" >&2; return 1; }
-		dpkg-deb --fsys-tarfile "$src" | tar -xO "$member" >"$dest"
-		case $member in (./boot/*) echo "${member#./boot/}" ;; (*) member=${member%/vmlinuz}; echo "vmlinuz-${member##*/}" ;; esac ;;
-	(*) cp "$src" "$dest"; basename "$src" ;;
-	esac
-}
 
 # The accelerator: KVM only when a guest really runs on it, proved by booting the first kernel
 # there (no initramfs: it panics once it has started) and finding the kernel's banner on the
@@ -278,10 +322,18 @@ done
 probe_dir=$(mktemp -d)
 kernel_image "$probe_dir/vmlinuz" "${kernels[0]#*=}" >/dev/null || { rm -rf "$probe_dir"; exit 2; }
 choose_accel "$probe_dir/vmlinuz"
+# With sched_ext schedulers in TCG, one host thread for all vCPUs: multi-threaded TCG let a vCPU
+# run a stale translation of code the kernel was patching when a scheduler was disabled (its
+# static keys: "Oops: int3" in set_next_task_idle under scx_root_disable, 7.2.13, after a few
+# enable/disable cycles); single-threaded TCG ran the same boot clean.
+if [ -z "$accel" ] && [ -n "$scx" ]; then
+	accel="-accel tcg,thread=single"
+	echo "matrix: TCG single-threaded (--scx: the schedulers' enable and disable patch kernel code)" >&2
+fi
 rm -rf "$probe_dir"
 
 status=0 summary=() merged=()
-declare -A image_of=() results_of=()
+declare -A image_of=() results_of=() scx_of=()
 # status_rank STATUS: how bad the matrix's exit status STATUS is (the order of the header).
 status_rank() { case $1 in (3) echo 4 ;; (2) echo 3 ;; (1) echo 2 ;; (4) echo 1 ;; (*) echo 0 ;; esac; }
 first=$(label_of "${kernels[0]}") baseline_json=""
@@ -294,6 +346,8 @@ for k in "${kernels[@]}"; do
 	mkdir -p "$out/$label"
 	image_of[$label]=$(kernel_image "$out/$label/vmlinuz" "${k#*=}")
 	results_of[$label]=""
+	scx_of[$label]=${SCX_DIR:-}  # --scx's build for a debian:SUITE kernel, else SCX_DIR
+	if [ -n "$scx" ] && [ -d "$(scx_dir_of "${k#*=}")" ]; then scx_of[$label]=$(scx_dir_of "${k#*=}"); fi
 done
 
 # boot_paths LABEL K: sets bdir, boot K's directory, and stem, its outputs without .json (with
@@ -310,7 +364,8 @@ boot_once() {
 	boot_paths "$label" "$b"
 	mkdir -p "$bdir"
 	[ -z "$baseline_json" ] || [ "$label" = "$first" ] || baseline=(-b "$baseline_json")
-	"$here/build-initramfs.sh" "${baseline[@]}" "$static" "$bdir/initramfs.cpio.gz"
+	"$here/build-initramfs.sh" "${baseline[@]}" ${scx_of[$label]:+-s "${scx_of[$label]}"} "$static" \
+		"$bdir/initramfs.cpio.gz"
 	t0=$(date +%s)
 	[ "$boots" = 1 ] || nth="boot $b of $boots, "
 	echo "== $label: $nth${image_of[$label]}, interbench $args ($($direct && echo qemu directly || echo lava-run))"
