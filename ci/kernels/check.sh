@@ -6,7 +6,9 @@
 # rt: matrix.sh --boots 2), each kernel's two boots merged into one result and compared on
 # the sub-runs of both (the RT kernel in qemu's default CPU model,
 # without RDRAND: the jansson seeding hang), and Debian 13's (debian:trixie, fetched through
-# a private apt configuration) with qemu directly; each must leave its JSON result and test
+# a private apt configuration) with qemu directly, and Debian's 7.2 (debian:sid) with the
+# kernel's own scx_simple built for it (--scx: EEVDF against sched_ext in one boot, and a
+# scheduler that fails its pair); each must leave its JSON result and test
 # cases, and the lava-run boots their causes from --explain's BPF tracer (loaded by each
 # guest's kernel and its verifier, not this host's).  Each guest's interbench has a watchdog
 # (WATCHDOG_SECONDS, 60: a boot takes about 21 s in TCG, and LAVA gives up on a job after 2
@@ -14,8 +16,9 @@
 # account of what its threads and the kernel were doing printed here, and is booted once more;
 # the check passes when that boot gives its result, saying that interbench hung once, and fails
 # on a second hang.  Installs its packages when root
-# (lava-dispatcher: about a minute on a fresh machine); about a minute more in TCG, and the
-# first time Debian 13's kernel (about 110 MB) into the kernel cache.
+# (lava-dispatcher: about a minute on a fresh machine; clang-19 for --scx); about a minute more
+# in TCG, and the first time Debian 13's and 7.2's kernels and linux-source-7.2 (about 300 MB)
+# into the kernel cache, and the scheduler's build (1-2 minutes).
 # Usage: ci/kernels/check.sh
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -271,6 +274,25 @@ assert a["scheduler"]["value"] == "EEVDF", a["scheduler"]' "$work/direct/trixie.
 	ok "trixie (qemu): its audit says EEVDF; the machine's apt sources and lists untouched"
 else
 	fail "trixie (qemu): EEVDF or the machine's apt:"; cat "$work/eevdf.err"
+fi
+# sched_ext: Debian's 7.2 (debian:sid, its image in linux-binary), scx_simple built from the
+# suite's linux-source against the image's BTF (--scx), EEVDF against it in one boot, and a
+# scheduler that exits at once: its pair fails with the reason, the run goes on.
+rc=0
+matrix_once_more "$work/scx" --direct --scx scx_simple \
+	--args "-t 1 -W Audio -w None --scheduler fair --scheduler /bin/scx_simple --scheduler /bin/false" debian:sid || rc=$?
+if [ "$rc" = 0 ] && /usr/bin/python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["machine"]["audit"]["sched_ext"]["value"] == "disabled", d["machine"]["audit"]["sched_ext"]
+by = {r["bench_setting"]["scheduler"]: r for r in d["results"]}
+assert set(by) == {"fair", "/bin/scx_simple", "/bin/false"}, set(by)
+assert "sched_ext_ops" not in by["fair"] and "failed" not in by["fair"], by["fair"]
+assert by["/bin/scx_simple"]["sched_ext_ops"] == "simple" and "failed" not in by["/bin/scx_simple"], by["/bin/scx_simple"]
+assert "exited with status 1 before the kernel enabled it" in by["/bin/false"]["failed"], by["/bin/false"]' \
+	"$work/scx/sid.json" 2>"$work/scx.err"; then
+	ok "debian:sid: scx_simple built from its linux-source, EEVDF against it in one boot; /bin/false failed its pair"
+else
+	fail "debian:sid with --scx scx_simple: exit $rc:"; cat "$work/scx.err"; tail -20 "$work/scx.out"
 fi
 expect 2 "a kernel spec that names no Debian suite is refused" "$here/matrix.sh" --direct "debian:"
 deb=$(ls -t "${KERNEL_CACHE:-$HOME/.cache/interbench-kernels}"/linux-image-[0-9]*-amd64_*.deb | grep -v -- '-rt-' | head -1)

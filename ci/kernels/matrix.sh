@@ -101,7 +101,10 @@ static=$(realpath "${INTERBENCH_STATIC:-./interbench-static}")
 for f in "$bin" "$static"; do
 	[ -x "$f" ] || { echo "matrix: $f: not built (make interbench interbench-static)" >&2; exit 2; }
 done
-if $direct; then "$here/deps.sh" || exit 2; else "$here/deps.sh" --lava || exit 2; fi
+deps=()
+$direct || deps+=(--lava)
+[ -z "$scx" ] || deps+=(--scx)
+"$here/deps.sh" "${deps[@]}" || exit 2
 mkdir -p "$out"
 matrix_path_check OUT "$(realpath "$out")" || exit 2
 trusted_dir "$cache" || { echo "matrix: KERNEL_CACHE $cache refused (as root, a cache only root may write)" >&2; exit 2; }
