@@ -18,7 +18,7 @@
 # on a second hang.  Installs its packages when root
 # (lava-dispatcher: about a minute on a fresh machine; clang-19 for --scx); about a minute more
 # in TCG, and the first time Debian 13's and 7.2's kernels and linux-source-7.2 (about 300 MB)
-# into the kernel cache, and the scheduler's build (1-2 minutes).
+# into the kernel cache, and the scheduler's build (about a minute).
 # Usage: ci/kernels/check.sh
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
