@@ -3,7 +3,8 @@
 # as a gzip-compressed newc cpio (the format and compression every Debian kernel unpacks
 # without modules).  With -s DIR, the static sched_ext schedulers in DIR (ci/kernels/build-scx.sh)
 # go to /bin too, for interbench's --scheduler; scx_simple also as /bin/scx_simple_fifo, its
-# FIFO mode (-f) as one word, since the guest's arguments travel as words.
+# FIFO mode (-f) as one word, since the guest's arguments travel as words, and as
+# /bin/scx_simple_killed, killed 1.5 s after it starts (ci/kernels/check.sh's lost scheduler).
 # Usage: build-initramfs.sh [-b BASELINE.json] [-s SCHEDULER_DIR] INTERBENCH_STATIC OUT.cpio.gz
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -42,8 +43,13 @@ if [ -n "$scx_dir" ]; then
 		[ -f "$f" ] && [ -x "$f" ] || continue
 		install -m 0755 "$f" "$stage/bin/${f##*/}"
 	done
-	[ ! -f "$stage/bin/scx_simple" ] || printf '#!/bin/sh\nexec /bin/scx_simple -f "$@"\n' >"$stage/bin/scx_simple_fifo"
-	[ ! -f "$stage/bin/scx_simple_fifo" ] || chmod 0755 "$stage/bin/scx_simple_fifo"
+	if [ -f "$stage/bin/scx_simple" ]; then
+		printf '#!/bin/sh\nexec /bin/scx_simple -f "$@"\n' >"$stage/bin/scx_simple_fifo"
+		# the check's scheduler lost mid-pair: scx_simple killed 1.5 s after it started
+		printf '#!/bin/sh\n/bin/scx_simple & p=$!\nsleep 1.5\nkill -9 $p\nwait $p\nexec sleep 3600\n' \
+			>"$stage/bin/scx_simple_killed"
+		chmod 0755 "$stage/bin/scx_simple_fifo" "$stage/bin/scx_simple_killed"
+	fi
 fi
 (cd "$stage" && find . -mindepth 1 | LC_ALL=C sort | cpio --quiet -o -H newc -R 0:0) | gzip -9n >"$out.tmp"
 mv "$out.tmp" "$out"

@@ -277,20 +277,23 @@ else
 fi
 # sched_ext: Debian's 7.2 (debian:sid, its image in linux-binary), scx_simple built from the
 # suite's linux-source against the image's BTF (--scx), EEVDF against it in one boot, and a
-# scheduler that exits at once: its pair fails with the reason, the run goes on.
+# scheduler that exits at once and one killed mid-pair: their pairs fail with the reason, the
+# run goes on.
 rc=0
 matrix_once_more "$work/scx" --direct --scx scx_simple \
-	--args "-t 1 -W Audio -w None --scheduler fair --scheduler /bin/scx_simple --scheduler /bin/false" debian:sid || rc=$?
+	--args "-t 2 -W Audio -w None --scheduler fair --scheduler /bin/scx_simple --scheduler /bin/false --scheduler /bin/scx_simple_killed" \
+	debian:sid || rc=$?
 if [ "$rc" = 0 ] && /usr/bin/python3 -c 'import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["machine"]["audit"]["sched_ext"]["value"] == "disabled", d["machine"]["audit"]["sched_ext"]
 by = {r["bench_setting"]["scheduler"]: r for r in d["results"]}
-assert set(by) == {"fair", "/bin/scx_simple", "/bin/false"}, set(by)
+assert set(by) == {"fair", "/bin/scx_simple", "/bin/false", "/bin/scx_simple_killed"}, set(by)
+assert "lost during the pair" in by["/bin/scx_simple_killed"]["failed"], by["/bin/scx_simple_killed"]
 assert "sched_ext_ops" not in by["fair"] and "failed" not in by["fair"], by["fair"]
 assert by["/bin/scx_simple"]["sched_ext_ops"] == "simple" and "failed" not in by["/bin/scx_simple"], by["/bin/scx_simple"]
 assert "exited with status 1 before the kernel enabled it" in by["/bin/false"]["failed"], by["/bin/false"]' \
 	"$work/scx/sid.json" 2>"$work/scx.err"; then
-	ok "debian:sid: scx_simple built from its linux-source, EEVDF against it in one boot; /bin/false failed its pair"
+	ok "debian:sid: scx_simple built from its linux-source, EEVDF against it in one boot; one that exits at once and one killed mid-pair failed their pairs"
 else
 	fail "debian:sid with --scx scx_simple: exit $rc:"; cat "$work/scx.err"; tail -20 "$work/scx.out"
 fi
