@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include "tests/ck_run.h"
 #include "tests/ck_scx.h"
@@ -186,6 +187,40 @@ START_TEST(killed_mid_run)
 }
 END_TEST
 
+/* interbench killed with SIGKILL while its scheduler runs: the scheduler dies with it
+ * (PR_SET_PDEATHSIG), so the kernel unloads it; nothing is left loaded. */
+START_TEST(dies_with_interbench)
+{
+	char *argv[] = { scx_script, scx_dir, "deaf", NULL };
+	int fds[2];
+	ck_assert_int_eq(pipe(fds), 0);
+	pid_t run = fork();
+	ck_assert_int_ge(run, 0);
+	if (run == 0) {   /* the "interbench": starts the scheduler, says its pid, waits */
+		struct scx_runner r;
+		char err[512];
+		scx_runner_init(&r, scx_dir, argv);
+		if (scx_start(&r, 5 * NS_PER_S, err, sizeof(err)) != 0)
+			_exit(1);
+		(void)!write(fds[1], &r.pid, sizeof(r.pid));
+		for (;;)
+			pause();
+	}
+	close(fds[1]);
+	pid_t sched_pid = 0;
+	ck_assert_int_eq(read(fds[0], &sched_pid, sizeof(sched_pid)), (ssize_t)sizeof(sched_pid));
+	close(fds[0]);
+	ck_assert_int_eq(state_now(), SCX_ENABLED);
+	ck_assert_int_eq(kill(run, SIGKILL), 0);
+	ck_assert_int_eq(waitpid(run, NULL, 0), run);
+	uint64_t end = now_ns() + 5 * NS_PER_S;
+	while ((kill(sched_pid, 0) == 0 || state_now() != SCX_DISABLED) && now_ns() < end)
+		sleep_for_ns(10 * NS_PER_MS);
+	ck_assert_msg(kill(sched_pid, 0) != 0 && errno == ESRCH, "the scheduler outlived interbench");
+	ck_assert_int_eq(state_now(), SCX_DISABLED);
+}
+END_TEST
+
 /* The run's switching between pairs: fair stops ours, the same command keeps it, another
  * replaces it; a command that fails is remembered and fails again at once. */
 START_TEST(run_switches_between_pairs)
@@ -263,6 +298,7 @@ int main(void)
 	tcase_add_test(tc, deaf_to_sigint);
 	tcase_add_test(tc, ejected_mid_run);
 	tcase_add_test(tc, killed_mid_run);
+	tcase_add_test(tc, dies_with_interbench);
 	tcase_add_test(tc, run_switches_between_pairs);
 	tcase_add_test(tc, run_preflight);
 	suite_add_tcase(s, tc);
