@@ -609,7 +609,8 @@ int compare_sets(const char *old_name, const struct result_set *old, const char 
 			by_name |= match(new, &old->pairs[i], true) != NULL;
 		if (by_name)
 			text_message(err, "interbench compare: %s and %s have no (simulation, load) pair at the same settings "
-				"(nice, policy); --match simulation,load compares them anyway", old_name, new_name);
+				"(nice, policy, slice, wake-up, CPUs, load threads, scheduler); --match simulation,load "
+				"compares them anyway", old_name, new_name);
 		else
 			text_message(err, "interbench compare: %s and %s have no (simulation, load) pair in common", old_name,
 				new_name);
