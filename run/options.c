@@ -106,7 +106,7 @@ static const struct optspec core_options[] = {
 	{ .long_name = "scheduler", .type = OPTSPEC_TEXTS, .metavar = "CMD",
 	  .help = "run the pairs under this sched_ext scheduler, a command\nrun without a shell ('scx_simple -f'); "
 		  "fair: the\nkernel's own class; repeated, alternatives (Linux 6.12+)",
-	  .noun = "scheduler", .json_key = "schedulers", .not_a_fact = true, .offset = O(schedulers) },
+	  .noun = "scheduler", .json_key = "schedulers", .offset = O(schedulers) },
 	{ .long_name = "comment", .short_name = 'm', .type = OPTSPEC_TEXT, .metavar = "TEXT",
 	  .help = "comment for the logfile header", .accepted = "a line of text", .json_key = "comment", .not_a_fact = true,
 	  .offset = O(comment) },

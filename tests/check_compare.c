@@ -1075,17 +1075,18 @@ START_TEST(machine_guard)
 }
 END_TEST
 
-/* Run options that shape every pair are facts too: a different --dsp-load or -L warns; the
+/* Run options that shape every pair are facts too: a different --dsp-load, -L or --scheduler warns; the
  * settings compare matches per pair (nice, policy), the selection and the outputs do not. */
 START_TEST(option_differences_warned)
 {
 	static const char fmt[] =
 		"{\"schema_version\":2,\"generator\":\"interbench\",\"options\":{\"proaudio_dsp_load_pct\":%d,"
-		"\"load_threads\":%d,\"uniprocessor\":%s,\"load_nice\":%d,\"comment\":\"%s\",\"cpus\":%s},"
+		"\"load_threads\":%d,\"uniprocessor\":%s,\"load_nice\":%d,\"comment\":\"%s\",\"cpus\":%s,"
+		"\"schedulers\":%s},"
 		ONE_AUDIO_RESULT;
 	char a_text[1024], b_text[1024], out[8192];
-	snprintf(a_text, sizeof(a_text), fmt, 80, 1, "false", 0, "old run", "null");
-	snprintf(b_text, sizeof(b_text), fmt, 40, 4, "true", 19, "new run", "[0,1]");
+	snprintf(a_text, sizeof(a_text), fmt, 80, 1, "false", 0, "old run", "null", "null");
+	snprintf(b_text, sizeof(b_text), fmt, 40, 4, "true", 19, "new run", "[0,1]", "[\"scx_simple\"]");
 	struct result_set a, b;
 	parse_ok(a_text, &a);
 	parse_ok(b_text, &b);
@@ -1094,6 +1095,8 @@ START_TEST(option_differences_warned)
 	ck_assert_msg(strstr(out, "Warning: load_threads differs: OLD '1', NEW '4'"), "%s", out);
 	ck_assert_msg(strstr(out, "Warning: uniprocessor differs: OLD 'false', NEW 'true'"), "%s", out);
 	ck_assert_msg(strstr(out, "Warning: cpus differs: OLD 'none', NEW '[0,1]'"), "%s", out);
+	/* a difference of the schedulers (--scheduler) is the schedulers', not the kernels': said */
+	ck_assert_msg(strstr(out, "Warning: schedulers differs: OLD 'none', NEW '[\"scx_simple\"]'"), "%s", out);
 	ck_assert_msg(!strstr(out, "load_nice") && !strstr(out, "comment"), "%s", out);
 	result_set_free(&a);
 	result_set_free(&b);
