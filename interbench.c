@@ -193,7 +193,7 @@ static int run_matrix(struct run *r)
 		.check_rate = !r->opt.loops_per_ms,  /* a value given on purpose is not the CPU's */
 		.scheduler = r->opt.schedulers.n ? &r->scheduler : NULL,
 	};
-	run_scheduler_init(&r->scheduler, SCX_SYSFS);
+	run_scheduler_init(&r->scheduler, SCX_SYSFS, &g_signal);
 	calib_reference(&r->calib, r->load_cfg.loops_per_ms, &p.speed_reference);
 	if (matrix_init(&r->matrix, &p) != 0) {
 		text_message(stderr, "interbench: calloc: %s", strerror(errno));

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -93,10 +94,10 @@ static const char *output_tail(const struct scx_runner *r, char *buf, size_t len
 	return buf;
 }
 
-/* In the child: its own process group (a terminal's Ctrl-C is main's to act on), killed
- * with main (PR_SET_PDEATHSIG: the kernel then unloads the scheduler as its link closes),
- * stdin /dev/null, stdout and stderr the memfd, nothing else of main's open, the default
- * signals; then the command.  Never returns. */
+/* In the child, every signal still blocked (spawn): its own process group (a terminal's Ctrl-C
+ * is main's to act on), killed with main (PR_SET_PDEATHSIG: the kernel then unloads the
+ * scheduler as its link closes), stdin /dev/null, stdout and stderr the memfd, nothing else of
+ * main's open, the default signals, then none blocked; then the command.  Never returns. */
 static void child_exec(const struct scx_runner *r, pid_t parent)
 {
 	sigset_t none;
@@ -125,15 +126,22 @@ static int spawn(struct scx_runner *r, char *err, size_t len)
 		snprintf(err, len, "memfd_create: %s", strerror(errno));
 		return -1;
 	}
+	/* every signal blocked across the fork, so none reaches the child while it still has the
+	 * parent's handlers and process group; child_exec resets them, then unblocks */
+	sigset_t all, old;
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
 	pid_t parent = getpid();
 	r->pid = fork();
+	int fork_errno = errno;
+	if (r->pid == 0)
+		child_exec(r, parent);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (r->pid < 0) {
-		snprintf(err, len, "fork: %s", strerror(errno));
+		snprintf(err, len, "fork: %s", strerror(fork_errno));
 		r->pid = 0;
 		return -1;
 	}
-	if (r->pid == 0)
-		child_exec(r, parent);
 	return 0;
 }
 
@@ -161,7 +169,8 @@ static bool ended(struct scx_runner *r, int *ws)
 }
 
 /* Polls until the kernel reports a new scheduler enabled (0), r's process ends (1, *ws its
- * status) or timeout_ns passes (2); st the last status read. */
+ * status), timeout_ns passes (2) or a signal came (3, r->interrupted); st the last status
+ * read. */
 static int wait_enabled(struct scx_runner *r, const struct scx_status *before, uint64_t timeout_ns,
 			struct scx_status *st, int *ws)
 {
@@ -175,6 +184,8 @@ static int wait_enabled(struct scx_runner *r, const struct scx_status *before, u
 			return 1;
 		if (now_ns() >= end_ns)
 			return 2;
+		if (r->interrupted && *r->interrupted)
+			return 3;
 		sleep_for_ns(SCX_POLL_NS);
 	}
 }
@@ -197,6 +208,9 @@ static int start_failed(struct scx_runner *r, int rc, int ws, const struct scx_s
 	if (rc == 1)
 		snprintf(err, len, "%s %s before the kernel enabled it (state %s)%s%s", r->argv[0],
 			 exit_words(ws, how, sizeof(how)), scx_state_name(st->state), tail[0] ? ": " : "", tail);
+	else if (rc == 3)
+		snprintf(err, len, "%s: interrupted by %s before the kernel enabled it (state %s), stopped", r->argv[0],
+			 strsignal(*r->interrupted), scx_state_name(st->state));
 	else
 		snprintf(err, len, "%s: not enabled within %.3g s (state %s), stopped%s%s", r->argv[0], timeout_ns / 1e9,
 			 scx_state_name(st->state), tail[0] ? "; its output: " : "", tail);

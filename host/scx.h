@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <signal.h>
 #include <sys/types.h>
 
 #define SCX_SYSFS "/sys/kernel/sched_ext"
@@ -46,6 +47,8 @@ struct scx_runner {
 	int out_fd;                 /* a memfd holding its stdout and stderr (appended), or -1 */
 	struct scx_status loaded;   /* the kernel's status once it was enabled: its ops name and
 	                               enable_seq, to see it replaced or ejected */
+	const volatile sig_atomic_t *interrupted; /* set by a signal handler: a start stops waiting;
+	                               NULL: none */
 };
 
 /* Sets r up for command argv under sysfs directory dir; nothing runs yet. */
@@ -54,6 +57,7 @@ void scx_runner_init(struct scx_runner *r, const char *dir, char *const *argv);
 /* Starts r's command and waits, at most timeout_ns, until the kernel says a scheduler is
  * enabled (a new one: enable_seq moved, where the kernel has it).  Refused while another
  * scheduler is loaded (state not "disabled": one at a time, and one the user loaded is theirs).
+ * A signal (r->interrupted) ends the wait at once, the scheduler stopped.
  * Returns 0, or -1 with err naming what failed: the kernel's state, the command's exit or
  * signal and the tail of its own output, the system call and errno; nothing is left running. */
 int scx_start(struct scx_runner *r, uint64_t timeout_ns, char *err, size_t len);

@@ -5,11 +5,12 @@
 #include "lib/text.h"
 #include "run/scheduler.h"
 
-void run_scheduler_init(struct run_scheduler *rs, const char *dir)
+void run_scheduler_init(struct run_scheduler *rs, const char *dir, const volatile sig_atomic_t *interrupted)
 {
 	memset(rs, 0, sizeof(*rs));
 	rs->dir = dir;
 	scx_runner_init(&rs->r, dir, rs->argv);
+	rs->r.interrupted = interrupted;
 }
 
 /* Splits cmd at blanks into words and argv (no quoting: the command is run without a shell).

@@ -30,8 +30,9 @@ struct run_scheduler {
 	unsigned n_failed;
 };
 
-/* Sets rs up with sysfs directory dir; nothing runs. */
-void run_scheduler_init(struct run_scheduler *rs, const char *dir);
+/* Sets rs up with sysfs directory dir; a start stops waiting when *interrupted is set (NULL:
+ * never); nothing runs. */
+void run_scheduler_init(struct run_scheduler *rs, const char *dir, const volatile sig_atomic_t *interrupted);
 
 /* Before anything starts, with --scheduler given: sched_ext present in dir, no scheduler
  * loaded, every command at most RUN_SCHEDULER_WORDS words within 1023 bytes, and root's

@@ -428,7 +428,7 @@ START_TEST(scheduler_per_pair)
 	char *argv[] = { "interbench", "-W", "Audio", "-w", "None", "--scheduler", "fair", "--scheduler", cmd, NULL };
 	start_with(1, -1, 9, argv);
 	ck_assert_uint_eq(plan.n, 2);
-	run_scheduler_init(&sched, scx_dir);
+	run_scheduler_init(&sched, scx_dir, NULL);
 	m.p.scheduler = &sched;
 	m.p.pair_run = scheduler_stub;
 	ck_assert_int_eq(matrix_run(&m, NULL), 0);
@@ -446,7 +446,7 @@ START_TEST(scheduler_per_pair)
 	pairs_run = 0;
 	kill_at = 1;   /* the scheduler dies during its pair */
 	start_with(1, -1, 9, argv);
-	run_scheduler_init(&sched, scx_dir);
+	run_scheduler_init(&sched, scx_dir, NULL);
 	m.p.scheduler = &sched;
 	m.p.pair_run = scheduler_stub;
 	ck_assert_int_eq(matrix_run(&m, NULL), 0);

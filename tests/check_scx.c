@@ -144,6 +144,25 @@ START_TEST(never_enabled)
 }
 END_TEST
 
+/* A signal while a scheduler is being waited for: the wait ends at once, not at its bound, and
+ * nothing is left running. */
+START_TEST(interrupted_while_waiting)
+{
+	static volatile sig_atomic_t stop;
+	struct scx_runner r;
+	char *argv[] = { scx_script, scx_dir, "never", NULL }, err[512] = "";
+	scx_runner_init(&r, scx_dir, argv);
+	r.interrupted = &stop;
+	stop = SIGINT;
+	uint64_t t0 = now_ns();
+	ck_assert_int_eq(scx_start(&r, 30 * NS_PER_S, err, sizeof(err)), -1);
+	ck_assert_uint_lt(now_ns() - t0, 10 * NS_PER_S);
+	ck_assert_msg(strstr(err, ": interrupted by Interrupt before the kernel enabled it (state "), "%s", err);
+	ck_assert_int_eq(r.pid, 0);
+	ck_assert_int_eq(state_now(), SCX_DISABLED);
+}
+END_TEST
+
 /* SIGINT ignored: SIGKILL after the bound, and the kernel unloads it as its process ends. */
 START_TEST(deaf_to_sigint)
 {
@@ -229,7 +248,7 @@ START_TEST(run_switches_between_pairs)
 	char ok_cmd[256], bad_cmd[256], why[512] = "";
 	snprintf(ok_cmd, sizeof(ok_cmd), "%s %s ok", scx_script, scx_dir);
 	snprintf(bad_cmd, sizeof(bad_cmd), "%s %s exit", scx_script, scx_dir);
-	run_scheduler_init(&rs, scx_dir);
+	run_scheduler_init(&rs, scx_dir, NULL);
 	ck_assert_int_eq(run_scheduler_switch(&rs, "fair", why, sizeof(why)), 0);
 	ck_assert_ptr_null(rs.current);
 	ck_assert_msg(run_scheduler_switch(&rs, ok_cmd, why, sizeof(why)) == 0, "%s", why);
@@ -295,6 +314,7 @@ int main(void)
 	tcase_add_test(tc, no_sched_ext);
 	tcase_add_test(tc, exits_before_enabled);
 	tcase_add_test(tc, never_enabled);
+	tcase_add_test(tc, interrupted_while_waiting);
 	tcase_add_test(tc, deaf_to_sigint);
 	tcase_add_test(tc, ejected_mid_run);
 	tcase_add_test(tc, killed_mid_run);
