@@ -141,12 +141,12 @@ static void tick(void *arg, uint64_t t_ns)
 		run_watch_poll(m->p.watch, t_ns);
 }
 
-/* The CPUs of one side at its setting s: the sweep's placement, else the side's one list
- * (--bench-cpus, --load-cpus), else --cpus, else NULL (any). */
+/* The CPUs of one side at its setting s: the sweep's placement, else the side's fixed list
+ * (sweep_fixed_cpus), else NULL (any). */
 static const struct optspec_cpus *cpus_of(const struct options *o, const struct sched_setting *s,
 					  const struct optspec_cpu_alts *own)
 {
-	return s->cpus ? s->cpus : own->n ? &own->v[0] : o->cpus.given ? &o->cpus : NULL;
+	return s->cpus ? s->cpus : sweep_fixed_cpus(o, own);
 }
 
 /* The adaptive window's looks for plan item it into *sp (matrix_params.precision), or NULL

@@ -141,9 +141,7 @@ static void side_labels(const struct sweep_side *side, char *buf, size_t len, si
 	}
 }
 
-/* The one CPU list side runs on throughout, its own (alts, when one) else --cpus, or NULL when
- * none or when the sweep places it (alternatives: the labels name them). */
-static const struct optspec_cpus *fixed_cpus(const struct options *o, const struct optspec_cpu_alts *alts)
+const struct optspec_cpus *sweep_fixed_cpus(const struct options *o, const struct optspec_cpu_alts *alts)
 {
 	if (alts->n > 1)
 		return NULL;
@@ -155,7 +153,7 @@ const char *sweep_describe(const struct options *o, const struct sweep_side *ben
 {
 	bool plain = bench->n == 1 && load->n == 1 && sched_setting_is_default(&bench->s[0]) &&
 		     !bench->s[0].own_timer && !bench->s[0].scheduler && sched_setting_is_default(&load->s[0]);
-	const struct optspec_cpus *bc = fixed_cpus(o, &o->bench_cpus), *lc = fixed_cpus(o, &o->load_cpus);
+	const struct optspec_cpus *bc = sweep_fixed_cpus(o, &o->bench_cpus), *lc = sweep_fixed_cpus(o, &o->load_cpus);
 	size_t used = 0;
 	buf[0] = '\0';
 	if (plain && !bc && !lc)

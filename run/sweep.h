@@ -51,6 +51,11 @@ bool sweep_deadline_fits(const struct sim_spec *spec);
  * (at most the period), deadline = period = the task's interval. */
 struct sched_setting sweep_deadline_for(const struct sched_setting *s, const struct sim_spec *spec);
 
+/* The one CPU list a side runs on throughout: its own option's (alts, --bench-cpus or
+ * --load-cpus, when it gives one list) else --cpus; NULL when none is given or when the sweep
+ * places the side (several lists: each setting's cpus says which). */
+const struct optspec_cpus *sweep_fixed_cpus(const struct options *o, const struct optspec_cpu_alts *alts);
+
 /* Whether the sweep has more than one setting on either side (a sweep summary is printed). */
 bool sweep_is_sweep(const struct sweep_side *bench, const struct sweep_side *load);
 
