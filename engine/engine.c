@@ -60,6 +60,9 @@ struct sim_engine {
 	uint64_t period;         /* index of that period (task; read after join) */
 	uint64_t created_ns;     /* when sim_start ran: the first Gaming frame starts here */
 	uint64_t prev_finish_ns; /* when the last completed period finished, 0 before the first */
+	uint64_t shown_early_period; /* --timeline: a frame shown before its period's record was
+	                                pushed (the commit comes before the period's end), */
+	uint64_t shown_early_ns;      /* and when, from start_ns (0: none waiting) */
 	struct period_figures cur;
 	void *state;             /* body->state_bytes shared by the task's threads, or NULL */
 	pthread_mutex_t err_lock; /* the first task thread's scheduling failure goes into out */
@@ -318,7 +321,8 @@ static void push_timeline(struct sim_engine *e, const struct deadline_verdict *v
 		.timer_ns = timeline_u32(e->timer_late_ns), .sched_ns = timeline_u32(c->latency_ns),
 		.late_ns = timeline_u32(c->lateness_ns), .loop_ns = timeline_u32(loop_ns),
 		.flags = (v->met ? TIMELINE_MET : 0) | (xrun ? TIMELINE_XRUN : 0),
-		.skipped = (uint32_t)v->skipped });
+		.skipped = (uint32_t)v->skipped,
+		.shown_ns = e->shown_early_period == e->period ? e->shown_early_ns : 0 });
 }
 
 /* The open period's deadline and the periods dropped after it (v), then on to the next. */
@@ -464,9 +468,14 @@ void sim_frame_shown(struct sim_thread *t, uint64_t frame, uint64_t shown_ns, ui
 		lat_stats_add(&e->out->frame, frame_ns);
 		hist_add(&e->out->frame_hist, frame_ns);
 	}
-	/* its period's record, pushed when the frame was committed a few periods ago at most */
-	if (e->cfg.timeline && shown_ns >= e->start_ns)
-		timeline_mark_shown(e->cfg.timeline, (uint32_t)frame, shown_ns - e->start_ns, SIM_SHOWN_WITHIN);
+	/* its period's record, pushed when the frame was committed a few periods ago at most; or,
+	 * when the compositor showed it between its commit and its period's end, to be pushed */
+	if (e->cfg.timeline && shown_ns >= e->start_ns &&
+	    !timeline_mark_shown(e->cfg.timeline, (uint32_t)frame, shown_ns - e->start_ns, SIM_SHOWN_WITHIN) &&
+	    frame >= e->period) {
+		e->shown_early_period = frame;
+		e->shown_early_ns = shown_ns - e->start_ns;
+	}
 	pthread_mutex_unlock(&e->rec_lock);
 }
 

@@ -31,8 +31,27 @@
 
 WORKLOADS(WL_DECLARE)
 
+/* ShownEarly: one thread that shows each period's frame (sim_frame_shown) before it closes the
+ * period, as a compositor may show a frame between its commit and the end of its period. */
+static void shown_early_run(struct sim_thread *t)
+{
+	struct sim_period p;
+	while (sim_period_begin(t, &p)) {
+		sim_burn(t, p.work_us);
+		sim_frame_shown(t, p.index, now_ns(), 0);
+		if (!sim_period_end(t))
+			break;
+	}
+}
+static const struct sim_body shown_early_body = { .threads = 1, .run = shown_early_run };
+static const struct sim_desc shown_early_sim = { .interval_us = 10000, .cpu_pct = 10, .has_deadlines = true,
+						 .body = &shown_early_body };
+static const struct workload wl_shown_early = { .name = "ShownEarly", .help = "(test)", .flags = WL_BENCH_NORMAL,
+						 .sim = &shown_early_sim };
+
 /* This program's registry: interbench's, plus one line for each example task. */
-const struct workload *const workload_table[] = { WORKLOADS(WL_ENTRY) &wl_skeleton_task, &wl_skeleton_measures };
+const struct workload *const workload_table[] = { WORKLOADS(WL_ENTRY) &wl_skeleton_task, &wl_skeleton_measures,
+						  &wl_shown_early };
 const unsigned workload_count = sizeof(workload_table) / sizeof(workload_table[0]);
 
 #define LOOPS_PER_MS 1000000ULL   /* sizes burn chunks only: the work is CPU time here */
@@ -42,7 +61,7 @@ const unsigned workload_count = sizeof(workload_table) / sizeof(workload_table[0
 static void example_spec(const char *name, struct sim_spec *spec)
 {
 	int w = workload_find(name, false);
-	ck_assert_int_ge(w, (int)workload_count - 2);
+	ck_assert_int_ge(w, (int)workload_count - 3);
 	workload_sim_spec(workload_table[w], NULL, spec);
 }
 
@@ -139,6 +158,27 @@ START_TEST(two_threads_run)
 END_TEST
 
 /* The built-in body of a periodic task: one thread, the same figures. */
+/* A frame shown before its period's record is pushed still marks the record: every record of
+ * ShownEarly has its frame's time, after its period's start. */
+START_TEST(shown_before_period_end)
+{
+	struct sim_spec spec;
+	static struct sim_result r;
+	static struct timeline_rec rec[256];
+	struct timeline_buf tl = { .rec = rec, .cap = 256 };
+	example_spec("ShownEarly", &spec);
+	struct sim_run_cfg cfg = { .loops_per_ms = LOOPS_PER_MS, .timeline = &tl };
+	struct sim_engine *e = sim_start(&spec, &cfg, &r);
+	ck_assert_msg(e != NULL, "%s", r.errmsg);
+	sleep_for_ns(RUN_NS);
+	sim_stop(e);
+	ck_assert_uint_gt(tl.n, 5);
+	for (uint32_t i = 0; i < tl.n; i++)
+		ck_assert_msg(rec[i].shown_ns > rec[i].start_ns, "period %u: shown %llu, start %llu", rec[i].period,
+			      (unsigned long long)rec[i].shown_ns, (unsigned long long)rec[i].start_ns);
+}
+END_TEST
+
 START_TEST(builtin_periodic)
 {
 	static const struct sim_desc desc = { .interval_us = 10000, .cpu_pct = 20, .has_deadlines = true };
@@ -325,6 +365,7 @@ int main(void)
 	TCase *tc = tcase_create("core");
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, two_threads_run);
+	tcase_add_test(tc, shown_before_period_end);
 	tcase_add_test(tc, builtin_periodic);
 	tcase_add_test(tc, builtin_free_running);
 	tcase_add_test(tc, malformed_body_refused);
