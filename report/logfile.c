@@ -272,8 +272,9 @@ static void header_window(FILE *f, const struct run_info *info)
 		p->deadlines_met_pt);
 }
 
-void logfile_header(FILE *f, const struct run_info *info)
+void logfile_header(FILE *f, const struct run_info *info, const struct table_legend *legend)
 {
+	static const struct table_legend classic = { .deadlines = true };
 	fprintf(f, LOG_USING "%llu" LOG_USING_LOOPS " (%s), running every load ", (unsigned long long)info->loops_per_ms,
 		info->loops_source);
 	header_window(f, info);
@@ -286,7 +287,7 @@ void logfile_header(FILE *f, const struct run_info *info)
 	if (info->dma_latency_us >= 0)
 		fprintf(f, "CPU wakeup latency limit held at %lld us (/dev/cpu_dma_latency)\n",
 			(long long)info->dma_latency_us);
-	fprintf(f, "%s\n", TABLE_DEFINITIONS_LINE);
+	table_legend(f, legend ? legend : &classic);
 	if (info->settings && info->settings[0])
 		fprintf(f, "%s\n", info->settings);
 	if (info->workload_options && info->workload_options[0]) {

@@ -8,6 +8,8 @@
 #include "explain/model.h"
 #include "report/runinfo.h"
 
+struct table_legend;
+
 #define LOGFILE_MAX_SIBLINGS 100 /* <release>.log, then -2.log ... -100.log */
 
 /* Opens "<release>.log" in the current directory for appending and holds an exclusive flock
@@ -54,7 +56,9 @@ void logfile_why(FILE *f, const struct explain_summary *s, const char *load_name
  * interbench 0.31 lines), then CPUs, load threads, the CPUs the run may use ("CPUs this run may
  * use: 1 of 2 CPUs: 1"), its cgroups' CPU quota and a cpuset narrower than the online CPUs
  * where there are, another run at the same time, the --dma-latency hold, the workload
- * options given ("Workload options: --file-size 64M") and the comment. */
-void logfile_header(FILE *f, const struct run_info *info);
+ * options given ("Workload options: --file-size 64M") and the comment; the legend of the
+ * columns legend says are shown (report/table.h table_legend; NULL: the classic columns with
+ * % Deadlines Met) after the confinement lines. */
+void logfile_header(FILE *f, const struct run_info *info, const struct table_legend *legend);
 
 #endif

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include "host/disturb.h"
 
 /* Run header: "Using N loops per ms (source), running every load for S seconds". */
 #define LOG_USING "Using "
@@ -50,7 +51,8 @@
  * and one with a figure left unknown with " ?"; the reader takes no field past the header's
  * columns, so they read as before (tests/check_table.c). */
 /* Under a row when other processes took the run's CPUs (host/disturb.h):
- * "* disturbed: other processes took X % of the run's CPUs during this pair (Y % steal)". */
+ * "* disturbed: other processes took X % of the run's CPUs during this pair (Y % steal);
+ * the mark: over 5 % by others or 2 % steal" (logs of earlier builds end at the parenthesis). */
 #define LOG_ROW_DISTURBED "* disturbed:"
 #define LOG_ROW_DISTURBED_TOOK "took "
 /* Under a row, when its load process was seen stopped during the window (SIGSTOP, a debugger:
@@ -58,11 +60,19 @@
  * during this pair's window and used 0.21 s of CPU in its 3.0 s: it did not load the machine
  * as the row says" (with repeats, "during repeat 2's window"). */
 #define LOG_ROW_LOAD_STOPPED "* load stopped:"
-/* Under a row, the window's line: "window: 20.0 s, look 2 of 3: every judged figure known" or,
- * when a pair stopped with a judged figure not known to its precision (run/stoprule.h), on
- * the console too, "window: 5.0 s, look 1 of 3: p99 would need ~412 s, past the last look at
- * 60 s" (with repeats, one line per repeat). */
+/* Under a row, the window's line: "window: 20.0 s, known at 20 s" or, when a pair stopped with
+ * a judged figure not known to its precision (run/stoprule.h), on the console too, "window:
+ * 5.0 s, stopped: p99 needs ~73 s more; --max-time allows 55 s more" (with repeats, one line
+ * per repeat; logs of earlier builds said "look 1 of 3: p99 would need ~78 s, ..."). */
 #define LOG_ROW_WINDOW "window:"
+/* Under a row with -v (report/table.h table_row_verbose), three lines: "sched latency (ms):
+ * mean M, p50 A, p90 B, p99 C, p99.9 D, max E" (scheduling latency alone: the row's mean and
+ * max are interbench 0.31's); "timer latency (ms): p99 A, max B; lateness (ms): p99 C, max D";
+ * "task cpu: X %; missed deadlines: longest run Y ms, streaks N; frame time (ms): p99 Z".
+ * Logs of earlier builds had these figures as columns after the row's (p50 p90 p99 ...). */
+#define LOG_ROW_SCHED "sched latency"
+#define LOG_ROW_TIMER "timer latency"
+#define LOG_ROW_TASK "task cpu"
 /* Under a row, with --explain: why its periods were late (explain/text.c explain_text_why,
  * called by report/logfile.c logfile_why with this prefix), every line starting "why:". */
 #define LOG_ROW_WHY "why:"
@@ -92,7 +102,8 @@ static inline void log_row_disturbed(FILE *f, double outside_pct, double steal_p
 		fprintf(f, "%u of %u repeats (the worst shown", disturbed, n);
 	else
 		fprintf(f, "this pair (");
-	fprintf(f, "%s%.1f %% steal)\n", n > 1 ? "; " : "", steal_pct);
+	fprintf(f, "%s%.1f %% steal); the mark: over %g %% by others or %g %% steal\n", n > 1 ? "; " : "", steal_pct,
+		DISTURB_OUTSIDE_PPM_MAX / 1e4, DISTURB_STEAL_PPM_MAX / 1e4);
 }
 
 /* Writes the line marking the row above as measured with its load stopped: load was stopped
@@ -110,17 +121,15 @@ static inline void log_row_load_stopped(FILE *f, const char *load, unsigned repe
 		window_s);
 }
 
-/* Writes the window line of one repeat (repeat 0: the only one): measured_s long, ended at
- * look `look` of `looks`; unknown says which figures were not known and when they would be
- * ("p99 would need ~412 s, met ~80 s"), "" when every one was. */
-static inline void log_row_window(FILE *f, unsigned repeat, double measured_s, unsigned look, unsigned looks,
-				  const char *unknown)
+/* Writes the window line of one repeat (repeat 0: the only one): measured_s long, then how
+ * it ended in words ("known at 20 s", "stopped: p99 needs ~73 s more; --max-time allows
+ * 55 s more"). */
+static inline void log_row_window(FILE *f, unsigned repeat, double measured_s, const char *how)
 {
 	fprintf(f, "          %s ", LOG_ROW_WINDOW);
 	if (repeat)
 		fprintf(f, "repeat %u ", repeat);
-	fprintf(f, "%.1f s, look %u of %u: %s\n", measured_s, look, looks,
-		*unknown ? unknown : "every judged figure known");
+	fprintf(f, "%.1f s, %s\n", measured_s, how);
 }
 
 /* Writes the note ending a run a signal cut short. */

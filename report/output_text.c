@@ -125,16 +125,29 @@ static void load_lines(struct text_output *t, struct report_run *run)
 	}
 }
 
+/* The legend of the columns the run's tables will show: % Deadlines Met when a task of the plan
+ * has deadlines, the sub-runs' range when rows are medians, -v's lines. */
+static struct table_legend legend_of(const struct report_run *run)
+{
+	const struct plan *plan = run->in.plan;
+	struct table_legend lg = { .verbose = run->opt->verbose,
+				   .repeats = run->opt->repeat > 1 || (run->info.budget_s && run->info.max_subruns > 1) };
+	for (size_t i = 0; i < plan->n; i++)
+		lg.deadlines |= plan->items[i].spec.desc->has_deadlines;
+	return lg;
+}
+
 /* The run header (the logfile's with the whole audit, the console's with one line of it), the
  * loads' descriptions and the tasks' patterns. */
 static void text_begin(void *st, struct report_run *run)
 {
 	struct text_output *t = st;
+	struct table_legend legend = legend_of(run);
 	if (t->log) {
-		logfile_header(t->log, &run->info);
+		logfile_header(t->log, &run->info, &legend);
 		logfile_audit(t->log, run->in.audit);
 	}
-	logfile_header(run->con, &run->info);
+	logfile_header(run->con, &run->info, &legend);
 	audit_note(run);
 	load_lines(t, run);
 	pattern_lines(t, run);
@@ -175,29 +188,45 @@ static bool any_unknown(const struct pair_outcome *reps, unsigned n)
 	return false;
 }
 
-/* The figures st left unknown and when each would have been known, for its window line:
- * "p99 would need ~412 s, met ~80 s, past the last look at 60 s", or "" when none. */
-static void unknown_text(const struct pair_stop *st, char *buf, size_t len)
+/* How long "more" seconds is in words: "~73 s", "over a day", "more samples" (none to
+ * project from). */
+static void more_text(double more_s, char *buf, size_t len)
 {
-	size_t at = 0;
-	buf[0] = '\0';
-	for (unsigned f = 0; f < SIM_JUDGED && at < len; f++) {
+	if (isfinite(more_s) && more_s >= 86400)
+		snprintf(buf, len, "over a day");
+	else if (isfinite(more_s))
+		snprintf(buf, len, "~%.0f s", more_s < 1 ? 1 : more_s);
+	else
+		snprintf(buf, len, "more samples");
+}
+
+/* How the adaptive window of st, measured_s long, ended, in words into buf: "known at 20 s";
+ * or "stopped: p99 needs ~73 s more, met ~20 s more; --max-time allows 55 s more" (the
+ * figures would not be known by the last look, at the rate seen); or "stopped at --max-time
+ * (60 s): p99 needs ~352 s more". */
+static void window_how(const struct pair_stop *st, double measured_s, char *buf, size_t len)
+{
+	if (!st->verdict.unknown) {
+		snprintf(buf, len, "known at %.0f s", measured_s);
+		return;
+	}
+	size_t at = (size_t)snprintf(buf, len, st->reason == STOP_MAX_TIME ? "stopped at --max-time (%.0f s): " :
+				     "stopped: ", st->last_look_s);
+	for (unsigned f = 0, n = 0; f < SIM_JUDGED && at < len; f++) {
 		if (!(st->verdict.unknown & (1u << f)))
 			continue;
-		double s = st->verdict.needed_s[f];
-		char need[32];
-		if (isfinite(s) && s >= 86400)
-			snprintf(need, sizeof(need), "over a day");
-		else if (isfinite(s))
-			snprintf(need, sizeof(need), "~%.0f s", s);
-		else
-			snprintf(need, sizeof(need), "more samples");
-		int n = snprintf(buf + at, len - at, "%s%s%s %s", at ? ", " : "", sim_judged_name(f),
-				 at ? "" : " would need", need);
-		at += n > 0 ? (size_t)n : 0;
+		char more[32];
+		more_text(st->verdict.needed_s[f] - measured_s, more, sizeof(more));
+		bool first = n++ == 0;
+		int w = snprintf(buf + at, len - at, "%s%s %s%s", first ? "" : ", ", sim_judged_name(f),
+				 first ? "needs " : "", more);
+		at += w > 0 ? (size_t)w : 0;
+		if (strcmp(more, "more samples") != 0 && at < len)
+			at += (size_t)snprintf(buf + at, len - at, " more");
 	}
-	if (at && at < len)
-		snprintf(buf + at, len - at, ", past the last look at %.4g s", st->last_look_s);
+	if (st->reason != STOP_MAX_TIME && at < len)
+		snprintf(buf + at, len - at, "; --max-time allows %.0f s more", st->last_look_s > measured_s ?
+			 st->last_look_s - measured_s : 0);
 }
 
 /* The window lines of an adaptive row's measured repeats (log_row_window). */
@@ -207,10 +236,38 @@ static void window_notes(struct text_output *t, const struct pair_outcome *reps,
 		const struct pair_stop *st = &reps[k].stop;
 		if (!reps[k].ok || !st->looks || st->reason == STOP_INTERRUPTED)
 			continue;
-		char unknown[200];
-		unknown_text(st, unknown, sizeof(unknown));
-		log_row_window(t->pending, n > 1 ? k + 1 : 0, reps[k].window_ns / 1e9, st->look, st->looks, unknown);
+		char how[240];
+		window_how(st, reps[k].window_ns / 1e9, how, sizeof(how));
+		log_row_window(t->pending, n > 1 ? k + 1 : 0, reps[k].window_ns / 1e9, how);
 	}
+}
+
+/* The window line of a --budget row (plan item i of m, its sub-runs reps[0..n)), in words:
+ * "window: 30.0 s, known after 6 sub-runs" or "window: 10.0 s, stopped: the budget ran out
+ * after 2 sub-runs, p99 latency still undecided"; nothing outside a budget run.  Returns
+ * whether the row was left undecided. */
+static bool budget_note(struct text_output *t, const struct matrix *m, size_t i, const struct pair_outcome *reps,
+			unsigned n)
+{
+	if (!m->p.budget_ns)
+		return false;
+	unsigned runs = 0;
+	double measured_s = 0;
+	for (unsigned k = 0; k < n; k++)
+		if (reps[k].ran && reps[k].ok && !reps[k].interrupted) {
+			runs++;
+			measured_s += reps[k].window_ns / 1e9;
+		}
+	if (!runs)
+		return false;
+	char how[MATRIX_WHY_LEN + 96];
+	if (m->settled[i])
+		snprintf(how, sizeof(how), "known after %u sub-run%s", runs, runs == 1 ? "" : "s");
+	else
+		snprintf(how, sizeof(how), "stopped: the budget ran out after %u sub-run%s, %s still undecided", runs,
+			 runs == 1 ? "" : "s", m->why[i][0] ? m->why[i] : "a figure");
+	log_row_window(t->pending, 0, measured_s, how);
+	return !m->settled[i];
 }
 
 /* --explain's block for each measured repeat of reps[0..n), its tables sorted for the
@@ -240,9 +297,10 @@ static void load_work_text(const struct load_ctx *lctx, const struct pair_outcom
 /* The lines under a row: the load's throughput (always in the logfile, on the console with
  * -v), then a line under a partial window (compare leaves such a row out), then what
  * disturbed it, then why its periods were late (--explain; on the console with -v). */
-static void row_notes(struct text_output *t, struct report_run *run, const struct load_ctx *lctx,
+static void row_notes(struct text_output *t, struct report_run *run, const struct matrix *m, size_t item,
 		      const struct pair_outcome *reps, unsigned n, bool explained)
 {
+	const struct load_ctx *lctx = &m->loads[run->in.plan->items[item].load_index].ctx;
 	const char *load = lctx->name;
 	unsigned disturbed;
 	const struct disturbance *d = worst_disturbance(reps, n, &disturbed);
@@ -254,7 +312,8 @@ static void row_notes(struct text_output *t, struct report_run *run, const struc
 	}
 	send_pending(t, run, run->opt->verbose);
 	window_notes(t, reps, n);
-	send_pending(t, run, run->opt->verbose || any_unknown(reps, n));
+	bool undecided = budget_note(t, m, item, reps, n);
+	send_pending(t, run, run->opt->verbose || any_unknown(reps, n) || undecided);
 	for (unsigned k = 0; k < n; k++)
 		if (reps[k].ok && reps[k].interrupted)
 			log_row_interrupted(t->pending, reps[k].window_ns / 1e9,
@@ -273,13 +332,13 @@ static void row_notes(struct text_output *t, struct report_run *run, const struc
 	send_pending(t, run, run->opt->verbose);
 }
 
-/* One row of load lctx: a single run (n == 1) or the medians of several.  The row keeps
+/* One row of plan item `item`: a single run (n == 1) or the medians of several.  The row keeps
  * interbench 0.31's fields, with no mark after them: what disturbed it, a figure left unknown
  * and a partial window are said on the lines under it (row_notes). */
-static void emit_row(struct text_output *t, struct report_run *run, const struct load_ctx *lctx,
+static void emit_row(struct text_output *t, struct report_run *run, const struct matrix *m, size_t item,
 		     const struct pair_outcome *reps, unsigned n, const struct table_style *st)
 {
-	const char *load = lctx->name;
+	const char *load = m->loads[run->in.plan->items[item].load_index].ctx.name;
 	struct pair_summary ok[n], med;
 	unsigned nok = 0;
 	double lo = 0, hi = 0;
@@ -294,12 +353,14 @@ static void emit_row(struct text_output *t, struct report_run *run, const struct
 		table_row(t->pending, load, &ok[0], st);
 	else
 		table_row_repeats(t->pending, load, &med, st, lo, hi, n - nok);
+	if (nok && st->verbose)
+		table_row_verbose(t->pending, n == 1 ? &ok[0] : &med, st);
 	if (nok && n == 1 && st->verbose)
 		table_row_intervals(t->pending, &ok[0], st);
 	if (nok && st->verbose && st->measures)
 		table_row_task_lines(t->pending, n == 1 ? &ok[0] : &med, st);
 	send_pending(t, run, true);
-	row_notes(t, run, lctx, reps, n, run->opt->explain && st->has_deadlines);
+	row_notes(t, run, m, item, reps, n, run->opt->explain && st->has_deadlines);
 	flush_both(t, run);
 }
 
@@ -319,7 +380,7 @@ static void text_item_complete(void *st_, struct report_run *run, const struct m
 		send_pending(t, run, true);
 	}
 	t->last_header = it;
-	emit_row(t, run, &m->loads[it->load_index].ctx, reps, n, &st);
+	emit_row(t, run, m, i, reps, n, &st);
 }
 
 /* A sweep table, on the console and in the logfile. */

@@ -179,22 +179,26 @@ static void item_complete(void *arg, const struct matrix *m, size_t i, const str
 			s->outputs[k]->item_complete(s->state[k], &s->run, m, i, reps, n);
 }
 
+/* A round of a --repeat or --budget run ended: a progress line (run/progress.h progress_note:
+ * on stderr, nothing with -q, never with the results). */
 static void round_done(void *arg, const struct matrix *m, unsigned round, bool interrupted)
 {
 	struct report_sink *s = arg;
+	char line[400], undecided[160];
 	size_t settled = 0;
 	for (size_t i = 0; m->settled && i < m->p.plan->n; i++)
 		settled += m->settled[i];
 	if (m->p.repeats > 1 && !m->p.budget_ns)
-		fprintf(s->run.con, "Round %u/%u done (%zu pairs)%s\n", round + 1, m->p.repeats, m->p.plan->n,
-			interrupted ? ", interrupted" : "");
+		snprintf(line, sizeof(line), "Round %u/%u done (%zu pairs)%s", round + 1, m->p.repeats, m->p.plan->n,
+			 interrupted ? ", interrupted" : "");
 	else if (m->p.budget_ns) {
-		char undecided[160];
 		matrix_undecided(m, undecided, sizeof(undecided));
-		fprintf(s->run.con, "Round %u done: %zu of %zu pairs decided or known%s%s%s\n", round + 1, settled,
-			m->p.plan->n, undecided[0] ? "; " : "", undecided, interrupted ? ", interrupted" : "");
-	}
-	report_flush(s->run.con, &s->run.con_errno);
+		snprintf(line, sizeof(line), "Round %u done: %zu of %zu pairs decided or known%s%s%s", round + 1, settled,
+			 m->p.plan->n, undecided[0] ? "; " : "", undecided, interrupted ? ", interrupted" : "");
+	} else
+		return;
+	report_flush(s->run.con, &s->run.con_errno);   /* the rows before it first, where both are seen */
+	progress_note(&m->progress, s->run.opt->quiet, line);
 }
 
 /* A --budget run's question after a round: whether item needs no more sub-runs. */

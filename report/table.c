@@ -65,8 +65,6 @@ void table_header(FILE *f, const char *sim_name, const char *mode, const char *l
 		fprintf(f, "  %% " LOG_COL_DEADLINES);
 	if (st->measures)
 		column_group(f, FIG_TASK_COLUMN, NULL, st);
-	if (st->verbose)
-		column_group(f, FIG_VERBOSE_COLUMN, NULL, st);
 	if (st->repeats > 1)
 		fprintf(f, "   " LOG_COL_REPEATS " range of %u", st->repeats);
 	fprintf(f, "\n");
@@ -88,8 +86,6 @@ static void row_body(FILE *f, const char *load, const struct pair_summary *s, co
 		fprintf(f, " %16s", met);
 	if (st->measures)
 		column_group(f, FIG_TASK_COLUMN, s, st);
-	if (st->verbose)
-		column_group(f, FIG_VERBOSE_COLUMN, s, st);
 }
 
 /* Line number `line` of the task's own (FIG_TASK_LINE rows): its lead, then "LABEL VALUE" for
@@ -120,6 +116,134 @@ void table_row_task_lines(FILE *f, const struct pair_summary *s, const struct ta
 		task_line(f, line, s, st);
 }
 
+/* One figure of a verbose line: its field in struct pair_summary (a core row of report/
+ * figures.c keeps it) and the word it is shown with. */
+struct verbose_item {
+	size_t offset;
+	const char *word;
+};
+
+/* A verbose line: its lead (report/logformat.h) and up to three groups of figures, each named
+ * ("lateness") but the first, which the lead names; at most 6 figures a group, the first with
+ * a word NULL ending it. */
+struct verbose_line {
+	const char *lead;
+	struct verbose_group {
+		const char *name;
+		struct verbose_item items[7];
+	} groups[3];
+};
+
+#define VI(field, word) { offsetof(struct pair_summary, field), word }
+
+/* -v's lines under a row, each figure's definition in its group's name: scheduling latency
+ * apart from interbench 0.31's (the row's), the timer's and the lateness, the task's own. */
+static const struct verbose_line verbose_lines[] = {
+	{ LOG_ROW_SCHED, { { NULL, { VI(latency_mean_ns, "mean"), VI(sched_p50_ns, "p50"), VI(sched_p90_ns, "p90"),
+				     VI(sched_p99_ns, "p99"), VI(sched_p999_ns, "p99.9"), VI(latency_max_ns, "max") } } } },
+	{ LOG_ROW_TIMER, { { NULL, { VI(timer_p99_ns, "p99"), VI(timer_max_ns, "max") } },
+			   { "lateness", { VI(lateness_p99_ns, "p99"), VI(lateness_max_ns, "max") } } } },
+	{ LOG_ROW_TASK, { { NULL, { VI(task_cpu_pct, "") } },
+			  { "missed deadlines", { VI(longest_streak_ns, "longest run"), VI(streaks, "streaks") } },
+			  { "frame time", { VI(frame_p99_ns, "p99") } } } },
+};
+
+/* The core row of task_figures keeping the field at offset, or NULL. */
+static const struct task_figure *figure_at(size_t offset)
+{
+	for (size_t k = 0; k < task_figures_n; k++)
+		if (!task_figures[k].task && task_figures[k].offset == offset)
+			return &task_figures[k];
+	return NULL;
+}
+
+/* Group g of a verbose line: "[ NAME][ (UNIT)]: WORD VALUE, ..." ("-" where a figure has no
+ * value); the unit after the name when every figure is a time, else after each time; a share
+ * followed by "%". */
+static void verbose_group(FILE *f, const struct verbose_group *g, const struct pair_summary *s,
+			  const struct table_style *st)
+{
+	const char *unit = st->microseconds ? "us" : "ms";
+	bool times = true;   /* every figure a time: the unit said once, after the name */
+	for (unsigned i = 0; g->items[i].word; i++)
+		times &= figure_at(g->items[i].offset) && figure_at(g->items[i].offset)->unit == FIG_NS;
+	if (g->name)
+		fprintf(f, " %s", g->name);
+	if (times)
+		fprintf(f, " (%s)", unit);
+	fprintf(f, ":");
+	for (unsigned i = 0; g->items[i].word; i++) {
+		const struct task_figure *fig = figure_at(g->items[i].offset);
+		char cell[32] = TABLE_NO_SAMPLES;
+		if (fig)
+			figure_cell(fig, s, st, cell, sizeof(cell));
+		bool value = strcmp(cell, TABLE_NO_SAMPLES) != 0;
+		const char *after = !value || !fig ? "" : fig->unit == FIG_PCT ? " %" :
+				    fig->unit == FIG_NS && !times ? (st->microseconds ? " us" : " ms") : "";
+		fprintf(f, "%s%s%s%s%s", i ? ", " : " ", g->items[i].word, g->items[i].word[0] ? " " : "", cell, after);
+	}
+}
+
+void table_row_verbose(FILE *f, const struct pair_summary *s, const struct table_style *st)
+{
+	for (size_t l = 0; l < sizeof(verbose_lines) / sizeof(verbose_lines[0]); l++) {
+		const struct verbose_line *v = &verbose_lines[l];
+		fprintf(f, "          %s", v->lead);
+		for (unsigned g = 0; g < 3 && v->groups[g].items[0].word; g++) {
+			if (g)
+				fprintf(f, ";");
+			verbose_group(f, &v->groups[g], s, st);
+		}
+		fprintf(f, "\n");
+	}
+}
+
+/* Appends clause to the paragraph being wrapped in f: col is the column reached (0: the
+ * paragraph begins), the break made at a space before TABLE_LEGEND_COLS, continuation lines
+ * indented two spaces. */
+static void legend_words(FILE *f, const char *clause, size_t *col)
+{
+	const char *w = clause;
+	while (*w) {
+		size_t len = strcspn(w, " ");
+		if (*col && *col + 1 + len > TABLE_LEGEND_COLS) {
+			fprintf(f, "\n  ");
+			*col = 2;
+		} else if (*col) {
+			fputc(' ', f);
+			(*col)++;
+		}
+		fprintf(f, "%.*s", (int)len, w);
+		*col += len;
+		w += len;
+		w += strspn(w, " ");
+	}
+}
+
+void table_legend(FILE *f, const struct table_legend *lg)
+{
+	size_t col = 0;
+	legend_words(f, TABLE_DEFINITIONS_PREFIX ": scheduling latency (wake-up to running) plus one period per "
+		     "missed deadline; % Desired CPU: of the CPU time the task asked for, the share it got", &col);
+	if (lg->deadlines)
+		legend_words(f, "; % Deadlines Met: of its periods, those finished in time", &col);
+	fprintf(f, "\n");
+	if (lg->repeats) {
+		col = 0;
+		legend_words(f, "Each row: every figure the median over the pair's sub-runs; Mean range of N: the lowest "
+			     "and highest Latency mean of its N sub-runs", &col);
+		fprintf(f, "\n");
+	}
+	if (!lg->verbose)
+		return;
+	col = 0;
+	legend_words(f, "Under each row (-v): " LOG_ROW_SCHED " alone, without the periods added; timer latency: "
+		     "timer expiry to wake-up; lateness: period start to running; task cpu: its CPU time / its run "
+		     "time; missed deadlines: the longest run of them, and streaks, the runs of 2 or more; frame time: "
+		     "completion to completion", &col);
+	fprintf(f, "\n");
+}
+
 /* The level of intervals at error probability alpha, as "95%" or "99.93%", or "1-1.1e-11"
  * where four digits would round it to 100 %, into buf. */
 static void ci_level_text(double alpha, char *buf, size_t len)
@@ -129,27 +253,39 @@ static void ci_level_text(double alpha, char *buf, size_t len)
 		snprintf(buf, len, "1-%.2g", alpha);
 }
 
+/* The name figure fig goes by on the intervals' line: its compare name, a scheduling latency's
+ * said to be one ("p99 sched latency": the row's own latency is interbench 0.31's). */
+static void interval_name(const struct task_figure *fig, char *buf, size_t len)
+{
+	const char *name = fig->cmp->name, *lat = strstr(name, " latency");
+	if (fig->json_key && strncmp(fig->json_key, "latency_", 8) == 0 && lat && !strstr(name, "sched"))
+		snprintf(buf, len, "%.*s sched%s", (int)(lat - name), name, lat);
+	else
+		snprintf(buf, len, "%s", name);
+}
+
 void table_row_intervals(FILE *f, const struct pair_summary *s, const struct table_style *st)
 {
-	char lead[80], level[32];
+	char lead[96], level[32];
 	ci_level_text(s->ci_alpha > 0 ? s->ci_alpha : CI_ALPHA, level, sizeof(level));
-	snprintf(lead, sizeof(lead), "          " LOG_ROW_CI " %s CI: ", level);
+	snprintf(lead, sizeof(lead), "          " LOG_ROW_CI " %s CI (not across runs): ", level);
 	const char *sep = lead;
 	for (size_t k = 0; k < task_figures_n; k++) {
 		const struct task_figure *fig = &task_figures[k];
 		double lo, hi;
 		if (!fig->cmp || figure_is_null(fig, s, st->buffered) || !figure_interval(fig, s, &lo, &hi))
 			continue;
-		char a[32], b[32];
+		char a[32], b[32], name[64];
 		const char *unit = fig->unit == FIG_NS ? (st->microseconds ? " us" : " ms") : "";
+		interval_name(fig, name, sizeof(name));
 		fmt_sig3(fig->unit == FIG_NS ? to_unit(lo, st) : lo, a, sizeof(a));
 		if (isinf(hi)) {   /* open above: the low end alone is a bound */
-			fprintf(f, "%s%s >= %s%s (open above)", sep, fig->cmp->name, a, unit);
+			fprintf(f, "%s%s >= %s%s (open above)", sep, name, a, unit);
 			sep = ", ";
 			continue;
 		}
 		fmt_sig3(fig->unit == FIG_NS ? to_unit(hi, st) : hi, b, sizeof(b));
-		fprintf(f, "%s%s %s-%s%s", sep, fig->cmp->name, a, b, unit);
+		fprintf(f, "%s%s %s-%s%s", sep, name, a, b, unit);
 		sep = ", ";
 	}
 	if (*sep == ',')

@@ -15,9 +15,8 @@
 #define TABLE_NO_SAMPLES "-"
 
 /* Table layout: classic columns (Latency +/- SD and Max Latency in interbench 0.31's
- * definition); verbose adds p50/p90/p99/p99.9 scheduling latency, the timer latency's p99 and
- * max, the lateness's p99 and max, the task's CPU share, the longest run of missed deadlines
- * (in the table's unit), the runs of 2 or more and the p99 frame time; repeats > 1 adds the range of the mean latency last. */
+ * definition), then the task's own; repeats > 1 adds the range of the mean latency last.
+ * verbose adds lines under each row (table_row_verbose), not columns. */
 struct table_style {
 	bool has_deadlines;   /* print "% Deadlines Met" (not for a free-running task) */
 	bool microseconds;    /* latency columns in us (-r runs) instead of ms */
@@ -33,14 +32,26 @@ struct table_style {
 	                         figures are not null (FIG_NULL_UNBUFFERED) */
 };
 
-/* The run header line naming the latency definitions of the tables (TABLE_DEFINITIONS_LINE
- * without its newline); a logfile carrying it has interbench 0.31's latency in its classic
- * columns (the log reader, tools/result_log.c, tells it from this program's older logs). */
+/* The first words of the run header's legend (table_legend); a logfile carrying them has
+ * interbench 0.31's latency in its classic columns (the log reader, tools/result_log.c, tells
+ * it from this program's older logs, whose classic columns are scheduling latency). */
 #define TABLE_DEFINITIONS_PREFIX "Latency +/- SD and Max Latency: interbench 0.31's definition"
-#define TABLE_DEFINITIONS_LINE TABLE_DEFINITIONS_PREFIX " (scheduling latency plus one period per " \
-	"missed deadline); -v: p50-p99.9 scheduling latency, timer = timer latency, late = lateness, " \
-	"cpu % = the task's CPU time / its run time, streak = the longest run of missed deadlines, " \
-	"frame = completion to completion"
+
+/* The width the legend is wrapped to, in columns. */
+#define TABLE_LEGEND_COLS 100
+
+/* Which columns and lines the run's tables will show, for their legend. */
+struct table_legend {
+	bool deadlines;       /* some table has "% Deadlines Met" */
+	bool verbose;         /* -v: the lines under each row (table_row_verbose) */
+	bool repeats;         /* rows are medians of sub-runs and end with "Mean range of N" */
+};
+
+/* Writes the legend of the columns lg says are shown, within TABLE_LEGEND_COLS columns
+ * (continuation lines indented two spaces): always the classic columns' definitions, first
+ * the line beginning TABLE_DEFINITIONS_PREFIX; the repeats' range only with repeats; the
+ * verbose lines' words only with -v. */
+void table_legend(FILE *f, const struct table_legend *lg);
 
 /* Writes the "--- Benchmarking simulated cpu of NAME[ MODE] in the presence of simulated ---"
  * line and the column header.  mode is "real time", "nice N" or "" (interbench's words), and
@@ -59,6 +70,11 @@ void table_row(FILE *f, const char *load, const struct pair_summary *s, const st
  * not half-widths), "NAME >= LO UNIT (open above)" for one open above (its high field
  * INFINITY: no upper bound); nothing when no figure has one (a run under 32 periods). */
 void table_row_intervals(FILE *f, const struct pair_summary *s, const struct table_style *st);
+
+/* Writes -v's three lines under a row (report/logformat.h LOG_ROW_SCHED, LOG_ROW_TIMER,
+ * LOG_ROW_TASK), each figure under the name of its definition, times in the table's unit, "-"
+ * for a figure without a value. */
+void table_row_verbose(FILE *f, const struct pair_summary *s, const struct table_style *st);
 
 /* Writes, for a task with measures of its own (st->measures), its lines under its row (struct
  * sim_measures.lines: Pipeline's stages' wake-to-run p99 and its segments' shares of the

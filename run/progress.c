@@ -199,6 +199,20 @@ void progress_run_end(struct progress *p, uint64_t now_ns)
 	erase(p);
 }
 
+void progress_note(const struct progress *p, bool quiet, const char *line)
+{
+	if (quiet)
+		return;
+	if (p->fd < 0) {
+		fprintf(stderr, "%s\n", line);
+		return;
+	}
+	char buf[1024];
+	int n = snprintf(buf, sizeof(buf), "%s\n", line);
+	if (n > 0 && (size_t)n < sizeof(buf) && write(p->fd, buf, (size_t)n) != n)
+		return;   /* dropped, as a status update is: the run does not wait for the terminal */
+}
+
 void progress_close(struct progress *p)
 {
 	erase(p);

@@ -60,6 +60,12 @@ void progress_tick(struct progress *p, uint64_t now_ns);
 /* A run ended at now_ns: counts it and erases the line, so the rows printed next stand alone. */
 void progress_run_end(struct progress *p, uint64_t now_ns);
 
+/* Writes line (a whole line, its newline added) where progress goes, between runs (no status
+ * line on screen then: progress_run_end erased it): through p's non-blocking descriptor when
+ * the status line is on (a write that would block is dropped), else, unless quiet, to stderr
+ * (a file or a pipe: it is no terminal); nothing with quiet.  Never to stdout. */
+void progress_note(const struct progress *p, bool quiet, const char *line);
+
 /* Erases the line and closes the descriptor. */
 void progress_close(struct progress *p);
 

@@ -242,6 +242,30 @@ START_TEST(tripled_p99_different_worse)
 }
 END_TEST
 
+/* The answer comes first, before the OLD and NEW lines and the rows: its counts and exit
+ * status, the error rates it holds to, then each judged figure with the pairs worse or better
+ * named and their change. */
+START_TEST(decision_first)
+{
+	struct result_set a, b;
+	char out[8192];
+	steady_sets(&a, &b, 5, 100, 300);
+	ck_assert_int_eq(compare_text(&a, &b, out, sizeof(out)), CMP_REGRESSION);
+	const char *want = "Decision: 1 worse, 0 better, 1 same, 0 unknown of the judged figures (exit 1: a regression)\n"
+			   "  error rates: a false worse or better at most 5 %, a false same at most 5 % (Holm, 2 tested)\n";
+	ck_assert_msg(strncmp(out, want, strlen(want)) == 0, "%s", out);
+	const char *p99 = strstr(out, "\n  p99 latency: worse in Audio/None +"), *met = strstr(out, "\n  % deadlines met: same in 1 pair\n");
+	const char *old = strstr(out, "\nOLD "), *row = strstr(out, "Audio            None     p99 latency");
+	ck_assert_msg(p99 && met && old && row && p99 < old && met < old && old < row, "%s", out);
+	ck_assert_int_eq(compare_text(&b, &a, out, sizeof(out)), CMP_OK);
+	ck_assert_msg(strncmp(out, "Decision: 0 worse, 1 better, 1 same, 0 unknown of the judged figures (exit 0: no "
+				   "regression)\n", 90) == 0, "%s", out);
+	ck_assert_msg(strstr(out, "\n  p99 latency: better in Audio/None -"), "%s", out);
+	result_set_free(&a);
+	result_set_free(&b);
+}
+END_TEST
+
 /* The same tight repeats on both sides, a p99 threshold of 50 %: SAME, exit 0; with a
  * threshold narrower than what 5 sub-runs can show (0.1 %), UNKNOWN with the sub-runs a side
  * that would answer. */
@@ -962,6 +986,13 @@ START_TEST(wide_names_aligned)
 }
 END_TEST
 
+/* The legend line logs of earlier builds carried in their header, whole on one line (report/
+ * table.h TABLE_DEFINITIONS_PREFIX begins it, as it begins the legend now). */
+#define DEFINITIONS_LINE_BEFORE TABLE_DEFINITIONS_PREFIX " (scheduling latency plus one period per " \
+	"missed deadline); -v: p50-p99.9 scheduling latency, timer = timer latency, late = lateness, " \
+	"cpu % = the task's CPU time / its run time, streak = the longest run of missed deadlines, " \
+	"frame = completion to completion"
+
 /* Mean and max latency are compared only in a definition both results carry. */
 START_TEST(latency_definitions)
 {
@@ -974,7 +1005,7 @@ START_TEST(latency_definitions)
 	snprintf(ours_old, sizeof(ours_old), "Benchmarking kernel 6.1 at datestamp 202611220000\n"
 		 "Kernel version #1 SMP, 2 CPUs online, 2 load threads\n\n%s", table);
 	snprintf(ours_new, sizeof(ours_new), "Benchmarking kernel 6.1 at datestamp 202611220000\n"
-		 "Kernel version #1 SMP, 2 CPUs online, 2 load threads\n%s\n\n%s", TABLE_DEFINITIONS_LINE, table);
+		 "Kernel version #1 SMP, 2 CPUs online, 2 load threads\n%s\n\n%s", DEFINITIONS_LINE_BEFORE, table);
 	struct result_set a, b, c, j1, j2;
 	parse_ok(v031, &a);
 	parse_ok(ours_old, &b);
@@ -1010,7 +1041,7 @@ START_TEST(latency_definitions)
 	static const char verbose[] =
 		"Benchmarking kernel 6.18.44-fc-v769 at datestamp 202611221511\n"
 		"Kernel version #1 SMP PREEMPT_DYNAMIC @0, 2 CPUs online, 2 load threads\n"
-		TABLE_DEFINITIONS_LINE "\n\n\n"
+		DEFINITIONS_LINE_BEFORE "\n\n\n"
 		"--- Benchmarking simulated cpu of Audio in the presence of simulated ---\n"
 		"Load      Latency +/- SD (ms)    Max Latency   % Desired CPU  % Deadlines Met        p50        p90"
 		"        p99      p99.9  timer p99  timer max   late p99   late max      cpu %\n"
@@ -1391,6 +1422,7 @@ int main(void)
 	tcase_add_test(tc, threshold_syntax);
 	tcase_add_test(tc, one_subrun_a_side_unknown);
 	tcase_add_test(tc, tripled_p99_different_worse);
+	tcase_add_test(tc, decision_first);
 	tcase_add_test(tc, tight_repeats_same);
 	tcase_add_test(tc, p90_judged_below_368_samples);
 	tcase_add_test(tc, disturbed_subrun_left_out);

@@ -1,6 +1,7 @@
 /* Output formatting: three significant digits, and the classic table's shape. */
 #include <check.h>
 #include "tests/ck_run.h"
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -161,7 +162,7 @@ START_TEST(writer_reader_round_trip)
 	struct table_style st = { .has_deadlines = true };
 	struct pair_summary a = { .samples = 10, .classic_mean_ns = 518000, .classic_sd_ns = 1000, .classic_max_ns = 2000000,
 				  .desired_cpu_pct = 99.5, .deadlines_met_pct = 98 };
-	logfile_header(f, &info);
+	logfile_header(f, &info, NULL);
 	fprintf(f, "\n");
 	table_header(f, "Audio", "nice -10", "nice 19", &st);
 	table_row(f, "Burn", &a, &st);
@@ -213,7 +214,7 @@ START_TEST(disturbed_rows_old_and_new)
 	table_row(f, "Burn", &a, &st);
 	log_row_disturbed(f, 23, 0, 1, 1);
 	table_row(f, "Ring", &a, &st);
-	log_row_window(f, 0, 5, 1, 3, "p99 would need ~78 s, past the last look at 60 s");
+	log_row_window(f, 0, 5, "stopped: p99 needs ~73 s more; --max-time allows 55 s more");
 	fclose(f);
 	const char *logs[] = { buf, old_log };
 	for (int k = 0; k < 2; k++) {
@@ -254,27 +255,143 @@ START_TEST(interval_line)
 	s.deadlines_met_hi_pct = 100;
 	table_row_intervals(f, &s, &st);
 	fclose(f);
-	ck_assert_str_eq(buf, "          " LOG_ROW_CI " 95% CI: p99 latency 1.5-2.5 ms, % deadlines met 97.5-100\n");
+	ck_assert_str_eq(buf, "          " LOG_ROW_CI " 95% CI (not across runs): p99 sched latency 1.5-2.5 ms, % deadlines met 97.5-100\n");
 	free(buf);
 	/* open above: the low end alone, said so, never the max as an upper end */
 	f = open_memstream(&buf, &len);
 	s.sched_p99_hi_ns = INFINITY;
 	table_row_intervals(f, &s, &st);
 	fclose(f);
-	ck_assert_str_eq(buf, "          " LOG_ROW_CI " 95% CI: p99 latency >= 1.5 ms (open above), % deadlines met 97.5-100\n");
+	ck_assert_str_eq(buf, "          " LOG_ROW_CI " 95% CI (not across runs): p99 sched latency >= 1.5 ms (open above), "
+			  "% deadlines met 97.5-100\n");
 	free(buf);
 	/* the level the run's intervals hold at, said */
 	f = open_memstream(&buf, &len);
 	s.ci_alpha = 6.869e-4;   /* the second of three looks' share of 0.05 */
 	table_row_intervals(f, &s, &st);
 	fclose(f);
-	ck_assert_msg(strncmp(buf, "          " LOG_ROW_CI " 99.93% CI: ", 32) == 0, "%s", buf);
+	ck_assert_msg(strncmp(buf, "          " LOG_ROW_CI " 99.93% CI (not across runs): ", 50) == 0, "%s", buf);
 	free(buf);
 	f = open_memstream(&buf, &len);
 	s.ci_alpha = 1.1251e-11; /* the first's: not rounded to 100 % */
 	table_row_intervals(f, &s, &st);
 	fclose(f);
-	ck_assert_msg(strncmp(buf, "          " LOG_ROW_CI " 1-1.1e-11 CI: ", 35) == 0, "%s", buf);
+	ck_assert_msg(strncmp(buf, "          " LOG_ROW_CI " 1-1.1e-11 CI (not across runs): ", 53) == 0, "%s", buf);
+	free(buf);
+}
+END_TEST
+
+/* Each line of text (NUL-terminated) is at most cols columns wide (ASCII). */
+static bool lines_within(const char *text, size_t cols)
+{
+	for (const char *l = text; *l; l += strcspn(l, "\n") + (l[strcspn(l, "\n")] == '\n'))
+		if (strcspn(l, "\n") > cols)
+			return false;
+	return true;
+}
+
+/* The legend names only the columns shown, within TABLE_LEGEND_COLS, its first line beginning
+ * with the words the log reader looks for. */
+START_TEST(legend_only_shown_columns)
+{
+	const struct table_legend plain = { .deadlines = true }, free_running = { 0 },
+				  verbose = { .deadlines = true, .verbose = true, .repeats = true };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	table_legend(f, &plain);
+	fclose(f);
+	ck_assert_msg(strncmp(buf, TABLE_DEFINITIONS_PREFIX, strlen(TABLE_DEFINITIONS_PREFIX)) == 0, "%s", buf);
+	ck_assert_msg(strstr(buf, "% Deadlines Met:") && strstr(buf, "% Desired CPU:"), "%s", buf);
+	ck_assert_msg(!strstr(buf, "-v") && !strstr(buf, "timer") && !strstr(buf, "Mean range"), "%s", buf);
+	ck_assert_msg(lines_within(buf, TABLE_LEGEND_COLS), "%s", buf);
+	free(buf);
+	f = open_memstream(&buf, &len);
+	table_legend(f, &free_running);
+	fclose(f);
+	ck_assert_msg(!strstr(buf, "Deadlines"), "%s", buf);
+	free(buf);
+	f = open_memstream(&buf, &len);
+	table_legend(f, &verbose);
+	fclose(f);
+	ck_assert_msg(strstr(buf, "Mean range of N") && strstr(buf, "(-v)") && strstr(buf, "timer latency"), "%s", buf);
+	ck_assert_msg(lines_within(buf, TABLE_LEGEND_COLS), "%s", buf);
+	free(buf);
+}
+END_TEST
+
+/* -v's lines under a row, each figure under its definition's name, within 100 columns, read
+ * back by the log reader: the p99 from the sched latency line, the row's mean as 0.31's. */
+START_TEST(verbose_lines_round_trip)
+{
+	char *buf = NULL, err[256];
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct run_info info = { .kernel_release = "6.1.0", .kernel_version = "#1 SMP", .datestamp = "202611220000",
+				 .loops_per_ms = 1000, .loops_source = "-l", .duration_s = 5, .cpus = 2, .load_threads = 2 };
+	const struct table_legend lg = { .deadlines = true, .verbose = true };
+	struct table_style st = { .has_deadlines = true, .verbose = true };
+	struct pair_summary a = { .samples = 10, .timer_samples = 10, .frame_samples = 10, .latency_mean_ns = 20000,
+				  .sched_p50_ns = 10000, .sched_p90_ns = 20000, .sched_p99_ns = 30100, .sched_p999_ns = 40000,
+				  .latency_max_ns = 50000, .classic_mean_ns = 577000, .classic_sd_ns = 3020000,
+				  .classic_max_ns = 16700000, .desired_cpu_pct = 100, .deadlines_met_pct = 98,
+				  .task_cpu_pct = 5.01, .timer_p99_ns = 9000, .timer_max_ns = 12000 };
+	struct pair_summary starved = { .desired_cpu_pct = 0 };
+	logfile_header(f, &info, &lg);
+	fprintf(f, "\n");
+	table_header(f, "Audio", NULL, NULL, &st);
+	table_row(f, "Burn", &a, &st);
+	table_row_verbose(f, &a, &st);
+	table_row(f, "Hack", &starved, &st);
+	table_row_verbose(f, &starved, &st);
+	fclose(f);
+	ck_assert_msg(lines_within(buf, 100), "%s", buf);
+	ck_assert_msg(strstr(buf, "          sched latency (ms): mean 0.02, p50 0.01, p90 0.02, p99 0.0301, p99.9 0.04, "
+			      "max 0.05\n"), "%s", buf);
+	ck_assert_msg(strstr(buf, "          timer latency (ms): p99 0.009, max 0.012; lateness (ms): p99 0, max 0\n"),
+		      "%s", buf);
+	ck_assert_msg(strstr(buf, "          task cpu: 5.01 %; missed deadlines: longest run 0 ms, streaks 0; "
+			      "frame time (ms): p99 0\n"), "%s", buf);
+	ck_assert_msg(strstr(buf, "          sched latency (ms): mean -, p50 -, p90 -, p99 -, p99.9 -, max -\n"), "%s", buf);
+	struct result_set rs;
+	ck_assert_msg(result_set_parse(buf, len, &rs, err, sizeof(err)) == 0, "%s\n%s", err, buf);
+	const struct rs_pair *p = result_set_find(&rs, "Audio", "Burn");
+	ck_assert_ptr_nonnull(p);
+	ck_assert_double_eq_tol(p->v[0].m[JM_P99], 30100, 1e-6);
+	ck_assert_double_eq_tol(p->v[0].m[JM_MEAN], 577000, 1e-6);   /* interbench 0.31's, as the legend says */
+	ck_assert(rs.has[JM_P99]);
+	p = result_set_find(&rs, "Audio", "Hack");
+	ck_assert_ptr_nonnull(p);
+	ck_assert(isinf(p->v[0].m[JM_P99]));
+	result_set_free(&rs);
+	free(buf);
+}
+END_TEST
+
+/* A table of one Burn row marked disturbed (23 % by others, 1.5 % steal). */
+static void disturbed_table(FILE *f, const void *arg)
+{
+	static const struct table_style st = { .has_deadlines = true };
+	(void)arg;
+	struct pair_summary a = { .samples = 10, .classic_mean_ns = 518000, .classic_max_ns = 2000000,
+				  .desired_cpu_pct = 99.5, .deadlines_met_pct = 98 };
+	table_header(f, "Audio", NULL, NULL, &st);
+	table_row(f, "Burn", &a, &st);
+	log_row_disturbed(f, 23, 1.5, 1, 1);
+}
+
+/* The disturbed line states the mark it passed, and still reads back (the steal share too). */
+START_TEST(disturbed_line_states_its_mark)
+{
+	char *buf = render(disturbed_table, NULL), err[256];
+	ck_assert_msg(strstr(buf, "(1.5 % steal); the mark: over 5 % by others or 2 % steal\n"), "%s", buf);
+	struct result_set rs;
+	ck_assert_msg(result_set_parse(buf, strlen(buf), &rs, err, sizeof(err)) == 0, "%s\n%s", err, buf);
+	const struct rs_pair *p = result_set_find(&rs, "Audio", "Burn");
+	ck_assert_uint_eq(p->disturbed, 1);
+	ck_assert_double_eq_tol(p->outside_cpu_pct, 23, 1e-9);
+	ck_assert_double_eq_tol(p->steal_pct, 1.5, 1e-9);
+	result_set_free(&rs);
 	free(buf);
 }
 END_TEST
@@ -291,6 +408,9 @@ int main(void)
 	tcase_add_test(tc, writer_reader_round_trip);
 	tcase_add_test(tc, disturbed_rows_old_and_new);
 	tcase_add_test(tc, interval_line);
+	tcase_add_test(tc, legend_only_shown_columns);
+	tcase_add_test(tc, verbose_lines_round_trip);
+	tcase_add_test(tc, disturbed_line_states_its_mark);
 	suite_add_tcase(s, tc);
 	return ck_run(s);
 }

@@ -1,4 +1,5 @@
 #define _GNU_SOURCE
+#include <errno.h>
 #include <getopt.h>
 #include <stddef.h>
 #include <math.h>
@@ -595,12 +596,92 @@ static void print_verdict(FILE *out, unsigned common, const struct cmp_tally *tl
 	}
 }
 
-int compare_sets(const char *old_name, const struct result_set *old, const char *new_name,
-		 const struct result_set *new, const struct cmp_thresholds *limits, FILE *out, FILE *err)
+/* The pairs of fam whose figure m was answered a (and, for DIFFERENT, worse or not), as
+ * "Audio/Hack +37.4%, X/Burn +272.2%" into buf when at most `list` of them, else their count
+ * ("9 pairs").  Returns how many there were. */
+static unsigned answer_pairs(const struct cmp_family *fam, enum judged_metric m, enum decision_answer a, bool worse,
+			     unsigned list, char *buf, size_t len)
+{
+	unsigned n = 0;
+	size_t at = 0;
+	buf[0] = '\0';
+	for (size_t i = 0; i < fam->n; i++)
+		n += fam->f[i].m == m && fam->f[i].d.answer == a && (a != DECISION_DIFFERENT || fam->f[i].d.worse == worse);
+	if (n > list) {
+		snprintf(buf, len, "%u pair%s", n, n == 1 ? "" : "s");
+		return n;
+	}
+	for (size_t i = 0; i < fam->n && at < len; i++) {
+		const struct cmp_figure *f = &fam->f[i];
+		if (f->m != m || f->d.answer != a || (a == DECISION_DIFFERENT && f->d.worse != worse))
+			continue;
+		char sim[4 * sizeof(f->a->sim)], load[4 * sizeof(f->a->load)], change[40];
+		struct decision_row r;
+		decision_row_of(m, &f->d, &r);
+		snprintf(change, sizeof(change), " %s", r.change);
+		text_escape_line(f->a->sim, sim, sizeof(sim));
+		text_escape_line(f->a->load, load, sizeof(load));
+		int w = snprintf(buf + at, len - at, "%s%s/%s%s", at ? ", " : "", sim, load,
+				 a == DECISION_DIFFERENT ? change : "");
+		at += w > 0 ? (size_t)w : 0;
+	}
+	return n;
+}
+
+/* The rest of figure m's line of the decision: " worse in Audio/Hack +37.4%; same in 4 pairs;
+ * unknown in 4 pairs" (the pairs named for worse and better, up to 8, counted for the others). */
+static void decision_figure(FILE *out, const struct cmp_family *fam, enum judged_metric m)
+{
+	static const struct { enum decision_answer a; bool worse; const char *word; unsigned list; } kinds[] = {
+		{ DECISION_DIFFERENT, true, "worse", 8 }, { DECISION_DIFFERENT, false, "better", 8 },
+		{ DECISION_SAME, false, "same", 0 }, { DECISION_UNKNOWN, false, "unknown", 0 },
+	};
+	char pairs[1024];
+	bool any = false;
+	for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
+		if (!answer_pairs(fam, m, kinds[k].a, kinds[k].worse, kinds[k].list, pairs, sizeof(pairs)))
+			continue;
+		fprintf(out, "%s%s in %s", any ? "; " : " ", kinds[k].word, pairs);
+		any = true;
+	}
+}
+
+/* The answer first: one line of counts and the exit status, the error rates the answers
+ * hold to, then one line per judged figure (decision_figure); the rows follow. */
+static void print_decision(FILE *out, const struct cmp_family *fam, const struct cmp_tally *tl, int rc)
+{
+	fprintf(out, "Decision: %u worse, %u better, %u same, %u unknown of the judged figures", tl->different - tl->better,
+		tl->better, tl->same, tl->unknown);
+	if (tl->regressions > tl->different - tl->better)
+		fprintf(out, "; %u more regressions (pairs failed or starved in NEW)", tl->regressions - (tl->different - tl->better));
+	fprintf(out, " (exit %d: %s)\n", rc, rc == CMP_REGRESSION ? "a regression" : rc == CMP_UNDECIDED ? "undecided" :
+		"no regression");
+	if (tl->family)
+		fprintf(out, "  error rates: a false worse or better at most %.0f %%, a false same at most %.0f %% "
+			"(Holm, %u tested)\n", 100 * DECISION_ALPHA, 100 * DECISION_ALPHA, tl->family);
+	else
+		fprintf(out, "  error rates: no figure had the sub-runs a side for a test, so none is decided\n");
+	for (int m = 0; m < JM_METRICS; m++) {
+		bool answered = false;
+		for (size_t i = 0; i < fam->n && !answered; i++)
+			answered = (int)fam->f[i].m == m && fam->f[i].d.answer != DECISION_REPORTED;
+		if (!answered)
+			continue;
+		fprintf(out, "  %s:", judged_metric_name((enum judged_metric)m));
+		decision_figure(out, fam, (enum judged_metric)m);
+		fprintf(out, "\n");
+	}
+}
+
+/* compare_sets' work, its text into out (compare_sets prints the decision before it): the
+ * family measured and answered into fam, the answers tallied into tl.  Returns the exit
+ * status. */
+static int compare_body(const char *old_name, const struct result_set *old, const char *new_name,
+			const struct result_set *new, struct cmp_thresholds *t, FILE *out, FILE *err,
+			struct cmp_family *fam, struct cmp_tally *tally)
 {
 	unsigned common = 0;
 	bool skip[JM_METRICS] = { false };
-	struct cmp_thresholds tl_ = *limits, *t = &tl_;
 	for (size_t i = 0; i < old->n; i++)
 		common += match(new, &old->pairs[i], t->match_names) != NULL;
 	if (common == 0) {
@@ -627,25 +708,49 @@ int compare_sets(const char *old_name, const struct result_set *old, const char 
 		return CMP_BAD_INPUT;
 	print_notes(out, old, new, t, skip);
 	disturbed_warnings(old, new, t, out);
+	if (measure_all(old, new, t, skip, fam) != 0) {
+		text_message(err, "interbench compare: out of memory");
+		return CMP_BAD_INPUT;
+	}
+	struct decision *d = malloc((fam->n ? fam->n : 1) * sizeof(*d));
+	for (size_t i = 0; d && i < fam->n; i++)
+		d[i] = fam->f[i].d;
+	tally->family = d ? (unsigned)decision_family(d, fam->n, DECISION_ALPHA) : 0;
+	for (size_t i = 0; d && i < fam->n; i++)
+		fam->f[i].d = d[i];
+	free(d);
+	print_table(out, old, new, t, fam, tally);
+	print_answers(out, tally, t);
+	int rc = exit_status(tally, t);
+	print_verdict(out, common, tally, rc, t);
+	return rc;
+}
+
+int compare_sets(const char *old_name, const struct result_set *old, const char *new_name,
+		 const struct result_set *new, const struct cmp_thresholds *limits, FILE *out, FILE *err)
+{
+	struct cmp_thresholds tl_ = *limits, *t = &tl_;
 	struct cmp_family fam = { NULL, 0, 0 };
 	struct cmp_tally tally = { 0 };
-	if (measure_all(old, new, t, skip, &fam) != 0) {
+	char *text = NULL;
+	size_t len = 0;
+	FILE *body = open_memstream(&text, &len);
+	if (!body) {
+		text_message(err, "interbench compare: open_memstream: %s", strerror(errno));
+		return CMP_BAD_INPUT;
+	}
+	int rc = compare_body(old_name, old, new_name, new, t, body, err, &fam, &tally);
+	if (fclose(body) != 0 || !text) {
+		free(text);
 		free(fam.f);
 		text_message(err, "interbench compare: out of memory");
 		return CMP_BAD_INPUT;
 	}
-	struct decision *d = malloc((fam.n ? fam.n : 1) * sizeof(*d));
-	for (size_t i = 0; d && i < fam.n; i++)
-		d[i] = fam.f[i].d;
-	tally.family = d ? (unsigned)decision_family(d, fam.n, DECISION_ALPHA) : 0;
-	for (size_t i = 0; d && i < fam.n; i++)
-		fam.f[i].d = d[i];
-	free(d);
-	print_table(out, old, new, t, &fam, &tally);
+	if (rc != CMP_BAD_INPUT)
+		print_decision(out, &fam, &tally, rc);
+	fwrite(text, 1, len, out);
+	free(text);
 	free(fam.f);
-	print_answers(out, &tally, t);
-	int rc = exit_status(&tally, t);
-	print_verdict(out, common, &tally, rc, t);
 	return rc;
 }
 

@@ -211,7 +211,7 @@ static void disturbed_row(struct result_set *rs, const struct table_cols *c, con
 {
 	if (c->last_row < 0)
 		return;
-	const char *took = strstr(line, LOG_ROW_DISTURBED_TOOK), *paren = strrchr(line, '(');
+	const char *took = strstr(line, LOG_ROW_DISTURBED_TOOK), *paren = took ? strchr(took, '(') : NULL;
 	double outside = NAN, steal = NAN;
 	if (!took || sscanf(took + strlen(LOG_ROW_DISTURBED_TOOK), "%lf", &outside) != 1 || !isfinite(outside))
 		outside = NAN;
@@ -223,13 +223,36 @@ static void disturbed_row(struct result_set *rs, const struct table_cols *c, con
 		p->v[p->n - 1].disturbed = true;
 }
 
+/* "sched latency (ms): mean M, p50 A, p90 B, p99 C, ..." under a row (-v): the p99 of the
+ * row above, in the table's unit ("-": no samples).  A line without a p99 reads as none. */
+static void sched_row(struct result_set *rs, const struct table_cols *c, const char *line)
+{
+	const char *p99 = strstr(line, " p99 ");
+	if (c->last_row < 0 || !p99)
+		return;
+	char tok[32];
+	double v;
+	struct rs_pair *p = &rs->pairs[c->last_row];
+	if (p->n == 0 || sscanf(p99 + 5, "%31[^,;]", tok) != 1)
+		return;
+	if (strcmp(tok, TABLE_NO_SAMPLES) == 0)
+		v = INFINITY;
+	else if (number(tok, 1e15, &v) == 0)
+		v *= c->unit_ns;
+	else
+		return;
+	p->v[p->n - 1].m[JM_P99] = v;
+	rs->has[JM_P99] = true;
+}
+
 /* A line our logfile puts under a row that compare does not read: the load's throughput
  * ("load: Burn 5.80G loops/s", "load (one repeat): ..."), -v's confidence intervals, the
- * adaptive window's line, --explain's causes or a task's own lines (Pipeline's stages). */
+ * adaptive window's line, --explain's causes, -v's timer and task lines or a task's own lines
+ * (Pipeline's stages). */
 static bool under_row_line(const char *line)
 {
 	return log_starts(line, LOG_LOAD_WORK) || log_starts(line, LOG_LOAD_WORK_REPEAT) || log_starts(line, LOG_ROW_CI) ||
-	       log_starts(line, LOG_ROW_CI_BEFORE) ||
+	       log_starts(line, LOG_ROW_CI_BEFORE) || log_starts(line, LOG_ROW_TIMER) || log_starts(line, LOG_ROW_TASK) ||
 	       log_starts(line, LOG_ROW_WINDOW) || log_starts(line, LOG_ROW_WHY) || figure_is_task_line(line);
 }
 
@@ -267,6 +290,10 @@ static int log_line(struct result_set *rs, struct table_cols *c, char *line, siz
 	}
 	if (!c->header)
 		return table_header_line(c, line, lineno, err, errlen);
+	if (log_starts(line, LOG_ROW_SCHED)) {
+		sched_row(rs, c, line);
+		return 0;
+	}
 	if (under_row_line(line))
 		return 0;
 	if (log_starts(line, LOG_ROW_INTERRUPTED)) {
