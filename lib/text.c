@@ -37,6 +37,29 @@ void text_slug(const char *s, char *out, size_t outlen)
 	out[n] = '\0';
 }
 
+void text_wrap(FILE *f, const char *line, size_t width, const char *indent)
+{
+	size_t lead = strlen(indent);
+	const char *at = line;
+	bool first = true;
+	for (;;) {
+		size_t room = first ? width : width > lead ? width - lead : 1, len = strlen(at), cut = len;
+		if (len > room) {
+			cut = room;
+			while (cut > 0 && at[cut] != ' ')
+				cut--;
+			if (strspn(at, " ") >= cut)   /* one long word: up to the next space */
+				cut = strcspn(at + room, " ") + room;
+		}
+		fprintf(f, "%s%.*s\n", first ? "" : indent, (int)cut, at);
+		at += cut;
+		at += strspn(at, " ");
+		if (!*at)
+			return;
+		first = false;
+	}
+}
+
 void fmt_sig3(double v, char *buf, size_t len)
 {
 	if (!isfinite(v)) {

@@ -108,6 +108,12 @@ void text_message(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2
  * ending in '-'; "" when s has no letter or digit.  Nothing written when outlen is 0. */
 void text_slug(const char *s, char *out, size_t outlen);
 
+/* Writes line (no newline in it) to f and a newline, wrapped within width columns (one byte a
+ * column: ASCII text): each line past width is cut at its last space that leaves it within
+ * width (past its leading spaces), and goes on on the next line after indent; a word longer
+ * than the room is not cut.  Spaces inside a line that fits are kept as they are. */
+void text_wrap(FILE *f, const char *line, size_t width, const char *indent);
+
 /* Formats v with three significant digits and no exponent, trailing zeros dropped:
  * 0.000518 -> "0.000518", 0.5 -> "0.5", 27.94 -> "27.9", 1815.2 -> "1815", 0 -> "0".
  * Values of 1000 and more are printed whole.  Negative values keep their sign. */

@@ -306,5 +306,16 @@ void logfile_header(FILE *f, const struct run_info *info, const struct table_leg
 void logfile_why(FILE *f, const struct explain_summary *s, const char *load_name, unsigned repeat,
 		 uint64_t window_ns)
 {
-	explain_text_why(f, "          " LOG_ROW_WHY, s, load_name, repeat, window_ns);
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+	if (!m) {   /* out of memory: the lines as they come, unwrapped */
+		explain_text_why(f, "          " LOG_ROW_WHY, s, load_name, repeat, window_ns);
+		return;
+	}
+	explain_text_why(m, "          " LOG_ROW_WHY, s, load_name, repeat, window_ns);
+	if (fclose(m) == 0 && text)
+		for (char *save = NULL, *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+			text_wrap(f, line, TABLE_LEGEND_COLS, "          " LOG_ROW_WHY "   ");
+	free(text);
 }

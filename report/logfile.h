@@ -48,7 +48,8 @@ void logfile_drift(FILE *f, const struct calib_drift *d, const char *after, bool
  * starting with the logfile's indent and LOG_ROW_WHY (report/logformat.h): why the pair's
  * periods were late, from s (sorted: explain_summary_sort), the load named load_name; repeat
  * is the repeat's number (0: a single run), window_ns the window the tracer's CPU share is
- * over. */
+ * over.  Lines past TABLE_LEGEND_COLS are wrapped, each continuation starting "why:" too (the
+ * log reader skips them alike). */
 void logfile_why(FILE *f, const struct explain_summary *s, const char *load_name, unsigned repeat,
 		 uint64_t window_ns);
 

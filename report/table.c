@@ -198,50 +198,21 @@ void table_row_verbose(FILE *f, const struct pair_summary *s, const struct table
 	}
 }
 
-/* Appends clause to the paragraph being wrapped in f: col is the column reached (0: the
- * paragraph begins), the break made at a space before TABLE_LEGEND_COLS, continuation lines
- * indented two spaces. */
-static void legend_words(FILE *f, const char *clause, size_t *col)
-{
-	const char *w = clause;
-	while (*w) {
-		size_t len = strcspn(w, " ");
-		if (*col && *col + 1 + len > TABLE_LEGEND_COLS) {
-			fprintf(f, "\n  ");
-			*col = 2;
-		} else if (*col) {
-			fputc(' ', f);
-			(*col)++;
-		}
-		fprintf(f, "%.*s", (int)len, w);
-		*col += len;
-		w += len;
-		w += strspn(w, " ");
-	}
-}
-
 void table_legend(FILE *f, const struct table_legend *lg)
 {
-	size_t col = 0;
-	legend_words(f, TABLE_DEFINITIONS_PREFIX ": scheduling latency (wake-up to running) plus one period per "
-		     "missed deadline; % Desired CPU: of the CPU time the task asked for, the share it got", &col);
-	if (lg->deadlines)
-		legend_words(f, "; % Deadlines Met: of its periods, those finished in time", &col);
-	fprintf(f, "\n");
-	if (lg->repeats) {
-		col = 0;
-		legend_words(f, "Each row: every figure the median over the pair's sub-runs; Mean range of N: the lowest "
-			     "and highest Latency mean of its N sub-runs", &col);
-		fprintf(f, "\n");
-	}
-	if (!lg->verbose)
-		return;
-	col = 0;
-	legend_words(f, "Under each row (-v): " LOG_ROW_SCHED " alone, without the periods added; timer latency: "
-		     "timer expiry to wake-up; lateness: period start to running; task cpu: its CPU time / its run "
-		     "time; missed deadlines: the longest run of them, and streaks, the runs of 2 or more; frame time: "
-		     "completion to completion", &col);
-	fprintf(f, "\n");
+	char text[1024];
+	snprintf(text, sizeof(text), TABLE_DEFINITIONS_PREFIX ": scheduling latency (wake-up to running) plus one "
+		 "period per missed deadline; %% Desired CPU: of the CPU time the task asked for, the share it got%s",
+		 lg->deadlines ? "; % Deadlines Met: of its periods, those finished in time" : "");
+	text_wrap(f, text, TABLE_LEGEND_COLS, "  ");
+	if (lg->repeats)
+		text_wrap(f, "Each row: every figure the median over the pair's sub-runs; Mean range of N: the lowest "
+			  "and highest Latency mean of its N sub-runs", TABLE_LEGEND_COLS, "  ");
+	if (lg->verbose)
+		text_wrap(f, "Under each row (-v): " LOG_ROW_SCHED " alone, without the periods added; timer latency: "
+			  "timer expiry to wake-up; lateness: period start to running; task cpu: its CPU time / its run "
+			  "time; missed deadlines: the longest run of them, and streaks, the runs of 2 or more; frame "
+			  "time: completion to completion", TABLE_LEGEND_COLS, "  ");
 }
 
 /* The level of intervals at error probability alpha, as "95%" or "99.93%", or "1-1.1e-11"

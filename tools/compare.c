@@ -467,7 +467,9 @@ static int latency_definitions(const char *old_name, const struct result_set *ol
 	const char *what = ib ? "mean and max in interbench 0.31's definition (scheduling latency plus one period per "
 				"missed deadline)" : sched ? "mean and max as scheduling latency (interbench 0.31's definition is "
 				"not in both)" : "no mean or max latency is in both";
-	fprintf(out, "Latency compared: %s; p99 is scheduling latency\n", what);
+	char line[400];
+	snprintf(line, sizeof(line), "Latency compared: %s; p99 and p90 are scheduling latency", what);
+	text_wrap(out, line, 100, "  ");
 	if (t->json)
 		json_object_set_new(t->json, "latency_compared", json_string(ib ? "interbench" : sched ? "scheduling" : "none"));
 	return 0;
