@@ -109,6 +109,9 @@ struct sim_measures {
 	size_t n_rows;
 	const struct figure_line *lines;
 	unsigned n_lines;
+	/* What its table columns (FIG_TASK_COLUMN rows) mean, for the run header's legend
+	 * (report/table.h table_legend): "xruns: ...; overrun: ..." in words, or NULL. */
+	const char *legend;
 };
 
 /* A result's block of a task's measures: its name ("" when the task has none) and the

@@ -126,14 +126,24 @@ static void load_lines(struct text_output *t, struct report_run *run)
 }
 
 /* The legend of the columns the run's tables will show: % Deadlines Met when a task of the plan
- * has deadlines, the sub-runs' range when rows are medians, -v's lines. */
+ * has deadlines, the sub-runs' range when rows are medians, the tasks' own columns, -v's
+ * lines. */
 static struct table_legend legend_of(const struct report_run *run)
 {
 	const struct plan *plan = run->in.plan;
 	struct table_legend lg = { .verbose = run->opt->verbose,
 				   .repeats = run->opt->repeat > 1 || (run->info.budget_s && run->info.max_subruns > 1) };
-	for (size_t i = 0; i < plan->n; i++)
+	for (size_t i = 0; i < plan->n; i++) {
+		const struct sim_measures *m = plan->items[i].spec.desc->measures;
+		bool said = false;
 		lg.deadlines |= plan->items[i].spec.desc->has_deadlines;
+		for (unsigned k = 0; k < lg.n_measures; k++)
+			said |= lg.measures[k] == m;
+		if (m && !said && lg.n_measures < TABLE_LEGEND_TASKS) {
+			lg.measures_task[lg.n_measures] = plan->items[i].task->name;
+			lg.measures[lg.n_measures++] = m;
+		}
+	}
 	return lg;
 }
 

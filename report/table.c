@@ -208,6 +208,11 @@ void table_legend(FILE *f, const struct table_legend *lg)
 	if (lg->repeats)
 		text_wrap(f, "Each row: every figure the median over the pair's sub-runs; Mean range of N: the lowest "
 			  "and highest Latency mean of its N sub-runs", TABLE_LEGEND_COLS, "  ");
+	for (unsigned k = 0; k < lg->n_measures; k++)
+		if (lg->measures[k]->legend) {
+			snprintf(text, sizeof(text), "%s's columns: %s", lg->measures_task[k], lg->measures[k]->legend);
+			text_wrap(f, text, TABLE_LEGEND_COLS, "  ");
+		}
 	if (lg->verbose)
 		text_wrap(f, "Under each row (-v): " LOG_ROW_SCHED " alone, without the periods added; timer latency: "
 			  "timer expiry to wake-up; lateness: period start to running; task cpu: its CPU time / its run "

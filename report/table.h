@@ -40,17 +40,26 @@ struct table_style {
 /* The width the legend is wrapped to, in columns. */
 #define TABLE_LEGEND_COLS 100
 
+/* The most tasks with columns of their own a legend names. */
+#define TABLE_LEGEND_TASKS 8
+
 /* Which columns and lines the run's tables will show, for their legend. */
 struct table_legend {
 	bool deadlines;       /* some table has "% Deadlines Met" */
 	bool verbose;         /* -v: the lines under each row (table_row_verbose) */
 	bool repeats;         /* rows are medians of sub-runs and end with "Mean range of N" */
+	/* The tasks with columns of their own in the run (sim_measures.legend said for each, once),
+	 * and their names; n_measures of them, at most TABLE_LEGEND_TASKS. */
+	const struct sim_measures *measures[TABLE_LEGEND_TASKS];
+	const char *measures_task[TABLE_LEGEND_TASKS];
+	unsigned n_measures;
 };
 
 /* Writes the legend of the columns lg says are shown, within TABLE_LEGEND_COLS columns
  * (continuation lines indented two spaces): always the classic columns' definitions, first
  * the line beginning TABLE_DEFINITIONS_PREFIX; the repeats' range only with repeats; the
- * verbose lines' words only with -v. */
+ * verbose lines' words only with -v; each task's own columns (its measures' legend, "NAME's
+ * columns: ...") when it runs. */
 void table_legend(FILE *f, const struct table_legend *lg);
 
 /* Writes the "--- Benchmarking simulated cpu of NAME[ MODE] in the presence of simulated ---"

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "engine/sim.h"
 #include "report/figures.h"
 #include "report/logfile.h"
 #include "report/logformat.h"
@@ -315,6 +316,19 @@ START_TEST(legend_only_shown_columns)
 	table_legend(f, &verbose);
 	fclose(f);
 	ck_assert_msg(strstr(buf, "Mean range of N") && strstr(buf, "(-v)") && strstr(buf, "timer latency"), "%s", buf);
+	ck_assert_msg(lines_within(buf, TABLE_LEGEND_COLS), "%s", buf);
+	ck_assert_msg(!strstr(buf, "columns:"), "%s", buf);
+	free(buf);
+	/* a task with columns of its own: its legend, named, only when it runs */
+	const struct sim_measures own = { .name = "own", .legend = "knocks: how often it knocked, wrapped at the "
+					  "legend's width like the rest of it, however long the words run on" };
+	struct table_legend with_task = { .deadlines = true, .n_measures = 1 };
+	with_task.measures[0] = &own;
+	with_task.measures_task[0] = "Door";
+	f = open_memstream(&buf, &len);
+	table_legend(f, &with_task);
+	fclose(f);
+	ck_assert_msg(strstr(buf, "\nDoor's columns: knocks: how often it knocked"), "%s", buf);
 	ck_assert_msg(lines_within(buf, TABLE_LEGEND_COLS), "%s", buf);
 	free(buf);
 }

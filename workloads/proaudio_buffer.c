@@ -108,4 +108,7 @@ const struct sim_measures proaudio_buffer_measures = {
 	.name = "buffer", .state_bytes = sizeof(struct audio_state), .start = buffer_start,
 	.period_end = buffer_period_end, .unfinished = buffer_unfinished, .figures = buffer_figures,
 	.rows = buffer_rows, .n_rows = sizeof(buffer_rows) / sizeof(buffer_rows[0]),
+	.legend = "xruns: fragments completed past what the buffer allows, or dropped (audible clicks); overrun: "
+		  "the worst excess over the buffer; start<1ms, start<2ms: % of fragments started within 1 and 2 ms "
+		  "of their nominal start; stolen: the p99 of how much longer than calibrated a fragment's work took",
 };
