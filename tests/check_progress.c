@@ -1,7 +1,11 @@
 /* The progress line's estimate of the time left and its text, on a made-up timeline (no
  * clock, no terminal: every time is given). */
 #include <check.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "run/progress.h"
 #include "lib/timeutil.h"
 #include "tests/ck_run.h"
@@ -103,6 +107,42 @@ START_TEST(budget_shows_rounds_and_what_is_undecided)
 }
 END_TEST
 
+/* Reads what fd (at its start) holds into buf, len bytes at most with the NUL. */
+static void read_all(int fd, char *buf, size_t len)
+{
+	ssize_t n = pread(fd, buf, len - 1, 0);
+	buf[n > 0 ? n : 0] = '\0';
+}
+
+/* A round's line goes where progress goes: the status line's descriptor when it is on,
+ * else stderr; with quiet nowhere.  Never stdout. */
+START_TEST(note_goes_to_stderr_or_the_terminal_never_with_quiet)
+{
+	char err_path[] = "/tmp/check_progress.XXXXXX", term_path[] = "/tmp/check_progress.XXXXXX", buf[256];
+	int err = mkstemp(err_path), term = mkstemp(term_path), saved = dup(STDERR_FILENO);
+	ck_assert(err >= 0 && term >= 0 && saved >= 0);
+	unlink(err_path);
+	unlink(term_path);
+	ck_assert_int_eq(dup2(err, STDERR_FILENO), STDERR_FILENO);
+	struct progress p;
+	progress_open(&p, true, 1, NS_PER_S, NS_PER_S);
+	progress_note(&p, true, "Round 1/2 done (1 pairs)");    /* quiet: nothing */
+	progress_note(&p, false, "Round 2/2 done (1 pairs)");   /* no terminal: stderr */
+	p.fd = term;                                             /* as the terminal's descriptor */
+	progress_note(&p, false, "Round 3 done: 1 of 1 pairs decided or known");
+	progress_note(&p, true, "Round 4 done");
+	fflush(stderr);
+	dup2(saved, STDERR_FILENO);
+	close(saved);
+	read_all(err, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "Round 2/2 done (1 pairs)\n");
+	read_all(term, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "Round 3 done: 1 of 1 pairs decided or known\n");
+	close(err);
+	close(term);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("progress");
@@ -112,6 +152,7 @@ int main(void)
 	tcase_add_test(tc, text_names_the_run_and_fits_the_terminal);
 	tcase_add_test(tc, adaptive_runs_show_a_range);
 	tcase_add_test(tc, budget_shows_rounds_and_what_is_undecided);
+	tcase_add_test(tc, note_goes_to_stderr_or_the_terminal_never_with_quiet);
 	suite_add_tcase(s, tc);
 	return ck_run(s);
 }
