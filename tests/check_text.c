@@ -4,6 +4,7 @@
 #include <check.h>
 #include "tests/ck_run.h"
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "lib/text.h"
 
@@ -96,11 +97,42 @@ START_TEST(slugs)
 END_TEST
 
 
+/* text_wrap of line at width 20 with indent "  ", as a string. */
+static char *wrapped(const char *line)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	text_wrap(f, line, 20, "  ");
+	fclose(f);
+	return buf;
+}
+
+/* Lines past the width break at their last space within it, go on after the indent; a line
+ * that fits is kept as it is (its leading spaces too); a word longer than the room is whole. */
+START_TEST(wrap_at_spaces)
+{
+	char *w = wrapped("    why: one two");
+	ck_assert_str_eq(w, "    why: one two\n");
+	free(w);
+	w = wrapped("alpha beta gamma delta epsilon zeta");
+	ck_assert_str_eq(w, "alpha beta gamma\n  delta epsilon zeta\n");
+	free(w);
+	w = wrapped("    why: abcdefghijklmnopqrstuvwxyz end");
+	ck_assert_str_eq(w, "    why:\n  abcdefghijklmnopqrstuvwxyz\n  end\n");
+	free(w);
+	w = wrapped("          abcdefghijklmnopqrstuvwxyz");
+	ck_assert_str_eq(w, "          abcdefghijklmnopqrstuvwxyz\n");
+	free(w);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("text");
 	TCase *tc = tcase_create("escape");
 	tcase_add_test(tc, c0_and_del);
+	tcase_add_test(tc, wrap_at_spaces);
 	tcase_add_test(tc, c1_controls);
 	tcase_add_test(tc, bidi_and_separators);
 	tcase_add_test(tc, malformed_utf8);
