@@ -56,9 +56,10 @@
 #define LOG_ROW_DISTURBED "* disturbed:"
 #define LOG_ROW_DISTURBED_TOOK "took "
 /* Under a row, when its load process was seen stopped during the window (SIGSTOP, a debugger:
- * host/disturb.h struct load_activity): "* load stopped: Burn was stopped at 9 of 10 looks
- * during this pair's window and used 0.21 s of CPU in its 3.0 s: it did not load the machine
- * as the row says" (with repeats, "during repeat 2's window"). */
+ * host/disturb.h struct load_activity): "* load stopped: Burn was seen stopped at 9 of 10
+ * checks during this pair's window and used 0.21 s of CPU in its 3.0 s: it did not load the
+ * machine as the row says (the mark: stopped at any check)" (with repeats, "during repeat 2's
+ * window"; logs of earlier builds said "was stopped at 9 of 10 looks" and ended at "says"). */
 #define LOG_ROW_LOAD_STOPPED "* load stopped:"
 /* Under a row, the window's line: "window: 20.0 s, known at 20 s" or, when a pair stopped with
  * a judged figure not known to its precision (run/stoprule.h), on the console too, "window:
@@ -112,13 +113,13 @@ static inline void log_row_disturbed(FILE *f, double outside_pct, double steal_p
 static inline void log_row_load_stopped(FILE *f, const char *load, unsigned repeat, unsigned stopped, unsigned looks,
 					double cpu_s, double window_s)
 {
-	fprintf(f, "          %s %s was stopped at %u of %u looks during ", LOG_ROW_LOAD_STOPPED, load, stopped, looks);
+	fprintf(f, "          %s %s was seen stopped at %u of %u checks during ", LOG_ROW_LOAD_STOPPED, load, stopped, looks);
 	if (repeat)
 		fprintf(f, "repeat %u's", repeat);
 	else
 		fprintf(f, "this pair's");
-	fprintf(f, " window and used %.2f s of CPU in its %.1f s: it did not load the machine as the row says\n", cpu_s,
-		window_s);
+	fprintf(f, " window and used %.2f s of CPU in its %.1f s: it did not load the machine as the row says (the "
+		"mark: stopped at any check)\n", cpu_s, window_s);
 }
 
 /* Writes the window line of one repeat (repeat 0: the only one): measured_s long, then how

@@ -69,7 +69,7 @@ assert a["stopped"] and a["stopped_looks"] >= 5 and a["looks"] > a["stopped_look
 assert q["results"][0]["load_activity"]["stopped"] is False, q["results"][0]["load_activity"]
 PY
 then ok "stopped load: load_activity.stopped in the JSON, the quiet run's not"; else bad "stopped load JSON (exit $rc)" stopped.txt; fi
-if grep -Eq "^ +\* load stopped: Burn was stopped at [0-9]+ of [0-9]+ looks during this pair's window and used [0-9.]+ s of CPU in its [0-9.]+ s: it did not load the machine as the row says$" stopped.txt
+if grep -Eq "^ +\* load stopped: Burn was seen stopped at [0-9]+ of [0-9]+ checks during this pair's window and used [0-9.]+ s of CPU in its [0-9.]+ s: it did not load the machine as the row says \(the mark: stopped at any check\)$" stopped.txt
 then ok "stopped load: the line under the row"; else bad "stopped load line" stopped.txt; fi
 "$BIN" compare stopped.json stopped.json >cmp.txt 2>&1; rc=$?
 if [ "$rc" = 3 ] && grep -q "^Warning: Audio/Burn: 1 of NEW's 1 sub-runs ran with their load stopped: left out of its answers$" cmp.txt &&
