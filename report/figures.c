@@ -378,5 +378,14 @@ void summary_median(const struct pair_summary *reps, unsigned n, struct pair_sum
 		if (nv > 0)  /* else no repeat with samples: the figure stays 0, samples 0 */
 			figure_set(f, out, median_of(v, nv));
 	}
+	/* The counts two null rules read, no figure of the table: their medians too, so a frame
+	 * time or a stolen time every repeat measured is not shown as none (FIG_NULL_NO_FRAMES,
+	 * FIG_NULL_NO_LOOPS). */
+	for (unsigned i = 0; v && i < n; i++)
+		v[i] = (double)reps[i].frame_samples;
+	out->frame_samples = v ? (uint64_t)llround(median_of(v, n)) : 0;
+	for (unsigned i = 0; v && i < n; i++)
+		v[i] = (double)reps[i].loop_periods;
+	out->loop_periods = v ? (uint64_t)llround(median_of(v, n)) : 0;
 	free(v);
 }

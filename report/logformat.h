@@ -50,17 +50,20 @@
  * it goes on lines under it.  Logs of earlier builds of ours end a disturbed row with " *"
  * and one with a figure left unknown with " ?"; the reader takes no field past the header's
  * columns, so they read as before (tests/check_table.c). */
-/* Under a row when other processes took the run's CPUs (host/disturb.h):
- * "* disturbed: other processes took X % of the run's CPUs during this pair (Y % steal);
- * the mark: over 5 % by others or 2 % steal" (logs of earlier builds end at the parenthesis). */
+/* Under a row when other processes took the run's CPUs (host/disturb.h): "* disturbed: others
+ * took X % of the run's CPUs in this pair (Y % steal)", or "... in 2 of 3 repeats (the worst;
+ * Y % steal)", then LOG_ROW_MARK's line saying the mark.  Logs of earlier builds said "other
+ * processes took X % of the run's CPUs during this pair (Y % steal)" and no mark. */
 #define LOG_ROW_DISTURBED "* disturbed:"
 #define LOG_ROW_DISTURBED_TOOK "took "
 /* Under a row, when its load process was seen stopped during the window (SIGSTOP, a debugger:
  * host/disturb.h struct load_activity): "* load stopped: Burn was seen stopped at 9 of 10
- * checks during this pair's window and used 0.21 s of CPU in its 3.0 s: it did not load the
- * machine as the row says (the mark: stopped at any check)" (with repeats, "during repeat 2's
- * window"; logs of earlier builds said "was stopped at 9 of 10 looks" and ended at "says"). */
+ * checks and used 0.21 s of CPU in 3.0 s" ("... checks of repeat 2 ..." with repeats), then
+ * LOG_ROW_MARK's line.  Logs of earlier builds said "Burn was stopped at 9 of 10 looks during
+ * this pair's window and used ...: it did not load the machine as the row says". */
 #define LOG_ROW_LOAD_STOPPED "* load stopped:"
+/* After a "*" line: what marks a row so, "* the mark: ..." (a line each, within 100 columns). */
+#define LOG_ROW_MARK "* the mark:"
 /* Under a row, the window's line: "window: 20.0 s, known at 20 s" or, when a pair stopped with
  * a judged figure not known to its precision (run/stoprule.h), on the console too, "window:
  * 5.0 s, stopped: p99 needs ~73 s more; --max-time allows 55 s more" (with repeats, one line
@@ -93,33 +96,35 @@ static inline void log_row_interrupted(FILE *f, double measured_s, unsigned dura
 		repeats ? ", left out of the medians" : "");
 }
 
-/* Writes the line marking the row above as disturbed: outside_pct and steal_pct are the worst
- * repeat's shares of the run's CPUs (%), disturbed of n repeats passed the levels. */
+/* Writes the lines marking the row above as disturbed: outside_pct and steal_pct are the worst
+ * repeat's shares of the run's CPUs (%), disturbed of n repeats passed the levels; then the
+ * levels (host/disturb.h). */
 static inline void log_row_disturbed(FILE *f, double outside_pct, double steal_pct, unsigned disturbed, unsigned n)
 {
-	fprintf(f, "          %s other processes " LOG_ROW_DISTURBED_TOOK "%.1f %% of the run's CPUs during ", LOG_ROW_DISTURBED,
+	fprintf(f, "          %s others " LOG_ROW_DISTURBED_TOOK "%.1f %% of the run's CPUs in ", LOG_ROW_DISTURBED,
 		outside_pct);
 	if (n > 1)
-		fprintf(f, "%u of %u repeats (the worst shown", disturbed, n);
+		fprintf(f, "%u of %u repeats (the worst; ", disturbed, n);
 	else
 		fprintf(f, "this pair (");
-	fprintf(f, "%s%.1f %% steal); the mark: over %g %% by others or %g %% steal\n", n > 1 ? "; " : "", steal_pct,
+	fprintf(f, "%.1f %% steal)\n", steal_pct);
+	fprintf(f, "          %s other processes over %g %% of the run's CPUs, or steal over %g %%\n", LOG_ROW_MARK,
 		DISTURB_OUTSIDE_PPM_MAX / 1e4, DISTURB_STEAL_PPM_MAX / 1e4);
 }
 
-/* Writes the line marking the row above as measured with its load stopped: load was stopped
- * at `stopped` of `looks` looks during repeat `repeat`'s window (0: the only one), window_s
- * long, and used cpu_s of CPU in it. */
+/* Writes the lines marking the row above as measured with its load stopped: load was stopped
+ * at `stopped` of `looks` checks during repeat `repeat`'s window (0: the only one), window_s
+ * long, and used cpu_s of CPU in it; then the mark. */
 static inline void log_row_load_stopped(FILE *f, const char *load, unsigned repeat, unsigned stopped, unsigned looks,
 					double cpu_s, double window_s)
 {
-	fprintf(f, "          %s %s was seen stopped at %u of %u checks during ", LOG_ROW_LOAD_STOPPED, load, stopped, looks);
+	char of_repeat[32] = "";
 	if (repeat)
-		fprintf(f, "repeat %u's", repeat);
-	else
-		fprintf(f, "this pair's");
-	fprintf(f, " window and used %.2f s of CPU in its %.1f s: it did not load the machine as the row says (the "
-		"mark: stopped at any check)\n", cpu_s, window_s);
+		snprintf(of_repeat, sizeof(of_repeat), " of repeat %u", repeat);
+	fprintf(f, "          %s %s was seen stopped at %u of %u checks%s and used %.2f s of CPU in %.1f s\n",
+		LOG_ROW_LOAD_STOPPED, load, stopped, looks, of_repeat, cpu_s, window_s);
+	fprintf(f, "          %s a load seen stopped at any check did not load the machine as the row says\n",
+		LOG_ROW_MARK);
 }
 
 /* Writes the window line of one repeat (repeat 0: the only one): measured_s long, then how

@@ -475,9 +475,11 @@ END_TEST
 START_TEST(test_median_groups)
 {
 	struct pair_summary reps[3] = {
-		{ .samples = 0, .sched_p99_ns = 0, .periods = 10, .task_run_ns = 1000 },
-		{ .samples = 5, .sched_p99_ns = 300, .periods = 20, .task_run_ns = 2000 },
-		{ .samples = 7, .sched_p99_ns = 500, .periods = 30, .task_run_ns = 3000 },
+		{ .samples = 0, .sched_p99_ns = 0, .periods = 10, .task_run_ns = 1000, .frame_samples = 0 },
+		{ .samples = 5, .sched_p99_ns = 300, .periods = 20, .task_run_ns = 2000, .frame_samples = 19,
+		  .loop_periods = 20 },
+		{ .samples = 7, .sched_p99_ns = 500, .periods = 30, .task_run_ns = 3000, .frame_samples = 29,
+		  .loop_periods = 30 },
 	};
 	struct pair_summary med;
 	double lo, hi;
@@ -486,6 +488,9 @@ START_TEST(test_median_groups)
 	ck_assert_uint_eq(med.periods, 20);        /* over all 3 */
 	ck_assert_uint_eq(med.task_run_ns, 2000);
 	ck_assert_uint_eq(med.samples, 6);
+	/* the counts the null rules read: a frame time and a stolen time most repeats measured shown */
+	ck_assert_uint_eq(med.frame_samples, 19);
+	ck_assert_uint_eq(med.loop_periods, 20);
 }
 END_TEST
 

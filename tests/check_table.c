@@ -398,7 +398,8 @@ static void disturbed_table(FILE *f, const void *arg)
 START_TEST(disturbed_line_states_its_mark)
 {
 	char *buf = render(disturbed_table, NULL), err[256];
-	ck_assert_msg(strstr(buf, "(1.5 % steal); the mark: over 5 % by others or 2 % steal\n"), "%s", buf);
+	ck_assert_msg(strstr(buf, "\n          * disturbed: others took 23.0 % of the run's CPUs in this pair (1.5 % steal)\n"
+			      "          * the mark: other processes over 5 % of the run's CPUs, or steal over 2 %\n"), "%s", buf);
 	struct result_set rs;
 	ck_assert_msg(result_set_parse(buf, strlen(buf), &rs, err, sizeof(err)) == 0, "%s\n%s", err, buf);
 	const struct rs_pair *p = result_set_find(&rs, "Audio", "Burn");

@@ -205,7 +205,7 @@ static void interrupted_row(struct result_set *rs, struct table_cols *c)
 	c->last_row = -1;
 }
 
-/* "* disturbed: other processes took X % of the run's CPUs ... (Y % steal)" under a row: the
+/* "* disturbed: others took X % of the run's CPUs ... (Y % steal)" under a row: the
  * pair of the row above was disturbed (its figures: NaN when they cannot be read). */
 static void disturbed_row(struct result_set *rs, const struct table_cols *c, const char *line)
 {
@@ -253,7 +253,8 @@ static bool under_row_line(const char *line)
 {
 	return log_starts(line, LOG_LOAD_WORK) || log_starts(line, LOG_LOAD_WORK_REPEAT) || log_starts(line, LOG_ROW_CI) ||
 	       log_starts(line, LOG_ROW_CI_BEFORE) || log_starts(line, LOG_ROW_TIMER) || log_starts(line, LOG_ROW_TASK) ||
-	       log_starts(line, LOG_ROW_WINDOW) || log_starts(line, LOG_ROW_WHY) || figure_is_task_line(line);
+	       log_starts(line, LOG_ROW_WINDOW) || log_starts(line, LOG_ROW_WHY) || log_starts(line, LOG_ROW_MARK) ||
+	       figure_is_task_line(line);
 }
 
 /* One line of a logfile (without its newline; modified). */
