@@ -39,7 +39,7 @@
 /* Under a row: the load's throughput, "load: ..." or "load (one repeat): ...". */
 #define LOG_LOAD_WORK "load:"
 #define LOG_LOAD_WORK_REPEAT "load (one repeat):"
-/* Under a row (-v, a single run): "within-run 95% CI: mean sched latency LO-HI ms, ...", the
+/* Under a row (-v, a single run): "within-run 95% CI: sched mean LO-HI ms, ...", the
  * level the run's intervals were computed at; logs of earlier builds began it "95% CI:". */
 #define LOG_ROW_CI "within-run"
 #define LOG_ROW_CI_BEFORE "95% CI:"
@@ -51,8 +51,8 @@
  * and one with a figure left unknown with " ?"; the reader takes no field past the header's
  * columns, so they read as before (tests/check_table.c). */
 /* Under a row when other processes took the run's CPUs (host/disturb.h): "* disturbed: others
- * took X % of the run's CPUs in this pair (Y % steal)", or "... in 2 of 3 repeats (the worst;
- * Y % steal)", then LOG_ROW_MARK's line saying the mark.  Logs of earlier builds said "other
+ * took X % of the CPUs (Y % steal)", or "* disturbed: 2 of 3 repeats; at worst others
+ * took X % ...", then LOG_ROW_MARK's line saying the mark.  Logs of earlier builds said "other
  * processes took X % of the run's CPUs during this pair (Y % steal)" and no mark. */
 #define LOG_ROW_DISTURBED "* disturbed:"
 #define LOG_ROW_DISTURBED_TOOK "took "
@@ -69,12 +69,12 @@
  * 5.0 s, stopped: p99 needs ~73 s more; --max-time allows 55 s more" (with repeats, one line
  * per repeat; logs of earlier builds said "look 1 of 3: p99 would need ~78 s, ..."). */
 #define LOG_ROW_WINDOW "window:"
-/* Under a row with -v (report/table.h table_row_verbose), three lines: "sched latency (ms):
- * mean M, p50 A, p90 B, p99 C, p99.9 D, max E" (scheduling latency alone: the row's mean and
- * max are interbench 0.31's); "timer latency (ms): p99 A, max B; lateness (ms): p99 C, max D";
- * "task cpu: X %; missed deadlines: longest run Y ms, streaks N; frame time (ms): p99 Z".
+/* Under a row with -v (report/table.h table_row_verbose), three lines: "sched (ms): mean M,
+ * p50 A, p90 B, p99 C, p99.9 D, max E" (the scheduling latency alone: the row's mean and max
+ * are interbench 0.31's); "timer latency (ms): p99 A, max B; lateness (ms): p99 C, max D";
+ * "task cpu: X %; misses: longest run Y ms, streaks N; frame time (ms): p99 Z".
  * Logs of earlier builds had these figures as columns after the row's (p50 p90 p99 ...). */
-#define LOG_ROW_SCHED "sched latency"
+#define LOG_ROW_SCHED "sched"
 #define LOG_ROW_TIMER "timer latency"
 #define LOG_ROW_TASK "task cpu"
 /* Under a row, with --explain: why its periods were late (explain/text.c explain_text_why,
@@ -101,13 +101,10 @@ static inline void log_row_interrupted(FILE *f, double measured_s, unsigned dura
  * levels (host/disturb.h). */
 static inline void log_row_disturbed(FILE *f, double outside_pct, double steal_pct, unsigned disturbed, unsigned n)
 {
-	fprintf(f, "          %s others " LOG_ROW_DISTURBED_TOOK "%.1f %% of the run's CPUs in ", LOG_ROW_DISTURBED,
-		outside_pct);
+	fprintf(f, "          %s ", LOG_ROW_DISTURBED);
 	if (n > 1)
-		fprintf(f, "%u of %u repeats (the worst; ", disturbed, n);
-	else
-		fprintf(f, "this pair (");
-	fprintf(f, "%.1f %% steal)\n", steal_pct);
+		fprintf(f, "%u of %u repeats; at worst ", disturbed, n);
+	fprintf(f, "others " LOG_ROW_DISTURBED_TOOK "%.1f %% of the CPUs (%.1f %% steal)\n", outside_pct, steal_pct);
 	fprintf(f, "          %s other processes over %g %% of the run's CPUs, or steal over %g %%\n", LOG_ROW_MARK,
 		DISTURB_OUTSIDE_PPM_MAX / 1e4, DISTURB_STEAL_PPM_MAX / 1e4);
 }

@@ -144,7 +144,7 @@ static const struct verbose_line verbose_lines[] = {
 	{ LOG_ROW_TIMER, { { NULL, { VI(timer_p99_ns, "p99"), VI(timer_max_ns, "max") } },
 			   { "lateness", { VI(lateness_p99_ns, "p99"), VI(lateness_max_ns, "max") } } } },
 	{ LOG_ROW_TASK, { { NULL, { VI(task_cpu_pct, "") } },
-			  { "missed deadlines", { VI(longest_streak_ns, "longest run"), VI(streaks, "streaks") } },
+			  { "misses", { VI(longest_streak_ns, "longest run"), VI(streaks, "streaks") } },
 			  { "frame time", { VI(frame_p99_ns, "p99") } } } },
 };
 
@@ -214,10 +214,12 @@ void table_legend(FILE *f, const struct table_legend *lg)
 			text_wrap(f, text, TABLE_LEGEND_COLS, "  ");
 		}
 	if (lg->verbose)
-		text_wrap(f, "Under each row (-v): " LOG_ROW_SCHED " alone, without the periods added; timer latency: "
+		text_wrap(f, "Under each row (-v): sched: the scheduling latency alone, without the periods added; "
+			  "timer latency: "
 			  "timer expiry to wake-up; lateness: period start to running; task cpu: its CPU time / its run "
-			  "time; missed deadlines: the longest run of them, and streaks, the runs of 2 or more; frame "
-			  "time: completion to completion", TABLE_LEGEND_COLS, "  ");
+			  "time; misses: the longest run of missed deadlines, and streaks, the runs of 2 or more; frame "
+			  "time: completion to completion; within-run CI: where the run's own figure lies, not what "
+			  "another run would measure", TABLE_LEGEND_COLS, "  ");
 }
 
 /* The level of intervals at error probability alpha, as "95%" or "99.93%", or "1-1.1e-11"
@@ -229,43 +231,51 @@ static void ci_level_text(double alpha, char *buf, size_t len)
 		snprintf(buf, len, "1-%.2g", alpha);
 }
 
-/* The name figure fig goes by on the intervals' line: its compare name, a scheduling latency's
- * said to be one ("p99 sched latency": the row's own latency is interbench 0.31's). */
+/* The name figure fig goes by on the intervals' line: a scheduling latency's as on -v's sched
+ * line ("sched mean", "sched p99": the row's own latency is interbench 0.31's), else its
+ * compare name ("% desired CPU"). */
 static void interval_name(const struct task_figure *fig, char *buf, size_t len)
 {
-	const char *name = fig->cmp->name, *lat = strstr(name, " latency");
-	if (fig->json_key && strncmp(fig->json_key, "latency_", 8) == 0 && lat && !strstr(name, "sched"))
-		snprintf(buf, len, "%.*s sched%s", (int)(lat - name), name, lat);
+	const char *name = fig->cmp->name;
+	if (fig->json_key && strncmp(fig->json_key, "latency_", 8) == 0)
+		snprintf(buf, len, "sched %.*s", (int)strcspn(name, " "), name);
 	else
 		snprintf(buf, len, "%s", name);
 }
 
-void table_row_intervals(FILE *f, const struct pair_summary *s, const struct table_style *st)
+/* The intervals' line of the figures in s that have one, times (times true) or the others: the
+ * lead, then each "NAME LO-HI[ UNIT]" or "NAME >= LO[ UNIT] (open above)"; nothing when none. */
+static void interval_line(FILE *f, const struct pair_summary *s, const struct table_style *st, bool times)
 {
-	char lead[96], level[32];
+	char level[32];
+	bool any = false;
 	ci_level_text(s->ci_alpha > 0 ? s->ci_alpha : CI_ALPHA, level, sizeof(level));
-	snprintf(lead, sizeof(lead), "          " LOG_ROW_CI " %s CI (not across runs): ", level);
-	const char *sep = lead;
 	for (size_t k = 0; k < task_figures_n; k++) {
 		const struct task_figure *fig = &task_figures[k];
 		double lo, hi;
-		if (!fig->cmp || figure_is_null(fig, s, st->buffered) || !figure_interval(fig, s, &lo, &hi))
+		if (!fig->cmp || (fig->unit == FIG_NS) != times || figure_is_null(fig, s, st->buffered) ||
+		    !figure_interval(fig, s, &lo, &hi))
 			continue;
 		char a[32], b[32], name[64];
 		const char *unit = fig->unit == FIG_NS ? (st->microseconds ? " us" : " ms") : "";
 		interval_name(fig, name, sizeof(name));
 		fmt_sig3(fig->unit == FIG_NS ? to_unit(lo, st) : lo, a, sizeof(a));
-		if (isinf(hi)) {   /* open above: the low end alone is a bound */
-			fprintf(f, "%s%s >= %s%s (open above)", sep, name, a, unit);
-			sep = ", ";
-			continue;
-		}
 		fmt_sig3(fig->unit == FIG_NS ? to_unit(hi, st) : hi, b, sizeof(b));
-		fprintf(f, "%s%s %s-%s%s", sep, name, a, b, unit);
-		sep = ", ";
+		fprintf(f, any ? "," : "          " LOG_ROW_CI " %s CI:", level);
+		if (isinf(hi))   /* open above: the low end alone is a bound */
+			fprintf(f, " %s >= %s%s (open above)", name, a, unit);
+		else
+			fprintf(f, " %s %s-%s%s", name, a, b, unit);
+		any = true;
 	}
-	if (*sep == ',')
+	if (any)
 		fprintf(f, "\n");
+}
+
+void table_row_intervals(FILE *f, const struct pair_summary *s, const struct table_style *st)
+{
+	interval_line(f, s, st, true);    /* the latencies', then the shares': within 100 columns */
+	interval_line(f, s, st, false);
 }
 
 void table_row(FILE *f, const char *load, const struct pair_summary *s, const struct table_style *st)

@@ -71,13 +71,14 @@ void table_header(FILE *f, const char *sim_name, const char *mode, const char *l
 /* Writes one row for load `load`. */
 void table_row(FILE *f, const char *load, const struct pair_summary *s, const struct table_style *st);
 
-/* Writes the line under a single run's row giving the within-run confidence intervals of its
+/* Writes the lines under a single run's row giving the within-run confidence intervals of its
  * figures that have one (report/figures.h, struct figure_interval): they hold the run's own
- * long-run figures, not what another run would measure.  LOG_ROW_CI, the level ("95% CI:"),
- * then "NAME LO-HI
- * UNIT" for each (latencies in the table's unit; the p99 interval is not symmetric, so ranges,
- * not half-widths), "NAME >= LO UNIT (open above)" for one open above (its high field
- * INFINITY: no upper bound); nothing when no figure has one (a run under 32 periods). */
+ * long-run figures, not what another run would measure (the legend says so).  A line for the
+ * latencies, then one for the shares, each LOG_ROW_CI and the level ("95% CI:"), then "NAME
+ * LO-HI UNIT" for each (a scheduling latency named as on -v's sched line, "sched p99"; in the
+ * table's unit; the p99 interval is not symmetric, so ranges, not half-widths), "NAME >= LO
+ * UNIT (open above)" for one open above (its high field INFINITY: no upper bound); nothing
+ * when no figure has one (a run under 32 periods). */
 void table_row_intervals(FILE *f, const struct pair_summary *s, const struct table_style *st);
 
 /* Writes -v's three lines under a row (report/logformat.h LOG_ROW_SCHED, LOG_ROW_TIMER,

@@ -256,28 +256,43 @@ START_TEST(interval_line)
 	s.deadlines_met_hi_pct = 100;
 	table_row_intervals(f, &s, &st);
 	fclose(f);
-	ck_assert_str_eq(buf, "          " LOG_ROW_CI " 95% CI (not across runs): p99 sched latency 1.5-2.5 ms, % deadlines met 97.5-100\n");
+	ck_assert_str_eq(buf, "          " LOG_ROW_CI " 95% CI: sched p99 1.5-2.5 ms\n"
+			      "          " LOG_ROW_CI " 95% CI: % deadlines met 97.5-100\n");
 	free(buf);
 	/* open above: the low end alone, said so, never the max as an upper end */
 	f = open_memstream(&buf, &len);
 	s.sched_p99_hi_ns = INFINITY;
 	table_row_intervals(f, &s, &st);
 	fclose(f);
-	ck_assert_str_eq(buf, "          " LOG_ROW_CI " 95% CI (not across runs): p99 sched latency >= 1.5 ms (open above), "
-			  "% deadlines met 97.5-100\n");
+	ck_assert_str_eq(buf, "          " LOG_ROW_CI " 95% CI: sched p99 >= 1.5 ms (open above)\n"
+			      "          " LOG_ROW_CI " 95% CI: % deadlines met 97.5-100\n");
+	free(buf);
+	/* four figures: the latencies on a line, the shares on another, each within 100 columns
+	 * whatever their values */
+	f = open_memstream(&buf, &len);
+	s.latency_mean_lo_ns = 79200;
+	s.latency_mean_hi_ns = 88900;
+	s.desired_cpu_lo_pct = 93.9;
+	s.desired_cpu_hi_pct = 100;
+	s.deadlines_met_lo_pct = 93.9;
+	s.sched_p99_lo_ns = 113000;
+	table_row_intervals(f, &s, &st);
+	fclose(f);
+	ck_assert_str_eq(buf, "          " LOG_ROW_CI " 95% CI: sched mean 0.0792-0.0889 ms, sched p99 >= 0.113 ms (open above)\n"
+			      "          " LOG_ROW_CI " 95% CI: % desired CPU 93.9-100, % deadlines met 93.9-100\n");
 	free(buf);
 	/* the level the run's intervals hold at, said */
 	f = open_memstream(&buf, &len);
 	s.ci_alpha = 6.869e-4;   /* the second of three looks' share of 0.05 */
 	table_row_intervals(f, &s, &st);
 	fclose(f);
-	ck_assert_msg(strncmp(buf, "          " LOG_ROW_CI " 99.93% CI (not across runs): ", 50) == 0, "%s", buf);
+	ck_assert_msg(strncmp(buf, "          " LOG_ROW_CI " 99.93% CI: ", 32) == 0, "%s", buf);
 	free(buf);
 	f = open_memstream(&buf, &len);
 	s.ci_alpha = 1.1251e-11; /* the first's: not rounded to 100 % */
 	table_row_intervals(f, &s, &st);
 	fclose(f);
-	ck_assert_msg(strncmp(buf, "          " LOG_ROW_CI " 1-1.1e-11 CI (not across runs): ", 53) == 0, "%s", buf);
+	ck_assert_msg(strncmp(buf, "          " LOG_ROW_CI " 1-1.1e-11 CI: ", 35) == 0, "%s", buf);
 	free(buf);
 }
 END_TEST
@@ -335,7 +350,7 @@ START_TEST(legend_only_shown_columns)
 END_TEST
 
 /* -v's lines under a row, each figure under its definition's name, within 100 columns, read
- * back by the log reader: the p99 from the sched latency line, the row's mean as 0.31's. */
+ * back by the log reader: the p99 from the sched line, the row's mean as 0.31's. */
 START_TEST(verbose_lines_round_trip)
 {
 	char *buf = NULL, err[256];
@@ -360,13 +375,13 @@ START_TEST(verbose_lines_round_trip)
 	table_row_verbose(f, &starved, &st);
 	fclose(f);
 	ck_assert_msg(lines_within(buf, 100), "%s", buf);
-	ck_assert_msg(strstr(buf, "          sched latency (ms): mean 0.02, p50 0.01, p90 0.02, p99 0.0301, p99.9 0.04, "
+	ck_assert_msg(strstr(buf, "          sched (ms): mean 0.02, p50 0.01, p90 0.02, p99 0.0301, p99.9 0.04, "
 			      "max 0.05\n"), "%s", buf);
 	ck_assert_msg(strstr(buf, "          timer latency (ms): p99 0.009, max 0.012; lateness (ms): p99 0, max 0\n"),
 		      "%s", buf);
-	ck_assert_msg(strstr(buf, "          task cpu: 5.01 %; missed deadlines: longest run 0 ms, streaks 0; "
+	ck_assert_msg(strstr(buf, "          task cpu: 5.01 %; misses: longest run 0 ms, streaks 0; "
 			      "frame time (ms): p99 0\n"), "%s", buf);
-	ck_assert_msg(strstr(buf, "          sched latency (ms): mean -, p50 -, p90 -, p99 -, p99.9 -, max -\n"), "%s", buf);
+	ck_assert_msg(strstr(buf, "          sched (ms): mean -, p50 -, p90 -, p99 -, p99.9 -, max -\n"), "%s", buf);
 	struct result_set rs;
 	ck_assert_msg(result_set_parse(buf, len, &rs, err, sizeof(err)) == 0, "%s\n%s", err, buf);
 	const struct rs_pair *p = result_set_find(&rs, "Audio", "Burn");
@@ -392,13 +407,15 @@ static void disturbed_table(FILE *f, const void *arg)
 	table_header(f, "Audio", NULL, NULL, &st);
 	table_row(f, "Burn", &a, &st);
 	log_row_disturbed(f, 23, 1.5, 1, 1);
+	table_row(f, "Ring", &a, &st);
+	log_row_disturbed(f, 100, 10.5, 20, 20);   /* the widest: every repeat, all the CPUs */
 }
 
 /* The disturbed line states the mark it passed, and still reads back (the steal share too). */
 START_TEST(disturbed_line_states_its_mark)
 {
 	char *buf = render(disturbed_table, NULL), err[256];
-	ck_assert_msg(strstr(buf, "\n          * disturbed: others took 23.0 % of the run's CPUs in this pair (1.5 % steal)\n"
+	ck_assert_msg(strstr(buf, "\n          * disturbed: others took 23.0 % of the CPUs (1.5 % steal)\n"
 			      "          * the mark: other processes over 5 % of the run's CPUs, or steal over 2 %\n"), "%s", buf);
 	struct result_set rs;
 	ck_assert_msg(result_set_parse(buf, strlen(buf), &rs, err, sizeof(err)) == 0, "%s\n%s", err, buf);
@@ -406,6 +423,13 @@ START_TEST(disturbed_line_states_its_mark)
 	ck_assert_uint_eq(p->disturbed, 1);
 	ck_assert_double_eq_tol(p->outside_cpu_pct, 23, 1e-9);
 	ck_assert_double_eq_tol(p->steal_pct, 1.5, 1e-9);
+	p = result_set_find(&rs, "Audio", "Ring");
+	ck_assert_uint_eq(p->disturbed, 1);
+	ck_assert_double_eq_tol(p->outside_cpu_pct, 100, 1e-9);
+	ck_assert_double_eq_tol(p->steal_pct, 10.5, 1e-9);
+	ck_assert_msg(strstr(buf, "* disturbed: 20 of 20 repeats; at worst others took 100.0 % of the CPUs (10.5 % "
+			      "steal)\n"), "%s", buf);
+	ck_assert_msg(lines_within(buf, 100), "%s", buf);
 	result_set_free(&rs);
 	free(buf);
 }

@@ -43,7 +43,7 @@ then ok "busy loops: outside_cpu_ppm above 30 %"; else bad "disturbed JSON (exit
 log=$(uname -r).log
 for f in busy.txt "$log"; do
 	if awk '$1 == "None" { n++; if (NF != 7 || $3 != "+/-") bad = 1 } END { exit !(n == 1 && !bad) }' "$f" &&
-	   grep -A2 '^None ' "$f" | grep -Eq "^ +\* disturbed: others took [0-9.]+ % of the run's CPUs in this pair \([0-9.]+ % steal\)$" &&
+	   grep -A2 '^None ' "$f" | grep -Eq "^ +\* disturbed: others took [0-9.]+ % of the CPUs \([0-9.]+ % steal\)$" &&
 	   grep -A2 '^None ' "$f" | grep -Eq "^ +\* the mark: other processes over 5 % of the run's CPUs, or steal over 2 %$"
 	then ok "$f: the disturbed row has 0.31's fields, the line under it says why"
 	else bad "$f: the disturbed row has 0.31's fields, the line under it says why" "$f"; fi

@@ -12,7 +12,7 @@ e2e_run_dir
 	--json pa.json >"$out" 2>&1; rc=$?
 if [ "$rc" = 0 ] && grep -q '^--- Benchmarking simulated cpu of ProAudio real time in the presence' "$out" &&
    grep -q 'xruns    overrun  start<1ms  start<2ms     stolen' "$out" &&
-   grep -Eq '^ +task cpu: .*; missed deadlines: longest run [0-9.-]+( us)?, streaks [0-9-]+; frame time \(us\): p99 [0-9.-]+$' "$out"
+   grep -Eq '^ +task cpu: .*; misses: longest run [0-9.-]+( us)?, streaks [0-9-]+; frame time \(us\): p99 [0-9.-]+$' "$out"
 then ok "ProAudio: SCHED_FIFO by default as root, its columns, the stutter figures under each row in -v"; else bad "ProAudio table (exit $rc)" "$out"; fi
 if python3 - "$SCHEMA" pa.json <<'PY'
 import json, sys, jsonschema

@@ -24,28 +24,37 @@ run -c >plain.txt 2>plain.err; rc=$?
 legend=$(sed -n '/^Latency +\/- SD and Max Latency: /,/^$/p' plain.txt)
 if [ "$rc" = 0 ] && grep -q "^Latency +/- SD and Max Latency: interbench 0.31's definition" plain.txt &&
    printf '%s\n' "$legend" | grep -q '% Deadlines Met:' &&
-   ! printf '%s\n' "$legend" | grep -Eq -- '-v|timer|sched latency alone|Mean range' &&
+   ! printf '%s\n' "$legend" | grep -Eq -- '-v|timer|latency alone|Mean range' &&
    [ "$(width plain.txt)" -le 100 ]
 then ok "no -v: the legend says the classic columns only, within 100 columns"
 else bad "legend without -v (exit $rc, widest $(width plain.txt))" plain.txt; fi
 
 # 2. -v and --repeat 2, the logfile written: every line within 100 columns; the -v figures on
 # lines under the row, each under its definition; the legend says them and the range column;
-# the logfile the same, read back by compare with the p99 of the sched latency line.
+# the logfile the same, read back by compare with the p99 of the sched line.
 run -v --repeat 2 -m tables >verbose.txt 2>verbose.err; rc=$?
 log=$(ls ./*.log 2>/dev/null | head -1)
 # (its marks of disturbance dropped: a busy host marks sub-runs, and compare leaves those out)
 sed '/^ *\* \(disturbed\|load stopped\):/d' "${log:-none.log}" >unmarked.log
 "$BIN" compare unmarked.log unmarked.log >cmp.txt 2>&1; crc=$?
 if [ "$rc" = 0 ] && [ -n "$log" ] && [ "$(width verbose.txt)" -le 100 ] && [ "$(width "$log")" -le 100 ] &&
-   grep -q '^Under each row (-v): sched latency alone' verbose.txt && grep -q '^Each row: every figure the median' verbose.txt &&
+   grep -q '^Under each row (-v): sched: the scheduling latency alone' verbose.txt && grep -q '^Each row: every figure the median' verbose.txt &&
    grep -Eq '^None +[0-9.]+ \+/- [0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+-[0-9.]+$' verbose.txt &&
-   grep -Eq '^ +sched latency \(ms\): mean [0-9.]+, p50 [0-9.]+, p90 [0-9.]+, p99 [0-9.]+, p99.9 [0-9.]+, max [0-9.]+$' verbose.txt &&
+   grep -Eq '^ +sched \(ms\): mean [0-9.]+, p50 [0-9.]+, p90 [0-9.]+, p99 [0-9.]+, p99.9 [0-9.]+, max [0-9.]+$' verbose.txt &&
    grep -Eq '^ +timer latency \(ms\): p99 [0-9.-]+, max [0-9.-]+; lateness \(ms\): p99 [0-9.]+, max [0-9.]+$' verbose.txt &&
-   grep -Eq '^ +task cpu: [0-9.]+ %; missed deadlines: longest run [0-9.]+ ms, streaks [0-9]+; frame time \(ms\): p99 [0-9.]+$' verbose.txt &&
+   grep -Eq '^ +task cpu: [0-9.]+ %; misses: longest run [0-9.]+ ms, streaks [0-9]+; frame time \(ms\): p99 [0-9.]+$' verbose.txt &&
    [ "$crc" = 3 ] && grep -Eq '^Audio +None +p99 latency +1:1 ' cmp.txt
 then ok "-v: within 100 columns, its figures under their definitions, the logfile read back with its p99"
 else bad "-v table (exit $rc, widest $(width verbose.txt), log $log)" verbose.txt; fi
+
+# A single -v run: its within-run intervals under the row too, wrapped within 100 columns.
+# (Video: 60 periods in its 1 s, past the 32 an interval needs)
+"$BIN" -l "$LPMS" -t 1 -W Video -w None -c -v >single.txt 2>&1; rc=$?
+if [ "$rc" = 0 ] && [ "$(width single.txt)" -le 100 ] &&
+   grep -Eq '^ +within-run 95% CI: sched mean [0-9.]+-[0-9.]+ ms' single.txt &&
+   grep -q 'within-run CI: where the run.s own figure lies, not what' single.txt
+then ok "-v, one run: the within-run intervals named as the sched line's, within 100 columns"
+else bad "-v one run (exit $rc, widest $(width single.txt))" single.txt; fi
 
 # 3. --repeat's round lines: on stderr without -q, never on stdout; nothing with -q, and stdout
 # then only the run's header and table.

@@ -223,7 +223,7 @@ static void disturbed_row(struct result_set *rs, const struct table_cols *c, con
 		p->v[p->n - 1].disturbed = true;
 }
 
-/* "sched latency (ms): mean M, p50 A, p90 B, p99 C, ..." under a row (-v): the p99 of the
+/* "sched (ms): mean M, p50 A, p90 B, p99 C, ..." under a row (-v): the p99 of the
  * row above, in the table's unit ("-": no samples).  A line without a p99 reads as none. */
 static void sched_row(struct result_set *rs, const struct table_cols *c, const char *line)
 {

@@ -6,7 +6,7 @@ in which order, which columns, which JSON keys, in which order, of which types) 
   normalize.py text FILE   console or logfile: every number becomes '#', runs of blanks one
                            blank, the kernel's release and version and the build's version
                            masked, the audit's values (machine facts) dropped after their key,
-                           the line under a disturbed row dropped (other work on the host, not
+                           the lines under a disturbed row dropped (other work on the host, not
                            the program's structure: tests/e2e_disturb.sh checks it; the row
                            itself is kept as it is, interbench 0.31's fields).
                            Also dropped, as facts of what else ran on the host at that moment:
@@ -36,7 +36,8 @@ AUDIT_FLAGGED = re.compile(r"^Audit: known to hurt interactivity here: ")   # re
 AUDIT_HINT = re.compile(r"^ +hint: ")                        # host/audit.c audit_print
 JSON_AUDIT_HINT = re.compile(r"^\.machine\.audit\.[a-z_0-9]+\.hint$")
 OPEN_HIGH = re.compile(r"^\.results\[\d+\]\.latency_p99_ns_ci\[1\]$")   # [low, null] when open above
-DISTURBED_LINE = re.compile(r"^ +\* disturbed: ")   # report/logformat.h LOG_ROW_DISTURBED
+# report/logformat.h LOG_ROW_DISTURBED and the mark's line after it (LOG_ROW_MARK)
+DISTURBED_LINE = re.compile(r"^ +\* (disturbed: |the mark: other processes )")
 # A row of a decision table (report/decisions.h): its Runs column, "#:#" once masked.
 DECISION_ROW = re.compile(r" #:# ")
 
