@@ -238,60 +238,54 @@ START_TEST(disturbed_rows_old_and_new)
 }
 END_TEST
 
-/* -v's line of intervals: each figure that has one, in the table's unit; nothing when none. */
+/* The verbose table's intervals of s, rendered (table_row_intervals). */
+static void intervals_of(FILE *f, const void *s)
+{
+	static const struct table_style st = { .has_deadlines = true, .verbose = true };
+	table_row_intervals(f, s, &st);
+}
+
+/* -v's lines of intervals: each figure that has one, in the table's unit; nothing when none. */
 START_TEST(interval_line)
 {
 	struct pair_summary s = { .samples = 100, .periods = 100 };
-	struct table_style st = { .has_deadlines = true, .verbose = true };
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
 	figure_intervals_clear(&s);
-	table_row_intervals(f, &s, &st);
-	fflush(f);
-	ck_assert_uint_eq(len, 0);
+	char *buf = render(intervals_of, &s);
+	ck_assert_str_eq(buf, "");
+	free(buf);
 	s.sched_p99_lo_ns = 1500000;
 	s.sched_p99_hi_ns = 2500000;
 	s.deadlines_met_lo_pct = 97.5;
 	s.deadlines_met_hi_pct = 100;
-	table_row_intervals(f, &s, &st);
-	fclose(f);
+	buf = render(intervals_of, &s);
 	ck_assert_str_eq(buf, "          " LOG_ROW_CI " 95% CI: sched p99 1.5-2.5 ms\n"
 			      "          " LOG_ROW_CI " 95% CI: % deadlines met 97.5-100\n");
 	free(buf);
 	/* open above: the low end alone, said so, never the max as an upper end */
-	f = open_memstream(&buf, &len);
 	s.sched_p99_hi_ns = INFINITY;
-	table_row_intervals(f, &s, &st);
-	fclose(f);
+	buf = render(intervals_of, &s);
 	ck_assert_str_eq(buf, "          " LOG_ROW_CI " 95% CI: sched p99 >= 1.5 ms (open above)\n"
 			      "          " LOG_ROW_CI " 95% CI: % deadlines met 97.5-100\n");
 	free(buf);
 	/* four figures: the latencies on a line, the shares on another, each within 100 columns
 	 * whatever their values */
-	f = open_memstream(&buf, &len);
 	s.latency_mean_lo_ns = 79200;
 	s.latency_mean_hi_ns = 88900;
 	s.desired_cpu_lo_pct = 93.9;
 	s.desired_cpu_hi_pct = 100;
 	s.deadlines_met_lo_pct = 93.9;
 	s.sched_p99_lo_ns = 113000;
-	table_row_intervals(f, &s, &st);
-	fclose(f);
+	buf = render(intervals_of, &s);
 	ck_assert_str_eq(buf, "          " LOG_ROW_CI " 95% CI: sched mean 0.0792-0.0889 ms, sched p99 >= 0.113 ms (open above)\n"
 			      "          " LOG_ROW_CI " 95% CI: % desired CPU 93.9-100, % deadlines met 93.9-100\n");
 	free(buf);
 	/* the level the run's intervals hold at, said */
-	f = open_memstream(&buf, &len);
 	s.ci_alpha = 6.869e-4;   /* the second of three looks' share of 0.05 */
-	table_row_intervals(f, &s, &st);
-	fclose(f);
+	buf = render(intervals_of, &s);
 	ck_assert_msg(strncmp(buf, "          " LOG_ROW_CI " 99.93% CI: ", 32) == 0, "%s", buf);
 	free(buf);
-	f = open_memstream(&buf, &len);
 	s.ci_alpha = 1.1251e-11; /* the first's: not rounded to 100 % */
-	table_row_intervals(f, &s, &st);
-	fclose(f);
+	buf = render(intervals_of, &s);
 	ck_assert_msg(strncmp(buf, "          " LOG_ROW_CI " 1-1.1e-11 CI: ", 35) == 0, "%s", buf);
 	free(buf);
 }
