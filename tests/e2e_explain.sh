@@ -62,13 +62,14 @@ then ok "X/Burn --explain: a schema-valid explain object with its periods"; else
 
 if [ "$bpf" = 1 ]; then
 	known "X/Burn" xb.json ">=" 80
-	# (a line past 100 columns goes on on the next, itself beginning "why:": report/logfile.c)
-	if grep -Eq '^ +why: [0-9]+ periods missed their deadline or were over 500 us late, ' xb.txt &&
-	   grep -Eq '^ +why: .*[0-9.]+ ms of delay in all \(bpf\):$' xb.txt &&
+	# (a line past 100 columns goes on on the next, itself beginning "why:": report/logfile.c;
+	# joined back before they are matched)
+	why_joined xb.txt >xb.joined
+	if grep -Eq '^ +why: [0-9]+ periods missed their deadline or were over 500 us late, [0-9.]+ ms of delay in all \(bpf\):$' xb.joined &&
 	   ! grep -E '^ +why:' xb.txt | grep -q '.\{101\}' &&
-	   grep -Eq '^ +why: whose tasks: the Burn load [0-9.]+ %' xb.txt &&
-	   grep -Eq '^ +why: by ib-burn-[0-9]+ \(pid [0-9]+, the Burn load, SCHED_OTHER nice 0\) [0-9.]+ % in [0-9]+ switch-ins' xb.txt &&
-	   grep -Eq '^ +why: .*tasks [0-9.]+ %' xb.txt
+	   grep -Eq '^ +why: whose tasks: the Burn load [0-9.]+ %' xb.joined &&
+	   grep -Eq '^ +why: by ib-burn-[0-9]+ \(pid [0-9]+, the Burn load, SCHED_OTHER nice 0\) [0-9.]+ % in [0-9]+ switch-ins' xb.joined &&
+	   grep -Eq '^ +why: .*tasks [0-9.]+ %' xb.joined
 	then ok "-v: the why block names the Burn load and its thread first"; else bad "-v why block" xb.txt; fi
 
 	# In a PID namespace the benchmark's gettid()/getpid() are not the kernel's task ids: the

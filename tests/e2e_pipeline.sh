@@ -93,7 +93,7 @@ then ok "compare: p99 input-to-present and % jank vsyncs of each load judged, no
 "$BIN" -l "$LPMS" -t 6 -c -v --explain -W Pipeline -w Burn -L 4 --json ex.json >ex.txt 2>&1; rc=$?
 if grep -q -- "--explain: no BPF tracer" ex.txt; then
 	skip "Pipeline --explain: the BPF tracer cannot run here: $(grep -- '--explain: no BPF' ex.txt)"
-elif [ "$rc" = 0 ] && grep -Eq '^ +why: stages: game waited [0-9.]+ % \(woken [0-9.]+ %\), workers waited [0-9.]+ % \(woken [0-9.]+ %\) and worked [0-9.]+ %, render waited' ex.txt &&
+elif [ "$rc" = 0 ] && why_joined ex.txt | grep -Eq '^ +why: stages: game waited [0-9.]+ % \(woken [0-9.]+ %\), workers waited [0-9.]+ % \(woken [0-9.]+ %\) and worked [0-9.]+ %, render waited' &&
      python3 - "$SCHEMA" ex.json <<'PY'
 import json, sys, jsonschema
 jsonschema.Draft202012Validator(json.load(open(sys.argv[1]))).validate(doc := json.load(open(sys.argv[2])))

@@ -44,6 +44,9 @@
 #                      native run checks them all;
 #   e2e_left_out WHAT  says what such a subset leaves out, and why: "note - left out under
 #                      E2E_SANITIZER: WHAT" (counted neither passed nor skipped);
+#   why_joined FILE    prints FILE with each --explain line the logfile wrapped at 100 columns
+#                      joined back ("why:   " begins a continuation: report/logfile.c), so a
+#                      check can match a whole "why:" line whatever its values' widths;
 #   e2e_at_exit CMD    runs CMD (eval'd) on exit, in the order added, before TMP is removed;
 #   e2e_end [PREFIX]   prints "PREFIXP passed, F failed, S skipped", appends "P F S" to
 #                      the file E2E_TALLY names when set (tests/run-e2e.sh adds them up), and
@@ -79,6 +82,11 @@ skip() {
 }
 
 e2e_sanitized() { [ -n "${E2E_SANITIZER:-}" ]; }
+
+why_joined() {
+	awk '/^ +why:   / { sub(/^ +why:   /, " "); line = line $0; next }
+	     { if (NR > 1) print line; line = $0 } END { if (NR) print line }' "$1"
+}
 
 e2e_left_out() { echo "note - left out under $E2E_SANITIZER: $1"; }
 
