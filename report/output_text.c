@@ -253,8 +253,9 @@ static void window_notes(struct text_output *t, const struct pair_outcome *reps,
 }
 
 /* The window line of a --budget row (plan item i of m, its sub-runs reps[0..n)), in words:
- * "window: 30.0 s, known after 6 sub-runs" or "window: 10.0 s, stopped: the budget ran out
- * after 2 sub-runs, p99 latency still undecided"; nothing outside a budget run.  Returns
+ * "window: 30.0 s, known after 6 sub-runs", "window: 10.0 s, stopped: the budget ran out
+ * after 2 sub-runs; undecided: p99 latency" (what it waits for, as the round line says it) or
+ * "stopped at the most sub-runs (--repeat 20); undecided: ..."; nothing outside a budget run.  Returns
  * whether the row was left undecided. */
 static bool budget_note(struct text_output *t, const struct matrix *m, size_t i, const struct pair_outcome *reps,
 			unsigned n)
@@ -271,11 +272,13 @@ static bool budget_note(struct text_output *t, const struct matrix *m, size_t i,
 	if (!runs)
 		return false;
 	char how[MATRIX_WHY_LEN + 96];
+	const char *s = runs == 1 ? "" : "s", *why = m->why[i][0] ? m->why[i] : "a figure";
 	if (m->settled[i])
-		snprintf(how, sizeof(how), "known after %u sub-run%s", runs, runs == 1 ? "" : "s");
+		snprintf(how, sizeof(how), "known after %u sub-run%s", runs, s);
+	else if (matrix_ran(m, i) >= m->p.repeats)
+		snprintf(how, sizeof(how), "stopped at the most sub-runs (--repeat %u); undecided: %s", m->p.repeats, why);
 	else
-		snprintf(how, sizeof(how), "stopped: the budget ran out after %u sub-run%s, %s still undecided", runs,
-			 runs == 1 ? "" : "s", m->why[i][0] ? m->why[i] : "a figure");
+		snprintf(how, sizeof(how), "stopped: the budget ran out after %u sub-run%s; undecided: %s", runs, s, why);
 	log_row_window(t->pending, 0, measured_s, how);
 	return !m->settled[i];
 }
