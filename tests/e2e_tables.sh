@@ -68,7 +68,7 @@ then ok "--repeat 2 -q: no progress anywhere, the table on stdout"; else bad "-q
 
 # A budget spent before the pair is decided: its row says so in words, on the console too.
 "$BIN" -l "$LPMS" -t 1 -c -q -W Audio -w None --budget 3 --repeat 4 >budget.txt 2>&1; rc=$?
-if [ "$rc" = 0 ] && grep -Eq '^ +window: [0-9.]+ s, stopped: the budget ran out after [12] sub-runs?; undecided: [a-z0-9 %]+$' budget.txt &&
+if [ "$rc" = 0 ] && grep -Eq '^ +window: [0-9.]+ s, stopped: the budget ran out after [12] sub-runs?; undecided: [a-z0-9 %-]+$' budget.txt &&
    ! grep -Eq 'look [0-9]+ of' budget.txt
 then ok "--budget: the row says the budget ran out, in words"; else bad "budget row (exit $rc)" budget.txt; fi
 
