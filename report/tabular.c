@@ -155,15 +155,8 @@ void tabular_md_cell(FILE *out, const char *s)
 	}
 }
 
-/* Where a table is being written: its format and the next cell's place in its line. */
-struct table_out {
-	FILE *f;
-	enum tabular_format fmt;
-	unsigned col;
-};
-
 /* One cell: s escaped for the format, or as it is (raw: the Markdown delimiter row's). */
-static void cell_put(struct table_out *t, const char *s, bool raw)
+static void cell_put(struct tabular_out *t, const char *s, bool raw)
 {
 	bool csv = t->fmt == TABULAR_CSV;
 	fputs(csv ? (t->col ? "," : "") : (t->col ? " | " : "| "), t->f);
@@ -176,21 +169,18 @@ static void cell_put(struct table_out *t, const char *s, bool raw)
 	t->col++;
 }
 
-static void cell(struct table_out *t, const char *s)
+void tabular_cell(struct tabular_out *t, const char *s)
 {
 	cell_put(t, s, false);
 }
 
-/* Ends a line: CRLF in CSV (RFC 4180 rule 1), " |" and LF in Markdown. */
-static void line_end(struct table_out *t)
+void tabular_end(struct tabular_out *t)
 {
 	fputs(t->fmt == TABULAR_CSV ? "\r\n" : " |\n", t->f);
 	t->col = 0;
 }
 
-/* A cell of text from the result: printable, and a formula's first character defused.
- * Returns -1 out of memory. */
-static int text_cell(struct table_out *t, const char *s)
+int tabular_text(struct tabular_out *t, const char *s)
 {
 	bool formula = s[0] && strchr("=+-@", s[0]);
 	char *buf = malloc(strlen(s) + 2);
@@ -198,24 +188,23 @@ static int text_cell(struct table_out *t, const char *s)
 		return -1;
 	snprintf(buf, strlen(s) + 2, "%s%s", formula ? "'" : "", s);
 	text_printable_line(buf);
-	cell(t, buf);
+	tabular_cell(t, buf);
 	free(buf);
 	return 0;
 }
 
-/* A number as the shortest fixed-point text strtod reads back as v (no exponent). */
-static void number_cell(struct table_out *t, double v)
+void tabular_number(struct tabular_out *t, double v)
 {
 	char buf[512];
 	for (int d = 0; d <= 17; d++) {
 		snprintf(buf, sizeof(buf), "%.*f", d, v);
 		if (strtod(buf, NULL) == v) {
-			cell(t, buf);
+			tabular_cell(t, buf);
 			return;
 		}
 	}
 	snprintf(buf, sizeof(buf), "%.17g", v);
-	cell(t, buf);
+	tabular_cell(t, buf);
 }
 
 /* ---- columns ---- */
@@ -255,9 +244,9 @@ static bool figure_of(const json_t *r, const struct task_figure *f, double *v)
 
 /* A value of figure f in the JSON's unit as a cell in its shown unit: one division, so an
  * integer of ns or ppm (or a half of one, a median's) shows as its exact decimal. */
-static void figure_cell(struct table_out *t, const struct task_figure *f, double v)
+static void figure_cell(struct tabular_out *t, const struct task_figure *f, double v)
 {
-	number_cell(t, v / (f->json_scale * view_of(f)->divisor));
+	tabular_number(t, v / (f->json_scale * view_of(f)->divisor));
 }
 
 /* The values of figure f in p's counted results into v (p->n of room); their count. */
@@ -322,35 +311,35 @@ static const char *const interval_suffixes[2] = { "_mean_ci95_low", "_mean_ci95_
 static const char *const interval_md[2] = { " mean 95% CI low", " mean 95% CI high" };
 
 /* The header line and, in Markdown, the delimiter row (numbers right-aligned). */
-static void table_header(struct table_out *t, const struct column *cols)
+static void table_header(struct tabular_out *t, const struct column *cols)
 {
 	char name[256];
 	unsigned n = 0;
 	for (size_t i = 0; i < ID_COLUMNS; i++, n++)
-		cell(t, id_columns[i]);
+		tabular_cell(t, id_columns[i]);
 	for (size_t i = 0; i < task_figures_n; i++) {
 		if (!cols[i].shown)
 			continue;
 		header_text(cols[i].f, "", t->fmt, name, sizeof(name));
-		cell(t, name), n++;
+		tabular_cell(t, name), n++;
 		for (int e = 0; cols[i].interval && e < 2; e++, n++) {
 			header_text(cols[i].f, t->fmt == TABULAR_CSV ? interval_suffixes[e] : interval_md[e], t->fmt, name,
 				    sizeof(name));
-			cell(t, name);
+			tabular_cell(t, name);
 		}
 	}
-	cell(t, "why"), n++;
-	line_end(t);
+	tabular_cell(t, "why"), n++;
+	tabular_end(t);
 	for (unsigned i = 0; t->fmt == TABULAR_MARKDOWN && i < n; i++)
 		cell_put(t, i < 4 || i == n - 1 ? "---" : "---:", true);
 	if (t->fmt == TABULAR_MARKDOWN)
-		line_end(t);
+		tabular_end(t);
 }
 
 /* Figure column c's cells of pair p: its median, and its interval's ends (empty with fewer than
  * two values) widened to whole units of the JSON (ns, ppm), as the JSON's own intervals are,
  * within what the figure can be (at least 0, at most its max_value). */
-static void figure_cells(struct table_out *t, const struct tabular_pair *p, const struct column *c, double *v)
+static void figure_cells(struct tabular_out *t, const struct tabular_pair *p, const struct column *c, double *v)
 {
 	unsigned n = pair_values(p, c->f, v);
 	double sum = 0, sum2 = 0, mean, lo, hi;
@@ -359,11 +348,11 @@ static void figure_cells(struct table_out *t, const struct tabular_pair *p, cons
 	if (n)
 		figure_cell(t, c->f, median_of(v, n));
 	else
-		cell(t, "");
+		tabular_cell(t, "");
 	if (!c->interval)
 		return;
 	if (!mean_interval95(n, sum, sum2, 0, &mean, &lo, &hi)) {
-		cell(t, ""), cell(t, "");
+		tabular_cell(t, ""), tabular_cell(t, "");
 		return;
 	}
 	if (c->f->cmp->max_value > 0)
@@ -373,20 +362,20 @@ static void figure_cells(struct table_out *t, const struct tabular_pair *p, cons
 }
 
 /* Pair p's row.  Returns 0, or -1 out of memory. */
-static int table_row(struct table_out *t, const struct tabular_pair *p, const struct column *cols, double *v)
+static int table_row(struct tabular_out *t, const struct tabular_pair *p, const struct column *cols, double *v)
 {
 	const char *key[4] = { p->sim, p->mode, p->load, p->load_mode };
 	for (int k = 0; k < 4; k++)
-		if (text_cell(t, key[k]) != 0)
+		if (tabular_text(t, key[k]) != 0)
 			return -1;
-	number_cell(t, (double)p->counted);
-	number_cell(t, (double)p->failed);
+	tabular_number(t, (double)p->counted);
+	tabular_number(t, (double)p->failed);
 	for (size_t i = 0; i < task_figures_n; i++)
 		if (cols[i].shown)
 			figure_cells(t, p, &cols[i], v);
-	if (text_cell(t, p->why ? p->why : "") != 0)
+	if (tabular_text(t, p->why ? p->why : "") != 0)
 		return -1;
-	line_end(t);
+	tabular_end(t);
 	return 0;
 }
 
@@ -401,7 +390,7 @@ int tabular_write(FILE *out, const json_t *results, enum tabular_format fmt)
 	struct column *cols = calloc(task_figures_n + 1, sizeof(*cols));
 	double *v = calloc(most, sizeof(*v));
 	int rc = cols && v ? 0 : -1;
-	struct table_out t = { out, fmt, 0 };
+	struct tabular_out t = { out, fmt, 0 };
 	if (rc == 0) {
 		columns_find(&ps, cols, v);
 		table_header(&t, cols);

@@ -54,6 +54,29 @@ void tabular_csv_field(FILE *out, const char *s);
  * emphasis or HTML. */
 void tabular_md_cell(FILE *out, const char *s);
 
+/* A table being written: its format and the next cell's place in its line. */
+struct tabular_out {
+	FILE *f;
+	enum tabular_format fmt;
+	unsigned col;
+};
+
+/* Writes cell s, escaped for t's format (tabular_csv_field, tabular_md_cell), after the
+ * line's cells so far. */
+void tabular_cell(struct tabular_out *t, const char *s);
+
+/* A cell of text from a result: made printable (text_printable_line, lib/text.h) and, where
+ * it begins with = + - @ (a spreadsheet's formula), after a ' (OWASP's CSV injection
+ * advice).  Returns 0, or -1 out of memory. */
+int tabular_text(struct tabular_out *t, const char *s);
+
+/* A cell of v as the shortest fixed-point decimal text that strtod(3) reads back as v (no
+ * exponent). */
+void tabular_number(struct tabular_out *t, double v);
+
+/* Ends a line: CRLF in CSV (RFC 4180 rule 1), " |" and LF in Markdown. */
+void tabular_end(struct tabular_out *t);
+
 /* Writes the table of results (a JSON result's "results" array, as read by tools/plot.h
  * result_json_load or built by report_add_results) to out as fmt.
  * Rows: one per pair, keyed by "simulation", "mode", "load" and "load_mode", in the order of

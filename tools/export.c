@@ -12,6 +12,7 @@
 #include "lib/text.h"
 #include "lib/utf8.h"
 #include "report/jsonkeys.h"
+#include "report/histview.h"
 #include "report/tabular.h"
 #include "tools/export.h"
 #include "tools/plot.h"
@@ -403,13 +404,15 @@ struct export_args {
 
 enum { EXPORT_HELP = 1 };  /* -h's action */
 
-static const char *const formats[] = { "lava", "kcidb", "metrics", "csv", "markdown", NULL };
-enum { FORMAT_LAVA, FORMAT_KCIDB, FORMAT_METRICS, FORMAT_CSV, FORMAT_MARKDOWN };
+static const char *const formats[] = { "lava", "kcidb", "metrics", "csv", "markdown", "histogram", "histogram-csv",
+				       NULL };
+enum { FORMAT_LAVA, FORMAT_KCIDB, FORMAT_METRICS, FORMAT_CSV, FORMAT_MARKDOWN, FORMAT_HISTOGRAM, FORMAT_HISTOGRAM_CSV };
 
-/* Whether format f is a table of the result (report/tabular.h), not test cases. */
+/* Whether format f is a table or histograms of the result (report/tabular.h, report/histview.h),
+ * not test cases. */
 static bool format_is_table(unsigned f)
 {
-	return f == FORMAT_CSV || f == FORMAT_MARKDOWN;
+	return f >= FORMAT_CSV;
 }
 
 /* --threshold: compare's limits, noted as given (they need --against). */
@@ -428,7 +431,9 @@ static const struct optspec export_options[] = {
 		  "kcidb: a KCIDB v5.3 report (needs --origin and --build-id);\n"
 		  "metrics: 'SIM.LOAD.FIGURE_UNIT: VALUE' lines, as test farms parse;\n"
 		  "csv, markdown: a table, a row a pair, a column a figure\n"
-		  "(RFC 4180 CSV; a GitHub Markdown table)", .offset = EA(format) },
+		  "(RFC 4180 CSV; a GitHub Markdown table);\n"
+		  "histogram, histogram-csv: each pair's latency histograms\n"
+		  "as --histogram and --histogram-csv write them", .offset = EA(format) },
 	{ .long_name = "against", .short_name = 'a', .type = OPTSPEC_TEXT, .metavar = "OLD",
 	  .help = "a figure fails where 'interbench compare OLD RESULT' finds a regression", .offset = EA(against) },
 	{ .long_name = "threshold", .short_name = 'T', .type = OPTSPEC_CUSTOM, .metavar = "SPEC",
@@ -457,7 +462,7 @@ static void export_usage(FILE *f)
 {
 	fprintf(f, "Usage: interbench export [--format lava|kcidb|metrics] [--against OLD [--threshold SPEC]]\n"
 		"                         [--origin NAME --build-id ID [--run NAME]] RESULT\n"
-		"       interbench export --format csv|markdown RESULT.json\n"
+		"       interbench export --format csv|markdown|histogram|histogram-csv RESULT.json\n"
 		"Writes RESULT (JSON from --json, or a classic logfile) as test cases for kernel CI: a case a\n"
 		"(simulation, load) pair and one a figure, with the median over the repeats; or a JSON\n"
 		"result as a table: a row a pair, every figure in the unit its header names.\n"
@@ -547,8 +552,9 @@ static int write_fault(FILE *out, FILE *err)
 	return EXPORT_BAD_INPUT;
 }
 
-/* --format csv or markdown: the JSON result at path as a table (report/tabular.h), read and
- * checked as plot reads it (result_json_load).  Returns the exit status. */
+/* --format csv, markdown, histogram or histogram-csv: the JSON result at path as a table
+ * (report/tabular.h) or histograms (report/histview.h), read and checked as plot reads it
+ * (result_json_load).  Returns the exit status. */
 static int export_table(const char *path, unsigned format, FILE *out, FILE *err)
 {
 	char msg[512];
@@ -558,8 +564,10 @@ static int export_table(const char *path, unsigned format, FILE *out, FILE *err)
 		return EXPORT_BAD_INPUT;
 	}
 	errno = 0;
-	int rc = tabular_write(out, json_object_get(doc, JK_RESULTS), format == FORMAT_CSV ? TABULAR_CSV
-											  : TABULAR_MARKDOWN);
+	const json_t *results = json_object_get(doc, JK_RESULTS);
+	int rc = format == FORMAT_HISTOGRAM ? hview_text(out, results, 0)
+	       : format == FORMAT_HISTOGRAM_CSV ? hview_csv(out, results)
+	       : tabular_write(out, results, format == FORMAT_CSV ? TABULAR_CSV : TABULAR_MARKDOWN);
 	json_decref(doc);
 	if (rc != 0 || fflush(out) != 0 || ferror(out))
 		return write_fault(out, err);
