@@ -234,7 +234,7 @@ static int pair_csv(struct tabular_out *t, const struct tabular_pair *p, const s
 
 int hview_csv(FILE *out, const json_t *results)
 {
-	static const char *const header[] = { "simulation", "mode", "load", "load_mode", "latency", "from_us", "to_us",
+	static const char *const header[] = { JK_SIMULATION, JK_MODE, JK_LOAD, JK_LOAD_MODE, "latency", "from_us", "to_us",
 					      "count" };
 	struct tabular_out t = { out, TABULAR_CSV, 0 };
 	struct tabular_pairs ps;

@@ -305,7 +305,7 @@ static void columns_find(const struct tabular_pairs *ps, struct column *cols, do
 
 /* ---- the table ---- */
 
-static const char *const id_columns[] = { "simulation", "mode", "load", "load_mode", "subruns", "failed" };
+static const char *const id_columns[] = { JK_SIMULATION, JK_MODE, JK_LOAD, JK_LOAD_MODE, "subruns", JK_FAILED };
 #define ID_COLUMNS (sizeof(id_columns) / sizeof(id_columns[0]))
 static const char *const interval_suffixes[2] = { "_mean_ci95_low", "_mean_ci95_high" };
 static const char *const interval_md[2] = { " mean 95% CI low", " mean 95% CI high" };
