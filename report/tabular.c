@@ -315,8 +315,12 @@ static void table_header(struct tabular_out *t, const struct column *cols)
 {
 	char name[256];
 	unsigned n = 0;
-	for (size_t i = 0; i < ID_COLUMNS; i++, n++)
-		tabular_cell(t, id_columns[i]);
+	for (size_t i = 0; i < ID_COLUMNS; i++, n++) {
+		snprintf(name, sizeof(name), "%s", id_columns[i]);
+		for (char *c = name; t->fmt == TABULAR_MARKDOWN && *c; c++)
+			*c = *c == '_' ? ' ' : *c;   /* Markdown's headers are words */
+		tabular_cell(t, name);
+	}
 	for (size_t i = 0; i < task_figures_n; i++) {
 		if (!cols[i].shown)
 			continue;

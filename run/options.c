@@ -168,9 +168,9 @@ static const struct optspec core_options[] = {
 	  .help = "also write that table as GitHub Markdown to FILE",
 	  .accepted = "a file name", .noun = "file name", .offset = O(export_markdown_path) },
 	{ .long_name = "histogram", .type = OPTSPEC_CUSTOM, .metavar = "MAX",
-	  .help = "print each pair's latency histograms after the tables,\nrows up to MAX (us, or 2ms; all: "
-		  "every row), the rest\ncounted as over, as cyclictest -h",
-	  .accepted = "all, or a time from 1us to 137s (a bare number: microseconds)", .set = histogram_set_opt,
+	  .help = "print each pair's latency histograms, rows up to MAX\n(us, or 2ms; all: every row), the rest "
+		  "counted as\nover, as cyclictest -h",
+	  .accepted = "all, or a time from 1us to 137s, a bare number in microseconds", .set = histogram_set_opt,
 	  .offset = O(histogram_max_ns) },
 	{ .long_name = "histogram-csv", .type = OPTSPEC_STRING, .metavar = "FILE",
 	  .help = "also write every pair's latency histograms to FILE as\nCSV, a line a bucket, for plotting",

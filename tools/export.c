@@ -462,10 +462,11 @@ static void export_usage(FILE *f)
 {
 	fprintf(f, "Usage: interbench export [--format lava|kcidb|metrics] [--against OLD [--threshold SPEC]]\n"
 		"                         [--origin NAME --build-id ID [--run NAME]] RESULT\n"
-		"       interbench export --format csv|markdown|histogram|histogram-csv RESULT.json\n"
+		"       interbench export --format csv|markdown|histogram[-csv] RESULT.json\n"
 		"Writes RESULT (JSON from --json, or a classic logfile) as test cases for kernel CI: a case a\n"
-		"(simulation, load) pair and one a figure, with the median over the repeats; or a JSON\n"
-		"result as a table: a row a pair, every figure in the unit its header names.\n"
+		"(simulation, load) pair and one a figure, with the median over the repeats.\n"
+		"With csv, markdown, histogram[-csv]: a JSON result as a table (a row a pair,\n"
+		"a column a figure in the unit its header names) or latency histograms.\n"
 		"Exit status: 0 every case passed, 1 a case failed, 2 bad input.\n");
 	optspec_help_table(f, export_options, EXPORT_OPTIONS, &export_style);
 }
