@@ -31,16 +31,21 @@ uint64_t hview_low_ns(unsigned c)
 /* The two latencies a result has a histogram of: its JSON keys. */
 static const struct kind {
 	const char *name, *hist_key;
-	size_t max_field;            /* offset of its max in struct pair_summary (FIGURE_KEY) */
+	size_t mean_field, max_field; /* offsets of its mean and max in struct pair_summary
+	                                 (their keys: figure_key_of) */
 } kinds[] = {
-	{ "scheduling", JK_LATENCY_HISTOGRAM, offsetof(struct pair_summary, latency_max_ns) },
-	{ "timer", JK_TIMER_LATENCY_HISTOGRAM, offsetof(struct pair_summary, timer_max_ns) },
+	{ "scheduling", JK_LATENCY_HISTOGRAM, offsetof(struct pair_summary, latency_mean_ns),
+	  offsetof(struct pair_summary, latency_max_ns) },
+	{ "timer", JK_TIMER_LATENCY_HISTOGRAM, offsetof(struct pair_summary, timer_mean_ns),
+	  offsetof(struct pair_summary, timer_max_ns) },
 };
 
 /* One pair's histogram of one kind, its counted results merged. */
 struct column {
 	uint64_t count[HVIEW_BUCKETS];
 	uint64_t total;
+	double mean_ns;              /* the counted results' means weighted by their samples; -1:
+	                                none */
 	double max_ns;               /* the largest counted result's max; -1: none */
 };
 
@@ -60,20 +65,27 @@ static void column_add(struct column *c, const json_t *h)
 	}
 }
 
-/* Pair p's histogram of kind k into c. */
+/* Pair p's histogram of kind k into c, with its mean and max. */
 static void column_of(const struct tabular_pair *p, const struct kind *k, struct column *c)
 {
-	const char *max_key = figure_key_of(k->max_field);
+	const char *mean_key = figure_key_of(k->mean_field), *max_key = figure_key_of(k->max_field);
+	double sum = 0, weight = 0;
 	memset(c, 0, sizeof(*c));
 	c->max_ns = -1;
 	for (size_t r = 0; r < p->n; r++) {
 		if (!tabular_counted(p, r))
 			continue;
+		uint64_t before = c->total;
 		column_add(c, json_object_get(p->res[r], k->hist_key));
-		const json_t *m = json_object_get(p->res[r], max_key);
-		if (json_is_number(m) && json_number_value(m) > c->max_ns)
-			c->max_ns = json_number_value(m);
+		const json_t *mean = json_object_get(p->res[r], mean_key), *max = json_object_get(p->res[r], max_key);
+		if (json_is_number(mean) && c->total > before) {
+			sum += json_number_value(mean) * (double)(c->total - before);
+			weight += (double)(c->total - before);
+		}
+		if (json_is_number(max) && json_number_value(max) > c->max_ns)
+			c->max_ns = json_number_value(max);
 	}
+	c->mean_ns = weight > 0 ? sum / weight : -1;
 }
 
 /* The lowest and highest bucket holding a sample of cols[0..n) into *lo, *hi; false when none. */
@@ -114,8 +126,8 @@ static void block_title(FILE *out, const struct tabular_pair *p, const struct ki
 	text_escape_line(p->load_mode, load_mode, sizeof(load_mode));
 	snprintf(settings, sizeof(settings), "%s%s%s%s%s%s", *mode || *load_mode ? " (" : "", mode,
 		 *mode && *load_mode ? ", " : "", *load_mode ? "loads at " : "", load_mode, *mode || *load_mode ? ")" : "");
-	fprintf(out, "\nLatency histogram: %s%s, %s latency in us, a row a bucket from its low bound (%d a power "
-		"of two)\n", sim, settings, k->name, HVIEW_SUB);
+	fprintf(out, "\n# Latency histogram: %s%s, %s latency\n# Time unit is microseconds (us); a row a bucket "
+		"from its low bound, %d a power of two\n", sim, settings, k->name, HVIEW_SUB);
 }
 
 /* One row: its label, then a number a column ("-" for a negative one). */
@@ -135,10 +147,12 @@ static void block_text(FILE *out, const struct block *b, const struct kind *k, u
 {
 	unsigned lo, hi, cap = max_ns ? hview_bucket(max_ns) : HVIEW_BUCKETS - 1;
 	double v[BLOCK_COLUMNS];
-	char label[48];
+	char label[32];
 	if (!bucket_range(b->cols, b->n, &lo, &hi))
 		return;
 	block_title(out, &b->pairs[0], k);
+	if (max_ns && cap + 1 < HVIEW_BUCKETS)
+		fprintf(out, "# over: the samples from %.3f us up\n", hview_low_ns(cap + 1) / 1e3);
 	fprintf(out, "%*s", LABEL_WIDTH, "from_us");
 	for (size_t i = 0; i < b->n; i++)
 		fprintf(out, "%*s", b->width[i], b->names[i]);
@@ -155,15 +169,17 @@ static void block_text(FILE *out, const struct block *b, const struct kind *k, u
 			for (unsigned r = cap + 1; r < HVIEW_BUCKETS; r++)
 				v[i] += (double)b->cols[i].count[r];
 		}
-		snprintf(label, sizeof(label), "over %.3f", hview_low_ns(cap + 1 < HVIEW_BUCKETS ? cap + 1 : cap) / 1e3);
-		block_row(out, b, label, v, 0);
+		block_row(out, b, "over:", v, 0);
 	}
 	for (size_t i = 0; i < b->n; i++)
 		v[i] = (double)b->cols[i].total;
-	block_row(out, b, "count", v, 0);
+	block_row(out, b, "count:", v, 0);
+	for (size_t i = 0; i < b->n; i++)
+		v[i] = b->cols[i].mean_ns < 0 ? -1 : b->cols[i].mean_ns / 1e3;
+	block_row(out, b, "avg:", v, 3);
 	for (size_t i = 0; i < b->n; i++)
 		v[i] = b->cols[i].max_ns < 0 ? -1 : b->cols[i].max_ns / 1e3;
-	block_row(out, b, "max", v, 3);
+	block_row(out, b, "max:", v, 3);
 }
 
 /* Whether pairs a and b share a task and settings (one block). */

@@ -236,7 +236,7 @@ START_TEST(coarse_buckets)
 END_TEST
 
 /* The text: the rows and the overflow add up to the count, which is every sample of the
- * counted sub-runs merged; the max is the JSON's. */
+ * counted sub-runs merged; the avg their means weighted by their samples, the max the JSON's. */
 START_TEST(histogram_text_adds_up)
 {
 	json_t *res = json_array();
@@ -245,6 +245,7 @@ START_TEST(histogram_text_adds_up)
 		json_object_set_new(r, "latency_histogram", json_pack("[[i, i], [i, i], [i, i]]", 100000, 5, 101000, 3,
 								       5000000 + rep, 1));
 		json_object_set_new(r, "latency_max_ns", json_integer(5000100 + rep));
+		json_object_set_new(r, "latency_mean_ns", json_integer(100000 * rep));
 		json_array_append_new(res, r);
 	}
 	char *text = NULL;
@@ -252,12 +253,14 @@ START_TEST(histogram_text_adds_up)
 	FILE *f = open_memstream(&text, &len);
 	ck_assert_int_eq(hview_text(f, res, 1000000), 0);
 	ck_assert_int_eq(fclose(f), 0);
-	ck_assert_ptr_nonnull(strstr(text, "Latency histogram: Audio, scheduling latency in us"));
+	ck_assert_ptr_nonnull(strstr(text, "\n# Latency histogram: Audio, scheduling latency\n"));
 	ck_assert_ptr_null(strstr(text, "timer latency"));   /* no timer sample: no block */
+	ck_assert_ptr_nonnull(strstr(text, "\n# over: the samples from 1048.576 us up\n"));
 	ck_assert_ptr_nonnull(strstr(text, "\n        98.304         16\n"));
-	ck_assert_ptr_nonnull(strstr(text, "\n over 1048.576          2\n"));
-	ck_assert_ptr_nonnull(strstr(text, "\n         count         18\n"));
-	ck_assert_ptr_nonnull(strstr(text, "\n           max   5000.102\n"));
+	ck_assert_ptr_nonnull(strstr(text, "\n         over:          2\n"));
+	ck_assert_ptr_nonnull(strstr(text, "\n        count:         18\n"));
+	ck_assert_ptr_nonnull(strstr(text, "\n          avg:    150.000\n"));  /* 9 samples at 100, 9 at 200 us */
+	ck_assert_ptr_nonnull(strstr(text, "\n          max:   5000.102\n"));
 	free(text);
 	json_decref(res);
 }

@@ -51,7 +51,7 @@ e2e_calibrate
 "$BIN" -l "$LPMS" -t 1 -q -W Audio -w None,Burn --json j.json --histogram 20us --histogram-csv h.csv \
 	--export-csv t.csv --export-markdown t.md >run.txt 2>"$out"; rc=$?
 log=$(ls ./*.log 2>/dev/null | head -1)
-if [ $rc = 0 ] && check histogram j.json run.txt >"$out" 2>&1 && grep -q '^ *over 2[0-9.]* ' run.txt
+if [ $rc = 0 ] && check histogram j.json run.txt >"$out" 2>&1 && grep -q '^ *over: ' run.txt && grep -q '^# over: the samples from 2[0-9.]* us up' run.txt
 then ok "--histogram 20us: rows and over add up to the samples ($(grep -c '^histogram' "$out") columns)"
 else bad "--histogram 20us on the console (exit $rc)" "$out"; fi
 if [ -n "$log" ] && check histogram j.json "$log" >"$out" 2>&1; then ok "--histogram: in the logfile too"

@@ -152,7 +152,42 @@ def check_markdown(md, table):
               "cells, equal to the CSV's")
 
 
-KINDS = {"scheduling": ("samples", "latency_max_ns"), "timer": ("timer_samples", "timer_latency_max_ns")}
+KINDS = {"scheduling": ("samples", "latency_max_ns", "latency_mean_ns", "latency_histogram"),
+         "timer": ("timer_samples", "timer_latency_max_ns", "timer_latency_mean_ns", "timer_latency_histogram")}
+
+
+def weighted_mean(rs, kind):
+    """The results' means weighted by their histograms' counts, us (as --histogram's avg)."""
+    _, _, mean_key, hist_key = KINDS[kind]
+    pairs = [(r[mean_key], sum(c for _, c in r.get(hist_key) or [])) for r in rs if r.get(mean_key) is not None]
+    weight = sum(w for _, w in pairs)
+    return f"{sum(m * w for m, w in pairs) / weight / 1e3:.3f}" if weight else "-"
+
+
+def block_key(title):
+    """The pair key's (simulation, mode, load_mode) of a block's title, "Audio (nice -10, loads
+    at nice 19)"."""
+    m = re.fullmatch(r"(.*?)(?: \((.*)\))?", title)
+    sim, settings = m.group(1), m.group(2) or ""
+    mode, _, load_mode = settings.partition("loads at ")
+    return sim, mode.rstrip(", "), load_mode
+
+
+def block_rows(lines, n):
+    """The block starting at lines[n]: its columns, the rows' sums, over, count, avg and max."""
+    while lines[n].startswith("#"):
+        n += 1
+    loads = lines[n].split()[1:]
+    sums, rows = [0] * len(loads), {}
+    for row in lines[n + 1:]:
+        f = row.split()
+        if f[0].endswith(":"):
+            rows[f[0][:-1]] = f[1:]
+            if f[0] == "max:":
+                break
+        else:
+            sums = [s + int(x) for s, x in zip(sums, f[1:])]
+    return loads, sums, rows
 
 
 def check_histogram(result, text):
@@ -161,32 +196,24 @@ def check_histogram(result, text):
     lines = open(text, encoding="utf-8").read().split("\n")
     blocks = 0
     for n, line in enumerate(lines):
-        m = re.match(r"Latency histogram: (\S+), (\w+) latency in us", line)
+        m = re.fullmatch(r"# Latency histogram: (.*), (\w+) latency", line)
         if not m:
             continue
-        sim, kind = m.groups()
-        loads = lines[n + 1].split()[1:]
-        sums, over, count, top = [0] * len(loads), [0] * len(loads), None, None
-        for row in lines[n + 2:]:
-            f = row.split()
-            if f[0] == "count":
-                count = [int(x) for x in f[1:]]
-            elif f[0] == "max":
-                top = f[1:]
-                break
-            elif f[0] == "over":
-                over = [int(x) for x in f[2:]]
-            else:
-                sums = [s + int(x) for s, x in zip(sums, f[1:])]
+        (sim, mode, load_mode), kind = block_key(m.group(1)), m.group(2)
+        loads, sums, rows = block_rows(lines, n + 1)
+        over = [int(x) for x in rows.get("over", ["0"] * len(loads))]
+        count = [int(x) for x in rows["count"]]
         for i, load in enumerate(loads):
-            rs = counted[(sim, "", load, "")]
+            rs = counted[(sim, mode, load, load_mode)]
             samples = sum(r[KINDS[kind][0]] for r in rs)
             maxes = [r[KINDS[kind][1]] for r in rs if r.get(KINDS[kind][1]) is not None]
             if not sums[i] + over[i] == count[i] == samples:
                 problems.append(f"{sim}/{load} {kind}: rows {sums[i]} + over {over[i]}, count {count[i]}, "
                                 f"the JSON's samples {samples}")
-            if maxes and top[i] != f"{max(maxes) / 1e3:.3f}":
-                problems.append(f"{sim}/{load} {kind}: max {top[i]}, the JSON's {max(maxes)} ns")
+            if maxes and rows["max"][i] != f"{max(maxes) / 1e3:.3f}":
+                problems.append(f"{sim}/{load} {kind}: max {rows['max'][i]}, the JSON's {max(maxes)} ns")
+            if rows["avg"][i] != weighted_mean(rs, kind):
+                problems.append(f"{sim}/{load} {kind}: avg {rows['avg'][i]}, the JSON's {weighted_mean(rs, kind)}")
             blocks += 1
         print(f"histogram {sim}/{','.join(loads)} {kind}: rows {sums} + over {over} = count {count}")
     if not blocks:
@@ -205,7 +232,7 @@ def check_histcsv(result, table):
         if r[head.index("to_us")] and float(r[head.index("to_us")]) <= float(r[head.index("from_us")]):
             problems.append(f"{r}: an empty bucket range")
     for pair, rs in counted.items():
-        for kind, (samples_key, _) in KINDS.items():
+        for kind, (samples_key, *_) in KINDS.items():
             samples = sum(r[samples_key] for r in rs)
             if sums.get((pair, kind), 0) != samples:
                 problems.append(f"{pair} {kind}: counts {sums.get((pair, kind), 0)}, the JSON's samples {samples}")
