@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <jansson.h>
 #include "run/matrix.h"
 #include "run/options.h"
 #include "run/plan.h"
@@ -115,6 +116,16 @@ void report_item_words(const struct report_run *run, const struct plan_item *it,
  * (commit) or removed.  Returns 0, or -1 with "interbench: WHAT: reason" on stderr (what: its
  * option, "--timeline"). */
 int report_file_close(struct safe_out *out, bool commit, const char *what);
+
+/* Appends to doc's "results" (report/json_report.h report_add) every run of m that ran: round
+ * by round, each in plan order whatever order the round ran its pairs in (run/matrix.h), a
+ * round a signal stopped part way up to where it stopped.  Returns 0, or -1 when out of memory
+ * (the results that could be added are there). */
+int report_add_results(json_t *doc, const struct report_run *run, const struct matrix *m);
+
+/* {"results": [...]} of report_add_results, for an output that writes what it reads from a
+ * result document (report/tabular.h, report/histview.h); NULL when out of memory. */
+json_t *report_results_json(const struct report_run *run, const struct matrix *m);
 
 /* Flushes f (the console or a file), keeping its first write error's errno in *first (stdio
  * keeps only a flag). */

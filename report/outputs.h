@@ -10,6 +10,9 @@
 
 #define REPORT_OUTPUTS(X) \
 	X(timeline)       \
+	X(export_csv)     \
+	X(export_markdown) \
+	X(histogram_csv)  \
 	X(json)           \
 	X(text)
 

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "run/options.h"
+#include "lib/histogram.h"
 #include "run/matrix.h"
 #include "explain/model.h"
 #include "lib/optparse.h"
@@ -33,6 +34,20 @@ static int threshold_set_opt(const struct optspec *s, void *base, const char *ar
 	}
 	o->explain = true;
 	return OPTSPEC_SET;
+}
+
+/* --histogram MAX: "all", or a time (bare: microseconds, as cyclictest's -h US) from 1 us to
+ * lib/histogram.h's HIST_MAX_NS. */
+static int histogram_set_opt(const struct optspec *s, void *base, const char *arg, char *what, size_t whatlen)
+{
+	struct options *o = base;
+	(void)s;
+	o->histogram = true;
+	o->histogram_max_ns = 0;
+	if (strcmp(arg, "all") == 0 || parse_duration_ns(arg, 1000, 1000, HIST_MAX_NS, &o->histogram_max_ns) == 0)
+		return OPTSPEC_SET;
+	snprintf(what, whatlen, "invalid limit");
+	return OPTSPEC_BAD;
 }
 
 /* The options of the run as a whole, in -h order.  Each workload's own options follow them
@@ -146,6 +161,20 @@ static const struct optspec core_options[] = {
 	{ .long_name = "timeline", .type = OPTSPEC_STRING, .metavar = "FILE",
 	  .help = "record every period of every pair in FILE (binary,\ndoc/timeline.md)", .accepted = "a file name",
 	  .noun = "file name", .json_key = "timeline", .not_a_fact = true, .offset = O(timeline_path) },
+	{ .long_name = "export-csv", .type = OPTSPEC_STRING, .metavar = "FILE",
+	  .help = "also write the results as a CSV table to FILE: a row\na pair, a column a figure (RFC 4180)",
+	  .accepted = "a file name", .noun = "file name", .offset = O(export_csv_path) },
+	{ .long_name = "export-markdown", .type = OPTSPEC_STRING, .metavar = "FILE",
+	  .help = "also write that table as GitHub Markdown to FILE",
+	  .accepted = "a file name", .noun = "file name", .offset = O(export_markdown_path) },
+	{ .long_name = "histogram", .type = OPTSPEC_CUSTOM, .metavar = "MAX",
+	  .help = "print each pair's latency histograms, rows up to MAX\n(us, or 2ms; all: every row), the rest "
+		  "counted as\nover, as cyclictest -h",
+	  .accepted = "all, or a time from 1us to 137s, a bare number in microseconds", .set = histogram_set_opt,
+	  .offset = O(histogram_max_ns) },
+	{ .long_name = "histogram-csv", .type = OPTSPEC_STRING, .metavar = "FILE",
+	  .help = "also write every pair's latency histograms to FILE as\nCSV, a line a bucket, for plotting",
+	  .accepted = "a file name", .noun = "file name", .offset = O(histogram_csv_path) },
 	{ .long_name = "wake", .type = OPTSPEC_MASK, .metavar = "LIST",
 	  .help = "how a periodic task is woken, a sweep: thread (the realtime\ntiming thread wakes it, as "
 		  "interbench 0.31; default) and\ntimer (it sleeps on its own absolute timer, as an application\ndoes)",

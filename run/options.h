@@ -77,6 +77,11 @@ struct options {
 	                               0: drawn at the start (interbench.c) */
 	const char *json_path;      /* --json FILE ("-" = stdout), or NULL */
 	const char *timeline_path;  /* --timeline FILE (engine/timeline.h), or NULL */
+	const char *export_csv_path;      /* --export-csv FILE (report/tabular.h), or NULL */
+	const char *export_markdown_path; /* --export-markdown FILE, or NULL */
+	const char *histogram_csv_path;   /* --histogram-csv FILE (report/histview.h), or NULL */
+	bool histogram;             /* --histogram: the latency histograms after the tables */
+	uint64_t histogram_max_ns;  /* --histogram's MAX, the last row's bound; 0: all */
 	bool explain;               /* --explain: say why periods were late (explain/model.h) */
 	uint32_t wakes;             /* --wake: a sweep, bit SIM_WAKE_THREAD (the timing thread wakes
 	                               the task) and bit SIM_WAKE_TIMER (its own absolute timer);
