@@ -13,9 +13,7 @@ void run_scheduler_init(struct run_scheduler *rs, const char *dir, const volatil
 	rs->r.interrupted = interrupted;
 }
 
-/* Splits cmd at blanks into words and argv (no quoting: the command is run without a shell).
- * Returns the number of words, or -1 when it has none, too many or is too long. */
-static int split(const char *cmd, char *words, size_t len, char **argv)
+int run_command_split(const char *cmd, char *words, size_t len, char **argv)
 {
 	int n = 0;
 	if (strlen(cmd) >= len)
@@ -37,7 +35,7 @@ int run_scheduler_preflight(const struct options *o, const char *dir, bool is_ro
 	if (!o->schedulers.n)
 		return 0;
 	for (unsigned i = 0; i < o->schedulers.n; i++)
-		if (strcmp(o->schedulers.v[i], SCHED_FAIR_CLASS) && split(o->schedulers.v[i], words, sizeof(words), argv) < 0) {
+		if (strcmp(o->schedulers.v[i], SCHED_FAIR_CLASS) && run_command_split(o->schedulers.v[i], words, sizeof(words), argv) < 0) {
 			text_message(stderr, "interbench: --scheduler: '%s' (accepted: a command of 1 to %d words, at most %zu "
 				     "bytes, or %s)", o->schedulers.v[i], RUN_SCHEDULER_WORDS, sizeof(words) - 1, SCHED_FAIR_CLASS);
 			return 2;
@@ -81,7 +79,7 @@ static int stop_current(struct run_scheduler *rs, char *why, size_t len)
 /* Starts want (a command), remembering a failure.  Returns 0 or -1 with why. */
 static int start(struct run_scheduler *rs, const char *want, char *why, size_t len)
 {
-	if (split(want, rs->words, sizeof(rs->words), rs->argv) < 0 ||
+	if (run_command_split(want, rs->words, sizeof(rs->words), rs->argv) < 0 ||
 	    scx_start(&rs->r, RUN_SCHEDULER_START_NS, why, len) != 0) {
 		if (rs->n_failed < OPTSPEC_TEXTS_MAX) {
 			rs->failed[rs->n_failed] = want;

@@ -15,6 +15,12 @@
 #include "run/options.h"
 
 #define RUN_SCHEDULER_WORDS 32                    /* words of a command */
+
+/* Splits cmd at blanks into words (len bytes) and argv (RUN_SCHEDULER_WORDS + 1 entries, NULL
+ * after the last): no quoting, no expansion, as a command run without a shell (--scheduler,
+ * --on-threshold's exec) is given.  Returns the number of words, or -1 when it has none, more
+ * than RUN_SCHEDULER_WORDS or is too long. */
+int run_command_split(const char *cmd, char *words, size_t len, char **argv);
 #define RUN_SCHEDULER_START_NS (10 * 1000000000ull) /* until the kernel says enabled */
 #define RUN_SCHEDULER_STOP_NS (5 * 1000000000ull)   /* SIGINT's grace, then SIGKILL's */
 
