@@ -7,6 +7,7 @@
 #include "lib/schedpolicy.h"
 #include "lib/text.h"
 #include "report/failif.h"
+#include "report/jsonkeys.h"
 #include "report/run_decisions.h"
 #include "workloads/pipeline_chain.h"
 #include "workloads/workload.h"
@@ -345,8 +346,8 @@ static void print_check(FILE *f, const struct failif_spec *spec, const struct fa
 	pair_words(m, i, pair, sizeof(pair));
 	shown(c->metric, c->limit, lim, sizeof(lim));
 	if (k->r == FAILIF_UNKNOWN || isnan(k->value)) {
-		text_message(f, "interbench: --fail-if: %s: %s %s: %s (%s)", pair, c->text, k->r == FAILIF_FAIL ? "failed" : "unknown",
-			     k->why, c->text);
+		text_message(f, "interbench: --fail-if: %s: %s: %s: %s", pair, c->text,
+			     k->r == FAILIF_FAIL ? "fails" : "unknown", k->why);
 	} else if (spec->mode == FAILIF_INTERVAL) {
 		text_message(f, "interbench: --fail-if: %s: %s %s, its 95 %% interval over %u sub-runs %s to %s wholly %s %s (%s)",
 			     pair, judged_metric_name(c->metric), shown(c->metric, k->value, val, sizeof(val)), k->subruns,
@@ -379,10 +380,10 @@ void failif_print(FILE *f, const struct failif_spec *spec, const struct matrix *
 			     v->checked == 1 ? "" : "s", spec->mode == FAILIF_INTERVAL ? "by its interval" : "a point estimate");
 }
 
-/* A figure value in its JSON scale, or null. */
+/* A figure value as its key writes it (an integer in the unit the key names), or null. */
 static json_t *scaled(const struct failif_cond *c, double v)
 {
-	return isfinite(v) ? json_real(v * c->f->json_scale) : json_null();
+	return isfinite(v) ? json_integer((json_int_t)llround(v * c->f->json_scale)) : json_null();
 }
 
 static const char *result_name(enum failif_result r)
@@ -395,7 +396,7 @@ static json_t *check_json(const struct failif_cond *c, const struct failif_check
 {
 	json_t *iv = isfinite(k->lo) ? json_pack("[o, o]", scaled(c, k->lo), scaled(c, k->hi)) : json_null();
 	return json_pack("{s:s, s:s, s:o, s:o, s:o, s:i, s:s, s:s?}", "condition", c->text, "figure", c->f->json_key,
-			 "value", scaled(c, k->value), "limit", scaled(c, c->limit), "interval", iv, "subruns",
+			 "measured", scaled(c, k->value), "limit", scaled(c, c->limit), "interval", iv, "subruns",
 			 (int)k->subruns, "result", result_name(k->r), "why", k->why);
 }
 
@@ -421,8 +422,8 @@ static json_t *pair_json(const struct failif_spec *spec, const struct matrix *m,
 	}
 	sched_setting_words(&it->bench_sched, bench, sizeof(bench));
 	sched_setting_words(&m->p.load->s[it->load_setting], load, sizeof(load));
-	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:o}", "simulation", it->task->name, "load", matrix_load_name(m, i),
-			 "mode", bench, "load_mode", load, "verdict", result_name(worst), "checks", checks);
+	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:o}", JK_SIMULATION, it->task->name, JK_LOAD, matrix_load_name(m, i),
+			 JK_MODE, bench, JK_LOAD_MODE, load, "verdict", result_name(worst), "checks", checks);
 }
 
 json_t *failif_json(const struct failif_spec *spec, const struct matrix *m, const struct failif_verdict *v)
@@ -441,9 +442,9 @@ json_t *failif_json(const struct failif_spec *spec, const struct matrix *m, cons
 		json_decref(pairs);
 		return NULL;
 	}
-	return json_pack("{s:s, s:o, s:s, s:i, s:i, s:i, s:o}", "mode", spec->mode == FAILIF_INTERVAL ? "interval" : "point",
+	return json_pack("{s:s, s:o, s:s, s:i, s:i, s:i, s:o}", "check_on", spec->mode == FAILIF_INTERVAL ? "interval" : "point",
 			 "conditions", conds, "verdict", v->failed ? "fail" : "pass", "checked", (int)v->checked,
-			 "failed", (int)v->failed, "unknown", (int)v->unknown, "pairs", pairs);
+			 "checks_failed", (int)v->failed, "unknown", (int)v->unknown, "pairs", pairs);
 }
 
 void failif_free(struct failif_verdict *v)

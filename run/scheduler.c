@@ -13,19 +13,50 @@ void run_scheduler_init(struct run_scheduler *rs, const char *dir, const volatil
 	rs->r.interrupted = interrupted;
 }
 
+/* Copies the word at *pp (blanks skipped before it) into out, its quotes and backslashes
+ * taken away, NUL-terminated, advancing *pp past it.  Returns the bytes written with the NUL,
+ * 0 at the end of cmd, or -1 for an unterminated quote or past len bytes. */
+static int next_word(const char **pp, char *out, size_t len)
+{
+	const char *p = *pp + strspn(*pp, " \t");
+	size_t n = 0;
+	char quote = 0;
+	if (!*p)
+		return 0;
+	for (; *p && (quote || (*p != ' ' && *p != '\t')); p++) {
+		if (quote == '\'' ? *p == '\'' : *p == '"' && quote) {
+			quote = 0;
+			continue;
+		}
+		if (!quote && (*p == '\'' || *p == '"')) {
+			quote = *p;
+			continue;
+		}
+		if (*p == '\\' && quote != '\'' && p[1] && (!quote || p[1] == '"' || p[1] == '\\'))
+			p++;
+		if (n + 1 >= len)
+			return -1;
+		out[n++] = *p;
+	}
+	if (quote || n + 1 > len)
+		return -1;
+	out[n++] = '\0';
+	*pp = p;
+	return (int)n;
+}
+
 int run_command_split(const char *cmd, char *words, size_t len, char **argv)
 {
-	int n = 0;
-	if (strlen(cmd) >= len)
-		return -1;
-	strcpy(words, cmd);
-	for (char *save = NULL, *w = strtok_r(words, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
+	int n = 0, w;
+	size_t used = 0;
+	while ((w = next_word(&cmd, words + used, len - used)) > 0) {
 		if (n == RUN_SCHEDULER_WORDS)
 			return -1;
-		argv[n++] = w;
+		argv[n++] = words + used;
+		used += (size_t)w;
 	}
 	argv[n] = NULL;
-	return n ? n : -1;
+	return w < 0 || !n ? -1 : n;
 }
 
 int run_scheduler_preflight(const struct options *o, const char *dir, bool is_root)

@@ -91,7 +91,7 @@ int threshold_parse(const char *text, struct threshold_rule *r, char *err, size_
 	else if (strncmp(a, "exec=", 5) != 0)
 		return refuse(text, "unknown action", err, errlen);
 	else if (run_command_split(a + 5, r->words, sizeof(r->words), r->argv) < 0)
-		return refuse(text, "exec needs a command of 1 to 32 words within 1023 bytes", err, errlen);
+		return refuse(text, "exec needs a command of 1 to 32 words within 1023 bytes, its quotes closed", err, errlen);
 	else
 		r->kind = THRESHOLD_EXEC;
 	return 0;
