@@ -297,14 +297,17 @@ int failif_judge(const struct failif_spec *spec, const struct matrix *m, struct 
 		return -1;
 	v->items = items;
 	for (size_t i = 0; i < items; i++) {
-		bool failed = false;
+		bool failed = false, named = false;
 		for (unsigned c = 0; c < spec->n; c++) {
 			const struct failif_cond *cd = &spec->c[c];
 			struct failif_check *k = &v->checks[i * spec->n + c];
 			const struct plan_item *it = &m->p.plan->items[i];
 			k->value = k->lo = k->hi = NAN;
-			if (!names(cd, it) || !applies(cd->metric, cd->f, it) || !matrix_ran(m, i))
+			if (!names(cd, it) || !applies(cd->metric, cd->f, it))
 				continue;  /* FAILIF_NA */
+			named = true;
+			if (!matrix_ran(m, i))
+				continue;
 			(spec->mode == FAILIF_INTERVAL ? check_interval : check_point)(cd, m, i, k);
 			v->checked++;
 			v->failed += k->r == FAILIF_FAIL;
@@ -312,6 +315,7 @@ int failif_judge(const struct failif_spec *spec, const struct matrix *m, struct 
 			failed |= k->r == FAILIF_FAIL;
 		}
 		v->pairs_failed += failed;
+		v->not_run += named && !matrix_ran(m, i);
 	}
 	return 0;
 }
@@ -368,6 +372,9 @@ void failif_print(FILE *f, const struct failif_spec *spec, const struct matrix *
 			if (k->r == FAILIF_FAIL || k->r == FAILIF_UNKNOWN)
 				print_check(f, spec, &spec->c[c], m, i, k);
 		}
+	if (v->not_run)
+		text_message(f, "interbench: --fail-if: %zu pair%s the conditions name did not run (the run was stopped "
+			     "before them): not checked", v->not_run, v->not_run == 1 ? "" : "s");
 	if (v->failed)
 		text_message(f, "interbench: --fail-if: FAIL: %u of %u check%s failed, on %zu pair%s (exit status %d)", v->failed,
 			     v->checked, v->checked == 1 ? "" : "s", v->pairs_failed, v->pairs_failed == 1 ? "" : "s",
@@ -442,9 +449,9 @@ json_t *failif_json(const struct failif_spec *spec, const struct matrix *m, cons
 		json_decref(pairs);
 		return NULL;
 	}
-	return json_pack("{s:s, s:o, s:s, s:i, s:i, s:i, s:o}", "check_on", spec->mode == FAILIF_INTERVAL ? "interval" : "point",
+	return json_pack("{s:s, s:o, s:s, s:i, s:i, s:i, s:i, s:o}", "check_on", spec->mode == FAILIF_INTERVAL ? "interval" : "point",
 			 "conditions", conds, "verdict", v->failed ? "fail" : "pass", "checked", (int)v->checked,
-			 "checks_failed", (int)v->failed, "unknown", (int)v->unknown, "pairs", pairs);
+			 "checks_failed", (int)v->failed, "unknown", (int)v->unknown, "not_run", (int)v->not_run, "pairs", pairs);
 }
 
 void failif_free(struct failif_verdict *v)

@@ -102,6 +102,8 @@ struct failif_verdict {
 	struct failif_check *checks;
 	unsigned checked, failed, unknown; /* checks made (not NA), failed, unknown */
 	size_t pairs_failed;         /* plan items with a failed check */
+	size_t not_run;              /* plan items a condition names that never ran (the run was
+	                                stopped before them: a signal, --on-threshold's stop) */
 };
 
 /* Checks spec on every pair of m into *v.  Returns 0, or -1 when out of memory (v empty). */

@@ -315,7 +315,6 @@ static void fire(struct threshold_run *th, unsigned i, const struct sim_late_wat
 		outcome(r, event_new(th, i, w), false, "skipped: its command (pid %d) still runs", (int)r->child);
 		return;
 	}
-	write_why(th, w);
 	struct threshold_event *e = event_new(th, i, w);
 	if (r->kind == THRESHOLD_STOP) {
 		th->stop = true;
@@ -345,8 +344,13 @@ void threshold_take(struct threshold_run *th)
 			;
 	if (!atomic_load_explicit(&w->pending, memory_order_acquire))
 		return;
+	bool acts[OPTSPEC_TEXTS_MAX], any = false;
 	for (unsigned i = 0; i < th->n; i++)
-		if ((th->repeat || !th->r[i].fired) && w->latency_ns > th->r[i].latency_ns)
+		any |= acts[i] = (th->repeat || !th->r[i].fired) && w->latency_ns > th->r[i].latency_ns;
+	if (any)
+		write_why(th, w);  /* once, before the first action */
+	for (unsigned i = 0; i < th->n; i++)
+		if (acts[i])
 			fire(th, i, w);
 	atomic_store(&w->threshold_ns, armed_ns(th));
 	atomic_store_explicit(&w->pending, 0, memory_order_release);
@@ -415,8 +419,8 @@ void threshold_pair_end(struct threshold_run *th, bool interrupted)
 {
 	if (!th || !th->watch)
 		return;
-	atomic_store(&th->watch->threshold_ns, UINT64_MAX);
 	threshold_take(th);  /* a period posted as the window closed */
+	atomic_store(&th->watch->threshold_ns, UINT64_MAX);
 	for (int k = 0; k < 2; k++)
 		if (th->notify[k] >= 0)
 			close(th->notify[k]);
