@@ -170,8 +170,8 @@ static const struct optspec core_options[] = {
 	  .help = "with --explain, also explain periods later than TIME\n(500us, 2ms; implies --explain)",
 	  .accepted = EXPLAIN_THRESHOLD_ACCEPTED, .set = threshold_set_opt, .offset = O(explain_threshold_ns) },
 	{ .long_name = "on-threshold", .type = OPTSPEC_TEXTS, .metavar = "LAT:ACTION",
-	  .help = "when a period's scheduling latency exceeds LAT (500us),\nonce a pair: stop (the run after this pair), "
-		  "signal=SIG,\npid=PID, or exec=CMD ARGS (no shell; IB_LATENCY_US...\nin its environment); repeatable",
+	  .help = "when a period's scheduling latency exceeds LAT\n(500us), once a pair: stop (the run after this pair),\n"
+		  "signal=SIG,pid=PID, or exec=CMD ARGS (no shell;\nIB_LATENCY_US... in its environment); repeatable",
 	  .noun = "action", .json_key = "on_threshold", .not_a_fact = true, .offset = O(on_threshold) },
 	{ .long_name = "on-threshold-repeat", .type = OPTSPEC_FLAG,
 	  .help = "act at every period over the latency, not once a pair\n(one command of a rule at a time)",

@@ -6,6 +6,7 @@
 #define _GNU_SOURCE
 #include <check.h>
 #include "tests/ck_run.h"
+#include <fcntl.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -423,6 +424,42 @@ START_TEST(on_threshold_hostile)
 }
 END_TEST
 
+/* The engine's side: a periodic task whose every period is over an armed watch's 1 ns posts
+ * its first completed period, writes one byte, and posts no more until main takes it; a watch
+ * at UINT64_MAX (disarmed) is never posted to. */
+START_TEST(engine_posts_once_until_taken)
+{
+	static const struct sim_desc desc = { .interval_us = 10000, .cpu_pct = 10, .has_deadlines = true };
+	static struct sim_result r;
+	static struct sim_late_watch w;
+	struct sim_spec spec;
+	int fds[2];
+	char buf[8];
+	ck_assert_int_eq(pipe2(fds, O_NONBLOCK), 0);
+	sim_spec_init(&spec, &desc);
+	for (int armed = 1; armed >= 0; armed--) {
+		memset(&w, 0, sizeof(w));
+		atomic_store(&w.threshold_ns, armed ? 1 : UINT64_MAX);
+		w.notify_fd = fds[1];
+		struct sim_run_cfg cfg = { .loops_per_ms = 1000000, .late = &w };
+		struct sim_engine *e = sim_start(&spec, &cfg, &r);
+		ck_assert_msg(e != NULL, "%s", r.errmsg);
+		sleep_for_ns(200 * NS_PER_MS);
+		sim_stop(e);
+		ck_assert_uint_gt(r.acct.periods, 3);
+		ck_assert_uint_eq(atomic_load(&w.pending), (unsigned)armed);
+		ck_assert_int_eq(read(fds[0], buf, sizeof(buf)), armed ? 1 : -1);
+		if (armed) {
+			ck_assert_uint_eq(w.period, 0);  /* the first completed period */
+			ck_assert_uint_gt(w.latency_ns, 1);
+			ck_assert(!w.explained);
+		}
+	}
+	close(fds[0]);
+	close(fds[1]);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("threshold");
@@ -443,6 +480,7 @@ int main(void)
 	tcase_add_test(a, on_threshold_signal);
 	tcase_add_test(a, on_threshold_exec);
 	tcase_add_test(a, on_threshold_hostile);
+	tcase_add_test(a, engine_posts_once_until_taken);
 	suite_add_tcase(s, a);
 	return ck_run(s);
 }
