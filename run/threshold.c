@@ -222,6 +222,7 @@ static void write_why(const struct threshold_run *th, const struct sim_late_watc
 	}
 	memset(&s, 0, sizeof(s));
 	s.source = w->why.source;
+	s.threshold_ns = threshold_least_ns(th);  /* explained past it (run/matrix.c), or missed */
 	explain_summary_add(&s, NULL, &w->why);
 	explain_summary_sort(&s);
 	explain_text_why(stderr, "interbench: --on-threshold: why:", &s, th->load, th->repeat_no, 0);
