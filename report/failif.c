@@ -402,7 +402,7 @@ static const char *result_name(enum failif_result r)
 static json_t *check_json(const struct failif_cond *c, const struct failif_check *k)
 {
 	json_t *iv = isfinite(k->lo) ? json_pack("[o, o]", scaled(c, k->lo), scaled(c, k->hi)) : json_null();
-	return json_pack("{s:s, s:s, s:o, s:o, s:o, s:i, s:s, s:s?}", "condition", c->text, "figure", c->f->json_key,
+	return json_pack("{s:s, s:s, s:o, s:o, s:o, s:i, s:s, s:s*}", "condition", c->text, "figure", c->f->json_key,
 			 "measured", scaled(c, k->value), "limit", scaled(c, c->limit), "interval", iv, "subruns",
 			 (int)k->subruns, "result", result_name(k->r), "why", k->why);
 }

@@ -192,6 +192,9 @@ START_TEST(fail_if_point)
 	ck_assert_ptr_nonnull(j);
 	ck_assert_str_eq(json_string_value(json_object_get(j, "verdict")), "fail");
 	ck_assert_uint_eq(json_array_size(json_object_get(j, "pairs")), 2);
+	json_t *c0 = json_array_get(json_object_get(json_array_get(json_object_get(j, "pairs"), 0), "checks"), 0);
+	ck_assert_int_eq(json_integer_value(json_object_get(c0, "measured")), 1050000);
+	ck_assert_ptr_null(json_object_get(c0, "why"));  /* absent, never null: only with a reason */
 	json_decref(j);
 	failif_free(&v);
 	for (unsigned k = 0; k < 5; k++)  /* starved: no sample is no pass */
@@ -200,6 +203,11 @@ START_TEST(fail_if_point)
 	ck_assert_int_eq(failif_judge(&s, &m, &v), 0);
 	ck_assert_uint_eq(v.failed, 1);
 	ck_assert_str_eq(v.checks[1].why, "the figure has no value (no sample)");
+	j = failif_json(&s, &m, &v);
+	c0 = json_array_get(json_object_get(json_array_get(json_object_get(j, "pairs"), 0), "checks"), 0);
+	ck_assert_str_eq(json_string_value(json_object_get(c0, "why")), "the figure has no value (no sample)");
+	ck_assert(json_is_null(json_object_get(c0, "measured")));
+	json_decref(j);
 	failif_free(&v);
 }
 END_TEST
