@@ -225,6 +225,13 @@ static int finish_run(struct run *r, int rc)
 		text_message(stderr, "interbench: no pair could be measured (every one failed; see the reasons above)");
 		rc = -1;
 	}
+	if (threshold_stopping(&r->threshold)) {
+		size_t ran = 0;
+		for (size_t i = 0; i < r->plan.n; i++)
+			ran += matrix_ran(&r->matrix, i) > 0;
+		text_message(stderr, "interbench: --on-threshold: a stop action ended the run after %zu of its %zu pairs; "
+			     "what was measured is kept", ran, r->plan.n);
+	}
 	pid_t during = r->watch.during;
 	run_watch_end(&r->watch);
 	if (sink_close(&r->sink, &r->matrix, during) != 0)
