@@ -183,8 +183,9 @@ static struct threshold_event *event_new(struct threshold_run *th, unsigned i, c
 {
 	struct threshold_events *ev = th->events;
 	if (!ev || ev->n >= THRESHOLD_EVENTS_MAX) {
-		if (ev)
-			ev->dropped++;
+		if (ev && ev->dropped++ == 0)
+			text_message(stderr, "interbench: --on-threshold: more than %d actions in %s vs %s: the rest are "
+				     "taken and counted, not said", THRESHOLD_EVENTS_MAX, th->task, th->load);
 		return NULL;
 	}
 	struct threshold_event *e = &ev->e[ev->n++];
@@ -192,20 +193,21 @@ static struct threshold_event *event_new(struct threshold_run *th, unsigned i, c
 	return e;
 }
 
-/* Sets e's outcome (NULL: not kept) and says it on stderr, as rule r's. */
+/* Sets e's outcome and says it on stderr, as rule r's; e NULL: an action past the record's
+ * room, neither kept nor said (event_new said once that they are counted). */
 static void outcome(const struct threshold_rule *r, struct threshold_event *e, bool ok, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 static void outcome(const struct threshold_rule *r, struct threshold_event *e, bool ok, const char *fmt, ...)
 {
+	if (!e)
+		return;
 	char buf[sizeof(e->outcome)];
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	if (e) {
-		e->ok = ok;
-		snprintf(e->outcome, sizeof(e->outcome), "%s", buf);
-	}
+	e->ok = ok;
+	snprintf(e->outcome, sizeof(e->outcome), "%s", buf);
 	text_message(stderr, "interbench: --on-threshold %s: %s", r->text, buf);
 }
 
@@ -307,16 +309,17 @@ static int spawn(struct threshold_run *th, struct threshold_rule *r, const struc
 static void fire(struct threshold_run *th, unsigned i, const struct sim_late_watch *w)
 {
 	struct threshold_rule *r = &th->r[i];
+	struct threshold_event *e = event_new(th, i, w);
 	char err[160];
-	text_message(stderr, "interbench: --on-threshold %s: %s vs %s: period %llu at %.3f s, scheduling latency %.3f ms "
-		     "over %.3f ms", r->text, th->task, th->load, (unsigned long long)w->period, w->at_ns / 1e9,
-		     w->latency_ns / 1e6, r->latency_ns / 1e6);
+	if (e)  /* else past the record's room: taken, counted, not said */
+		text_message(stderr, "interbench: --on-threshold %s: %s vs %s: period %llu at %.3f s, scheduling latency "
+			     "%.3f ms over %.3f ms", r->text, th->task, th->load, (unsigned long long)w->period,
+			     w->at_ns / 1e9, w->latency_ns / 1e6, r->latency_ns / 1e6);
 	r->fired = true;
 	if (r->kind == THRESHOLD_EXEC && r->child) {
-		outcome(r, event_new(th, i, w), false, "skipped: its command (pid %d) still runs", (int)r->child);
+		outcome(r, e, false, "skipped: its command (pid %d) still runs", (int)r->child);
 		return;
 	}
-	struct threshold_event *e = event_new(th, i, w);
 	if (r->kind == THRESHOLD_STOP) {
 		th->stop = true;
 		outcome(r, e, true, "stopping the run after this pair");
@@ -330,7 +333,9 @@ static void fire(struct threshold_run *th, unsigned i, const struct sim_late_wat
 		outcome(r, e, false, "%s", err);
 	} else {
 		r->event = e ? (int)(e - th->events->e) : -1;
-		text_message(stderr, "interbench: --on-threshold %s: started %s (pid %d)", r->text, r->argv[0], (int)r->child);
+		if (e)
+			text_message(stderr, "interbench: --on-threshold %s: started %s (pid %d)", r->text, r->argv[0],
+				     (int)r->child);
 	}
 }
 
@@ -348,8 +353,8 @@ void threshold_take(struct threshold_run *th)
 	bool acts[OPTSPEC_TEXTS_MAX], any = false;
 	for (unsigned i = 0; i < th->n; i++)
 		any |= acts[i] = (th->repeat || !th->r[i].fired) && w->latency_ns > th->r[i].latency_ns;
-	if (any)
-		write_why(th, w);  /* once, before the first action */
+	if (any && (!th->events || th->events->n < THRESHOLD_EVENTS_MAX))
+		write_why(th, w);  /* once, before the first action; not for actions past the record */
 	for (unsigned i = 0; i < th->n; i++)
 		if (acts[i])
 			fire(th, i, w);

@@ -354,6 +354,20 @@ START_TEST(on_threshold_stop_once)
 }
 END_TEST
 
+/* With repeat every post acts; past the record's 8 actions they are counted, not kept. */
+START_TEST(on_threshold_repeat_counts)
+{
+	watch("1ms:signal=CONT,pid=parent", NULL, "10", true);
+	for (unsigned k = 0; k < 10; k++)
+		post(2000 + k, k);
+	ck_assert_uint_eq(ev.n, THRESHOLD_EVENTS_MAX);
+	ck_assert_uint_eq(ev.dropped, 2);
+	ck_assert_uint_eq(ev.e[7].period, 7);
+	ck_assert(ev.e[7].ok);
+	unwatch();
+}
+END_TEST
+
 /* signal: to a sleeping process of the test's own, which dies of it; with repeat every post
  * acts, and a process that is gone is said by kill's errno. */
 START_TEST(on_threshold_signal)
@@ -485,6 +499,7 @@ int main(void)
 	TCase *a = tcase_create("actions");
 	tcase_set_timeout(a, 30);
 	tcase_add_test(a, on_threshold_stop_once);
+	tcase_add_test(a, on_threshold_repeat_counts);
 	tcase_add_test(a, on_threshold_signal);
 	tcase_add_test(a, on_threshold_exec);
 	tcase_add_test(a, on_threshold_hostile);
