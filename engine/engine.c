@@ -363,6 +363,36 @@ static bool measures_period_end(struct sim_engine *e, uint64_t finish_ns, const 
 	return marked;
 }
 
+/* --on-threshold: posts the period closing now (number e->period, its --explain record the
+ * last kept when explained) to the watch when its scheduling latency exceeds the threshold
+ * and main has taken the last post, with e->rec_lock held.  Returns whether to notify main
+ * (late_notify, after the hand-off). */
+static bool late_post(struct sim_engine *e, uint64_t latency_ns, uint64_t start_ns)
+{
+	struct sim_late_watch *w = e->cfg.late;
+	if (!w || latency_ns <= atomic_load_explicit(&w->threshold_ns, memory_order_relaxed) ||
+	    atomic_load_explicit(&w->pending, memory_order_acquire))
+		return false;
+	const struct explain_kept *k = &e->out->explain_kept;
+	const struct explain_period *last = k->n ? &k->periods[(k->next + EXPLAIN_KEEP - 1) % EXPLAIN_KEEP] : NULL;
+	w->latency_ns = latency_ns;
+	w->period = e->period;
+	w->at_ns = start_ns;
+	w->explained = last && last->index == e->period;
+	if (w->explained)
+		w->why = *last;
+	atomic_store_explicit(&w->pending, 1, memory_order_release);
+	return true;
+}
+
+/* Tells main a period was posted: one byte, never blocking (a full pipe already tells it). */
+static void late_notify(struct sim_engine *e)
+{
+	if (e->cfg.late->notify_fd >= 0 && write(e->cfg.late->notify_fd, "!", 1) != 1) {
+		/* EAGAIN: main has bytes to read already; main is gone: the stop follows */
+	}
+}
+
 /* Periodic: records the completed period and lets the timing thread sleep to the next. */
 static bool end_period(struct sim_engine *e)
 {
@@ -383,10 +413,13 @@ static bool end_period(struct sim_engine *e)
 		push_timeline(e, &v, xrun, loop_ns);
 	lat_stats_add(&r->classic, interbench_latency_ns(e, c->latency_ns, finish_ns, e->period));
 	explain_period(e, finish_ns, !v.met);
+	bool late = late_post(e, c->latency_ns, e->wake_ns - e->start_ns);
 	account_deadline(e, &v);
 	pthread_mutex_unlock(&e->rec_lock);
 	if (!e->cfg.sched.own_timer) /* else no timing thread waits for it */
 		sem_post(&e->done);
+	if (late)
+		late_notify(e);
 	return true;
 }
 
@@ -414,7 +447,10 @@ static bool end_frame(struct sim_engine *e)
 	r->acct.work_done_us += done_us;
 	r->acct.work_wanted_us += wanted_us; /* CPU it would have had alone */
 	br_add(&r->acct.work_bm, (double)done_us, (double)wanted_us);
+	bool late = late_post(e, late_ns, e->cur.start_ns - e->created_ns);
 	pthread_mutex_unlock(&e->rec_lock);
+	if (late)
+		late_notify(e);
 	e->period++;
 	return !cut;
 }

@@ -178,6 +178,26 @@ struct sim_spec {
 	const void *opts;
 };
 
+/* A watch on the task's periods for --on-threshold (run/threshold.h), in memory the main
+ * process shares with the bench process (MAP_SHARED, mapped before the fork).  A completed
+ * period whose scheduling latency (the sample the latency figures take: the timing thread
+ * awake -> the task running; a free-running task's overrun) exceeds threshold_ns is posted:
+ * when main has taken the last one (pending 0), the thread that closed the period writes the
+ * record, sets pending and, after the period's hand-off to the timing thread, writes one byte
+ * to notify_fd (non-blocking; main polls its other end).  Nothing else runs in the task's or the
+ * timing thread: what is done about it is main's.  The check is one compare per period. */
+struct sim_late_watch {
+	_Atomic uint64_t threshold_ns;   /* set by main; UINT64_MAX: nothing is posted */
+	int notify_fd;                   /* the pipe's write end, or -1 */
+	atomic_uint pending;             /* 1: a record main has not taken */
+	/* The record (valid while pending): */
+	uint64_t latency_ns;             /* the period's scheduling latency, ns */
+	uint64_t period;                 /* its number in the pair */
+	uint64_t at_ns;                  /* its nominal start, from the pair's first period */
+	bool explained;                  /* --explain explained it: why holds it */
+	struct explain_period why;
+};
+
 /* How a bench (or load) process runs the task. */
 struct sim_run_cfg {
 	uint64_t loops_per_ms; /* burn loops per millisecond of CPU, from calibrate/ or -l */
@@ -192,6 +212,7 @@ struct sim_run_cfg {
 	struct timeline_buf *timeline; /* every period recorded here (--timeline), or NULL */
 	uint32_t timeline_pair;        /* the pair id of those records */
 	const struct explain_config *explain; /* --explain, or NULL (periodic tasks only) */
+	struct sim_late_watch *late;   /* --on-threshold's watch (shared with main), or NULL */
 };
 
 /* How a periodic task is woken (--wake), and the names the command line gives them. */

@@ -42,6 +42,9 @@ struct report_entry {
 	 * "timeline_pair" (when >= 0), "disturbance" (when measured), "load_activity" (when
 	 * looked at) and "load_work" (when the load reported) either way. */
 	const struct pair_outcome *rec;
+	/* --on-threshold's rules as given (the actions' "rule": rec->on_threshold's indexes), or
+	 * NULL: "on_threshold" is written when an action was taken in the record. */
+	const struct optspec_texts *on_threshold;
 };
 
 /* Starts a document: schema_version, generator, machine, run and options.  Returns NULL only

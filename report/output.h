@@ -20,6 +20,7 @@
 #include "host/machine.h"
 #include "lib/safefile.h"
 #include "loadkit/load.h"
+#include "report/failif.h"
 #include "report/runinfo.h"
 #include "report/table.h"
 
@@ -34,6 +35,7 @@ struct sink_setup {
 	const struct calib_check *calib; /* the measurements behind loops_per_ms, NULL with -l */
 	long concurrent_pid;             /* another run seen at the start, 0: none */
 	bool rt_ok;                      /* main runs SCHED_FIFO (notes before the run) */
+	const struct failif_spec *fail_if; /* --fail-if's conditions (report/failif.h), or NULL */
 };
 
 /* What every output shares: the run's options and set-up, its header facts and the console. */
@@ -47,6 +49,10 @@ struct report_run {
 	int con_errno;                   /* the console's first write error, or 0 (report_flush) */
 	int timeline_fd;                 /* the file the bench processes write their periods to
 	                                    (the --timeline output's), or -1 */
+	/* --fail-if's verdict, judged when the matrix ends, before the outputs' run_end (the JSON
+	 * writes it); said on stderr once the console is drained (sink_close); checks NULL before
+	 * or without --fail-if. */
+	struct failif_verdict fail_verdict;
 };
 
 /* A sweep summary of one task against one load: bench settings as rows, load settings as

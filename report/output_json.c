@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include <limits.h>
 #include "lib/text.h"
+#include "report/failif.h"
 #include "report/json_report.h"
 #include "report/output_json.h"
 #include "report/run_decisions.h"
@@ -89,6 +90,11 @@ static void json_run_end(void *st, struct report_run *run, const struct matrix *
 	}
 	if (sig && j->doc)
 		report_mark_interrupted(j->doc, sig);
+	if (j->doc && run->in.fail_if && run->fail_verdict.checks) {
+		json_t *f = failif_json(run->in.fail_if, m, &run->fail_verdict);
+		if (!f || json_object_set_new(j->doc, "fail_if", f) != 0)
+			out_of_memory();
+	}
 }
 
 /* The speed checks between pairs (run.calibration_drift) and another run seen during this

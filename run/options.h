@@ -88,6 +88,11 @@ struct options {
 	                               0: thread */
 	uint64_t explain_threshold_ns; /* --explain-threshold: also periods later than this; 0:
 	                               only missed deadlines */
+	struct optspec_texts fail_if; /* --fail-if: the conditions that fail the run (report/failif.h) */
+	unsigned fail_if_mode;      /* --fail-if-mode: enum failif_mode (point, interval) */
+	struct optspec_texts on_threshold; /* --on-threshold: LATENCY:ACTION each (run/threshold.h) */
+	bool on_threshold_repeat;   /* --on-threshold-repeat: act at every period over it, not once a pair */
+	unsigned on_threshold_timeout_s; /* --on-threshold-timeout: an exec action's most, seconds */
 	int64_t dma_latency_us;     /* --dma-latency: CPU wakeup latency limit held during the
 	                               run, microseconds; -1 = none (the default) */
 	/* Workload i's own option values: its private config (workload_table[i]->cfg_size bytes). */

@@ -12,6 +12,7 @@
 #include "lib/optspec.h"
 #include "lib/schedpolicy.h"
 #include "run/stoprule.h"
+#include "run/threshold.h"
 #include "loadkit/load.h"
 #include "engine/sim.h"
 #include "engine/summary.h"
@@ -42,6 +43,9 @@ struct pair_params {
 	                                    writes the pair's periods there after its stop */
 	uint32_t timeline_pair;          /* the pair id its records carry */
 	const volatile sig_atomic_t *interrupted; /* set by main's signal handler */
+	/* --on-threshold: the bench process keeps the watch's pipe (threshold_pair_begin made it)
+	 * and main takes each period it posts as it comes (threshold_take); NULL: none. */
+	struct threshold_run *threshold;
 	void (*tick)(void *arg, uint64_t now_ns); /* called at each of main's wake-ups while the
 	                                             pair runs (every POLL_SLICE_MS at most), or NULL */
 	void *tick_arg;
@@ -128,6 +132,7 @@ struct pair_outcome {
 	                                       and CPU time at each of main's wake-ups in it */
 	uint64_t oom_kills_before;       /* the kernel's OOM kills before the pair (host/oom.h), to
 	                                    name the OOM killer as a child's likely killer */
+	struct threshold_events on_threshold; /* what --on-threshold's actions did in this pair */
 	char sched_ext_ops[SCX_OPS_NAME_MAX]; /* set by the matrix under --scheduler: the name the
 	                                    kernel gave the sched_ext scheduler the pair ran under
 	                                    (root/ops, its version in it where the scheduler puts
