@@ -315,5 +315,8 @@ int child_exec_prepare(pid_t parent, int out_fd, int err_fd, int keep_fd)
 			signal(s, SIG_DFL);
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
+	if (sched_getscheduler(0) != SCHED_OTHER &&
+	    sched_setscheduler(0, SCHED_OTHER, &(struct sched_param){ .sched_priority = 0 }) != 0)
+		return -1;
 	return 0;
 }

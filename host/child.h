@@ -53,7 +53,9 @@ int child_spawn(struct child *c, const char *name, child_body body, void *arg, c
  * gave: killed with its parent (PR_SET_PDEATHSIG SIGKILL; fails when the parent, pid parent, is
  * already gone), its own process group (a terminal's Ctrl-C is the parent's to act on), stdin
  * /dev/null, stdout out_fd and stderr err_fd, keep_fd (-1: none) as descriptor 3 (close-on-exec)
- * and nothing else of the parent's open, every signal at its default and none blocked.
+ * and nothing else of the parent's open, every signal at its default and none blocked, and
+ * SCHED_OTHER (the parent may be SCHED_FIFO in a measuring window: a command the user wrote
+ * never runs at the benchmark's realtime priority; sched_setscheduler(2)).
  * Returns 0, or -1 (the child should then _exit(126)). */
 int child_exec_prepare(pid_t parent, int out_fd, int err_fd, int keep_fd);
 
