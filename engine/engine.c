@@ -652,6 +652,7 @@ struct sim_engine *sim_start(const struct sim_spec *spec, const struct sim_run_c
 	e->created_ns = now_ns();
 	e->start_ns = e->created_ns + e->spec.interval_us * NS_PER_US;
 	e->next_wake_ns = e->start_ns;
+	out->start_ns = spec->desc->has_deadlines ? e->start_ns : e->created_ns;
 	if (e->body->setup) {
 		int err = e->body->setup(e->state, &e->spec, out->errmsg, sizeof(out->errmsg));
 		if (err) {

@@ -243,6 +243,11 @@ struct sim_result {
 	 * wall time from its first period (Gaming: its first frame) to the end of its last thread,
 	 * ns: the CPU the task really got, measured apart from the work accounting. */
 	uint64_t task_cpu_ns, task_wall_ns;
+	/* When the task's period 0 was due (a free-running task: when it was started),
+	 * CLOCK_MONOTONIC ns: the origin of its periods' start_ns (engine/timeline.h), for an
+	 * output that places them on the run's clock (report/output_trace.c); 0 when it never
+	 * started. */
+	uint64_t start_ns;
 	bool timer_rt;               /* the timing thread really ran SCHED_FIFO */
 	/* --explain: the explained periods (explain/model.h); explain_error: 0, or the errno of a
 	 * failed read of the schedstat floor (no periods are explained after it). */

@@ -53,7 +53,7 @@ static int result_json(struct json_output *j, const struct report_run *run, cons
 		.bench_sched = &it->bench_sched, .load_sched = &run->in.load->s[it->load_setting], .repeat = repeat + 1,
 		.has_deadlines = it->spec.desc->has_deadlines, .spec = &it->spec, .load_metrics = lw->metrics,
 		.load_storage = &m->loads[it->load_index].ctx.storage, .explain = run->opt->explain && it->spec.desc->has_deadlines,
-		.rec = &matrix_reps(m, i)[repeat],
+		.rec = &matrix_reps(m, i)[repeat], .timeline_unnamed = !run->opt->timeline_path,
 	};
 	return report_add(j->doc, &e);
 }

@@ -10,6 +10,7 @@
 
 #define REPORT_OUTPUTS(X) \
 	X(timeline)       \
+	X(trace)          \
 	X(json)           \
 	X(text)
 

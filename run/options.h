@@ -77,6 +77,7 @@ struct options {
 	                               0: drawn at the start (interbench.c) */
 	const char *json_path;      /* --json FILE ("-" = stdout), or NULL */
 	const char *timeline_path;  /* --timeline FILE (engine/timeline.h), or NULL */
+	const char *trace_path;     /* --trace FILE (report/output_trace.h), or NULL */
 	bool explain;               /* --explain: say why periods were late (explain/model.h) */
 	uint32_t wakes;             /* --wake: a sweep, bit SIM_WAKE_THREAD (the timing thread wakes
 	                               the task) and bit SIM_WAKE_TIMER (its own absolute timer);
