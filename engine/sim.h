@@ -379,6 +379,13 @@ void sim_measures_unlock(struct sim_thread *t);
 #define SIM_SHOWN_WITHIN 16u
 void sim_frame_shown(struct sim_thread *t, uint64_t frame, uint64_t shown_ns, uint64_t frame_ns);
 
+/* A task whose measures show frames: the points frame number `frame` passed on its way to the
+ * display before it was shown, at_ns[0..TIMELINE_MARKS) (CLOCK_MONOTONIC ns, 0: not passed),
+ * and when the input it picked up at at_ns[0] happened, input_ns (0: none); with --timeline,
+ * into its period's record (engine/timeline.h marks_ns, input_age_ns), as sim_frame_shown puts
+ * shown_ns. */
+void sim_frame_marks(struct sim_thread *t, uint64_t frame, uint64_t input_ns, const uint64_t *at_ns);
+
 /* Whether the task is being stopped (sim_stop). */
 bool sim_stopped(const struct sim_thread *t);
 

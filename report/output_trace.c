@@ -21,6 +21,7 @@
 #include "report/json_report.h"
 #include "report/jsonkeys.h"
 #include "report/output_trace.h"
+#include "workloads/pipeline_chain.h"
 #include "workloads/workload.h"
 
 /* The tracks of a pair's process (thread ids): its sub-runs, its late periods, then
@@ -108,8 +109,9 @@ static void item_name(const struct report_run *run, size_t i, char *buf, size_t 
 			 load);
 }
 
-/* The figures of s as args: the JSON result's keys (doc/json.md), those that are null left
- * out.  NULL when out of memory. */
+/* The figures of s as args: the JSON result's keys (doc/json.md), those that are null and the
+ * within-run intervals (*_ci: the JSON has them, with their level) left out.  NULL when out
+ * of memory. */
 static json_t *figures_args(const struct pair_summary *s, const struct plan_item *it)
 {
 	json_t *o = json_object(), *v;
@@ -119,9 +121,11 @@ static json_t *figures_args(const struct pair_summary *s, const struct plan_item
 		json_decref(o);
 		return NULL;
 	}
-	json_object_foreach_safe(o, tmp, key, v)
-		if (json_is_null(v))
+	json_object_foreach_safe(o, tmp, key, v) {
+		size_t n = strlen(key);
+		if (json_is_null(v) || (n > 3 && strcmp(key + n - 3, "_ci") == 0))
 			json_object_del(o, key);
+	}
 	return o;
 }
 
@@ -267,14 +271,40 @@ static void walk_late(struct pair_walk *w, const struct timeline_rec *r)
 			   json_pack("{s:I}", "period", (json_int_t)r->period + k));
 }
 
-/* The frame of period r, when it was shown: a slice from its period's start to the vsync that
- * showed it, on the first frame track free by then. */
+/* Whether r's marks (engine/timeline.h) run in order from its input to its presentation: each
+ * point passed, none before the one before it. */
+static bool marks_whole(const struct timeline_rec *r)
+{
+	for (unsigned i = 0; i < TIMELINE_MARKS; i++)
+		if (!r->marks_ns[i] || (i && r->marks_ns[i] < r->marks_ns[i - 1]))
+			return false;
+	return r->start_ns + r->marks_ns[TIMELINE_MARKS - 1] <= r->shown_ns && r->input_age_ns <= r->marks_ns[0] + r->start_ns;
+}
+
+/* The frame's segments (workloads/pipeline_chain.h CHAIN_POINT_LIST: input, logic, workers,
+ * join, render, latch, compose, scanout) as slices inside its own on track tid, from its input
+ * event to its presentation: segment p ends at point p. */
+static void walk_segments(struct pair_walk *w, const struct timeline_rec *r, unsigned tid)
+{
+	uint64_t from_ns = r->start_ns + r->marks_ns[0] - r->input_age_ns;
+	for (unsigned p = 0; p <= TIMELINE_MARKS; p++) {
+		uint64_t to_ns = p < TIMELINE_MARKS ? r->start_ns + r->marks_ns[p] : r->shown_ns;
+		slice(w->t, w->pid, tid, chain_segment_name(p), "segment", w->origin_ns + from_ns, to_ns - from_ns, NULL);
+		from_ns = to_ns;
+	}
+}
+
+/* The frame of period r, when it was shown: a slice from its input (its period's start when it
+ * has no marks) to the vsync that showed it, its segments inside, on the first frame track
+ * free by then. */
 static void walk_frame(struct pair_walk *w, const struct timeline_rec *r)
 {
 	if (!r->shown_ns || r->shown_ns < r->start_ns)
 		return;
+	bool marked = marks_whole(r);
+	uint64_t from_ns = marked ? r->start_ns + r->marks_ns[0] - r->input_age_ns : r->start_ns;
 	unsigned l = 0;
-	while (l < TRACE_FRAME_LANES && w->lane_end[l] > r->start_ns)
+	while (l < TRACE_FRAME_LANES && w->lane_end[l] > from_ns)
 		l++;
 	if (l == TRACE_FRAME_LANES || w->frames_traced >= TRACE_FRAMES_MAX) {
 		w->t->frames_cut++;
@@ -286,9 +316,12 @@ static void walk_frame(struct pair_walk *w, const struct timeline_rec *r)
 				 "start_to_present_us", us(r->shown_ns - r->start_ns));
 	if (args && w->last_shown_ns && r->shown_ns > w->last_shown_ns)
 		json_object_set_new(args, "frame_time_us", us(r->shown_ns - w->last_shown_ns));
+	if (args && marked)
+		json_object_set_new(args, "input_to_present_us", us(r->shown_ns - from_ns));
 	w->last_shown_ns = r->shown_ns;
-	slice(w->t, w->pid, TID_FRAMES + l, "frame", "frame", w->origin_ns + r->start_ns, r->shown_ns - r->start_ns,
-	      args);
+	slice(w->t, w->pid, TID_FRAMES + l, "frame", "frame", w->origin_ns + from_ns, r->shown_ns - from_ns, args);
+	if (marked)
+		walk_segments(w, r, TID_FRAMES + l);
 }
 
 /* The counters: each period's lateness and wake latency, or with more periods than

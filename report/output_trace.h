@@ -10,7 +10,7 @@
  * The periods come from the records the bench process writes after each pair (the --timeline
  * records, engine/timeline.h): read back from the --timeline file when one is written, else
  * from a memory file of this output's own (memfd_create(2)) that holds one pair's records at
- * a time, at most TIMELINE_MAX_RECORDS (48 MB), emptied after each pair. */
+ * a time, at most TIMELINE_MAX_RECORDS (80 MB), emptied after each pair. */
 #ifndef IB_OUTPUT_TRACE_H
 #define IB_OUTPUT_TRACE_H
 #include <stdbool.h>

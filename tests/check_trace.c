@@ -198,6 +198,52 @@ START_TEST(frames_spread_over_tracks)
 }
 END_TEST
 
+/* A frame with its points: from its input (its pickup less the input's age) to its vsync, its
+ * eight segments inside it end to end; a frame whose points are not whole (one not passed)
+ * from its period's start, without segments. */
+START_TEST(frame_segments_nest)
+{
+	static struct fixture f;
+	fixture_open(&f, "Pipeline", -1);
+	uint64_t origin = now_ns(), interval = f.plan.items[0].spec.interval_us * 1000;
+	struct timeline_rec r[2];
+	for (uint32_t i = 0; i < 2; i++) {
+		r[i] = (struct timeline_rec){ .period = i, .start_ns = i * 3 * interval, .flags = TIMELINE_MET,
+					      .shown_ns = i * 3 * interval + 2 * interval, .input_age_ns = 700 };
+		for (unsigned k = 0; k < TIMELINE_MARKS; k++)
+			r[i].marks_ns[k] = 1000 * (k + 1);
+	}
+	r[1].marks_ns[3] = 0;
+	put_records(f.run.timeline_fd, r, 2);
+	struct pair_outcome po = outcome(origin, 0);
+	report_output_trace.pair_measured(&f.t, &f.run, NULL, 0, 0, &po);
+	json_t *doc = fixture_close(&f);
+	ck_assert_uint_eq(count(doc, "X", "frame"), 2);
+	const char *seg[] = { "input", "logic", "workers", "join", "render", "latch", "compose", "scanout" };
+	double end_us = -1, frame_ts = -1, frame_end = -1;
+	size_t i;
+	json_t *e;
+	json_array_foreach(json_object_get(doc, "traceEvents"), i, e) {
+		const char *name = json_string_value(json_object_get(e, "name"));
+		double ts = json_real_value(json_object_get(e, "ts")), dur = json_real_value(json_object_get(e, "dur"));
+		if (strcmp(name, "frame") == 0 && frame_ts < 0) {
+			frame_ts = ts;
+			frame_end = ts + dur;
+			ck_assert_double_eq_tol(dur, (2 * interval - 1000 + 700) / 1000.0, 1e-6);
+		}
+		for (unsigned k = 0; k < 8; k++)
+			if (strcmp(name, seg[k]) == 0) {
+				ck_assert_double_eq_tol(ts, k ? end_us : frame_ts, 1e-6);  /* end to end from the input */
+				end_us = ts + dur;
+			}
+	}
+	ck_assert_double_eq_tol(end_us, frame_end, 1e-6);  /* the last, scanout, ends at the vsync */
+	ck_assert_uint_eq(count(doc, "X", "input"), 1);   /* the second frame's points are not whole */
+	ck_assert_uint_eq(count(doc, "X", "scanout"), 1);
+	json_decref(doc);
+}
+END_TEST
+
 /* With --timeline written, the records are read back from its file (write-only to us), after
  * its header, and the file is left as it was. */
 START_TEST(reads_the_timeline_file)
@@ -265,6 +311,7 @@ int main(void)
 	tcase_add_test(tc, late_periods_match_missed_deadlines);
 	tcase_add_test(tc, caps_say_truncated);
 	tcase_add_test(tc, frames_spread_over_tracks);
+	tcase_add_test(tc, frame_segments_nest);
 	tcase_add_test(tc, reads_the_timeline_file);
 	tcase_add_test(tc, planted_link_refused);
 	suite_add_tcase(s, tc);

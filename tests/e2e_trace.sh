@@ -9,10 +9,10 @@
 # processor is not packaged where the tests run, so the format's rules are checked instead.
 # Usage: e2e_trace.sh BINARY
 set -u
+CHECK=$(cd "$(dirname "$0")" && pwd)/trace_check.py
 . "$(dirname "$0")/lib/e2e.sh"
 e2e_begin trace "${1:?usage: $0 path/to/interbench}"
 e2e_run_dir
-CHECK=$(cd "$(dirname "$0")" && pwd)/trace_check.py
 e2e_calibrate
 
 # The trace against the results: sub-runs, pair slices, late periods equal to the missed
@@ -38,8 +38,10 @@ assert trace["displayTimeUnit"] == "ns"
 if sys.argv[3] == "frames":   # each frame a --timeline record with its vsync
     with open(sys.argv[4], "rb") as f:
         f.read(16)
-        shown = sum(1 for rec in iter(lambda: f.read(48), b"") if struct.unpack("<IIQIIIIIIQ", rec)[9])
+        shown = sum(1 for rec in iter(lambda: f.read(80), b"") if struct.unpack("<IIQIIIIIIQ8I", rec)[9])
     assert s["by_name"].get("frame", 0) == shown > 0, (s["by_name"], shown)
+    segments = ("input", "logic", "workers", "join", "render", "latch", "compose", "scanout")
+    assert all(s["by_name"].get(k) == shown for k in segments), (s["by_name"], shown)   # every frame cut whole
 print(late, "late periods,", missed, "missed deadlines,", len(subruns), "sub-runs")
 PY
 }
@@ -77,7 +79,7 @@ else bad "stuck task's trace (exit $rc)" "$out"; fi
 "$BIN" -l "$LPMS" -t 3 -c -q -W Pipeline -w Burn -L 4 --explain --trace p.json --timeline p.bin \
 	--json p.r.json >"$out" 2>&1; rc=$?
 if [ "$rc" = 0 ] && agrees p.json p.r.json frames p.bin >>"$out" 2>&1
-then ok "Pipeline: every frame shown a slice, frames in flight on tracks of their own"
+then ok "Pipeline: every frame shown a slice from input to present, its 8 segments nested, frames in flight on tracks of their own"
 else bad "Pipeline --trace (exit $rc)" "$out"; fi
 if grep -q -- "--explain: no BPF tracer" "$out"; then
 	skip "--trace's explanations with BPF: the tracer cannot run here: $(grep -- '--explain: no BPF' "$out")"
