@@ -108,4 +108,29 @@ if [ "$rc1" = 2 ] && [ "$rc2" = 2 ] && [ "$(cat victim)" = keep ] && [ -L link.j
 then ok "a link or FIFO at --trace: refused with exit 2, nothing written through it"
 else bad "hostile --trace names (exit $rc1, $rc2)" "$out"; fi
 
+# 6. A signal mid-pair: the trace keeps what was measured (the cut sub-run marked interrupted),
+#    whole and valid; a second signal at once: no trace and no temporary file left.
+two_children() { [ "$(pgrep -c -P "$1")" -ge 2 ]; }
+mkdir -p int && cd int || exit 1
+env --default-signal=INT "$BIN" -l "$LPMS" -t 5 -c -q -W Audio -w Burn --trace i.json >"$out" 2>&1 &
+pid=$!
+wait_for two_children "$pid"; sleep 0.5   # inside the window: load and bench running
+kill -INT "$pid"; wait_within 60 "$pid"; rc=$?
+if [ "$rc" = 130 ] && python3 "$CHECK" i.json >>"$out" 2>&1 && [ "$(ls -A)" = i.json ] && python3 - <<'PY' >>"$out" 2>&1
+import json
+sub = [e for e in json.load(open("i.json"))["traceEvents"] if e.get("cat") == "subrun"]
+assert len(sub) == 1 and sub[0]["args"]["interrupted"] is True and sub[0]["dur"] < 5e6, sub
+PY
+then ok "SIGINT mid-pair: exit 130, the trace whole with the cut sub-run marked interrupted"
+else bad "SIGINT mid-pair (exit $rc): left $(ls -A | tr '\n' ' ')" "$out"; fi
+rm -f i.json
+env --default-signal=INT "$BIN" -l "$LPMS" -t 5 -c -q -W Audio -w Burn --trace i.json >"$out" 2>&1 &
+pid=$!
+wait_for two_children "$pid"
+kill -STOP "$pid"; kill -INT "$pid"; kill -TERM "$pid"; kill -CONT "$pid"   # distinct: never merged
+wait_within 60 "$pid"; rc=$?
+if [ "$rc" -ge 128 ] && [ -z "$(ls -A)" ]; then ok "a second signal: exit $rc at once, no trace and no temporary file left"
+else bad "second signal (exit $rc): left $(ls -A | tr '\n' ' ')" "$out"; fi
+cd .. || exit 1
+
 e2e_end
