@@ -24,9 +24,18 @@
 #include "workloads/pipeline_chain.h"
 #include "workloads/workload.h"
 
-/* The tracks of a pair's process (thread ids): its sub-runs, its late periods, then
- * TRACE_FRAME_LANES tracks of frames. */
-enum { TID_RUNS = 1, TID_LATE = 2, TID_FRAMES = 3 };
+/* The tracks of a pair's process: its sub-runs, its late periods, then TRACE_FRAME_LANES
+ * tracks of frames; 0 the process itself (its metadata).  Track k of the process pid is the
+ * thread id pid * TRACKS + k: a trace processor takes a thread id as one thread of the whole
+ * system (Perfetto's JSON importer does: a tid seen in another process is a new thread), so
+ * no two processes share one. */
+enum { TID_PROCESS = 0, TID_RUNS = 1, TID_LATE = 2, TID_FRAMES = 3, TRACKS = 10 };
+_Static_assert(TID_FRAMES + TRACE_FRAME_LANES <= TRACKS, "a pair's tracks within its thread ids");
+
+static int tid_of(unsigned pid, unsigned track)
+{
+	return (int)(pid * TRACKS + track);
+}
 
 #define TRACE_READ_RECORDS 4096u   /* records read back at once */
 #define TRACE_DUMP_FLAGS (JSON_COMPACT | JSON_REAL_PRECISION(15))
@@ -64,18 +73,19 @@ static json_t *ts_of(const struct trace_output *t, uint64_t at_ns)
 }
 
 /* A metadata event: name (process_name, thread_name, *_sort_index) of pid/tid, args. */
-static void meta(struct trace_output *t, const char *name, unsigned pid, unsigned tid, json_t *args)
+static void meta(struct trace_output *t, const char *name, unsigned pid, unsigned track, json_t *args)
 {
-	emit(t, json_pack("{s:s, s:s, s:i, s:i, s:i, s:o}", "ph", "M", "name", name, "pid", (int)pid, "tid", (int)tid,
+	emit(t, json_pack("{s:s, s:s, s:i, s:i, s:i, s:o}", "ph", "M", "name", name, "pid", (int)pid, "tid", tid_of(pid, track),
 			  "ts", 0, "args", args));
 }
 
-/* A complete event ("X") on pid/tid from at_ns for dur_ns, args stolen (NULL: none). */
-static void slice(struct trace_output *t, unsigned pid, unsigned tid, const char *name, const char *cat,
+/* A complete event ("X") on track `track` of pid from at_ns for dur_ns, args stolen (NULL:
+ * none). */
+static void slice(struct trace_output *t, unsigned pid, unsigned track, const char *name, const char *cat,
 		  uint64_t at_ns, uint64_t dur_ns, json_t *args)
 {
 	json_t *ev = json_pack("{s:s, s:s, s:s, s:i, s:i, s:o, s:o}", "ph", "X", "name", name, "cat", cat, "pid",
-			       (int)pid, "tid", (int)tid, "ts", ts_of(t, at_ns), "dur", us(dur_ns));
+			       (int)pid, "tid", tid_of(pid, track), "ts", ts_of(t, at_ns), "dur", us(dur_ns));
 	if (ev && args && json_object_set_new(ev, "args", args) != 0) {
 		json_decref(ev);
 		ev = NULL;
@@ -88,7 +98,7 @@ static void slice(struct trace_output *t, unsigned pid, unsigned tid, const char
 static void counter(struct trace_output *t, unsigned pid, const char *name, uint64_t at_ns, uint64_t value_ns)
 {
 	emit(t, json_pack("{s:s, s:s, s:i, s:i, s:o, s:{s:o}}", "ph", "C", "name", name, "pid", (int)pid, "tid",
-			  TID_LATE, "ts", ts_of(t, at_ns), "args", "us", us(value_ns)));
+			  tid_of(pid, TID_LATE), "ts", ts_of(t, at_ns), "args", "us", us(value_ns)));
 }
 
 /* Plan item i's process id (1 up: stable, small, in plan order). */
@@ -197,8 +207,8 @@ static void trace_begin(void *st, struct report_run *run)
 		char name[320];
 		item_name(run, i, name, sizeof(name));
 		unsigned pid = pid_of(i);
-		meta(t, "process_name", pid, 0, json_pack("{s:s}", "name", name));
-		meta(t, "process_sort_index", pid, 0, json_pack("{s:i}", "sort_index", (int)pid));
+		meta(t, "process_name", pid, TID_PROCESS, json_pack("{s:s}", "name", name));
+		meta(t, "process_sort_index", pid, TID_PROCESS, json_pack("{s:i}", "sort_index", (int)pid));
 		meta(t, "thread_name", pid, TID_RUNS, json_pack("{s:s}", "name", "sub-runs"));
 		if (d->has_deadlines)
 			meta(t, "thread_name", pid, TID_LATE, json_pack("{s:s}", "name", "late periods"));
@@ -284,12 +294,12 @@ static bool marks_whole(const struct timeline_rec *r)
 /* The frame's segments (workloads/pipeline_chain.h CHAIN_POINT_LIST: input, logic, workers,
  * join, render, latch, compose, scanout) as slices inside its own on track tid, from its input
  * event to its presentation: segment p ends at point p. */
-static void walk_segments(struct pair_walk *w, const struct timeline_rec *r, unsigned tid)
+static void walk_segments(struct pair_walk *w, const struct timeline_rec *r, unsigned track)
 {
 	uint64_t from_ns = r->start_ns + r->marks_ns[0] - r->input_age_ns;
 	for (unsigned p = 0; p <= TIMELINE_MARKS; p++) {
 		uint64_t to_ns = p < TIMELINE_MARKS ? r->start_ns + r->marks_ns[p] : r->shown_ns;
-		slice(w->t, w->pid, tid, chain_segment_name(p), "segment", w->origin_ns + from_ns, to_ns - from_ns, NULL);
+		slice(w->t, w->pid, track, chain_segment_name(p), "segment", w->origin_ns + from_ns, to_ns - from_ns, NULL);
 		from_ns = to_ns;
 	}
 }

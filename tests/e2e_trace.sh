@@ -2,9 +2,9 @@
 # End to end: --trace FILE, a trace in the Trace Event Format's JSON (doc/trace.md) that Perfetto
 # opens.  Each trace is read back by tests/trace_check.py, which checks it against the format's
 # rules (Google's "Trace Event Format" document: every event with ph, name, pid, tid and ts, X
-# events with dur >= 0, B/E balanced, counters numeric, metadata with its arguments) and two a
-# viewer needs (slices on one track nest; every process and track named); then its contents
-# against the run's JSON results: a sub-run slice per result, and as many late-period slices
+# events with dur >= 0, B/E balanced, counters numeric, metadata with its arguments) and three
+# a viewer needs (slices on one track nest; every process and track named; a tid in one
+# process); then its contents against the run's JSON results: a sub-run slice per result, and as many late-period slices
 # (missed, dropped, unfinished) as the results' missed deadlines.  Perfetto's own trace
 # processor is not packaged where the tests run, so the format's rules are checked instead.
 # Usage: e2e_trace.sh BINARY

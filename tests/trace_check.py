@@ -17,7 +17,9 @@ and two rules of a trace that displays as drawn, which the document leaves to th
   - slices on one thread nest: two "X" events of a thread are disjoint or one holds the other
     (Perfetto drops a slice that partly overlaps another on its track);
   - every process with events is named by a process_name, every thread with slices by a
-    thread_name.
+    thread_name;
+  - a thread id belongs to one process: Perfetto's JSON importer takes a tid as a thread of
+    the whole system, and one seen in a second process as a new thread.
 
 Usage: trace_check.py TRACE.json [--summary]
 Exit 0 when every rule holds, 1 with each broken rule on stderr.  --summary prints a JSON
@@ -119,6 +121,11 @@ def check(doc):
             procs[e["pid"]] = e["args"]["name"]
         if e["ph"] == "M" and e["name"] == "thread_name":
             threads[(e["pid"], e["tid"])] = e["args"]["name"]
+    owner = {}
+    for e in events:
+        if owner.setdefault(e["tid"], e["pid"]) != e["pid"]:
+            errors.append(f"tid {e['tid']}: in pid {owner[e['tid']]} and pid {e['pid']}")
+            owner[e["tid"]] = e["pid"]
     tracks = collections.defaultdict(list)
     for e in events:
         if e["ph"] == "M":
