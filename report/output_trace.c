@@ -38,7 +38,7 @@ static int tid_of(unsigned pid, unsigned track)
 }
 
 #define TRACE_READ_RECORDS 4096u   /* records read back at once */
-#define TRACE_DUMP_FLAGS (JSON_COMPACT | JSON_REAL_PRECISION(15))
+#define TRACE_DUMP_FLAGS (JSON_COMPACT | JSON_REAL_PRECISION(16))
 
 /* Writes s to the trace, keeping the first error. */
 static void put(struct trace_output *t, const char *s)
@@ -66,10 +66,20 @@ static json_t *us(uint64_t ns)
 	return json_real((double)ns / 1000.0);
 }
 
+/* A time or duration of the timeline (ts, dur) in ns as the format's microseconds, a quarter
+ * of a nanosecond over: a reader that turns them back into whole nanoseconds by truncation
+ * (Perfetto's JSON importer, json_utils.cc CoerceToTs: the double times 1000, cast) then gets
+ * the nanosecond written, where ns / 1000 itself, seldom exact in binary, could come back one
+ * short, and a slice that ends where its parent ends one over it. */
+static json_t *tus(uint64_t ns)
+{
+	return json_real(((double)ns + 0.25) / 1000.0);
+}
+
 /* A CLOCK_MONOTONIC time as microseconds from the trace's start (0 before it). */
 static json_t *ts_of(const struct trace_output *t, uint64_t at_ns)
 {
-	return us(at_ns > t->t0_ns ? at_ns - t->t0_ns : 0);
+	return tus(at_ns > t->t0_ns ? at_ns - t->t0_ns : 0);
 }
 
 /* A metadata event: name (process_name, thread_name, *_sort_index) of pid/tid, args. */
@@ -85,7 +95,7 @@ static void slice(struct trace_output *t, unsigned pid, unsigned track, const ch
 		  uint64_t at_ns, uint64_t dur_ns, json_t *args)
 {
 	json_t *ev = json_pack("{s:s, s:s, s:s, s:i, s:i, s:o, s:o}", "ph", "X", "name", name, "cat", cat, "pid",
-			       (int)pid, "tid", tid_of(pid, track), "ts", ts_of(t, at_ns), "dur", us(dur_ns));
+			       (int)pid, "tid", tid_of(pid, track), "ts", ts_of(t, at_ns), "dur", tus(dur_ns));
 	if (ev && args && json_object_set_new(ev, "args", args) != 0) {
 		json_decref(ev);
 		ev = NULL;
@@ -194,7 +204,10 @@ static int trace_open(void *st, struct report_run *run)
 	}
 	t->open = true;
 	t->t0_ns = now_ns();
-	put(t, "{\"displayTimeUnit\": \"ns\", \"traceEvents\": [");
+	/* no displayTimeUnit: the format makes it a display setting, but Perfetto's JSON importer
+	 * (src/trace_processor/importers/json/json_trace_tokenizer.cc, MaybeParseDisplayTimeUnit)
+	 * reads "ns" as the unit of ts and dur themselves */
+	put(t, "{\"traceEvents\": [");
 	return 0;
 }
 

@@ -200,8 +200,9 @@ START_TEST(frames_spread_over_tracks)
 END_TEST
 
 /* A frame with its points: from its input (its pickup less the input's age) to its vsync, its
- * eight segments inside it end to end; a frame whose points are not whole (one not passed)
- * from its period's start, without segments. */
+ * eight segments inside it end to end, to the nanosecond as Perfetto's JSON importer reads
+ * ts and dur back (the double times 1000, truncated: json_utils.cc CoerceToTs); a frame whose
+ * points are not whole (one not passed) from its period's start, without segments. */
 START_TEST(frame_segments_nest)
 {
 	static struct fixture f;
@@ -221,24 +222,25 @@ START_TEST(frame_segments_nest)
 	json_t *doc = fixture_close(&f);
 	ck_assert_uint_eq(count(doc, "X", "frame"), 2);
 	const char *seg[] = { "input", "logic", "workers", "join", "render", "latch", "compose", "scanout" };
-	double end_us = -1, frame_ts = -1, frame_end = -1;
+	int64_t end_ns = -1, frame_ts = -1, frame_end = -1;
 	size_t i;
 	json_t *e;
 	json_array_foreach(json_object_get(doc, "traceEvents"), i, e) {
 		const char *name = json_string_value(json_object_get(e, "name"));
-		double ts = json_real_value(json_object_get(e, "ts")), dur = json_real_value(json_object_get(e, "dur"));
+		int64_t ts = (int64_t)(json_real_value(json_object_get(e, "ts")) * 1000.0);
+		int64_t dur = (int64_t)(json_real_value(json_object_get(e, "dur")) * 1000.0);
 		if (strcmp(name, "frame") == 0 && frame_ts < 0) {
 			frame_ts = ts;
 			frame_end = ts + dur;
-			ck_assert_double_eq_tol(dur, (2 * interval - 1000 + 700) / 1000.0, 1e-6);
+			ck_assert_int_eq(dur, (int64_t)(2 * interval - 1000 + 700));
 		}
 		for (unsigned k = 0; k < 8; k++)
 			if (strcmp(name, seg[k]) == 0) {
-				ck_assert_double_eq_tol(ts, k ? end_us : frame_ts, 1e-6);  /* end to end from the input */
-				end_us = ts + dur;
+				ck_assert_int_eq(ts, k ? end_ns : frame_ts);  /* end to end from the input */
+				end_ns = ts + dur;
 			}
 	}
-	ck_assert_double_eq_tol(end_us, frame_end, 1e-6);  /* the last, scanout, ends at the vsync */
+	ck_assert_int_eq(end_ns, frame_end);  /* the last, scanout, ends at the vsync */
 	ck_assert_uint_eq(count(doc, "X", "input"), 1);   /* the second frame's points are not whole */
 	ck_assert_uint_eq(count(doc, "X", "scanout"), 1);
 	json_decref(doc);

@@ -15,7 +15,9 @@ and chrome://tracing follow; doc/trace.md cites it):
     thread_sort_index with the argument each needs;
 and two rules of a trace that displays as drawn, which the document leaves to the viewer:
   - slices on one thread nest: two "X" events of a thread are disjoint or one holds the other
-    (Perfetto drops a slice that partly overlaps another on its track);
+    (Perfetto drops a slice that partly overlaps another on its track), in whole nanoseconds
+    as Perfetto's JSON importer reads ts and dur (the number times 1000, truncated:
+    src/trace_processor/importers/json/json_utils.cc CoerceToTs);
   - every process with events is named by a process_name, every thread with slices by a
     thread_name;
   - a thread id belongs to one process: Perfetto's JSON importer takes a tid as a thread of
@@ -34,7 +36,6 @@ import sys
 PHASES = {"X", "B", "E", "i", "I", "C", "M"}
 META_ARG = {"process_name": "name", "thread_name": "name", "process_sort_index": "sort_index",
             "thread_sort_index": "sort_index"}
-EPS_US = 0.001  # 1 ns: ts and dur are ns / 1000 printed as decimals
 
 
 def number(v):
@@ -74,13 +75,18 @@ def check_event(i, e, errors):
     return not errors
 
 
+def ns(us):
+    """Microseconds as Perfetto's importer turns them into nanoseconds."""
+    return int(us * 1000.0)
+
+
 def check_nesting(slices, errors):
-    """Slices (ts, end, name) of one thread: disjoint or nested, never partly overlapping."""
+    """Slices (ts, end, name) of one thread, in ns: disjoint or nested, never partly overlapping."""
     stack = []
     for ts, end, name, track in sorted(slices, key=lambda s: (s[0], -(s[1] - s[0]))):
-        while stack and stack[-1][1] <= ts + EPS_US:
+        while stack and stack[-1][1] <= ts:
             stack.pop()
-        if stack and end > stack[-1][1] + EPS_US:
+        if stack and end > stack[-1][1]:
             errors.append(f"{track}: {name!r} [{ts}, {end}] overlaps {stack[-1][2]!r} [{stack[-1][0]}, "
                           f"{stack[-1][1]}] without nesting in it")
         stack.append((ts, end, name))
@@ -137,7 +143,7 @@ def check(doc):
             errors.append(f"pid {e['pid']} tid {e['tid']}: slices but no thread_name")
             threads[(e["pid"], e["tid"])] = None
         if e["ph"] == "X":
-            tracks[(e["pid"], e["tid"])].append((e["ts"], e["ts"] + e["dur"], e["name"],
+            tracks[(e["pid"], e["tid"])].append((ns(e["ts"]), ns(e["ts"]) + ns(e["dur"]), e["name"],
                                                  f"pid {e['pid']} tid {e['tid']}"))
     for slices in tracks.values():
         check_nesting(slices, errors)
