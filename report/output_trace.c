@@ -90,7 +90,9 @@ static void meta(struct trace_output *t, const char *name, unsigned pid, unsigne
 }
 
 /* A complete event ("X") on track `track` of pid from at_ns for dur_ns, args stolen (NULL:
- * none). */
+ * none).  Every event has its ts before its args (jansson keeps the order members are set
+ * in): Perfetto's tokenizer finds ts by walking an event's members and gives up the whole
+ * trace at an array before it (json_trace_tokenizer.cc ExtractValueForJsonKey). */
 static void slice(struct trace_output *t, unsigned pid, unsigned track, const char *name, const char *cat,
 		  uint64_t at_ns, uint64_t dur_ns, json_t *args)
 {

@@ -21,7 +21,10 @@ and two rules of a trace that displays as drawn, which the document leaves to th
   - every process with events is named by a process_name, every thread with slices by a
     thread_name;
   - a thread id belongs to one process: Perfetto's JSON importer takes a tid as a thread of
-    the whole system, and one seen in a second process as a new thread.
+    the whole system, and one seen in a second process as a new thread;
+  - no member of an event before its "ts" is an array: Perfetto's tokenizer finds ts by
+    walking the event's members in order and gives up the whole trace at an array before it
+    (json_trace_tokenizer.cc ExtractValueForJsonKey).
 
 Usage: trace_check.py TRACE.json [--summary]
 Exit 0 when every rule holds, 1 with each broken rule on stderr.  --summary prints a JSON
@@ -56,6 +59,11 @@ def check_event(i, e, errors):
             errors.append(f"{where}: {key} missing or not an integer")
     if not number(e.get("ts")) or e["ts"] < 0:
         errors.append(f"{where}: ts missing, not a number or negative")
+    for key, value in e.items():
+        if key == "ts":
+            break
+        if isinstance(value, list):
+            errors.append(f"{where}: {key} is an array before ts")
     if "args" in e and not isinstance(e["args"], dict):
         errors.append(f"{where}: args not an object")
     ph = e.get("ph")
