@@ -47,11 +47,13 @@ static void put(struct trace_output *t, const char *s)
 		t->write_errno = errno ? errno : EIO;
 }
 
-/* Writes event ev (stolen; NULL: out of memory) as the next element of traceEvents. */
+/* Writes event ev (stolen; NULL: out of memory) as the next element of traceEvents; after a
+ * write error, nothing more (the trace is then abandoned at close). */
 static void emit(struct trace_output *t, json_t *ev)
 {
-	if (!ev) {
-		t->out_of_memory = true;
+	if (!ev || t->write_errno) {
+		t->out_of_memory |= !ev;
+		json_decref(ev);
 		return;
 	}
 	put(t, t->events++ ? ",\n" : "\n");

@@ -109,7 +109,16 @@ if [ "$rc1" = 2 ] && [ "$rc2" = 2 ] && [ "$(cat victim)" = keep ] && [ -L link.j
 then ok "a link or FIFO at --trace: refused with exit 2, nothing written through it"
 else bad "hostile --trace names (exit $rc1, $rc2)" "$out"; fi
 
-# 6. A signal mid-pair: the trace keeps what was measured (the cut sub-run marked interrupted),
+# 6. A full disk (RLIMIT_FSIZE, as tests/e2e_outputs.sh does for --json): exit 1, the write's
+#    errno named, the trace that was there before left whole, no temporary file.
+echo '{"traceEvents": []}' >full.json; cp full.json full.before
+fsize_limited 4096 "$out" "$BIN" -l "$LPMS" -t 1 -c -q -W Audio -w None --trace full.json; rc=$?
+if [ "$rc" = 1 ] && grep -q -- '--trace full.json: write: File too large' "$out" && cmp -s full.json full.before &&
+   [ -z "$(find . -name '.full.json.*')" ]
+then ok "--trace on a full disk: exit 1, the errno said, the old trace whole, no temporary file"
+else bad "--trace on a full disk (exit $rc)" "$out"; fi
+
+# 7. A signal mid-pair: the trace keeps what was measured (the cut sub-run marked interrupted),
 #    whole and valid; a second signal at once: no trace and no temporary file left.
 two_children() { [ "$(pgrep -c -P "$1")" -ge 2 ]; }
 mkdir -p int && cd int || exit 1
