@@ -406,10 +406,12 @@ static int walk_records(struct pair_walk *w, off_t end)
  * the end of the window (engine/deadline.h deadline_unfinished_periods), after the last. */
 static void walk_unfinished(struct pair_walk *w)
 {
-	uint64_t missed = w->po->bench.summary.deadlines_missed;
-	for (uint64_t k = 0; w->misses + k < missed; k++)
+	uint64_t missed = w->po->bench.summary.deadlines_missed, n = missed > w->misses ? missed - w->misses : 0;
+	uint64_t room = TRACE_LATE_MAX - (w->late_traced < TRACE_LATE_MAX ? w->late_traced : TRACE_LATE_MAX);
+	for (uint64_t k = 0; k < n && k < room; k++)
 		late_slice(w, "unfinished period", w->next_start_ns + k * w->interval_ns,
 			   json_pack("{s:s}", "why", "its deadline passed before the window ended, its work not done"));
+	w->t->late_cut += n > room ? n - room : 0;
 }
 
 /* The sub-run's periods: its counters, late periods and frames, from the records after
