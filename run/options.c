@@ -147,8 +147,8 @@ static const struct optspec core_options[] = {
 	  .help = "record every period of every pair in FILE (binary,\ndoc/timeline.md)", .accepted = "a file name",
 	  .noun = "file name", .json_key = "timeline", .not_a_fact = true, .offset = O(timeline_path) },
 	{ .long_name = "trace", .type = OPTSPEC_STRING, .metavar = "FILE",
-	  .help = "write a trace of the run to FILE that Perfetto\n(ui.perfetto.dev) opens: pairs, sub-runs, late periods,\n"
-		  "their causes with --explain, Pipeline frames (doc/trace.md)",
+	  .help = "write a trace of the run to FILE for Perfetto\n(ui.perfetto.dev): pairs, sub-runs, late periods and\n"
+		  "their causes, Pipeline frames (doc/trace.md)",
 	  .accepted = "a file name", .noun = "file name", .offset = O(trace_path) },
 	{ .long_name = "wake", .type = OPTSPEC_MASK, .metavar = "LIST",
 	  .help = "how a periodic task is woken, a sweep: thread (the realtime\ntiming thread wakes it, as "
