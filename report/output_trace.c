@@ -470,44 +470,50 @@ static void trace_pair_measured(void *st, struct report_run *run, const struct m
 		trace_periods(t, run, item, po);
 }
 
-/* The pair's slice around its sub-runs, their medians in args. */
+/* The medians of the measured ones of reps[0..n) as args (figures_args), with how many sub-runs
+ * ran and were measured.  NULL when out of memory. */
+static json_t *medians_args(const struct pair_outcome *reps, unsigned n, const struct plan_item *it)
+{
+	struct pair_summary *ok = calloc(n ? n : 1, sizeof(*ok)), med;
+	unsigned nok = 0;
+	for (unsigned r = 0; ok && r < n; r++)
+		if (reps[r].ok)
+			ok[nok++] = reps[r].bench.summary;
+	json_t *args = NULL;
+	if (ok && nok) {
+		double lo, hi;
+		summary_median(ok, nok, &med, &lo, &hi);
+		figure_intervals_clear(&med);
+		if ((args = figures_args(&med, it)) != NULL)
+			json_object_set_new(args, "figures", json_string(nok > 1 ? "medians of the measured sub-runs" :
+									 "of its one measured sub-run"));
+	} else if (ok)
+		args = json_object();
+	free(ok);
+	json_object_set_new(args, "subruns", json_integer(n));
+	json_object_set_new(args, "subruns_measured", json_integer(nok));
+	return args;
+}
+
+/* The pair's slice around its sub-runs' windows, their medians in args. */
 static void trace_item_complete(void *st, struct report_run *run, const struct matrix *m, size_t item,
 				const struct pair_outcome *reps, unsigned n)
 {
 	struct trace_output *t = st;
 	(void)m;
 	uint64_t from_ns = UINT64_MAX, to_ns = 0;
-	struct pair_summary *ok = t->open ? calloc(n ? n : 1, sizeof(*ok)) : NULL, med;
-	unsigned nok = 0;
-	for (unsigned r = 0; ok && r < n; r++) {
-		if (!reps[r].window_start_ns)
-			continue;
-		from_ns = reps[r].window_start_ns < from_ns ? reps[r].window_start_ns : from_ns;
-		to_ns = reps[r].window_start_ns + reps[r].window_ns > to_ns ? reps[r].window_start_ns + reps[r].window_ns : to_ns;
-		if (reps[r].ok)
-			ok[nok++] = reps[r].bench.summary;
-	}
-	if (!ok || from_ns > to_ns) {
-		t->out_of_memory |= t->open && !ok;
-		free(ok);
+	for (unsigned r = 0; r < n; r++)
+		if (reps[r].window_start_ns) {
+			uint64_t end_ns = reps[r].window_start_ns + reps[r].window_ns;
+			from_ns = reps[r].window_start_ns < from_ns ? reps[r].window_start_ns : from_ns;
+			to_ns = end_ns > to_ns ? end_ns : to_ns;
+		}
+	if (!t->open || from_ns > to_ns)
 		return;
-	}
-	json_t *args = NULL;
-	if (nok) {
-		double lo, hi;
-		summary_median(ok, nok, &med, &lo, &hi);
-		figure_intervals_clear(&med);
-		args = figures_args(&med, &run->in.plan->items[item]);
-	} else
-		args = json_object();
-	free(ok);
-	json_object_set_new(args, "subruns", json_integer(n));
-	json_object_set_new(args, "subruns_measured", json_integer(nok));
-	json_object_set_new(args, "figures", json_string(nok > 1 ? "medians of the measured sub-runs" :
-							 "of its one measured sub-run"));
 	char name[320];
 	item_name(run, item, name, sizeof(name));
-	slice(t, pid_of(item), TID_RUNS, name, "pair", from_ns, to_ns - from_ns, args);
+	slice(t, pid_of(item), TID_RUNS, name, "pair", from_ns, to_ns - from_ns,
+	      medians_args(reps, n, &run->in.plan->items[item]));
 }
 
 /* What the trace left out, in its otherData and on stderr (once). */
