@@ -264,6 +264,11 @@ struct sim_result {
 	 * wall time from its first period (Gaming: its first frame) to the end of its last thread,
 	 * ns: the CPU the task really got, measured apart from the work accounting. */
 	uint64_t task_cpu_ns, task_wall_ns;
+	/* When the task's period 0 was due (a free-running task: when it was started),
+	 * CLOCK_MONOTONIC ns: the origin of its periods' start_ns (engine/timeline.h), for an
+	 * output that places them on the run's clock (report/output_trace.c); 0 when it never
+	 * started. */
+	uint64_t start_ns;
 	bool timer_rt;               /* the timing thread really ran SCHED_FIFO */
 	/* --explain: the explained periods (explain/model.h); explain_error: 0, or the errno of a
 	 * failed read of the schedstat floor (no periods are explained after it). */
@@ -394,6 +399,13 @@ void sim_measures_unlock(struct sim_thread *t);
  * recorded). */
 #define SIM_SHOWN_WITHIN 16u
 void sim_frame_shown(struct sim_thread *t, uint64_t frame, uint64_t shown_ns, uint64_t frame_ns);
+
+/* A task whose measures show frames: the points frame number `frame` passed on its way to the
+ * display before it was shown, at_ns[0..TIMELINE_MARKS) (CLOCK_MONOTONIC ns, 0: not passed),
+ * and when the input it picked up at at_ns[0] happened, input_ns (0: none); with --timeline,
+ * into its period's record (engine/timeline.h marks_ns, input_age_ns), as sim_frame_shown puts
+ * shown_ns. */
+void sim_frame_marks(struct sim_thread *t, uint64_t frame, uint64_t input_ns, const uint64_t *at_ns);
 
 /* Whether the task is being stopped (sim_stop). */
 bool sim_stopped(const struct sim_thread *t);

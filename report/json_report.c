@@ -471,7 +471,7 @@ static int add_settings(json_t *r, const struct report_entry *e)
 		rc = json_object_set_new(r, "bench_setting", setting_json(e->bench_sched));
 	if (rc == 0 && e->load_sched)
 		rc = json_object_set_new(r, "load_setting", setting_json(e->load_sched));
-	if (rc == 0 && e->rec->timeline_pair >= 0)
+	if (rc == 0 && e->rec->timeline_pair >= 0 && !e->timeline_unnamed)
 		rc = json_object_set_new(r, JK_TIMELINE_PAIR, json_integer(e->rec->timeline_pair));
 	if (rc == 0 && e->spec)
 		rc = json_object_set_new(r, JK_TASK_SETTINGS, task_settings_json(e->spec));

@@ -47,6 +47,7 @@ static int result_json(json_t *doc, const struct report_run *run, const struct m
 		.has_deadlines = it->spec.desc->has_deadlines, .spec = &it->spec, .load_metrics = lw->metrics,
 		.load_storage = &m->loads[it->load_index].ctx.storage, .explain = run->opt->explain && it->spec.desc->has_deadlines,
 		.rec = &matrix_reps(m, i)[repeat], .on_threshold = &run->opt->on_threshold,
+		.timeline_unnamed = !run->opt->timeline_path,
 	};
 	return report_add(doc, &e);
 }

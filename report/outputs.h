@@ -13,6 +13,7 @@
 	X(export_csv)     \
 	X(export_markdown) \
 	X(histogram_csv)  \
+	X(trace)          \
 	X(json)           \
 	X(text)
 

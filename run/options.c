@@ -187,6 +187,10 @@ static const struct optspec core_options[] = {
 	{ .long_name = "histogram-csv", .type = OPTSPEC_STRING, .metavar = "FILE",
 	  .help = "also write every pair's latency histograms to FILE as\nCSV, a line a bucket, for plotting",
 	  .accepted = "a file name", .noun = "file name", .offset = O(histogram_csv_path) },
+	{ .long_name = "trace", .type = OPTSPEC_STRING, .metavar = "FILE",
+	  .help = "write a trace of the run to FILE for Perfetto\n(ui.perfetto.dev): pairs, sub-runs, late periods and\n"
+		  "their causes, Pipeline frames (doc/trace.md)",
+	  .accepted = "a file name", .noun = "file name", .offset = O(trace_path) },
 	{ .long_name = "wake", .type = OPTSPEC_MASK, .metavar = "LIST",
 	  .help = "how a periodic task is woken, a sweep: thread (the realtime\ntiming thread wakes it, as "
 		  "interbench 0.31; default) and\ntimer (it sleeps on its own absolute timer, as an application\ndoes)",

@@ -82,6 +82,7 @@ struct options {
 	const char *histogram_csv_path;   /* --histogram-csv FILE (report/histview.h), or NULL */
 	bool histogram;             /* --histogram: the latency histograms after the tables */
 	uint64_t histogram_max_ns;  /* --histogram's MAX, the last row's bound; 0: all */
+	const char *trace_path;     /* --trace FILE (report/output_trace.h), or NULL */
 	bool explain;               /* --explain: say why periods were late (explain/model.h) */
 	uint32_t wakes;             /* --wake: a sweep, bit SIM_WAKE_THREAD (the timing thread wakes
 	                               the task) and bit SIM_WAKE_TIMER (its own absolute timer);

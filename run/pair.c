@@ -112,6 +112,7 @@ int bench_record_make(const struct sim_result *r, struct bench_record *out)
 	memset(out, 0, sizeof(*out));
 	pair_summarize(r, &out->summary);
 	out->timer_rt = r->timer_rt;
+	out->start_ns = r->start_ns;
 	out->explain = r->explain;
 	out->timeline_error = r->timeline_error;
 	out->timeline_truncated = r->timeline_truncated;
@@ -524,6 +525,7 @@ static int bench_window(const struct pair_params *p, struct child *kids[2], stru
 	struct explain_tracer *tracer = p->run_cfg.explain ? p->run_cfg.explain->tracer : NULL;
 	int64_t run0_ns = explain_tracer_run_ns(tracer);
 	uint64_t t0_ns = now_ns();
+	out->window_start_ns = t0_ns;
 	uint64_t grace_ns = p->stop ? (uint64_t)LOOK_GRACE_MS * NS_PER_MS : 0;
 	int spoke;
 	while ((spoke = watch_window(p, kids, t0_ns + p->duration_ns + grace_ns, late_fd, &out->load_activity)) == 2)

@@ -65,6 +65,7 @@ struct hist_bucket {
 struct bench_record {
 	struct pair_summary summary;     /* every figure (engine/summary.h) */
 	bool timer_rt;                   /* the timing thread really ran SCHED_FIFO */
+	uint64_t start_ns;               /* sim_result.start_ns: the task's period 0, CLOCK_MONOTONIC ns */
 	/* --explain's periods as measured (explain/model.h), unsorted: each output sorts its own
 	 * copy (explain_summary_sort); explain.tracer_run_ns is set by main (pair_run) */
 	struct explain_summary explain;
@@ -124,6 +125,7 @@ struct pair_outcome {
 	struct pair_stop stop;           /* how the window ended (valid when ok) */
 	struct load_counters load;       /* the load's counters (zero if it never reported) */
 	uint64_t window_ns;              /* how long the bench actually ran */
+	uint64_t window_start_ns;        /* when that window began, CLOCK_MONOTONIC ns (0: never) */
 	uint64_t ramp_ns;                /* from the load's start to the bench's */
 	bool load_ready;                 /* the load reported ready within PAIR_READY_MAX_MS */
 	struct disturbance disturbance;  /* what else ran on the run's CPUs over the window:

@@ -42,9 +42,9 @@ import collections, json, struct, sys
 doc = json.load(open(sys.argv[1]))
 shown = collections.defaultdict(list)
 with open(sys.argv[2], "rb") as f:
-    assert struct.unpack("<4sIII", f.read(16)) == (b"IBTL", 2, 48, 0)
-    while (rec := f.read(48)):
-        pair, period, start, *_, shown_ns = struct.unpack("<IIQIIIIIIQ", rec)
+    assert struct.unpack("<4sIII", f.read(16)) == (b"IBTL", 3, 80, 0)
+    while (rec := f.read(80)):
+        pair, period, start, *_, shown_ns = struct.unpack("<IIQIIIIIIQ8I", rec)[:10]
         if shown_ns:
             assert shown_ns > start, (period, start, shown_ns)
             shown[pair].append(shown_ns)
