@@ -58,6 +58,28 @@ static double estimate_of(const struct side *s, bool ratio)
 	return ratio && s->all_positive ? exp(s->mean) : s->raw_mean;
 }
 
+/* Side s's 95 % interval in the figure's unit into *lo and *hi (NaN below 2 values, or a ratio
+ * with a value not above 0). */
+static void side_interval(const struct side *s, bool ratio, double *lo, double *hi)
+{
+	*lo = *hi = NAN;
+	if (s->n < 2 || (ratio && !s->all_positive))
+		return;
+	double half = student_t_quantile_real(s->dof, 1 - DECISION_ALPHA / 2) * sqrt(s->var_of_mean);
+	*lo = ratio ? exp(s->mean - half) : s->mean - half;
+	*hi = ratio ? exp(s->mean + half) : s->mean + half;
+}
+
+bool decision_side_interval(const double *v, size_t n, bool ratio, double floor_var, double *est, double *lo,
+			    double *hi)
+{
+	struct side s;
+	side_of(v, n, ratio, floor_var, &s);
+	*est = estimate_of(&s, ratio);
+	side_interval(&s, ratio, lo, hi);
+	return !isnan(*lo);
+}
+
 /* The change in its unit (% of A or points) from a difference on the test scale. */
 static double change_of(bool ratio, double diff)
 {
@@ -154,6 +176,8 @@ void decision_measure(struct decision *d, const struct decision_rule *r, const d
 	d->n_b = (unsigned)sb.n;
 	d->a = estimate_of(&sa, r->ratio);
 	d->b = estimate_of(&sb, r->ratio);
+	side_interval(&sa, r->ratio, &d->a_lo, &d->a_hi);
+	side_interval(&sb, r->ratio, &d->b_lo, &d->b_hi);
 	if (sa.n == 0 || sb.n == 0) {
 		d->why = "no value";
 		return;
