@@ -168,8 +168,11 @@ static void plot_stacked(struct plot_job *j, const json_t *results, const char *
 	gp_head(f.plot, j, f.stem, title);
 	fprintf(f.plot, "set style data histograms\nset style histogram rowstacked\nset style fill solid 0.8 border -1\n"
 		"set boxwidth 0.6\nset yrange [0:*]\nset ylabel '%s'\nset xtics rotate by -30\nplot ", st->ylabel);
-	for (unsigned k = 0; k < st->parts(); k++)
-		fprintf(f.plot, "%s$d0 using %u%s title '%s'", k ? ", " : "", k + 2, k ? "" : ":xtic(1)", st->part(k));
+	for (unsigned k = 0; k < st->parts(); k++) {  /* a colour each, the last (unexplained) hatched grey */
+		fprintf(f.plot, "%s$d0 using %u%s ", k ? ", \\\n     " : "", k + 2, k ? "" : ":xtic(1)");
+		plot_fill_style(f.plot, k);
+		fprintf(f.plot, " title '%s'", st->part(k));
+	}
 	if (st->extra)
 		fprintf(f.plot, st->extra, st->parts() + 2);
 	fputc('\n', f.plot);

@@ -218,7 +218,7 @@ static void tail_key(struct figure *f, unsigned kinds)
 	static const char *const words[] = {
 		"with xerrorbars pt 7 lc rgb 'black' title 'p99: mean of sub-runs, 95 % between-run interval'",
 		"with points pt 6 lc rgb 'black' title 'p99 of one sub-run: no between-run interval'",
-		"with vectors head filled lc rgb 'black' title 'p99 open above (sub-runs too short to bound it): from their estimate'",
+		"with vectors head filled lc rgb 'black' title 'p99 open above (a sub-run could not bound it): from their estimate'",
 		"with points pt 9 lc rgb 'black' title 'max of its sub-runs'",
 	};
 	for (unsigned k = 0; k < 4; k++)
@@ -251,7 +251,7 @@ static void tail_draw(struct plot_job *j, struct figure *f, const struct tail_se
 	}
 	if (!fig_begin(j, f, NULL))
 		return;
-	gp_head_size(f->head, j, f->stem, title, 900, 560 + 12 * n);  /* room for the key below */
+	gp_head_size(f->head, j, f->stem, title, 900, 600 + 18 * n);  /* room for the key below */
 	tail_axes(f, 1 / most, period_ms);
 	for (unsigned i = 0; i < n; i++)
 		if (s[i].h->total) {
