@@ -41,8 +41,10 @@ for f in fx/*.png; do python3 "$PC" png "$f" "${f%.png}.gp" >>"$out" || good=0; 
 if [ "$good" = 1 ] && [ "$(ls fx/*.png | wc -l)" = 8 ]; then ok "each picture a PNG of the size its script states"
 else bad "picture sizes" "$out"; fi
 if python3 "$PC" fills fx/causes-proaudio.gp 13 >"$out" && python3 "$PC" fills fx/causes-video.gp 13 >>"$out" &&
+   python3 "$PC" causes fx/causes-proaudio.gp "$FX" ProAudio >>"$out" &&
+   python3 "$PC" causes fx/causes-video.gp "$FX" Video >>"$out" &&
    grep -q "lc rgb '#FB9A99' title 'preempted'" fx/causes-video.gp
-then ok "causes: 13 parts in 13 colours (ColorBrewer Paired), preempted pink, unexplained hatched grey"
+then ok "causes: each load's sub-runs pooled; 13 parts in 13 colours (ColorBrewer Paired), preempted pink, unexplained hatched grey"
 else bad "causes chart" "$out"; fi
 # one sub-run: its p99 a point alone, no interval (a run's own is within-run)
 python3 -c '

@@ -44,25 +44,42 @@ struct stacked {
 	const char *(*part)(unsigned k); /* part k's name */
 	/* Writes r's row (the load, then each part, then `extra` more columns) into f's data;
 	 * false when r has none. */
-	bool (*row)(struct figure *f, const json_t *r);
+	bool (*row)(struct figure *f, const json_t *results, const json_t *r);
 	const char *extra;         /* plot clauses after the bars ("%u": the first extra column), or NULL */
 };
 
-/* One row of causes-SIM's data: the load, then each part's share of the explained delay, %.
- * Returns whether r had explained periods. */
-static bool causes_row(struct figure *f, const json_t *r)
+/* Adds the explained delay and its parts (ns) of result r into delay_ns and part_ns. */
+static void causes_add(const json_t *r, double *delay_ns, double part_ns[EXPLAIN_PARTS])
 {
 	const json_t *e = json_object_get(r, JK_EXPLAIN), *parts = json_object_get(e, EK_PARTS_NS);
-	double delay_ns = plot_jnum(e, EK_DELAY_NS);
-	if (!json_is_object(parts) || !(delay_ns > 0))
-		return false;
-	char label[160];
+	if (!json_is_object(parts) || !(plot_jnum(e, EK_DELAY_NS) > 0))
+		return;
+	*delay_ns += plot_jnum(e, EK_DELAY_NS);
+	for (int k = 0; k < EXPLAIN_PARTS; k++)
+		part_ns[k] += fmax(plot_jnum(parts, explain_part_name((enum explain_part)k)), 0);
+}
+
+/* One row of causes-SIM's data: the load of r (its first sub-run), then each part's share of
+ * the explained delay of all its sub-runs (of results), %.  Returns whether they had explained
+ * periods. */
+static bool causes_row(struct figure *f, const json_t *results, const json_t *r)
+{
+	double delay_ns = 0, part_ns[EXPLAIN_PARTS] = { 0 };
+	char label[160], other[160];
+	size_t i;
+	const json_t *s;
 	plot_load_label(r, label, sizeof(label));
-	fprintf(f->head, "\"%s\"", label);
-	for (int k = 0; k < EXPLAIN_PARTS; k++) {
-		double ns = plot_jnum(parts, explain_part_name((enum explain_part)k));
-		fprintf(f->head, " %g", ns > 0 ? 100 * ns / delay_ns : 0);
+	json_array_foreach(results, i, s) {
+		plot_load_label(s, other, sizeof(other));
+		if (!json_object_get(s, JK_FAILED) && strcmp(plot_jstr(s, JK_SIMULATION), plot_jstr(r, JK_SIMULATION)) == 0 &&
+		    strcmp(label, other) == 0)
+			causes_add(s, &delay_ns, part_ns);
 	}
+	if (!(delay_ns > 0))
+		return false;
+	fprintf(f->head, "\"%s\"", label);
+	for (int k = 0; k < EXPLAIN_PARTS; k++)
+		fprintf(f->head, " %g", 100 * part_ns[k] / delay_ns);
 	fputc('\n', f->head);
 	return true;
 }
@@ -111,8 +128,9 @@ static const char *segment_name(unsigned k)
 
 /* One row of chain-SIM's data: the load, then each segment's part of the mean input-to-present
  * latency (ms), then the p99 (ms).  Returns whether r presented input. */
-static bool chain_row(struct figure *f, const json_t *r)
+static bool chain_row(struct figure *f, const json_t *results, const json_t *r)
 {
+	(void)results;
 	double mean_ns = plot_jnum(r, CHAIN_KEY(i2p_mean_ns)), p99_ns = plot_jnum(r, CHAIN_KEY(i2p_p99_ns));
 	if (!(mean_ns > 0))
 		return false;
@@ -127,7 +145,8 @@ static bool chain_row(struct figure *f, const json_t *r)
 	return true;
 }
 
-/* causes-SIM (with --explain): per load, a bar of the explained delay stacked by cause. */
+/* causes-SIM (with --explain): per load, a bar of the explained delay of its sub-runs stacked
+ * by cause. */
 static const struct stacked causes_figure = {
 	.prefix = "causes", .data = "each cause's share of the explained delay (%)",
 	.title = "why periods were late, share of the explained delay by cause (%)", .ylabel = "% of the delay",
@@ -162,7 +181,7 @@ static void plot_stacked(struct plot_job *j, const json_t *results, const char *
 	fputc('\n', f.head);
 	json_array_foreach(results, i, r)
 		if (plot_of_sim(r, sim) && rows < PLOT_MAX_LOADS)
-			rows += st->row(&f, r);
+			rows += st->row(&f, results, r);
 	block_end(&f);
 	snprintf(title, sizeof(title), "%s: %s", sim, st->title);
 	gp_head(f.plot, j, f.stem, title);
@@ -291,8 +310,9 @@ static void tl_begin(struct plot_job *j, struct tl_pair *p)
 {
 	char title[256];
 	snprintf(p->f.stem, sizeof(p->f.stem), "timeline-%u", p->id);
-	snprintf(title, sizeof(title), "pair %u: %s against %s: lateness of each period%s", p->id, plot_jstr(p->res, JK_SIMULATION),
-		 plot_jstr(p->res, JK_LOAD), json_is_integer(json_object_get(p->res, CHAIN_KEY(vsyncs))) ? ", frame time where shown" : "");
+	snprintf(title, sizeof(title), "pair %u: %s against %s: lateness of each period%s", p->id,
+		 plot_jstr(p->res, JK_SIMULATION), plot_jstr(p->res, JK_LOAD),
+		 json_is_integer(json_object_get(p->res, CHAIN_KEY(vsyncs))) ? ", frame time where shown" : "");
 	p->broken = !fig_begin(j, &p->f, title);
 	if (p->broken)
 		return;

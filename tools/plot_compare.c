@@ -79,6 +79,23 @@ static bool judged_as(const struct cmp_answer *c, enum judged_metric m)
 	return c->m == m && c->d.answer != DECISION_REPORTED;
 }
 
+/* Tics at 1, 2 and 5 times each power of ten from lo to hi (> 0): a log axis narrower than a
+ * few decades has too few of gnuplot's own (one a decade). */
+static void log_tics(FILE *g, double lo, double hi)
+{
+	const char *sep = "set xtics (";
+	for (double p = pow(10, floor(log10(lo))); p <= hi && hi / lo < 1e4; p *= 10)
+		for (int k = 0; k < 3; k++) {
+			double v = p * (k == 0 ? 1 : k == 1 ? 2 : 5);
+			if (v >= lo && v <= hi) {
+				fprintf(g, "%s%g", sep, v);
+				sep = ", ";
+			}
+		}
+	if (*sep == ',')
+		fputs(")\n", g);
+}
+
 /* The x range of decisions-FIGURE's rows ans (metric m): the estimates and the bands, padded
  * (a factor 3 on a log axis); the intervals beyond are cut at the border. */
 static void decisions_xrange(FILE *g, const struct cmp_answers *ans, enum judged_metric m)
@@ -99,9 +116,10 @@ static void decisions_xrange(FILE *g, const struct cmp_answers *ans, enum judged
 	}
 	if (!isfinite(lo))
 		return;
-	if (log_x)
+	if (log_x) {
 		fprintf(g, "set logscale x\nset xrange [%g:%g]\n", lo / 3, hi * 3);
-	else
+		log_tics(g, lo / 3, hi * 3);
+	} else
 		fprintf(g, "set xrange [%g:%g]\n", lo - 0.2 * (hi - lo) - 1, hi + 0.2 * (hi - lo) + 1);
 }
 
@@ -151,7 +169,7 @@ static void plot_decisions(struct plot_job *j, const struct cmp_answers *ans, en
 	block_end(&f);
 	snprintf(title, sizeof(title), "%s: OLD and NEW, 95%% intervals between sub-runs; compare's answers",
 		 judged_metric_name(m));
-	gp_head_size(f.plot, j, f.stem, title, 1300, 200 + 44 * (rows < PLOT_MAX_ROWS ? (unsigned)rows : PLOT_MAX_ROWS));
+	gp_head_size(f.plot, j, f.stem, title, 1300, 300 + 44 * (rows < PLOT_MAX_ROWS ? (unsigned)rows : PLOT_MAX_ROWS));
 	decisions_xrange(f.plot, ans, m);
 	decisions_plot(&f, m, rows < PLOT_MAX_ROWS ? (unsigned)rows : PLOT_MAX_ROWS);
 	plot_too_many(j, f.stem, "pairs", rows, PLOT_MAX_ROWS);

@@ -359,5 +359,6 @@ void plot_fill_style(FILE *g, unsigned k)
 	else if (k == PAIRED_N)
 		fprintf(g, "fs pattern 4 border rgb '#000000' lc rgb '#505050'");
 	else
-		fprintf(g, "fs pattern %u border rgb '#000000' lc rgb '%s'", 5 + (unsigned)((k - PAIRED_N) % 3), paired[(k - PAIRED_N - 1) % PAIRED_N]);
+		fprintf(g, "fs pattern %u border rgb '#000000' lc rgb '%s'", 5 + (unsigned)((k - PAIRED_N) % 3),
+			paired[(k - PAIRED_N - 1) % PAIRED_N]);
 }

@@ -13,6 +13,8 @@ mismatch.  Usage:
   plotcheck.py png PICTURE GP                     a PNG of the size the script's terminal states
   plotcheck.py decisions GP COMPARE.json FIGURE   a row per pair compare judged on FIGURE, its
       answer compare's verdict, OLD's and NEW's values compare's
+  plotcheck.py causes GP RESULT.json SIM          each load's row the shares of the explained
+      delay of all its sub-runs by cause, in the order of the script's header
   plotcheck.py fills GP N                         N stacked parts, N distinct colours, the last
       (unexplained) hatched
 """
@@ -185,6 +187,21 @@ def decisions(gp, compare_json, figure):
     print("decisions %s: %d rows, each compare's answer and values" % (gp, len(rows)))
 
 
+def causes(gp, result, sim):
+    lines = blocks(gp)["d0"]
+    names = lines[0].split(": ", 1)[1].split()
+    results = [r for r in json.load(open(result))["results"] if not r.get("failed") and r["simulation"] == sim]
+    for line in lines[1:]:
+        lab = re.match(r'^"([^"]*)"', line).group(1)
+        got = [float(v) for v in line[len(lab) + 2:].split()]
+        subs = [r["explain"] for r in results if label(r) == lab and r.get("explain", {}).get("delay_ns")]
+        delay = sum(e["delay_ns"] for e in subs)
+        want = [100 * sum(e["parts_ns"].get(n, 0) for e in subs) / delay for n in names]
+        if len(got) != len(want) or not all(close(a, b) or abs(a - b) < 1e-3 for a, b in zip(got, want)):
+            fail("%s: %s: %s, expected %s" % (gp, lab, got, want))
+    print("causes %s: %d rows, each its sub-runs' pooled shares" % (gp, len(lines) - 1))
+
+
 def fills(gp, n):
     styles = re.findall(r"\$d0 using \d+(?::xtic\(1\))? fs (solid 0.9|pattern \d) border rgb '#000000' "
                         r"lc rgb '(#[0-9A-F]{6})' title", open(gp, encoding="utf-8").read())
@@ -196,4 +213,4 @@ def fills(gp, n):
 
 if __name__ == "__main__":
     cmd, args = sys.argv[1], sys.argv[2:]
-    {"ccdf": ccdf, "marks": marks, "png": png, "decisions": decisions, "fills": lambda g, n: fills(g, int(n))}[cmd](*args)
+    {"ccdf": ccdf, "marks": marks, "causes": causes, "png": png, "decisions": decisions, "fills": lambda g, n: fills(g, int(n))}[cmd](*args)
