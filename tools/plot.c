@@ -171,7 +171,7 @@ static void plot_stacked(struct plot_job *j, const json_t *results, const char *
 	snprintf(f.stem, sizeof(f.stem), "%s-%s", st->prefix, s);
 	if (!fig_begin(j, &f, NULL))
 		return;
-	unsigned long rows = 0;
+	unsigned long rows = 0, loads = 0;
 	size_t i;
 	json_t *r;
 	block_begin(&f);
@@ -179,8 +179,8 @@ static void plot_stacked(struct plot_job *j, const json_t *results, const char *
 	for (unsigned k = 0; k < st->parts(); k++)
 		fprintf(f.head, " %s", st->part(k));
 	fputc('\n', f.head);
-	json_array_foreach(results, i, r)
-		if (plot_of_sim(r, sim) && rows < PLOT_MAX_LOADS)
+	json_array_foreach(results, i, r)  /* a row's work is O(results): at most PLOT_MAX_LOADS rows tried */
+		if (plot_of_sim(r, sim) && loads++ < PLOT_MAX_LOADS)
 			rows += st->row(&f, results, r);
 	block_end(&f);
 	snprintf(title, sizeof(title), "%s: %s", sim, st->title);
@@ -195,7 +195,7 @@ static void plot_stacked(struct plot_job *j, const json_t *results, const char *
 	if (st->extra)
 		fprintf(f.plot, st->extra, st->parts() + 2);
 	fputc('\n', f.plot);
-	plot_too_many(j, f.stem, "loads", rows, PLOT_MAX_LOADS);
+	plot_too_many(j, f.stem, "loads", loads, PLOT_MAX_LOADS);
 	fig_end(j, &f, rows > 0);
 }
 

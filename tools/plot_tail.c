@@ -47,26 +47,9 @@ struct tail_series {
 	                                 than DECISION_P99_MIN_SAMPLES samples, or its own
 	                                 interval open above */
 	double period_ms;             /* the task's period; -1: none */
+	size_t cap;                   /* room in the arrays */
+	bool broken;                  /* memory ran out: a sub-run left out */
 };
-
-/* Which results a series pools: of simulation sim with label (plot_load_label), or keyed key
- * (result_set_json_key) against load. */
-struct tail_match {
-	const char *sim, *label;
-	const char *key, *load;
-};
-
-static bool tail_matches(const json_t *r, const struct tail_match *m)
-{
-	char s[192];
-	if (json_object_get(r, JK_FAILED))
-		return false;
-	if (m->key)
-		return result_set_json_key(r, s, sizeof(s)) == 0 && strcmp(s, m->key) == 0 &&
-		       strcmp(plot_jstr(r, JK_LOAD), m->load) == 0;
-	plot_load_label(r, s, sizeof(s));
-	return strcmp(plot_jstr(r, JK_SIMULATION), m->sim) == 0 && strcmp(s, m->label) == 0;
-}
 
 /* Adds histogram h (validated: [low_ns, count] pairs of non-negative integers) into s->h. */
 static void tail_add_hist(struct tail_series *s, const json_t *h)
@@ -81,22 +64,54 @@ static void tail_add_hist(struct tail_series *s, const json_t *h)
 	}
 }
 
-/* Adds result r, one sub-run, to s. */
+/* Makes room in s for one more sub-run (the arrays doubled).  Returns false out of memory. */
+static bool tail_room(struct tail_series *s)
+{
+	if (s->subruns < s->cap)
+		return true;
+	size_t cap = s->cap ? 2 * s->cap : 8;
+	double **a[] = { &s->p99_ns, &s->p50_ns, &s->classic_max_ns };
+	for (size_t i = 0; i < sizeof(a) / sizeof(a[0]); i++) {
+		double *v = realloc(*a[i], cap * sizeof(double));
+		if (!v)
+			return false;
+		*a[i] = v;
+	}
+	s->cap = cap;
+	return true;
+}
+
+/* Adds result r, one sub-run, to s (nothing when memory runs out: s->broken). */
 static void tail_add(struct tail_series *s, const json_t *r, const struct tail_kind *k)
 {
 	const json_t *ci = k->p99_ci ? json_object_get(r, k->p99_ci) : NULL;
 	double p99 = plot_jnum(r, k->p99), samples = plot_jnum(r, k->samples);
+	double p50 = plot_jnum(r, FIGURE_KEY(sched_p50_ns)), cmax = plot_jnum(r, FIGURE_KEY(classic_max_ns));
+	if (!s->h || !tail_room(s)) {
+		s->broken = true;
+		return;
+	}
 	size_t i = s->subruns++;
 	s->p99_ns[i] = p99 > 0 ? p99 : NAN;
-	s->p50_ns[i] = plot_jnum(r, FIGURE_KEY(sched_p50_ns)) >= 0 ? plot_jnum(r, FIGURE_KEY(sched_p50_ns)) : NAN;
-	s->classic_max_ns[i] = plot_jnum(r, FIGURE_KEY(classic_max_ns)) >= 0 ? plot_jnum(r, FIGURE_KEY(classic_max_ns)) :
-			       plot_jnum(r, FIGURE_KEY(latency_max_ns)) >= 0 ? plot_jnum(r, FIGURE_KEY(latency_max_ns)) : NAN;
+	s->p50_ns[i] = p50 >= 0 ? p50 : NAN;
+	cmax = cmax >= 0 ? cmax : plot_jnum(r, FIGURE_KEY(latency_max_ns));
+	s->classic_max_ns[i] = cmax >= 0 ? cmax : NAN;
 	s->open += !(p99 > 0) || (samples >= 0 && samples < DECISION_P99_MIN_SAMPLES) ||
 		   (json_is_array(ci) && json_is_null(json_array_get(ci, 1)));
 	s->max_ns = fmax(s->max_ns, plot_jnum(r, k->max));
 	if (plot_jnum(r, FIGURE_KEY(interval_us)) > 0)
 		s->period_ms = plot_jnum(r, FIGURE_KEY(interval_us)) / 1e3;
 	tail_add_hist(s, json_object_get(r, k->hist));
+}
+
+/* Starts series s labelled label (made safe in a datablock), empty. */
+static void tail_init(struct tail_series *s, const char *label)
+{
+	memset(s, 0, sizeof(*s));
+	snprintf(s->label, sizeof(s->label), "%s", label);
+	plot_dat_text(s->label);
+	s->max_ns = s->period_ms = -1;
+	s->h = calloc(1, sizeof(*s->h));
 }
 
 static void tail_free(struct tail_series *s)
@@ -106,31 +121,6 @@ static void tail_free(struct tail_series *s)
 	free(s->p50_ns);
 	free(s->classic_max_ns);
 	memset(s, 0, sizeof(*s));
-}
-
-/* The series of results matched by m, labelled label, into *s.  Returns false (s freed) when
- * no result matched or memory ran out. */
-static bool tail_collect(const json_t *results, const struct tail_match *m, const struct tail_kind *k,
-			 const char *label, struct tail_series *s)
-{
-	size_t n = json_array_size(results) + 1, i;
-	json_t *r;
-	memset(s, 0, sizeof(*s));
-	snprintf(s->label, sizeof(s->label), "%s", label);
-	plot_dat_text(s->label);
-	s->max_ns = s->period_ms = -1;
-	s->h = calloc(1, sizeof(*s->h));
-	s->p99_ns = malloc(n * sizeof(double));
-	s->p50_ns = malloc(n * sizeof(double));
-	s->classic_max_ns = malloc(n * sizeof(double));
-	if (s->h && s->p99_ns && s->p50_ns && s->classic_max_ns)
-		json_array_foreach(results, i, r)
-			if (tail_matches(r, m))
-				tail_add(s, r, k);
-	if (s->subruns)
-		return true;
-	tail_free(s);
-	return false;
 }
 
 /* How the p99 of a series is marked (the key's words: tail_key). */
@@ -263,35 +253,41 @@ static void tail_draw(struct plot_job *j, struct figure *f, const struct tail_se
 	fig_end(j, f, drawn > 0);
 }
 
-/* The labels of simulation sim's measured results, each once, in order, into labels (at most
- * PLOT_MAX_LOADS).  Returns how many there are, counted past the bound. */
-static unsigned long sim_labels(const json_t *results, const char *sim, char (*labels)[160])
+/* The index in s[0..*n) of the series labelled label, begun (as s[i] and s[PLOT_MAX_LOADS + i])
+ * when new and there is room; -1 past PLOT_MAX_LOADS. */
+static int series_of(struct tail_series *s, unsigned *n, const char *label)
 {
-	unsigned long n = 0;
-	size_t i;
-	json_t *r;
-	char l[160];
-	json_array_foreach(results, i, r) {
-		bool seen = false;
-		if (json_object_get(r, JK_FAILED) || strcmp(plot_jstr(r, JK_SIMULATION), sim) != 0)
-			continue;
-		plot_load_label(r, l, sizeof(l));
-		for (unsigned long k = 0; k < n && k < PLOT_MAX_LOADS && !seen; k++)
-			seen = strcmp(labels[k], l) == 0;
-		if (!seen && n++ < PLOT_MAX_LOADS)
-			memcpy(labels[n - 1], l, sizeof(l));
-	}
-	return n;
+	char safe[160];
+	snprintf(safe, sizeof(safe), "%s", label);
+	plot_dat_text(safe);
+	for (unsigned i = 0; i < *n; i++)
+		if (strcmp(s[i].label, safe) == 0)
+			return (int)i;
+	if (*n == PLOT_MAX_LOADS)
+		return -1;
+	tail_init(&s[*n], label);
+	tail_init(&s[PLOT_MAX_LOADS + *n], label);
+	return (int)(*n)++;
 }
 
-/* The series of sim's loads of kind k into s (at most PLOT_MAX_LOADS).  Returns how many. */
-static unsigned sim_series(const json_t *results, const char *sim, char (*labels)[160], unsigned nl,
-			   const struct tail_kind *k, struct tail_series *s)
+/* The series of sim's loads, one pass over results: scheduling latency's in s[0..n), timer
+ * latency's in s[PLOT_MAX_LOADS..PLOT_MAX_LOADS + n).  Returns n; *left the sub-runs of loads
+ * past the first PLOT_MAX_LOADS. */
+static unsigned sim_series(const json_t *results, const char *sim, const struct tail_kind kinds[2],
+			   struct tail_series *s, unsigned long *left)
 {
 	unsigned n = 0;
-	for (unsigned i = 0; i < nl; i++) {
-		struct tail_match m = { .sim = sim, .label = labels[i] };
-		n += tail_collect(results, &m, k, labels[i], &s[n]);
+	size_t i;
+	json_t *r;
+	char label[160];
+	json_array_foreach(results, i, r) {
+		if (json_object_get(r, JK_FAILED) || strcmp(plot_jstr(r, JK_SIMULATION), sim) != 0)
+			continue;
+		plot_load_label(r, label, sizeof(label));
+		int at = series_of(s, &n, label);
+		*left += at < 0;
+		for (int k = 0; k < 2 && at >= 0; k++)
+			tail_add(&s[k * PLOT_MAX_LOADS + at], r, &kinds[k]);
 	}
 	return n;
 }
@@ -362,24 +358,46 @@ static void plot_ccdf(struct plot_job *j, const struct tail_series *s, unsigned 
 
 void plot_tails(struct plot_job *j, const json_t *results, const char *sim)
 {
-	char (*labels)[160] = calloc(PLOT_MAX_LOADS, sizeof(*labels));
-	struct tail_series *s = calloc(PLOT_MAX_LOADS, sizeof(*s));
+	struct tail_series *s = calloc(2 * PLOT_MAX_LOADS, sizeof(*s));
 	struct tail_kind kinds[2] = { sched_kind(), timer_kind() };
-	unsigned long nl = labels && s ? sim_labels(results, sim, labels) : 0;
-	if (!labels || !s)
-		text_message(j->err, "%s: %s: out of memory", j->who, sim), j->failed++;
-	for (unsigned k = 0; k < 2 && nl; k++) {
-		unsigned n = sim_series(results, sim, labels, nl < PLOT_MAX_LOADS ? (unsigned)nl : PLOT_MAX_LOADS,
-					&kinds[k], s);
-		plot_ccdf(j, s, n, sim, &kinds[k]);
-		if (k == 0)
-			plot_percentiles(j, s, n, sim);
-		for (unsigned i = 0; i < n; i++)
-			tail_free(&s[i]);
+	unsigned long left = 0;
+	unsigned n = s ? sim_series(results, sim, kinds, s, &left) : 0;
+	bool broken = !s;
+	for (unsigned i = 0; i < 2 * PLOT_MAX_LOADS && s; i++)
+		broken |= s[i].broken;
+	if (broken) {
+		text_message(j->err, "%s: %s: out of memory", j->who, sim);
+		j->failed++;
+	} else {
+		plot_ccdf(j, s, n, sim, &kinds[0]);
+		plot_percentiles(j, s, n, sim);
+		plot_ccdf(j, s + PLOT_MAX_LOADS, n, sim, &kinds[1]);
 	}
-	plot_too_many(j, sim, "loads", nl, PLOT_MAX_LOADS);
-	free(labels);
+	if (left)
+		text_message(j->err, "%s: %s: loads past the first %u not drawn (%lu sub-runs)", j->who, sim, PLOT_MAX_LOADS,
+			left);
+	for (unsigned i = 0; i < 2 * PLOT_MAX_LOADS && s; i++)
+		tail_free(&s[i]);
 	free(s);
+}
+
+/* The series of the results of docs keyed key (result_set_json_key) against load, labelled
+ * name, into *s.  Returns false (s freed) when none matched or memory ran out. */
+static bool pair_series(const json_t *doc, const char *key, const char *load, const char *name,
+			const struct tail_kind *k, struct tail_series *s)
+{
+	size_t i;
+	json_t *r;
+	char rk[192];
+	tail_init(s, name);
+	json_array_foreach(json_object_get(doc, JK_RESULTS), i, r)
+		if (!json_object_get(r, JK_FAILED) && result_set_json_key(r, rk, sizeof(rk)) == 0 && strcmp(rk, key) == 0 &&
+		    strcmp(plot_jstr(r, JK_LOAD), load) == 0)
+			tail_add(s, r, k);
+	if (s->subruns && !s->broken)
+		return true;
+	tail_free(s);
+	return false;
 }
 
 void plot_tail_overlay(struct plot_job *j, const json_t *docs[2], const char *names[2], const char *key,
@@ -387,12 +405,11 @@ void plot_tail_overlay(struct plot_job *j, const json_t *docs[2], const char *na
 {
 	struct tail_series s[2];
 	struct tail_kind k = sched_kind();
-	struct tail_match m = { .key = key, .load = load };
 	struct figure f = { .blocks = 0 };
 	char title[256];
 	unsigned n = 0;
 	for (int i = 0; i < 2; i++)
-		n += tail_collect(json_object_get(docs[i], JK_RESULTS), &m, &k, names[i], &s[n]);
+		n += pair_series(docs[i], key, load, names[i], &k, &s[n]);
 	snprintf(f.stem, sizeof(f.stem), "%s", stem);
 	snprintf(title, sizeof(title), "%s against %s: scheduling latency tail, OLD and NEW (log-log)", key, load);
 	if (n == 2)
