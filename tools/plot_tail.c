@@ -216,14 +216,14 @@ static void tail_key(struct figure *f, unsigned kinds)
 			fprintf(f->plot, ", \\\n     keyentry %s", words[k]);
 }
 
-/* The preamble of a tail figure: log axes, y from 1 down past 1 / the most periods of a
- * series (floor) and past the 1 % line (the p99, where its mark sits), the task's period. */
-static void tail_axes(struct figure *f, double floor, double period_ms)
+/* The preamble of a tail figure: log axes, y from 1 down to bottom, the 1 % line (the p99,
+ * where its mark sits), the task's period. */
+static void tail_axes(struct figure *f, double bottom, double period_ms)
 {
 	fprintf(f->head, "set logscale xy\nset format x '%%g'\nset format y '%%g'\nset xlabel 'latency x (us)'\n"
 		"set ylabel 'fraction of periods later than x'\nset yrange [%g:1.5]\nset mytics 10\n"
 		"set key outside below maxcols 2\nset arrow from graph 0, first 0.01 to graph 1, first 0.01 nohead dt 3 "
-		"lc rgb '#808080'\nset label '1 %% (p99)' at graph 0.01, first 0.012 tc rgb '#606060'\n", fmin(floor * 0.5, 0.003));
+		"lc rgb '#808080'\nset label '1 %% (p99)' at graph 0.01, first 0.012 tc rgb '#606060'\n", bottom);
 	if (period_ms > 0)
 		fprintf(f->head, "set arrow from first %g, graph 0 to first %g, graph 1 nohead dt 2 lc rgb '#808080'\n"
 			"set label 'period' at first %g, graph 0.97 right offset -0.5, 0 tc rgb '#606060'\n",
@@ -242,10 +242,11 @@ static void tail_draw(struct plot_job *j, struct figure *f, const struct tail_se
 	if (!fig_begin(j, f, NULL))
 		return;
 	gp_head_size(f->head, j, f->stem, title, 900, 600 + 18 * n);  /* room for the key below */
-	tail_axes(f, 1 / most, period_ms);
+	double bottom = fmin(0.5 / most, 0.003);  /* past one period of any series, and the 1 % line */
+	tail_axes(f, bottom, period_ms);
 	for (unsigned i = 0; i < n; i++)
 		if (s[i].h->total) {
-			unsigned c = ccdf_block(f, &s[i], 0.1 / most);
+			unsigned c = ccdf_block(f, &s[i], bottom / 10);
 			series_clauses(f, &s[i], drawn++, c, marks_block(f, &s[i], &kinds));
 		}
 	tail_key(f, kinds);

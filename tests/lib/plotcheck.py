@@ -5,7 +5,8 @@ computed here again from doc/json.md alone.  Each check prints one line and exit
 mismatch.  Usage:
   plotcheck.py ccdf GP RESULT.json SIM [HIST_KEY]  a tail figure: log axes, one step curve per
       load (per label, its sub-runs pooled) in a colour of its own, each curve's points the
-      exact fraction of the pooled periods later than each non-empty bucket's upper edge
+      exact fraction of the pooled periods later than each non-empty bucket's upper edge, the
+      y axis down past one period, the last step falling below it
   plotcheck.py marks GP RESULT.json SIM            each load's p99 mark: open above (an arrow)
       when a sub-run has under 368 samples, none or its own interval open above; else with 2
       sub-runs or more the geometric mean of their p99 and its 95 % t interval between them;
@@ -109,9 +110,11 @@ def ccdf(gp, result, sim, key="latency_histogram"):
         want = expected_ccdf(results, sim, lab, key)
         if len(got) != len(want):
             fail("%s: %s: %d points, %d expected" % (gp, lab, len(got), len(want)))
+        bottom = float(re.search(r"^set yrange \[([^:]+):", text, re.M).group(1))
+        if bottom > min(p[1] for p in want[:-1]) / 1.5:
+            fail("%s: the y axis ends at %g, above one period of %s" % (gp, bottom, lab))
         for (gx, gy), (wx, wy) in zip(got, want):
-            if not close(gx, wx) or (wy is None and gy >= min(p[1] for p in want[:-1] if p[1])) or \
-               (wy is not None and not close(gy, wy)):
+            if not close(gx, wx) or (wy is None and gy >= bottom) or (wy is not None and not close(gy, wy)):
                 fail("%s: %s: point (%g, %g), expected (%g, %s)" % (gp, lab, gx, gy, wx, wy))
     print("ccdf %s: %d curves, log axes, every point the exact fraction later" % (gp, len(curves)))
 
