@@ -220,8 +220,10 @@ static void sweep_column(struct figure *f, const json_t *sw, size_t c)
 	snprintf(title, sizeof(title), "loads %s met", col);
 	gp_str(title, q[0], sizeof(q[0]));
 	snprintf(title, sizeof(title), "loads %s p99", col);
-	fprintf(f->plot, "%s$d%u using 1:3:xtic(2) with linespoints title %s, $d%u using 1:4 axes x1y2 with points title %s",
-		b ? ", \\\n     " : "plot ", b, q[0], b, gp_str(title, q[1], sizeof(q[1])));
+	/* a load setting's two series in its colour: met a line with filled points, p99 open ones */
+	fprintf(f->plot, "%s$d%u using 1:3:xtic(2) with linespoints pt 7 lw 2 lc rgb '%s' title %s, $d%u using 1:4 axes x1y2 "
+		"with points pt 6 ps 1.5 lw 2 lc rgb '%s' title %s", b ? ", \\\n     " : "plot ", b, plot_line_colour(b), q[0], b,
+		plot_line_colour(b), gp_str(title, q[1], sizeof(q[1])));
 }
 
 /* sweep-SIM-LOAD: one figure per sweep summary of the JSON (validated: result_json_load). */
@@ -232,7 +234,7 @@ static void plot_sweep(struct plot_job *j, const json_t *sw)
 	text_slug(plot_jstr(sw, JK_SIMULATION), s, sizeof(s));
 	text_slug(plot_jstr(sw, JK_LOAD), l, sizeof(l));
 	snprintf(f.stem, sizeof(f.stem), "sweep-%s-%s", s, l);
-	snprintf(title, sizeof(title), "%s against %s: %% deadlines met (lines) and p99 latency (points, right axis)",
+	snprintf(title, sizeof(title), "%s against %s: %% deadlines met (lines), p99 (open points, right)",
 		 plot_jstr(sw, JK_SIMULATION), plot_jstr(sw, JK_LOAD));
 	if (!fig_begin(j, &f, title))
 		return;
