@@ -123,8 +123,12 @@ for r in d["results"]:
 json.dump(d, open("evil.json", "w"))
 PY
 "$BIN" plot evil.json --out evil >"$out" 2>&1; rc=$?
-if [ "$rc" = 0 ] && ! ls pwned-* evil/pwned-* /pwned-* >/dev/null 2>&1 && [ "$(ls evil/*.png | wc -l)" -ge 2 ]
-then ok "names from the result run nothing in gnuplot"; else bad "a crafted result (exit $rc)" "$out"; ls pwned-* evil/pwned-* /pwned-* 2>/dev/null; fi
+"$BIN" plot evil.json evil.json --out evil2 --format svg >>"$out" 2>&1; rc2=$?
+if [ "$rc" = 0 ] && [ "$rc2" = 0 ] && ! ls pwned-* evil/pwned-* evil2/pwned-* /pwned-* >/dev/null 2>&1 &&
+   [ "$(ls evil/*.png | wc -l)" -ge 2 ] && [ "$(ls evil2/decisions-*.svg | wc -l)" -ge 1 ] &&
+   grep -q "system('touch pwned-1')" evil2/decisions-*.gp
+then ok "names from the result run nothing in gnuplot (one result, and two compared, in SVG)"
+else bad "a crafted result (exit $rc, $rc2)" "$out"; ls pwned-* evil/pwned-* evil2/pwned-* /pwned-* 2>/dev/null; fi
 # a link planted under a picture's name: refused, its target untouched, the other figures drawn
 mkdir planted && echo precious >target && ln -s "$PWD/target" planted/latency-audio.png
 "$BIN" plot r.json --out planted >"$out" 2>&1; rc=$?

@@ -11,8 +11,22 @@
 #include "tools/plot.h"
 #include "tools/plot_fig.h"
 
-/* The most rows (pairs) of a decisions figure. */
+/* The most rows (pairs) of a decisions figure, and the most bytes of a row's label: the
+ * margins (decisions_plot) hold that much, whatever the names in the results. */
 #define PLOT_MAX_ROWS 256
+#define PLOT_MAX_LABEL 48
+
+/* Cuts text to at most max bytes, "..." ending what was cut, at a UTF-8 character's start. */
+static void cut_label(char *text, size_t max)
+{
+	size_t n = strlen(text);
+	if (n <= max)
+		return;
+	n = max - 3;
+	while (n > 0 && ((unsigned char)text[n] & 0xC0) == 0x80)
+		n--;
+	memcpy(text + n, "...", 4);
+}
 
 /* The colour of NEW's mark for answer d (plot_line_colour's indexes): worse vermillion, better
  * bluish green, same sky blue, unknown orange. */
@@ -65,6 +79,8 @@ static void decision_row(struct figure *f, const struct cmp_answer *c, unsigned 
 	snprintf(answer, sizeof(answer), "%s: %s [%s]", r.answer, r.change, r.interval);
 	plot_dat_text(pair);
 	plot_dat_text(answer);
+	cut_label(pair, PLOT_MAX_LABEL);
+	cut_label(answer, PLOT_MAX_LABEL + 16);
 	same_band(d, &lo, &hi);
 	fprintf(f->head, "%u \"%s\"", y, pair);
 	side_cells(f->head, c->m, d->a, d->a_lo, d->a_hi);
@@ -79,12 +95,12 @@ static bool judged_as(const struct cmp_answer *c, enum judged_metric m)
 	return c->m == m && c->d.answer != DECISION_REPORTED;
 }
 
-/* Tics at 1, 2 and 5 times each power of ten from lo to hi (> 0): a log axis narrower than a
- * few decades has too few of gnuplot's own (one a decade). */
+/* Tics at 1, 2 and 5 times each power of ten from lo to hi (> 0) when they span under 2.5
+ * decades: so narrow a log axis has too few of gnuplot's own (one a decade). */
 static void log_tics(FILE *g, double lo, double hi)
 {
 	const char *sep = "set xtics (";
-	for (double p = pow(10, floor(log10(lo))); p <= hi && hi / lo < 1e4; p *= 10)
+	for (double p = pow(10, floor(log10(lo))); p <= hi && hi / lo < 300; p *= 10)
 		for (int k = 0; k < 3; k++) {
 			double v = p * (k == 0 ? 1 : k == 1 ? 2 : 5);
 			if (v >= lo && v <= hi) {
@@ -97,7 +113,8 @@ static void log_tics(FILE *g, double lo, double hi)
 }
 
 /* The x range of decisions-FIGURE's rows ans (metric m): the estimates and the bands, padded
- * (a factor 3 on a log axis); the intervals beyond are cut at the border. */
+ * (a factor 3 on a log axis); the intervals beyond are cut at the border.  xmid, a point within
+ * it, places the rows' labels (a row without a value has them too). */
 static void decisions_xrange(FILE *g, const struct cmp_answers *ans, enum judged_metric m)
 {
 	double lo = INFINITY, hi = -INFINITY, v[4];
@@ -114,13 +131,15 @@ static void decisions_xrange(FILE *g, const struct cmp_answers *ans, enum judged
 				hi = fmax(hi, drawn(m, v[k]));
 			}
 	}
-	if (!isfinite(lo))
-		return;
+	if (!isfinite(lo))  /* no value at all (every sub-run left out): an axis for the answers */
+		lo = hi = log_x ? 1 : 50;
 	if (log_x) {
-		fprintf(g, "set logscale x\nset xrange [%g:%g]\n", lo / 3, hi * 3);
+		fprintf(g, "set logscale x\nset xrange [%g:%g]\nxmid = %g\n", lo / 3, hi * 3, sqrt(lo * hi));
 		log_tics(g, lo / 3, hi * 3);
-	} else
-		fprintf(g, "set xrange [%g:%g]\n", lo - 0.2 * (hi - lo) - 1, hi + 0.2 * (hi - lo) + 1);
+	} else {
+		fprintf(g, "set xrange [%g:%g]\nxmid = %g\n", lo - 0.2 * (hi - lo) - 1, hi + 0.2 * (hi - lo) + 1,
+			(lo + hi) / 2);
+	}
 }
 
 /* The plot command of decisions-FIGURE: the band, OLD's and NEW's estimates with their
@@ -129,13 +148,13 @@ static void decisions_xrange(FILE *g, const struct cmp_answers *ans, enum judged
 static void decisions_plot(struct figure *f, enum judged_metric m, unsigned rows)
 {
 	fprintf(f->plot, "set xlabel '%s (%s)'\nset format x '%%g'\nset yrange [-0.7:%g]\nset ytics nomirror\n"
-		"set y2tics\nset y2range [-0.7:%g]\nset grid x\nset key at screen 0.02, screen 0.01 left bottom horizontal "
-		"Left reverse maxrows 2\nset bmargin 7\n",
+		"set y2tics\nset y2range [-0.7:%g]\nset grid x\nset key outside bottom center horizontal Left reverse maxcols 4\n"
+		"set lmargin at screen 0.24\nset rmargin at screen 0.58\n",
 		judged_metric_name(m), judged_metric_is_time(m) ? "ms" : judged_metric_unit(m), rows - 0.3, rows - 0.3);
 	fprintf(f->plot, "plot $d0 using (($9 + $10) / 2):1:9:10:($1 - 0.4):($1 + 0.4) with boxxyerror fs solid 0.25 "
 		"noborder lc rgb '#A0A0A0' title 'within the threshold of OLD', \\\n"
-		"     $d0 using 3:1:ytic(2) with points ps 0 notitle, $d0 using 3:1:y2tic(12) axes x1y2 with points ps 0 "
-		"notitle, \\\n"
+		"     $d0 using (xmid):1:ytic(2) with points ps 0 notitle, $d0 using (xmid):1:y2tic(12) axes x1y2 with "
+		"points ps 0 notitle, \\\n"
 		"     $d0 using 3:($1 + 0.15):4:5 with xerrorbars pt 7 ps 1.4 lw 2 lc rgb '%s' title 'OLD', \\\n"
 		"     $d0 using 6:($1 - 0.15):7:8:11 with xerrorbars pt 5 ps 1.4 lw 2 lc rgb variable "
 		"title 'NEW (colour: the answer)', \\\n"
@@ -169,7 +188,7 @@ static void plot_decisions(struct plot_job *j, const struct cmp_answers *ans, en
 	block_end(&f);
 	snprintf(title, sizeof(title), "%s: OLD and NEW, 95%% intervals between sub-runs; compare's answers",
 		 judged_metric_name(m));
-	gp_head_size(f.plot, j, f.stem, title, 1300, 300 + 44 * (rows < PLOT_MAX_ROWS ? (unsigned)rows : PLOT_MAX_ROWS));
+	gp_head_size(f.plot, j, f.stem, title, 1400, 300 + 44 * (rows < PLOT_MAX_ROWS ? (unsigned)rows : PLOT_MAX_ROWS));
 	decisions_xrange(f.plot, ans, m);
 	decisions_plot(&f, m, rows < PLOT_MAX_ROWS ? (unsigned)rows : PLOT_MAX_ROWS);
 	plot_too_many(j, f.stem, "pairs", rows, PLOT_MAX_ROWS);
