@@ -7,7 +7,8 @@
  *                    bucket edge of the JSON histograms (its sub-runs pooled), the p99 marked
  *                    with its 95 % interval between sub-runs (open above: an arrow), the max;
  *   timer-SIM        the same of timer latency;
- *   percentiles-SIM  p50, p99 and max latency per load, the period (deadline) as a line;
+ *   percentiles-SIM  p50, p99 (its bar the 95 % interval between sub-runs) and max latency per
+ *                    load, the period (deadline) as a line;
  *   causes-SIM       with --explain: per load, the explained delay stacked by cause (%), a
  *                    colour each;
  *   sweep-SIM-LOAD   % deadlines met and p99 against the task's settings, one curve per load
@@ -47,8 +48,10 @@ struct json_t;
  * ...", "results[3].latency_p99_ns: not an integer", "open: No such file or directory"). */
 struct json_t *result_json_load(const char *path, char *err, size_t errlen);
 
-/* The plot subcommand (argv[0] is "plot").  Returns 0; 1 when a figure failed (gnuplot failed
- * or drew an empty picture, a file could not be written or was refused); 2 on bad input,
+/* The plot subcommand (argv[0] is "plot"), of one result, or of two compared as compare does
+ * with its defaults (plot_compare; results compare refuses are bad input).  Returns 0; 1 when
+ * a figure failed (gnuplot failed or drew an empty picture, a file could not be written or was
+ * refused); 2 on bad input,
  * named in one line: options, a result result_json_load refuses, a --timeline that is not a
  * regular file or pipe handed as - or /dev/fd/N, not a timeline or too large, an --out
  * directory another user controls, gnuplot missing (named with its package). */
