@@ -216,4 +216,6 @@ def fills(gp, n):
 
 if __name__ == "__main__":
     cmd, args = sys.argv[1], sys.argv[2:]
-    {"ccdf": ccdf, "marks": marks, "causes": causes, "png": png, "decisions": decisions, "fills": lambda g, n: fills(g, int(n))}[cmd](*args)
+    checks = {"ccdf": ccdf, "marks": marks, "causes": causes, "png": png, "decisions": decisions,
+              "fills": lambda g, n: fills(g, int(n))}
+    checks[cmd](*args)
