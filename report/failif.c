@@ -269,7 +269,7 @@ static void check_interval(const struct failif_cond *c, const struct matrix *m, 
 	unsigned ran = matrix_ran(m, i);
 	struct decision_subrun *s = calloc(ran ? ran : 1, sizeof(*s));
 	size_t n = s ? run_decisions_subruns(m, i, c->metric, s, ran) : 0;
-	k->subruns = (unsigned)decision_side_interval(s, n, !judged_metric_in_points(c->metric),
+	k->subruns = (unsigned)decision_subruns_interval(s, n, !judged_metric_in_points(c->metric),
 						      judged_metric_is_share(c->metric), CI_ALPHA, &k->value, &k->lo, &k->hi);
 	bool any = false;
 	for (size_t j = 0; j < n; j++)

@@ -30,6 +30,7 @@ void cmp_default_thresholds(struct cmp_thresholds *t)
 	t->allow_different_machine = false;
 	t->regressions_only = false;
 	t->flagged = NULL;
+	t->answers = NULL;
 	t->json = NULL;
 	for (int m = 0; m < JM_METRICS; m++)  /* the figure rows' own (report/figures.c, a task's rows) */
 		t->limit[m] = judged_metric_threshold((enum judged_metric)m);
@@ -549,6 +550,20 @@ static int measure_all(const struct result_set *old, const struct result_set *ne
 	return 0;
 }
 
+/* Copies the answered figures of fam into *out (none when out of memory). */
+static void keep_answers(const struct cmp_family *fam, struct cmp_answers *out)
+{
+	out->a = malloc((fam->n ? fam->n : 1) * sizeof(*out->a));
+	out->n = 0;
+	for (size_t i = 0; out->a && i < fam->n; i++, out->n++) {
+		struct cmp_answer *c = &out->a[i];
+		snprintf(c->sim, sizeof(c->sim), "%s", fam->f[i].a->sim);
+		snprintf(c->load, sizeof(c->load), "%s", fam->f[i].a->load);
+		c->m = fam->f[i].m;
+		c->d = fam->f[i].d;
+	}
+}
+
 /* Prints the table of the pairs in both sets from fam (answered), tallying into tl. */
 static void print_table(FILE *out, const struct result_set *old, const struct result_set *new,
 			const struct cmp_thresholds *t, const struct cmp_family *fam, struct cmp_tally *tl)
@@ -641,6 +656,8 @@ int compare_sets(const char *old_name, const struct result_set *old, const char 
 	for (size_t i = 0; d && i < fam.n; i++)
 		fam.f[i].d = d[i];
 	free(d);
+	if (t->answers)
+		keep_answers(&fam, t->answers);
 	print_table(out, old, new, t, &fam, &tally);
 	free(fam.f);
 	print_answers(out, &tally, t);
@@ -683,7 +700,8 @@ static const struct optspec compare_options[] = {
 	{ .long_name = "json", .type = OPTSPEC_TEXT, .metavar = "FILE",
 	  .help = "also write the comparison as JSON to FILE (- for stdout)", .offset = CA(json_path) },
 	{ .long_name = "plot", .type = OPTSPEC_TEXT, .metavar = "DIR",
-	  .help = "draw OLD's and NEW's latency distributions of each flagged pair\nin DIR with gnuplot (JSON results)",
+	  .help = "draw in DIR with gnuplot each judged figure, OLD and NEW with their\n"
+		  "intervals and the answer, and the latency tails of each pair found\nDIFFERENT (JSON results)",
 	  .offset = CA(plot_dir) },
 	{ .long_name = "regressions-only", .type = OPTSPEC_FLAG,
 	  .help = "exit 0, not 3, when nothing is worse but something is undecided",
@@ -774,6 +792,7 @@ int compare_main(int argc, char **argv, FILE *out, FILE *err)
 {
 	struct compare_args a;
 	struct cmp_flagged flagged = { .n = 0 };
+	struct cmp_answers answers = { NULL, 0 };
 	char msg[512];
 	int rc = compare_args(argc, argv, &a, out, err);
 	if (rc >= 0)
@@ -781,6 +800,7 @@ int compare_main(int argc, char **argv, FILE *out, FILE *err)
 	struct cmp_thresholds t = a.t;
 	const char *plot_dir = a.plot_dir, *json_path = a.json_path;
 	t.flagged = &flagged;
+	t.answers = a.plot_dir ? &answers : NULL;
 	const char *names[2] = { argv[optind], argv[optind + 1] };
 	struct result_set sets[2];
 	for (int i = 0; i < 2; i++)
@@ -795,8 +815,9 @@ int compare_main(int argc, char **argv, FILE *out, FILE *err)
 	rc = compare_sets(names[0], &sets[0], names[1], &sets[1], &t, text, err);
 	if (t.json)
 		rc = write_compare_json(&t, json_path, rc, err);
-	if (plot_dir && rc != CMP_BAD_INPUT && flagged.n && plot_compare(plot_dir, names[0], names[1], &flagged, out, err) == 2)
+	if (plot_dir && rc != CMP_BAD_INPUT && plot_compare(plot_dir, names, &flagged, &answers, out, err) == 2)
 		rc = CMP_BAD_INPUT;
+	free(answers.a);
 	result_set_free(&sets[0]);
 	result_set_free(&sets[1]);
 	return rc;
