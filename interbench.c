@@ -22,6 +22,7 @@
 #include "run/json_seed.h"
 #include "host/machine.h"
 #include "host/runlock.h"
+#include "lib/suggest.h"
 #include "lib/text.h"
 #include "lib/timeutil.h"
 #include "lib/version.h"
@@ -224,6 +225,23 @@ static int finish_run(struct run *r, int rc)
 	return sig ? 128 + sig : rc ? 1 : 0;
 }
 
+/* A first word that is no option but near a subcommand's name ("compair"): says so, with the
+ * nearest (lib/suggest.h).  Returns 2, or -1 for another word (the option parse judges it). */
+static int misspelt_subcommand(int argc, char **argv)
+{
+	struct suggest sg;
+	if (argc < 2 || argv[1][0] == '-')
+		return -1;
+	suggest_begin(&sg, argv[1], false);
+	for (unsigned i = 0; i < subcommand_count; i++)
+		suggest_offer(&sg, subcommands[i].name);
+	if (!sg.best)
+		return -1;
+	text_message(stderr, "interbench: %s: unknown subcommand (did you mean %s? see -h for the accepted ones)",
+		     argv[1], sg.best);
+	return 2;
+}
+
 /* The subcommand argv names (tools/subcommand.h).  Returns its exit status, or -1 when argv
  * names none; 2 when its standard output could not be written (closed, a full disk), so that
  * a comparison nobody could read never passes for one that found nothing. */
@@ -231,7 +249,7 @@ static int subcommand(int argc, char **argv)
 {
 	const struct subcommand *sub = argc > 1 ? subcommand_find(argv[1]) : NULL;
 	if (!sub)
-		return -1;
+		return misspelt_subcommand(argc, argv);
 	int rc = sub->main(argc - 1, argv + 1, stdout, stderr);
 	if (rc != 2 && stdfds_written(argv[1]) != 0)  /* 2: the error said already */
 		return 2;
@@ -246,6 +264,9 @@ static int early_exit(enum opt_status st, const char *err)
 	switch (st) {
 	case OPT_HELP:
 		options_usage(stdout, "interbench", subcommand_usage);
+		return stdfds_written("");
+	case OPT_HELP_ALL:
+		options_usage_all(stdout, "interbench", subcommand_usage);
 		return stdfds_written("");
 	case OPT_AUDIT:
 		audit_collect(&a, "/");

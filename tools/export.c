@@ -447,10 +447,12 @@ static const struct optspec_style export_style = { .column = 24, .long_indent = 
 
 static void export_usage(FILE *f)
 {
-	fprintf(f, "Usage: interbench export [--format lava|kcidb|metrics] [--against OLD [--threshold SPEC]]\n"
+	fprintf(f, "Usage: interbench export [--format lava|kcidb|metrics]\n"
+		"                         [--against OLD [--threshold SPEC]]\n"
 		"                         [--origin NAME --build-id ID [--run NAME]] RESULT\n"
-		"Writes RESULT (JSON from --json, or a classic logfile) as test cases for kernel CI: a case a\n"
-		"(simulation, load) pair and one a figure, with the median over the repeats.\n"
+		"Writes RESULT (JSON from --json, or a classic logfile) as test cases for kernel\n"
+		"CI: a case a (simulation, load) pair and one a figure, with the median over the\n"
+		"repeats.\n"
 		"Exit status: 0 every case passed, 1 a case failed, 2 bad input.\n");
 	optspec_help_table(f, export_options, EXPORT_OPTIONS, &export_style);
 }

@@ -927,9 +927,11 @@ static const struct optspec_style plot_style = { .column = 20, .long_indent = " 
 
 static void plot_usage(FILE *f)
 {
-	fprintf(f, "Usage: interbench plot RESULT.json [--timeline FILE] [--out DIR] [--format png|svg]\n"
-		"Draws a result with gnuplot: latency distributions and percentiles per task, sweeps, and with\n"
-		"--timeline each pair's periods; each picture beside the gnuplot script, data included, that drew it.\n");
+	fprintf(f, "Usage: interbench plot RESULT.json [--timeline FILE] [--out DIR]\n"
+		"                  [--format png|svg]\n"
+		"Draws a result with gnuplot: latency distributions and percentiles per task,\n"
+		"sweeps, and with --timeline each pair's periods; each picture beside the gnuplot\n"
+		"script, data included, that drew it.\n");
 	optspec_help_table(f, plot_options, PLOT_OPTIONS, &plot_style);
 }
 
