@@ -30,6 +30,11 @@
 #include "run/stdfds.h"
 #include "tools/subcommand.h"
 
+/* The exit status of a run in which a pair failed while others were measured (results kept;
+ * 1 is a run with nothing measured or a result not written, 2 bad input: man/interbench.8
+ * EXIT STATUS). */
+#define EXIT_PAIR_FAILED 3
+
 /* Set by the signal handler; a handler can only reach a global. */
 static volatile sig_atomic_t g_signal;
 /* The run's scratch registry and its report, whose outputs still being written the handler's
@@ -207,10 +212,13 @@ static int run_matrix(struct run *r)
 }
 
 /* After the pairs: the nothing-measured verdict, the outputs closed, the resources released.
- * Returns the exit status. */
+ * Returns the exit status: 128 + the signal that stopped the run, 1 when no pair was measured
+ * or a result was not written, EXIT_PAIR_FAILED when a pair failed and others were measured
+ * (as fio and stress-ng exit non-zero when a job fails), else 0. */
 static int finish_run(struct run *r, int rc)
 {
 	int sig = g_signal;
+	size_t failed = rc == 0 && r->plan.n ? matrix_failed(&r->matrix) : 0;
 	if (!sig && rc == 0 && r->plan.n && matrix_measured(&r->matrix) == 0) {
 		text_message(stderr, "interbench: no pair could be measured (every one failed; see the reasons above)");
 		rc = -1;
@@ -219,10 +227,13 @@ static int finish_run(struct run *r, int rc)
 	run_watch_end(&r->watch);
 	if (sink_close(&r->sink, &r->matrix, during) != 0)
 		rc = -1;
+	if (!sig && !rc && failed)  /* after the tables, which give each reason */
+		text_message(stderr, "interbench: %zu run%s of a pair failed (the reasons are in the table; exit %d)",
+			     failed, failed == 1 ? "" : "s", EXIT_PAIR_FAILED);
 	mainproc_release(&r->main);
 	matrix_free(&r->matrix);
 	plan_free(&r->plan);
-	return sig ? 128 + sig : rc ? 1 : 0;
+	return sig ? 128 + sig : rc ? 1 : failed ? EXIT_PAIR_FAILED : 0;
 }
 
 /* A first word that is no option but near a subcommand's name ("compair"): says so, with the

@@ -17,6 +17,8 @@
 #include "run/sweep.h"
 #include "host/audit.h"
 #include "host/machine.h"
+
+#define REPORT_WROTE_MAX 8   /* files a run names at its end */
 #include "lib/safefile.h"
 #include "loadkit/load.h"
 #include "report/runinfo.h"
@@ -46,6 +48,10 @@ struct report_run {
 	int con_errno;                   /* the console's first write error, or 0 (report_flush) */
 	int timeline_fd;                 /* the file the bench processes write their periods to
 	                                    (the --timeline output's), or -1 */
+	/* The files the outputs wrote, said on stderr at the end (sink_close, unless -q), each
+	 * "PATH (WHAT)": report_wrote adds them. */
+	char wrote[REPORT_WROTE_MAX][PATH_MAX + 32];
+	unsigned n_wrote;
 };
 
 /* A sweep summary of one task against one load: bench settings as rows, load settings as
@@ -115,6 +121,11 @@ void report_item_words(const struct report_run *run, const struct plan_item *it,
  * (commit) or removed.  Returns 0, or -1 with "interbench: WHAT: reason" on stderr (what: its
  * option, "--timeline"). */
 int report_file_close(struct safe_out *out, bool commit, const char *what);
+
+/* Notes that an output wrote path (its what: "logfile", "JSON"), for the closing line on
+ * stderr: made absolute when the file is there (realpath(3)), as given otherwise; nothing for
+ * "-" (stdout) or past REPORT_WROTE_MAX. */
+void report_wrote(struct report_run *run, const char *what, const char *path);
 
 /* Flushes f (the console or a file), keeping its first write error's errno in *first (stdio
  * keeps only a flag). */
