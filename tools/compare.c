@@ -730,7 +730,8 @@ static void compare_fault(const struct optparse_fault *f, FILE *err)
 	} else if (f->kind == OPTPARSE_NO_MEMORY)
 		text_message(err, "interbench compare: out of memory");
 	else
-		text_message(err, "interbench compare: %s: unknown option (see --help)", f->word);
+		text_message(err, "interbench compare: %s: unknown option (%s%s%ssee --help)", f->word,
+			     f->suggest[0] ? "did you mean " : "", f->suggest, f->suggest[0] ? "? " : "");
 }
 
 /* compare's command line into a, the defaults first.  Returns -1 to go on (the files at

@@ -470,8 +470,9 @@ static void export_fault(const struct optparse_fault *f, FILE *err)
 	} else if (f->kind == OPTPARSE_NO_MEMORY)
 		text_message(err, "interbench export: out of memory");
 	else
-		text_message(err, "interbench export: %s: %s (see --help)", f->word,
-			f->kind == OPTPARSE_MISSING ? "missing value" : "unknown option");
+		text_message(err, "interbench export: %s: %s (%s%s%ssee --help)", f->word,
+			f->kind == OPTPARSE_MISSING ? "missing value" : "unknown option",
+			f->suggest[0] ? "did you mean " : "", f->suggest, f->suggest[0] ? "? " : "");
 }
 
 /* The checks across options, once all are read.  Returns 0, or EXPORT_BAD_INPUT with a line on err. */
