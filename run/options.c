@@ -146,9 +146,9 @@ static const struct optspec core_options[] = {
 	{ .long_name = "verbose", .short_name = 'v', .type = OPTSPEC_FLAG, .help = "more detail on the console",
 	  .section = OPTSPEC_SECTION_OUTPUT, .offset = O(verbose) },
 	{ .long_name = "quiet", .short_name = 'q', .type = OPTSPEC_FLAG,
-	  .help = "no progress line, no closing lines on stderr;\nthe progress line is shown on stderr only when "
-		  "stderr is a terminal, and never in results; the closing lines name the logfile and the JSON "
-		  "written",
+	  .help = "no progress line, no closing line of files written;\nthe progress line is shown on stderr only "
+		  "when stderr is a terminal, and never in results; the closing line names the logfile, the JSON "
+		  "and the --timeline file written",
 	  .section = OPTSPEC_SECTION_OUTPUT, .offset = O(quiet) },
 	{ .long_name = "repeat", .type = OPTSPEC_UINT, .metavar = "N",
 	  .help = "run every pair N times, in rounds; tables: medians;\nwindows of -t (default 5 s); "
