@@ -22,6 +22,7 @@
 #include "run/json_seed.h"
 #include "host/machine.h"
 #include "host/runlock.h"
+#include "lib/suggest.h"
 #include "lib/text.h"
 #include "lib/timeutil.h"
 #include "lib/version.h"
@@ -30,6 +31,11 @@
 #include "run/threshold.h"
 #include "run/stdfds.h"
 #include "tools/subcommand.h"
+
+/* The exit status of a run in which a pair failed while others were measured (results kept;
+ * 1 is a run with nothing measured or a result not written, 2 bad input: man/interbench.8
+ * EXIT STATUS). */
+#define EXIT_PAIR_FAILED 4
 
 /* Set by the signal handler; a handler can only reach a global. */
 static volatile sig_atomic_t g_signal;
@@ -216,11 +222,14 @@ static int run_matrix(struct run *r)
 }
 
 /* After the pairs: the nothing-measured verdict, the outputs closed (--fail-if's lines said),
- * the resources released.  Returns the exit status: 128 + the signal, 1 for a failure, 3 when
+ * the resources released.  Returns the exit status: 128 + the signal that stopped the run, 1
+ * when no pair was measured or a result was not written, EXIT_PAIR_FAILED when a pair failed
+ * and others were measured (as fio and stress-ng exit non-zero when a job fails), 3 when
  * --fail-if failed the run (FAILIF_EXIT_STATUS), else 0. */
 static int finish_run(struct run *r, int rc)
 {
 	int sig = g_signal;
+	size_t failed = rc == 0 && r->plan.n ? matrix_failed(&r->matrix) : 0;
 	if (!sig && rc == 0 && r->plan.n && matrix_measured(&r->matrix) == 0) {
 		text_message(stderr, "interbench: no pair could be measured (every one failed; see the reasons above)");
 		rc = -1;
@@ -236,11 +245,32 @@ static int finish_run(struct run *r, int rc)
 	run_watch_end(&r->watch);
 	if (sink_close(&r->sink, &r->matrix, during) != 0)
 		rc = -1;
+	if (!sig && !rc && failed)  /* after the tables, which give each reason */
+		text_message(stderr, "interbench: %zu run%s of a pair failed (the reasons are in the table; exit %d)",
+			     failed, failed == 1 ? "" : "s", EXIT_PAIR_FAILED);
 	mainproc_release(&r->main);
 	matrix_free(&r->matrix);
 	plan_free(&r->plan);
 	threshold_free(&r->threshold);
-	return sig ? 128 + sig : rc ? 1 : sink_fail_if_failed(&r->sink) ? FAILIF_EXIT_STATUS : 0;
+	return sig ? 128 + sig : rc ? 1 : failed ? EXIT_PAIR_FAILED
+		: sink_fail_if_failed(&r->sink) ? FAILIF_EXIT_STATUS : 0;
+}
+
+/* A first word that is no option but near a subcommand's name ("compair"): says so, with the
+ * nearest (lib/suggest.h).  Returns 2, or -1 for another word (the option parse judges it). */
+static int misspelt_subcommand(int argc, char **argv)
+{
+	struct suggest sg;
+	if (argc < 2 || argv[1][0] == '-')
+		return -1;
+	suggest_begin(&sg, argv[1], false);
+	for (unsigned i = 0; i < subcommand_count; i++)
+		suggest_offer(&sg, subcommands[i].name);
+	if (!sg.best)
+		return -1;
+	text_message(stderr, "interbench: %s: unknown subcommand (did you mean %s? see -h for the accepted ones)",
+		     argv[1], sg.best);
+	return 2;
 }
 
 /* The subcommand argv names (tools/subcommand.h).  Returns its exit status, or -1 when argv
@@ -250,7 +280,7 @@ static int subcommand(int argc, char **argv)
 {
 	const struct subcommand *sub = argc > 1 ? subcommand_find(argv[1]) : NULL;
 	if (!sub)
-		return -1;
+		return misspelt_subcommand(argc, argv);
 	int rc = sub->main(argc - 1, argv + 1, stdout, stderr);
 	if (rc != 2 && stdfds_written(argv[1]) != 0)  /* 2: the error said already */
 		return 2;
@@ -265,6 +295,9 @@ static int early_exit(enum opt_status st, const char *err)
 	switch (st) {
 	case OPT_HELP:
 		options_usage(stdout, "interbench", subcommand_usage);
+		return stdfds_written("");
+	case OPT_HELP_ALL:
+		options_usage_all(stdout, "interbench", subcommand_usage);
 		return stdfds_written("");
 	case OPT_AUDIT:
 		audit_collect(&a, "/");

@@ -2,6 +2,8 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <limits.h>
+#include <stdlib.h>
+#include <string.h>
 #include "lib/text.h"
 #include "report/json_report.h"
 #include "report/output.h"
@@ -12,6 +14,14 @@ void report_flush(FILE *f, int *first)
 	errno = 0;
 	if (fflush(f) != 0 && !*first)
 		*first = errno ? errno : EIO;
+}
+
+void report_wrote(struct report_run *run, const char *what, const char *path)
+{
+	char abs[PATH_MAX];
+	if (!path || strcmp(path, "-") == 0 || run->n_wrote >= REPORT_WROTE_MAX)
+		return;
+	snprintf(run->wrote[run->n_wrote++], sizeof(run->wrote[0]), "%s (%s)", realpath(path, abs) ? abs : path, what);
 }
 
 void report_item_words(const struct report_run *run, const struct plan_item *it, char *bench, char *load, size_t len)

@@ -18,6 +18,8 @@
 #include "run/sweep.h"
 #include "host/audit.h"
 #include "host/machine.h"
+
+#define REPORT_WROTE_MAX 8   /* files a run names at its end */
 #include "lib/safefile.h"
 #include "loadkit/load.h"
 #include "report/failif.h"
@@ -53,6 +55,10 @@ struct report_run {
 	 * writes it); said on stderr once the console is drained (sink_close); checks NULL before
 	 * or without --fail-if. */
 	struct failif_verdict fail_verdict;
+	/* The files the outputs wrote, said on stderr at the end (sink_close, unless -q), each
+	 * "PATH (WHAT)": report_wrote adds them. */
+	char wrote[REPORT_WROTE_MAX][PATH_MAX + 32];
+	unsigned n_wrote;
 };
 
 /* A sweep summary of one task against one load: bench settings as rows, load settings as
@@ -132,6 +138,10 @@ int report_add_results(json_t *doc, const struct report_run *run, const struct m
 /* {"results": [...]} of report_add_results, for an output that writes what it reads from a
  * result document (report/tabular.h, report/histview.h); NULL when out of memory. */
 json_t *report_results_json(const struct report_run *run, const struct matrix *m);
+/* Notes that an output wrote path (its what: "logfile", "JSON"), for the closing line on
+ * stderr: made absolute when the file is there (realpath(3)), as given otherwise; nothing for
+ * "-" (stdout) or past REPORT_WROTE_MAX. */
+void report_wrote(struct report_run *run, const char *what, const char *path);
 
 /* Flushes f (the console or a file), keeping its first write error's errno in *first (stdio
  * keeps only a flag). */

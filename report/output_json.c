@@ -119,20 +119,22 @@ static void json_end_facts(struct json_output *j, const struct report_run *run, 
 /* Writes the document to --json and, unless -c, to a new "<release>-<datestamp>.json" (or -2,
  * -3... when an earlier run of the same minute has that name).  Returns 0, or -1 when a write
  * failed (reported). */
-static int write_json(struct json_output *j, const struct report_run *run)
+static int write_json(struct json_output *j, struct report_run *run)
 {
 	char err[512], stem[96], path[128];
 	int rc = 0;
 	if (j->target_open && report_target_write(&j->target, j->doc, err, sizeof(err)) != 0) {
 		text_message(stderr, "interbench: --json: %s", err);
 		rc = -1;
-	}
+	} else if (j->target_open)
+		report_wrote(run, "JSON", run->opt->json_path);
 	j->target_open = false;
 	snprintf(stem, sizeof(stem), "%s-%s", run->info.kernel_release, run->info.datestamp);
 	if (!run->opt->console_only && report_create(j->doc, stem, path, sizeof(path), err, sizeof(err)) != 0) {
 		text_message(stderr, "interbench: %s", err);
 		rc = -1;
-	}
+	} else if (!run->opt->console_only)
+		report_wrote(run, "JSON", path);
 	return rc;
 }
 

@@ -398,7 +398,8 @@ static int text_close(void *st, struct report_run *run, const struct report_end 
 		if ((fclose(t->log) != 0 && !t->log_errno && (t->log_errno = errno)) || failed || t->log_errno) {
 			text_message(stderr, "interbench: write %s: %s", t->log_path, strerror(t->log_errno ? t->log_errno : EIO));
 			rc = -1;
-		}
+		} else
+			report_wrote(run, "logfile", t->log_path);
 		t->log = NULL;
 	}
 	if (t->pending)

@@ -288,6 +288,22 @@ struct matrix_sink sink_matrix(struct report_sink *s)
 				     .item_settled = item_settled };
 }
 
+/* The closing line on stderr naming the files the run wrote ("interbench: wrote
+ * /root/6.18.log (logfile), /root/6.18-202611271459.json (JSON)"), unless -q, as a file's
+ * name the user did not choose would otherwise go unseen. */
+static void say_wrote(const struct report_run *run)
+{
+	char line[REPORT_WROTE_MAX * (PATH_MAX + 34)];
+	size_t used = 0;
+	if (run->opt->quiet || !run->n_wrote)
+		return;
+	for (unsigned i = 0; i < run->n_wrote && used < sizeof(line); i++) {
+		int w = snprintf(line + used, sizeof(line) - used, "%s%s", i ? ", " : "", run->wrote[i]);
+		used += w > 0 ? (size_t)w : 0;
+	}
+	text_message(stderr, "interbench: wrote %s", line);
+}
+
 int sink_close(struct report_sink *s, const struct matrix *m, long concurrent_pid)
 {
 	size_t n = 0;
@@ -308,6 +324,7 @@ int sink_close(struct report_sink *s, const struct matrix *m, long concurrent_pi
 	if (run->fail_verdict.checks && m)  /* after the tables, which the console has taken */
 		failif_print(stderr, run->in.fail_if, m, &run->fail_verdict);
 	failif_free(&run->fail_verdict);
+	say_wrote(run);
 	return rc;
 }
 

@@ -71,6 +71,14 @@ size_t matrix_measured(const struct matrix *m)
 	return n;
 }
 
+size_t matrix_failed(const struct matrix *m)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < m->p.plan->n * m->p.repeats; i++)
+		n += m->reps[i].ran && !m->reps[i].ok;
+	return n;
+}
+
 const char *matrix_load_name(const struct matrix *m, size_t item)
 {
 	return m->loads[m->p.plan->items[item].load_index].ctx.name;

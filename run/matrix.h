@@ -176,6 +176,10 @@ unsigned matrix_ran(const struct matrix *m, size_t item);
 /* How many (item, repeat) runs were measured (ran and ok), interrupted ones included. */
 size_t matrix_measured(const struct matrix *m);
 
+/* How many (item, repeat) runs failed (ran, not ok: a load or the task could not start, was
+ * killed, did not report), interrupted ones included. */
+size_t matrix_failed(const struct matrix *m);
+
 /* The name of plan item `item`'s load ("Burn"). */
 const char *matrix_load_name(const struct matrix *m, size_t item);
 

@@ -102,7 +102,7 @@ struct options {
 
 /* Parse results. */
 enum opt_status { OPT_OK = 0, OPT_HELP = 1, OPT_ERROR = 2, OPT_SHOW_VERSION = 3 /* --version */,
-		  OPT_AUDIT = 4 /* --audit */ };
+		  OPT_AUDIT = 4 /* --audit */, OPT_HELP_ALL = 5 /* --help-all */ };
 
 /* Sets the defaults: the core options' and every workload's. */
 void options_init(struct options *o);
@@ -112,10 +112,16 @@ void options_init(struct options *o);
  * rules: -C without -I) runs here too.  Pure: touches nothing but *o and err. */
 enum opt_status options_parse(struct options *o, int argc, char **argv, char *err, size_t errlen);
 
-/* Writes the usage text to f: "Usage: PROG [options]", the further usage lines more_usage
- * writes (may be NULL; the subcommands', tools/subcommand.h subcommand_usage), then every
- * option, every simulated task and load. */
+/* Writes -h's text to f: "Usage: PROG [options]", the further usage lines more_usage writes
+ * (may be NULL; the subcommands', tools/subcommand.h subcommand_usage), then the options by
+ * section (enum optspec_section), each by its help's first line, all but the workloads' own
+ * (--help-all), and the names of the simulated tasks and loads; every line within
+ * OPTSPEC_HELP_WIDTH columns. */
 void options_usage(FILE *f, const char *prog, void (*more_usage)(FILE *f, const char *prog));
+
+/* Writes --help-all's text to f: as options_usage, but every section (the workloads' own
+ * options too), each option's whole help, and each simulated task and load described. */
+void options_usage_all(FILE *f, const char *prog, void (*more_usage)(FILE *f, const char *prog));
 
 /* Workload i's own option values in o (its config, to be read as the workload's struct). */
 const void *options_wl_opts(const struct options *o, unsigned i);

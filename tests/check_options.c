@@ -242,7 +242,7 @@ START_TEST(unknown_and_missing)
 	ck_assert_int_eq(parse(&o, "--bogus", NULL), OPT_ERROR);
 	ck_assert(strstr(err, "--bogus"));
 	ck_assert_int_eq(parse(&o, "-t", NULL), OPT_ERROR);
-	ck_assert(strstr(err, "-t") && strstr(err, "missing") && strstr(err, "accepted: whole seconds"));
+	ck_assert(strstr(err, "-t") && strstr(err, "missing") && strstr(err, "accepted: a time from 1s to 1d in whole seconds"));
 	ck_assert_int_eq(parse(&o, "--time", NULL), OPT_ERROR);
 	ck_assert_msg(strncmp(err, "-t: missing", 11) == 0, "%s", err);
 	/* long-only options: getopt reports them by their value (>= 256), not a character */
@@ -400,8 +400,7 @@ START_TEST(subcommand_help_layout)
 	fclose(m);
 	ck_assert_str_eq(buf, "  --format F        png or svg\n"
 			      "  --out-directory-of-a-long-name DIR\n"
-			      "                    where\n"
-			      "                    they go\n"
+			      "                    where they go\n"
 			      "  -a, --all         all\n"
 			      "  --custom X        ok\n");
 	free(buf);

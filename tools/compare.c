@@ -722,12 +722,13 @@ static const struct optspec_style compare_style = { .column = 24, .long_indent =
 
 static void compare_usage(FILE *f)
 {
-	fprintf(f, "Usage: interbench compare [--threshold SPEC] [--match simulation,load] [--regressions-only]\n"
-		"       [--allow-different-machine] OLD NEW\n"
-		"Compares two interbench results (JSON from --json, or classic logfiles; the last run of a\n"
-		"logfile) pair by pair, each repeat a sub-run: every judged figure DIFFERENT, SAME or UNKNOWN.\n"
-		"Exit status: 0 no regression and every judged figure decided, 1 a regression, 2 bad input,\n"
-		"3 undecided (nothing worse shown, something UNKNOWN).\n");
+	fprintf(f, "Usage: interbench compare [--threshold SPEC] [--match simulation,load]\n"
+		"       [--regressions-only] [--allow-different-machine] OLD NEW\n"
+		"Compares two interbench results (JSON from --json, or classic logfiles; the last\n"
+		"run of a logfile) pair by pair, each repeat a sub-run: every judged figure\n"
+		"DIFFERENT, SAME or UNKNOWN.\n"
+		"Exit status: 0 no regression and every judged figure decided, 1 a regression,\n"
+		"2 bad input, 3 undecided (nothing worse shown, something UNKNOWN).\n");
 	optspec_help_table(f, compare_options, COMPARE_OPTIONS, &compare_style);
 }
 
@@ -747,7 +748,8 @@ static void compare_fault(const struct optparse_fault *f, FILE *err)
 	} else if (f->kind == OPTPARSE_NO_MEMORY)
 		text_message(err, "interbench compare: out of memory");
 	else
-		text_message(err, "interbench compare: %s: unknown option (see --help)", f->word);
+		text_message(err, "interbench compare: %s: unknown option (%s%s%ssee --help)", f->word,
+			     f->suggest[0] ? "did you mean " : "", f->suggest, f->suggest[0] ? "? " : "");
 }
 
 /* compare's command line into a, the defaults first.  Returns -1 to go on (the files at

@@ -460,13 +460,14 @@ static const struct optspec_style export_style = { .column = 24, .long_indent = 
 
 static void export_usage(FILE *f)
 {
-	fprintf(f, "Usage: interbench export [--format lava|kcidb|metrics] [--against OLD [--threshold SPEC]]\n"
+	fprintf(f, "Usage: interbench export [--format lava|kcidb|metrics]\n"
+		"                         [--against OLD [--threshold SPEC]]\n"
 		"                         [--origin NAME --build-id ID [--run NAME]] RESULT\n"
 		"       interbench export --format csv|markdown|histogram[-csv] RESULT.json\n"
-		"Writes RESULT (JSON from --json, or a classic logfile) as test cases for kernel CI: a case a\n"
-		"(simulation, load) pair and one a figure, with the median over the repeats.\n"
-		"With csv, markdown, histogram[-csv]: a JSON result as a table (a row a pair,\n"
-		"a column a figure in the unit its header names) or latency histograms.\n"
+		"Writes RESULT (JSON from --json, or a classic logfile) as test cases for kernel\n"
+		"CI: a case a (simulation, load) pair and one a figure, with the median over the\n"
+		"repeats.  With csv, markdown, histogram[-csv]: a JSON result as a table (a row\n"
+		"a pair, a column a figure in the unit its header names) or latency histograms.\n"
 		"Exit status: 0 every case passed, 1 a case failed, 2 bad input.\n");
 	optspec_help_table(f, export_options, EXPORT_OPTIONS, &export_style);
 }
@@ -488,8 +489,9 @@ static void export_fault(const struct optparse_fault *f, FILE *err)
 	} else if (f->kind == OPTPARSE_NO_MEMORY)
 		text_message(err, "interbench export: out of memory");
 	else
-		text_message(err, "interbench export: %s: %s (see --help)", f->word,
-			f->kind == OPTPARSE_MISSING ? "missing value" : "unknown option");
+		text_message(err, "interbench export: %s: %s (%s%s%ssee --help)", f->word,
+			f->kind == OPTPARSE_MISSING ? "missing value" : "unknown option",
+			f->suggest[0] ? "did you mean " : "", f->suggest, f->suggest[0] ? "? " : "");
 }
 
 /* The checks across options, once all are read.  Returns 0, or EXPORT_BAD_INPUT with a line on err. */

@@ -506,12 +506,13 @@ static const struct optspec_style plot_style = { .column = 20, .long_indent = " 
 
 static void plot_usage(FILE *f)
 {
-	fprintf(f, "Usage: interbench plot RESULT.json [--timeline FILE] [--out DIR] [--format png|svg]\n"
+	fprintf(f, "Usage: interbench plot RESULT.json [--timeline FILE] [--out DIR]\n"
+		"                  [--format png|svg]\n"
 		"       interbench plot OLD.json NEW.json [--out DIR] [--format png|svg]\n"
-		"Draws a result with gnuplot: latency tails (log-log) and percentiles per task, causes, sweeps,\n"
-		"and with --timeline each pair's periods; of two results, compare's answer about each judged\n"
-		"figure and the tails of the pairs that changed.  Each picture beside the gnuplot script,\n"
-		"data included, that drew it.\n");
+		"Draws a result with gnuplot: latency tails (log-log) and percentiles per task,\n"
+		"causes, sweeps, and with --timeline each pair's periods; of two results,\n"
+		"compare's answer about each judged figure and the tails of the pairs that\n"
+		"changed.  Each picture beside the gnuplot script, data included, that drew it.\n");
 	optspec_help_table(f, plot_options, PLOT_OPTIONS, &plot_style);
 }
 

@@ -29,7 +29,7 @@ static const struct optspec memload_opt_size = {
 	.long_name = "mem-size", .type = OPTSPEC_SIZE, .metavar = "SIZE",
 	.help = "Memload size, 1M to 1048576T (K/M/G/T suffixes)",
 	.min = LOAD_MIN_SIZE_BYTES, .max = LOAD_MAX_SIZE_BYTES, .json_key = "mem_size_bytes",
-	.offset = offsetof(struct memload_opts, mem_size_bytes),
+	.section = OPTSPEC_SECTION_WORKLOAD, .offset = offsetof(struct memload_opts, mem_size_bytes),
 };
 
 /* What Memload counts: MiB blocks touched (mapped and written, or copied over). */
