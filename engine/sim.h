@@ -136,6 +136,8 @@ struct sim_desc {
 	/* CPU work of period number `period` in microseconds; NULL means interval * cpu_pct. */
 	uint64_t (*work_us)(const struct sim_spec *spec, uint64_t period);
 	bool has_deadlines;       /* false: free-running frames (Gaming) */
+	bool logs_frames;         /* its periods are frames a user watches (Video, Gaming, Pipeline):
+	                             --frame-log writes them (report/output_framelog.h) */
 	/* Periods in the task's own cycle, the least a run of it must cover to show its whole
 	 * pattern (X: one 0-100 % sweep); 0: one period. */
 	unsigned cycle_periods;

@@ -76,6 +76,7 @@ static const struct task_figure core_head[] = {
 	{ .json_key = "one_percent_low_mfps", F_DBL(low1_fps), .unit = FIG_FPS, .json_scale = 1e3,
 	  .null_rule = FIG_NULL_NO_FRAMES, .higher_better = true, CMPT(JM_LOW1, "low1", "1% low fps", "fps", 0, false, 5) },
 	/* the frames as MangoHud and CapFrameX read them (engine/frames.h) */
+	{ COUNT("frame_time_samples", frame_samples) },
 	{ .json_key = "frame_time_mean_ns", F_DBL(frame_mean_ns), .unit = FIG_NS, .json_scale = 1,
 	  .null_rule = FIG_NULL_NO_FRAMES },
 	{ .json_key = "point_one_percent_low_mfps", F_DBL(low01_fps), .unit = FIG_FPS, .json_scale = 1e3,

@@ -46,6 +46,8 @@ struct report_run {
 	int con_errno;                   /* the console's first write error, or 0 (report_flush) */
 	int timeline_fd;                 /* the file the bench processes write their periods to
 	                                    (the --timeline output's), or -1 */
+	int frame_log_fd;                /* the private file the bench processes hand their frames
+	                                    to main through (the --frame-log output's), or -1 */
 };
 
 /* A sweep summary of one task against one load: bench settings as rows, load settings as

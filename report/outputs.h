@@ -10,6 +10,7 @@
 
 #define REPORT_OUTPUTS(X) \
 	X(timeline)       \
+	X(framelog)       \
 	X(json)           \
 	X(text)
 

@@ -35,6 +35,12 @@ static int threshold_set_opt(const struct optspec *s, void *base, const char *ar
 	return OPTSPEC_SET;
 }
 
+const char *options_frame_log_format_at(unsigned i)
+{
+	static const char *const names[] = { [FRAME_LOG_MANGOHUD] = "mangohud", [FRAME_LOG_PRESENTMON] = "presentmon" };
+	return i < sizeof(names) / sizeof(names[0]) ? names[i] : NULL;
+}
+
 /* The options of the run as a whole, in -h order.  Each workload's own options follow them
  * (workloads/, their descriptors' .options). */
 static const struct optspec core_options[] = {
@@ -146,6 +152,14 @@ static const struct optspec core_options[] = {
 	{ .long_name = "timeline", .type = OPTSPEC_STRING, .metavar = "FILE",
 	  .help = "record every period of every pair in FILE (binary,\ndoc/timeline.md)", .accepted = "a file name",
 	  .noun = "file name", .json_key = "timeline", .not_a_fact = true, .offset = O(timeline_path) },
+	{ .long_name = "frame-log", .type = OPTSPEC_STRING, .metavar = "DIR",
+	  .help = "write each frame of Pipeline, Video and Gaming to a\nCSV per run of a pair in DIR, "
+		  "as MangoHud logs them\n(made when missing)", .accepted = "a directory name",
+	  .noun = "directory name", .not_a_fact = true, .offset = O(frame_log_dir) },
+	{ .long_name = "frame-log-format", .type = OPTSPEC_MASK, .metavar = "LIST",
+	  .help = "--frame-log's columns: mangohud (default: MangoHud's,\nfor its viewers), presentmon "
+		  "(PresentMon's, for\nCapFrameX), or mangohud,presentmon", .noun = "frame log format",
+	  .name_at = options_frame_log_format_at, .not_a_fact = true, .offset = O(frame_log_formats) },
 	{ .long_name = "wake", .type = OPTSPEC_MASK, .metavar = "LIST",
 	  .help = "how a periodic task is woken, a sweep: thread (the realtime\ntiming thread wakes it, as "
 		  "interbench 0.31; default) and\ntimer (it sleeps on its own absolute timer, as an application\ndoes)",

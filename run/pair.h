@@ -41,6 +41,10 @@ struct pair_params {
 	int timeline_fd;                 /* --timeline file (O_APPEND), or -1: the bench process
 	                                    writes the pair's periods there after its stop */
 	uint32_t timeline_pair;          /* the pair id its records carry */
+	int frame_log_fd;                /* --frame-log's private file, or -1: for a task that logs
+	                                    frames (sim_desc.logs_frames) the bench process writes
+	                                    the pair's frames there after its stop, from offset 0
+	                                    (engine/frames.h frame_log_write) */
 	const volatile sig_atomic_t *interrupted; /* set by main's signal handler */
 	void (*tick)(void *arg, uint64_t now_ns); /* called at each of main's wake-ups while the
 	                                             pair runs (every POLL_SLICE_MS at most), or NULL */
