@@ -63,7 +63,7 @@ for r in doc["results"]:
         assert len(files) == 1, (r["simulation"], fmt, files)
         seen.add(files[0])
         ms, at = (presentmon if fmt == "presentmon" else mangohud)(files[0])
-        assert len(ms) == n and n > 20, (len(ms), n)
+        assert len(ms) == n and n >= 5, (len(ms), n)  # Gaming: 100 ms frames
         assert all(b > a for a, b in zip(at, at[1:])), "times not rising"
         assert abs(sum(ms) / len(ms) - mean_ms) < 1e-6 * mean_ms + 1e-6, (sum(ms) / len(ms), mean_ms)
         assert stutters(ms) == r["stutter_frames"], (stutters(ms), r["stutter_frames"])
