@@ -89,6 +89,10 @@ if [ "$rc" = 0 ] && check_logs v.json logs2 mangohud >>"$out" 2>&1
 then ok "Video and Gaming: a MangoHud log each agreeing with the JSON, none for Audio"
 else bad "Video and Gaming --frame-log (exit $rc)" "$out"; fi
 
+"$BIN" compare v.json v.json >"$out" 2>&1; rc=$?
+if [ "$rc" = 3 ] && grep -q 'Gaming .* 1% low average fps' "$out" && grep -q 'Video .* % stutter time' "$out"
+then ok "compare: the 1% low average and the stutter time (one sub-run a side: exit 3)"; else bad "compare (exit $rc)" "$out"; fi
+
 # Hostile directories: a link (to a directory the run could write), a FIFO; refused before any
 # pair, nothing written through them.
 mkdir elsewhere && ln -s elsewhere linkdir && mkfifo fifo
