@@ -102,6 +102,19 @@ for dir in linkdir fifo; do
 	   [ -z "$(ls elsewhere)" ] && ! grep -q "Benchmarking" "$out"
 	then ok "--frame-log $dir refused before any pair (exit 2)"; else bad "--frame-log $dir (exit $rc)" "$out"; fi
 done
+if [ "$(id -u)" = 0 ]; then
+	mkdir theirs && chown 65534:65534 theirs
+	"$BIN" -l "$LPMS" -t 1 -c -q -W Video -w None --frame-log theirs >"$out" 2>&1; rc=$?
+	if [ "$rc" = 2 ] && grep -q "^interbench: --frame-log: .*theirs belongs to uid 65534" "$out" && [ -z "$(ls -A theirs)" ]
+	then ok "--frame-log in another user's directory refused (exit 2)"; else bad "--frame-log theirs (exit $rc)" "$out"; fi
+else skip "another user's directory (needs root for chown)"; fi
+
+# A full disk (RLIMIT_FSIZE of 1 KiB) while a log is written: said, exit 1, no temporary file.
+fsize_limited 1024 "$out" "$BIN" -l "$LPMS" -t 1 -c -q -W Video -w None --frame-log full; rc=$?
+if [ "$rc" = 1 ] && grep -q "^interbench: --frame-log full/Video-None-1_.*: write: File too large" "$out" &&
+   [ -z "$(ls -A full)" ]
+then ok "--frame-log on a full disk: exit 1, nothing left"; else bad "--frame-log on a full disk (exit $rc)" "$out"; fi
+
 "$BIN" -t 1 -c --frame-log-format csv >"$out" 2>&1; rc=$?
 if [ "$rc" = 2 ] && grep -q "^interbench: --frame-log-format: .*csv" "$out"
 then ok "--frame-log-format csv refused (exit 2)"; else bad "--frame-log-format csv (exit $rc)" "$out"; fi
