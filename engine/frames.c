@@ -161,9 +161,9 @@ static int pwrite_all(int fd, const void *buf, size_t len, off_t off)
 
 int frame_log_write(int fd, const struct frame_log_buf *b)
 {
-	uint32_t trailer[2] = { b->n, b->truncated };
+	struct frame_log_trailer t = { .magic = FRAME_LOG_MAGIC, .n = b->n, .truncated = b->truncated };
 	size_t bytes = (size_t)b->n * sizeof(*b->rec);
 	if (b->n && pwrite_all(fd, b->rec, bytes, 0) != 0)
 		return -1;
-	return pwrite_all(fd, trailer, sizeof(trailer), (off_t)bytes);
+	return pwrite_all(fd, &t, sizeof(t), (off_t)bytes);
 }

@@ -99,9 +99,15 @@ struct frame_log_buf {
 /* Appends a frame to b (dropped, with b->truncated set, when full). */
 void frame_log_push(struct frame_log_buf *b, uint64_t at_ns, uint64_t frame_ns);
 
-/* Writes b's frames to fd from offset 0 (a file main truncates after reading each pair's),
- * then a trailer: a uint32_t frame count and a uint32_t flag, 1 when truncated.  Returns 0, or
- * -1 with errno set. */
+/* The trailer frame_log_write ends the frames with, so that a reader knows a whole log from a
+ * write cut short: FRAME_LOG_MAGIC, the frame count, 1 when frames were dropped, 0. */
+#define FRAME_LOG_MAGIC 0x4c464249u  /* "IBFL" little-endian */
+struct frame_log_trailer {
+	uint32_t magic, n, truncated, zero;
+};
+
+/* Writes b's frames to fd from offset 0 (a file main empties after reading each pair's), then
+ * its trailer.  Returns 0, or -1 with errno set (what was written is then no whole log). */
 int frame_log_write(int fd, const struct frame_log_buf *b);
 
 #endif

@@ -196,13 +196,14 @@ static void log_path(const struct framelog_output *t, const struct report_run *r
 static int frames_left(int fd, uint32_t *n, bool *truncated)
 {
 	struct stat st;
-	uint32_t trailer[2];
-	if (fstat(fd, &st) != 0 || st.st_size < (off_t)sizeof(trailer) ||
-	    pread(fd, trailer, sizeof(trailer), st.st_size - (off_t)sizeof(trailer)) != (ssize_t)sizeof(trailer) ||
-	    (off_t)trailer[0] * (off_t)sizeof(struct frame_rec) + (off_t)sizeof(trailer) != st.st_size)
+	struct frame_log_trailer tr;
+	if (fstat(fd, &st) != 0 || st.st_size < (off_t)sizeof(tr) ||
+	    pread(fd, &tr, sizeof(tr), st.st_size - (off_t)sizeof(tr)) != (ssize_t)sizeof(tr) ||
+	    tr.magic != FRAME_LOG_MAGIC || tr.n > FRAME_LOG_MAX_RECORDS ||
+	    (off_t)tr.n * (off_t)sizeof(struct frame_rec) + (off_t)sizeof(tr) != st.st_size)
 		return -1;
-	*n = trailer[0];
-	*truncated = trailer[1] != 0;
+	*n = tr.n;
+	*truncated = tr.truncated != 0;
 	return 0;
 }
 
@@ -265,10 +266,16 @@ static void framelog_pair_measured(void *st, struct report_run *run, const struc
 	struct framelog_output *t = st;
 	uint32_t n;
 	bool truncated;
-	(void)po;
 	if (!t->open || !m->p.plan->items[item].spec.desc->logs_frames)
 		return;
-	if (frames_left(t->mem_fd, &n, &truncated) == 0) {
+	int got = frames_left(t->mem_fd, &n, &truncated);
+	if (got != 0 && po->ok) { /* measured, yet no frames handed: memory or the write failed */
+		text_message(stderr, "interbench: warning: --frame-log: %s against %s, run %u: the bench process handed "
+			     "no frames; that log is not written", m->p.plan->items[item].task->name,
+			     matrix_load_name(m, item), repeat + 1);
+		t->failed = true;
+	}
+	if (got == 0) {
 		uint32_t formats = run->opt->frame_log_formats ? run->opt->frame_log_formats : 1u << FRAME_LOG_MANGOHUD;
 		for (unsigned fmt = 0; fmt <= FRAME_LOG_PRESENTMON; fmt++)
 			if (formats & (1u << fmt))

@@ -30,6 +30,10 @@ static volatile sig_atomic_t stop;
 
 #define FRAMES 50u
 
+/* The stub's bench process writes its frames whole (false), or is cut short before the
+ * trailer (true: a failed write). */
+static bool cut_short;
+
 /* Frame i of a pair ends at (i + 1) x 16.667 ms, 16.667 ms long, the tenth 50 ms. */
 static int stub_pair_run(const struct pair_params *p, struct pair_outcome *out)
 {
@@ -43,8 +47,10 @@ static int stub_pair_run(const struct pair_params *p, struct pair_outcome *out)
 		at_ns += f;
 		frame_log_push(&b, at_ns, f);
 	}
-	if (p->frame_log_fd >= 0 && p->spec.desc->logs_frames)
+	if (p->frame_log_fd >= 0 && p->spec.desc->logs_frames && !cut_short)
 		ck_assert_int_eq(frame_log_write(p->frame_log_fd, &b), 0);
+	else if (p->frame_log_fd >= 0 && p->spec.desc->logs_frames)
+		ck_assert_int_eq(pwrite(p->frame_log_fd, rec, sizeof(rec), 0), (ssize_t)sizeof(rec));
 	return 0;
 }
 
@@ -181,6 +187,23 @@ START_TEST(a_file_per_run_in_both_formats)
 }
 END_TEST
 
+/* A bench process cut short while handing its frames (no trailer): no log, a warning, and the
+ * report's close says so (-1). */
+START_TEST(frames_cut_short)
+{
+	static struct fixture f;
+	char got[1024];
+	fixture_init(&f, "mangohud");
+	ck_assert_int_eq(fixture_open(&f), 0);
+	cut_short = true;
+	ck_assert_int_eq(fixture_run(&f), -1);
+	cut_short = false;
+	names(f.dir, got, sizeof(got));
+	ck_assert_str_eq(got, "");
+	fixture_free(&f);
+}
+END_TEST
+
 /* A link or a FIFO planted under a log's name is neither followed, opened nor replaced: that
  * log is refused (no hang on the FIFO), and the report's close says so (-1). */
 START_TEST(planted_link_refused)
@@ -256,6 +279,7 @@ int main(void)
 	Suite *s = suite_create("framelog");
 	TCase *tc = tcase_create("framelog");
 	tcase_add_test(tc, a_file_per_run_in_both_formats);
+	tcase_add_test(tc, frames_cut_short);
 	tcase_add_test(tc, planted_link_refused);
 	tcase_add_test(tc, hostile_directories_refused);
 	tcase_add_test(tc, system_line);
