@@ -488,6 +488,10 @@ static enum opt_status check_core(struct options *o, char *err, size_t errlen)
 			 "(accepted: other, batch, idle, fifo, rr)");
 		return OPT_ERROR;
 	}
+	if (o->frame_log_formats && !o->frame_log_dir) {
+		snprintf(err, errlen, "--frame-log-format: without --frame-log (accepted: with --frame-log DIR)");
+		return OPT_ERROR;
+	}
 	return OPT_OK;
 }
 

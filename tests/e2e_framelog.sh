@@ -115,7 +115,7 @@ if [ "$rc" = 1 ] && grep -q "^interbench: --frame-log full/Video-None-1_.*: writ
    [ -z "$(ls -A full)" ]
 then ok "--frame-log on a full disk: exit 1, nothing left"; else bad "--frame-log on a full disk (exit $rc)" "$out"; fi
 
-"$BIN" -t 1 -c --frame-log-format csv >"$out" 2>&1; rc=$?
+"$BIN" -t 1 -c --frame-log logs3 --frame-log-format csv >"$out" 2>&1; rc=$?
 if [ "$rc" = 2 ] && grep -q "^interbench: --frame-log-format: .*csv" "$out"
 then ok "--frame-log-format csv refused (exit 2)"; else bad "--frame-log-format csv (exit $rc)" "$out"; fi
 e2e_end
