@@ -12,8 +12,9 @@
  *  - the average low: 1 s over the mean of the longest 1 % (0.1 %) of frame times, the
  *    ceil(n / 100) (ceil(n / 1000)) longest of n.  CapFrameX's "1% low average" ("0.1% low
  *    average": EMetric.OnePercentLowAverage, the mean of the frame times at or above their
- *    0.99 quantile), and the "1%/0.1% Min FPS" of MangoHud's older summaries (src/logging.cpp
- *    writeSummary: the mean of the slowest 1 % of its fps samples).  Kept here: exact while
+ *    0.99 quantile); MangoHud's older summaries averaged the slowest 1 % of their frame rates
+ *    instead (src/logging.cpp writeSummary before fps_metrics.h), which gives no less than this
+ *    (the mean of rates is at least the rate of the mean time).  Kept here: exact while
  *    the longest 1 % fit FRAME_WORST_MAX; past that (more than 100 * FRAME_WORST_MAX frames),
  *    taken from the histogram's buckets, each at its midpoint (at most 0.4 % off, its width
  *    being at most 1/128 of its value: lib/histogram.h).
