@@ -178,13 +178,15 @@ static void log_path(const struct framelog_output *t, const struct report_run *r
 		     size_t item, unsigned repeat, unsigned fmt, char *path, size_t len)
 {
 	const struct plan_item *it = &m->p.plan->items[item];
-	char name[NAME_MAX - 40] = "", bench[96], load[96], run_no[16];
+	char name[NAME_MAX - 40] = "", bench[96], load[96], load_word[104] = "", run_no[16];
 	report_item_words(run, it, bench, load, sizeof(bench));
+	if (load[0]) /* the load's setting told from the task's: "nice 19" of which? */
+		snprintf(load_word, sizeof(load_word), "load %s", load);
 	snprintf(run_no, sizeof(run_no), "%u", repeat + 1);
 	snprintf(name, sizeof(name), "%s", it->task->name);
 	name_word(name, sizeof(name), matrix_load_name(m, item));
 	name_word(name, sizeof(name), bench);
-	name_word(name, sizeof(name), load);
+	name_word(name, sizeof(name), load_word);
 	name_word(name, sizeof(name), run_no);
 	snprintf(path, len, "%s/%s%s_%s.csv", run->opt->frame_log_dir, name,
 		 fmt == FRAME_LOG_PRESENTMON ? "-presentmon" : "", t->stamp);

@@ -22,7 +22,8 @@
  * period's completion (from the one before), Gaming's a free-running frame (its length).  The
  * rows are the frame-time figures' samples, as many as the JSON's frame count.
  *
- * Files are named TASK-LOAD[-SETTINGS]-RUN_STAMP.csv (RUN the run of the pair from 1, STAMP the
+ * Files are named TASK-LOAD[-SETTINGS]-RUN_STAMP.csv (SETTINGS a sweep's, the task's and the
+ * load's, "nice_-10-load_nice_19", spaces as '_'; RUN the run of the pair from 1, STAMP the
  * run's start as MangoHud stamps its logs, %Y-%m-%d_%H-%M-%S; the PresentMon file
  * TASK-LOAD[-SETTINGS]-RUN-presentmon_STAMP.csv), each written under a temporary name and
  * renamed into place after its pair (lib/safefile.h: never through a planted link or FIFO, in a

@@ -59,21 +59,27 @@ struct fixture {
 	char top[64], dir[96];
 };
 
-/* Video and Audio against None, --frame-log DIR (top/logs) with the formats given. */
-static void fixture_init(struct fixture *f, const char *formats)
+/* Video and Audio against None, --frame-log DIR (top/logs) with the formats given; with sweep,
+ * at bench nice 0 and -10 and load nice 0 and 19. */
+static void fixture_init_sweep(struct fixture *f, const char *formats, bool sweep)
 {
 	memset(f, 0, sizeof(*f));
 	snprintf(f->top, sizeof(f->top), "/tmp/check_framelog.XXXXXX");
 	ck_assert_ptr_nonnull(mkdtemp(f->top));
 	snprintf(f->dir, sizeof(f->dir), "%s/logs", f->top);
 	char *argv[] = { "interbench", "-W", "Video", "-W", "Audio", "-w", "None", "-c", "--frame-log", f->dir,
-			 "--frame-log-format", (char *)formats, NULL };
-	ck_report_plan(&f->r, 12, argv);
+			 "--frame-log-format", (char *)formats, "-B", "0,-10", "-N", "0,19", NULL };
+	ck_report_plan(&f->r, sweep ? 16 : 12, argv);
 	snprintf(f->r.machine.cpu_model, sizeof(f->r.machine.cpu_model), "Intel(R) Core(TM) i7, 8 cores");
 	snprintf(f->r.machine.kernel_release, sizeof(f->r.machine.kernel_release), "6.12.0-test");
 	f->r.machine.ram_bytes = 16ull << 30;
 	sink_console_open(&f->r.s, &f->r.opt, &stop);
 	f->r.s.run.con = fopen("/dev/null", "w");
+}
+
+static void fixture_init(struct fixture *f, const char *formats)
+{
+	fixture_init_sweep(f, formats, false);
 }
 
 static int fixture_open(struct fixture *f)
@@ -187,6 +193,23 @@ START_TEST(a_file_per_run_in_both_formats)
 }
 END_TEST
 
+/* A sweep's settings in the names, the load's told from the task's. */
+START_TEST(sweep_names)
+{
+	static struct fixture f;
+	char got[1024];
+	fixture_init_sweep(&f, "mangohud", true);
+	ck_assert_int_eq(fixture_open(&f), 0);
+	ck_assert_int_eq(fixture_run(&f), 0);
+	names(f.dir, got, sizeof(got));
+	ck_assert_str_eq(got, "Video-None-1_STAMP.csv Video-None-2_STAMP.csv Video-None-load_nice_19-1_STAMP.csv "
+			      "Video-None-load_nice_19-2_STAMP.csv Video-None-nice_-10-1_STAMP.csv "
+			      "Video-None-nice_-10-2_STAMP.csv Video-None-nice_-10-load_nice_19-1_STAMP.csv "
+			      "Video-None-nice_-10-load_nice_19-2_STAMP.csv");
+	fixture_free(&f);
+}
+END_TEST
+
 /* A bench process cut short while handing its frames (no trailer): no log, a warning, and the
  * report's close says so (-1). */
 START_TEST(frames_cut_short)
@@ -279,6 +302,7 @@ int main(void)
 	Suite *s = suite_create("framelog");
 	TCase *tc = tcase_create("framelog");
 	tcase_add_test(tc, a_file_per_run_in_both_formats);
+	tcase_add_test(tc, sweep_names);
 	tcase_add_test(tc, frames_cut_short);
 	tcase_add_test(tc, planted_link_refused);
 	tcase_add_test(tc, hostile_directories_refused);
