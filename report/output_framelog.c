@@ -216,8 +216,9 @@ static int write_rows(const struct framelog_output *t, int fd, unsigned fmt, con
 {
 	static struct frame_rec rec[CHUNK_FRAMES];
 	static char text[(CHUNK_FRAMES + 8) * ROW_MAX]; /* the header (under 8 rows' room) and a chunk */
-	size_t at = (size_t)snprintf(text, sizeof(text), fmt == FRAME_LOG_MANGOHUD ? MANGOHUD_SYSTEM_KEYS "\n%s\n"
-				     MANGOHUD_COLUMNS "\n" : "%.0s" PRESENTMON_COLUMNS "\n", t->system);
+	size_t at = fmt == FRAME_LOG_MANGOHUD
+		? (size_t)snprintf(text, sizeof(text), MANGOHUD_SYSTEM_KEYS "\n%s\n" MANGOHUD_COLUMNS "\n", t->system)
+		: (size_t)snprintf(text, sizeof(text), PRESENTMON_COLUMNS "\n");
 	for (uint32_t done = 0; done < n;) {
 		uint32_t k = n - done < CHUNK_FRAMES ? n - done : CHUNK_FRAMES;
 		ssize_t got = pread(t->mem_fd, rec, k * sizeof(*rec), (off_t)done * (off_t)sizeof(*rec));
