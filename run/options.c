@@ -155,11 +155,12 @@ static const struct optspec core_options[] = {
 	{ .long_name = "frame-log", .type = OPTSPEC_STRING, .metavar = "DIR",
 	  .help = "write each frame of Pipeline, Video and Gaming to a\nCSV per run of a pair in DIR, "
 		  "as MangoHud logs them\n(made when missing)", .accepted = "a directory name",
-	  .noun = "directory name", .not_a_fact = true, .offset = O(frame_log_dir) },
+	  .noun = "directory name", .json_key = "frame_log", .not_a_fact = true, .offset = O(frame_log_dir) },
 	{ .long_name = "frame-log-format", .type = OPTSPEC_MASK, .metavar = "LIST",
 	  .help = "--frame-log's columns: mangohud (default: MangoHud's,\nfor its viewers), presentmon "
 		  "(PresentMon's, for\nCapFrameX), or mangohud,presentmon", .noun = "frame log format",
-	  .name_at = options_frame_log_format_at, .not_a_fact = true, .offset = O(frame_log_formats) },
+	  .name_at = options_frame_log_format_at, .json_key = "frame_log_formats", .not_a_fact = true,
+	  .offset = O(frame_log_formats) },
 	{ .long_name = "wake", .type = OPTSPEC_MASK, .metavar = "LIST",
 	  .help = "how a periodic task is woken, a sweep: thread (the realtime\ntiming thread wakes it, as "
 		  "interbench 0.31; default) and\ntimer (it sleeps on its own absolute timer, as an application\ndoes)",
