@@ -70,6 +70,10 @@ struct matrix_params {
 	/* --scheduler: switched to each pair's (its bench setting's scheduler) before it runs and
 	 * checked after it (run/scheduler.h); NULL without --scheduler. */
 	struct run_scheduler *scheduler;
+	/* --on-threshold's rules (run/threshold.h), or NULL: each pair is watched with them, and a
+	 * stop action ends the matrix after the pair it fired in, as a signal would but with its
+	 * items complete and run_end told no signal. */
+	struct threshold_run *threshold;
 	/* Runs one pair as pair_run does (run/pair.h); NULL: pair_run.  A test's stub. */
 	int (*pair_run)(const struct pair_params *p, struct pair_outcome *out);
 };
