@@ -202,7 +202,8 @@ static int run_matrix(struct run *r)
 		.precision = r->opt.window == RUN_WINDOW_ADAPTIVE ? &r->opt.precision : NULL,
 		.budget_ns = matrix_budget_ns(&r->opt, &r->plan),
 		.min_ns = (uint64_t)r->opt.min_time_s * NS_PER_S, .load_cfg = &r->load_cfg,
-		.main = r->main, .timeline_fd = r->sink.run.timeline_fd, .interrupted = &g_signal, .watch = &r->watch,
+		.main = r->main, .timeline_fd = r->sink.run.timeline_fd,
+		.frame_log_fd = r->sink.run.frame_log_fd, .interrupted = &g_signal, .watch = &r->watch,
 		.check_rate = !r->opt.loops_per_ms,  /* a value given on purpose is not the CPU's */
 		.scheduler = r->opt.schedulers.n ? &r->scheduler : NULL,
 	};

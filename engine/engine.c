@@ -66,6 +66,7 @@ struct sim_engine {
 	uint64_t marks_early_period;  /* the same for its marks (sim_frame_marks): its period, */
 	uint64_t marks_early_input_ns, marks_early_ns[TIMELINE_MARKS]; /* its input and points (0: none) */
 	struct period_figures cur;
+	struct frame_acct frames; /* the frames' lows and stutter (engine/frames.h) */
 	void *state;             /* body->state_bytes shared by the task's threads, or NULL */
 	pthread_mutex_t err_lock; /* the first task thread's scheduling failure goes into out */
 	pthread_mutex_t rec_lock; /* held while a period's figures are recorded into out, so
@@ -304,13 +305,24 @@ static uint64_t account_loop(struct sim_engine *e)
 	return cpu_ns;
 }
 
+/* One frame of frame_ns that ended (was shown) at at_ns: the frame figures (sim_result.frame,
+ * frame_hist, the lows and stutter of engine/frames.h) and, with --frame-log, its record, timed
+ * from period 0's start (a free-running task's first frame). */
+static void record_frame(struct sim_engine *e, uint64_t frame_ns, uint64_t at_ns)
+{
+	uint64_t origin_ns = e->spec.desc->has_deadlines ? e->start_ns : e->created_ns;
+	lat_stats_add(&e->out->frame, frame_ns);
+	hist_add(&e->out->frame_hist, frame_ns);
+	frame_acct_add(&e->frames, frame_ns);
+	if (e->cfg.frame_log)
+		frame_log_push(e->cfg.frame_log, at_ns > origin_ns ? at_ns - origin_ns : 0, frame_ns);
+}
+
 /* Frame time: from the last completed period's finish to this one's at finish_ns. */
 static void add_frame_time(struct sim_engine *e, uint64_t finish_ns)
 {
-	if (e->prev_finish_ns) {
-		lat_stats_add(&e->out->frame, finish_ns - e->prev_finish_ns);
-		hist_add(&e->out->frame_hist, finish_ns - e->prev_finish_ns);
-	}
+	if (e->prev_finish_ns)
+		record_frame(e, finish_ns - e->prev_finish_ns, finish_ns);
 	e->prev_finish_ns = finish_ns;
 }
 
@@ -434,12 +446,11 @@ static bool end_period(struct sim_engine *e)
 static bool end_frame(struct sim_engine *e)
 {
 	struct sim_result *r = e->out;
-	uint64_t frame_ns = e->spec.interval_us * NS_PER_US, wall_ns = now_ns() - e->cur.start_ns;
+	uint64_t frame_ns = e->spec.interval_us * NS_PER_US, end_ns = now_ns(), wall_ns = end_ns - e->cur.start_ns;
 	bool cut = atomic_load(&e->cur.cut);
 	if (!cut) {
 		account_loop(e);
-		lat_stats_add(&r->frame, wall_ns);
-		hist_add(&r->frame_hist, wall_ns);
+		record_frame(e, wall_ns, end_ns);
 	}
 	uint64_t late_ns = wall_ns > frame_ns ? wall_ns - frame_ns : 0;
 	if (cut && late_ns == 0)
@@ -505,10 +516,8 @@ void sim_frame_shown(struct sim_thread *t, uint64_t frame, uint64_t shown_ns, ui
 {
 	struct sim_engine *e = t->e;
 	pthread_mutex_lock(&e->rec_lock);
-	if (frame_ns) {
-		lat_stats_add(&e->out->frame, frame_ns);
-		hist_add(&e->out->frame_hist, frame_ns);
-	}
+	if (frame_ns)
+		record_frame(e, frame_ns, shown_ns);
 	/* its period's record, pushed when the frame was committed a few periods ago at most; or,
 	 * when the compositor showed it between its commit and its period's end, to be pushed */
 	if (e->cfg.timeline && shown_ns >= e->start_ns &&
@@ -796,6 +805,8 @@ void sim_stop(struct sim_engine *e)
 			pthread_join(e->thr[i].tid, NULL);
 	account_task_time(e);
 	account_unfinished(e, end_ns);
+	frame_acct_figures(&e->frames, &e->out->frame_hist, &e->out->frame_figs);
+	frame_acct_free(&e->frames);
 	if (e->measures && e->measures->figures) {
 		snprintf(e->out->task.name, sizeof(e->out->task.name), "%s", e->measures->name);
 		e->measures->figures(e->measures_state, e->out->task.data.bytes);

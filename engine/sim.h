@@ -14,6 +14,7 @@
 #include "lib/stats.h"
 #include "engine/figure_row.h"
 #include "engine/deadline.h"
+#include "engine/frames.h"
 
 struct sim_spec;
 struct sim_thread;
@@ -135,6 +136,8 @@ struct sim_desc {
 	/* CPU work of period number `period` in microseconds; NULL means interval * cpu_pct. */
 	uint64_t (*work_us)(const struct sim_spec *spec, uint64_t period);
 	bool has_deadlines;       /* false: free-running frames (Gaming) */
+	bool logs_frames;         /* its periods are frames a user watches (Video, Gaming, Pipeline):
+	                             --frame-log writes them (report/output_framelog.h) */
 	/* Periods in the task's own cycle, the least a run of it must cover to show its whole
 	 * pattern (X: one 0-100 % sweep); 0: one period. */
 	unsigned cycle_periods;
@@ -211,6 +214,7 @@ struct sim_run_cfg {
 	int timer_prio;      /* SCHED_FIFO priority of the timing thread; 0 = normal priority */
 	struct timeline_buf *timeline; /* every period recorded here (--timeline), or NULL */
 	uint32_t timeline_pair;        /* the pair id of those records */
+	struct frame_log_buf *frame_log; /* every frame recorded here (--frame-log), or NULL */
 	const struct explain_config *explain; /* --explain, or NULL (periodic tasks only) */
 	struct sim_late_watch *late;   /* --on-threshold's watch (shared with main), or NULL */
 };
@@ -254,6 +258,8 @@ struct sim_result {
 	 * the stutter a user sees, and Gaming's "1% low" frame rate. */
 	struct lat_stats frame;
 	struct lat_hist frame_hist;
+	/* The same frames' average lows and stutter (engine/frames.h), taken at sim_stop. */
+	struct frame_figures frame_figs;
 	/* A task with measures of its own (sim_desc.measures): their block, taken at sim_stop;
 	 * zeroed else. */
 	struct sim_task_block task;

@@ -51,6 +51,8 @@ struct report_run {
 	int con_errno;                   /* the console's first write error, or 0 (report_flush) */
 	int timeline_fd;                 /* the file the bench processes write their periods to
 	                                    (the --timeline output's), or -1 */
+	int frame_log_fd;                /* the private file the bench processes hand their frames
+	                                    to main through (the --frame-log output's), or -1 */
 	/* --fail-if's verdict, judged when the matrix ends, before the outputs' run_end (the JSON
 	 * writes it); said on stderr once the console is drained (sink_close); checks NULL before
 	 * or without --fail-if. */

@@ -10,6 +10,7 @@
 
 #define REPORT_OUTPUTS(X) \
 	X(timeline)       \
+	X(framelog)       \
 	X(export_csv)     \
 	X(export_markdown) \
 	X(histogram_csv)  \

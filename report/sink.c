@@ -15,6 +15,7 @@ void sink_console_open(struct report_sink *s, const struct options *o, const vol
 {
 	s->run.opt = o;
 	s->run.timeline_fd = -1;
+	s->run.frame_log_fd = -1;
 	s->run.con = conout_open(&s->conout, o->json_path && strcmp(o->json_path, "-") == 0 ? stderr : stdout, stop);
 	if (!s->outputs)
 		s->outputs = report_outputs;

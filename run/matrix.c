@@ -244,6 +244,7 @@ static void run_pair(struct matrix *m, const struct plan_item *it, struct pair_o
 		.stop = stop,
 		.timeline_fd = m->p.timeline_fd,
 		.timeline_pair = m->timeline_seq,
+		.frame_log_fd = m->p.frame_log_fd,
 		.interrupted = m->p.interrupted,
 		.threshold = m->p.threshold,
 		.tick = tick,

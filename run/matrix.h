@@ -59,6 +59,7 @@ struct matrix_params {
 	struct mainproc main;            /* main's scheduling: the timer priority, SCHED_OTHER
 	                                    between pairs */
 	int timeline_fd;                 /* --timeline's file, or -1 */
+	int frame_log_fd;                /* --frame-log's private file (run/pair.h), or -1 */
 	const volatile sig_atomic_t *interrupted; /* set by main's signal handler: stop */
 	struct run_watch *watch;         /* polled for another run while pairs run, or NULL */
 	/* After every pair, check the CPU's speed (calib_check_speed, about 0.45 s) into

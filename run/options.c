@@ -54,6 +54,12 @@ static int histogram_set_opt(const struct optspec *s, void *base, const char *ar
 /* --fail-if-mode's values, in enum failif_mode's order (report/failif.h). */
 static const char *const fail_if_modes[] = { "point", "interval", NULL };
 
+const char *options_frame_log_format_at(unsigned i)
+{
+	static const char *const names[] = { [FRAME_LOG_MANGOHUD] = "mangohud", [FRAME_LOG_PRESENTMON] = "presentmon" };
+	return i < sizeof(names) / sizeof(names[0]) ? names[i] : NULL;
+}
+
 /* The options of the run as a whole.  -h lists them by section (enum optspec_section), in
  * this order within a section, each by its help's first line (its summary); --help-all by the
  * whole help.  Each workload's own options follow them (workloads/, their descriptors'
@@ -216,6 +222,15 @@ static const struct optspec core_options[] = {
 	  .help = "write a trace of the run to FILE for Perfetto\n(ui.perfetto.dev): pairs, sub-runs, late periods and\n"
 		  "their causes, Pipeline frames (doc/trace.md)",
 	  .accepted = "a file name", .noun = "file name", .section = OPTSPEC_SECTION_OUTPUT, .offset = O(trace_path) },
+	{ .long_name = "frame-log", .type = OPTSPEC_STRING, .metavar = "DIR",
+	  .help = "write each frame of Pipeline, Video and Gaming to a\nCSV per run of a pair in DIR, "
+		  "as MangoHud logs them\n(made when missing)", .accepted = "a directory name",
+	  .noun = "directory name", .json_key = "frame_log", .not_a_fact = true, .section = OPTSPEC_SECTION_OUTPUT, .offset = O(frame_log_dir) },
+	{ .long_name = "frame-log-format", .type = OPTSPEC_MASK, .metavar = "LIST",
+	  .help = "--frame-log's columns: mangohud (default: MangoHud's,\nfor its viewers), presentmon "
+		  "(PresentMon's, for\nCapFrameX), or mangohud,presentmon", .noun = "frame log format",
+	  .name_at = options_frame_log_format_at, .json_key = "frame_log_formats", .not_a_fact = true,
+	  .section = OPTSPEC_SECTION_OUTPUT, .offset = O(frame_log_formats) },
 	{ .long_name = "wake", .type = OPTSPEC_MASK, .metavar = "LIST",
 	  .help = "how a periodic task is woken: thread, timer;\na sweep: thread (the realtime timing thread wakes "
 		  "it, as interbench 0.31; default) and timer (it sleeps on its own absolute timer, as an "
@@ -566,6 +581,10 @@ static enum opt_status check_core(struct options *o, char *err, size_t errlen)
 	if (o->load_policies & (1u << SP_DEADLINE)) {
 		snprintf(err, errlen, "--load-policy: deadline is for simulated tasks, whose work per period is known "
 			 "(accepted: other, batch, idle, fifo, rr)");
+		return OPT_ERROR;
+	}
+	if (o->frame_log_formats && !o->frame_log_dir) {
+		snprintf(err, errlen, "--frame-log-format: without --frame-log (accepted: with --frame-log DIR)");
 		return OPT_ERROR;
 	}
 	return OPT_OK;

@@ -77,6 +77,10 @@ struct options {
 	                               0: drawn at the start (interbench.c) */
 	const char *json_path;      /* --json FILE ("-" = stdout), or NULL */
 	const char *timeline_path;  /* --timeline FILE (engine/timeline.h), or NULL */
+	const char *frame_log_dir;  /* --frame-log DIR: a frame-time CSV per run of a pair whose task
+	                               shows frames (report/output_framelog.h), or NULL */
+	uint32_t frame_log_formats; /* --frame-log-format: bit FRAME_LOG_MANGOHUD, FRAME_LOG_PRESENTMON;
+	                               0: MangoHud's */
 	const char *export_csv_path;      /* --export-csv FILE (report/tabular.h), or NULL */
 	const char *export_markdown_path; /* --export-markdown FILE, or NULL */
 	const char *histogram_csv_path;   /* --histogram-csv FILE (report/histview.h), or NULL */
@@ -99,6 +103,13 @@ struct options {
 	/* Workload i's own option values: its private config (workload_table[i]->cfg_size bytes). */
 	union { max_align_t align; unsigned char bytes[WL_CFG_MAX_BYTES]; } wl_opts[WL_MAX];
 };
+
+/* The column sets of --frame-log (--frame-log-format; report/output_framelog.h). */
+enum { FRAME_LOG_MANGOHUD, FRAME_LOG_PRESENTMON };
+
+/* The name of --frame-log-format's set i ("mangohud", "presentmon"), NULL past the last (an
+ * optspec name_at callback). */
+const char *options_frame_log_format_at(unsigned i);
 
 /* Parse results. */
 enum opt_status { OPT_OK = 0, OPT_HELP = 1, OPT_ERROR = 2, OPT_SHOW_VERSION = 3 /* --version */,

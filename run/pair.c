@@ -85,13 +85,13 @@ static int pin(const struct optspec_cpus *cpus, char *err, size_t errlen)
 	return -1;
 }
 
-/* Records a pair's timeline may need: its periods over the window and the load's ramp, with a
- * margin, within TIMELINE_MAX_RECORDS. */
-static uint32_t timeline_capacity(const struct pair_params *p)
+/* Records a pair's timeline or frame log may need: its periods over the window and the load's
+ * ramp, with a margin, within max. */
+static uint32_t period_capacity(const struct pair_params *p, uint32_t max)
 {
 	uint64_t interval_ns = p->spec.interval_us ? p->spec.interval_us * NS_PER_US : NS_PER_MS;
 	uint64_t n = (p->duration_ns + (uint64_t)(PAIR_READY_MAX_MS + LOOK_GRACE_MS) * NS_PER_MS) / interval_ns * 5 / 4 + 64;
-	return n > TIMELINE_MAX_RECORDS ? TIMELINE_MAX_RECORDS : (uint32_t)n;
+	return n > max ? max : (uint32_t)n;
 }
 
 /* The non-empty buckets of h into out (NULL: only counted).  Returns their count. */
@@ -310,11 +310,15 @@ static void bench_measure(struct bench_arg *b, int ctl_fd, struct sim_result *re
 		explain.main_tgid = (uint32_t)getppid();
 		cfg.explain = &explain;
 	}
-	struct timeline_buf tl = { .cap = timeline_capacity(b->p) };
+	struct timeline_buf tl = { .cap = period_capacity(b->p, TIMELINE_MAX_RECORDS) };
 	if (b->p->timeline_fd >= 0 && (tl.rec = calloc(tl.cap, sizeof(*tl.rec))) != NULL) {
 		cfg.timeline = &tl;
 		cfg.timeline_pair = b->p->timeline_pair;
 	}
+	bool logs_frames = b->p->frame_log_fd >= 0 && b->p->spec.desc->logs_frames;
+	struct frame_log_buf fl = { .cap = period_capacity(b->p, FRAME_LOG_MAX_RECORDS) };
+	if (logs_frames && (fl.rec = calloc(fl.cap, sizeof(*fl.rec))) != NULL)
+		cfg.frame_log = &fl;
 	struct sim_engine *e = sim_start(&b->p->spec, &cfg, res);
 	if (e) {
 		child_control_priority(b->p->run_cfg.timer_prio);
@@ -328,6 +332,11 @@ static void bench_measure(struct bench_arg *b, int ctl_fd, struct sim_result *re
 		res->timeline_truncated = tl.truncated;
 		free(tl.rec);
 	}
+	/* main reads what is there after the pair, and says so when it holds no whole log (no
+	 * memory, a failed write): the pair's figures stand without it */
+	if (logs_frames && fl.rec)
+		frame_log_write(b->p->frame_log_fd, &fl);
+	free(fl.rec);
 }
 
 /* The bench process: measures into a result of its own, and hands main its record. */
@@ -505,9 +514,11 @@ static int bench_window(const struct pair_params *p, struct child *kids[2], stru
 			struct pair_outcome *out)
 {
 	struct bench_arg barg = { .p = p, .rec = &out->bench, .stop = &out->stop, .load_pid = kids[0] ? kids[0]->pid : 0 };
-	int keep[2], nkeep = 0, late_fd = threshold_poll_fd(p->threshold);
+	int keep[3], nkeep = 0, late_fd = threshold_poll_fd(p->threshold);
 	if (p->timeline_fd >= 0)
 		keep[nkeep++] = p->timeline_fd;
+	if (p->frame_log_fd >= 0)
+		keep[nkeep++] = p->frame_log_fd;
 	if (late_fd >= 0)
 		keep[nkeep++] = p->threshold->notify[1];
 	if (child_spawn(bench, "ib-bench", bench_body, &barg, keep, (unsigned)nkeep) != 0) {

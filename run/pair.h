@@ -42,6 +42,10 @@ struct pair_params {
 	int timeline_fd;                 /* --timeline file (O_APPEND), or -1: the bench process
 	                                    writes the pair's periods there after its stop */
 	uint32_t timeline_pair;          /* the pair id its records carry */
+	int frame_log_fd;                /* --frame-log's private file, or -1: for a task that logs
+	                                    frames (sim_desc.logs_frames) the bench process writes
+	                                    the pair's frames there after its stop, from offset 0
+	                                    (engine/frames.h frame_log_write) */
 	const volatile sig_atomic_t *interrupted; /* set by main's signal handler */
 	/* --on-threshold: the bench process keeps the watch's pipe (threshold_pair_begin made it)
 	 * and main takes each period it posts as it comes (threshold_take); NULL: none. */

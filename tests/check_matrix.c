@@ -106,7 +106,7 @@ static void start_with(unsigned repeats, int timeline_fd, int argc, char **argv)
 	struct plan_input in = { .opt = &opt, .bench = &bench, .load = &load, .fifo_prio = 97 };
 	ck_assert_int_eq(plan_build(&plan, &in), 0);
 	struct matrix_params p = { .plan = &plan, .opt = &opt, .load = &load, .repeats = repeats,
-				   .duration_ns = 2 * NS_PER_S, .load_cfg = &load_cfg, .timeline_fd = timeline_fd,
+				   .duration_ns = 2 * NS_PER_S, .load_cfg = &load_cfg, .timeline_fd = timeline_fd, .frame_log_fd = -1,
 				   .interrupted = &stop, .pair_run = stub_pair_run, .shuffle_seed = seed };
 	ck_assert_int_eq(matrix_init(&m, &p), 0);
 }

@@ -257,7 +257,7 @@ static void pair_with_none(const char *name, struct pair_outcome *out, struct si
 	struct load_config lc = { .threads = 1, .loops_per_ms = LOOPS_PER_MS };
 	static struct load_ctx ctx;
 	struct pair_params p = { .run_cfg = { .loops_per_ms = LOOPS_PER_MS }, .load = &ctx,
-				 .duration_ns = RUN_NS, .timeline_fd = -1 };
+				 .duration_ns = RUN_NS, .timeline_fd = -1, .frame_log_fd = -1 };
 	example_spec(name, &p.spec);
 	workload_load_init(&ctx, workload_table[workload_find("None", true)], NULL, &lc);
 	ck_assert_int_eq(pair_run(&p, out), 0);

@@ -426,7 +426,8 @@ static void pipeline_pattern(const struct sim_spec *spec, char *buf, size_t len)
 }
 
 static const struct sim_desc pipeline_sim = {
-	.work_us = pipeline_work_us, .has_deadlines = true, .body = &pipeline_body, .measures = &pipeline_chain_measures,
+	.work_us = pipeline_work_us, .has_deadlines = true, .logs_frames = true, .body = &pipeline_body,
+	.measures = &pipeline_chain_measures,
 	.pattern_note = pipeline_pattern,
 };
 

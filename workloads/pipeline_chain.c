@@ -146,6 +146,8 @@ static const struct task_figure chain_rows[] = {
 	  .null_rule = FIG_NULL_NO_FRAMES, .task = "chain", TCOL(3, "frame p99") },
 	{ .offset = offsetof(struct pair_summary, low1_fps), .type = FIG_DOUBLE, .unit = FIG_FPS, .json_scale = 1e3,
 	  .null_rule = FIG_NULL_NO_FRAMES, .higher_better = true, .task = "chain", TCOL(4, "1% low") },
+	{ .offset = offsetof(struct pair_summary, stutter_frames), .type = FIG_U64, .unit = FIG_COUNT, .json_scale = 1,
+	  .null_rule = FIG_NULL_NO_FRAMES, .task = "chain", TCOL(8, "stutter") },
 	CHAIN_STAGE_LIST(STAGE_ROW)
 	CHAIN_POINT_LIST(SEGMENT_ROW)
 };
