@@ -213,6 +213,8 @@ static void run_pair(struct matrix *m, const struct plan_item *it, struct pair_o
 		.load_sched = *ls,
 		.bench_cpus = cpus_of(m->p.opt, &it->bench_sched, &m->p.opt->bench_cpus),
 		.load_cpus = cpus_of(m->p.opt, ls, &m->p.opt->load_cpus),
+		.bench_cgroup = m->p.bench_cgroup,
+		.load_cgroup = m->p.load_cgroup,
 		.duration_ns = stop ? stop->at_ns[stop->looks - 1] : window_ns(m, it),
 		.stop = stop,
 		.timeline_fd = m->p.timeline_fd,

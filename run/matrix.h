@@ -69,6 +69,9 @@ struct matrix_params {
 	/* --scheduler: switched to each pair's (its bench setting's scheduler) before it runs and
 	 * checked after it (run/scheduler.h); NULL without --scheduler. */
 	struct run_scheduler *scheduler;
+	/* --bench-cgroup and --load-cgroup: the cgroups every bench and load process enters
+	 * (run/pair.h); NULL: main's. */
+	const struct cgplace *bench_cgroup, *load_cgroup;
 	/* Runs one pair as pair_run does (run/pair.h); NULL: pair_run.  A test's stub. */
 	int (*pair_run)(const struct pair_params *p, struct pair_outcome *out);
 };

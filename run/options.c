@@ -103,6 +103,13 @@ static const struct optspec core_options[] = {
 	  .json_key = "bench_cpus", .offset = O(bench_cpus) },
 	{ .long_name = "load-cpus", .type = OPTSPEC_CPU_ALTS, .metavar = "LIST",
 	  .help = "run the loads on these CPUs, as --bench-cpus", .json_key = "load_cpus", .offset = O(load_cpus) },
+	{ .long_name = "bench-cgroup", .type = OPTSPEC_STRING, .metavar = "PATH",
+	  .help = "run the benchmarked task, its timing thread too, in this\ncgroup v2 (under its mount or relative to it); "
+		  "created\nwhen missing under an existing parent, then removed",
+	  .accepted = "a cgroup v2 path", .noun = "cgroup path", .json_key = "bench_cgroup", .offset = O(bench_cgroup) },
+	{ .long_name = "load-cgroup", .type = OPTSPEC_STRING, .metavar = "PATH",
+	  .help = "run the loads in this cgroup v2, as --bench-cgroup", .accepted = "a cgroup v2 path",
+	  .noun = "cgroup path", .json_key = "load_cgroup", .offset = O(load_cgroup) },
 	{ .long_name = "scheduler", .type = OPTSPEC_TEXTS, .metavar = "CMD",
 	  .help = "run the pairs under this sched_ext scheduler, a command\nrun without a shell ('scx_simple -f'); "
 		  "fair: the\nkernel's own class; repeated, alternatives (Linux 6.12+)",

@@ -2,6 +2,7 @@
  * from a fake root directory. */
 #include <check.h>
 #include "tests/ck_run.h"
+#include "tests/ck_tree.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -149,20 +150,10 @@ START_TEST(memcg_tightest_room_wins)
 }
 END_TEST
 
-/* Writes text to root/rel, creating the directories on the way. */
+/* Writes text to root/rel (tests/ck_tree.h). */
 static void put(const char *root, const char *rel, const char *text)
 {
-	char path[PATH_MAX];
-	snprintf(path, sizeof(path), "%s/%s", root, rel);
-	for (char *s = strchr(path + strlen(root) + 1, '/'); s; s = strchr(s + 1, '/')) {
-		*s = '\0';
-		mkdir(path, 0755);
-		*s = '/';
-	}
-	FILE *f = fopen(path, "w");
-	ck_assert_ptr_nonnull(f);
-	fputs(text, f);
-	fclose(f);
+	ck_tree_put(root, rel, text);
 }
 
 START_TEST(memcg_fake_root)
