@@ -357,6 +357,20 @@ void cgplace_read_facts(struct cgplace *cg)
 		note_missing(f->controllers, wanted[i], f->missing, sizeof(f->missing));
 }
 
+const char *cgplace_facts_text(const struct cgplace_facts *f, char *buf, size_t len)
+{
+	const struct { const char *file, *value; } v[] = { { "cpu.weight", f->cpu_weight }, { "cpu.max", f->cpu_max },
+		{ "cpuset.cpus.effective", f->cpuset_cpus_effective }, { "memory.max", f->memory_max } };
+	size_t used = 0;
+	buf[0] = '\0';
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+		if (v[i].value[0] && used < len)
+			used += (size_t)snprintf(buf + used, len - used, "%s%s %s", used ? ", " : "", v[i].file, v[i].value);
+	if (f->missing[0] && used < len)
+		snprintf(buf + used, len - used, "%scontrollers not enabled in it: %s", used ? "; " : "", f->missing);
+	return buf;
+}
+
 int cgplace_enter(const struct cgplace *cg, char *err, size_t errlen)
 {
 	int target = cg->domain_fd >= 0 ? cg->domain_fd : cg->dir_fd;

@@ -58,6 +58,11 @@ struct cgplace {
 int cgplace_resolve(const char *root, const char *option, const char *arg, struct cgplace *cg, char *err,
 		    size_t errlen);
 
+/* f's settings in words, as the run header states them: "cpu.weight 1, cpu.max max 100000,
+ * cpuset.cpus.effective 0-1, memory.max max", each file that is not there left out, then the
+ * controllers not enabled ("; controllers not enabled in it: cpuset").  Returns buf. */
+const char *cgplace_facts_text(const struct cgplace_facts *f, char *buf, size_t len);
+
 /* Reads cg's facts (cgplace_facts) from its files now.  Never fails: an unreadable file is "". */
 void cgplace_read_facts(struct cgplace *cg);
 

@@ -121,6 +121,25 @@ static json_t *confinement_json(const struct machine_info *m)
 			 "rt_runtime_source", rt ? report_text(cg->rt_file) : json_null());
 }
 
+/* A string member's value: text, or null when empty (a file that is not there). */
+static json_t *text_or_null(const char *text)
+{
+	return text[0] ? report_text(text) : json_null();
+}
+
+/* run.bench_cgroup or run.load_cgroup: the cgroup as it was at the start, its files' first
+ * lines as the kernel wrote them (null where absent), or null without one. */
+static json_t *cgroup_json(const struct cgplace_facts *f)
+{
+	if (!f)
+		return json_null();
+	return json_pack("{s:o, s:b, s:o, s:o, s:o, s:o, s:o, s:o}", JK_CG_DIR, report_text(f->path),
+			 JK_CG_CREATED, f->created, JK_CG_TYPE, text_or_null(f->type),
+			 JK_CG_CONTROLLERS, report_text(f->controllers), JK_CG_CPU_WEIGHT, text_or_null(f->cpu_weight),
+			 JK_CG_CPU_MAX, text_or_null(f->cpu_max), JK_CG_CPUSET, text_or_null(f->cpuset_cpus_effective),
+			 JK_CG_MEMORY_MAX, text_or_null(f->memory_max));
+}
+
 /* Every option with a JSON key, from the option tables (core and workloads'). */
 static json_t *options_json(const struct options *o)
 {
@@ -211,6 +230,10 @@ json_t *report_new(const struct machine_info *m, const struct run_info *info, co
 	if (doc) {
 		json_object_set_new(json_object_get(doc, JK_RUN), "calibration", calibration_json(info->calib));
 		json_object_set_new(json_object_get(doc, JK_RUN), "calibration_drift", json_null());
+	}
+	if (doc) {
+		json_object_set_new(json_object_get(doc, JK_RUN), JK_BENCH_CGROUP, cgroup_json(info->bench_cgroup));
+		json_object_set_new(json_object_get(doc, JK_RUN), JK_LOAD_CGROUP, cgroup_json(info->load_cgroup));
 	}
 	if (doc && info->audit)
 		json_object_set_new(json_object_get(doc, JK_MACHINE), JK_AUDIT, audit_json(info->audit));

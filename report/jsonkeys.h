@@ -53,6 +53,19 @@ bool report_generator_is_ours(const char *generator);
 
 /* The run object's member compare reads: another run's pid, or null. */
 #define JK_CONCURRENT_RUN_PID "concurrent_run_pid"
+/* run.bench_cgroup and run.load_cgroup: the cgroup the bench or the load processes ran in
+ * (--bench-cgroup, --load-cgroup; host/cgplace.h struct cgplace_facts), or null; compare reads
+ * the settings below as facts ("load_cgroup.cpu_weight"), the path is the option's. */
+#define JK_BENCH_CGROUP      "bench_cgroup"
+#define JK_LOAD_CGROUP       "load_cgroup"
+#define JK_CG_DIR            "dir"
+#define JK_CG_CREATED        "created"
+#define JK_CG_TYPE           "type"
+#define JK_CG_CONTROLLERS    "controllers"
+#define JK_CG_CPU_WEIGHT     "cpu_weight"
+#define JK_CG_CPU_MAX        "cpu_max"
+#define JK_CG_CPUSET         "cpuset_cpus_effective"
+#define JK_CG_MEMORY_MAX     "memory_max"
 
 /* A result's members other than its figures (the figures' keys: report/figures.c). */
 #define JK_SIMULATION        "simulation"

@@ -215,12 +215,25 @@ static void add_fact(struct result_set *rs, const char *name, const json_t *v)
 	free(text);
 }
 
+/* The settings of a cgroup the run placed a side in (run.bench_cgroup, run.load_cgroup: an
+ * object, or null), as facts named "side.member": its cpu.weight, cpu.max, cpuset and
+ * memory.max as they were at the start.  Where is the option's fact (bench_cgroup). */
+static void cgroup_facts(struct result_set *rs, const json_t *cg, const char *side)
+{
+	static const char *const members[] = { JK_CG_CPU_WEIGHT, JK_CG_CPU_MAX, JK_CG_CPUSET, JK_CG_MEMORY_MAX };
+	char name[sizeof(rs->facts[0].name)];
+	for (size_t i = 0; json_is_object(cg) && i < sizeof(members) / sizeof(members[0]); i++) {
+		snprintf(name, sizeof(name), "%s.%s", side, members[i]);
+		add_fact(rs, name, json_object_get(cg, members[i]));
+	}
+}
+
 /* The facts compare sets side by side: the machine, what confined the run (the CPUs it
  * could use, its cgroups' CPU quota, realtime budget and cpuset, another run at the same time), its audit's
- * settings that decide interactivity, and the run's options that shape every pair (-t, -L,
- * CPU placement, the wakeup latency limit held, each workload's own options such as
- * --dsp-load).  A fact a result does not carry (written before it was recorded) is not
- * compared. */
+ * settings that decide interactivity, the settings of the cgroups the run placed its
+ * processes in, and the run's options that shape every pair (-t, -L, CPU and cgroup
+ * placement, the wakeup latency limit held, each workload's own options such as --dsp-load).
+ * A fact a result does not carry (written before it was recorded) is not compared. */
 static void json_facts(struct result_set *rs, const json_t *doc)
 {
 	static const char *const machine[] = { JK_CPU_MODEL, JK_ONLINE_CPUS, JK_PREEMPT_MODEL, JK_PREEMPT_MODE,
@@ -232,6 +245,8 @@ static void json_facts(struct result_set *rs, const json_t *doc)
 	for (size_t i = 0; i < sizeof(machine) / sizeof(machine[0]); i++)
 		add_fact(rs, machine[i], json_object_get(m, machine[i]));
 	add_fact(rs, JK_CONCURRENT_RUN_PID, json_object_get(json_object_get(doc, JK_RUN), JK_CONCURRENT_RUN_PID));
+	cgroup_facts(rs, json_object_get(json_object_get(doc, JK_RUN), JK_BENCH_CGROUP), JK_BENCH_CGROUP);
+	cgroup_facts(rs, json_object_get(json_object_get(doc, JK_RUN), JK_LOAD_CGROUP), JK_LOAD_CGROUP);
 	for (size_t i = 0; i < sizeof(audit) / sizeof(audit[0]); i++)
 		add_fact(rs, audit[i], json_object_get(json_object_get(a, audit[i]), JK_AUDIT_VALUE));
 	const char *key;
