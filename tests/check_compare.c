@@ -112,6 +112,18 @@ static void parse_ok(const char *text, struct result_set *rs)
 	ck_assert_msg(result_set_parse(text, strlen(text), rs, err, sizeof(err)) == 0, "%s", err);
 }
 
+/* compare_text of two JSON documents, parsed here and freed. */
+static int compare_docs(const char *a_text, const char *b_text, char *out, size_t outlen)
+{
+	struct result_set a, b;
+	parse_ok(a_text, &a);
+	parse_ok(b_text, &b);
+	int rc = compare_text(&a, &b, out, outlen);
+	result_set_free(&a);
+	result_set_free(&b);
+	return rc;
+}
+
 /* One repeat (a sub-run) of a constructed pair: its p99 and p90 latency (us), its latency
  * samples and periods (0: starved), its % deadlines met, and whether other processes disturbed
  * it or its load was seen stopped. */
@@ -1116,24 +1128,15 @@ START_TEST(cgroup_differences_warned)
 	char a_text[1024], b_text[1024], out[8192];
 	snprintf(a_text, sizeof(a_text), fmt, "hog-w100", "hog-w100", "100", "max 100000");
 	snprintf(b_text, sizeof(b_text), fmt, "hog-w1", "hog-w1", "1", "max 100000");
-	struct result_set a, b;
-	parse_ok(a_text, &a);
-	parse_ok(b_text, &b);
-	ck_assert_int_eq(compare_text(&a, &b, out, sizeof(out)), CMP_UNDECIDED);
+	ck_assert_int_eq(compare_docs(a_text, b_text, out, sizeof(out)), CMP_UNDECIDED);
 	ck_assert_msg(strstr(out, "Warning: load_cgroup differs: OLD 'hog-w100', NEW 'hog-w1'"), "%s", out);
 	ck_assert_msg(strstr(out, "Warning: load_cgroup.cpu_weight differs: OLD '100', NEW '1'"), "%s", out);
 	ck_assert_msg(!strstr(out, "cpu_max") && !strstr(out, "memory_max") && !strstr(out, "bench_cgroup"), "%s", out);
-	result_set_free(&a);
-	result_set_free(&b);
 	/* the same path, another cpu.max: said */
 	snprintf(b_text, sizeof(b_text), fmt, "hog-w100", "hog-w100", "100", "50000 100000");
-	parse_ok(b_text, &b);
-	parse_ok(a_text, &a);
-	ck_assert_int_eq(compare_text(&a, &b, out, sizeof(out)), CMP_UNDECIDED);
+	ck_assert_int_eq(compare_docs(a_text, b_text, out, sizeof(out)), CMP_UNDECIDED);
 	ck_assert_msg(strstr(out, "Warning: load_cgroup.cpu_max differs: OLD 'max 100000', NEW '50000 100000'"), "%s", out);
 	ck_assert_msg(!strstr(out, "Warning: load_cgroup differs"), "%s", out);
-	result_set_free(&a);
-	result_set_free(&b);
 }
 END_TEST
 
