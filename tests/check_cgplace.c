@@ -248,6 +248,33 @@ START_TEST(no_cgroup_v2)
 }
 END_TEST
 
+/* In a container: the unified hierarchy mounted from the cgroup namespace's root, or a
+ * subtree of the host's bind-mounted at /sys/fs/cgroup (mountinfo's root /docker/abc), as the
+ * only cgroup mount; a relative path is below that mount either way. */
+START_TEST(in_a_container)
+{
+	put("proc/self/mountinfo", "99 1 0:26 /docker/abc /sys/fs/cgroup rw - cgroup2 cgroup2 rw,nsdelegate\n");
+	put("proc/self/cgroup", "0::/docker/abc\n");
+	put("sys/fs/cgroup/cgroup.procs", "");
+	put("sys/fs/cgroup/ib/cgroup.procs", "");
+	put("sys/fs/cgroup/ib/cgroup.type", "domain\n");
+	struct cgplace cg;
+	char err[2 * PATH_MAX];
+	ck_assert_msg(resolve("ib", &cg, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_str_eq(cg.facts.path, "/sys/fs/cgroup/ib");
+	cgplace_release(&cg, 0, err, sizeof(err));
+	ck_assert_msg(resolve("/sys/fs/cgroup/ib", &cg, err, sizeof(err)) == 0, "%s", err);
+	cgplace_release(&cg, 0, err, sizeof(err));
+	refused("/sys/fs/cgroup/../x", "leads out of the cgroup v2 mount");
+	/* this process's cgroup outside the mount's root (a cgroup namespace not unshared): a
+	 * relative path still goes below the one cgroup2 mount */
+	put("proc/self/cgroup", "0::/elsewhere\n");
+	ck_assert_msg(resolve("ib", &cg, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_str_eq(cg.facts.path, "/sys/fs/cgroup/ib");
+	cgplace_release(&cg, 0, err, sizeof(err));
+}
+END_TEST
+
 /* The kernel's refusals of a move, in words: the rule each one applies. */
 START_TEST(move_refusals_in_words)
 {
@@ -277,6 +304,7 @@ int main(void)
 	tcase_add_test(tc, refusals);
 	tcase_add_test(tc, created_then_refused_is_removed);
 	tcase_add_test(tc, no_cgroup_v2);
+	tcase_add_test(tc, in_a_container);
 	tcase_add_test(tc, move_refusals_in_words);
 	suite_add_tcase(s, tc);
 	return ck_run(s);
