@@ -38,7 +38,7 @@ static const struct scratch_set *g_scratch;
 static const struct report_sink *g_sink;
 /* The cgroups the run placed its processes in (--bench-cgroup, --load-cgroup), which the
  * handler's last act removes when the run created them (set before any is created). */
-static const struct cgplace *g_cgroups[2];
+static const struct cgplace_set *g_cgroups;
 
 /* The first signal asks for an orderly stop (results so far kept, children reaped, scratch
  * files removed).  A second one exits at once, unlinking the scratch files first; the
@@ -50,9 +50,8 @@ static void on_signal(int sig)
 			scratch_unlink_signal_safe(g_scratch);
 		if (g_sink)
 			sink_unlink_signal_safe(g_sink);
-		for (int i = 0; i < 2; i++)
-			if (g_cgroups[i])
-				cgplace_release_signal_safe(g_cgroups[i]);
+		for (int i = 0; g_cgroups && i < 2; i++)
+			cgplace_set_release_signal_safe(&g_cgroups[i]);
 		_exit(128 + g_signal);
 	}
 	g_signal = sig;
@@ -74,8 +73,7 @@ struct run {
 	struct report_sink sink;   /* every output of the run (report/sink.h) */
 	struct calib_check calib;  /* the measurements behind loops_per_ms; zero with -l */
 	struct run_scheduler scheduler; /* --scheduler's sched_ext schedulers (run/scheduler.h) */
-	struct cgplace cgroups[2];  /* --bench-cgroup's and --load-cgroup's (host/cgplace.h) */
-	bool placed[2];             /* each given and resolved */
+	struct cgplace_set cgroups[2]; /* --bench-cgroup's and --load-cgroup's (host/cgplace.h) */
 };
 
 /* The console's line before a full calibration (calib_request.measuring). */
@@ -133,32 +131,35 @@ static int check_selection(struct run *r)
 	return 0;
 }
 
+/* Says that a cgroup the run created stays (cgplace_set_release's warn). */
+static void cgroup_stays(const char *err)
+{
+	text_message(stderr, "interbench: warning: %s", err);
+}
+
 /* Resolves --bench-cgroup and --load-cgroup (creating a missing one), before anything runs,
  * and reads what they are; a cgroup without the cpu, cpuset or memory controller is run in
  * with a warning (enabling one is the system owner's call).  Returns 0, or 2 with one line
- * printed (a cgroup already created then removed by release_cgroups). */
+ * printed (the cgroups created so far removed by release_cgroups). */
 static int place_cgroups(struct run *r)
 {
-	const char *args[2] = { r->opt.bench_cgroup, r->opt.load_cgroup };
+	const struct optspec_texts *args[2] = { &r->opt.bench_cgroups, &r->opt.load_cgroups };
 	static const char *const names[2] = { "--bench-cgroup", "--load-cgroup" };
 	char err[2 * PATH_MAX + 512];
 	for (int i = 0; i < 2; i++) {
-		if (!args[i])
-			continue;
-		g_cgroups[i] = &r->cgroups[i];
-		if (cgplace_resolve("", names[i], args[i], &r->cgroups[i], err, sizeof(err)) != 0) {
-			g_cgroups[i] = NULL;
+		if (cgplace_set_resolve("", names[i], args[i]->v, args[i]->n, &r->cgroups[i], err, sizeof(err)) != 0) {
 			text_message(stderr, "interbench: %s", err);
 			return 2;
 		}
-		r->placed[i] = true;
-		const struct cgplace_facts *f = &r->cgroups[i].facts;
-		cgplace_read_facts(&r->cgroups[i]);
-		if (f->missing[0])
-			text_message(stderr, "interbench: warning: %s %s: controllers not enabled in it: %s (its "
-				     "cgroup.controllers: '%s'), so their files (cpu.weight, cpu.max, cpuset.cpus, memory.max) "
-				     "are not there and limit nothing; its parent's cgroup.subtree_control enables them, which "
-				     "interbench leaves as it is", names[i], f->path, f->missing, f->controllers);
+		for (unsigned k = 0; k < r->cgroups[i].n; k++) {
+			const struct cgplace_facts *f = &r->cgroups[i].v[k].facts;
+			if (f->missing[0])
+				text_message(stderr, "interbench: warning: %s %s: controllers not enabled in it: %s (its "
+					     "cgroup.controllers: '%s'), so their files (cpu.weight, cpu.max, cpuset.cpus, "
+					     "memory.max) are not there and limit nothing; its parent's cgroup.subtree_control "
+					     "enables them, which interbench leaves as it is", names[i], f->path, f->missing,
+					     f->controllers);
+		}
 	}
 	return 0;
 }
@@ -167,15 +168,8 @@ static int place_cgroups(struct run *r)
  * closes them; says so when one stays. */
 static void release_cgroups(struct run *r)
 {
-	char err[PATH_MAX + 256];
-	for (int i = 0; i < 2; i++) {
-		if (!r->placed[i])
-			continue;
-		g_cgroups[i] = NULL;
-		r->placed[i] = false;
-		if (cgplace_release(&r->cgroups[i], 2000, err, sizeof(err)) != 0)
-			text_message(stderr, "interbench: warning: %s", err);
-	}
+	for (int i = 0; i < 2; i++)
+		cgplace_set_release(&r->cgroups[i], 2000, cgroup_stays);
 }
 
 /* The machine's facts, loops_per_ms, the loads' shared set-up, then the outputs opened.
@@ -208,8 +202,7 @@ static int setup_run(struct run *r)
 				 .audit = &r->audit, .load_cfg = &r->load_cfg, .loops_source = loops_source,
 				 .calib = r->opt.loops_per_ms ? NULL : &r->calib,
 				 .concurrent_pid = r->watch.at_start, .rt_ok = r->main.rt_ok,
-				 .bench_cgroup = r->placed[0] ? &r->cgroups[0].facts : NULL,
-				 .load_cgroup = r->placed[1] ? &r->cgroups[1].facts : NULL };
+				 .cgroups = r->cgroups };
 	return sink_open(&r->sink, &in);
 }
 
@@ -250,8 +243,7 @@ static int run_matrix(struct run *r)
 		.main = r->main, .timeline_fd = r->sink.run.timeline_fd, .interrupted = &g_signal, .watch = &r->watch,
 		.check_rate = !r->opt.loops_per_ms,  /* a value given on purpose is not the CPU's */
 		.scheduler = r->opt.schedulers.n ? &r->scheduler : NULL,
-		.bench_cgroup = r->placed[0] ? &r->cgroups[0] : NULL,
-		.load_cgroup = r->placed[1] ? &r->cgroups[1] : NULL,
+		.cgroups = r->cgroups,
 	};
 	run_scheduler_init(&r->scheduler, SCX_SYSFS, &g_signal);
 	calib_reference(&r->calib, r->load_cfg.loops_per_ms, &p.speed_reference);
@@ -339,6 +331,7 @@ int main(int argc, char **argv)
 		return rc;
 	if (stdfds_console_optional() != 0)
 		return 1;
+	g_cgroups = r.cgroups;  /* empty until resolved */
 	rc = start_run(&r);
 	if (rc != 0) {
 		release_cgroups(&r);

@@ -458,6 +458,42 @@ int cgplace_release(struct cgplace *cg, int wait_ms, char *err, size_t errlen)
 	return rc;
 }
 
+int cgplace_set_resolve(const char *root, const char *option, const char *const *args, unsigned n,
+			struct cgplace_set *set, char *err, size_t errlen)
+{
+	set->n = 0;
+	for (unsigned i = 0; i < n && i < CGPLACE_ALTS_MAX; i++) {
+		if (cgplace_resolve(root, option, args[i], &set->v[i], err, errlen) != 0) {
+			cgplace_set_release(set, 0, NULL);
+			return -1;
+		}
+		cgplace_read_facts(&set->v[i]);
+		set->n = i + 1;  /* after it is whole: a signal handler reads n */
+	}
+	return 0;
+}
+
+unsigned cgplace_set_release(struct cgplace_set *set, int wait_ms, void (*warn)(const char *err))
+{
+	unsigned stay = 0;
+	char err[PATH_MAX + 256];
+	for (unsigned n = set->n; n > 0; n--) {
+		set->n = n - 1;  /* before: a signal handler never sees it half released */
+		if (cgplace_release(&set->v[n - 1], wait_ms, err, sizeof(err)) != 0) {
+			stay++;
+			if (warn)
+				warn(err);
+		}
+	}
+	return stay;
+}
+
+void cgplace_set_release_signal_safe(const struct cgplace_set *set)
+{
+	for (unsigned i = 0; i < set->n && i < CGPLACE_ALTS_MAX; i++)
+		cgplace_release_signal_safe(&set->v[i]);
+}
+
 void cgplace_release_signal_safe(const struct cgplace *cg)
 {
 	if (!cg->facts.created || cg->dir_fd < 0)

@@ -47,6 +47,27 @@ struct cgplace {
 	struct cgplace_facts facts;
 };
 
+/* The cgroups one option names (--bench-cgroup, --load-cgroup): one for the whole run, or
+ * alternatives a sweep runs in turn. */
+#define CGPLACE_ALTS_MAX 8
+struct cgplace_set {
+	unsigned n;                 /* resolved, in the order given */
+	struct cgplace v[CGPLACE_ALTS_MAX];
+};
+
+/* Resolves args[0..n) (n at most CGPLACE_ALTS_MAX), option's values, into set under root, each
+ * as cgplace_resolve, then reads its facts.  Returns 0, or -1 with err set and set emptied (the
+ * cgroups it had created removed). */
+int cgplace_set_resolve(const char *root, const char *option, const char *const *args, unsigned n,
+			struct cgplace_set *set, char *err, size_t errlen);
+
+/* cgplace_release of every cgroup of set, waiting at most wait_ms for each; set is empty after.
+ * Calls warn(err) for each that stays.  Returns how many stay. */
+unsigned cgplace_set_release(struct cgplace_set *set, int wait_ms, void (*warn)(const char *err));
+
+/* cgplace_release_signal_safe of every cgroup of set.  Async-signal-safe. */
+void cgplace_set_release_signal_safe(const struct cgplace_set *set);
+
 /* Resolves arg, option's value, into cg under root: finds the mount of arg (an absolute path)
  * or the unified hierarchy (a relative one) in root's proc/self/mountinfo; refuses a cgroup v1
  * hierarchy, a path outside any cgroup2 mount, '..' climbing out, a symbolic link, another

@@ -127,17 +127,24 @@ static json_t *text_or_null(const char *text)
 	return text[0] ? report_text(text) : json_null();
 }
 
-/* run.bench_cgroup or run.load_cgroup: the cgroup as it was at the start, its files' first
- * lines as the kernel wrote them (null where absent), or null without one. */
+/* One cgroup as it was at the start, its files' first lines as the kernel wrote them (null
+ * where absent). */
 static json_t *cgroup_json(const struct cgplace_facts *f)
 {
-	if (!f)
-		return json_null();
 	return json_pack("{s:o, s:b, s:o, s:o, s:o, s:o, s:o, s:o}", JK_CG_DIR, report_text(f->path),
 			 JK_CG_CREATED, f->created, JK_CG_TYPE, text_or_null(f->type),
 			 JK_CG_CONTROLLERS, report_text(f->controllers), JK_CG_CPU_WEIGHT, text_or_null(f->cpu_weight),
 			 JK_CG_CPU_MAX, text_or_null(f->cpu_max), JK_CG_CPUSET, text_or_null(f->cpuset_cpus_effective),
 			 JK_CG_MEMORY_MAX, text_or_null(f->memory_max));
+}
+
+/* run.bench_cgroups or run.load_cgroups: every cgroup of set (cgroup_json), or null without one. */
+static json_t *cgroups_json(const struct cgplace_set *set)
+{
+	json_t *a = set && set->n ? json_array() : NULL;
+	for (unsigned i = 0; a && i < set->n; i++)
+		json_array_append_new(a, cgroup_json(&set->v[i].facts));
+	return a ? a : json_null();
 }
 
 /* Every option with a JSON key, from the option tables (core and workloads'). */
@@ -232,8 +239,8 @@ json_t *report_new(const struct machine_info *m, const struct run_info *info, co
 		json_object_set_new(json_object_get(doc, JK_RUN), "calibration_drift", json_null());
 	}
 	if (doc) {
-		json_object_set_new(json_object_get(doc, JK_RUN), JK_BENCH_CGROUP, cgroup_json(info->bench_cgroup));
-		json_object_set_new(json_object_get(doc, JK_RUN), JK_LOAD_CGROUP, cgroup_json(info->load_cgroup));
+		json_object_set_new(json_object_get(doc, JK_RUN), JK_BENCH_CGROUPS, cgroups_json(info->cgroups ? &info->cgroups[0] : NULL));
+		json_object_set_new(json_object_get(doc, JK_RUN), JK_LOAD_CGROUPS, cgroups_json(info->cgroups ? &info->cgroups[1] : NULL));
 	}
 	if (doc && info->audit)
 		json_object_set_new(json_object_get(doc, JK_MACHINE), JK_AUDIT, audit_json(info->audit));
@@ -445,11 +452,11 @@ static json_t *placement_json(const struct sched_setting *s)
 
 /* One side's setting: {"policy": "fifo", "nice": null, "rt_priority": 97, "slice_us": null,
  * "slice_kept_us": null, "wake": "thread", "cpus": null, "load_threads": null, "scheduler":
- * null}. */
+ * null, "cgroup": null}. */
 static json_t *setting_json(const struct sched_setting *s)
 {
 	bool slice = sched_kind_has_nice(s->kind) && s->slice_ns;
-	return json_pack("{s:s, s:o, s:o, s:o, s:o, s:s, s:o, s:o, s:o}", "policy", sched_kind_name(s->kind),
+	return json_pack("{s:s, s:o, s:o, s:o, s:o, s:s, s:o, s:o, s:o, s:o}", "policy", sched_kind_name(s->kind),
 			 "nice", sched_kind_has_nice(s->kind) ? json_integer(s->nice) : json_null(),
 			 "rt_priority", s->kind == SP_FIFO || s->kind == SP_RR ? json_integer(s->rt_prio) : json_null(),
 			 "slice_us", slice ? json_integer((json_int_t)(s->slice_ns / 1000)) : json_null(),
@@ -458,7 +465,8 @@ static json_t *setting_json(const struct sched_setting *s)
 			 "wake", sim_wake_name_at(s->own_timer ? SIM_WAKE_TIMER : SIM_WAKE_THREAD),
 			 "cpus", placement_json(s),
 			 "load_threads", s->threads ? json_integer(s->threads) : json_null(),
-			 "scheduler", s->scheduler ? report_text(s->scheduler) : json_null());
+			 "scheduler", s->scheduler ? report_text(s->scheduler) : json_null(),
+			 "cgroup", s->cgroup ? report_text(s->cgroup) : json_null());
 }
 
 /* The task's resolved settings: {"interval_us", "cpu_pct", "buffer_periods", "fixed_work",

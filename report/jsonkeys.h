@@ -53,11 +53,12 @@ bool report_generator_is_ours(const char *generator);
 
 /* The run object's member compare reads: another run's pid, or null. */
 #define JK_CONCURRENT_RUN_PID "concurrent_run_pid"
-/* run.bench_cgroup and run.load_cgroup: the cgroup the bench or the load processes ran in
- * (--bench-cgroup, --load-cgroup; host/cgplace.h struct cgplace_facts), or null; compare reads
- * the settings below as facts ("load_cgroup.cpu_weight"), the path is the option's. */
-#define JK_BENCH_CGROUP      "bench_cgroup"
-#define JK_LOAD_CGROUP       "load_cgroup"
+/* run.bench_cgroups and run.load_cgroups: the cgroups the bench or the load processes ran in
+ * (--bench-cgroup, --load-cgroup, in the order given; host/cgplace.h struct cgplace_facts), or
+ * null; compare reads the settings below as facts ("load_cgroups.cpu_weight"), the paths are
+ * the options'. */
+#define JK_BENCH_CGROUPS     "bench_cgroups"
+#define JK_LOAD_CGROUPS      "load_cgroups"
 #define JK_CG_DIR            "dir"
 #define JK_CG_CREATED        "created"
 #define JK_CG_TYPE           "type"

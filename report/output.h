@@ -33,9 +33,9 @@ struct sink_setup {
 	const struct calib_check *calib; /* the measurements behind loops_per_ms, NULL with -l */
 	long concurrent_pid;             /* another run seen at the start, 0: none */
 	bool rt_ok;                      /* main runs SCHED_FIFO (notes before the run) */
-	/* --bench-cgroup's and --load-cgroup's cgroups as they were at the start (host/cgplace.h),
-	 * NULL when not given */
-	const struct cgplace_facts *bench_cgroup, *load_cgroup;
+	/* --bench-cgroup's and --load-cgroup's cgroups, their facts as they were at the start
+	 * (host/cgplace.h); NULL: none */
+	const struct cgplace_set *cgroups;
 };
 
 /* What every output shares: the run's options and set-up, its header facts and the console. */

@@ -175,6 +175,16 @@ static uint64_t window_ns(const struct matrix *m, const struct plan_item *it)
 	return m->p.budget_ns ? cycle_window_ns(it, m->p.duration_ns) : m->p.duration_ns;
 }
 
+/* The cgroup of side (0 the bench, 1 the loads) at setting s: its alternative when the sweep
+ * varies it, else the one given; NULL without one. */
+static const struct cgplace *cgroup_of(const struct cgplace_set *sets, int side, const struct sched_setting *s)
+{
+	const struct cgplace_set *set = sets ? &sets[side] : NULL;
+	if (!set || !set->n)
+		return NULL;
+	return &set->v[set->n > 1 && s->cgroup_index < set->n ? s->cgroup_index : 0];
+}
+
 /* Puts the machine under plan item it's scheduler (--scheduler), at normal priority.  Returns
  * whether it could, with why when not. */
 static bool switch_scheduler(struct matrix *m, const struct plan_item *it, char *why, size_t len)
@@ -213,8 +223,8 @@ static void run_pair(struct matrix *m, const struct plan_item *it, struct pair_o
 		.load_sched = *ls,
 		.bench_cpus = cpus_of(m->p.opt, &it->bench_sched, &m->p.opt->bench_cpus),
 		.load_cpus = cpus_of(m->p.opt, ls, &m->p.opt->load_cpus),
-		.bench_cgroup = m->p.bench_cgroup,
-		.load_cgroup = m->p.load_cgroup,
+		.bench_cgroup = cgroup_of(m->p.cgroups, 0, &it->bench_sched),
+		.load_cgroup = cgroup_of(m->p.cgroups, 1, ls),
 		.duration_ns = stop ? stop->at_ns[stop->looks - 1] : window_ns(m, it),
 		.stop = stop,
 		.timeline_fd = m->p.timeline_fd,

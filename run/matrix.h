@@ -69,9 +69,9 @@ struct matrix_params {
 	/* --scheduler: switched to each pair's (its bench setting's scheduler) before it runs and
 	 * checked after it (run/scheduler.h); NULL without --scheduler. */
 	struct run_scheduler *scheduler;
-	/* --bench-cgroup and --load-cgroup: the cgroups every bench and load process enters
-	 * (run/pair.h); NULL: main's. */
-	const struct cgplace *bench_cgroup, *load_cgroup;
+	/* --bench-cgroup and --load-cgroup ([0] and [1]): the cgroup each bench and load process
+	 * enters (run/pair.h), the one given or its setting's alternative; NULL or empty: main's. */
+	const struct cgplace_set *cgroups;
 	/* Runs one pair as pair_run does (run/pair.h); NULL: pair_run.  A test's stub. */
 	int (*pair_run)(const struct pair_params *p, struct pair_outcome *out);
 };

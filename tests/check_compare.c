@@ -1115,28 +1115,37 @@ START_TEST(option_differences_warned)
 }
 END_TEST
 
-/* The cgroups a run placed its sides in are facts: their path (the option) and the settings
- * read at the start; a run without one (null) compares none of its settings. */
+/* The cgroups a run placed its sides in are facts: their paths (the option) and the settings
+ * read at the start, alternatives joined; a run without one (null) compares none of its
+ * settings. */
 START_TEST(cgroup_differences_warned)
 {
 	static const char fmt[] =
-		"{\"schema_version\":3,\"generator\":\"interbench\",\"options\":{\"load_cgroup\":\"%s\",\"bench_cgroup\":null},"
-		"\"run\":{\"bench_cgroup\":null,\"load_cgroup\":{\"dir\":\"/sys/fs/cgroup/%s\",\"created\":true,"
-		"\"type\":\"domain\",\"controllers\":\"cpu memory\",\"cpu_weight\":\"%s\",\"cpu_max\":\"%s\","
-		"\"cpuset_cpus_effective\":null,\"memory_max\":\"max\"}},"
+		"{\"schema_version\":3,\"generator\":\"interbench\",\"options\":{\"load_cgroups\":[\"%s\"],"
+		"\"bench_cgroups\":null},\"run\":{\"bench_cgroups\":null,\"load_cgroups\":[{\"dir\":\"/sys/fs/cgroup/%s\","
+		"\"created\":true,\"type\":\"domain\",\"controllers\":\"cpu memory\",\"cpu_weight\":\"%s\",\"cpu_max\":\"%s\","
+		"\"cpuset_cpus_effective\":null,\"memory_max\":\"max\"}%s]},"
 		ONE_AUDIO_RESULT;
-	char a_text[1024], b_text[1024], out[8192];
-	snprintf(a_text, sizeof(a_text), fmt, "hog-w100", "hog-w100", "100", "max 100000");
-	snprintf(b_text, sizeof(b_text), fmt, "hog-w1", "hog-w1", "1", "max 100000");
+	static const char second[] = ",{\"dir\":\"/sys/fs/cgroup/w2\",\"created\":false,\"type\":\"domain\","
+		"\"controllers\":\"cpu\",\"cpu_weight\":\"10000\",\"cpu_max\":\"max 100000\",\"cpuset_cpus_effective\":null,"
+		"\"memory_max\":null}";
+	char a_text[2048], b_text[2048], out[8192];
+	snprintf(a_text, sizeof(a_text), fmt, "hog-w100", "hog-w100", "100", "max 100000", "");
+	snprintf(b_text, sizeof(b_text), fmt, "hog-w1", "hog-w1", "1", "max 100000", "");
 	ck_assert_int_eq(compare_docs(a_text, b_text, out, sizeof(out)), CMP_UNDECIDED);
-	ck_assert_msg(strstr(out, "Warning: load_cgroup differs: OLD 'hog-w100', NEW 'hog-w1'"), "%s", out);
-	ck_assert_msg(strstr(out, "Warning: load_cgroup.cpu_weight differs: OLD '100', NEW '1'"), "%s", out);
-	ck_assert_msg(!strstr(out, "cpu_max") && !strstr(out, "memory_max") && !strstr(out, "bench_cgroup"), "%s", out);
+	ck_assert_msg(strstr(out, "Warning: load_cgroups differs: OLD '[\"hog-w100\"]', NEW '[\"hog-w1\"]'"), "%s", out);
+	ck_assert_msg(strstr(out, "Warning: load_cgroups.cpu_weight differs: OLD '100', NEW '1'"), "%s", out);
+	ck_assert_msg(!strstr(out, "cpu_max") && !strstr(out, "memory_max") && !strstr(out, "bench_cgroups"), "%s", out);
 	/* the same path, another cpu.max: said */
-	snprintf(b_text, sizeof(b_text), fmt, "hog-w100", "hog-w100", "100", "50000 100000");
+	snprintf(b_text, sizeof(b_text), fmt, "hog-w100", "hog-w100", "100", "50000 100000", "");
 	ck_assert_int_eq(compare_docs(a_text, b_text, out, sizeof(out)), CMP_UNDECIDED);
-	ck_assert_msg(strstr(out, "Warning: load_cgroup.cpu_max differs: OLD 'max 100000', NEW '50000 100000'"), "%s", out);
-	ck_assert_msg(!strstr(out, "Warning: load_cgroup differs"), "%s", out);
+	ck_assert_msg(strstr(out, "Warning: load_cgroups.cpu_max differs: OLD 'max 100000', NEW '50000 100000'"), "%s", out);
+	ck_assert_msg(!strstr(out, "Warning: load_cgroups differs"), "%s", out);
+	/* alternatives: each member's values joined, a file not there as none */
+	snprintf(b_text, sizeof(b_text), fmt, "hog-w100", "hog-w100", "100", "max 100000", second);
+	ck_assert_int_eq(compare_docs(a_text, b_text, out, sizeof(out)), CMP_UNDECIDED);
+	ck_assert_msg(strstr(out, "Warning: load_cgroups.cpu_weight differs: OLD '100', NEW '100 / 10000'"), "%s", out);
+	ck_assert_msg(strstr(out, "Warning: load_cgroups.memory_max differs: OLD 'max', NEW 'max / none'"), "%s", out);
 }
 END_TEST
 

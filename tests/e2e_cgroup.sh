@@ -68,16 +68,18 @@ import json, sys, jsonschema
 schema, doc = (json.load(open(f)) for f in sys.argv[1:3])
 parent, weight = sys.argv[3], sys.argv[4]
 jsonschema.Draft202012Validator(schema).validate(doc)
-b, l = doc["run"]["bench_cgroup"], doc["run"]["load_cgroup"]
+(b,), (l,) = doc["run"]["bench_cgroups"], doc["run"]["load_cgroups"]
 assert b["dir"] == parent + "/task" and b["created"] is True, b
 assert l["dir"] == parent + "/w1" and l["created"] is False, l
-assert doc["options"]["load_cgroup"] == parent.split("/")[-1] + "/w1", doc["options"]
+assert doc["options"]["load_cgroups"] == [parent.split("/")[-1] + "/w1"], doc["options"]
+# one cgroup a side is the whole run's: no setting names it
+assert all(r["load_setting"]["cgroup"] is None and r["bench_setting"]["cgroup"] is None for r in doc["results"])
 if weight == "yes":
     assert l["cpu_weight"] == "1" and "cpu" in l["controllers"].split(), l
 else:
     assert l["cpu_weight"] is None and "cpu" not in l["controllers"].split(), l
 PY
-then ok "the JSON's run.bench_cgroup and run.load_cgroup (schema-valid)"; else bad "the JSON's cgroups" run.txt; fi
+then ok "the JSON's run.bench_cgroups and run.load_cgroups (schema-valid)"; else bad "the JSON's cgroups" run.txt; fi
 if [ "$weight" = yes ]; then
 	if grep -q "^Cgroup of the loads: $parent/w1: cpu.weight 1, cpu.max " "$(uname -r).log" &&
 	   grep -q "^Cgroup of the task: $parent/task (created for the run)" "$(uname -r).log"
@@ -89,6 +91,30 @@ else
 	then ok "the logfile header and a warning say which controllers are missing"
 	else bad "the missing controllers said" run.txt; fi
 fi
+
+# Alternatives: the loads in w1, then in w100 (created), each pair labelled with its cgroup and
+# its loads there while it runs.
+"$BIN" -t 1 -l "$LPMS" -W Audio -w Burn -L 1 --load-cgroup "$parent/w1" --load-cgroup "$parent/w100" \
+	--json alt.json >alt.txt 2>&1 &
+run=$!
+seen=""
+while kill -0 "$run" 2>/dev/null; do
+	for p in $(pgrep -P "$run" -x ib-load); do seen="$seen $(threads_cgroups "$p" | sort -u | tr '\n' ' ')"; done
+	sleep 0.05
+done
+wait "$run"; rc=$?
+if [ "$rc" = 0 ] && [ ! -e "$parent/w100" ] && grep -q "$rel/w1 " <<<"$seen" && grep -q "$rel/w100 " <<<"$seen" &&
+   python3 - "$SCHEMA" alt.json "$parent" <<'PY' &&
+import json, sys, jsonschema
+schema, doc = (json.load(open(f)) for f in sys.argv[1:3])
+jsonschema.Draft202012Validator(schema).validate(doc)
+parent = sys.argv[3]
+assert [c["dir"] for c in doc["run"]["load_cgroups"]] == [parent + "/w1", parent + "/w100"], doc["run"]
+assert sorted(r["load_setting"]["cgroup"] for r in doc["results"]) == [parent + "/w1", parent + "/w100"], doc["results"]
+PY
+grep -q "cgroup $parent/w100" alt.txt
+then ok "two --load-cgroup alternatives: a pair in each, labelled, the created one removed"
+else bad "--load-cgroup alternatives (exit $rc; seen:$seen)" alt.txt; fi
 
 # Refusals: before anything runs (no logfile), exit 2, one line with the option and the value.
 refused() {
