@@ -195,7 +195,8 @@ static void canonical_path(struct cgplace *cg, const char *root, const char *fal
 }
 
 /* For a threaded cgroup: opens its threaded domain (the nearest ancestor whose cgroup.type is
- * "domain threaded") below mfd into cg->domain_fd.  rel is the cgroup's path below the mount.
+ * "domain threaded", or the hierarchy's root, which has no cgroup.type and is the domain of
+ * threaded cgroups right below it) below mfd into cg->domain_fd.  rel is the cgroup's path below the mount.
  * Returns 0, or -1. */
 static int open_domain(struct cgplace *cg, int mfd, const char *rel)
 {
@@ -210,7 +211,7 @@ static int open_domain(struct cgplace *cg, int mfd, const char *rel)
 		if (fd < 0)
 			return -1;
 		read_line_at(fd, "cgroup.type", type, sizeof(type));
-		if (strcmp(type, "domain threaded") == 0) {
+		if (strcmp(type, "domain threaded") == 0 || strcmp(up, ".") == 0) {
 			cg->domain_fd = fd;
 			return 0;
 		}
@@ -238,6 +239,17 @@ void cgplace_move_refusal(int e, const struct cgplace *cg, char *buf, size_t len
 		snprintf(buf, len, "moving a process there: %s", strerror(e));
 }
 
+/* cgplace_enter without words: 0, the errno of the write to cgroup.procs, or minus that of the
+ * write to cgroup.threads.  Async-signal-safe. */
+static int enter(const struct cgplace *cg)
+{
+	if (write_at(cg->domain_fd >= 0 ? cg->domain_fd : cg->dir_fd, "cgroup.procs", "0") != 0)
+		return errno;
+	if (cg->domain_fd >= 0 && write_at(cg->dir_fd, "cgroup.threads", "0") != 0)
+		return -errno;
+	return 0;
+}
+
 /* Moves a throwaway child into cg (cgplace_enter), which then exits.  Returns 0, or the errno
  * of the refusal (EINTR-free), or -1 when the child could not be run (err set). */
 static int try_move(const struct cgplace *cg, char *err, size_t errlen)
@@ -247,9 +259,10 @@ static int try_move(const struct cgplace *cg, char *err, size_t errlen)
 		snprintf(err, errlen, "%s '%s': fork (a test move): %s", cg->option, cg->facts.path, strerror(errno));
 		return -1;
 	}
-	if (pid == 0) {
-		char e[8];
-		_exit(cgplace_enter(cg, e, sizeof(e)) == 0 ? 0 : errno > 0 && errno < 256 ? errno : EIO);
+	if (pid == 0) { /* nothing but system calls: main may have threads (a lock held by one) */
+		int e = enter(cg);
+		e = e < 0 ? -e : e;
+		_exit(e > 0 && e < 256 ? e : e ? EIO : 0);
 	}
 	int status;
 	while (waitpid(pid, &status, 0) < 0)
@@ -373,21 +386,15 @@ const char *cgplace_facts_text(const struct cgplace_facts *f, char *buf, size_t 
 
 int cgplace_enter(const struct cgplace *cg, char *err, size_t errlen)
 {
-	int target = cg->domain_fd >= 0 ? cg->domain_fd : cg->dir_fd;
-	if (write_at(target, "cgroup.procs", "0") != 0) {
-		int e = errno;
-		snprintf(err, errlen, "write %s%s/cgroup.procs: %s", cg->facts.path, cg->domain_fd >= 0 ? "'s threaded domain" : "",
-			 strerror(e));
-		errno = e;
-		return -1;
-	}
-	if (cg->domain_fd >= 0 && write_at(cg->dir_fd, "cgroup.threads", "0") != 0) {
-		int e = errno;
-		snprintf(err, errlen, "write %s/cgroup.threads: %s", cg->facts.path, strerror(e));
-		errno = e;
-		return -1;
-	}
-	return 0;
+	int e = enter(cg);
+	if (!e)
+		return 0;
+	bool threads = cg->domain_fd >= 0 && e < 0;
+	e = e < 0 ? -e : e;
+	snprintf(err, errlen, "write %s%s: %s", cg->facts.path, threads ? "/cgroup.threads" : cg->domain_fd >= 0 ?
+		 "'s threaded domain's cgroup.procs" : "/cgroup.procs", strerror(e));
+	errno = e;
+	return -1;
 }
 
 unsigned cgplace_fds(const struct cgplace *cg, int fds[2])

@@ -189,11 +189,21 @@ START_TEST(threaded_cgroup)
 	ck_assert_str_eq(got(UNIFIED "/dom/t/cgroup.procs"), "");
 	cgplace_release(&cg, 0, err, sizeof(err));
 	ck_assert_uint_eq(cgplace_fds(&cg, fds), 0);
-	/* a threaded cgroup with no threaded domain above it */
-	put(UNIFIED "/lone/cgroup.procs", "");
-	put(UNIFIED "/lone/cgroup.threads", "");
-	put(UNIFIED "/lone/cgroup.type", "threaded\n");
-	refused("lone", "no threaded domain above it");
+	/* right below the hierarchy's root, which is its threaded domain (it has no cgroup.type) */
+	put(UNIFIED "/top/cgroup.procs", "");
+	put(UNIFIED "/top/cgroup.threads", "");
+	put(UNIFIED "/top/cgroup.type", "threaded\n");
+	ck_assert_msg(resolve("top", &cg, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_str_eq(got(UNIFIED "/cgroup.procs"), "0");
+	ck_assert_str_eq(got(UNIFIED "/top/cgroup.threads"), "0");
+	cgplace_release(&cg, 0, err, sizeof(err));
+	/* a threaded cgroup.threads that cannot be written: the move fails on it */
+	put(UNIFIED "/dom/t2/cgroup.procs", "");
+	put(UNIFIED "/dom/t2/cgroup.type", "threaded\n");
+	char path[PATH_MAX];
+	snprintf(path, sizeof(path), "%s" UNIFIED "/dom/t2/cgroup.threads", root);
+	ck_assert_int_eq(mkdir(path, 0755), 0);
+	refused("dom/t2", "moving a process there: Is a directory");
 }
 END_TEST
 
