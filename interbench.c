@@ -224,6 +224,8 @@ static int start_run(struct run *r)
 	if (rc == 0)
 		rc = place_cgroups(r);
 	if (rc == 0)
+		rc = mainproc_check_cgroup_cpus(&r->opt, r->cgroups);
+	if (rc == 0)
 		rc = mainproc_prepare(&r->main, &r->opt, on_signal);
 	return rc == 0 ? setup_run(r) : rc;
 }

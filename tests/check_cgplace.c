@@ -13,6 +13,8 @@
 #include <unistd.h>
 #include "host/cgplace.h"
 #include "host/cgroup.h"
+#include "run/mainproc.h"
+#include "run/options.h"
 
 static const char hybrid_mountinfo[] =
 	"22 1 0:21 / / rw - ext4 /dev/vda rw\n"
@@ -303,6 +305,33 @@ START_TEST(move_refusals_in_words)
 }
 END_TEST
 
+/* A side's CPU lists against its cgroups' cpusets: refused only when a list holds none of a
+ * cpuset's CPUs (its pins would fail); a side's own lists replace --cpus. */
+START_TEST(cpus_against_the_cpuset)
+{
+	static struct cgplace_set sets[2];
+	static struct options o;
+	char err[256];
+	sets[1].n = 1;
+	snprintf(sets[1].v[0].facts.path, sizeof(sets[1].v[0].facts.path), UNIFIED "/hogs");
+	snprintf(sets[1].v[0].facts.cpuset_cpus_effective, sizeof(sets[1].v[0].facts.cpuset_cpus_effective), "0-1");
+	char *ok_args[] = { "interbench", "--load-cpus", "1/1-3", "--cpus", "2", NULL };
+	options_init(&o);
+	ck_assert_int_eq(options_parse(&o, 5, ok_args, err, sizeof(err)), OPT_OK);
+	ck_assert_int_eq(mainproc_check_cgroup_cpus(&o, sets), 0);
+	char *bad_args[] = { "interbench", "--load-cpus", "1/2-3", NULL };
+	options_init(&o);
+	ck_assert_int_eq(options_parse(&o, 3, bad_args, err, sizeof(err)), OPT_OK);
+	ck_assert_int_eq(mainproc_check_cgroup_cpus(&o, sets), 2);
+	char *cpus_args[] = { "interbench", "--cpus", "3", NULL };
+	options_init(&o);
+	ck_assert_int_eq(options_parse(&o, 3, cpus_args, err, sizeof(err)), OPT_OK);
+	ck_assert_int_eq(mainproc_check_cgroup_cpus(&o, sets), 2);
+	sets[1].v[0].facts.cpuset_cpus_effective[0] = '\0';  /* no cpuset controller: nothing to check */
+	ck_assert_int_eq(mainproc_check_cgroup_cpus(&o, sets), 0);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("cgplace");
@@ -315,6 +344,7 @@ int main(void)
 	tcase_add_test(tc, created_then_refused_is_removed);
 	tcase_add_test(tc, no_cgroup_v2);
 	tcase_add_test(tc, in_a_container);
+	tcase_add_test(tc, cpus_against_the_cpuset);
 	tcase_add_test(tc, move_refusals_in_words);
 	suite_add_tcase(s, tc);
 	return ck_run(s);
