@@ -196,8 +196,8 @@ static void canonical_path(struct cgplace *cg, const char *root, const char *fal
 
 /* For a threaded cgroup: opens its threaded domain (the nearest ancestor whose cgroup.type is
  * "domain threaded", or the hierarchy's root, which has no cgroup.type and is the domain of
- * threaded cgroups right below it) below mfd into cg->domain_fd.  rel is the cgroup's path below the mount.
- * Returns 0, or -1. */
+ * threaded cgroups right below it) below mfd into cg->domain_fd.  rel is the cgroup's path
+ * below the mount.  Returns 0, or -1. */
 static int open_domain(struct cgplace *cg, int mfd, const char *rel)
 {
 	char up[PATH_MAX], type[24];

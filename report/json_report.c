@@ -239,8 +239,9 @@ json_t *report_new(const struct machine_info *m, const struct run_info *info, co
 		json_object_set_new(json_object_get(doc, JK_RUN), "calibration_drift", json_null());
 	}
 	if (doc) {
-		json_object_set_new(json_object_get(doc, JK_RUN), JK_BENCH_CGROUPS, cgroups_json(info->cgroups ? &info->cgroups[0] : NULL));
-		json_object_set_new(json_object_get(doc, JK_RUN), JK_LOAD_CGROUPS, cgroups_json(info->cgroups ? &info->cgroups[1] : NULL));
+		const struct cgplace_set *cg = info->cgroups;
+		json_object_set_new(json_object_get(doc, JK_RUN), JK_BENCH_CGROUPS, cgroups_json(cg ? &cg[0] : NULL));
+		json_object_set_new(json_object_get(doc, JK_RUN), JK_LOAD_CGROUPS, cgroups_json(cg ? &cg[1] : NULL));
 	}
 	if (doc && info->audit)
 		json_object_set_new(json_object_get(doc, JK_MACHINE), JK_AUDIT, audit_json(info->audit));

@@ -378,7 +378,8 @@ static int load_body(void *arg, int ctl_fd, int res_fd)
 	struct load_counters *c = &ctx->counters;
 	memset(c, 0, sizeof(*c));
 	oom_adj_child(true);   /* raising is always allowed */
-	if (enter_cgroup(p->load_cgroup, c->errmsg, sizeof(c->errmsg)) != 0 || pin(p->load_cpus, c->errmsg, sizeof(c->errmsg)) != 0 ||
+	if (enter_cgroup(p->load_cgroup, c->errmsg, sizeof(c->errmsg)) != 0 ||
+	    pin(p->load_cpus, c->errmsg, sizeof(c->errmsg)) != 0 ||
 	    (!sched_setting_is_default(ls) && sched_setting_apply(0, ls, c->errmsg, sizeof(c->errmsg)) != 0)) {
 		c->error = errno ? errno : EINVAL;
 	} else {

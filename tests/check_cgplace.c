@@ -135,7 +135,8 @@ START_TEST(mount_of_path)
 	/* the first cgroup2 mount; none in a v1-only table */
 	ck_assert_int_eq(cgroup_mount_of(hybrid_mountinfo, NULL, mnt, fs, opts), 0);
 	ck_assert_str_eq(mnt, UNIFIED);
-	ck_assert_int_eq(cgroup_mount_of("31 30 0:28 / /sys/fs/cgroup/cpu rw - cgroup cgroup rw,cpu\n", NULL, mnt, fs, opts), -1);
+	static const char v1_only[] = "31 30 0:28 / /sys/fs/cgroup/cpu rw - cgroup cgroup rw,cpu\n";
+	ck_assert_int_eq(cgroup_mount_of(v1_only, NULL, mnt, fs, opts), -1);
 	/* an escaped space in a mount point */
 	ck_assert_int_eq(cgroup_mount_of("9 1 0:5 / /mnt/c\\040g rw - cgroup2 cgroup2 rw\n", "/mnt/c g/x", mnt, fs, opts), 0);
 	ck_assert_str_eq(mnt, "/mnt/c g");
