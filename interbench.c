@@ -195,6 +195,7 @@ static int setup_run(struct run *r)
 		.threads = r->opt.load_threads.v[0] ? (unsigned)r->opt.load_threads.v[0] :
 			   r->machine.allowed_cpus ? r->machine.allowed_cpus : r->machine.online_cpus,
 		.loops_per_ms = lpms, .interrupted = &g_signal, .scratch = &r->scratch,
+		.cgroup_v2 = r->cgroups[1].n ? &r->cgroups[1].v[0].loc : NULL,
 	};
 	g_scratch = &r->scratch;
 	g_sink = &r->sink;

@@ -324,8 +324,11 @@ int cgplace_resolve(const char *root, const char *option, const char *arg, struc
 	free(mi);
 	if (rc != 0)
 		return -1;
-	char mpath[2 * PATH_MAX];
-	snprintf(mpath, sizeof(mpath), "%s%s", root, w.mnt);
+	char mpath[PATH_MAX];
+	if (snprintf(mpath, sizeof(mpath), "%s%s", root, w.mnt) >= (int)sizeof(mpath)) {
+		snprintf(err, errlen, "%s '%s': %s: %s", option, arg, w.mnt, strerror(ENAMETOOLONG));
+		return -1;
+	}
 	int mfd = open(mpath, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (mfd < 0) {
 		snprintf(err, errlen, "%s '%s': open %s: %s", option, arg, w.mnt, strerror(errno));
@@ -334,6 +337,14 @@ int cgplace_resolve(const char *root, const char *option, const char *arg, struc
 	rc = open_or_create(cg, mfd, &w, arg, err, errlen);
 	if (rc == 0) {
 		canonical_path(cg, root, arg);
+		cg->loc.version = 2;
+		snprintf(cg->loc.mount, sizeof(cg->loc.mount), "%s", mpath);
+		if (snprintf(cg->loc.dir, sizeof(cg->loc.dir), "%s%s", root, cg->facts.path) >= (int)sizeof(cg->loc.dir)) {
+			snprintf(err, errlen, "%s '%s': %s", option, arg, strerror(ENAMETOOLONG));
+			rc = -1;
+		}
+	}
+	if (rc == 0) {
 		rc = check_entry(cg, mfd, w.rel, err, errlen);
 	}
 	close(mfd);

@@ -19,6 +19,7 @@
 #include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include "host/cgroup.h"
 
 /* What a cgroup was at the start of the run, as the kernel wrote its files (the first line of
  * each, "" when the file is absent: its controller is not enabled there, or it is the root). */
@@ -44,6 +45,8 @@ struct cgplace {
 	                               type "domain threaded"), where the process goes; -1 else */
 	int parent_fd;              /* its parent, kept when created (to remove it); -1 else */
 	char leaf[NAME_MAX + 1];    /* its name in the parent, when created */
+	struct cgroup_loc loc;      /* where it is as host/cgroup.h locates cgroups (version 2, the
+	                               mount and the cgroup's directory, root prefix included) */
 	struct cgplace_facts facts;
 };
 

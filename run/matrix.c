@@ -210,6 +210,9 @@ static void run_pair(struct matrix *m, const struct plan_item *it, struct pair_o
 	struct load_config width = *m->p.load_cfg; /* the run's, with the setting's threads when it sweeps -L */
 	if (ls->threads)
 		width.threads = ls->threads;
+	const struct cgplace *lcg = cgroup_of(m->p.cgroups, 1, ls);
+	if (lcg)  /* what main decides for the load (Memload's size), in the setting's cgroup */
+		width.cgroup_v2 = &lcg->loc;
 	lctx->cfg = &width;
 	struct pair_params p = {
 		.spec = it->spec,
@@ -224,7 +227,7 @@ static void run_pair(struct matrix *m, const struct plan_item *it, struct pair_o
 		.bench_cpus = cpus_of(m->p.opt, &it->bench_sched, &m->p.opt->bench_cpus),
 		.load_cpus = cpus_of(m->p.opt, ls, &m->p.opt->load_cpus),
 		.bench_cgroup = cgroup_of(m->p.cgroups, 0, &it->bench_sched),
-		.load_cgroup = cgroup_of(m->p.cgroups, 1, ls),
+		.load_cgroup = lcg,
 		.duration_ns = stop ? stop->at_ns[stop->looks - 1] : window_ns(m, it),
 		.stop = stop,
 		.timeline_fd = m->p.timeline_fd,

@@ -153,6 +153,12 @@ START_TEST(existing_cgroup)
 		struct cgplace cg;
 		ck_assert_msg(resolve(spellings[i], &cg, err, sizeof(err)) == 0, "%s: %s", spellings[i], err);
 		ck_assert_str_eq(cg.facts.path, UNIFIED "/a");
+		char want[PATH_MAX];
+		snprintf(want, sizeof(want), "%s" UNIFIED "/a", root);
+		ck_assert_str_eq(cg.loc.dir, want);
+		snprintf(want, sizeof(want), "%s" UNIFIED, root);
+		ck_assert_str_eq(cg.loc.mount, want);
+		ck_assert_int_eq(cg.loc.version, 2);
 		ck_assert(!cg.facts.created);
 		ck_assert_int_eq(cg.domain_fd, -1);
 		cgplace_read_facts(&cg);

@@ -194,6 +194,24 @@ START_TEST(memcg_fake_root)
 	snprintf(want, sizeof(want), "%s/sys/fs/cgroup/unified/u", root);
 	ck_assert_str_eq(r.dir, want);
 
+	/* the loads placed in another v2 cgroup (--load-cgroup): its limit instead of u's; the v1
+	 * memory cgroup stays theirs */
+	put(root, "sys/fs/cgroup/unified/hogs/memory.max", "104857600\n");           /* 100 MiB */
+	put(root, "sys/fs/cgroup/unified/hogs/memory.current", "0\n");
+	struct cgroup_loc hogs = { .version = 2 };
+	snprintf(hogs.mount, sizeof(hogs.mount), "%s/sys/fs/cgroup/unified", root);
+	snprintf(hogs.dir, sizeof(hogs.dir), "%s/sys/fs/cgroup/unified/hogs", root);
+	struct memcg_where placed = w;
+	memcg_where_v2(&placed, &hogs);
+	ck_assert_uint_eq(placed.n, 2);
+	memcg_read(&placed, &r);
+	ck_assert_uint_eq(r.limit_bytes, 100 * MiB);
+	ck_assert_str_eq(r.dir, hogs.dir);
+	placed.n = 1;                        /* no v2 cgroup of its own: added */
+	memcg_where_v2(&placed, &hogs);
+	ck_assert_uint_eq(placed.n, 2);
+	ck_assert_str_eq(placed.loc[1].dir, hogs.dir);
+
 	/* no cgroup files at all: no limit */
 	put(root, "proc/self/cgroup", "0::/elsewhere\n");
 	memcg_where(root, &w);
