@@ -26,7 +26,9 @@
 #include "lib/text.h"
 #include "lib/timeutil.h"
 #include "lib/version.h"
+#include "report/failif.h"
 #include "report/sink.h"
+#include "run/threshold.h"
 #include "run/stdfds.h"
 #include "tools/subcommand.h"
 
@@ -74,6 +76,8 @@ struct run {
 	struct calib_check calib;  /* the measurements behind loops_per_ms; zero with -l */
 	struct run_scheduler scheduler; /* --scheduler's sched_ext schedulers (run/scheduler.h) */
 	struct cgplace_set cgroups[2]; /* --bench-cgroup's and --load-cgroup's (host/cgplace.h) */
+	struct failif_spec fail_if;  /* --fail-if's conditions (report/failif.h) */
+	struct threshold_run threshold; /* --on-threshold's rules (run/threshold.h) */
 };
 
 /* The console's line before a full calibration (calib_request.measuring). */
@@ -124,7 +128,9 @@ static int check_selection(struct run *r)
 		text_message(stderr, "interbench: -W/-X/-w/-x: no (simulation, load) pair left to run (accepted: %s)", err);
 		return 2;
 	}
-	if (plan_preflight(&r->plan, &r->opt, err, sizeof(err)) != 0) {
+	if (plan_preflight(&r->plan, &r->opt, err, sizeof(err)) != 0 ||
+	    failif_parse(&r->opt.fail_if, (enum failif_mode)r->opt.fail_if_mode, &r->fail_if, err, sizeof(err)) != 0 ||
+	    failif_check_plan(&r->fail_if, &r->plan, err, sizeof(err)) != 0) {
 		text_message(stderr, "interbench: %s", err);
 		return 2;
 	}
@@ -203,6 +209,7 @@ static int setup_run(struct run *r)
 				 .audit = &r->audit, .load_cfg = &r->load_cfg, .loops_source = loops_source,
 				 .calib = r->opt.loops_per_ms ? NULL : &r->calib,
 				 .concurrent_pid = r->watch.at_start, .rt_ok = r->main.rt_ok,
+				 .fail_if = r->fail_if.n ? &r->fail_if : NULL,
 				 .cgroups = r->cgroups };
 	return sink_open(&r->sink, &in);
 }
@@ -248,6 +255,9 @@ static int run_matrix(struct run *r)
 		.scheduler = r->opt.schedulers.n ? &r->scheduler : NULL,
 		.cgroups = r->cgroups,
 	};
+	if (threshold_init(&r->threshold, &r->opt) != 0)
+		return -1;
+	p.threshold = r->threshold.watch ? &r->threshold : NULL;
 	run_scheduler_init(&r->scheduler, SCX_SYSFS, &g_signal);
 	calib_reference(&r->calib, r->load_cfg.loops_per_ms, &p.speed_reference);
 	if (matrix_init(&r->matrix, &p) != 0) {
@@ -260,14 +270,22 @@ static int run_matrix(struct run *r)
 	return 0;
 }
 
-/* After the pairs: the nothing-measured verdict, the outputs closed, the resources released.
- * Returns the exit status. */
+/* After the pairs: the nothing-measured verdict, the outputs closed (--fail-if's lines said),
+ * the resources released.  Returns the exit status: 128 + the signal, 1 for a failure, 3 when
+ * --fail-if failed the run (FAILIF_EXIT_STATUS), else 0. */
 static int finish_run(struct run *r, int rc)
 {
 	int sig = g_signal;
 	if (!sig && rc == 0 && r->plan.n && matrix_measured(&r->matrix) == 0) {
 		text_message(stderr, "interbench: no pair could be measured (every one failed; see the reasons above)");
 		rc = -1;
+	}
+	if (threshold_stopping(&r->threshold)) {
+		size_t ran = 0;
+		for (size_t i = 0; i < r->plan.n; i++)
+			ran += matrix_ran(&r->matrix, i) > 0;
+		text_message(stderr, "interbench: --on-threshold: a stop action ended the run after %zu of its %zu pairs; "
+			     "what was measured is kept", ran, r->plan.n);
 	}
 	pid_t during = r->watch.during;
 	run_watch_end(&r->watch);
@@ -277,7 +295,8 @@ static int finish_run(struct run *r, int rc)
 	release_cgroups(r);  /* the children are reaped: the cgroups created are empty */
 	matrix_free(&r->matrix);
 	plan_free(&r->plan);
-	return sig ? 128 + sig : rc ? 1 : 0;
+	threshold_free(&r->threshold);
+	return sig ? 128 + sig : rc ? 1 : sink_fail_if_failed(&r->sink) ? FAILIF_EXIT_STATUS : 0;
 }
 
 /* The subcommand argv names (tools/subcommand.h).  Returns its exit status, or -1 when argv

@@ -249,21 +249,47 @@ bool decision_precise(const struct decision *d, double alpha_each)
 	return reachable && student_t_quantile_real(d->dof, 1 - alpha_each / 2) * d->se <= margin / 2;
 }
 
-bool decision_side_precise(const struct decision_subrun *sub, size_t n, bool ratio, bool share, double target,
-			   double alpha)
+/* One side's usable sub-runs s[0..n) as struct side (decision_side_precise's and
+ * decision_side_interval's), and the half-width of the t interval of its mean at level
+ * 1 - alpha on the test scale into *half.  Returns false without two usable values (or, for a
+ * ratio, with one not above 0) or when out of memory. */
+static bool side_half_width(const struct decision_subrun *sub, size_t n, bool ratio, bool share, double alpha,
+			    struct side *s, double *half)
 {
-	struct side s;
 	bool any;
 	double *v = malloc((n ? n : 1) * sizeof(double));
 	if (!v)
 		return false;
 	usable_values(sub, n, v, &any);
-	side_of(v, n, ratio, share ? share_floor(sub, n) : 0, &s);
+	side_of(v, n, ratio, share ? share_floor(sub, n) : 0, s);
 	free(v);
-	if (s.n < 2 || (ratio && !s.all_positive))
+	if (s->n < 2 || (ratio && !s->all_positive))
 		return false;
-	double limit = ratio ? log1p(target / 100) : target;
-	return student_t_quantile_real(isinf(s.dof) ? INFINITY : s.dof, 1 - alpha / 2) * sqrt(s.var_of_mean) <= limit;
+	*half = student_t_quantile_real(isinf(s->dof) ? INFINITY : s->dof, 1 - alpha / 2) * sqrt(s->var_of_mean);
+	return true;
+}
+
+bool decision_side_precise(const struct decision_subrun *sub, size_t n, bool ratio, bool share, double target,
+			   double alpha)
+{
+	struct side s;
+	double half;
+	return side_half_width(sub, n, ratio, share, alpha, &s, &half) && half <= (ratio ? log1p(target / 100) : target);
+}
+
+size_t decision_side_interval(const struct decision_subrun *sub, size_t n, bool ratio, bool share, double alpha,
+			      double *est, double *lo, double *hi)
+{
+	struct side s;
+	double half;
+	if (!side_half_width(sub, n, ratio, share, alpha, &s, &half)) {
+		*est = *lo = *hi = NAN;
+		return 0;
+	}
+	*est = estimate_of(&s, ratio);
+	*lo = ratio ? exp(s.mean - half) : s.mean - half;
+	*hi = ratio ? exp(s.mean + half) : s.mean + half;
+	return s.n;
 }
 
 /* Sorts indexes by their p-value, ascending (qsort's context through a file-scope pointer is

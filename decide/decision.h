@@ -164,6 +164,16 @@ bool decision_precise(const struct decision *d, double alpha_each);
 bool decision_side_precise(const struct decision_subrun *s, size_t n, bool ratio, bool share, double target,
 			   double alpha);
 
+/* The between-sub-run interval of one side's figure: from its usable sub-runs s[0..n) with a
+ * finite value (at least 2; for a ratio every one above 0), the t interval at level 1 - alpha
+ * of their mean (a ratio's on the log scale: of their geometric mean), a share's variance never
+ * below the floor of its periods (as decision_side_precise), into *lo and *hi, the estimate
+ * (the geometric mean, or the mean) into *est, all in the figure's unit.  It says where the
+ * figure of another run of the pair would be centred, which a within-run interval cannot.
+ * Returns the sub-runs it rests on, or 0 (everything NaN) when there is no interval. */
+size_t decision_side_interval(const struct decision_subrun *s, size_t n, bool ratio, bool share, double alpha,
+			      double *est, double *lo, double *hi);
+
 /* Answers the family d[0..n) at family error alpha (DECISION_ALPHA): Holm's adjustment over
  * the judged and tested decisions' p_different, and over their p_same; each judged decision
  * then answers SAME (p_same_adj <= alpha), else DIFFERENT (p_different_adj <= alpha), else

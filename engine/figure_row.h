@@ -69,6 +69,8 @@ struct figure_compare {
 	 * figure worse when lower; 0: the figure is reported, not judged, unless a threshold is
 	 * given. */
 	double threshold;
+	const char *alias;         /* another name a command line may give it (--precision's "met"
+	                              for deadlines), or NULL */
 };
 
 /* A figure's within-run confidence interval: its JSON key (the figure's key and "_ci", an array

@@ -503,11 +503,30 @@ static int add_settings(json_t *r, const struct report_entry *e)
 		rc = json_object_set_new(r, "bench_setting", setting_json(e->bench_sched));
 	if (rc == 0 && e->load_sched)
 		rc = json_object_set_new(r, "load_setting", setting_json(e->load_sched));
-	if (rc == 0 && e->rec->timeline_pair >= 0)
+	if (rc == 0 && e->rec->timeline_pair >= 0 && !e->timeline_unnamed)
 		rc = json_object_set_new(r, JK_TIMELINE_PAIR, json_integer(e->rec->timeline_pair));
 	if (rc == 0 && e->spec)
 		rc = json_object_set_new(r, JK_TASK_SETTINGS, task_settings_json(e->spec));
 	return rc;
+}
+
+/* What --on-threshold's actions did in a record: {actions: [{rule, latency_ns, period,
+ * at_ns, ok, outcome}], dropped} (doc/json.md); NULL when out of memory. */
+static json_t *on_threshold_json(const struct threshold_events *ev, const struct optspec_texts *rules)
+{
+	json_t *a = json_array();
+	for (uint32_t i = 0; a && i < ev->n && i < THRESHOLD_EVENTS_MAX; i++) {
+		const struct threshold_event *x = &ev->e[i];
+		json_t *o = json_pack("{s:o, s:I, s:I, s:I, s:b, s:o}", "rule",
+				      report_text(rules && x->rule < rules->n ? rules->v[x->rule] : "?"),
+				      "latency_ns", (json_int_t)x->latency_ns, "period", (json_int_t)x->period,
+				      "at_ns", (json_int_t)x->at_ns, "ok", x->ok, "outcome", report_text(x->outcome));
+		if (!o || json_array_append_new(a, o) != 0) {
+			json_decref(a);
+			return NULL;
+		}
+	}
+	return a ? json_pack("{s:o, s:I}", "actions", a, "dropped", (json_int_t)ev->dropped) : NULL;
 }
 
 int report_add(json_t *doc, const struct report_entry *e)
@@ -533,6 +552,8 @@ int report_add(json_t *doc, const struct report_entry *e)
 		rc = json_object_set_new(r, JK_EXPLAIN, record_explain_json(&rec->bench, rec->window_ns));
 	if (rc == 0 && rec->load.elapsed_ns)
 		rc = json_object_set_new(r, "load_work", load_work_json(&rec->load, e->load_metrics));
+	if (rc == 0 && (rec->on_threshold.n || rec->on_threshold.dropped))
+		rc = json_object_set_new(r, "on_threshold", on_threshold_json(&rec->on_threshold, e->on_threshold));
 	if (rc == 0 && rec->sched_ext_ops[0])
 		rc = json_object_set_new(r, "sched_ext_ops", report_text(rec->sched_ext_ops));
 	if (rc == 0 && e->load_storage && e->load_storage->fs[0])

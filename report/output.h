@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <jansson.h>
 #include "run/matrix.h"
 #include "run/options.h"
 #include "run/plan.h"
@@ -19,6 +20,7 @@
 #include "host/machine.h"
 #include "lib/safefile.h"
 #include "loadkit/load.h"
+#include "report/failif.h"
 #include "report/runinfo.h"
 #include "report/table.h"
 
@@ -33,6 +35,7 @@ struct sink_setup {
 	const struct calib_check *calib; /* the measurements behind loops_per_ms, NULL with -l */
 	long concurrent_pid;             /* another run seen at the start, 0: none */
 	bool rt_ok;                      /* main runs SCHED_FIFO (notes before the run) */
+	const struct failif_spec *fail_if; /* --fail-if's conditions (report/failif.h), or NULL */
 	/* --bench-cgroup's and --load-cgroup's cgroups, their facts as they were at the start
 	 * (host/cgplace.h); NULL: none */
 	const struct cgplace_set *cgroups;
@@ -49,6 +52,10 @@ struct report_run {
 	int con_errno;                   /* the console's first write error, or 0 (report_flush) */
 	int timeline_fd;                 /* the file the bench processes write their periods to
 	                                    (the --timeline output's), or -1 */
+	/* --fail-if's verdict, judged when the matrix ends, before the outputs' run_end (the JSON
+	 * writes it); said on stderr once the console is drained (sink_close); checks NULL before
+	 * or without --fail-if. */
+	struct failif_verdict fail_verdict;
 };
 
 /* A sweep summary of one task against one load: bench settings as rows, load settings as
@@ -118,6 +125,16 @@ void report_item_words(const struct report_run *run, const struct plan_item *it,
  * (commit) or removed.  Returns 0, or -1 with "interbench: WHAT: reason" on stderr (what: its
  * option, "--timeline"). */
 int report_file_close(struct safe_out *out, bool commit, const char *what);
+
+/* Appends to doc's "results" (report/json_report.h report_add) every run of m that ran: round
+ * by round, each in plan order whatever order the round ran its pairs in (run/matrix.h), a
+ * round a signal stopped part way up to where it stopped.  Returns 0, or -1 when out of memory
+ * (the results that could be added are there). */
+int report_add_results(json_t *doc, const struct report_run *run, const struct matrix *m);
+
+/* {"results": [...]} of report_add_results, for an output that writes what it reads from a
+ * result document (report/tabular.h, report/histview.h); NULL when out of memory. */
+json_t *report_results_json(const struct report_run *run, const struct matrix *m);
 
 /* Flushes f (the console or a file), keeping its first write error's errno in *first (stdio
  * keeps only a flag). */

@@ -275,6 +275,8 @@ static void run_end(void *arg, const struct matrix *m, int sig)
 {
 	struct report_sink *s = arg;
 	emit_sweeps(s, m);
+	if (s->run.in.fail_if && failif_judge(s->run.in.fail_if, m, &s->run.fail_verdict) != 0)
+		text_message(stderr, "interbench: --fail-if: out of memory: no verdict (the run fails)");
 	for (size_t k = 0; s->outputs[k]; k++)
 		if (s->outputs[k]->run_end)
 			s->outputs[k]->run_end(s->state[k], &s->run, m, sig);
@@ -304,7 +306,15 @@ int sink_close(struct report_sink *s, const struct matrix *m, long concurrent_pi
 		text_message(stderr, "interbench: write to the console: %s", strerror(run->con_errno ? run->con_errno : EIO));
 		rc = -1;
 	}
+	if (run->fail_verdict.checks && m)  /* after the tables, which the console has taken */
+		failif_print(stderr, run->in.fail_if, m, &run->fail_verdict);
+	failif_free(&run->fail_verdict);
 	return rc;
+}
+
+bool sink_fail_if_failed(const struct report_sink *s)
+{
+	return s->run.in.fail_if && (s->run.fail_verdict.failed || !s->run.fail_verdict.items);
 }
 
 void sink_unlink_signal_safe(const struct report_sink *s)

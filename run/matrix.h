@@ -69,6 +69,10 @@ struct matrix_params {
 	/* --scheduler: switched to each pair's (its bench setting's scheduler) before it runs and
 	 * checked after it (run/scheduler.h); NULL without --scheduler. */
 	struct run_scheduler *scheduler;
+	/* --on-threshold's rules (run/threshold.h), or NULL: each pair is watched with them, and a
+	 * stop action ends the matrix after the pair it fired in, as a signal would but with its
+	 * items complete and run_end told no signal. */
+	struct threshold_run *threshold;
 	/* --bench-cgroup and --load-cgroup ([0] and [1]): the cgroup each bench and load process
 	 * enters (run/pair.h), the one given or its setting's alternative; NULL or empty: main's. */
 	const struct cgplace_set *cgroups;

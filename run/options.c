@@ -3,7 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "run/options.h"
+#include "lib/histogram.h"
 #include "run/matrix.h"
+#include "run/threshold.h"
 #include "explain/model.h"
 #include "lib/optparse.h"
 #include "host/pmqos.h"
@@ -34,6 +36,23 @@ static int threshold_set_opt(const struct optspec *s, void *base, const char *ar
 	o->explain = true;
 	return OPTSPEC_SET;
 }
+
+/* --histogram MAX: "all", or a time (bare: microseconds, as cyclictest's -h US) from 1 us to
+ * lib/histogram.h's HIST_MAX_NS. */
+static int histogram_set_opt(const struct optspec *s, void *base, const char *arg, char *what, size_t whatlen)
+{
+	struct options *o = base;
+	(void)s;
+	o->histogram = true;
+	o->histogram_max_ns = 0;
+	if (strcmp(arg, "all") == 0 || parse_duration_ns(arg, 1000, 1000, HIST_MAX_NS, &o->histogram_max_ns) == 0)
+		return OPTSPEC_SET;
+	snprintf(what, whatlen, "invalid limit");
+	return OPTSPEC_BAD;
+}
+
+/* --fail-if-mode's values, in enum failif_mode's order (report/failif.h). */
+static const char *const fail_if_modes[] = { "point", "interval", NULL };
 
 /* The options of the run as a whole, in -h order.  Each workload's own options follow them
  * (workloads/, their descriptors' .options). */
@@ -150,9 +169,35 @@ static const struct optspec core_options[] = {
 	{ .long_name = "json", .type = OPTSPEC_STRING, .metavar = "FILE",
 	  .help = "also write the results as JSON to FILE (- for stdout,\nthe tables then go to stderr); see doc/json.md",
 	  .accepted = "a file name, or - for stdout", .noun = "file name", .offset = O(json_path) },
+	{ .long_name = "fail-if", .type = OPTSPEC_TEXTS, .metavar = "EXPR",
+	  .help = "exit 3 when a figure of a pair is beyond a limit:\n'met<99,p99>2ms', 'Audio/Burn:p99>500us' "
+		  "(figures\nas compare --threshold names them; repeatable)", .noun = "condition list",
+	  .json_key = "fail_if", .not_a_fact = true, .offset = O(fail_if) },
+	{ .long_name = "fail-if-mode", .type = OPTSPEC_CHOICE, .metavar = "MODE", .choices = fail_if_modes,
+	  .help = "check --fail-if on the figure as shown (point, the\ndefault) or fail only when its 95% interval "
+		  "over\nthe sub-runs lies wholly beyond the limit (interval)",
+	  .json_key = "fail_if_mode", .not_a_fact = true, .offset = O(fail_if_mode) },
 	{ .long_name = "timeline", .type = OPTSPEC_STRING, .metavar = "FILE",
 	  .help = "record every period of every pair in FILE (binary,\ndoc/timeline.md)", .accepted = "a file name",
 	  .noun = "file name", .json_key = "timeline", .not_a_fact = true, .offset = O(timeline_path) },
+	{ .long_name = "export-csv", .type = OPTSPEC_STRING, .metavar = "FILE",
+	  .help = "also write the results as a CSV table to FILE: a row\na pair, a column a figure (RFC 4180)",
+	  .accepted = "a file name", .noun = "file name", .offset = O(export_csv_path) },
+	{ .long_name = "export-markdown", .type = OPTSPEC_STRING, .metavar = "FILE",
+	  .help = "also write that table as GitHub Markdown to FILE",
+	  .accepted = "a file name", .noun = "file name", .offset = O(export_markdown_path) },
+	{ .long_name = "histogram", .type = OPTSPEC_CUSTOM, .metavar = "MAX",
+	  .help = "print each pair's latency histograms, rows up to MAX\n(us, or 2ms; all: every row), the rest "
+		  "counted as\nover, as cyclictest -h",
+	  .accepted = "all, or a time from 1us to 137s, a bare number in microseconds", .set = histogram_set_opt,
+	  .offset = O(histogram_max_ns) },
+	{ .long_name = "histogram-csv", .type = OPTSPEC_STRING, .metavar = "FILE",
+	  .help = "also write every pair's latency histograms to FILE as\nCSV, a line a bucket, for plotting",
+	  .accepted = "a file name", .noun = "file name", .offset = O(histogram_csv_path) },
+	{ .long_name = "trace", .type = OPTSPEC_STRING, .metavar = "FILE",
+	  .help = "write a trace of the run to FILE for Perfetto\n(ui.perfetto.dev): pairs, sub-runs, late periods and\n"
+		  "their causes, Pipeline frames (doc/trace.md)",
+	  .accepted = "a file name", .noun = "file name", .offset = O(trace_path) },
 	{ .long_name = "wake", .type = OPTSPEC_MASK, .metavar = "LIST",
 	  .help = "how a periodic task is woken, a sweep: thread (the realtime\ntiming thread wakes it, as "
 		  "interbench 0.31; default) and\ntimer (it sleeps on its own absolute timer, as an application\ndoes)",
@@ -164,6 +209,17 @@ static const struct optspec core_options[] = {
 	{ .long_name = "explain-threshold", .type = OPTSPEC_CUSTOM, .metavar = "TIME",
 	  .help = "with --explain, also explain periods later than TIME\n(500us, 2ms; implies --explain)",
 	  .accepted = EXPLAIN_THRESHOLD_ACCEPTED, .set = threshold_set_opt, .offset = O(explain_threshold_ns) },
+	{ .long_name = "on-threshold", .type = OPTSPEC_TEXTS, .metavar = "LAT:ACTION",
+	  .help = "when a period's scheduling latency exceeds LAT\n(500us), once a pair: stop (the run after this pair),\n"
+		  "signal=SIG,pid=PID, or exec=CMD ARGS (no shell;\nIB_LATENCY_US... in its environment); repeatable",
+	  .noun = "action", .json_key = "on_threshold", .not_a_fact = true, .offset = O(on_threshold) },
+	{ .long_name = "on-threshold-repeat", .type = OPTSPEC_FLAG,
+	  .help = "act at every period over the latency, not once a pair\n(one command of a rule at a time)",
+	  .json_key = "on_threshold_repeat", .not_a_fact = true, .offset = O(on_threshold_repeat) },
+	{ .long_name = "on-threshold-timeout", .type = OPTSPEC_UINT, .metavar = "S",
+	  .help = "an exec action still running after S seconds is\nkilled (default: 10)", .min = 1, .max = 3600,
+	  .def = THRESHOLD_TIMEOUT_S_DEFAULT, .unit = "whole seconds", .json_key = "on_threshold_timeout_s",
+	  .not_a_fact = true, .offset = O(on_threshold_timeout_s) },
 	{ .long_name = "dma-latency", .type = OPTSPEC_I64, .metavar = "US",
 	  .help = "hold a CPU wakeup latency limit of US microseconds via\n/dev/cpu_dma_latency during the run "
 		  "(as cyclictest does;\n0 keeps CPUs out of deep idle states; needs root)",
@@ -476,6 +532,8 @@ static enum opt_status check_core(struct options *o, char *err, size_t errlen)
 		return OPT_ERROR;
 	}
 	if (check_sweep_size(o, err, errlen) != OPT_OK)
+		return OPT_ERROR;
+	if (threshold_check_options(o, err, errlen) != 0)
 		return OPT_ERROR;
 	if (o->load_policies & (1u << SP_DEADLINE)) {
 		snprintf(err, errlen, "--load-policy: deadline is for simulated tasks, whose work per period is known "

@@ -81,12 +81,23 @@ struct options {
 	                               0: drawn at the start (interbench.c) */
 	const char *json_path;      /* --json FILE ("-" = stdout), or NULL */
 	const char *timeline_path;  /* --timeline FILE (engine/timeline.h), or NULL */
+	const char *export_csv_path;      /* --export-csv FILE (report/tabular.h), or NULL */
+	const char *export_markdown_path; /* --export-markdown FILE, or NULL */
+	const char *histogram_csv_path;   /* --histogram-csv FILE (report/histview.h), or NULL */
+	bool histogram;             /* --histogram: the latency histograms after the tables */
+	uint64_t histogram_max_ns;  /* --histogram's MAX, the last row's bound; 0: all */
+	const char *trace_path;     /* --trace FILE (report/output_trace.h), or NULL */
 	bool explain;               /* --explain: say why periods were late (explain/model.h) */
 	uint32_t wakes;             /* --wake: a sweep, bit SIM_WAKE_THREAD (the timing thread wakes
 	                               the task) and bit SIM_WAKE_TIMER (its own absolute timer);
 	                               0: thread */
 	uint64_t explain_threshold_ns; /* --explain-threshold: also periods later than this; 0:
 	                               only missed deadlines */
+	struct optspec_texts fail_if; /* --fail-if: the conditions that fail the run (report/failif.h) */
+	unsigned fail_if_mode;      /* --fail-if-mode: enum failif_mode (point, interval) */
+	struct optspec_texts on_threshold; /* --on-threshold: LATENCY:ACTION each (run/threshold.h) */
+	bool on_threshold_repeat;   /* --on-threshold-repeat: act at every period over it, not once a pair */
+	unsigned on_threshold_timeout_s; /* --on-threshold-timeout: an exec action's most, seconds */
 	int64_t dma_latency_us;     /* --dma-latency: CPU wakeup latency limit held during the
 	                               run, microseconds; -1 = none (the default) */
 	/* Workload i's own option values: its private config (workload_table[i]->cfg_size bytes). */

@@ -119,6 +119,7 @@ int bench_record_make(const struct sim_result *r, struct bench_record *out)
 	memset(out, 0, sizeof(*out));
 	pair_summarize(r, &out->summary);
 	out->timer_rt = r->timer_rt;
+	out->start_ns = r->start_ns;
 	out->explain = r->explain;
 	out->timeline_error = r->timeline_error;
 	out->timeline_truncated = r->timeline_truncated;
@@ -512,15 +513,20 @@ static int bench_window(const struct pair_params *p, struct child *kids[2], stru
 			struct pair_outcome *out)
 {
 	struct bench_arg barg = { .p = p, .rec = &out->bench, .stop = &out->stop, .load_pid = kids[0] ? kids[0]->pid : 0 };
-	int keep[3];
+	int keep[4];
 	unsigned nkeep = cgplace_fds(p->bench_cgroup, keep);
+	int late_fd = threshold_poll_fd(p->threshold);
 	if (p->timeline_fd >= 0)
 		keep[nkeep++] = p->timeline_fd;
+	if (late_fd >= 0)
+		keep[nkeep++] = p->threshold->notify[1];
 	if (child_spawn(bench, "ib-bench", bench_body, &barg, keep, nkeep) != 0) {
 		snprintf(out->why, sizeof(out->why), "fork (bench): %s", strerror(errno));
 		return -3;
 	}
 	kids[1] = bench;
+	if (p->threshold)
+		p->threshold->bench_pid = bench->pid;
 	struct optspec_cpus set;
 	const struct optspec_cpus *cpus = run_cpus(p, &set);
 	struct disturb_sample s0, s1;
@@ -529,8 +535,11 @@ static int bench_window(const struct pair_params *p, struct child *kids[2], stru
 	struct explain_tracer *tracer = p->run_cfg.explain ? p->run_cfg.explain->tracer : NULL;
 	int64_t run0_ns = explain_tracer_run_ns(tracer);
 	uint64_t t0_ns = now_ns();
+	out->window_start_ns = t0_ns;
 	uint64_t grace_ns = p->stop ? (uint64_t)LOOK_GRACE_MS * NS_PER_MS : 0;
-	int spoke = watch_window(p, kids, t0_ns + p->duration_ns + grace_ns, -1, &out->load_activity);
+	int spoke;
+	while ((spoke = watch_window(p, kids, t0_ns + p->duration_ns + grace_ns, late_fd, &out->load_activity)) == 2)
+		threshold_take(p->threshold);  /* a late period: main acts, the window goes on */
 	out->window_ns = now_ns() - t0_ns;
 	int64_t run1_ns = explain_tracer_run_ns(tracer);
 	if (sampled && sample_edge(cpus, kids, &s1, &s1_ns) == 0)

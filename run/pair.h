@@ -13,6 +13,7 @@
 #include "lib/optspec.h"
 #include "lib/schedpolicy.h"
 #include "run/stoprule.h"
+#include "run/threshold.h"
 #include "loadkit/load.h"
 #include "engine/sim.h"
 #include "engine/summary.h"
@@ -46,6 +47,9 @@ struct pair_params {
 	                                    writes the pair's periods there after its stop */
 	uint32_t timeline_pair;          /* the pair id its records carry */
 	const volatile sig_atomic_t *interrupted; /* set by main's signal handler */
+	/* --on-threshold: the bench process keeps the watch's pipe (threshold_pair_begin made it)
+	 * and main takes each period it posts as it comes (threshold_take); NULL: none. */
+	struct threshold_run *threshold;
 	void (*tick)(void *arg, uint64_t now_ns); /* called at each of main's wake-ups while the
 	                                             pair runs (every POLL_SLICE_MS at most), or NULL */
 	void *tick_arg;
@@ -65,6 +69,7 @@ struct hist_bucket {
 struct bench_record {
 	struct pair_summary summary;     /* every figure (engine/summary.h) */
 	bool timer_rt;                   /* the timing thread really ran SCHED_FIFO */
+	uint64_t start_ns;               /* sim_result.start_ns: the task's period 0, CLOCK_MONOTONIC ns */
 	/* --explain's periods as measured (explain/model.h), unsorted: each output sorts its own
 	 * copy (explain_summary_sort); explain.tracer_run_ns is set by main (pair_run) */
 	struct explain_summary explain;
@@ -124,6 +129,7 @@ struct pair_outcome {
 	struct pair_stop stop;           /* how the window ended (valid when ok) */
 	struct load_counters load;       /* the load's counters (zero if it never reported) */
 	uint64_t window_ns;              /* how long the bench actually ran */
+	uint64_t window_start_ns;        /* when that window began, CLOCK_MONOTONIC ns (0: never) */
 	uint64_t ramp_ns;                /* from the load's start to the bench's */
 	bool load_ready;                 /* the load reported ready within PAIR_READY_MAX_MS */
 	struct disturbance disturbance;  /* what else ran on the run's CPUs over the window:
@@ -132,6 +138,7 @@ struct pair_outcome {
 	                                       and CPU time at each of main's wake-ups in it */
 	uint64_t oom_kills_before;       /* the kernel's OOM kills before the pair (host/oom.h), to
 	                                    name the OOM killer as a child's likely killer */
+	struct threshold_events on_threshold; /* what --on-threshold's actions did in this pair */
 	char sched_ext_ops[SCX_OPS_NAME_MAX]; /* set by the matrix under --scheduler: the name the
 	                                    kernel gave the sched_ext scheduler the pair ran under
 	                                    (root/ops, its version in it where the scheduler puts

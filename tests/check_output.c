@@ -20,7 +20,7 @@
 REPORT_OUTPUTS(OUTPUT_DECLARE)
 
 /* Step 2 of the doc: the output in the list, before the text output, which stays last. */
-const struct report_output *const report_outputs[] = { &report_output_timeline, &report_output_json,
+const struct report_output *const report_outputs[] = { &report_output_timeline, &report_output_trace, &report_output_json,
 	&report_output_skeleton, &report_output_text, NULL };
 
 static volatile sig_atomic_t stop;

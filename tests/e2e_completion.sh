@@ -47,7 +47,7 @@ if [ "$(complete --bench-po)" = "--bench-policy" ]; then ok "--bench-po complete
 else bad "--bench-po: '$(complete --bench-po | tr '\n' ' ')'"; fi
 
 if complete -W Au | grep -qx Audio && [ "$(complete -t 5 -w Burn,Ha)" = "Burn,Hack" ] &&
-   complete export --format m | grep -qx metrics && complete co | grep -qx compare &&
+   complete export --format m | grep -qx metrics && complete export --format m | grep -qx markdown && complete co | grep -qx compare &&
    complete compare --match simulation,l | grep -qx simulation,load &&
    [ -z "$(complete -t 5)" ]
 then ok "workloads after -W/-w (a comma list's last item alone), --format's and --match's values (a comma inside a value kept), the subcommands"
@@ -81,7 +81,7 @@ if command -v zsh >/dev/null; then
 	mkdir -p zhome
 	if HOME="$PWD/zhome" timeout 60 zsh -f "$tests/lib/zsh-complete.zsh" "$PWD/zfn" z.out 'interbench -' 'interbench compare -' \
 		'interbench export -' 'interbench plot -' 'interbench --bench-po' 'interbench -W Au' \
-		'interbench -t 5 -w Burn,Ha' 'interbench export --format m' 'interbench completion z' >z.err 2>&1
+		'interbench -t 5 -w Burn,Ha' 'interbench export --format me' 'interbench completion z' >z.err 2>&1
 	then
 		missing=""
 		n=0

@@ -9,7 +9,7 @@ const struct subcommand subcommands[] = {
 	{ "compare", compare_main, compare_option_table,
 	  "[--threshold SPEC] OLD NEW   (see interbench compare --help)" },
 	{ "export", export_main, export_option_table,
-	  "[--format lava|kcidb|metrics] RESULT  (see interbench export --help)" },
+	  "[--format FMT] RESULT  (see interbench export --help)" },
 	{ "plot", plot_main, plot_option_table, "RESULT.json [--timeline FILE] [--out DIR] (see interbench plot --help)" },
 	{ "completion", completion_main, NULL, "bash   (a bash completion script, from these options)" },
 };

@@ -202,14 +202,20 @@ static void chain_woken(struct sim_thread *t, unsigned stage, uint64_t wake_ns)
 	sim_measures_unlock(t);
 }
 
+_Static_assert(TIMELINE_MARKS == CHAIN_PRESENTED, "a frame's timeline marks are its chain's points before presented");
+
 /* Vsync number index passed, showing frame f (NULL: no new frame): into the task's chain, and
  * a frame shown into the task's frame time. */
 static void chain_vsync_passed(struct sim_thread *t, uint64_t index, const struct chain_frame *f)
 {
-	uint64_t frame_ns = chain_vsync(sim_measures_lock(t), index, f);
+	struct chain_acct *a = sim_measures_lock(t);
+	uint64_t frame_ns = chain_vsync(a, index, f);
+	uint64_t input_ns = f && f->input_seq ? a->input0_ns + f->input_seq * a->input_period_ns : 0;
 	sim_measures_unlock(t);
-	if (f)
+	if (f) {
 		sim_frame_shown(t, f->frame, f->at_ns[CHAIN_PRESENTED], frame_ns);
+		sim_frame_marks(t, f->frame, input_ns, f->at_ns);
+	}
 }
 
 /* When input event 0 would have happened: event 1 is at period 0's start. */

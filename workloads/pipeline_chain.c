@@ -126,7 +126,7 @@ static const struct task_figure chain_rows[] = {
 	{ .json_key = "jank_vsyncs", C_FIELD(jank, FIG_U64), .unit = FIG_COUNT, .json_scale = 1, NO_VSYNCS,
 	  TCOL(5, "jank") },
 	{ .json_key = "jank_ppm", C_FIELD(jank_pct, FIG_DOUBLE), .unit = FIG_PCT, .json_scale = 1e4, NO_VSYNCS,
-	  TCOL(6, "jank %"), .cmp = &(const struct figure_compare){ JM_JANK, "jank", "% jank vsyncs", "%", 100, false, 1 } },
+	  TCOL(6, "jank %"), .cmp = &(const struct figure_compare){ JM_JANK, "jank", "% jank vsyncs", "%", 100, false, 1, NULL } },
 	{ .json_key = "jank_longest_run", C_FIELD(jank_streak, FIG_U64), .unit = FIG_COUNT, .json_scale = 1, NO_VSYNCS,
 	  TCOL(7, "jank run") },
 	{ .json_key = "input_to_present_samples", C_FIELD(i2p_samples, FIG_U64), .unit = FIG_COUNT, .json_scale = 1,
@@ -137,7 +137,7 @@ static const struct task_figure chain_rows[] = {
 	  TCOL(0, "i2p p50") },
 	{ .json_key = "input_to_present_p99_ns", C_FIELD(i2p_p99_ns, FIG_U64), .unit = FIG_NS, .json_scale = 1, NO_INPUT,
 	  TCOL(1, "i2p p99"),
-	  .cmp = &(const struct figure_compare){ JM_I2P_P99, "i2p", "p99 input-to-present", "ms", 0, false, 10 } },
+	  .cmp = &(const struct figure_compare){ JM_I2P_P99, "i2p", "p99 input-to-present", "ms", 0, false, 10, NULL } },
 	{ .json_key = "input_to_present_max_ns", C_FIELD(i2p_max_ns, FIG_U64), .unit = FIG_NS, .json_scale = 1, NO_INPUT,
 	  TCOL(2, "i2p max") },
 	/* the frame figures (taken where the frames are shown) again in the task's columns, not
