@@ -10,7 +10,7 @@
  * delegated subtree) is checked by the kernel itself, and refused with its reason.
  *
  * Controllers are never enabled: a cgroup whose parent's cgroup.subtree_control lacks cpu,
- * cpuset or memory has none of their files, and the run says so (cgplace.missing).
+ * cpuset or memory has none of their files, and the run says so (cgplace_facts.missing).
  *
  * Everything takes a root prefix ("" for the real system, else a directory standing in for
  * "/", whose proc/self/mountinfo names the mounts), so tests can hand it a fake tree. */
