@@ -5,11 +5,13 @@
 # cpu controller can be enabled there, and runs Audio against Burn with the loads in w1 and
 # the task in a cgroup interbench creates: during the run every thread of the load and of the
 # bench process is in its cgroup (/proc/PID/task/*/cgroup), and after it the created cgroup is
-# gone, w1 (the user's) is left, and the JSON and the logfile header say where each side ran.
-# Refused paths exit 2 with their reason before anything runs, and a run interrupted by SIGINT,
-# or by two (the second exits at once, killing what is in the cgroup through cgroup.kill),
-# leaves no cgroup behind.  Cases this machine cannot run (no cgroup v2, not root, a read-only
-# hierarchy) are skips saying why.  Usage: e2e_cgroup.sh BINARY
+# gone, w1 (the user's) is left, and the JSON and the logfile header say where each side ran;
+# two --load-cgroup alternatives run a pair in each.  Refused paths exit 2 with their reason
+# before anything runs (outside the mount, v1, a missing parent, the no-internal-process rule,
+# as another user, in a subtree delegated to them, on a read-only mount), and a run
+# interrupted by SIGINT, or by a second signal (which exits at once, killing what is in the
+# cgroup through cgroup.kill), leaves no cgroup behind.  Cases this machine cannot run (no
+# cgroup v2, not root, no controller to enable) are skips saying why.  Usage: e2e_cgroup.sh BINARY
 set -u
 . "$(dirname "$0")/lib/e2e.sh"
 e2e_begin cgroup "${1:?usage: $0 path/to/interbench}"
@@ -152,6 +154,19 @@ if command -v setpriv >/dev/null; then
 	if [ "$rc" = 2 ] && grep -qF -- "--load-cgroup '$parent/mine': not writable: mkdir: Permission denied" ref.txt &&
 	   [ ! -e "$parent/mine" ] && ! ls "$TMP"/user/*.log >/dev/null 2>&1
 	then ok "refused (exit 2) as another user: not writable: mkdir: Permission denied"; else bad "refused as nobody (exit $rc)" ref.txt; fi
+	# A subtree delegated to that user (its directory and files theirs, cgroup-v2.rst
+	# "Delegation"): it may make a cgroup there, but not move its process in from a cgroup
+	# outside the subtree (the common ancestor's cgroup.procs is root's): the kernel refuses
+	# the test move, and the cgroup just made is removed.
+	mkdir "$parent/deleg"
+	chown 65534:65534 "$parent/deleg" "$parent/deleg/cgroup.procs" "$parent/deleg/cgroup.threads" \
+		"$parent/deleg/cgroup.subtree_control"
+	(cd "$TMP/user" && XDG_CACHE_HOME="$TMP/user" setpriv --reuid 65534 --regid 65534 --clear-groups \
+		"$BIN" -t 1 -l "$LPMS" -W Audio -w None --load-cgroup "$parent/deleg/mine") >ref.txt 2>&1; rc=$?
+	if [ "$rc" = 2 ] && grep -qF -- "--load-cgroup '$parent/deleg/mine': not writable: moving a process there: Permission denied" ref.txt &&
+	   grep -qF "common ancestor" ref.txt && [ ! -e "$parent/deleg/mine" ]
+	then ok "refused (exit 2) in a delegated subtree entered from outside it; the cgroup it made removed"
+	else bad "delegated subtree (exit $rc): $(ls "$parent/deleg" | grep -v '^cgroup\.\|\.pressure$\|\.stat')" ref.txt; fi
 else
 	skip "not writable: setpriv is needed to run as another user"
 fi
