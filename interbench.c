@@ -19,6 +19,7 @@
 #include "run/scheduler.h"
 #include "run/sweep.h"
 #include "host/audit.h"
+#include "host/cgplace.h"
 #include "run/json_seed.h"
 #include "host/machine.h"
 #include "host/runlock.h"
@@ -43,6 +44,9 @@ static volatile sig_atomic_t g_signal;
  * last act unlinks (set once, before any load runs). */
 static const struct scratch_set *g_scratch;
 static const struct report_sink *g_sink;
+/* The cgroups the run placed its processes in (--bench-cgroup, --load-cgroup), which the
+ * handler's last act removes when the run created them (set before any is created). */
+static const struct cgplace_set *g_cgroups;
 
 /* The first signal asks for an orderly stop (results so far kept, children reaped, scratch
  * files removed).  A second one exits at once, unlinking the scratch files first; the
@@ -54,6 +58,8 @@ static void on_signal(int sig)
 			scratch_unlink_signal_safe(g_scratch);
 		if (g_sink)
 			sink_unlink_signal_safe(g_sink);
+		for (int i = 0; g_cgroups && i < 2; i++)
+			cgplace_set_release_signal_safe(&g_cgroups[i]);
 		_exit(128 + g_signal);
 	}
 	g_signal = sig;
@@ -75,6 +81,7 @@ struct run {
 	struct report_sink sink;   /* every output of the run (report/sink.h) */
 	struct calib_check calib;  /* the measurements behind loops_per_ms; zero with -l */
 	struct run_scheduler scheduler; /* --scheduler's sched_ext schedulers (run/scheduler.h) */
+	struct cgplace_set cgroups[2]; /* --bench-cgroup's and --load-cgroup's (host/cgplace.h) */
 	struct failif_spec fail_if;  /* --fail-if's conditions (report/failif.h) */
 	struct threshold_run threshold; /* --on-threshold's rules (run/threshold.h) */
 };
@@ -136,6 +143,47 @@ static int check_selection(struct run *r)
 	return 0;
 }
 
+/* Says that a cgroup the run created stays (cgplace_set_release's warn). */
+static void cgroup_stays(const char *err)
+{
+	text_message(stderr, "interbench: warning: %s", err);
+}
+
+/* Resolves --bench-cgroup and --load-cgroup (creating a missing one), before anything runs,
+ * and reads what they are; a cgroup without the cpu, cpuset or memory controller is run in
+ * with a warning (enabling one is the system owner's call).  Returns 0, or 2 with one line
+ * printed (the cgroups created so far removed by release_cgroups). */
+static int place_cgroups(struct run *r)
+{
+	const struct optspec_texts *args[2] = { &r->opt.bench_cgroups, &r->opt.load_cgroups };
+	static const char *const names[2] = { "--bench-cgroup", "--load-cgroup" };
+	char err[2 * PATH_MAX + 512];
+	for (int i = 0; i < 2; i++) {
+		if (cgplace_set_resolve("", names[i], args[i]->v, args[i]->n, &r->cgroups[i], err, sizeof(err)) != 0) {
+			text_message(stderr, "interbench: %s", err);
+			return 2;
+		}
+		for (unsigned k = 0; k < r->cgroups[i].n; k++) {
+			const struct cgplace_facts *f = &r->cgroups[i].v[k].facts;
+			if (f->missing[0])
+				text_message(stderr, "interbench: warning: %s %s: controllers not enabled in it: %s (its "
+					     "cgroup.controllers: '%s'), so their files (cpu.weight, cpu.max, cpuset.cpus, "
+					     "memory.max) are not there and limit nothing; its parent's cgroup.subtree_control "
+					     "enables them, which interbench leaves as it is", names[i], f->path, f->missing,
+					     f->controllers);
+		}
+	}
+	return 0;
+}
+
+/* Removes the cgroups the run created, once their processes left (children reaped), and
+ * closes them; says so when one stays. */
+static void release_cgroups(struct run *r)
+{
+	for (int i = 0; i < 2; i++)
+		cgplace_set_release(&r->cgroups[i], 2000, cgroup_stays);
+}
+
 /* The machine's facts, loops_per_ms, the loads' shared set-up, then the outputs opened.
  * Returns 0, the exit status (2: an output refused; -1: a failure reported), or 128 + signal
  * when interrupted while measuring loops_per_ms. */
@@ -159,6 +207,7 @@ static int setup_run(struct run *r)
 		.threads = r->opt.load_threads.v[0] ? (unsigned)r->opt.load_threads.v[0] :
 			   r->machine.allowed_cpus ? r->machine.allowed_cpus : r->machine.online_cpus,
 		.loops_per_ms = lpms, .interrupted = &g_signal, .scratch = &r->scratch,
+		.cgroup_v2 = r->cgroups[1].n ? &r->cgroups[1].v[0].loc : NULL,
 	};
 	g_scratch = &r->scratch;
 	g_sink = &r->sink;
@@ -166,7 +215,8 @@ static int setup_run(struct run *r)
 				 .audit = &r->audit, .load_cfg = &r->load_cfg, .loops_source = loops_source,
 				 .calib = r->opt.loops_per_ms ? NULL : &r->calib,
 				 .concurrent_pid = r->watch.at_start, .rt_ok = r->main.rt_ok,
-				 .fail_if = r->fail_if.n ? &r->fail_if : NULL };
+				 .fail_if = r->fail_if.n ? &r->fail_if : NULL,
+				 .cgroups = r->cgroups };
 	return sink_open(&r->sink, &in);
 }
 
@@ -185,6 +235,10 @@ static int start_run(struct run *r)
 		rc = sweep_probe_slices(&r->bench, &r->load);
 	if (rc == 0)
 		rc = check_selection(r);
+	if (rc == 0)
+		rc = place_cgroups(r);
+	if (rc == 0)
+		rc = mainproc_check_cgroup_cpus(&r->opt, r->cgroups);
 	if (rc == 0)
 		rc = mainproc_prepare(&r->main, &r->opt, on_signal);
 	return rc == 0 ? setup_run(r) : rc;
@@ -206,6 +260,7 @@ static int run_matrix(struct run *r)
 		.frame_log_fd = r->sink.run.frame_log_fd, .interrupted = &g_signal, .watch = &r->watch,
 		.check_rate = !r->opt.loops_per_ms,  /* a value given on purpose is not the CPU's */
 		.scheduler = r->opt.schedulers.n ? &r->scheduler : NULL,
+		.cgroups = r->cgroups,
 	};
 	if (threshold_init(&r->threshold, &r->opt) != 0)
 		return -1;
@@ -250,6 +305,7 @@ static int finish_run(struct run *r, int rc)
 		text_message(stderr, "interbench: %zu run%s of a pair failed (the reasons are in the table; exit %d)",
 			     failed, failed == 1 ? "" : "s", EXIT_PAIR_FAILED);
 	mainproc_release(&r->main);
+	release_cgroups(r);  /* the children are reaped: the cgroups created are empty */
 	matrix_free(&r->matrix);
 	plan_free(&r->plan);
 	threshold_free(&r->threshold);
@@ -331,8 +387,11 @@ int main(int argc, char **argv)
 		return rc;
 	if (stdfds_console_optional() != 0)
 		return 1;
+	g_cgroups = r.cgroups;  /* empty until resolved */
 	rc = start_run(&r);
-	if (rc != 0)
+	if (rc != 0) {
+		release_cgroups(&r);
 		return rc < 0 ? 1 : rc;
+	}
 	return finish_run(&r, run_matrix(&r));
 }

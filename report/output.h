@@ -38,6 +38,9 @@ struct sink_setup {
 	long concurrent_pid;             /* another run seen at the start, 0: none */
 	bool rt_ok;                      /* main runs SCHED_FIFO (notes before the run) */
 	const struct failif_spec *fail_if; /* --fail-if's conditions (report/failif.h), or NULL */
+	/* --bench-cgroup's and --load-cgroup's cgroups, their facts as they were at the start
+	 * (host/cgplace.h); NULL: none */
+	const struct cgplace_set *cgroups;
 };
 
 /* What every output shares: the run's options and set-up, its header facts and the console. */

@@ -52,6 +52,7 @@ static void fill_info(struct report_run *run)
 	info->allowed_cpu_list = in->machine->allowed_cpu_list;
 	info->cgroup = &in->machine->cgroup;
 	info->concurrent_pid = in->concurrent_pid;
+	info->cgroups = in->cgroups;
 	info->load_threads = in->load_cfg->threads;
 	info->comment = o->comment;
 	options_workload_line(o, run->workload_options, sizeof(run->workload_options));

@@ -201,6 +201,16 @@ static uint64_t window_ns(const struct matrix *m, const struct plan_item *it)
 	return m->p.budget_ns ? cycle_window_ns(it, m->p.duration_ns) : m->p.duration_ns;
 }
 
+/* The cgroup of side (0 the bench, 1 the loads) at setting s: its alternative when the sweep
+ * varies it, else the one given; NULL without one. */
+static const struct cgplace *cgroup_of(const struct cgplace_set *sets, int side, const struct sched_setting *s)
+{
+	const struct cgplace_set *set = sets ? &sets[side] : NULL;
+	if (!set || !set->n)
+		return NULL;
+	return &set->v[set->n > 1 && s->cgroup_index < set->n ? s->cgroup_index : 0];
+}
+
 /* Puts the machine under plan item it's scheduler (--scheduler), at normal priority.  Returns
  * whether it could, with why when not. */
 static bool switch_scheduler(struct matrix *m, const struct plan_item *it, char *why, size_t len)
@@ -226,6 +236,9 @@ static void run_pair(struct matrix *m, const struct plan_item *it, struct pair_o
 	struct load_config width = *m->p.load_cfg; /* the run's, with the setting's threads when it sweeps -L */
 	if (ls->threads)
 		width.threads = ls->threads;
+	const struct cgplace *lcg = cgroup_of(m->p.cgroups, 1, ls);
+	if (lcg)  /* what main decides for the load (Memload's size), in the setting's cgroup */
+		width.cgroup_v2 = &lcg->loc;
 	lctx->cfg = &width;
 	struct pair_params p = {
 		.spec = it->spec,
@@ -240,6 +253,8 @@ static void run_pair(struct matrix *m, const struct plan_item *it, struct pair_o
 		.load_sched = *ls,
 		.bench_cpus = cpus_of(m->p.opt, &it->bench_sched, &m->p.opt->bench_cpus),
 		.load_cpus = cpus_of(m->p.opt, ls, &m->p.opt->load_cpus),
+		.bench_cgroup = cgroup_of(m->p.cgroups, 0, &it->bench_sched),
+		.load_cgroup = lcg,
 		.duration_ns = stop ? stop->at_ns[stop->looks - 1] : window_ns(m, it),
 		.stop = stop,
 		.timeline_fd = m->p.timeline_fd,

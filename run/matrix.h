@@ -74,6 +74,9 @@ struct matrix_params {
 	 * stop action ends the matrix after the pair it fired in, as a signal would but with its
 	 * items complete and run_end told no signal. */
 	struct threshold_run *threshold;
+	/* --bench-cgroup and --load-cgroup ([0] and [1]): the cgroup each bench and load process
+	 * enters (run/pair.h), the one given or its setting's alternative; NULL or empty: main's. */
+	const struct cgplace_set *cgroups;
 	/* Runs one pair as pair_run does (run/pair.h); NULL: pair_run.  A test's stub. */
 	int (*pair_run)(const struct pair_params *p, struct pair_outcome *out);
 };

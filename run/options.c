@@ -147,6 +147,13 @@ static const struct optspec core_options[] = {
 	{ .long_name = "load-cpus", .type = OPTSPEC_CPU_ALTS, .metavar = "LIST",
 	  .help = "run the loads on these CPUs, as --bench-cpus", .json_key = "load_cpus",
 	  .section = OPTSPEC_SECTION_PLACEMENT, .offset = O(load_cpus) },
+	{ .long_name = "bench-cgroup", .type = OPTSPEC_TEXTS, .metavar = "PATH",
+	  .help = "run the benchmarked task, its timing thread too, in this\ncgroup v2 (under its mount or relative to it; "
+		  "created\nwhen missing under an existing parent, then removed);\nrepeated, alternatives",
+	  .noun = "cgroup path", .json_key = "bench_cgroups", .section = OPTSPEC_SECTION_PLACEMENT, .offset = O(bench_cgroups) },
+	{ .long_name = "load-cgroup", .type = OPTSPEC_TEXTS, .metavar = "PATH",
+	  .help = "run the loads in this cgroup v2, as --bench-cgroup", .noun = "cgroup path",
+	  .json_key = "load_cgroups", .section = OPTSPEC_SECTION_PLACEMENT, .offset = O(load_cgroups) },
 	{ .long_name = "scheduler", .type = OPTSPEC_TEXTS, .metavar = "CMD",
 	  .help = "run the pairs under this sched_ext scheduler:\na command run without a shell ('scx_simple -f'); "
 		  "fair: the kernel's own class; repeated, alternatives (Linux 6.12+)",
@@ -541,16 +548,17 @@ static unsigned alternatives(unsigned n)
 static enum opt_status check_sweep_size(const struct options *o, char *err, size_t errlen)
 {
 	unsigned bench = o->bench_nices.n * o->bench_slices.n * alternatives(o->bench_cpus.n) *
-			 alternatives(o->schedulers.n);
+			 alternatives(o->bench_cgroups.n) * alternatives(o->schedulers.n);
 	unsigned load = o->load_nices.n * o->load_slices.n * alternatives(o->load_cpus.n) *
-			alternatives(o->load_threads.n);
+			alternatives(o->load_cgroups.n) * alternatives(o->load_threads.n);
 	if (bench > OPTSPEC_LIST_MAX || load > OPTSPEC_LIST_MAX) {
 		bool b = bench > OPTSPEC_LIST_MAX;
-		snprintf(err, errlen, "%s: %u nice levels, %u slices, %u CPU alternatives and %u %s are "
+		snprintf(err, errlen, "%s: %u nice levels, %u slices, %u CPU alternatives, %u cgroups and %u %s are "
 			 "%u settings of a policy (accepted: at most %u together)",
-			 b ? "-B, --bench-slice, --bench-cpus, --scheduler" : "-N, --load-slice, --load-cpus, -L",
+			 b ? "-B, --bench-slice, --bench-cpus, --bench-cgroup, --scheduler" :
+			     "-N, --load-slice, --load-cpus, --load-cgroup, -L",
 			 b ? o->bench_nices.n : o->load_nices.n, b ? o->bench_slices.n : o->load_slices.n,
-			 alternatives(b ? o->bench_cpus.n : o->load_cpus.n),
+			 alternatives(b ? o->bench_cpus.n : o->load_cpus.n), alternatives(b ? o->bench_cgroups.n : o->load_cgroups.n),
 			 b ? alternatives(o->schedulers.n) : alternatives(o->load_threads.n), b ? "schedulers" : "thread counts",
 			 b ? bench : load, OPTSPEC_LIST_MAX);
 		return OPT_ERROR;

@@ -57,6 +57,10 @@ struct options {
 	struct optspec_cpu_alts bench_cpus; /* --bench-cpus: the simulated task's (over --cpus); several
 	                                       are alternatives of the sweep (run/sweep.h) */
 	struct optspec_cpu_alts load_cpus;  /* --load-cpus: the loads' (over --cpus), as bench_cpus */
+	struct optspec_texts bench_cgroups; /* --bench-cgroup: the cgroups v2 of the bench process
+	                               (host/cgplace.h); none: where interbench runs; several are
+	                               alternatives of the sweep (run/sweep.h) */
+	struct optspec_texts load_cgroups;  /* --load-cgroup: the load processes', likewise */
 	struct optspec_texts schedulers; /* --scheduler: sched_ext schedulers to run the pairs under,
 	                               each a command or "fair" (RUN_SCHEDULER_FAIR); several are
 	                               alternatives of the sweep (run/scheduler.h) */

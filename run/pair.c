@@ -85,6 +85,13 @@ static int pin(const struct optspec_cpus *cpus, char *err, size_t errlen)
 	return -1;
 }
 
+/* Moves the calling process, a child with its one thread, into cg (NULL: stays).  Returns 0,
+ * or -1 with errno set and err naming the file. */
+static int enter_cgroup(const struct cgplace *cg, char *err, size_t errlen)
+{
+	return cg ? cgplace_enter(cg, err, errlen) : 0;
+}
+
 /* Records a pair's timeline or frame log may need: its periods over the window and the load's
  * ramp, with a margin, within max. */
 static uint32_t period_capacity(const struct pair_params *p, uint32_t max)
@@ -297,7 +304,7 @@ int bench_record_receive(int fd, struct bench_record *rec, struct pair_stop *sto
 static void bench_measure(struct bench_arg *b, int ctl_fd, struct sim_result *res)
 {
 	char err[160];
-	if (pin(b->p->bench_cpus, err, sizeof(err)) != 0) {
+	if (enter_cgroup(b->p->bench_cgroup, err, sizeof(err)) != 0 || pin(b->p->bench_cpus, err, sizeof(err)) != 0) {
 		res->error = errno;
 		snprintf(res->errmsg, sizeof(res->errmsg), "%s", err);
 		return;
@@ -381,7 +388,8 @@ static int load_body(void *arg, int ctl_fd, int res_fd)
 	struct load_counters *c = &ctx->counters;
 	memset(c, 0, sizeof(*c));
 	oom_adj_child(true);   /* raising is always allowed */
-	if (pin(p->load_cpus, c->errmsg, sizeof(c->errmsg)) != 0 ||
+	if (enter_cgroup(p->load_cgroup, c->errmsg, sizeof(c->errmsg)) != 0 ||
+	    pin(p->load_cpus, c->errmsg, sizeof(c->errmsg)) != 0 ||
 	    (!sched_setting_is_default(ls) && sched_setting_apply(0, ls, c->errmsg, sizeof(c->errmsg)) != 0)) {
 		c->error = errno ? errno : EINVAL;
 	} else {
@@ -514,14 +522,16 @@ static int bench_window(const struct pair_params *p, struct child *kids[2], stru
 			struct pair_outcome *out)
 {
 	struct bench_arg barg = { .p = p, .rec = &out->bench, .stop = &out->stop, .load_pid = kids[0] ? kids[0]->pid : 0 };
-	int keep[3], nkeep = 0, late_fd = threshold_poll_fd(p->threshold);
+	int keep[2 + 3];  /* cgplace_fds's two at most, then the timeline, the frame log, --on-threshold */
+	unsigned nkeep = cgplace_fds(p->bench_cgroup, keep);
+	int late_fd = threshold_poll_fd(p->threshold);
 	if (p->timeline_fd >= 0)
 		keep[nkeep++] = p->timeline_fd;
 	if (p->frame_log_fd >= 0)
 		keep[nkeep++] = p->frame_log_fd;
 	if (late_fd >= 0)
 		keep[nkeep++] = p->threshold->notify[1];
-	if (child_spawn(bench, "ib-bench", bench_body, &barg, keep, (unsigned)nkeep) != 0) {
+	if (child_spawn(bench, "ib-bench", bench_body, &barg, keep, nkeep) != 0) {
 		snprintf(out->why, sizeof(out->why), "fork (bench): %s", strerror(errno));
 		return -3;
 	}
@@ -614,8 +624,8 @@ int pair_run(const struct pair_params *p, struct pair_outcome *out)
 	}
 
 	const struct scratch_set *sc = p->load->cfg->scratch;
-	int keep[SCRATCH_MAX + 1];
-	unsigned nkeep = 0;
+	int keep[SCRATCH_MAX + 3];
+	unsigned nkeep = cgplace_fds(p->load_cgroup, keep);
 	keep[nkeep++] = ready[1];
 	for (unsigned i = 0; sc && i < sc->n; i++) /* the load works through the run's scratch files */
 		if (scratch_fd(sc, (int)i) >= 0)

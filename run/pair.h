@@ -7,6 +7,7 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include "host/cgplace.h"
 #include "host/disturb.h"
 #include "host/scx.h"
 #include "lib/optspec.h"
@@ -35,6 +36,9 @@ struct pair_params {
 	                                    inherited by its threads */
 	const struct optspec_cpus *bench_cpus; /* CPUs of the bench process (--bench-cpus), NULL: any */
 	const struct optspec_cpus *load_cpus;  /* CPUs of the load process (--load-cpus), NULL: any */
+	/* The cgroups the bench and the load process enter first thing, before any thread of
+	 * theirs starts (--bench-cgroup, --load-cgroup: host/cgplace.h); NULL: main's */
+	const struct cgplace *bench_cgroup, *load_cgroup;
 	uint64_t duration_ns;            /* timed window of the bench (with stop: its most, the
 	                                    last look, to which main adds a grace) */
 	const struct stop_plan *stop;    /* the looks of an adaptive window (no -t), or NULL: a
