@@ -58,6 +58,28 @@ static double estimate_of(const struct side *s, bool ratio)
 	return ratio && s->all_positive ? exp(s->mean) : s->raw_mean;
 }
 
+/* Side s's interval at level 1 - alpha in the figure's unit into *lo and *hi (NaN below 2
+ * values, or a ratio with a value not above 0). */
+static void side_interval(const struct side *s, bool ratio, double alpha, double *lo, double *hi)
+{
+	*lo = *hi = NAN;
+	if (s->n < 2 || (ratio && !s->all_positive))
+		return;
+	double half = student_t_quantile_real(s->dof, 1 - alpha / 2) * sqrt(s->var_of_mean);
+	*lo = ratio ? exp(s->mean - half) : s->mean - half;
+	*hi = ratio ? exp(s->mean + half) : s->mean + half;
+}
+
+bool decision_side_interval(const double *v, size_t n, bool ratio, double floor_var, double *est, double *lo,
+			    double *hi)
+{
+	struct side s;
+	side_of(v, n, ratio, floor_var, &s);
+	*est = estimate_of(&s, ratio);
+	side_interval(&s, ratio, DECISION_ALPHA, lo, hi);
+	return !isnan(*lo);
+}
+
 /* The change in its unit (% of A or points) from a difference on the test scale. */
 static double change_of(bool ratio, double diff)
 {
@@ -154,6 +176,8 @@ void decision_measure(struct decision *d, const struct decision_rule *r, const d
 	d->n_b = (unsigned)sb.n;
 	d->a = estimate_of(&sa, r->ratio);
 	d->b = estimate_of(&sb, r->ratio);
+	side_interval(&sa, r->ratio, DECISION_ALPHA, &d->a_lo, &d->a_hi);
+	side_interval(&sb, r->ratio, DECISION_ALPHA, &d->b_lo, &d->b_hi);
 	if (sa.n == 0 || sb.n == 0) {
 		d->why = "no value";
 		return;
@@ -249,21 +273,46 @@ bool decision_precise(const struct decision *d, double alpha_each)
 	return reachable && student_t_quantile_real(d->dof, 1 - alpha_each / 2) * d->se <= margin / 2;
 }
 
-bool decision_side_precise(const struct decision_subrun *sub, size_t n, bool ratio, bool share, double target,
-			   double alpha)
+/* One side's usable sub-runs s[0..n) as struct side (decision_side_precise's and
+ * decision_subruns_interval's), and the half-width of the t interval of its mean at level
+ * 1 - alpha on the test scale into *half.  Returns false without two usable values (or, for a
+ * ratio, with one not above 0) or when out of memory. */
+static bool side_half_width(const struct decision_subrun *sub, size_t n, bool ratio, bool share, double alpha,
+			    struct side *s, double *half)
 {
-	struct side s;
 	bool any;
 	double *v = malloc((n ? n : 1) * sizeof(double));
 	if (!v)
 		return false;
 	usable_values(sub, n, v, &any);
-	side_of(v, n, ratio, share ? share_floor(sub, n) : 0, &s);
+	side_of(v, n, ratio, share ? share_floor(sub, n) : 0, s);
 	free(v);
-	if (s.n < 2 || (ratio && !s.all_positive))
+	if (s->n < 2 || (ratio && !s->all_positive))
 		return false;
-	double limit = ratio ? log1p(target / 100) : target;
-	return student_t_quantile_real(isinf(s.dof) ? INFINITY : s.dof, 1 - alpha / 2) * sqrt(s.var_of_mean) <= limit;
+	*half = student_t_quantile_real(isinf(s->dof) ? INFINITY : s->dof, 1 - alpha / 2) * sqrt(s->var_of_mean);
+	return true;
+}
+
+bool decision_side_precise(const struct decision_subrun *sub, size_t n, bool ratio, bool share, double target,
+			   double alpha)
+{
+	struct side s;
+	double half;
+	return side_half_width(sub, n, ratio, share, alpha, &s, &half) && half <= (ratio ? log1p(target / 100) : target);
+}
+
+size_t decision_subruns_interval(const struct decision_subrun *sub, size_t n, bool ratio, bool share, double alpha,
+				 double *est, double *lo, double *hi)
+{
+	struct side s;
+	double half;
+	if (!side_half_width(sub, n, ratio, share, alpha, &s, &half)) {
+		*est = *lo = *hi = NAN;
+		return 0;
+	}
+	*est = estimate_of(&s, ratio);
+	side_interval(&s, ratio, alpha, lo, hi);
+	return s.n;
 }
 
 /* Sorts indexes by their p-value, ascending (qsort's context through a file-scope pointer is

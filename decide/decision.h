@@ -72,6 +72,10 @@ struct decision {
 	double a, b;             /* each side's estimate in the figure's unit: the mean, or for a
 	                            ratio the geometric mean (the mean where a value is 0); NaN
 	                            for a side without a value */
+	double a_lo, a_hi;       /* each side's 95 % interval of its estimate over its sub-runs, from
+	                            the values and variance its test uses (decision_side_interval):
+	                            between sub-runs, never one run's own; NaN below 2 sub-runs */
+	double b_lo, b_hi;
 	double change;           /* % of A (ratio) or the figure's unit; NaN without both sides */
 	double change_lo, change_hi; /* its 95 % interval (Welch), for this figure alone; NaN
 	                                without a test */
@@ -109,6 +113,16 @@ struct decision {
  * ratio), from what the sub-runs' own periods allow (0: none). */
 void decision_measure(struct decision *d, const struct decision_rule *r, const double *a, size_t na,
 		      const double *b, size_t nb, double floor_var_a, double floor_var_b);
+
+/* One side's estimate of a figure from its sub-runs' values v[0..n) (NaN skipped) into *est,
+ * as decision_measure estimates each side (a ratio's: the geometric mean), and its 95 %
+ * interval between the sub-runs into *lo and *hi: the estimate's mean on the test scale (the
+ * log for a ratio) -+ t(n - 1, 0.975) times its standard error, the variance never below
+ * floor_var (then with the normal quantile), mapped back to the figure's unit.  Returns false,
+ * lo and hi NaN, with fewer than 2 values or, for a ratio, a value not above 0 or infinite
+ * (est still set where there is a value, else NaN). */
+bool decision_side_interval(const double *v, size_t n, bool ratio, double floor_var, double *est, double *lo,
+			    double *hi);
 
 /* One sub-run's value of a figure, with what the decision needs to know of it. */
 struct decision_subrun {
@@ -163,6 +177,17 @@ bool decision_precise(const struct decision *d, double alpha_each);
  * until its judged figures are so known (the same fixed-width rule). */
 bool decision_side_precise(const struct decision_subrun *s, size_t n, bool ratio, bool share, double target,
 			   double alpha);
+
+/* The between-sub-run interval of one side's figure (decision_side_interval's, from sub-runs
+ * with their periods and at any level): from its usable sub-runs s[0..n) with a
+ * finite value (at least 2; for a ratio every one above 0), the t interval at level 1 - alpha
+ * of their mean (a ratio's on the log scale: of their geometric mean), a share's variance never
+ * below the floor of its periods (as decision_side_precise), into *lo and *hi, the estimate
+ * (the geometric mean, or the mean) into *est, all in the figure's unit.  It says where the
+ * figure of another run of the pair would be centred, which a within-run interval cannot.
+ * Returns the sub-runs it rests on, or 0 (everything NaN) when there is no interval. */
+size_t decision_subruns_interval(const struct decision_subrun *s, size_t n, bool ratio, bool share, double alpha,
+				 double *est, double *lo, double *hi);
 
 /* Answers the family d[0..n) at family error alpha (DECISION_ALPHA): Holm's adjustment over
  * the judged and tested decisions' p_different, and over their p_same; each judged decision

@@ -63,7 +63,10 @@ struct sim_engine {
 	uint64_t shown_early_period; /* --timeline: a frame shown before its period's record was
 	                                pushed (the commit comes before the period's end), */
 	uint64_t shown_early_ns;      /* and when, from start_ns (0: none waiting) */
+	uint64_t marks_early_period;  /* the same for its marks (sim_frame_marks): its period, */
+	uint64_t marks_early_input_ns, marks_early_ns[TIMELINE_MARKS]; /* its input and points (0: none) */
 	struct period_figures cur;
+	struct frame_acct frames; /* the frames' lows and stutter (engine/frames.h) */
 	void *state;             /* body->state_bytes shared by the task's threads, or NULL */
 	pthread_mutex_t err_lock; /* the first task thread's scheduling failure goes into out */
 	pthread_mutex_t rec_lock; /* held while a period's figures are recorded into out, so
@@ -302,13 +305,24 @@ static uint64_t account_loop(struct sim_engine *e)
 	return cpu_ns;
 }
 
+/* One frame of frame_ns that ended (was shown) at at_ns: the frame figures (sim_result.frame,
+ * frame_hist, the lows and stutter of engine/frames.h) and, with --frame-log, its record, timed
+ * from period 0's start (a free-running task's first frame). */
+static void record_frame(struct sim_engine *e, uint64_t frame_ns, uint64_t at_ns)
+{
+	uint64_t origin_ns = e->spec.desc->has_deadlines ? e->start_ns : e->created_ns;
+	lat_stats_add(&e->out->frame, frame_ns);
+	hist_add(&e->out->frame_hist, frame_ns);
+	frame_acct_add(&e->frames, frame_ns);
+	if (e->cfg.frame_log)
+		frame_log_push(e->cfg.frame_log, at_ns > origin_ns ? at_ns - origin_ns : 0, frame_ns);
+}
+
 /* Frame time: from the last completed period's finish to this one's at finish_ns. */
 static void add_frame_time(struct sim_engine *e, uint64_t finish_ns)
 {
-	if (e->prev_finish_ns) {
-		lat_stats_add(&e->out->frame, finish_ns - e->prev_finish_ns);
-		hist_add(&e->out->frame_hist, finish_ns - e->prev_finish_ns);
-	}
+	if (e->prev_finish_ns)
+		record_frame(e, finish_ns - e->prev_finish_ns, finish_ns);
 	e->prev_finish_ns = finish_ns;
 }
 
@@ -316,13 +330,16 @@ static void add_frame_time(struct sim_engine *e, uint64_t finish_ns)
 static void push_timeline(struct sim_engine *e, const struct deadline_verdict *v, bool xrun, uint64_t loop_ns)
 {
 	const struct period_figures *c = &e->cur;
-	timeline_push(e->cfg.timeline, &(struct timeline_rec){
+	struct timeline_rec r = {
 		.pair = e->cfg.timeline_pair, .period = (uint32_t)e->period, .start_ns = e->wake_ns - e->start_ns,
 		.timer_ns = timeline_u32(e->timer_late_ns), .sched_ns = timeline_u32(c->latency_ns),
 		.late_ns = timeline_u32(c->lateness_ns), .loop_ns = timeline_u32(loop_ns),
 		.flags = (v->met ? TIMELINE_MET : 0) | (xrun ? TIMELINE_XRUN : 0),
 		.skipped = (uint32_t)v->skipped,
-		.shown_ns = e->shown_early_period == e->period ? e->shown_early_ns : 0 });
+		.shown_ns = e->shown_early_period == e->period ? e->shown_early_ns : 0 };
+	if (e->marks_early_period == e->period && e->marks_early_ns[0])
+		timeline_set_marks(&r, e->wake_ns, e->marks_early_input_ns, e->marks_early_ns);
+	timeline_push(e->cfg.timeline, &r);
 }
 
 /* The open period's deadline and the periods dropped after it (v), then on to the next. */
@@ -363,6 +380,36 @@ static bool measures_period_end(struct sim_engine *e, uint64_t finish_ns, const 
 	return marked;
 }
 
+/* --on-threshold: posts the period closing now (number e->period, its --explain record the
+ * last kept when explained) to the watch when its scheduling latency exceeds the threshold
+ * and main has taken the last post, with e->rec_lock held.  Returns whether to notify main
+ * (late_notify, after the hand-off). */
+static bool late_post(struct sim_engine *e, uint64_t latency_ns, uint64_t start_ns)
+{
+	struct sim_late_watch *w = e->cfg.late;
+	if (!w || latency_ns <= atomic_load_explicit(&w->threshold_ns, memory_order_relaxed) ||
+	    atomic_load_explicit(&w->pending, memory_order_acquire))
+		return false;
+	const struct explain_kept *k = &e->out->explain_kept;
+	const struct explain_period *last = k->n ? &k->periods[(k->next + EXPLAIN_KEEP - 1) % EXPLAIN_KEEP] : NULL;
+	w->latency_ns = latency_ns;
+	w->period = e->period;
+	w->at_ns = start_ns;
+	w->explained = last && last->index == e->period;
+	if (w->explained)
+		w->why = *last;
+	atomic_store_explicit(&w->pending, 1, memory_order_release);
+	return true;
+}
+
+/* Tells main a period was posted: one byte, never blocking (a full pipe already tells it). */
+static void late_notify(struct sim_engine *e)
+{
+	if (e->cfg.late->notify_fd >= 0 && write(e->cfg.late->notify_fd, "!", 1) != 1) {
+		/* EAGAIN: main has bytes to read already; main is gone: the stop follows */
+	}
+}
+
 /* Periodic: records the completed period and lets the timing thread sleep to the next. */
 static bool end_period(struct sim_engine *e)
 {
@@ -383,10 +430,13 @@ static bool end_period(struct sim_engine *e)
 		push_timeline(e, &v, xrun, loop_ns);
 	lat_stats_add(&r->classic, interbench_latency_ns(e, c->latency_ns, finish_ns, e->period));
 	explain_period(e, finish_ns, !v.met);
+	bool late = late_post(e, c->latency_ns, e->wake_ns - e->start_ns);
 	account_deadline(e, &v);
 	pthread_mutex_unlock(&e->rec_lock);
 	if (!e->cfg.sched.own_timer) /* else no timing thread waits for it */
 		sem_post(&e->done);
+	if (late)
+		late_notify(e);
 	return true;
 }
 
@@ -396,12 +446,11 @@ static bool end_period(struct sim_engine *e)
 static bool end_frame(struct sim_engine *e)
 {
 	struct sim_result *r = e->out;
-	uint64_t frame_ns = e->spec.interval_us * NS_PER_US, wall_ns = now_ns() - e->cur.start_ns;
+	uint64_t frame_ns = e->spec.interval_us * NS_PER_US, end_ns = now_ns(), wall_ns = end_ns - e->cur.start_ns;
 	bool cut = atomic_load(&e->cur.cut);
 	if (!cut) {
 		account_loop(e);
-		lat_stats_add(&r->frame, wall_ns);
-		hist_add(&r->frame_hist, wall_ns);
+		record_frame(e, wall_ns, end_ns);
 	}
 	uint64_t late_ns = wall_ns > frame_ns ? wall_ns - frame_ns : 0;
 	if (cut && late_ns == 0)
@@ -414,7 +463,10 @@ static bool end_frame(struct sim_engine *e)
 	r->acct.work_done_us += done_us;
 	r->acct.work_wanted_us += wanted_us; /* CPU it would have had alone */
 	br_add(&r->acct.work_bm, (double)done_us, (double)wanted_us);
+	bool late = late_post(e, late_ns, e->cur.start_ns - e->created_ns);
 	pthread_mutex_unlock(&e->rec_lock);
+	if (late)
+		late_notify(e);
 	e->period++;
 	return !cut;
 }
@@ -464,10 +516,8 @@ void sim_frame_shown(struct sim_thread *t, uint64_t frame, uint64_t shown_ns, ui
 {
 	struct sim_engine *e = t->e;
 	pthread_mutex_lock(&e->rec_lock);
-	if (frame_ns) {
-		lat_stats_add(&e->out->frame, frame_ns);
-		hist_add(&e->out->frame_hist, frame_ns);
-	}
+	if (frame_ns)
+		record_frame(e, frame_ns, shown_ns);
 	/* its period's record, pushed when the frame was committed a few periods ago at most; or,
 	 * when the compositor showed it between its commit and its period's end, to be pushed */
 	if (e->cfg.timeline && shown_ns >= e->start_ns &&
@@ -475,6 +525,22 @@ void sim_frame_shown(struct sim_thread *t, uint64_t frame, uint64_t shown_ns, ui
 	    frame >= e->period) {
 		e->shown_early_period = frame;
 		e->shown_early_ns = shown_ns - e->start_ns;
+	}
+	pthread_mutex_unlock(&e->rec_lock);
+}
+
+void sim_frame_marks(struct sim_thread *t, uint64_t frame, uint64_t input_ns, const uint64_t *at_ns)
+{
+	struct sim_engine *e = t->e;
+	if (!e->cfg.timeline)
+		return;
+	pthread_mutex_lock(&e->rec_lock);
+	/* as sim_frame_shown: its record, or kept for it until it is pushed */
+	if (!timeline_mark_frame(e->cfg.timeline, (uint32_t)frame, e->start_ns, input_ns, at_ns, SIM_SHOWN_WITHIN) &&
+	    frame >= e->period) {
+		e->marks_early_period = frame;
+		e->marks_early_input_ns = input_ns;
+		memcpy(e->marks_early_ns, at_ns, sizeof(e->marks_early_ns));
 	}
 	pthread_mutex_unlock(&e->rec_lock);
 }
@@ -652,6 +718,7 @@ struct sim_engine *sim_start(const struct sim_spec *spec, const struct sim_run_c
 	e->created_ns = now_ns();
 	e->start_ns = e->created_ns + e->spec.interval_us * NS_PER_US;
 	e->next_wake_ns = e->start_ns;
+	out->start_ns = spec->desc->has_deadlines ? e->start_ns : e->created_ns;
 	if (e->body->setup) {
 		int err = e->body->setup(e->state, &e->spec, out->errmsg, sizeof(out->errmsg));
 		if (err) {
@@ -738,6 +805,8 @@ void sim_stop(struct sim_engine *e)
 			pthread_join(e->thr[i].tid, NULL);
 	account_task_time(e);
 	account_unfinished(e, end_ns);
+	frame_acct_figures(&e->frames, &e->out->frame_hist, &e->out->frame_figs);
+	frame_acct_free(&e->frames);
 	if (e->measures && e->measures->figures) {
 		snprintf(e->out->task.name, sizeof(e->out->task.name), "%s", e->measures->name);
 		e->measures->figures(e->measures_state, e->out->task.data.bytes);

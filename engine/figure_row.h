@@ -19,11 +19,13 @@
  * (ns), the p99 frame time (ns), the "1% low" frame rate (fps), xruns per minute, the p99
  * stolen CPU-loop time (ns); a presenting task's p99 input-to-present latency (ns) and its
  * jank vsyncs (%).  JM_P90 is scheduling latency's p90: compare judges it in place of p99 where
- * a sub-run has too few samples for its p99 to be more than its largest (tools/compare.h). */
+ * a sub-run has too few samples for its p99 to be more than its largest (tools/compare.h).
+ * JM_LOW1_AVG is the "1% low average" frame rate (fps) and JM_STUTTER the share of the frame
+ * time in frames that stuttered (%), engine/frames.h. */
 enum judged_metric {
 	JM_MEAN, JM_SMEAN, JM_P99, JM_MAX, JM_SMAX, JM_CPU, JM_MET,
 	JM_STREAK, JM_FRAME_P99, JM_LOW1, JM_XRUNS, JM_STOLEN, JM_I2P_P99, JM_JANK,
-	JM_P90,
+	JM_P90, JM_LOW1_AVG, JM_STUTTER,
 	JM_METRICS
 };
 
@@ -69,6 +71,8 @@ struct figure_compare {
 	 * figure worse when lower; 0: the figure is reported, not judged, unless a threshold is
 	 * given. */
 	double threshold;
+	const char *alias;         /* another name a command line may give it (--precision's "met"
+	                              for deadlines), or NULL */
 };
 
 /* A figure's within-run confidence interval: its JSON key (the figure's key and "_ci", an array

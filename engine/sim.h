@@ -14,6 +14,7 @@
 #include "lib/stats.h"
 #include "engine/figure_row.h"
 #include "engine/deadline.h"
+#include "engine/frames.h"
 
 struct sim_spec;
 struct sim_thread;
@@ -138,6 +139,8 @@ struct sim_desc {
 	/* CPU work of period number `period` in microseconds; NULL means interval * cpu_pct. */
 	uint64_t (*work_us)(const struct sim_spec *spec, uint64_t period);
 	bool has_deadlines;       /* false: free-running frames (Gaming) */
+	bool logs_frames;         /* its periods are frames a user watches (Video, Gaming, Pipeline):
+	                             --frame-log writes them (report/output_framelog.h) */
 	/* Periods in the task's own cycle, the least a run of it must cover to show its whole
 	 * pattern (X: one 0-100 % sweep); 0: one period. */
 	unsigned cycle_periods;
@@ -181,6 +184,26 @@ struct sim_spec {
 	const void *opts;
 };
 
+/* A watch on the task's periods for --on-threshold (run/threshold.h), in memory the main
+ * process shares with the bench process (MAP_SHARED, mapped before the fork).  A completed
+ * period whose scheduling latency (the sample the latency figures take: the timing thread
+ * awake -> the task running; a free-running task's overrun) exceeds threshold_ns is posted:
+ * when main has taken the last one (pending 0), the thread that closed the period writes the
+ * record, sets pending and, after the period's hand-off to the timing thread, writes one byte
+ * to notify_fd (non-blocking; main polls its other end).  Nothing else runs in the task's or the
+ * timing thread: what is done about it is main's.  The check is one compare per period. */
+struct sim_late_watch {
+	_Atomic uint64_t threshold_ns;   /* set by main; UINT64_MAX: nothing is posted */
+	int notify_fd;                   /* the pipe's write end, or -1 */
+	atomic_uint pending;             /* 1: a record main has not taken */
+	/* The record (valid while pending): */
+	uint64_t latency_ns;             /* the period's scheduling latency, ns */
+	uint64_t period;                 /* its number in the pair */
+	uint64_t at_ns;                  /* its nominal start, from the pair's first period */
+	bool explained;                  /* --explain explained it: why holds it */
+	struct explain_period why;
+};
+
 /* How a bench (or load) process runs the task. */
 struct sim_run_cfg {
 	uint64_t loops_per_ms; /* burn loops per millisecond of CPU, from calibrate/ or -l */
@@ -194,7 +217,9 @@ struct sim_run_cfg {
 	int timer_prio;      /* SCHED_FIFO priority of the timing thread; 0 = normal priority */
 	struct timeline_buf *timeline; /* every period recorded here (--timeline), or NULL */
 	uint32_t timeline_pair;        /* the pair id of those records */
+	struct frame_log_buf *frame_log; /* every frame recorded here (--frame-log), or NULL */
 	const struct explain_config *explain; /* --explain, or NULL (periodic tasks only) */
+	struct sim_late_watch *late;   /* --on-threshold's watch (shared with main), or NULL */
 };
 
 /* How a periodic task is woken (--wake), and the names the command line gives them. */
@@ -236,6 +261,8 @@ struct sim_result {
 	 * the stutter a user sees, and Gaming's "1% low" frame rate. */
 	struct lat_stats frame;
 	struct lat_hist frame_hist;
+	/* The same frames' average lows and stutter (engine/frames.h), taken at sim_stop. */
+	struct frame_figures frame_figs;
 	/* A task with measures of its own (sim_desc.measures): their block, taken at sim_stop;
 	 * zeroed else. */
 	struct sim_task_block task;
@@ -246,6 +273,11 @@ struct sim_result {
 	 * wall time from its first period (Gaming: its first frame) to the end of its last thread,
 	 * ns: the CPU the task really got, measured apart from the work accounting. */
 	uint64_t task_cpu_ns, task_wall_ns;
+	/* When the task's period 0 was due (a free-running task: when it was started),
+	 * CLOCK_MONOTONIC ns: the origin of its periods' start_ns (engine/timeline.h), for an
+	 * output that places them on the run's clock (report/output_trace.c); 0 when it never
+	 * started. */
+	uint64_t start_ns;
 	bool timer_rt;               /* the timing thread really ran SCHED_FIFO */
 	/* --explain: the explained periods (explain/model.h); explain_error: 0, or the errno of a
 	 * failed read of the schedstat floor (no periods are explained after it). */
@@ -376,6 +408,13 @@ void sim_measures_unlock(struct sim_thread *t);
  * recorded). */
 #define SIM_SHOWN_WITHIN 16u
 void sim_frame_shown(struct sim_thread *t, uint64_t frame, uint64_t shown_ns, uint64_t frame_ns);
+
+/* A task whose measures show frames: the points frame number `frame` passed on its way to the
+ * display before it was shown, at_ns[0..TIMELINE_MARKS) (CLOCK_MONOTONIC ns, 0: not passed),
+ * and when the input it picked up at at_ns[0] happened, input_ns (0: none); with --timeline,
+ * into its period's record (engine/timeline.h marks_ns, input_age_ns), as sim_frame_shown puts
+ * shown_ns. */
+void sim_frame_marks(struct sim_thread *t, uint64_t frame, uint64_t input_ns, const uint64_t *at_ns);
 
 /* Whether the task is being stopped (sim_stop). */
 bool sim_stopped(const struct sim_thread *t);

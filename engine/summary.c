@@ -20,6 +20,13 @@ static void stutter_summarize(const struct sim_result *r, struct pair_summary *s
 	s->frame_p99_ns = hist_percentile_ns(&r->frame_hist, 99, r->frame.max_ns);
 	s->frame_p999_ns = hist_percentile_ns(&r->frame_hist, 99.9, r->frame.max_ns);
 	s->low1_fps = s->frame_p99_ns ? 1e9 / (double)s->frame_p99_ns : 0;
+	s->frame_mean_ns = r->frame.mean_ns;
+	s->low01_fps = s->frame_p999_ns ? 1e9 / (double)s->frame_p999_ns : 0;
+	s->low1_avg_fps = r->frame_figs.low1_mean_ns > 0 ? 1e9 / r->frame_figs.low1_mean_ns : 0;
+	s->low01_avg_fps = r->frame_figs.low01_mean_ns > 0 ? 1e9 / r->frame_figs.low01_mean_ns : 0;
+	s->stutter_frames = r->frame_figs.stutters;
+	s->stutter_time_pct = r->frame_figs.total_ns ? 100.0 * (double)r->frame_figs.stutter_ns /
+							     (double)r->frame_figs.total_ns : 0;
 	s->loop_periods = r->loop.periods;
 	s->stolen_p99_ns = hist_percentile_ns(&r->loop.excess_hist, 99, r->loop.excess.max_ns);
 	s->stolen_max_ns = r->loop.excess.max_ns;

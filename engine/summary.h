@@ -32,6 +32,14 @@ struct pair_summary {
 	uint64_t latency_over_period, latency_over_perceptible;
 	uint64_t frame_samples, frame_p50_ns, frame_p99_ns, frame_p999_ns;
 	double low1_fps;
+	/* The frames as the game benchmarking tools read them (engine/frames.h): the mean frame
+	 * time (ns), the 0.1 % percentile low (1 s / the p99.9 frame time), the 1 % and 0.1 %
+	 * average lows (1 s / the mean of the longest 1 % / 0.1 % of frame times), fps; the frames
+	 * longer than 2.5 times the mean of the 20 before them, and their share of the frame time,
+	 * %. */
+	double frame_mean_ns, low01_fps, low1_avg_fps, low01_avg_fps;
+	uint64_t stutter_frames;
+	double stutter_time_pct;
 	/* CPU-loop time over the calibrated work: p99 and max of the excess (stolen time), the
 	 * share of periods over 10% long. */
 	uint64_t loop_periods, stolen_p99_ns, stolen_max_ns;

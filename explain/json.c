@@ -70,7 +70,7 @@ static json_t *stages_json(const struct explain_summary *s, const uint64_t wait_
 	return a ? a : json_null();
 }
 
-static json_t *period_json(const struct explain_period *p, const struct explain_summary *s)
+json_t *explain_period_json(const struct explain_period *p, const struct explain_summary *s)
 {
 	json_t *top = json_array();
 	for (unsigned i = 0; top && i < p->ntop && i < EXPLAIN_TOP; i++)
@@ -103,7 +103,7 @@ json_t *explain_json(const struct explain_summary *summary, const struct explain
 	for (uint32_t i = 0; irqs && i < s.nirq && i < EXPLAIN_PAIR_IRQS; i++)
 		json_array_append_new(irqs, irq_json(&s.irqs[i]));
 	for (unsigned i = 0; periods && k && i < k->n; i++)
-		json_array_append_new(periods, period_json(explain_kept_at(k, i), &s));
+		json_array_append_new(periods, explain_period_json(explain_kept_at(k, i), &s));
 	json_t *o = json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "source",
 			 explain_source_name((enum explain_source)s.source), EK_EXPLAINED_PERIODS, ns_json(s.periods),
 			 EK_DELAY_NS, ns_json(s.delay_ns), EK_PARTS_NS, parts_json(s.part_ns), "softirq_ns",

@@ -13,6 +13,12 @@
  * Returns NULL only when jansson cannot allocate. */
 json_t *explain_json(const struct explain_summary *s, const struct explain_kept *k, uint64_t window_ns);
 
+/* One explained period p as explain_json writes each of its "periods" (doc/json.md "explain"):
+ * {"index", "start_ns", "delay_ns", "ran_ns", "missed", "parts_ns", "softirq_ns", "owners_ns",
+ * "migrations", "preemptions", "first_cpu", "last_cpu", "culprits", "irq", "stages"}, the
+ * stages named from s (its pair's summary).  Returns NULL only when jansson cannot allocate. */
+json_t *explain_period_json(const struct explain_period *p, const struct explain_summary *s);
+
 /* The members of "explain" its reader takes (explain_read_json, tools/plot.c): written by
  * explain_json, read back by name. */
 #define EK_EXPLAINED_PERIODS "explained_periods"

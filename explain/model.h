@@ -142,7 +142,7 @@ struct explain_schedstat {
 };
 
 /* What --explain-threshold accepts, for messages. */
-#define EXPLAIN_THRESHOLD_ACCEPTED "a time from 1 us to 10 s: a plain decimal (2, 1.5) with a unit ns, us, ms or s (no unit: us)"
+#define EXPLAIN_THRESHOLD_ACCEPTED "a time from 1 us to 10 s: a plain decimal (2, 1.5) with a unit ns, us, ms, s, m, h or d (no unit: us)"
 
 /* Parses a time as --explain-threshold takes it ("500us", "2ms", "1.5ms", "300": us) into
  * *ns.  Returns 0, or -1 when malformed or outside 1 us .. 10 s. */

@@ -139,6 +139,48 @@ int cgroup_locate(const char *proc_cgroup, const char *mountinfo, const char *co
 	return -1;
 }
 
+/* Whether the mount point mnt holds path: equal, or a prefix ending at a '/' of path. */
+static bool mount_holds(const char *mnt, const char *path)
+{
+	size_t ml = strcmp(mnt, "/") == 0 ? 0 : strlen(mnt);
+	return strncmp(path, mnt, ml) == 0 && (path[ml] == '\0' || path[ml] == '/');
+}
+
+int cgroup_mount_of(const char *mountinfo, const char *path, char *mnt, char *fstype, char *opts)
+{
+	char line[2 * PATH_MAX + 512];
+	size_t best = 0;
+	bool found = false;
+	for (const char *l = mountinfo; l && *l;) {
+		const char *eol = strchr(l, '\n');
+		size_t ll = eol ? (size_t)(eol - l) : strlen(l);
+		char *f[MOUNTINFO_FIELDS];
+		int n = 0, sep = 6;
+		if (ll < sizeof(line)) {
+			memcpy(line, l, ll);
+			line[ll] = '\0';
+			n = split_fields(line, f);
+		}
+		while (sep < n && strcmp(f[sep], "-") != 0)
+			sep++;
+		if (sep + 3 < n) {
+			unescape(f[4]);
+			size_t ml = strlen(f[4]);
+			bool take = path ? mount_holds(f[4], path) && ml >= best
+				: !found && strcmp(f[sep + 1], "cgroup2") == 0;
+			if (take && ml < PATH_MAX && strlen(f[sep + 1]) < PATH_MAX && strlen(f[sep + 3]) < PATH_MAX) {
+				strcpy(mnt, f[4]);
+				strcpy(fstype, f[sep + 1]);
+				strcpy(opts, f[sep + 3]);
+				best = ml;
+				found = true;
+			}
+		}
+		l = eol ? eol + 1 : NULL;
+	}
+	return found ? 0 : -1;
+}
+
 bool cgroup_up(struct cgroup_loc *loc)
 {
 	size_t ml = strlen(loc->mount);

@@ -26,6 +26,13 @@ struct cgroup_loc {
 int cgroup_locate(const char *proc_cgroup, const char *mountinfo, const char *controller,
 		  struct cgroup_loc *loc);
 
+/* The mount of mountinfo (proc(5)) holding path: the one whose mount point is the longest
+ * prefix of path in whole components (the last such line when one is mounted over another),
+ * its mount point into mnt, file system type ("cgroup2", "cgroup", "tmpfs") into fstype and
+ * super options ("rw,cpu") into opts, each buffer PATH_MAX bytes.  With path NULL, the first
+ * cgroup2 mount instead.  Returns 0, or -1 when there is none. */
+int cgroup_mount_of(const char *mountinfo, const char *path, char *mnt, char *fstype, char *opts);
+
 /* Moves loc->dir to its parent cgroup.  Returns false (loc unchanged) when loc->dir already is
  * the mount point, the highest cgroup visible here. */
 bool cgroup_up(struct cgroup_loc *loc);

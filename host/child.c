@@ -298,3 +298,25 @@ void child_describe_status(int status, char *buf, size_t len)
 	else
 		snprintf(buf, len, "status 0x%x", status);
 }
+
+int child_exec_prepare(pid_t parent, int out_fd, int err_fd, int keep_fd)
+{
+	sigset_t none;
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) != 0 || getppid() != parent)
+		return -1;
+	setpgid(0, 0);
+	int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	if (null < 0 || dup2(null, 0) < 0 || dup2(out_fd, 1) < 0 || dup2(err_fd, 2) < 0 ||
+	    (keep_fd >= 0 && (dup2(keep_fd, 3) < 0 || fcntl(3, F_SETFD, FD_CLOEXEC) != 0)))
+		return -1;
+	close_range(keep_fd >= 0 ? 4 : 3, ~0U, 0);
+	for (int s = 1; s < NSIG; s++)
+		if (s != SIGKILL && s != SIGSTOP)
+			signal(s, SIG_DFL);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	if (sched_getscheduler(0) != SCHED_OTHER &&
+	    sched_setscheduler(0, SCHED_OTHER, &(struct sched_param){ .sched_priority = 0 }) != 0)
+		return -1;
+	return 0;
+}

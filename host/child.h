@@ -49,6 +49,16 @@ unsigned stop_signals_catch(void (*handler)(int));
 int child_spawn(struct child *c, const char *name, child_body body, void *arg, const int *keep_fds,
 		unsigned n_keep);
 
+/* In a child forked (with every signal blocked across the fork) to exec a command the user
+ * gave: killed with its parent (PR_SET_PDEATHSIG SIGKILL; fails when the parent, pid parent, is
+ * already gone), its own process group (a terminal's Ctrl-C is the parent's to act on), stdin
+ * /dev/null, stdout out_fd and stderr err_fd, keep_fd (-1: none) as descriptor 3 (close-on-exec)
+ * and nothing else of the parent's open, every signal at its default and none blocked, and
+ * SCHED_OTHER (the parent may be SCHED_FIFO in a measuring window: a command the user wrote
+ * never runs at the benchmark's realtime priority; sched_setscheduler(2)).
+ * Returns 0, or -1 (the child should then _exit(126)). */
+int child_exec_prepare(pid_t parent, int out_fd, int err_fd, int keep_fd);
+
 /* In a child, once its worker threads exist (new threads inherit the policy): raises the
  * calling control thread to SCHED_FIFO at prio, so that a stop request is acted on at once
  * however many threads load the CPUs.  That thread only sleeps until the stop, so nothing

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "host/child.h"
 #include "host/scx.h"
 #include "lib/timeutil.h"
 
@@ -100,19 +101,8 @@ static const char *output_tail(const struct scx_runner *r, char *buf, size_t len
  * main's open, the default signals, then none blocked; then the command.  Never returns. */
 static void child_exec(const struct scx_runner *r, pid_t parent)
 {
-	sigset_t none;
-	if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) != 0 || getppid() != parent)
+	if (child_exec_prepare(parent, r->out_fd, r->out_fd, -1) != 0)
 		_exit(126);
-	setpgid(0, 0);
-	int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
-	if (null < 0 || dup2(null, 0) < 0 || dup2(r->out_fd, 1) < 0 || dup2(r->out_fd, 2) < 0)
-		_exit(126);
-	close_range(3, ~0U, 0);
-	for (int s = 1; s < NSIG; s++)
-		if (s != SIGKILL && s != SIGSTOP)
-			signal(s, SIG_DFL);
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
 	execvp(r->argv[0], r->argv);
 	dprintf(2, "execvp(%s): %s\n", r->argv[0], strerror(errno));
 	_exit(127);

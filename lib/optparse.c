@@ -46,6 +46,22 @@ static void getopt_tables(const struct optparse *p, struct option *lo, char *sho
 	shorts[k] = '\0';
 }
 
+/* The long option nearest word ("--bugdet" or "--bugdet=5"), as "--budget" into f->suggest. */
+static void suggest_option(const struct optparse *p, const char *word, struct optparse_fault *f)
+{
+	char name[SUGGEST_MAX_LEN + 1];
+	struct suggest sg;
+	if (strncmp(word, "--", 2) != 0)
+		return;
+	snprintf(name, sizeof(name), "%.*s", (int)strcspn(word + 2, "="), word + 2);
+	suggest_begin(&sg, name, false);
+	for (unsigned i = 0; i < p->n; i++)
+		if (!p->spec(p->ctx, i)->hidden)
+			suggest_offer(&sg, p->spec(p->ctx, i)->long_name);
+	if (sg.best)
+		snprintf(f->suggest, sizeof(f->suggest), "--%s", sg.best);
+}
+
 /* Fills f for getopt_long's ':' (missing value) or '?' (unknown option). */
 static void getopt_fault(const struct optparse *p, int c, char **argv, struct optparse_fault *f)
 {
@@ -54,6 +70,8 @@ static void getopt_fault(const struct optparse *p, int c, char **argv, struct op
 	f->spec = f->kind == OPTPARSE_MISSING ? p->spec(p->ctx, (unsigned)i) : NULL;
 	f->letter = optopt;
 	f->word = argv[optind - 1];
+	if (f->kind == OPTPARSE_UNKNOWN && !optopt)
+		suggest_option(p, f->word, f);
 }
 
 /* The getopt_long loop over the tables lo and shorts. */
@@ -76,6 +94,7 @@ static int parse_loop(const struct optparse *p, const struct option *lo, const c
 			f->letter = c;
 			f->word = argv[optind - 1];
 			f->value = optarg;
+			optspec_suggest(f->spec, optarg, f->suggest, sizeof(f->suggest));
 		}
 		if (rc != OPTSPEC_SET)
 			return rc;

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "lib/optspec.h"
+#include "lib/suggest.h"
 
 /* What stopped the parse. */
 enum optparse_fault_kind {
@@ -27,6 +28,9 @@ struct optparse_fault {
 	                                as getopt leaves optind) */
 	const char *value;           /* BAD_VALUE: the value as given; else NULL */
 	char what[512];              /* BAD_VALUE: optspec_set's reason ("invalid value"); else "" */
+	/* "Did you mean": for an unknown long option, the nearest option's name ("--budget"); for
+	 * a MASK's or CHOICE's unknown value, the nearest name (optspec_suggest); else "". */
+	char suggest[SUGGEST_MAX_LEN + 3];
 };
 
 /* A command line's options: n of them, option i described by spec(ctx, i) and its value

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <strings.h>
 #include "lib/optspec.h"
+#include "lib/suggest.h"
 
 #define HELP_COLUMN 27 /* where -h's help text starts */
 
@@ -75,42 +76,106 @@ static int read_digits(const char **p, int max_digits, uint64_t *v)
 	return n;
 }
 
-/* The nanoseconds in one of unit ("ns", "us", "ms", "s", "": bare), or 0 for another text. */
+/* The units a duration takes: name and nanoseconds, smallest first. */
+static const struct { const char *name; uint64_t ns; } time_units[] = {
+	{ "ns", 1 }, { "us", 1000 }, { "ms", 1000000 }, { "s", 1000000000 },
+	{ "m", 60000000000ull }, { "h", 3600000000000ull }, { "d", 86400000000000ull } };
+#define TIME_UNITS (sizeof(time_units) / sizeof(time_units[0]))
+
+/* The nanoseconds in one of unit (a name of time_units, "" for bare_unit_ns), or 0. */
 static uint64_t duration_unit_ns(const char *unit, uint64_t bare_unit_ns)
 {
-	static const struct { const char *name; uint64_t ns; } units[] = {
-		{ "ns", 1 }, { "us", 1000 }, { "ms", 1000000 }, { "s", 1000000000 } };
 	if (!*unit)
 		return bare_unit_ns;
-	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
-		if (strcmp(unit, units[i].name) == 0)
-			return units[i].ns;
+	for (size_t i = 0; i < TIME_UNITS; i++)
+		if (strcmp(unit, time_units[i].name) == 0)
+			return time_units[i].ns;
 	return 0;
 }
 
-int parse_duration_ns(const char *s, uint64_t bare_unit_ns, uint64_t min_ns, uint64_t max_ns, uint64_t *ns)
+/* The time s says, in units of unit_ns (bare numbers meaning bare_unit_ns nanoseconds):
+ * *q the whole units, *inexact whether a remainder was left (rounded to the nearest unit when
+ * round).  Exact in 128 bits: at most 18 digits before the point and 9 after.  Returns 0,
+ * DURATION_BAD or DURATION_RANGE (more than 64 bits of units). */
+static int duration_units(const char *s, uint64_t bare_unit_ns, uint64_t unit_ns, bool round, uint64_t *q,
+			  bool *inexact)
 {
 	uint64_t whole, frac = 0, scale = 1;
 	const char *p = s;
 	if (!s || read_digits(&p, 18, &whole) < 1)
-		return -1;
+		return DURATION_BAD;
 	if (*p == '.') {
 		p++;
 		int k = read_digits(&p, 9, &frac);
 		if (k < 1)
-			return -1;
+			return DURATION_BAD;
 		while (k-- > 0)
 			scale *= 10;
 	}
 	uint64_t unit = duration_unit_ns(p, bare_unit_ns);
-	if (!unit || unit > 1000000000 || whole > UINT64_MAX / unit)
-		return -1;
-	/* frac < 1e9 and unit <= 1e9: the product fits in 64 bits */
-	uint64_t v = whole * unit, part = (frac * unit + scale / 2) / scale;
-	if (v > UINT64_MAX - part || v + part < min_ns || v + part > max_ns)
-		return -1;
-	*ns = v + part;
+	if (!unit)
+		return DURATION_BAD;
+	unsigned __int128 whole_ns = (unsigned __int128)whole * unit;   /* < 1e18 * 8.64e13 */
+	if (whole_ns / unit_ns > UINT64_MAX)
+		return DURATION_RANGE;
+	/* whole_ns < 2^64 * unit_ns <= 1.9e28, times scale <= 1e9: within 128 bits */
+	unsigned __int128 total = whole_ns * scale + (unsigned __int128)frac * unit, div = (unsigned __int128)scale * unit_ns;
+	unsigned __int128 v = (total + (round ? div / 2 : 0)) / div;
+	if (v > UINT64_MAX)
+		return DURATION_RANGE;
+	*inexact = total % div != 0;
+	*q = (uint64_t)v;
 	return 0;
+}
+
+int parse_duration(const char *s, uint64_t unit_ns, uint64_t min, uint64_t max, uint64_t *v)
+{
+	bool inexact;
+	uint64_t q;
+	int rc = duration_units(s, unit_ns, unit_ns, false, &q, &inexact);
+	if (rc == 0 && inexact)
+		rc = DURATION_INEXACT;
+	if (rc == 0 && (q < min || q > max))
+		rc = DURATION_RANGE;
+	if (rc == 0)
+		*v = q;
+	return rc;
+}
+
+int parse_duration_ns(const char *s, uint64_t bare_unit_ns, uint64_t min_ns, uint64_t max_ns, uint64_t *ns)
+{
+	bool inexact;
+	uint64_t q;
+	if (duration_units(s, bare_unit_ns, 1, true, &q, &inexact) != 0 || q < min_ns || q > max_ns)
+		return -1;
+	*ns = q;
+	return 0;
+}
+
+const char *format_duration(uint64_t v, uint64_t unit_ns, char *buf, size_t len)
+{
+	unsigned __int128 ns = (unsigned __int128)v * unit_ns;
+	size_t k = 0;
+	for (size_t i = 0; i < TIME_UNITS; i++)
+		if (ns % time_units[i].ns == 0)
+			k = i;
+	for (size_t i = 0; ns == 0 && i < TIME_UNITS; i++)
+		if (time_units[i].ns == unit_ns)
+			k = i;   /* zero in the option's own unit */
+	snprintf(buf, len, "%" PRIu64 "%s", (uint64_t)(ns / time_units[k].ns), time_units[k].name);
+	return buf;
+}
+
+/* The name of the unit of unit_ns nanoseconds in words ("seconds"), for messages. */
+static const char *time_unit_words(uint64_t unit_ns)
+{
+	switch (unit_ns) {
+	case 1: return "nanoseconds";
+	case 1000: return "microseconds";
+	case 1000000: return "milliseconds";
+	case 1000000000: return "seconds";
+	default: return "units";
+	}
 }
 
 /* A size as the largest K/M/G/T multiple that is exact ("64M", "1048576T", "1000"). */
@@ -276,6 +341,19 @@ static int ints_add(struct optspec_ints *l, int v)
 	return 0;
 }
 
+/* One number of an OPTSPEC_INTS list in [min, max]: an integer, or a time for a duration
+ * option (whose min is not negative).  Returns 0, or -1. */
+static int ints_number(const struct optspec *s, const char *text, int64_t min, int64_t max, int64_t *v)
+{
+	uint64_t u;
+	if (!s->time_unit_ns)
+		return parse_i64(text, min, max, v);
+	if (min < 0 || parse_duration(text, s->time_unit_ns, (uint64_t)min, (uint64_t)max, &u) != 0)
+		return -1;
+	*v = (int64_t)u;
+	return 0;
+}
+
 /* One item of an OPTSPEC_INTS list: N, or A:B[:STEP]. */
 static int ints_item(const struct optspec *s, char *item, struct optspec_ints *l)
 {
@@ -283,12 +361,12 @@ static int ints_item(const struct optspec *s, char *item, struct optspec_ints *l
 	int64_t a, b, step = 1;
 	for (int k = 1; k < 3 && (f[k] = strchr(f[k - 1], ':')); k++)
 		*f[k]++ = '\0';
-	if (strchr(f[2] ? f[2] : "", ':') || parse_i64(f[0], s->min, s->max, &a) != 0)
+	if (strchr(f[2] ? f[2] : "", ':') || ints_number(s, f[0], s->min, s->max, &a) != 0)
 		return -1;
 	b = a;
-	if (f[1] && parse_i64(f[1], s->min, s->max, &b) != 0)
+	if (f[1] && ints_number(s, f[1], s->min, s->max, &b) != 0)
 		return -1;
-	if (f[2] && parse_i64(f[2], 1, s->max - s->min > 0 ? s->max - s->min : 1, &step) != 0)
+	if (f[2] && ints_number(s, f[2], 1, s->max - s->min > 0 ? s->max - s->min : 1, &step) != 0)
 		return -1;
 	for (int64_t v = a;; v += a <= b ? step : -step) {
 		if ((a <= b && v >= b) || (a > b && v <= b)) {
@@ -347,11 +425,31 @@ static int set_mask(const struct optspec *s, void *base, const char *arg, char *
 	return OPTSPEC_SET;
 }
 
+/* A duration option's value (struct optspec.time_unit_ns) into base.  Returns OPTSPEC_SET, or
+ * OPTSPEC_BAD with what set. */
+static int set_time(const struct optspec *s, void *base, const char *arg, char *what, size_t whatlen)
+{
+	uint64_t u = 0;
+	int rc = parse_duration(arg, s->time_unit_ns, s->min > 0 ? (uint64_t)s->min : 0, (uint64_t)s->max, &u);
+	if (rc == DURATION_INEXACT)
+		snprintf(what, whatlen, "not a whole number of %s", time_unit_words(s->time_unit_ns));
+	else if (rc == DURATION_RANGE)
+		snprintf(what, whatlen, "time out of range");
+	else if (rc != 0)
+		snprintf(what, whatlen, "invalid time");
+	if (rc != 0)
+		return OPTSPEC_BAD;
+	store_number(s, base, (int64_t)u);
+	return OPTSPEC_SET;
+}
+
 static int set_number(const struct optspec *s, void *base, const char *arg, char *what, size_t whatlen)
 {
 	int64_t v = 0;
 	uint64_t u = 0;
 	int rc;
+	if (s->time_unit_ns)
+		return set_time(s, base, arg, what, whatlen);
 	if (s->type == OPTSPEC_SIZE)
 		rc = parse_size(arg, &u) || u < (uint64_t)s->min || u > (uint64_t)s->max ? -1 : 0;
 	else if (s->type == OPTSPEC_INT || s->type == OPTSPEC_I64)
@@ -481,6 +579,19 @@ static void join_choices(const struct optspec *s, char *buf, size_t len)
 	}
 }
 
+/* What a duration option accepts: "a time from 1s to 24h in whole seconds, with a unit ns,
+ * us, ms, s, m, h or d (no unit: seconds)".  Returns buf. */
+static const char *time_accepted(const struct optspec *s, char *buf, size_t len)
+{
+	char lo[32], hi[32];
+	const char *words = time_unit_words(s->time_unit_ns);
+	format_duration(s->min > 0 ? (uint64_t)s->min : 0, s->time_unit_ns, lo, sizeof(lo));
+	format_duration((uint64_t)s->max, s->time_unit_ns, hi, sizeof(hi));
+	snprintf(buf, len, "a time from %s to %s in whole %s, with a unit %s (no unit: %s)", lo, hi, words,
+		 OPTSPEC_TIME_UNITS, words);
+	return buf;
+}
+
 const char *optspec_accepted(const struct optspec *s, char *buf, size_t len)
 {
 	char lo[32], hi[32];
@@ -491,12 +602,22 @@ const char *optspec_accepted(const struct optspec *s, char *buf, size_t len)
 		snprintf(buf, len, "%s to %s, with an optional K, M, G or T suffix", lo, hi);
 		break;
 	case OPTSPEC_UINT: case OPTSPEC_U64: case OPTSPEC_INT: case OPTSPEC_I64:
+		if (s->time_unit_ns) {
+			time_accepted(s, buf, len);
+			break;
+		}
 		snprintf(buf, len, "%s from %" PRId64 " to %" PRId64, s->unit ? s->unit : "an integer", s->min, s->max);
 		break;
 	case OPTSPEC_MASK:
 		mask_names(s, 0, false, ", ", buf, len);
 		break;
 	case OPTSPEC_INTS:
+		if (s->time_unit_ns) {
+			size_t used = strlen(time_accepted(s, buf, len));
+			snprintf(buf + used, len - used, "; comma-separated, and ranges A:B or A:B:STEP (B included), "
+				 "no value twice");
+			break;
+		}
 		snprintf(buf, len, "integers from %" PRId64 " to %" PRId64 ", comma-separated, and ranges A:B or "
 			 "A:B:STEP (B included), no value twice", s->min, s->max);
 		break;
@@ -520,6 +641,43 @@ const char *optspec_accepted(const struct optspec *s, char *buf, size_t len)
 		snprintf(buf, len, "%s", s->accepted ? s->accepted : "see -h");
 		break;
 	}
+	return buf;
+}
+
+/* The first comma-separated name of value that is none of s's MASK candidates, into name. */
+static bool first_unknown_name(const struct optspec *s, const char *value, char *name, size_t len)
+{
+	for (const char *p = value; *p; p += *p == ',') {
+		size_t n = strcspn(p, ",");
+		snprintf(name, len, "%.*s", (int)n, p);
+		p += n;
+		if (mask_find(s, name) < 0)
+			return true;
+	}
+	return false;
+}
+
+const char *optspec_suggest(const struct optspec *s, const char *value, char *buf, size_t len)
+{
+	char name[SUGGEST_MAX_LEN + 1];
+	struct suggest sg;
+	buf[0] = '\0';
+	if (!value || (s->type != OPTSPEC_MASK && s->type != OPTSPEC_CHOICE))
+		return NULL;
+	if (s->type == OPTSPEC_MASK) {
+		if (!first_unknown_name(s, value, name, sizeof(name)))
+			return NULL;
+		suggest_begin(&sg, name, true);
+		for (unsigned i = 0; i < 32 && s->name_at(i); i++)
+			suggest_offer(&sg, s->name_at(i));
+	} else {
+		suggest_begin(&sg, value, false);
+		for (unsigned i = 0; s->choices[i]; i++)
+			suggest_offer(&sg, s->choices[i]);
+	}
+	if (!sg.best)
+		return NULL;
+	snprintf(buf, len, "%s", sg.best);
 	return buf;
 }
 
@@ -628,25 +786,68 @@ static int help_head(const struct optspec *s, const struct optspec_style *st, ch
 	return n;
 }
 
-void optspec_help_styled(FILE *f, const struct optspec *s, const struct optspec_style *st)
+void optspec_wrap(FILE *f, const char *text, int first_col, int indent, int width)
 {
-	char head[80];
+	int col = first_col, start = first_col;   /* start: where the line's text began */
+	for (const char *p = text; *p;) {
+		if (*p == '\n' || *p == ' ') {
+			if (*p++ == '\n') {
+				fprintf(f, "\n%*s", indent, "");
+				col = start = indent;
+			}
+			continue;
+		}
+		int w = (int)strcspn(p, " \n");
+		if (col > start && col + 1 + w > width) {
+			fprintf(f, "\n%*s", indent, "");
+			col = start = indent;
+		}
+		fprintf(f, "%s%.*s", col > start ? " " : "", w, p);
+		col += (col > start ? 1 : 0) + w;
+		p += w;
+	}
+	fputc('\n', f);
+}
+
+void optspec_help_brief(FILE *f, const struct optspec *s, const struct optspec_style *st, bool brief)
+{
+	char head[80], text[2048];
 	if (s->hidden)
 		return;
-	bool beside = help_head(s, st, head, sizeof(head)) < st->column;  /* else a line of its own */
-	if (!beside)
-		fprintf(f, "%s\n", head);
-	for (const char *line = s->help ? s->help : "";; beside = false) {
-		const char *nl = strchr(line, '\n');
-		int w = nl ? (int)(nl - line) : (int)strlen(line);
-		if (beside)
-			fprintf(f, "%-*s %.*s\n", st->column - 1, head, w, line);
-		else
-			fprintf(f, "%*s%.*s\n", st->column, "", w, line);
-		if (!nl)
-			break;
-		line = nl + 1;
-	}
+	int n = help_head(s, st, head, sizeof(head));
+	const char *help = s->help ? s->help : "";
+	snprintf(text, sizeof(text), "%.*s", brief ? (int)strcspn(help, "\n") : (int)strlen(help), help);
+	size_t end = strlen(text);
+	if (brief && end && strchr(":;,", text[end - 1]))
+		text[end - 1] = '\0';   /* the summary's joint to the rest */
+	for (char *nl = text; (nl = strchr(nl, '\n'));)
+		*nl = ' ';   /* in full, the help is one paragraph: its '\n's (the summary's end) wrap as blanks */
+	if (n < st->column)
+		fprintf(f, "%-*s ", st->column - 1, head);
+	else
+		fprintf(f, "%s\n%*s", head, st->column, "");
+	optspec_wrap(f, text, st->column, st->column, OPTSPEC_HELP_WIDTH);
+}
+
+void optspec_help_styled(FILE *f, const struct optspec *s, const struct optspec_style *st)
+{
+	optspec_help_brief(f, s, st, false);
+}
+
+const char *optspec_section_title(unsigned sec)
+{
+	static const char *const titles[OPTSPEC_SECTION_COUNT] = {
+		[OPTSPEC_SECTION_RUN] = "What to run",
+		[OPTSPEC_SECTION_TIME] = "How long",
+		[OPTSPEC_SECTION_OUTPUT] = "Output",
+		[OPTSPEC_SECTION_SCHED] = "Scheduling",
+		[OPTSPEC_SECTION_PLACEMENT] = "Placement",
+		[OPTSPEC_SECTION_EXPLAIN] = "Why periods were late",
+		[OPTSPEC_SECTION_WORKLOAD] = "Options of the simulated tasks and loads",
+		[OPTSPEC_SECTION_EXPERT] = "Expert",
+		[OPTSPEC_SECTION_INFO] = "Information",
+	};
+	return sec < OPTSPEC_SECTION_COUNT ? titles[sec] : NULL;
 }
 
 void optspec_help_table(FILE *f, const struct optspec *specs, unsigned n, const struct optspec_style *st)

@@ -83,7 +83,9 @@ struct optspec {
 	int short_name;         /* 't', or 0 for a long-only option */
 	enum optspec_type type;
 	const char *metavar;    /* the value's placeholder in -h ("SIZE"); NULL for no value */
-	const char *help;       /* -h text; a '\n' continues it on an indented line */
+	/* -h text, one paragraph (wrapped when printed); the main command's -h shows only its
+	 * first line (up to a '\n', a ':', ';' or ',' ending it dropped), --help-all the whole */
+	const char *help;
 	int64_t min, max;       /* accepted range of the number types (SIZE: bytes) */
 	int64_t def;            /* default of the number types and FLAG (0/1) */
 	const char *def_str;    /* default of TEXT and STRING (NULL: none) */
@@ -106,7 +108,38 @@ struct optspec {
 	int (*set)(const struct optspec *s, void *base, const char *arg, char *what, size_t whatlen);
 	bool hide_short;        /* the short letter is accepted but shown nowhere (-h, messages) */
 	bool hidden;            /* accepted, but no line in -h */
+	/* The -h section the option is listed under (enum optspec_section); every option of the
+	 * main command and of a workload has one (tests/check_options.c fails on a row without).
+	 * The subcommands' tables leave it 0. */
+	unsigned section;
+	/* UINT, U64, I64 and INTS: nonzero makes the option a duration stored in units of this
+	 * many nanoseconds (1000000000: seconds, 1000: microseconds).  Its value is then a time
+	 * with a unit (parse_duration: "10s", "500ms", "2m") or a bare number in this unit, which
+	 * must come to a whole number of units; min and max stay in the unit. */
+	uint64_t time_unit_ns;
 };
+
+/* The sections of the main command's -h, in the order it lists them: the common ones first,
+ * as cyclictest(8), fio(1) and rtla-timerlat-top(1) order theirs.  OPTSPEC_SECTION_NONE (0)
+ * is no section: a missing one, which the tests refuse. */
+enum optspec_section {
+	OPTSPEC_SECTION_NONE = 0,
+	OPTSPEC_SECTION_RUN,        /* what to run: -W, -w, -x, -X */
+	OPTSPEC_SECTION_TIME,       /* how long: -t, --budget, --repeat */
+	OPTSPEC_SECTION_OUTPUT,     /* outputs: --json, -c, -q, -v */
+	OPTSPEC_SECTION_SCHED,      /* scheduling: -B, -N, -r, policies, slices */
+	OPTSPEC_SECTION_PLACEMENT,  /* placement: --cpus, -L, -u */
+	OPTSPEC_SECTION_EXPLAIN,    /* --explain and its threshold */
+	OPTSPEC_SECTION_WORKLOAD,   /* a simulated task's or load's own options (--help-all only) */
+	OPTSPEC_SECTION_EXPERT,     /* -l, -b, --seed */
+	OPTSPEC_SECTION_INFO,       /* -h, --help-all, --version, --audit */
+	OPTSPEC_SECTION_COUNT
+};
+
+/* The heading of section sec in -h ("What to run"); NULL for none or out of range. */
+const char *optspec_section_title(unsigned sec);
+
+#define OPTSPEC_HELP_WIDTH 80   /* the columns of every -h line */
 
 /* Results of optspec_set. */
 enum { OPTSPEC_SET = 0, OPTSPEC_BAD = -1 };
@@ -127,6 +160,11 @@ const char *optspec_display(const struct optspec *s, char *buf, size_t len);
  * "microseconds from 100 to 10000000", "1M to 1048576T, with an optional K, M, G or T
  * suffix", the MASK's names joined with ", ", or s->accepted. */
 const char *optspec_accepted(const struct optspec *s, char *buf, size_t len);
+
+/* "Did you mean": for a MASK, the candidate nearest the first name of value that is none
+ * (case-insensitively: "Audoi" -> "Audio"); for a CHOICE, the choice nearest value (lib/suggest.h).
+ * Returns buf, or NULL (buf "") when nothing is near enough or s is another type. */
+const char *optspec_suggest(const struct optspec *s, const char *value, char *buf, size_t len);
 
 /* Whether the value in base is the option's default. */
 bool optspec_is_default(const struct optspec *s, const void *base);
@@ -153,10 +191,20 @@ struct optspec_style {
 extern const struct optspec_style optspec_main_style;
 
 /* Writes s's -h line(s) to f as st lays them out: "  -t, --time S             seconds..."
- * with the help text starting at st->column, each '\n' of it continued on a line indented to
- * that column; a head ("  -t, --time S") reaching the column stands on a line of its own.
- * Nothing for a hidden option. */
+ * with the help text starting at st->column, word-wrapped within OPTSPEC_HELP_WIDTH columns
+ * on lines indented to that column (optspec_help_brief in full); a head ("  -t, --time S")
+ * reaching the column stands on a line of its own.  Nothing for a hidden option. */
 void optspec_help_styled(FILE *f, const struct optspec *s, const struct optspec_style *st);
+
+/* optspec_help_styled, but only the help text's first line (its summary) when brief.  The
+ * text is one paragraph word-wrapped within OPTSPEC_HELP_WIDTH columns: a '\n' in it wraps as
+ * a blank (a word longer than a line stands alone). */
+void optspec_help_brief(FILE *f, const struct optspec *s, const struct optspec_style *st, bool brief);
+
+/* Writes text to f word-wrapped within width columns: the first line after first (already
+ * written, first_col columns wide), the others indented by indent columns; each '\n' of text
+ * starts a new line. */
+void optspec_wrap(FILE *f, const char *text, int first_col, int indent, int width);
 
 /* optspec_help_styled for each of the n options of specs, in order. */
 void optspec_help_table(FILE *f, const struct optspec *specs, unsigned n, const struct optspec_style *st);
@@ -192,11 +240,28 @@ const char *format_cpu_list(const struct optspec_cpus *l, char *buf, size_t len)
 int parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out);
 int parse_i64(const char *s, int64_t min, int64_t max, int64_t *out);
 
+/* The units a duration takes, for messages. */
+#define OPTSPEC_TIME_UNITS "ns, us, ms, s, m, h or d"
+
+/* Results of parse_duration besides 0. */
+enum { DURATION_BAD = -1, DURATION_RANGE = -2, DURATION_INEXACT = -3 };
+
 /* Parses a duration: a decimal number (digits, optionally a point and at most 9 more digits;
- * no sign, exponent, hex, blank, inf or nan) followed by a unit ns, us, ms or s, or no unit
- * meaning bare_unit_ns nanoseconds each, into *ns rounded to the nearest nanosecond, within
- * [min_ns, max_ns].  Returns 0, or -1 on anything else. */
+ * no sign, exponent, hex, blank, inf or nan) followed by a unit ns, us, ms, s, m (minutes),
+ * h or d (days, 86400 s), or no unit meaning unit_ns nanoseconds each, into *v in units of
+ * unit_ns, within [min, max] (in those units).  Returns 0; DURATION_BAD for anything else
+ * (an unknown unit, a malformed number); DURATION_RANGE outside [min, max], an overflow of
+ * 64 bits included; DURATION_INEXACT for a time that is not a whole number of units ("1.5"
+ * for seconds, "1500ns" for microseconds: refused, never rounded). */
+int parse_duration(const char *s, uint64_t unit_ns, uint64_t min, uint64_t max, uint64_t *v);
+
+/* Parses a duration as parse_duration does with a bare number meaning bare_unit_ns
+ * nanoseconds each, into *ns rounded to the nearest nanosecond, within [min_ns, max_ns].
+ * Returns 0, or -1 on anything else. */
 int parse_duration_ns(const char *s, uint64_t bare_unit_ns, uint64_t min_ns, uint64_t max_ns, uint64_t *ns);
+
+/* A time in units of unit_ns as its largest exact unit ("24h", "500ms", "100us", "90s"). */
+const char *format_duration(uint64_t v, uint64_t unit_ns, char *buf, size_t len);
 
 /* Parses a size with an optional K, M, G or T suffix (powers of 1024, optional trailing
  * "iB"/"B"), at least 1 byte.  Returns 0, or -1. */

@@ -192,6 +192,10 @@ static void add_place(const struct sched_setting *s, char *buf, size_t len)
 		snprintf(buf + n, len - n, "%s%u thread%s", n ? " " : "", s->threads, s->threads == 1 ? "" : "s");
 		n = strlen(buf);
 	}
+	if (s->cgroup && n < len) {
+		snprintf(buf + n, len - n, "%scgroup %s", n ? " " : "", s->cgroup);
+		n = strlen(buf);
+	}
 	if (s->scheduler && n < len)
 		snprintf(buf + n, len - n, "%s%s%s", n ? " " : "", strcmp(s->scheduler, SCHED_FAIR_CLASS) ? "sched_ext " : "",
 			 s->scheduler);

@@ -45,6 +45,12 @@ struct sched_setting {
 	 * sched_ext scheduler's command, or "fair" for the kernel's own class (labelled "sched_ext
 	 * CMD", "fair"); NULL: the machine's, as it is. */
 	const char *scheduler;
+	/* The cgroup the side's processes run in, when --bench-cgroup or --load-cgroup gives
+	 * alternatives: the path as given (labelled "cgroup PATH") and its index among the
+	 * option's; NULL and 0 when the side is not swept over cgroups (the one given, or none,
+	 * then applies to every pair). */
+	const char *cgroup;
+	unsigned cgroup_index;
 };
 
 /* The command-line name of kind ("other", "batch", "idle", "fifo", "rr", "deadline"); NULL

@@ -1,4 +1,5 @@
 #include <stdlib.h>
+#include "lib/distrib.h"
 #include "lib/stats.h"
 #include <math.h>
 
@@ -51,4 +52,16 @@ double median_of(double *v, unsigned n)
 {
 	qsort(v, n, sizeof(*v), cmp_double);
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+bool mean_interval95(double n, double sum, double sum_sq, double floor, double *mean, double *lo, double *hi)
+{
+	if (n < 2)
+		return false;
+	double m = sum / n, var = (sum_sq - n * m * m) / (n - 1);
+	double half = student_t_quantile_real(n - 1, 0.975) * sqrt(var > 0 ? var : 0) / sqrt(n);
+	*mean = m;
+	*lo = fmax(m - half, floor);
+	*hi = m + half;
+	return true;
 }

@@ -2,6 +2,7 @@
  * (numerically stable, one pass), min and max.  Samples are nanoseconds. */
 #ifndef IB_STATS_H
 #define IB_STATS_H
+#include <stdbool.h>
 #include <stdint.h>
 
 struct lat_stats {
@@ -23,5 +24,11 @@ void lat_stats_merge(struct lat_stats *a, const struct lat_stats *b);
 
 /* Median of v[0..n) (n >= 1), sorting v in place. */
 double median_of(double *v, unsigned n);
+
+/* The 95 % t interval of the mean of n values (each one run's figure: the between-run spread)
+ * given by their sum and sum of squares, mean -+ t(n - 1, 0.975) s / sqrt(n) with s the
+ * sample standard deviation, into *lo and *hi (the low end at least floor), the mean into
+ * *mean.  Returns false (nothing set) with fewer than two values. */
+bool mean_interval95(double n, double sum, double sum_sq, double floor, double *mean, double *lo, double *hi);
 
 #endif

@@ -20,13 +20,13 @@ const struct optspec disk_opt_workdir = {
 	.long_name = "workdir", .type = OPTSPEC_STRING, .metavar = "DIR",
 	.help = "directory for disk load scratch files (default: .)", .def_str = ".",
 	.accepted = "an existing directory", .noun = "directory name", .json_key = "workdir",
-	.offset = offsetof(struct disk_opts, workdir),
+	.section = OPTSPEC_SECTION_WORKLOAD, .offset = offsetof(struct disk_opts, workdir),
 };
 const struct optspec disk_opt_file_size = {
 	.long_name = "file-size", .type = OPTSPEC_SIZE, .metavar = "SIZE",
 	.help = "disk load file size, 1M to 1048576T (K/M/G/T suffixes)",
 	.min = LOAD_MIN_SIZE_BYTES, .max = LOAD_MAX_SIZE_BYTES, .json_key = "file_size_bytes",
-	.offset = offsetof(struct disk_opts, file_size_bytes),
+	.section = OPTSPEC_SECTION_WORKLOAD, .offset = offsetof(struct disk_opts, file_size_bytes),
 };
 const struct optspec *const disk_options[] = { &disk_opt_workdir, &disk_opt_file_size, NULL };
 

@@ -14,6 +14,8 @@
 #include "loadkit/scratch.h"
 #include "engine/sim.h"
 
+struct cgroup_loc; /* host/cgroup.h */
+
 /* Upper bound for -L: thread counts and socketpairs stay far below RLIMIT_NOFILE's usual
  * hard limit (Hack uses 2 descriptors per sender/receiver pair, capped separately). */
 #define LOAD_MAX_THREADS 1024
@@ -40,6 +42,10 @@ struct load_config {
 	uint64_t loops_per_ms;
 	const volatile sig_atomic_t *interrupted; /* main's signal flag, polled by prepare hooks */
 	struct scratch_set *scratch; /* the run's scratch file registry (main's; loadkit/scratch.h) */
+	/* The cgroup v2 the load processes enter (--load-cgroup, its first alternative), for what
+	 * main says of them before they run (Memload's size in the header); NULL: main's own.  A
+	 * load process itself reads the cgroup it is in. */
+	const struct cgroup_loc *cgroup_v2;
 };
 
 /* Work a load did in one pair, sent back to main from the load process. */

@@ -80,6 +80,17 @@ void memcg_where(const char *root, struct memcg_where *w)
 		w->n++;
 }
 
+void memcg_where_v2(struct memcg_where *w, const struct cgroup_loc *v2)
+{
+	unsigned i = 0;
+	while (i < w->n && w->loc[i].version != 2)
+		i++;
+	if (i < sizeof(w->loc) / sizeof(w->loc[0])) {
+		w->loc[i] = *v2;
+		w->n = i == w->n ? w->n + 1 : w->n;
+	}
+}
+
 /* Reads the file name in dir; NULL when absent or unreadable. */
 static char *read_in(const char *dir, const char *name)
 {

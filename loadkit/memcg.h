@@ -55,6 +55,10 @@ void memcg_tighter(struct memcg_room *best, const struct memcg_room *cand);
  * w->n is 0 when none is visible. */
 void memcg_where(const char *root, struct memcg_where *w);
 
+/* Puts v2 in w as its unified (v2) cgroup, in place of the process's own: where a process
+ * that enters v2 will be (--load-cgroup); the v1 memory hierarchy's stays. */
+void memcg_where_v2(struct memcg_where *w, const struct cgroup_loc *v2);
+
 /* Reads every level of w, from the process's cgroup up to each mount point, into the tightest
  * room (out->limited false when no level has a limit).  Unreadable files count as absent. */
 void memcg_read(const struct memcg_where *w, struct memcg_room *out);

@@ -26,9 +26,9 @@
 /* Carried by every measured result since schema version 1: the schema requires it. */
 #define V1 .required = true
 /* What compare and export read (a threshold key, a name, a unit). */
-#define CMP(m, k, n, u, max, req) .cmp = &(const struct figure_compare){ m, k, n, u, max, req, 0 }
+#define CMP(m, k, n, u, max, req) .cmp = &(const struct figure_compare){ m, k, n, u, max, req, 0, NULL }
 /* The same, judged by default with threshold thr (struct figure_compare.threshold). */
-#define CMPT(m, k, n, u, max, req, thr) .cmp = &(const struct figure_compare){ m, k, n, u, max, req, thr }
+#define CMPT(m, k, n, u, max, req, thr) .cmp = &(const struct figure_compare){ m, k, n, u, max, req, thr, NULL }
 /* Its within-run interval: the JSON key and the low and high fields; CI_OPEN for a percentile's,
  * whose high may be INFINITY (open above). */
 #define CI(key, lo, hi) .ci = &(const struct figure_interval){ key, offsetof(struct pair_summary, lo), \
@@ -75,6 +75,20 @@ static const struct task_figure core_head[] = {
 	{ NS("frame_time_p999_ns", frame_p999_ns), .null_rule = FIG_NULL_NO_FRAMES },
 	{ .json_key = "one_percent_low_mfps", F_DBL(low1_fps), .unit = FIG_FPS, .json_scale = 1e3,
 	  .null_rule = FIG_NULL_NO_FRAMES, .higher_better = true, CMPT(JM_LOW1, "low1", "1% low fps", "fps", 0, false, 5) },
+	/* the frames as MangoHud and CapFrameX read them (engine/frames.h) */
+	{ COUNT("frame_time_samples", frame_samples) },
+	{ .json_key = "frame_time_mean_ns", F_DBL(frame_mean_ns), .unit = FIG_NS, .json_scale = 1,
+	  .null_rule = FIG_NULL_NO_FRAMES },
+	{ .json_key = "point_one_percent_low_mfps", F_DBL(low01_fps), .unit = FIG_FPS, .json_scale = 1e3,
+	  .null_rule = FIG_NULL_NO_FRAMES, .higher_better = true },
+	{ .json_key = "one_percent_low_average_mfps", F_DBL(low1_avg_fps), .unit = FIG_FPS, .json_scale = 1e3,
+	  .null_rule = FIG_NULL_NO_FRAMES, .higher_better = true,
+	  CMP(JM_LOW1_AVG, "low1avg", "1% low average fps", "fps", 0, false) },
+	{ .json_key = "point_one_percent_low_average_mfps", F_DBL(low01_avg_fps), .unit = FIG_FPS, .json_scale = 1e3,
+	  .null_rule = FIG_NULL_NO_FRAMES, .higher_better = true },
+	{ COUNT("stutter_frames", stutter_frames), .null_rule = FIG_NULL_NO_FRAMES },
+	{ PPM("stutter_time_ppm", stutter_time_pct), .null_rule = FIG_NULL_NO_FRAMES,
+	  CMP(JM_STUTTER, "stutter", "% stutter time", "%", 100, false) },
 	{ NS("stolen_p99_ns", stolen_p99_ns), .null_rule = FIG_NULL_NO_LOOPS,
 	  CMP(JM_STOLEN, "stolen", "stolen p99", "ms", 0, false) },
 	{ NS("stolen_max_ns", stolen_max_ns), .null_rule = FIG_NULL_NO_LOOPS },
@@ -99,7 +113,7 @@ static const struct task_figure core_tail[] = {
 	{ PPM("task_cpu_ppm", task_cpu_pct), VCOL(8, "cpu %") },
 	{ PPM("task_cpu_wanted_ppm", task_cpu_wanted_pct) },
 	{ PPM("deadlines_met_ppm", deadlines_met_pct), .higher_better = true, V1,
-	  CMPT(JM_MET, "deadlines", "% deadlines met", "%", 100, true, 1),
+	  .cmp = &(const struct figure_compare){ JM_MET, "deadlines", "% deadlines met", "%", 100, true, 1, .alias = "met" },
 	  CI("deadlines_met_ppm_ci", deadlines_met_lo_pct, deadlines_met_hi_pct) },
 	{ COUNT("periods", periods), V1 },
 	{ COUNT("deadlines_met", deadlines_met), .higher_better = true, V1 },
@@ -341,6 +355,18 @@ const char *judged_metric_key(enum judged_metric m)
 {
 	const struct task_figure *f = metric_row(m);
 	return f ? f->cmp->key : NULL;
+}
+
+int judged_metric_named(const char *name, size_t len)
+{
+	for (int m = 0; m < JM_METRICS; m++) {
+		const struct task_figure *f = metric_row((enum judged_metric)m);
+		const char *alias = f ? f->cmp->alias : NULL;
+		if (f && ((strlen(f->cmp->key) == len && strncmp(f->cmp->key, name, len) == 0) ||
+			  (alias && strlen(alias) == len && strncmp(alias, name, len) == 0)))
+			return m;
+	}
+	return -1;
 }
 
 /* Whether repeat s counts in the median of a figure of group g: all repeats, those with

@@ -113,6 +113,11 @@ double judged_metric_threshold(enum judged_metric m);
 /* compare --threshold's key of metric m ("p99", "deadlines"); NULL when out of range. */
 const char *judged_metric_key(enum judged_metric m);
 
+/* The metric whose key (judged_metric_key) or alias (struct figure_compare.alias: "met") is the
+ * len bytes at name, matched exactly; -1 when none is.  The one lookup of a figure's name on a
+ * command line (--fail-if). */
+int judged_metric_named(const char *name, size_t len);
+
 /* Median across reps[0..n) (n >= 1) of every figure, field by field, into *out (the middle
  * value, or the mean of the two middle ones); scheduling latency figures only over the
  * repeats with samples, timer latency figures over those with timer samples (none: 0 samples

@@ -121,6 +121,32 @@ static json_t *confinement_json(const struct machine_info *m)
 			 "rt_runtime_source", rt ? report_text(cg->rt_file) : json_null());
 }
 
+/* A string member's value: text, or null when empty (a file that is not there). */
+static json_t *text_or_null(const char *text)
+{
+	return text[0] ? report_text(text) : json_null();
+}
+
+/* One cgroup as it was at the start, its files' first lines as the kernel wrote them (null
+ * where absent). */
+static json_t *cgroup_json(const struct cgplace_facts *f)
+{
+	return json_pack("{s:o, s:b, s:o, s:o, s:o, s:o, s:o, s:o}", JK_CG_DIR, report_text(f->path),
+			 JK_CG_CREATED, f->created, JK_CG_TYPE, text_or_null(f->type),
+			 JK_CG_CONTROLLERS, report_text(f->controllers), JK_CG_CPU_WEIGHT, text_or_null(f->cpu_weight),
+			 JK_CG_CPU_MAX, text_or_null(f->cpu_max), JK_CG_CPUSET, text_or_null(f->cpuset_cpus_effective),
+			 JK_CG_MEMORY_MAX, text_or_null(f->memory_max));
+}
+
+/* run.bench_cgroups or run.load_cgroups: every cgroup of set (cgroup_json), or null without one. */
+static json_t *cgroups_json(const struct cgplace_set *set)
+{
+	json_t *a = set && set->n ? json_array() : NULL;
+	for (unsigned i = 0; a && i < set->n; i++)
+		json_array_append_new(a, cgroup_json(&set->v[i].facts));
+	return a ? a : json_null();
+}
+
 /* Every option with a JSON key, from the option tables (core and workloads'). */
 static json_t *options_json(const struct options *o)
 {
@@ -211,6 +237,11 @@ json_t *report_new(const struct machine_info *m, const struct run_info *info, co
 	if (doc) {
 		json_object_set_new(json_object_get(doc, JK_RUN), "calibration", calibration_json(info->calib));
 		json_object_set_new(json_object_get(doc, JK_RUN), "calibration_drift", json_null());
+	}
+	if (doc) {
+		const struct cgplace_set *cg = info->cgroups;
+		json_object_set_new(json_object_get(doc, JK_RUN), JK_BENCH_CGROUPS, cgroups_json(cg ? &cg[0] : NULL));
+		json_object_set_new(json_object_get(doc, JK_RUN), JK_LOAD_CGROUPS, cgroups_json(cg ? &cg[1] : NULL));
 	}
 	if (doc && info->audit)
 		json_object_set_new(json_object_get(doc, JK_MACHINE), JK_AUDIT, audit_json(info->audit));
@@ -422,11 +453,11 @@ static json_t *placement_json(const struct sched_setting *s)
 
 /* One side's setting: {"policy": "fifo", "nice": null, "rt_priority": 97, "slice_us": null,
  * "slice_kept_us": null, "wake": "thread", "cpus": null, "load_threads": null, "scheduler":
- * null}. */
+ * null, "cgroup": null}. */
 static json_t *setting_json(const struct sched_setting *s)
 {
 	bool slice = sched_kind_has_nice(s->kind) && s->slice_ns;
-	return json_pack("{s:s, s:o, s:o, s:o, s:o, s:s, s:o, s:o, s:o}", "policy", sched_kind_name(s->kind),
+	return json_pack("{s:s, s:o, s:o, s:o, s:o, s:s, s:o, s:o, s:o, s:o}", "policy", sched_kind_name(s->kind),
 			 "nice", sched_kind_has_nice(s->kind) ? json_integer(s->nice) : json_null(),
 			 "rt_priority", s->kind == SP_FIFO || s->kind == SP_RR ? json_integer(s->rt_prio) : json_null(),
 			 "slice_us", slice ? json_integer((json_int_t)(s->slice_ns / 1000)) : json_null(),
@@ -435,7 +466,8 @@ static json_t *setting_json(const struct sched_setting *s)
 			 "wake", sim_wake_name_at(s->own_timer ? SIM_WAKE_TIMER : SIM_WAKE_THREAD),
 			 "cpus", placement_json(s),
 			 "load_threads", s->threads ? json_integer(s->threads) : json_null(),
-			 "scheduler", s->scheduler ? report_text(s->scheduler) : json_null());
+			 "scheduler", s->scheduler ? report_text(s->scheduler) : json_null(),
+			 "cgroup", s->cgroup ? report_text(s->cgroup) : json_null());
 }
 
 /* The task's resolved settings: {"interval_us", "cpu_pct", "buffer_periods", "fixed_work",
@@ -471,11 +503,30 @@ static int add_settings(json_t *r, const struct report_entry *e)
 		rc = json_object_set_new(r, "bench_setting", setting_json(e->bench_sched));
 	if (rc == 0 && e->load_sched)
 		rc = json_object_set_new(r, "load_setting", setting_json(e->load_sched));
-	if (rc == 0 && e->rec->timeline_pair >= 0)
+	if (rc == 0 && e->rec->timeline_pair >= 0 && !e->timeline_unnamed)
 		rc = json_object_set_new(r, JK_TIMELINE_PAIR, json_integer(e->rec->timeline_pair));
 	if (rc == 0 && e->spec)
 		rc = json_object_set_new(r, JK_TASK_SETTINGS, task_settings_json(e->spec));
 	return rc;
+}
+
+/* What --on-threshold's actions did in a record: {actions: [{rule, latency_ns, period,
+ * at_ns, ok, outcome}], dropped} (doc/json.md); NULL when out of memory. */
+static json_t *on_threshold_json(const struct threshold_events *ev, const struct optspec_texts *rules)
+{
+	json_t *a = json_array();
+	for (uint32_t i = 0; a && i < ev->n && i < THRESHOLD_EVENTS_MAX; i++) {
+		const struct threshold_event *x = &ev->e[i];
+		json_t *o = json_pack("{s:o, s:I, s:I, s:I, s:b, s:o}", "rule",
+				      report_text(rules && x->rule < rules->n ? rules->v[x->rule] : "?"),
+				      "latency_ns", (json_int_t)x->latency_ns, "period", (json_int_t)x->period,
+				      "at_ns", (json_int_t)x->at_ns, "ok", x->ok, "outcome", report_text(x->outcome));
+		if (!o || json_array_append_new(a, o) != 0) {
+			json_decref(a);
+			return NULL;
+		}
+	}
+	return a ? json_pack("{s:o, s:I}", "actions", a, "dropped", (json_int_t)ev->dropped) : NULL;
 }
 
 int report_add(json_t *doc, const struct report_entry *e)
@@ -501,6 +552,8 @@ int report_add(json_t *doc, const struct report_entry *e)
 		rc = json_object_set_new(r, JK_EXPLAIN, record_explain_json(&rec->bench, rec->window_ns));
 	if (rc == 0 && rec->load.elapsed_ns)
 		rc = json_object_set_new(r, "load_work", load_work_json(&rec->load, e->load_metrics));
+	if (rc == 0 && (rec->on_threshold.n || rec->on_threshold.dropped))
+		rc = json_object_set_new(r, "on_threshold", on_threshold_json(&rec->on_threshold, e->on_threshold));
 	if (rc == 0 && rec->sched_ext_ops[0])
 		rc = json_object_set_new(r, "sched_ext_ops", report_text(rec->sched_ext_ops));
 	if (rc == 0 && e->load_storage && e->load_storage->fs[0])

@@ -37,11 +37,17 @@ struct report_entry {
 	const struct probe_storage *load_storage; /* where a disk load's files live ("load_storage",
 	                                             written when its fs is named), or NULL */
 	bool explain;                  /* --explain: the record's causes ("explain", explain/json.h) */
+	bool timeline_unnamed;         /* the pair's period records went to no --timeline file but to
+	                                  an output's own scratch (--trace alone): "timeline_pair",
+	                                  an id in no file, is not written */
 	/* The run's record (run/pair.h): measured when rec->ok (its figures from rec->bench, "stop"
 	 * from rec->stop), else "failed" with rec->why; "interrupted", "window_ns",
 	 * "timeline_pair" (when >= 0), "disturbance" (when measured), "load_activity" (when
 	 * looked at) and "load_work" (when the load reported) either way. */
 	const struct pair_outcome *rec;
+	/* --on-threshold's rules as given (the actions' "rule": rec->on_threshold's indexes), or
+	 * NULL: "on_threshold" is written when an action was taken in the record. */
+	const struct optspec_texts *on_threshold;
 };
 
 /* Starts a document: schema_version, generator, machine, run and options.  Returns NULL only

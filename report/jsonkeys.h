@@ -53,6 +53,20 @@ bool report_generator_is_ours(const char *generator);
 
 /* The run object's member compare reads: another run's pid, or null. */
 #define JK_CONCURRENT_RUN_PID "concurrent_run_pid"
+/* run.bench_cgroups and run.load_cgroups: the cgroups the bench or the load processes ran in
+ * (--bench-cgroup, --load-cgroup, in the order given; host/cgplace.h struct cgplace_facts), or
+ * null; compare reads the settings below as facts ("load_cgroups.cpu_weight"), the paths are
+ * the options'. */
+#define JK_BENCH_CGROUPS     "bench_cgroups"
+#define JK_LOAD_CGROUPS      "load_cgroups"
+#define JK_CG_DIR            "dir"
+#define JK_CG_CREATED        "created"
+#define JK_CG_TYPE           "type"
+#define JK_CG_CONTROLLERS    "controllers"
+#define JK_CG_CPU_WEIGHT     "cpu_weight"
+#define JK_CG_CPU_MAX        "cpu_max"
+#define JK_CG_CPUSET         "cpuset_cpus_effective"
+#define JK_CG_MEMORY_MAX     "memory_max"
 
 /* A result's members other than its figures (the figures' keys: report/figures.c). */
 #define JK_SIMULATION        "simulation"

@@ -211,6 +211,18 @@ void logfile_drift(FILE *f, const struct calib_drift *d, const char *after, bool
 	fprintf(f, "; fixed-work figures (ProAudio) may be off\n");
 }
 
+/* "Cgroup of the loads: PATH (created for the run): cpu.weight 1, ...": where --bench-cgroup
+ * or --load-cgroup placed a side (who: "task", "loads"), or one of its alternatives, as it was
+ * at the start. */
+static void header_cgroup(FILE *f, const char *who, const struct cgplace_facts *cg)
+{
+	char path[PATH_MAX + 64], raw[1024], text[1024];
+	text_escape_line(cg->path, path, sizeof(path));
+	text_escape_line(cgplace_facts_text(cg, raw, sizeof(raw)), text, sizeof(text));
+	fprintf(f, "Cgroup of the %s: %s%s%s%s\n", who, path, cg->created ? " (created for the run)" : "", text[0] ? ": " : "",
+		text);
+}
+
 /* The header's lines on what confined the run: its CPUs, a CPU quota, a realtime budget below
  * the kernel's default (with a warning), a narrower cpuset, another run at the same time. */
 static void header_confinement(FILE *f, const struct run_info *info)
@@ -232,6 +244,9 @@ static void header_confinement(FILE *f, const struct run_info *info)
 	unsigned in_set = cg ? machine_cpu_list_count(cg->cpuset) : 0;
 	if (in_set && in_set < info->cpus)
 		fprintf(f, "Cpuset of its cgroup: %s (%s)\n", cg->cpuset, cg->cpuset_file);
+	for (int side = 0; info->cgroups && side < 2; side++)
+		for (unsigned i = 0; i < info->cgroups[side].n; i++)
+			header_cgroup(f, side ? "loads" : "task", &info->cgroups[side].v[i].facts);
 	if (info->concurrent_pid > 0)
 		logfile_concurrent(f, info->concurrent_pid);
 }

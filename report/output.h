@@ -11,14 +11,18 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <jansson.h>
 #include "run/matrix.h"
 #include "run/options.h"
 #include "run/plan.h"
 #include "run/sweep.h"
 #include "host/audit.h"
 #include "host/machine.h"
+
+#define REPORT_WROTE_MAX 8   /* files a run names at its end */
 #include "lib/safefile.h"
 #include "loadkit/load.h"
+#include "report/failif.h"
 #include "report/runinfo.h"
 #include "report/table.h"
 
@@ -33,6 +37,10 @@ struct sink_setup {
 	const struct calib_check *calib; /* the measurements behind loops_per_ms, NULL with -l */
 	long concurrent_pid;             /* another run seen at the start, 0: none */
 	bool rt_ok;                      /* main runs SCHED_FIFO (notes before the run) */
+	const struct failif_spec *fail_if; /* --fail-if's conditions (report/failif.h), or NULL */
+	/* --bench-cgroup's and --load-cgroup's cgroups, their facts as they were at the start
+	 * (host/cgplace.h); NULL: none */
+	const struct cgplace_set *cgroups;
 };
 
 /* What every output shares: the run's options and set-up, its header facts and the console. */
@@ -46,6 +54,16 @@ struct report_run {
 	int con_errno;                   /* the console's first write error, or 0 (report_flush) */
 	int timeline_fd;                 /* the file the bench processes write their periods to
 	                                    (the --timeline output's), or -1 */
+	int frame_log_fd;                /* the private file the bench processes hand their frames
+	                                    to main through (the --frame-log output's), or -1 */
+	/* --fail-if's verdict, judged when the matrix ends, before the outputs' run_end (the JSON
+	 * writes it); said on stderr once the console is drained (sink_close); checks NULL before
+	 * or without --fail-if. */
+	struct failif_verdict fail_verdict;
+	/* The files the outputs wrote, said on stderr at the end (sink_close, unless -q), each
+	 * "PATH (WHAT)": report_wrote adds them. */
+	char wrote[REPORT_WROTE_MAX][PATH_MAX + 32];
+	unsigned n_wrote;
 };
 
 /* A sweep summary of one task against one load: bench settings as rows, load settings as
@@ -115,6 +133,20 @@ void report_item_words(const struct report_run *run, const struct plan_item *it,
  * (commit) or removed.  Returns 0, or -1 with "interbench: WHAT: reason" on stderr (what: its
  * option, "--timeline"). */
 int report_file_close(struct safe_out *out, bool commit, const char *what);
+
+/* Appends to doc's "results" (report/json_report.h report_add) every run of m that ran: round
+ * by round, each in plan order whatever order the round ran its pairs in (run/matrix.h), a
+ * round a signal stopped part way up to where it stopped.  Returns 0, or -1 when out of memory
+ * (the results that could be added are there). */
+int report_add_results(json_t *doc, const struct report_run *run, const struct matrix *m);
+
+/* {"results": [...]} of report_add_results, for an output that writes what it reads from a
+ * result document (report/tabular.h, report/histview.h); NULL when out of memory. */
+json_t *report_results_json(const struct report_run *run, const struct matrix *m);
+/* Notes that an output wrote path (its what: "logfile", "JSON"), for the closing line on
+ * stderr: made absolute when the file is there (realpath(3)), as given otherwise; nothing for
+ * "-" (stdout) or past REPORT_WROTE_MAX. */
+void report_wrote(struct report_run *run, const char *what, const char *path);
 
 /* Flushes f (the console or a file), keeping its first write error's errno in *first (stdio
  * keeps only a flag). */

@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include <limits.h>
 #include "lib/text.h"
+#include "report/failif.h"
 #include "report/json_report.h"
 #include "report/output_json.h"
 #include "report/run_decisions.h"
@@ -39,25 +40,6 @@ static void json_begin(void *st, struct report_run *run)
 		out_of_memory();
 }
 
-/* Run `repeat` of plan item i in the JSON results: the item's words and settings beside its
- * record.  Returns report_add's value. */
-static int result_json(struct json_output *j, const struct report_run *run, const struct matrix *m, size_t i,
-		       unsigned repeat)
-{
-	const struct plan_item *it = &run->in.plan->items[i];
-	const struct workload *lw = workload_table[it->load_index];
-	char mode[128], load_mode[128];
-	report_item_words(run, it, mode, load_mode, sizeof(mode));
-	struct report_entry e = {
-		.simulation = it->task->name, .load = lw->name, .mode = mode, .load_mode = load_mode,
-		.bench_sched = &it->bench_sched, .load_sched = &run->in.load->s[it->load_setting], .repeat = repeat + 1,
-		.has_deadlines = it->spec.desc->has_deadlines, .spec = &it->spec, .load_metrics = lw->metrics,
-		.load_storage = &m->loads[it->load_index].ctx.storage, .explain = run->opt->explain && it->spec.desc->has_deadlines,
-		.rec = &matrix_reps(m, i)[repeat],
-	};
-	return report_add(j->doc, &e);
-}
-
 static void json_sweep(void *st, struct report_run *run, const struct report_sweep *sw)
 {
 	struct json_output *j = st;
@@ -66,9 +48,6 @@ static void json_sweep(void *st, struct report_run *run, const struct report_swe
 		out_of_memory();
 }
 
-/* The JSON results, from the matrix's records: round by round, each in plan order whatever
- * order the round ran its pairs in (run/matrix.h), every run that ran (a signal stops a round
- * part way); then the signal that cut the run short. */
 /* How a budget run ended, into its run.budget: "rounds" (that ran or began) and "undecided",
  * each pair not settled with its words and what it waited for ("why": a figure's name,
  * "disturbed", or "under 3 sub-runs"; matrix_undecided's reasons).  Returns 0, or -1 when out
@@ -100,10 +79,8 @@ static void json_run_end(void *st, struct report_run *run, const struct matrix *
 	struct json_output *j = st;
 	if (j->doc && m->p.budget_ns && budget_outcome(j->doc, run, m) != 0)
 		out_of_memory();
-	for (unsigned r = 0; j->doc && r < m->p.repeats; r++)
-		for (size_t i = 0; i < run->in.plan->n; i++)
-			if (matrix_reps(m, i)[r].ran && result_json(j, run, m, i, r) != 0)
-				out_of_memory();
+	if (j->doc && report_add_results(j->doc, run, m) != 0)
+		out_of_memory();
 	struct run_decisions rd;
 	if (j->doc && run_decisions_build(m, &rd) == 0) {
 		json_t *d = rd.n ? run_decisions_json(m, &rd) : NULL;
@@ -113,6 +90,11 @@ static void json_run_end(void *st, struct report_run *run, const struct matrix *
 	}
 	if (sig && j->doc)
 		report_mark_interrupted(j->doc, sig);
+	if (j->doc && run->in.fail_if && run->fail_verdict.checks) {
+		json_t *f = failif_json(run->in.fail_if, m, &run->fail_verdict);
+		if (!f || json_object_set_new(j->doc, "fail_if", f) != 0)
+			out_of_memory();
+	}
 }
 
 /* The speed checks between pairs (run.calibration_drift) and another run seen during this
@@ -137,20 +119,22 @@ static void json_end_facts(struct json_output *j, const struct report_run *run, 
 /* Writes the document to --json and, unless -c, to a new "<release>-<datestamp>.json" (or -2,
  * -3... when an earlier run of the same minute has that name).  Returns 0, or -1 when a write
  * failed (reported). */
-static int write_json(struct json_output *j, const struct report_run *run)
+static int write_json(struct json_output *j, struct report_run *run)
 {
 	char err[512], stem[96], path[128];
 	int rc = 0;
 	if (j->target_open && report_target_write(&j->target, j->doc, err, sizeof(err)) != 0) {
 		text_message(stderr, "interbench: --json: %s", err);
 		rc = -1;
-	}
+	} else if (j->target_open)
+		report_wrote(run, "JSON", run->opt->json_path);
 	j->target_open = false;
 	snprintf(stem, sizeof(stem), "%s-%s", run->info.kernel_release, run->info.datestamp);
 	if (!run->opt->console_only && report_create(j->doc, stem, path, sizeof(path), err, sizeof(err)) != 0) {
 		text_message(stderr, "interbench: %s", err);
 		rc = -1;
-	}
+	} else if (!run->opt->console_only)
+		report_wrote(run, "JSON", path);
 	return rc;
 }
 

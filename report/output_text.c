@@ -8,6 +8,8 @@
 #include <unistd.h>
 #include "lib/text.h"
 #include "report/figures.h"
+#include "report/histview.h"
+#include "report/jsonkeys.h"
 #include "report/logfile.h"
 #include "report/logformat.h"
 #include "report/output_text.h"
@@ -406,12 +408,25 @@ static void text_sweep(void *st, struct report_run *run, const struct report_swe
 	report_flush(run->con, &run->con_errno);
 }
 
-/* The decisions between the run's alternatives (report/run_decisions.h), when it has some,
- * and the note of a signal that cut the run short. */
+/* --histogram: each pair's latency histograms (report/histview.h), from the run's results as
+ * the JSON holds them. */
+static void histogram_lines(struct text_output *t, struct report_run *run, const struct matrix *m)
+{
+	json_t *doc = report_results_json(run, m);
+	if (!doc || hview_text(t->pending, json_object_get(doc, JK_RESULTS), run->opt->histogram_max_ns) != 0)
+		text_message(stderr, "interbench: warning: out of memory for --histogram");
+	json_decref(doc);
+	send_pending(t, run, true);
+}
+
+/* The histograms (--histogram), the decisions between the run's alternatives
+ * (report/run_decisions.h), when it has some, and the note of a signal that cut the run short. */
 static void text_run_end(void *st, struct report_run *run, const struct matrix *m, int sig)
 {
 	struct text_output *t = st;
 	struct run_decisions rd;
+	if (run->opt->histogram)
+		histogram_lines(t, run, m);
 	if (run_decisions_build(m, &rd) == 0) {
 		run_decisions_print(t->pending, m, &rd);
 		run_decisions_free(&rd);
@@ -457,7 +472,8 @@ static int text_close(void *st, struct report_run *run, const struct report_end 
 		if ((fclose(t->log) != 0 && !t->log_errno && (t->log_errno = errno)) || failed || t->log_errno) {
 			text_message(stderr, "interbench: write %s: %s", t->log_path, strerror(t->log_errno ? t->log_errno : EIO));
 			rc = -1;
-		}
+		} else
+			report_wrote(run, "logfile", t->log_path);
 		t->log = NULL;
 	}
 	if (t->pending)

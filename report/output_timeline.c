@@ -60,7 +60,11 @@ static int timeline_close(void *st, struct report_run *run, const struct report_
 		return 0;
 	t->open = false;
 	run->timeline_fd = -1;
-	return report_file_close(&t->out, end->commit, "--timeline");
+	if (report_file_close(&t->out, end->commit, "--timeline") != 0)
+		return -1;
+	if (end->commit)
+		report_wrote(run, "timeline", run->opt->timeline_path);
+	return 0;
 }
 
 static const struct safe_out *timeline_scratch(const void *st)

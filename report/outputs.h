@@ -10,6 +10,11 @@
 
 #define REPORT_OUTPUTS(X) \
 	X(timeline)       \
+	X(framelog)       \
+	X(export_csv)     \
+	X(export_markdown) \
+	X(histogram_csv)  \
+	X(trace)          \
 	X(json)           \
 	X(text)
 

@@ -28,11 +28,8 @@ static unsigned common_rounds(const struct matrix *m, size_t i, size_t b)
 	return ri < rb ? ri : rb;
 }
 
-/* Item i's sub-runs of metric m in its first `rounds` rounds into s[0..rounds): every repeat
- * that ran and reported, usable when its window was whole, undisturbed and its load never seen
- * stopped.  Returns how many were written. */
-static size_t subruns_of(const struct matrix *m, size_t i, enum judged_metric metric, struct decision_subrun *s,
-			 unsigned rounds)
+size_t run_decisions_subruns(const struct matrix *m, size_t i, enum judged_metric metric, struct decision_subrun *s,
+			     unsigned rounds)
 {
 	const struct pair_outcome *reps = matrix_reps(m, i);
 	const struct plan_item *it = &m->p.plan->items[i];
@@ -64,7 +61,7 @@ static void limits_of(const struct matrix *m, size_t i, size_t b, struct decisio
 	for (int k = 0; k < JM_METRICS; k++)
 		limit[k] = judged_metric_threshold((enum judged_metric)k);
 	unsigned rounds = common_rounds(m, i, b);
-	size_t na = subruns_of(m, b, JM_P99, sa, rounds), nb = subruns_of(m, i, JM_P99, sb, rounds);
+	size_t na = run_decisions_subruns(m, b, JM_P99, sa, rounds), nb = run_decisions_subruns(m, i, JM_P99, sb, rounds);
 	if (!isnan(limit[JM_P99]) && !decision_p99_bounded(sa, na, sb, nb)) {
 		limit[JM_P90] = limit[JM_P99];
 		limit[JM_P99] = NAN;
@@ -85,7 +82,7 @@ static void decide_item(const struct matrix *m, size_t i, size_t b, struct decis
 		struct decision_rule r = { .ratio = !judged_metric_in_points(metric),
 					   .higher_worse = judged_metric_higher_worse(metric), .threshold = limit[k] };
 		unsigned rounds = common_rounds(m, i, b);
-		size_t na = subruns_of(m, b, metric, sa, rounds), nb = subruns_of(m, i, metric, sb, rounds);
+		size_t na = run_decisions_subruns(m, b, metric, sa, rounds), nb = run_decisions_subruns(m, i, metric, sb, rounds);
 		x->item = i, x->base = b, x->m = metric;
 		rd->n += decision_measure_subruns(&x->d, &r, judged_metric_is_share(metric), sa, na, sb, nb);
 	}
@@ -175,7 +172,7 @@ static const char *pair_imprecise(const struct matrix *m, size_t i, size_t b, st
 		struct decision_rule r = { .ratio = !judged_metric_in_points(metric),
 					   .higher_worse = judged_metric_higher_worse(metric), .threshold = limit[k] };
 		unsigned rounds = common_rounds(m, i, b);
-		size_t na = subruns_of(m, b, metric, sa, rounds), nb = subruns_of(m, i, metric, sb, rounds);
+		size_t na = run_decisions_subruns(m, b, metric, sa, rounds), nb = run_decisions_subruns(m, i, metric, sb, rounds);
 		if (decision_measure_subruns(&d, &r, judged_metric_is_share(metric), sa, na, sb, nb) &&
 		    !decision_precise(&d, alpha_each))
 			return too_few_usable(sa, na) || too_few_usable(sb, nb) ? "disturbed" : judged_metric_name(metric);
@@ -196,7 +193,7 @@ static const char *own_imprecise(const struct matrix *m, size_t i, struct decisi
 			continue;
 		enum judged_metric metric = (enum judged_metric)k;
 		bool ratio = !judged_metric_in_points(metric), share = judged_metric_is_share(metric);
-		size_t n = subruns_of(m, i, metric, s, matrix_ran(m, i));
+		size_t n = run_decisions_subruns(m, i, metric, s, matrix_ran(m, i));
 		bool any = false;
 		for (size_t j = 0; j < n; j++)
 			any |= isfinite(s[j].value);

@@ -55,6 +55,13 @@ json_t *run_decisions_json(const struct matrix *m, const struct run_decisions *r
  * precise ("p99 latency"), or says "disturbed" when too few of its sub-runs were usable. */
 bool run_decisions_settled(const struct matrix *m, size_t item, char *why, size_t whylen);
 
+/* Plan item i's sub-runs of metric m in its first `rounds` rounds into s[0..rounds): every
+ * repeat that ran and reported, its value NaN where the figure is null or does not apply to
+ * the task, usable when its window was whole, undisturbed and its load never seen stopped.
+ * Returns how many were written. */
+size_t run_decisions_subruns(const struct matrix *m, size_t i, enum judged_metric metric, struct decision_subrun *s,
+			     unsigned rounds);
+
 /* Frees what rd holds. */
 void run_decisions_free(struct run_decisions *rd);
 

@@ -7,6 +7,7 @@
 #include "calibrate/calibrate.h"
 #include "run/stoprule.h"
 #include "host/audit.h"
+#include "host/cgplace.h"
 #include "host/cgroup.h"
 
 struct run_info {
@@ -33,6 +34,10 @@ struct run_info {
 	unsigned allowed_cpus;     /* CPUs the run may use (sched_getaffinity(2)); 0: unknown */
 	const char *allowed_cpu_list; /* those CPUs ("1"), or NULL */
 	const struct cgroup_cpu_limits *cgroup; /* its cgroups' CPU quota and cpuset, or NULL */
+	/* the cgroups the bench and the load processes ran in (--bench-cgroup, --load-cgroup: [0]
+	 * and [1], each one or alternatives), their facts as they were at the start; NULL, or an
+	 * empty set: where interbench runs */
+	const struct cgplace_set *cgroups;
 	long concurrent_pid;       /* another interbench run running when this one started, 0: none */
 	uint64_t shuffle_seed;     /* the seed of the rounds' order (run/matrix.h), 0: one round,
 	                              plan order */

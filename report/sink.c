@@ -15,6 +15,7 @@ void sink_console_open(struct report_sink *s, const struct options *o, const vol
 {
 	s->run.opt = o;
 	s->run.timeline_fd = -1;
+	s->run.frame_log_fd = -1;
 	s->run.con = conout_open(&s->conout, o->json_path && strcmp(o->json_path, "-") == 0 ? stderr : stdout, stop);
 	if (!s->outputs)
 		s->outputs = report_outputs;
@@ -51,6 +52,7 @@ static void fill_info(struct report_run *run)
 	info->allowed_cpu_list = in->machine->allowed_cpu_list;
 	info->cgroup = &in->machine->cgroup;
 	info->concurrent_pid = in->concurrent_pid;
+	info->cgroups = in->cgroups;
 	info->load_threads = in->load_cfg->threads;
 	info->comment = o->comment;
 	options_workload_line(o, run->workload_options, sizeof(run->workload_options));
@@ -278,6 +280,8 @@ static void run_end(void *arg, const struct matrix *m, int sig)
 {
 	struct report_sink *s = arg;
 	emit_sweeps(s, m);
+	if (s->run.in.fail_if && failif_judge(s->run.in.fail_if, m, &s->run.fail_verdict) != 0)
+		text_message(stderr, "interbench: --fail-if: out of memory: no verdict (the run fails)");
 	for (size_t k = 0; s->outputs[k]; k++)
 		if (s->outputs[k]->run_end)
 			s->outputs[k]->run_end(s->state[k], &s->run, m, sig);
@@ -288,6 +292,22 @@ struct matrix_sink sink_matrix(struct report_sink *s)
 	return (struct matrix_sink){ .arg = s, .run_begin = notes_before_run, .pair_measured = pair_measured,
 				     .item_complete = item_complete, .round_done = round_done, .run_end = run_end,
 				     .item_settled = item_settled };
+}
+
+/* The closing line on stderr naming the files the run wrote ("interbench: wrote
+ * /root/6.18.log (logfile), /root/6.18-202611271459.json (JSON)"), unless -q, as a file's
+ * name the user did not choose would otherwise go unseen. */
+static void say_wrote(const struct report_run *run)
+{
+	char line[REPORT_WROTE_MAX * (PATH_MAX + 34)];
+	size_t used = 0;
+	if (run->opt->quiet || !run->n_wrote)
+		return;
+	for (unsigned i = 0; i < run->n_wrote && used < sizeof(line); i++) {
+		int w = snprintf(line + used, sizeof(line) - used, "%s%s", i ? ", " : "", run->wrote[i]);
+		used += w > 0 ? (size_t)w : 0;
+	}
+	text_message(stderr, "interbench: wrote %s", line);
 }
 
 int sink_close(struct report_sink *s, const struct matrix *m, long concurrent_pid)
@@ -307,7 +327,16 @@ int sink_close(struct report_sink *s, const struct matrix *m, long concurrent_pi
 		text_message(stderr, "interbench: write to the console: %s", strerror(run->con_errno ? run->con_errno : EIO));
 		rc = -1;
 	}
+	if (run->fail_verdict.checks && m)  /* after the tables, which the console has taken */
+		failif_print(stderr, run->in.fail_if, m, &run->fail_verdict);
+	failif_free(&run->fail_verdict);
+	say_wrote(run);
 	return rc;
+}
+
+bool sink_fail_if_failed(const struct report_sink *s)
+{
+	return s->run.in.fail_if && (s->run.fail_verdict.failed || !s->run.fail_verdict.items);
 }
 
 void sink_unlink_signal_safe(const struct report_sink *s)

@@ -53,6 +53,10 @@ struct matrix_sink sink_matrix(struct report_sink *s);
  * Returns 0, or -1 when something was not written. */
 int sink_close(struct report_sink *s, const struct matrix *m, long concurrent_pid);
 
+/* Whether --fail-if failed the run (after sink_close): a check failed, or no verdict could be
+ * judged (out of memory, or the run ended before the matrix did); false without --fail-if. */
+bool sink_fail_if_failed(const struct report_sink *s);
+
 /* Unlinks the temporary files of the outputs still being written: the last act of a signal
  * handler (async-signal-safe; s may not be open yet). */
 void sink_unlink_signal_safe(const struct report_sink *s);

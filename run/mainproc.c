@@ -117,6 +117,45 @@ int mainproc_check_cpus(const struct options *o)
 	return rc;
 }
 
+/* Whether lists a and b share a CPU. */
+static bool overlap(const struct optspec_cpus *a, const struct optspec_cpus *b)
+{
+	for (size_t i = 0; i < sizeof(a->bits) / sizeof(a->bits[0]); i++)
+		if (a->bits[i] & b->bits[i])
+			return true;
+	return false;
+}
+
+/* Refuses l, option name's list, when it holds no CPU of cg's cpuset.  Returns 0, or 2. */
+static int check_cgroup_list(const char *name, const struct optspec_cpus *l, const struct cgplace *cg)
+{
+	struct optspec_cpus set;
+	char list[256];
+	if (!l->given || !cg->facts.cpuset_cpus_effective[0] || parse_cpu_list(cg->facts.cpuset_cpus_effective, &set) != 0 ||
+	    overlap(l, &set))
+		return 0;
+	text_message(stderr, "interbench: %s: '%s' holds no CPU of the cgroup %s, whose cpuset.cpus.effective is %s "
+		     "(accepted: CPUs of it)", name, format_cpu_list(l, list, sizeof(list)), cg->facts.path,
+		     cg->facts.cpuset_cpus_effective);
+	return 2;
+}
+
+int mainproc_check_cgroup_cpus(const struct options *o, const struct cgplace_set sets[2])
+{
+	const struct optspec_cpu_alts *alts[2] = { &o->bench_cpus, &o->load_cpus };
+	static const char *const names[2] = { "--bench-cpus", "--load-cpus" };
+	int rc = 0;
+	for (int side = 0; side < 2; side++)
+		for (unsigned k = 0; rc == 0 && k < sets[side].n; k++) {
+			const struct cgplace *cg = &sets[side].v[k];
+			if (!alts[side]->n)  /* a side's own lists replace --cpus */
+				rc = check_cgroup_list("--cpus", &o->cpus, cg);
+			for (unsigned i = 0; rc == 0 && i < alts[side]->n; i++)
+				rc = check_cgroup_list(names[side], &alts[side]->v[i], cg);
+		}
+	return rc;
+}
+
 /* Holds --dma-latency's limit when asked.  Returns 0, or 2 with one line printed. */
 static int hold_dma_latency(struct mainproc *mp, const struct options *o)
 {

@@ -6,6 +6,7 @@
 #ifndef IB_MAINPROC_H
 #define IB_MAINPROC_H
 #include <stdbool.h>
+#include "host/cgplace.h"
 #include "run/options.h"
 #include "run/privs.h"
 
@@ -54,5 +55,11 @@ void mainproc_priority_normal(const struct mainproc *mp, bool normal);
 /* Refuses a --cpus, --bench-cpus or --load-cpus of o naming a CPU this process may not run on
  * (not online, or outside its cpuset).  Returns 0, or 2 with one line printed on stderr. */
 int mainproc_check_cpus(const struct options *o);
+
+/* Refuses a CPU list of a side (each --bench-cpus or --load-cpus alternative, else --cpus) that
+ * holds no CPU of a cpuset.cpus.effective of that side's cgroups (sets[0] the bench's, [1] the
+ * loads'; host/cgplace.h): its processes could not be pinned there (sched_setaffinity(2):
+ * EINVAL).  Returns 0, or 2 with one line printed. */
+int mainproc_check_cgroup_cpus(const struct options *o, const struct cgplace_set sets[2]);
 
 #endif

@@ -71,6 +71,14 @@ size_t matrix_measured(const struct matrix *m)
 	return n;
 }
 
+size_t matrix_failed(const struct matrix *m)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < m->p.plan->n * m->p.repeats; i++)
+		n += m->reps[i].ran && !m->reps[i].ok;
+	return n;
+}
+
 const char *matrix_load_name(const struct matrix *m, size_t item)
 {
 	return m->loads[m->p.plan->items[item].load_index].ctx.name;
@@ -137,6 +145,7 @@ static void tick(void *arg, uint64_t t_ns)
 {
 	struct matrix *m = arg;
 	progress_tick(&m->progress, t_ns);
+	threshold_poll(m->p.threshold, t_ns);
 	if (m->p.watch)
 		run_watch_poll(m->p.watch, t_ns);
 }
@@ -147,6 +156,23 @@ static const struct optspec_cpus *cpus_of(const struct options *o, const struct 
 					  const struct optspec_cpu_alts *own)
 {
 	return s->cpus ? s->cpus : sweep_fixed_cpus(o, own);
+}
+
+/* --explain's threshold for the pairs: --explain-threshold's, lowered to --on-threshold's
+ * least latency so that a period an action is taken on is explained (its lateness is at least
+ * its scheduling latency); 0 (missed deadlines only) when neither is given. */
+static uint64_t explain_threshold_ns(const struct matrix *m)
+{
+	uint64_t given = m->p.opt->explain_threshold_ns, least = threshold_least_ns(m->p.threshold);
+	if (least == UINT64_MAX)
+		return given;
+	return given && given < least ? given : least;
+}
+
+/* Whether the matrix stops: a signal, or --on-threshold's stop (after the pair it fired in). */
+static bool stopping(const struct matrix *m)
+{
+	return *m->p.interrupted || threshold_stopping(m->p.threshold);
 }
 
 /* The adaptive window's looks for plan item it into *sp (matrix_params.precision), or NULL
@@ -175,6 +201,16 @@ static uint64_t window_ns(const struct matrix *m, const struct plan_item *it)
 	return m->p.budget_ns ? cycle_window_ns(it, m->p.duration_ns) : m->p.duration_ns;
 }
 
+/* The cgroup of side (0 the bench, 1 the loads) at setting s: its alternative when the sweep
+ * varies it, else the one given; NULL without one. */
+static const struct cgplace *cgroup_of(const struct cgplace_set *sets, int side, const struct sched_setting *s)
+{
+	const struct cgplace_set *set = sets ? &sets[side] : NULL;
+	if (!set || !set->n)
+		return NULL;
+	return &set->v[set->n > 1 && s->cgroup_index < set->n ? s->cgroup_index : 0];
+}
+
 /* Puts the machine under plan item it's scheduler (--scheduler), at normal priority.  Returns
  * whether it could, with why when not. */
 static bool switch_scheduler(struct matrix *m, const struct plan_item *it, char *why, size_t len)
@@ -189,17 +225,20 @@ static bool switch_scheduler(struct matrix *m, const struct plan_item *it, char 
 
 /* Runs plan item it once into its record po: its scheduler switched to and its load prepared
  * first, its scheduler checked and its load settled after. */
-static void run_pair(struct matrix *m, const struct plan_item *it, struct pair_outcome *po)
+static void run_pair(struct matrix *m, const struct plan_item *it, struct pair_outcome *po, unsigned repeat_no)
 {
 	struct stop_plan sp;
 	const struct stop_plan *stop = stop_plan_of(m, it, &sp);
 	struct matrix_load *slot = &m->loads[it->load_index];
 	struct load_ctx *lctx = &slot->ctx;
-	struct explain_config explain = { .tracer = m->p.main.tracer, .threshold_ns = m->p.opt->explain_threshold_ns };
+	struct explain_config explain = { .tracer = m->p.main.tracer, .threshold_ns = explain_threshold_ns(m) };
 	const struct sched_setting *ls = &m->p.load->s[it->load_setting];
 	struct load_config width = *m->p.load_cfg; /* the run's, with the setting's threads when it sweeps -L */
 	if (ls->threads)
 		width.threads = ls->threads;
+	const struct cgplace *lcg = cgroup_of(m->p.cgroups, 1, ls);
+	if (lcg)  /* what main decides for the load (Memload's size), in the setting's cgroup */
+		width.cgroup_v2 = &lcg->loc;
 	lctx->cfg = &width;
 	struct pair_params p = {
 		.spec = it->spec,
@@ -208,16 +247,21 @@ static void run_pair(struct matrix *m, const struct plan_item *it, struct pair_o
 			.sched = it->bench_sched,
 			.timer_prio = m->p.main.rt_ok ? m->p.main.prio_max - 1 : 0,
 			.explain = m->p.main.tracer || m->p.main.explain_floor ? &explain : NULL,
+			.late = m->p.threshold ? m->p.threshold->watch : NULL,
 		},
 		.load = lctx,
 		.load_sched = *ls,
 		.bench_cpus = cpus_of(m->p.opt, &it->bench_sched, &m->p.opt->bench_cpus),
 		.load_cpus = cpus_of(m->p.opt, ls, &m->p.opt->load_cpus),
+		.bench_cgroup = cgroup_of(m->p.cgroups, 0, &it->bench_sched),
+		.load_cgroup = lcg,
 		.duration_ns = stop ? stop->at_ns[stop->looks - 1] : window_ns(m, it),
 		.stop = stop,
 		.timeline_fd = m->p.timeline_fd,
 		.timeline_pair = m->timeline_seq,
+		.frame_log_fd = m->p.frame_log_fd,
 		.interrupted = m->p.interrupted,
+		.threshold = m->p.threshold,
 		.tick = tick,
 		.tick_arg = m,
 	};
@@ -227,7 +271,9 @@ static void run_pair(struct matrix *m, const struct plan_item *it, struct pair_o
 		memset(po, 0, sizeof(*po));
 		snprintf(po->why, sizeof(po->why), "%s", switched ? slot->prepare_why : why);
 	} else {
+		threshold_pair_begin(m->p.threshold, it->task->name, lctx->name, repeat_no, &po->on_threshold);
 		(m->p.pair_run ? m->p.pair_run : pair_run)(&p, po);
+		threshold_pair_end(m->p.threshold, *m->p.interrupted);
 		if (m->p.scheduler && m->p.scheduler->current)
 			snprintf(po->sched_ext_ops, sizeof(po->sched_ext_ops), "%s", m->p.scheduler->r.loaded.ops);
 		if (m->p.scheduler && run_scheduler_check(m->p.scheduler, why, sizeof(why)) != 0 && po->ok) {
@@ -266,7 +312,7 @@ static void run_round(struct matrix *m, unsigned round, const struct matrix_sink
 		matrix_undecided(m, undecided, sizeof(undecided));
 		progress_round(&m->progress, round + 1, unsettled, round ? undecided : "");
 	}
-	for (size_t k = 0; k < n && !*m->p.interrupted; k++) {
+	for (size_t k = 0; k < n && !stopping(m); k++) {
 		size_t i = m->p.repeats > 1 ? m->order[k] : k;
 		const struct plan_item *it = &m->p.plan->items[i];
 		if (m->settled[i])
@@ -275,7 +321,7 @@ static void run_round(struct matrix *m, unsigned round, const struct matrix_sink
 				   m->p.budget_ns ? 1 : m->p.repeats, now_ns());
 		struct pair_outcome *po = &m->reps[i * m->p.repeats + round];
 		uint64_t begin_ns = now_ns();
-		run_pair(m, it, po);
+		run_pair(m, it, po, round + 1);
 		progress_run_end(&m->progress, now_ns());
 		po->ran = true;
 		po->timeline_pair = m->p.timeline_fd >= 0 && !po->bench.timeline_error ? (int64_t)m->timeline_seq : -1;
@@ -288,7 +334,7 @@ static void run_round(struct matrix *m, unsigned round, const struct matrix_sink
 		if (m->p.repeats == 1 && s->item_complete)
 			s->item_complete(s->arg, m, i, matrix_reps(m, i), 1);
 	}
-	if (m->p.budget_ns && !*m->p.interrupted)
+	if (m->p.budget_ns && !stopping(m))
 		settle(m, s, round);
 	if (s->round_done)
 		s->round_done(s->arg, m, round, *m->p.interrupted != 0);
@@ -375,7 +421,7 @@ int matrix_run(struct matrix *m, const struct matrix_sink *sink)
 		      ramp_ns + (m->p.precision ? m->p.min_ns : m->p.duration_ns), ramp_ns + m->p.duration_ns);
 	if (m->p.budget_ns)
 		progress_budget(&m->progress, m->p.budget_ns);
-	for (unsigned round = 0; round < m->p.repeats && !*m->p.interrupted; round++) {
+	for (unsigned round = 0; round < m->p.repeats && !stopping(m); round++) {
 		m->rounds = round + 1;
 		run_round(m, round, s);
 		if (m->p.budget_ns && !budget_goes_on(m))

@@ -59,6 +59,7 @@ struct matrix_params {
 	struct mainproc main;            /* main's scheduling: the timer priority, SCHED_OTHER
 	                                    between pairs */
 	int timeline_fd;                 /* --timeline's file, or -1 */
+	int frame_log_fd;                /* --frame-log's private file (run/pair.h), or -1 */
 	const volatile sig_atomic_t *interrupted; /* set by main's signal handler: stop */
 	struct run_watch *watch;         /* polled for another run while pairs run, or NULL */
 	/* After every pair, check the CPU's speed (calib_check_speed, about 0.45 s) into
@@ -69,6 +70,13 @@ struct matrix_params {
 	/* --scheduler: switched to each pair's (its bench setting's scheduler) before it runs and
 	 * checked after it (run/scheduler.h); NULL without --scheduler. */
 	struct run_scheduler *scheduler;
+	/* --on-threshold's rules (run/threshold.h), or NULL: each pair is watched with them, and a
+	 * stop action ends the matrix after the pair it fired in, as a signal would but with its
+	 * items complete and run_end told no signal. */
+	struct threshold_run *threshold;
+	/* --bench-cgroup and --load-cgroup ([0] and [1]): the cgroup each bench and load process
+	 * enters (run/pair.h), the one given or its setting's alternative; NULL or empty: main's. */
+	const struct cgplace_set *cgroups;
 	/* Runs one pair as pair_run does (run/pair.h); NULL: pair_run.  A test's stub. */
 	int (*pair_run)(const struct pair_params *p, struct pair_outcome *out);
 };
@@ -171,6 +179,10 @@ unsigned matrix_ran(const struct matrix *m, size_t item);
 
 /* How many (item, repeat) runs were measured (ran and ok), interrupted ones included. */
 size_t matrix_measured(const struct matrix *m);
+
+/* How many (item, repeat) runs failed (ran, not ok: a load or the task could not start, was
+ * killed, did not report), interrupted ones included. */
+size_t matrix_failed(const struct matrix *m);
 
 /* The name of plan item `item`'s load ("Burn"). */
 const char *matrix_load_name(const struct matrix *m, size_t item);

@@ -3,7 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "run/options.h"
+#include "lib/histogram.h"
 #include "run/matrix.h"
+#include "run/threshold.h"
 #include "explain/model.h"
 #include "lib/optparse.h"
 #include "host/pmqos.h"
@@ -35,138 +37,246 @@ static int threshold_set_opt(const struct optspec *s, void *base, const char *ar
 	return OPTSPEC_SET;
 }
 
-/* The options of the run as a whole, in -h order.  Each workload's own options follow them
- * (workloads/, their descriptors' .options). */
+/* --histogram MAX: "all", or a time (bare: microseconds, as cyclictest's -h US) from 1 us to
+ * lib/histogram.h's HIST_MAX_NS. */
+static int histogram_set_opt(const struct optspec *s, void *base, const char *arg, char *what, size_t whatlen)
+{
+	struct options *o = base;
+	(void)s;
+	o->histogram = true;
+	o->histogram_max_ns = 0;
+	if (strcmp(arg, "all") == 0 || parse_duration_ns(arg, 1000, 1000, HIST_MAX_NS, &o->histogram_max_ns) == 0)
+		return OPTSPEC_SET;
+	snprintf(what, whatlen, "invalid limit");
+	return OPTSPEC_BAD;
+}
+
+/* --fail-if-mode's values, in enum failif_mode's order (report/failif.h). */
+static const char *const fail_if_modes[] = { "point", "interval", NULL };
+
+const char *options_frame_log_format_at(unsigned i)
+{
+	static const char *const names[] = { [FRAME_LOG_MANGOHUD] = "mangohud", [FRAME_LOG_PRESENTMON] = "presentmon" };
+	return i < sizeof(names) / sizeof(names[0]) ? names[i] : NULL;
+}
+
+/* The options of the run as a whole.  -h lists them by section (enum optspec_section), in
+ * this order within a section, each by its help's first line (its summary); --help-all by the
+ * whole help.  Each workload's own options follow them (workloads/, their descriptors'
+ * .options).  A time (time_unit_ns) takes units: -t 10 is 10 s, -t 500ms refused (whole
+ * seconds), --dma-latency 2ms is 2000 us. */
+#define NS_S 1000000000ull
+#define NS_US 1000ull
 static const struct optspec core_options[] = {
 	{ .long_name = "loops-per-ms", .short_name = 'l', .type = OPTSPEC_U64, .metavar = "N",
 	  .help = "use N loops per ms (default: saved or measured)", .min = 1, .max = UINT32_MAX,
-	  .offset = O(loops_per_ms) },
+	  .section = OPTSPEC_SECTION_EXPERT, .offset = O(loops_per_ms) },
 	{ .long_name = "load-threads", .short_name = 'L', .type = OPTSPEC_INTS, .metavar = "LIST",
-	  .help = "threads of Burn, Ring and Compile, groups of Hack\n(default: one per CPU the run may use); a list\n"
+	  .help = "threads of Burn, Ring, Compile; groups of Hack\n(default: one per CPU the run may use); a list "
 		  "sweeps: -L 1,4",
-	  .min = 1, .max = LOAD_MAX_THREADS, .def = 0, .json_key = "load_threads", .offset = O(load_threads) },
-	{ .long_name = "time", .short_name = 't', .type = OPTSPEC_UINT, .metavar = "S",
-	  .help = "run each pair once for a fixed S seconds\n(default: sub-runs of 5 s within --budget)",
-	  .min = 1, .max = OPT_MAX_DURATION_S, .def = 0, .unit = "whole seconds", .json_key = "duration_s",
-	  .offset = O(duration_s) },
+	  .min = 1, .max = LOAD_MAX_THREADS, .def = 0, .json_key = "load_threads", .section = OPTSPEC_SECTION_PLACEMENT,
+	  .offset = O(load_threads) },
+	{ .long_name = "time", .short_name = 't', .type = OPTSPEC_UINT, .metavar = "TIME",
+	  .help = "run each pair once for TIME (10, 10s, 2m)\n(default: sub-runs of 5 s within --budget); a bare "
+		  "number is seconds, and a time must be whole seconds",
+	  .min = 1, .max = OPT_MAX_DURATION_S, .def = 0, .time_unit_ns = NS_S, .json_key = "duration_s",
+	  .section = OPTSPEC_SECTION_TIME, .offset = O(duration_s) },
 	{ .long_name = "precision", .type = OPTSPEC_CUSTOM, .metavar = "SPEC",
-	  .help = "a pair is known, and runs no more, once each\njudged figure's 95% interval is within this of it\n"
-		  "(default: mean=10%,p99=20%,cpu=2,met=2: latency\nmean and p99 within 10 and 20% or 20 us, % desired\n"
-		  "CPU and % deadlines met within 2 points)", .accepted = PRECISION_ACCEPTED,
+	  .help = "stop a pair once its figures are this precise:\na pair is known, and runs no more, once each "
+		  "judged figure's 95% interval is within this of it (default: mean=10%,p99=20%,cpu=2,met=2: "
+		  "latency mean and p99 within 10 and 20% or 20 us, % desired CPU and % deadlines met within 2 "
+		  "points)", .accepted = PRECISION_ACCEPTED, .section = OPTSPEC_SECTION_TIME,
 	  .set = precision_set_opt, .offset = O(precision) },
-	{ .long_name = "min-time", .type = OPTSPEC_UINT, .metavar = "S",
-	  .help = "the adaptive window instead of the budget: each\npair once, at least S seconds and the task's own\n"
-		  "cycle (X: one 10.1 s sweep), until its figures\nare known (default: 5)", .min = 1, .max = OPT_MAX_DURATION_S,
-	  .def = 0, .unit = "whole seconds", .json_key = "min_time_s", .offset = O(min_time_s) },
-	{ .long_name = "max-time", .type = OPTSPEC_UINT, .metavar = "S",
-	  .help = "the adaptive window: each pair once, at most S\nseconds (default: 60)", .min = 1,
-	  .max = OPT_MAX_DURATION_S, .def = 0, .unit = "whole seconds", .json_key = "max_time_s",
-	  .offset = O(max_time_s) },
+	{ .long_name = "min-time", .type = OPTSPEC_UINT, .metavar = "TIME",
+	  .help = "adaptive window: each pair once, at least TIME\n"
+		  "and the task's own cycle (X: one 10.1 s sweep), instead of the budget, until its figures "
+		  "are known (default: 5s)", .min = 1, .max = OPT_MAX_DURATION_S, .def = 0, .time_unit_ns = NS_S,
+	  .json_key = "min_time_s", .section = OPTSPEC_SECTION_TIME, .offset = O(min_time_s) },
+	{ .long_name = "max-time", .type = OPTSPEC_UINT, .metavar = "TIME",
+	  .help = "adaptive window: each pair once, at most TIME\n(default: 60s)", .min = 1,
+	  .max = OPT_MAX_DURATION_S, .def = 0, .time_unit_ns = NS_S, .json_key = "max_time_s",
+	  .section = OPTSPEC_SECTION_TIME, .offset = O(max_time_s) },
 	{ .long_name = "bench-nice", .short_name = 'B', .type = OPTSPEC_INTS, .metavar = "LIST",
-	  .help = "nice of the benchmarked task, -20..19 (default: 0); a list\nsweeps: -B 0,-10 or -B 0:-20:5",
-	  .min = -20, .max = 19, .json_key = "bench_nice", .not_a_fact = true, .offset = O(bench_nices) },
+	  .help = "nice of the benchmarked task, -20..19 (default 0);\na list sweeps: -B 0,-10 or -B 0:-20:5",
+	  .min = -20, .max = 19, .json_key = "bench_nice", .not_a_fact = true, .section = OPTSPEC_SECTION_SCHED,
+	  .offset = O(bench_nices) },
 	{ .long_name = "load-nice", .short_name = 'N', .type = OPTSPEC_INTS, .metavar = "LIST",
-	  .help = "nice of the loads, -20..19 (default: 0); a list sweeps:\n-N 0,19 or -N 0:19:5 (0,5,10,15,19)",
-	  .min = -20, .max = 19, .json_key = "load_nice", .not_a_fact = true, .offset = O(load_nices) },
+	  .help = "nice of the loads, -20..19 (default 0);\na list sweeps: -N 0,19 or -N 0:19:5 (0,5,10,15,19)",
+	  .min = -20, .max = 19, .json_key = "load_nice", .not_a_fact = true, .section = OPTSPEC_SECTION_SCHED,
+	  .offset = O(load_nices) },
 	{ .long_name = "bench-slice", .type = OPTSPEC_INTS, .metavar = "LIST",
-	  .help = "EEVDF slice of the benchmarked task (other, batch), us\n(Linux 6.12+, kept within 100..100000; "
-		  "default: 0, the\nkernel's); a list sweeps: --bench-slice 100,3000",
-	  .min = 0, .max = 1000000, .unit = "us", .json_key = "bench_slice_us", .not_a_fact = true, .offset = O(bench_slices) },
+	  .help = "EEVDF slice of the benchmarked task (6.12+),\nof policies other and batch, kept within 100us..100ms "
+		  "by the kernel (default: 0, the kernel's); a bare number is microseconds; a list sweeps: "
+		  "--bench-slice 100,3ms",
+	  .min = 0, .max = 1000000, .time_unit_ns = NS_US, .json_key = "bench_slice_us", .not_a_fact = true,
+	  .section = OPTSPEC_SECTION_SCHED, .offset = O(bench_slices) },
 	{ .long_name = "load-slice", .type = OPTSPEC_INTS, .metavar = "LIST",
-	  .help = "EEVDF slice of the loads (other, batch), us, as --bench-slice",
-	  .min = 0, .max = 1000000, .unit = "us", .json_key = "load_slice_us", .not_a_fact = true, .offset = O(load_slices) },
+	  .help = "EEVDF slice of the loads, as --bench-slice",
+	  .min = 0, .max = 1000000, .time_unit_ns = NS_US, .json_key = "load_slice_us", .not_a_fact = true,
+	  .section = OPTSPEC_SECTION_SCHED, .offset = O(load_slices) },
 	{ .long_name = "uniprocessor", .short_name = 'u', .type = OPTSPEC_FLAG,
-	  .help = "pin every task to CPU 0", .json_key = "uniprocessor", .offset = O(uniprocessor) },
+	  .help = "pin every task to CPU 0", .json_key = "uniprocessor", .section = OPTSPEC_SECTION_PLACEMENT,
+	  .offset = O(uniprocessor) },
 	{ .long_name = "recalibrate", .short_name = 'b', .type = OPTSPEC_FLAG,
-	  .help = "measure loops_per_ms even if a saved value matches (one is checked and re-measured when 10% off)", .json_key = "recalibrate", .not_a_fact = true,
+	  .help = "measure loops_per_ms even if a saved value matches\n(a saved one is checked and re-measured when "
+		  "10% off)", .json_key = "recalibrate", .not_a_fact = true, .section = OPTSPEC_SECTION_EXPERT,
 	  .offset = O(recalibrate) },
 	{ .long_name = "console", .short_name = 'c', .type = OPTSPEC_FLAG, .help = "console only, no logfile",
-	  .json_key = "console_only", .not_a_fact = true, .offset = O(console_only) },
+	  .json_key = "console_only", .not_a_fact = true, .section = OPTSPEC_SECTION_OUTPUT, .offset = O(console_only) },
 	{ .long_name = "realtime", .short_name = 'r', .type = OPTSPEC_FLAG,
-	  .help = "benchmark the tasks as SCHED_FIFO (needs CAP_SYS_NICE\nor an RLIMIT_RTPRIO of at least 3)",
-	  .json_key = "realtime", .not_a_fact = true, .offset = O(realtime) },
+	  .help = "benchmark the tasks as SCHED_FIFO\n(needs CAP_SYS_NICE or an RLIMIT_RTPRIO of at least 3)",
+	  .json_key = "realtime", .not_a_fact = true, .section = OPTSPEC_SECTION_SCHED, .offset = O(realtime) },
 	{ .long_name = "bench-policy", .type = OPTSPEC_MASK, .metavar = "LIST",
-	  .help = "scheduling policies of the benchmarked task, a sweep:\nother, batch, fifo, rr, deadline "
-		  "(repeatable; -r adds fifo)", .noun = "policy", .name_at = sched_kind_name,
-	  .json_key = "bench_policy", .not_a_fact = true, .offset = O(bench_policies) },
+	  .help = "the task's policies: other,batch,fifo,rr,deadline;\na sweep (repeatable; -r adds fifo)",
+	  .noun = "policy", .name_at = sched_kind_name, .json_key = "bench_policy", .not_a_fact = true,
+	  .section = OPTSPEC_SECTION_SCHED, .offset = O(bench_policies) },
 	{ .long_name = "load-policy", .type = OPTSPEC_MASK, .metavar = "LIST",
-	  .help = "scheduling policies of the loads, a sweep: other,\nbatch, idle, fifo, rr (repeatable)",
-	  .noun = "policy", .name_at = sched_kind_name, .json_key = "load_policy", .not_a_fact = true, .offset = O(load_policies) },
+	  .help = "the loads' policies: other, batch, idle, fifo, rr;\na sweep (repeatable)",
+	  .noun = "policy", .name_at = sched_kind_name, .json_key = "load_policy", .not_a_fact = true,
+	  .section = OPTSPEC_SECTION_SCHED, .offset = O(load_policies) },
 	{ .long_name = "rt-priority", .type = OPTSPEC_I64, .metavar = "N",
-	  .help = "SCHED_FIFO/RR priority of the task and loads, 1..99, below\nthe timing thread's "
-		  "(default: 2 below the highest allowed)", .min = 1, .max = 99, .json_key = "rt_priority",
-	  .offset = O(rt_priority) },
+	  .help = "SCHED_FIFO/RR priority of the task and loads, 1..99,\nbelow the timing thread's (default: 2 below "
+		  "the highest allowed)", .min = 1, .max = 99, .json_key = "rt_priority",
+	  .section = OPTSPEC_SECTION_SCHED, .offset = O(rt_priority) },
 	{ .long_name = "cpus", .type = OPTSPEC_CPUS, .metavar = "LIST",
-	  .help = "run the task and the loads on these CPUs (0,2-3)", .json_key = "cpus", .offset = O(cpus) },
+	  .help = "run the task and the loads on these CPUs (0,2-3)", .json_key = "cpus",
+	  .section = OPTSPEC_SECTION_PLACEMENT, .offset = O(cpus) },
 	{ .long_name = "bench-cpus", .type = OPTSPEC_CPU_ALTS, .metavar = "LIST",
-	  .help = "run the benchmarked task on these CPUs; lists\nseparated by '/' are alternatives: 0/1",
-	  .json_key = "bench_cpus", .offset = O(bench_cpus) },
+	  .help = "run the benchmarked task on these CPUs;\nlists separated by '/' are alternatives: 0/1",
+	  .json_key = "bench_cpus", .section = OPTSPEC_SECTION_PLACEMENT, .offset = O(bench_cpus) },
 	{ .long_name = "load-cpus", .type = OPTSPEC_CPU_ALTS, .metavar = "LIST",
-	  .help = "run the loads on these CPUs, as --bench-cpus", .json_key = "load_cpus", .offset = O(load_cpus) },
+	  .help = "run the loads on these CPUs, as --bench-cpus", .json_key = "load_cpus",
+	  .section = OPTSPEC_SECTION_PLACEMENT, .offset = O(load_cpus) },
+	{ .long_name = "bench-cgroup", .type = OPTSPEC_TEXTS, .metavar = "PATH",
+	  .help = "run the benchmarked task, its timing thread too, in this\ncgroup v2 (under its mount or relative to it; "
+		  "created\nwhen missing under an existing parent, then removed);\nrepeated, alternatives",
+	  .noun = "cgroup path", .json_key = "bench_cgroups", .section = OPTSPEC_SECTION_PLACEMENT, .offset = O(bench_cgroups) },
+	{ .long_name = "load-cgroup", .type = OPTSPEC_TEXTS, .metavar = "PATH",
+	  .help = "run the loads in this cgroup v2, as --bench-cgroup", .noun = "cgroup path",
+	  .json_key = "load_cgroups", .section = OPTSPEC_SECTION_PLACEMENT, .offset = O(load_cgroups) },
 	{ .long_name = "scheduler", .type = OPTSPEC_TEXTS, .metavar = "CMD",
-	  .help = "run the pairs under this sched_ext scheduler, a command\nrun without a shell ('scx_simple -f'); "
-		  "fair: the\nkernel's own class; repeated, alternatives (Linux 6.12+)",
-	  .noun = "scheduler", .json_key = "schedulers", .offset = O(schedulers) },
+	  .help = "run the pairs under this sched_ext scheduler:\na command run without a shell ('scx_simple -f'); "
+		  "fair: the kernel's own class; repeated, alternatives (Linux 6.12+)",
+	  .noun = "scheduler", .json_key = "schedulers", .section = OPTSPEC_SECTION_SCHED, .offset = O(schedulers) },
 	{ .long_name = "comment", .short_name = 'm', .type = OPTSPEC_TEXT, .metavar = "TEXT",
 	  .help = "comment for the logfile header", .accepted = "a line of text", .json_key = "comment", .not_a_fact = true,
-	  .offset = O(comment) },
+	  .section = OPTSPEC_SECTION_OUTPUT, .offset = O(comment) },
 	{ .long_name = "load", .short_name = 'w', .type = OPTSPEC_MASK, .metavar = "NAME",
 	  .help = "run only this load (repeatable)", .noun = "load", .name_at = workload_load_name_at,
-	  .json_key = "loads", .not_a_fact = true, .offset = O(load_include) },
+	  .json_key = "loads", .not_a_fact = true, .section = OPTSPEC_SECTION_RUN, .offset = O(load_include) },
 	{ .long_name = "exclude-load", .short_name = 'x', .type = OPTSPEC_MASK, .metavar = "NAME",
 	  .help = "skip this load (repeatable)", .noun = "load", .name_at = workload_load_name_at,
-	  .json_key = "exclude_loads", .not_a_fact = true, .offset = O(load_exclude) },
+	  .json_key = "exclude_loads", .not_a_fact = true, .section = OPTSPEC_SECTION_RUN, .offset = O(load_exclude) },
 	{ .long_name = "sim", .short_name = 'W', .type = OPTSPEC_MASK, .metavar = "NAME",
 	  .help = "benchmark only this simulated task (repeatable)", .noun = "simulation",
-	  .name_at = workload_sim_name_at, .json_key = "sims", .not_a_fact = true, .offset = O(sim_include) },
+	  .name_at = workload_sim_name_at, .json_key = "sims", .not_a_fact = true, .section = OPTSPEC_SECTION_RUN,
+	  .offset = O(sim_include) },
 	{ .long_name = "exclude-sim", .short_name = 'X', .type = OPTSPEC_MASK, .metavar = "NAME",
 	  .help = "skip this simulated task (repeatable)", .noun = "simulation",
-	  .name_at = workload_sim_name_at, .json_key = "exclude_sims", .not_a_fact = true, .offset = O(sim_exclude) },
+	  .name_at = workload_sim_name_at, .json_key = "exclude_sims", .not_a_fact = true,
+	  .section = OPTSPEC_SECTION_RUN, .offset = O(sim_exclude) },
 	{ .long_name = "verbose", .short_name = 'v', .type = OPTSPEC_FLAG, .help = "more detail on the console",
-	  .offset = O(verbose) },
+	  .section = OPTSPEC_SECTION_OUTPUT, .offset = O(verbose) },
 	{ .long_name = "quiet", .short_name = 'q', .type = OPTSPEC_FLAG,
-	  .help = "no progress line (it is shown on stderr only when\nstderr is a terminal, and never in results)",
-	  .offset = O(quiet) },
+	  .help = "no progress line, no closing line of files written;\nthe progress line is shown on stderr only "
+		  "when stderr is a terminal, and never in results; the closing line names the logfile, the JSON "
+		  "and the --timeline file written",
+	  .section = OPTSPEC_SECTION_OUTPUT, .offset = O(quiet) },
 	{ .long_name = "repeat", .type = OPTSPEC_UINT, .metavar = "N",
-	  .help = "run every pair N times, in rounds of -t (default\n5 s); tables show medians; "
-		  "with --budget, at\nmost N sub-runs a pair", .min = 1, .max = OPT_MAX_REPEAT,
-	  .def = 0, .json_key = "repeat", .not_a_fact = true, .offset = O(repeat) },
-	{ .long_name = "budget", .type = OPTSPEC_UINT, .metavar = "S",
-	  .help = "the default run: at most S seconds of sub-runs,\nin rounds of every pair (windows of -t, "
-		  "default\n5 s) until each is decided or known, 3 to\n--repeat (default 20) sub-runs a pair "
-		  "(default:\n30 s a pair, X's 46 s)",
-	  .min = 1, .max = OPT_MAX_DURATION_S, .unit = "whole seconds", .json_key = "budget_s",
-	  .offset = O(budget_s) },
+	  .help = "run every pair N times, in rounds; tables: medians;\nwindows of -t (default 5 s); "
+		  "with --budget, at most N sub-runs a pair", .min = 1, .max = OPT_MAX_REPEAT,
+	  .def = 0, .json_key = "repeat", .not_a_fact = true, .section = OPTSPEC_SECTION_TIME, .offset = O(repeat) },
+	{ .long_name = "budget", .type = OPTSPEC_UINT, .metavar = "TIME",
+	  .help = "at most TIME of sub-runs (default: 30s a pair):\nthe default run: rounds of every pair (windows "
+		  "of -t, default 5 s) until each is decided or known, 3 to --repeat (default 20) sub-runs a pair "
+		  "(default: 30 s a pair, X's 46 s); a bare number is seconds",
+	  .min = 1, .max = OPT_MAX_DURATION_S, .time_unit_ns = NS_S, .json_key = "budget_s",
+	  .section = OPTSPEC_SECTION_TIME, .offset = O(budget_s) },
 	{ .long_name = "seed", .type = OPTSPEC_U64, .metavar = "N",
-	  .help = "shuffle the pairs of --repeat's rounds with seed N\n(default: drawn; the JSON's run.shuffle_seed)",
-	  .min = 1, .max = OPT_MAX_SEED, .offset = O(seed) },
+	  .help = "shuffle the pairs of the rounds with seed N\n(default: drawn; the JSON's run.shuffle_seed)",
+	  .min = 1, .max = OPT_MAX_SEED, .section = OPTSPEC_SECTION_EXPERT, .offset = O(seed) },
 	{ .long_name = "json", .type = OPTSPEC_STRING, .metavar = "FILE",
-	  .help = "also write the results as JSON to FILE (- for stdout,\nthe tables then go to stderr); see doc/json.md",
-	  .accepted = "a file name, or - for stdout", .noun = "file name", .offset = O(json_path) },
+	  .help = "also write the results as JSON to FILE\n(- for stdout, the tables then go to stderr); see "
+		  "doc/json.md", .accepted = "a file name, or - for stdout", .noun = "file name",
+	  .section = OPTSPEC_SECTION_OUTPUT, .offset = O(json_path) },
 	{ .long_name = "timeline", .type = OPTSPEC_STRING, .metavar = "FILE",
-	  .help = "record every period of every pair in FILE (binary,\ndoc/timeline.md)", .accepted = "a file name",
-	  .noun = "file name", .json_key = "timeline", .not_a_fact = true, .offset = O(timeline_path) },
+	  .help = "record every period of every pair in FILE\n(binary, doc/timeline.md)", .accepted = "a file name",
+	  .noun = "file name", .json_key = "timeline", .not_a_fact = true, .section = OPTSPEC_SECTION_OUTPUT,
+	  .offset = O(timeline_path) },
+	{ .long_name = "fail-if", .type = OPTSPEC_TEXTS, .metavar = "EXPR",
+	  .help = "exit 3 when a figure of a pair is beyond a limit:\n'met<99,p99>2ms', 'Audio/Burn:p99>500us' "
+		  "(figures\nas compare --threshold names them; repeatable)", .noun = "condition list",
+	  .json_key = "fail_if", .not_a_fact = true, .section = OPTSPEC_SECTION_OUTPUT, .offset = O(fail_if) },
+	{ .long_name = "fail-if-mode", .type = OPTSPEC_CHOICE, .metavar = "MODE", .choices = fail_if_modes,
+	  .help = "check --fail-if on the figure as shown (point, the\ndefault) or fail only when its 95% interval "
+		  "over\nthe sub-runs lies wholly beyond the limit (interval)",
+	  .json_key = "fail_if_mode", .not_a_fact = true, .section = OPTSPEC_SECTION_OUTPUT, .offset = O(fail_if_mode) },
+	{ .long_name = "export-csv", .type = OPTSPEC_STRING, .metavar = "FILE",
+	  .help = "also write the results as a CSV table to FILE: a row\na pair, a column a figure (RFC 4180)",
+	  .accepted = "a file name", .noun = "file name", .section = OPTSPEC_SECTION_OUTPUT, .offset = O(export_csv_path) },
+	{ .long_name = "export-markdown", .type = OPTSPEC_STRING, .metavar = "FILE",
+	  .help = "also write that table as GitHub Markdown to FILE",
+	  .accepted = "a file name", .noun = "file name", .section = OPTSPEC_SECTION_OUTPUT, .offset = O(export_markdown_path) },
+	{ .long_name = "histogram", .type = OPTSPEC_CUSTOM, .metavar = "MAX",
+	  .help = "print each pair's latency histograms, rows up to MAX\n(us, or 2ms; all: every row), the rest "
+		  "counted as\nover, as cyclictest -h",
+	  .accepted = "all, or a time from 1us to 137s, a bare number in microseconds", .set = histogram_set_opt,
+	  .section = OPTSPEC_SECTION_OUTPUT, .offset = O(histogram_max_ns) },
+	{ .long_name = "histogram-csv", .type = OPTSPEC_STRING, .metavar = "FILE",
+	  .help = "also write every pair's latency histograms to FILE as\nCSV, a line a bucket, for plotting",
+	  .accepted = "a file name", .noun = "file name", .section = OPTSPEC_SECTION_OUTPUT, .offset = O(histogram_csv_path) },
+	{ .long_name = "trace", .type = OPTSPEC_STRING, .metavar = "FILE",
+	  .help = "write a trace of the run to FILE for Perfetto\n(ui.perfetto.dev): pairs, sub-runs, late periods and\n"
+		  "their causes, Pipeline frames (doc/trace.md)",
+	  .accepted = "a file name", .noun = "file name", .section = OPTSPEC_SECTION_OUTPUT, .offset = O(trace_path) },
+	{ .long_name = "frame-log", .type = OPTSPEC_STRING, .metavar = "DIR",
+	  .help = "write each frame of Pipeline, Video and Gaming to a\nCSV per run of a pair in DIR, "
+		  "as MangoHud logs them\n(made when missing)", .accepted = "a directory name",
+	  .noun = "directory name", .json_key = "frame_log", .not_a_fact = true, .section = OPTSPEC_SECTION_OUTPUT, .offset = O(frame_log_dir) },
+	{ .long_name = "frame-log-format", .type = OPTSPEC_MASK, .metavar = "LIST",
+	  .help = "--frame-log's columns: mangohud (default: MangoHud's,\nfor its viewers), presentmon "
+		  "(PresentMon's, for\nCapFrameX), or mangohud,presentmon", .noun = "frame log format",
+	  .name_at = options_frame_log_format_at, .json_key = "frame_log_formats", .not_a_fact = true,
+	  .section = OPTSPEC_SECTION_OUTPUT, .offset = O(frame_log_formats) },
 	{ .long_name = "wake", .type = OPTSPEC_MASK, .metavar = "LIST",
-	  .help = "how a periodic task is woken, a sweep: thread (the realtime\ntiming thread wakes it, as "
-		  "interbench 0.31; default) and\ntimer (it sleeps on its own absolute timer, as an application\ndoes)",
-	  .noun = "wake-up", .name_at = sim_wake_name_at, .json_key = "wake", .not_a_fact = true, .offset = O(wakes) },
+	  .help = "how a periodic task is woken: thread, timer;\na sweep: thread (the realtime timing thread wakes "
+		  "it, as interbench 0.31; default) and timer (it sleeps on its own absolute timer, as an "
+		  "application does)",
+	  .noun = "wake-up", .name_at = sim_wake_name_at, .json_key = "wake", .not_a_fact = true,
+	  .section = OPTSPEC_SECTION_RUN, .offset = O(wakes) },
 	{ .long_name = "explain", .type = OPTSPEC_FLAG,
-	  .help = "say why each missed deadline was missed: who ran instead,\nwhich interrupts, idle exit, "
-		  "preemption (BPF as root;\nelse /proc's schedstat: time runnable against time run)",
-	  .json_key = "explain", .offset = O(explain) },
+	  .help = "say why each missed deadline was missed:\nwho ran instead, which interrupts, idle exit, "
+		  "preemption (BPF as root; else /proc's schedstat: time runnable against time run)",
+	  .json_key = "explain", .section = OPTSPEC_SECTION_EXPLAIN, .offset = O(explain) },
 	{ .long_name = "explain-threshold", .type = OPTSPEC_CUSTOM, .metavar = "TIME",
-	  .help = "with --explain, also explain periods later than TIME\n(500us, 2ms; implies --explain)",
-	  .accepted = EXPLAIN_THRESHOLD_ACCEPTED, .set = threshold_set_opt, .offset = O(explain_threshold_ns) },
-	{ .long_name = "dma-latency", .type = OPTSPEC_I64, .metavar = "US",
-	  .help = "hold a CPU wakeup latency limit of US microseconds via\n/dev/cpu_dma_latency during the run "
-		  "(as cyclictest does;\n0 keeps CPUs out of deep idle states; needs root)",
-	  .min = 0, .max = PMQOS_MAX_LATENCY_US, .def = -1, .unit = "microseconds", .json_key = "dma_latency_us",
-	  .offset = O(dma_latency_us) },
+	  .help = "also explain periods later than TIME (500us, 2ms);\nimplies --explain; a bare number is "
+		  "microseconds", .accepted = EXPLAIN_THRESHOLD_ACCEPTED, .set = threshold_set_opt,
+	  .section = OPTSPEC_SECTION_EXPLAIN, .offset = O(explain_threshold_ns) },
+	{ .long_name = "on-threshold", .type = OPTSPEC_TEXTS, .metavar = "LAT:ACTION",
+	  .help = "when a period's scheduling latency exceeds LAT\n(500us), once a pair: stop (the run after this pair),\n"
+		  "signal=SIG,pid=PID, or exec=CMD ARGS (no shell;\nIB_LATENCY_US... in its environment); repeatable",
+	  .noun = "action", .json_key = "on_threshold", .not_a_fact = true, .section = OPTSPEC_SECTION_EXPLAIN, .offset = O(on_threshold) },
+	{ .long_name = "on-threshold-repeat", .type = OPTSPEC_FLAG,
+	  .help = "act at every period over the latency, not once a pair\n(one command of a rule at a time)",
+	  .json_key = "on_threshold_repeat", .not_a_fact = true, .section = OPTSPEC_SECTION_EXPLAIN, .offset = O(on_threshold_repeat) },
+	{ .long_name = "on-threshold-timeout", .type = OPTSPEC_UINT, .metavar = "TIME",
+	  .help = "an exec action still running after TIME is killed\n(default: 10s; a bare number is seconds)", .min = 1, .max = 3600,
+	  .def = THRESHOLD_TIMEOUT_S_DEFAULT, .time_unit_ns = NS_S, .json_key = "on_threshold_timeout_s",
+	  .not_a_fact = true, .section = OPTSPEC_SECTION_EXPLAIN, .offset = O(on_threshold_timeout_s) },
+	{ .long_name = "dma-latency", .type = OPTSPEC_I64, .metavar = "TIME",
+	  .help = "hold a CPU wakeup latency limit of TIME\nvia /dev/cpu_dma_latency during the run, as cyclictest "
+		  "does (0 keeps CPUs out of deep idle states; a bare number is microseconds; needs root)",
+	  .min = 0, .max = PMQOS_MAX_LATENCY_US, .def = -1, .time_unit_ns = NS_US, .json_key = "dma_latency_us",
+	  .section = OPTSPEC_SECTION_SCHED, .offset = O(dma_latency_us) },
 	{ .long_name = "audit", .type = OPTSPEC_ACTION, .help = "print what on this machine decides interactivity\n"
-	  "and exit (1 when a setting known to hurt it is found)", .action = OPT_AUDIT },
+	  "and exit (1 when a setting known to hurt it is found)", .action = OPT_AUDIT,
+	  .section = OPTSPEC_SECTION_INFO },
 	{ .long_name = "version", .type = OPTSPEC_ACTION, .help = "print the version and exit",
-	  .action = OPT_SHOW_VERSION },
-	{ .long_name = "help", .short_name = 'h', .type = OPTSPEC_ACTION, .help = "this help", .action = OPT_HELP },
+	  .action = OPT_SHOW_VERSION, .section = OPTSPEC_SECTION_INFO },
+	{ .long_name = "help", .short_name = 'h', .type = OPTSPEC_ACTION, .help = "this help (the common options)",
+	  .action = OPT_HELP, .section = OPTSPEC_SECTION_INFO },
+	{ .long_name = "help-all", .type = OPTSPEC_ACTION, .help = "every option, in full, the workloads' too",
+	  .action = OPT_HELP_ALL, .section = OPTSPEC_SECTION_INFO },
 };
 #define CORE_COUNT (sizeof(core_options) / sizeof(core_options[0]))
 #define MAX_ENTRIES (CORE_COUNT + OPT_MAX_WORKLOAD_OPTIONS)
@@ -336,8 +446,9 @@ static void fault_text(const struct optparse_fault *f, char *err, size_t errlen)
 {
 	char name[64], acc[320];
 	if (f->kind == OPTPARSE_BAD_VALUE)
-		snprintf(err, errlen, "%s: %s '%s' (accepted: %s)", optspec_display(f->spec, name, sizeof(name)),
-			 f->what, f->value, optspec_accepted(f->spec, acc, sizeof(acc)));
+		snprintf(err, errlen, "%s: %s '%s' (%s%s%saccepted: %s)", optspec_display(f->spec, name, sizeof(name)),
+			 f->what, f->value, f->suggest[0] ? "did you mean " : "", f->suggest, f->suggest[0] ? "? " : "",
+			 optspec_accepted(f->spec, acc, sizeof(acc)));
 	else if (f->kind == OPTPARSE_MISSING)
 		snprintf(err, errlen, "%s: missing value (accepted: %s)", optspec_display(f->spec, name, sizeof(name)),
 			 optspec_accepted(f->spec, acc, sizeof(acc)));
@@ -345,6 +456,9 @@ static void fault_text(const struct optparse_fault *f, char *err, size_t errlen)
 		snprintf(err, errlen, "malloc: out of memory");
 	else if (f->letter > 0 && f->letter < 256)
 		snprintf(err, errlen, "-%c: unknown option (see -h for the accepted ones)", f->letter);
+	else if (f->suggest[0])
+		snprintf(err, errlen, "%s: unknown option (did you mean %s? see -h for the accepted ones)", f->word,
+			 f->suggest);
 	else
 		snprintf(err, errlen, "%s: unknown option (see -h for the accepted ones)", f->word);
 }
@@ -434,16 +548,17 @@ static unsigned alternatives(unsigned n)
 static enum opt_status check_sweep_size(const struct options *o, char *err, size_t errlen)
 {
 	unsigned bench = o->bench_nices.n * o->bench_slices.n * alternatives(o->bench_cpus.n) *
-			 alternatives(o->schedulers.n);
+			 alternatives(o->bench_cgroups.n) * alternatives(o->schedulers.n);
 	unsigned load = o->load_nices.n * o->load_slices.n * alternatives(o->load_cpus.n) *
-			alternatives(o->load_threads.n);
+			alternatives(o->load_cgroups.n) * alternatives(o->load_threads.n);
 	if (bench > OPTSPEC_LIST_MAX || load > OPTSPEC_LIST_MAX) {
 		bool b = bench > OPTSPEC_LIST_MAX;
-		snprintf(err, errlen, "%s: %u nice levels, %u slices, %u CPU alternatives and %u %s are "
+		snprintf(err, errlen, "%s: %u nice levels, %u slices, %u CPU alternatives, %u cgroups and %u %s are "
 			 "%u settings of a policy (accepted: at most %u together)",
-			 b ? "-B, --bench-slice, --bench-cpus, --scheduler" : "-N, --load-slice, --load-cpus, -L",
+			 b ? "-B, --bench-slice, --bench-cpus, --bench-cgroup, --scheduler" :
+			     "-N, --load-slice, --load-cpus, --load-cgroup, -L",
 			 b ? o->bench_nices.n : o->load_nices.n, b ? o->bench_slices.n : o->load_slices.n,
-			 alternatives(b ? o->bench_cpus.n : o->load_cpus.n),
+			 alternatives(b ? o->bench_cpus.n : o->load_cpus.n), alternatives(b ? o->bench_cgroups.n : o->load_cgroups.n),
 			 b ? alternatives(o->schedulers.n) : alternatives(o->load_threads.n), b ? "schedulers" : "thread counts",
 			 b ? bench : load, OPTSPEC_LIST_MAX);
 		return OPT_ERROR;
@@ -469,9 +584,15 @@ static enum opt_status check_core(struct options *o, char *err, size_t errlen)
 	}
 	if (check_sweep_size(o, err, errlen) != OPT_OK)
 		return OPT_ERROR;
+	if (threshold_check_options(o, err, errlen) != 0)
+		return OPT_ERROR;
 	if (o->load_policies & (1u << SP_DEADLINE)) {
 		snprintf(err, errlen, "--load-policy: deadline is for simulated tasks, whose work per period is known "
 			 "(accepted: other, batch, idle, fifo, rr)");
+		return OPT_ERROR;
+	}
+	if (o->frame_log_formats && !o->frame_log_dir) {
+		snprintf(err, errlen, "--frame-log-format: without --frame-log (accepted: with --frame-log DIR)");
 		return OPT_ERROR;
 	}
 	return OPT_OK;
@@ -510,32 +631,99 @@ enum opt_status options_parse(struct options *o, int argc, char **argv, char *er
 	return st;
 }
 
+/* help_section's walk over the workloads' options: the help of those of one section. */
+struct help_walk {
+	FILE *f;
+	unsigned section;
+	bool brief;
+};
+
 static void help_line(const struct optspec *s, const void *base, void *arg)
 {
+	const struct help_walk *h = arg;
 	(void)base;
-	optspec_help(arg, s);
+	if (s->section == h->section)
+		optspec_help_brief(h->f, s, &optspec_main_style, h->brief);
+}
+
+/* Section sec's heading and options (the core ones, then the workloads'), brief or in full. */
+static void help_section(FILE *f, unsigned sec, bool brief)
+{
+	struct options none; /* the walk needs settings; -h prints no value */
+	struct help_walk h = { .f = f, .section = sec, .brief = brief };
+	memset(&none, 0, sizeof(none));
+	fprintf(f, "\n%s:\n", optspec_section_title(sec));
+	for (unsigned i = 0; i < CORE_COUNT; i++)
+		if (core_options[i].section == sec)
+			optspec_help_brief(f, &core_options[i], &optspec_main_style, brief);
+	walk_workload_options(&none, help_line, &h);
+}
+
+/* The names of the simulated tasks (sims) or the loads, joined with ", ", wrapped after
+ * title. */
+static void workload_names(FILE *f, const char *title, bool sims)
+{
+	char buf[512];
+	size_t used = 0;
+	buf[0] = '\0';
+	for (unsigned i = 0; i < workload_count && used < sizeof(buf); i++)
+		if (sims ? workload_table[i]->sim && workload_table[i]->help != NULL : workload_table[i]->load != NULL) {
+			int w = snprintf(buf + used, sizeof(buf) - used, "%s%s", used ? ", " : "", workload_table[i]->name);
+			used += w > 0 ? (size_t)w : 0;
+		}
+	fputs(title, f);
+	optspec_wrap(f, buf, (int)strlen(title), 2, OPTSPEC_HELP_WIDTH);
+}
+
+/* Every simulated task and load with its description, for --help-all. */
+static void workload_list(FILE *f)
+{
+	fprintf(f, "\nSimulated tasks:\n");
+	for (unsigned i = 0; i < workload_count; i++)
+		if (workload_table[i]->sim && workload_table[i]->help) {
+			fprintf(f, "  %-8s ", workload_table[i]->name);
+			optspec_wrap(f, workload_table[i]->help, 11, 11, OPTSPEC_HELP_WIDTH);
+		}
+	fprintf(f, "Loads:\n");
+	for (unsigned i = 0; i < workload_count; i++)
+		if (workload_table[i]->load) {
+			fprintf(f, "  %-8s ", workload_table[i]->name);
+			optspec_wrap(f, workload_table[i]->load_help, 11, 11, OPTSPEC_HELP_WIDTH);
+		}
+}
+
+/* -h (all false: the sections but the workloads' options, each option's summary) and
+ * --help-all (every section, in full). */
+static void usage(FILE *f, const char *prog, void (*more_usage)(FILE *f, const char *prog), bool all)
+{
+	fprintf(f, "Usage: %s [options]\n", prog);
+	if (more_usage)
+		more_usage(f, prog);
+	fprintf(f, "Linux interactivity benchmark: simulated interactive tasks against\nbackground loads.\n");
+	for (unsigned sec = 1; sec < OPTSPEC_SECTION_COUNT; sec++)
+		if (all || sec != OPTSPEC_SECTION_WORKLOAD)
+			help_section(f, sec, !all);
+	if (all)
+		workload_list(f);
+	else {
+		fputc('\n', f);
+		workload_names(f, "Simulated tasks (-W): ", true);
+		workload_names(f, "Loads (-w): ", false);
+	}
+	fprintf(f, "Names are case-insensitive.  A TIME takes a unit: 10s, 500ms, 2m, 1h.\n");
+	if (!all)
+		fprintf(f, "Every option in full, the tasks' and loads' own too: %s --help-all;\nman interbench.\n",
+			prog);
 }
 
 void options_usage(FILE *f, const char *prog, void (*more_usage)(FILE *f, const char *prog))
 {
-	struct options none; /* the walk needs settings; -h prints no value */
-	fprintf(f, "Usage: %s [options]\n", prog);
-	if (more_usage)
-		more_usage(f, prog);
-	fprintf(f, "Linux interactivity benchmark: simulated interactive tasks against background loads.\n\n");
-	memset(&none, 0, sizeof(none));
-	optspec_help_table(f, core_options, CORE_COUNT, &optspec_main_style);
-	fprintf(f, "\nOptions of the simulated tasks and loads:\n");
-	walk_workload_options(&none, help_line, f);
-	fprintf(f, "\nSimulated tasks:\n");
-	for (unsigned i = 0; i < workload_count; i++)
-		if (workload_table[i]->sim && workload_table[i]->help)
-			fprintf(f, "  %-8s %s\n", workload_table[i]->name, workload_table[i]->help);
-	fprintf(f, "Loads:\n");
-	for (unsigned i = 0; i < workload_count; i++)
-		if (workload_table[i]->load)
-			fprintf(f, "  %-8s %s\n", workload_table[i]->name, workload_table[i]->load_help);
-	fprintf(f, "Names are case-insensitive.\n");
+	usage(f, prog, more_usage, false);
+}
+
+void options_usage_all(FILE *f, const char *prog, void (*more_usage)(FILE *f, const char *prog))
+{
+	usage(f, prog, more_usage, true);
 }
 
 unsigned options_window_s(const struct options *o)

@@ -57,6 +57,10 @@ struct options {
 	struct optspec_cpu_alts bench_cpus; /* --bench-cpus: the simulated task's (over --cpus); several
 	                                       are alternatives of the sweep (run/sweep.h) */
 	struct optspec_cpu_alts load_cpus;  /* --load-cpus: the loads' (over --cpus), as bench_cpus */
+	struct optspec_texts bench_cgroups; /* --bench-cgroup: the cgroups v2 of the bench process
+	                               (host/cgplace.h); none: where interbench runs; several are
+	                               alternatives of the sweep (run/sweep.h) */
+	struct optspec_texts load_cgroups;  /* --load-cgroup: the load processes', likewise */
 	struct optspec_texts schedulers; /* --scheduler: sched_ext schedulers to run the pairs under,
 	                               each a command or "fair" (RUN_SCHEDULER_FAIR); several are
 	                               alternatives of the sweep (run/scheduler.h) */
@@ -77,21 +81,43 @@ struct options {
 	                               0: drawn at the start (interbench.c) */
 	const char *json_path;      /* --json FILE ("-" = stdout), or NULL */
 	const char *timeline_path;  /* --timeline FILE (engine/timeline.h), or NULL */
+	const char *frame_log_dir;  /* --frame-log DIR: a frame-time CSV per run of a pair whose task
+	                               shows frames (report/output_framelog.h), or NULL */
+	uint32_t frame_log_formats; /* --frame-log-format: bit FRAME_LOG_MANGOHUD, FRAME_LOG_PRESENTMON;
+	                               0: MangoHud's */
+	const char *export_csv_path;      /* --export-csv FILE (report/tabular.h), or NULL */
+	const char *export_markdown_path; /* --export-markdown FILE, or NULL */
+	const char *histogram_csv_path;   /* --histogram-csv FILE (report/histview.h), or NULL */
+	bool histogram;             /* --histogram: the latency histograms after the tables */
+	uint64_t histogram_max_ns;  /* --histogram's MAX, the last row's bound; 0: all */
+	const char *trace_path;     /* --trace FILE (report/output_trace.h), or NULL */
 	bool explain;               /* --explain: say why periods were late (explain/model.h) */
 	uint32_t wakes;             /* --wake: a sweep, bit SIM_WAKE_THREAD (the timing thread wakes
 	                               the task) and bit SIM_WAKE_TIMER (its own absolute timer);
 	                               0: thread */
 	uint64_t explain_threshold_ns; /* --explain-threshold: also periods later than this; 0:
 	                               only missed deadlines */
+	struct optspec_texts fail_if; /* --fail-if: the conditions that fail the run (report/failif.h) */
+	unsigned fail_if_mode;      /* --fail-if-mode: enum failif_mode (point, interval) */
+	struct optspec_texts on_threshold; /* --on-threshold: LATENCY:ACTION each (run/threshold.h) */
+	bool on_threshold_repeat;   /* --on-threshold-repeat: act at every period over it, not once a pair */
+	unsigned on_threshold_timeout_s; /* --on-threshold-timeout: an exec action's most, seconds */
 	int64_t dma_latency_us;     /* --dma-latency: CPU wakeup latency limit held during the
 	                               run, microseconds; -1 = none (the default) */
 	/* Workload i's own option values: its private config (workload_table[i]->cfg_size bytes). */
 	union { max_align_t align; unsigned char bytes[WL_CFG_MAX_BYTES]; } wl_opts[WL_MAX];
 };
 
+/* The column sets of --frame-log (--frame-log-format; report/output_framelog.h). */
+enum { FRAME_LOG_MANGOHUD, FRAME_LOG_PRESENTMON };
+
+/* The name of --frame-log-format's set i ("mangohud", "presentmon"), NULL past the last (an
+ * optspec name_at callback). */
+const char *options_frame_log_format_at(unsigned i);
+
 /* Parse results. */
 enum opt_status { OPT_OK = 0, OPT_HELP = 1, OPT_ERROR = 2, OPT_SHOW_VERSION = 3 /* --version */,
-		  OPT_AUDIT = 4 /* --audit */ };
+		  OPT_AUDIT = 4 /* --audit */, OPT_HELP_ALL = 5 /* --help-all */ };
 
 /* Sets the defaults: the core options' and every workload's. */
 void options_init(struct options *o);
@@ -101,10 +127,16 @@ void options_init(struct options *o);
  * rules: -C without -I) runs here too.  Pure: touches nothing but *o and err. */
 enum opt_status options_parse(struct options *o, int argc, char **argv, char *err, size_t errlen);
 
-/* Writes the usage text to f: "Usage: PROG [options]", the further usage lines more_usage
- * writes (may be NULL; the subcommands', tools/subcommand.h subcommand_usage), then every
- * option, every simulated task and load. */
+/* Writes -h's text to f: "Usage: PROG [options]", the further usage lines more_usage writes
+ * (may be NULL; the subcommands', tools/subcommand.h subcommand_usage), then the options by
+ * section (enum optspec_section), each by its help's first line, all but the workloads' own
+ * (--help-all), and the names of the simulated tasks and loads; every line within
+ * OPTSPEC_HELP_WIDTH columns. */
 void options_usage(FILE *f, const char *prog, void (*more_usage)(FILE *f, const char *prog));
+
+/* Writes --help-all's text to f: as options_usage, but every section (the workloads' own
+ * options too), each option's whole help, and each simulated task and load described. */
+void options_usage_all(FILE *f, const char *prog, void (*more_usage)(FILE *f, const char *prog));
 
 /* Workload i's own option values in o (its config, to be read as the workload's struct). */
 const void *options_wl_opts(const struct options *o, unsigned i);

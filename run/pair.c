@@ -85,13 +85,20 @@ static int pin(const struct optspec_cpus *cpus, char *err, size_t errlen)
 	return -1;
 }
 
-/* Records a pair's timeline may need: its periods over the window and the load's ramp, with a
- * margin, within TIMELINE_MAX_RECORDS. */
-static uint32_t timeline_capacity(const struct pair_params *p)
+/* Moves the calling process, a child with its one thread, into cg (NULL: stays).  Returns 0,
+ * or -1 with errno set and err naming the file. */
+static int enter_cgroup(const struct cgplace *cg, char *err, size_t errlen)
+{
+	return cg ? cgplace_enter(cg, err, errlen) : 0;
+}
+
+/* Records a pair's timeline or frame log may need: its periods over the window and the load's
+ * ramp, with a margin, within max. */
+static uint32_t period_capacity(const struct pair_params *p, uint32_t max)
 {
 	uint64_t interval_ns = p->spec.interval_us ? p->spec.interval_us * NS_PER_US : NS_PER_MS;
 	uint64_t n = (p->duration_ns + (uint64_t)(PAIR_READY_MAX_MS + LOOK_GRACE_MS) * NS_PER_MS) / interval_ns * 5 / 4 + 64;
-	return n > TIMELINE_MAX_RECORDS ? TIMELINE_MAX_RECORDS : (uint32_t)n;
+	return n > max ? max : (uint32_t)n;
 }
 
 /* The non-empty buckets of h into out (NULL: only counted).  Returns their count. */
@@ -112,6 +119,7 @@ int bench_record_make(const struct sim_result *r, struct bench_record *out)
 	memset(out, 0, sizeof(*out));
 	pair_summarize(r, &out->summary);
 	out->timer_rt = r->timer_rt;
+	out->start_ns = r->start_ns;
 	out->explain = r->explain;
 	out->timeline_error = r->timeline_error;
 	out->timeline_truncated = r->timeline_truncated;
@@ -296,7 +304,7 @@ int bench_record_receive(int fd, struct bench_record *rec, struct pair_stop *sto
 static void bench_measure(struct bench_arg *b, int ctl_fd, struct sim_result *res)
 {
 	char err[160];
-	if (pin(b->p->bench_cpus, err, sizeof(err)) != 0) {
+	if (enter_cgroup(b->p->bench_cgroup, err, sizeof(err)) != 0 || pin(b->p->bench_cpus, err, sizeof(err)) != 0) {
 		res->error = errno;
 		snprintf(res->errmsg, sizeof(res->errmsg), "%s", err);
 		return;
@@ -309,11 +317,15 @@ static void bench_measure(struct bench_arg *b, int ctl_fd, struct sim_result *re
 		explain.main_tgid = (uint32_t)getppid();
 		cfg.explain = &explain;
 	}
-	struct timeline_buf tl = { .cap = timeline_capacity(b->p) };
+	struct timeline_buf tl = { .cap = period_capacity(b->p, TIMELINE_MAX_RECORDS) };
 	if (b->p->timeline_fd >= 0 && (tl.rec = calloc(tl.cap, sizeof(*tl.rec))) != NULL) {
 		cfg.timeline = &tl;
 		cfg.timeline_pair = b->p->timeline_pair;
 	}
+	bool logs_frames = b->p->frame_log_fd >= 0 && b->p->spec.desc->logs_frames;
+	struct frame_log_buf fl = { .cap = period_capacity(b->p, FRAME_LOG_MAX_RECORDS) };
+	if (logs_frames && (fl.rec = calloc(fl.cap, sizeof(*fl.rec))) != NULL)
+		cfg.frame_log = &fl;
 	struct sim_engine *e = sim_start(&b->p->spec, &cfg, res);
 	if (e) {
 		child_control_priority(b->p->run_cfg.timer_prio);
@@ -327,6 +339,11 @@ static void bench_measure(struct bench_arg *b, int ctl_fd, struct sim_result *re
 		res->timeline_truncated = tl.truncated;
 		free(tl.rec);
 	}
+	/* main reads what is there after the pair, and says so when it holds no whole log (no
+	 * memory, a failed write): the pair's figures stand without it */
+	if (logs_frames && fl.rec)
+		frame_log_write(b->p->frame_log_fd, &fl);
+	free(fl.rec);
 }
 
 /* The bench process: measures into a result of its own, and hands main its record. */
@@ -371,7 +388,8 @@ static int load_body(void *arg, int ctl_fd, int res_fd)
 	struct load_counters *c = &ctx->counters;
 	memset(c, 0, sizeof(*c));
 	oom_adj_child(true);   /* raising is always allowed */
-	if (pin(p->load_cpus, c->errmsg, sizeof(c->errmsg)) != 0 ||
+	if (enter_cgroup(p->load_cgroup, c->errmsg, sizeof(c->errmsg)) != 0 ||
+	    pin(p->load_cpus, c->errmsg, sizeof(c->errmsg)) != 0 ||
 	    (!sched_setting_is_default(ls) && sched_setting_apply(0, ls, c->errmsg, sizeof(c->errmsg)) != 0)) {
 		c->error = errno ? errno : EINVAL;
 	} else {
@@ -504,11 +522,22 @@ static int bench_window(const struct pair_params *p, struct child *kids[2], stru
 			struct pair_outcome *out)
 {
 	struct bench_arg barg = { .p = p, .rec = &out->bench, .stop = &out->stop, .load_pid = kids[0] ? kids[0]->pid : 0 };
-	if (child_spawn(bench, "ib-bench", bench_body, &barg, &p->timeline_fd, p->timeline_fd >= 0) != 0) {
+	int keep[2 + 3];  /* cgplace_fds's two at most, then the timeline, the frame log, --on-threshold */
+	unsigned nkeep = cgplace_fds(p->bench_cgroup, keep);
+	int late_fd = threshold_poll_fd(p->threshold);
+	if (p->timeline_fd >= 0)
+		keep[nkeep++] = p->timeline_fd;
+	if (p->frame_log_fd >= 0)
+		keep[nkeep++] = p->frame_log_fd;
+	if (late_fd >= 0)
+		keep[nkeep++] = p->threshold->notify[1];
+	if (child_spawn(bench, "ib-bench", bench_body, &barg, keep, nkeep) != 0) {
 		snprintf(out->why, sizeof(out->why), "fork (bench): %s", strerror(errno));
 		return -3;
 	}
 	kids[1] = bench;
+	if (p->threshold)
+		p->threshold->bench_pid = bench->pid;
 	struct optspec_cpus set;
 	const struct optspec_cpus *cpus = run_cpus(p, &set);
 	struct disturb_sample s0, s1;
@@ -517,8 +546,11 @@ static int bench_window(const struct pair_params *p, struct child *kids[2], stru
 	struct explain_tracer *tracer = p->run_cfg.explain ? p->run_cfg.explain->tracer : NULL;
 	int64_t run0_ns = explain_tracer_run_ns(tracer);
 	uint64_t t0_ns = now_ns();
+	out->window_start_ns = t0_ns;
 	uint64_t grace_ns = p->stop ? (uint64_t)LOOK_GRACE_MS * NS_PER_MS : 0;
-	int spoke = watch_window(p, kids, t0_ns + p->duration_ns + grace_ns, -1, &out->load_activity);
+	int spoke;
+	while ((spoke = watch_window(p, kids, t0_ns + p->duration_ns + grace_ns, late_fd, &out->load_activity)) == 2)
+		threshold_take(p->threshold);  /* a late period: main acts, the window goes on */
 	out->window_ns = now_ns() - t0_ns;
 	int64_t run1_ns = explain_tracer_run_ns(tracer);
 	if (sampled && sample_edge(cpus, kids, &s1, &s1_ns) == 0)
@@ -592,8 +624,8 @@ int pair_run(const struct pair_params *p, struct pair_outcome *out)
 	}
 
 	const struct scratch_set *sc = p->load->cfg->scratch;
-	int keep[SCRATCH_MAX + 1];
-	unsigned nkeep = 0;
+	int keep[SCRATCH_MAX + 3];
+	unsigned nkeep = cgplace_fds(p->load_cgroup, keep);
 	keep[nkeep++] = ready[1];
 	for (unsigned i = 0; sc && i < sc->n; i++) /* the load works through the run's scratch files */
 		if (scratch_fd(sc, (int)i) >= 0)

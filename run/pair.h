@@ -7,11 +7,13 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include "host/cgplace.h"
 #include "host/disturb.h"
 #include "host/scx.h"
 #include "lib/optspec.h"
 #include "lib/schedpolicy.h"
 #include "run/stoprule.h"
+#include "run/threshold.h"
 #include "loadkit/load.h"
 #include "engine/sim.h"
 #include "engine/summary.h"
@@ -34,6 +36,9 @@ struct pair_params {
 	                                    inherited by its threads */
 	const struct optspec_cpus *bench_cpus; /* CPUs of the bench process (--bench-cpus), NULL: any */
 	const struct optspec_cpus *load_cpus;  /* CPUs of the load process (--load-cpus), NULL: any */
+	/* The cgroups the bench and the load process enter first thing, before any thread of
+	 * theirs starts (--bench-cgroup, --load-cgroup: host/cgplace.h); NULL: main's */
+	const struct cgplace *bench_cgroup, *load_cgroup;
 	uint64_t duration_ns;            /* timed window of the bench (with stop: its most, the
 	                                    last look, to which main adds a grace) */
 	const struct stop_plan *stop;    /* the looks of an adaptive window (no -t), or NULL: a
@@ -41,7 +46,14 @@ struct pair_params {
 	int timeline_fd;                 /* --timeline file (O_APPEND), or -1: the bench process
 	                                    writes the pair's periods there after its stop */
 	uint32_t timeline_pair;          /* the pair id its records carry */
+	int frame_log_fd;                /* --frame-log's private file, or -1: for a task that logs
+	                                    frames (sim_desc.logs_frames) the bench process writes
+	                                    the pair's frames there after its stop, from offset 0
+	                                    (engine/frames.h frame_log_write) */
 	const volatile sig_atomic_t *interrupted; /* set by main's signal handler */
+	/* --on-threshold: the bench process keeps the watch's pipe (threshold_pair_begin made it)
+	 * and main takes each period it posts as it comes (threshold_take); NULL: none. */
+	struct threshold_run *threshold;
 	void (*tick)(void *arg, uint64_t now_ns); /* called at each of main's wake-ups while the
 	                                             pair runs (every POLL_SLICE_MS at most), or NULL */
 	void *tick_arg;
@@ -61,6 +73,7 @@ struct hist_bucket {
 struct bench_record {
 	struct pair_summary summary;     /* every figure (engine/summary.h) */
 	bool timer_rt;                   /* the timing thread really ran SCHED_FIFO */
+	uint64_t start_ns;               /* sim_result.start_ns: the task's period 0, CLOCK_MONOTONIC ns */
 	/* --explain's periods as measured (explain/model.h), unsorted: each output sorts its own
 	 * copy (explain_summary_sort); explain.tracer_run_ns is set by main (pair_run) */
 	struct explain_summary explain;
@@ -120,6 +133,7 @@ struct pair_outcome {
 	struct pair_stop stop;           /* how the window ended (valid when ok) */
 	struct load_counters load;       /* the load's counters (zero if it never reported) */
 	uint64_t window_ns;              /* how long the bench actually ran */
+	uint64_t window_start_ns;        /* when that window began, CLOCK_MONOTONIC ns (0: never) */
 	uint64_t ramp_ns;                /* from the load's start to the bench's */
 	bool load_ready;                 /* the load reported ready within PAIR_READY_MAX_MS */
 	struct disturbance disturbance;  /* what else ran on the run's CPUs over the window:
@@ -128,6 +142,7 @@ struct pair_outcome {
 	                                       and CPU time at each of main's wake-ups in it */
 	uint64_t oom_kills_before;       /* the kernel's OOM kills before the pair (host/oom.h), to
 	                                    name the OOM killer as a child's likely killer */
+	struct threshold_events on_threshold; /* what --on-threshold's actions did in this pair */
 	char sched_ext_ops[SCX_OPS_NAME_MAX]; /* set by the matrix under --scheduler: the name the
 	                                    kernel gave the sched_ext scheduler the pair ran under
 	                                    (root/ops, its version in it where the scheduler puts

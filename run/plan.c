@@ -54,10 +54,10 @@ static struct sched_setting concrete_setting(const struct plan_input *in, const 
 	const struct options *o = in->opt;
 	if (b->kind == SP_DEADLINE)
 		return sweep_deadline_for(b, spec);
-	/* a sweep of the wake-up, the placement or the scheduler alone asks for no policy: each
-	 * setting comes once per wake-up, placement and scheduler */
+	/* a sweep of the wake-up, the placement, the cgroup or the scheduler alone asks for no
+	 * policy: each setting comes once per wake-up, placement, cgroup and scheduler */
 	unsigned per_policy = (o->wakes & (o->wakes - 1) ? 2u : 1u) * (o->bench_cpus.n > 1 ? o->bench_cpus.n : 1u) *
-			      (o->schedulers.n ? o->schedulers.n : 1u);
+			      (o->schedulers.n ? o->schedulers.n : 1u) * (o->bench_cgroups.n > 1 ? o->bench_cgroups.n : 1u);
 	bool asked = o->realtime || o->bench_policies || in->bench->n > per_policy;
 	if ((w->flags & WL_PREFERS_FIFO) && !asked && in->rt_ok && sched_setting_is_default(b)) {
 		struct sched_setting fifo;
@@ -67,6 +67,8 @@ static struct sched_setting concrete_setting(const struct plan_input *in, const 
 		fifo.own_timer = b->own_timer;
 		fifo.cpus = b->cpus;
 		fifo.scheduler = b->scheduler;
+		fifo.cgroup = b->cgroup;
+		fifo.cgroup_index = b->cgroup_index;
 		return fifo;
 	}
 	return *b;

@@ -1,17 +1,34 @@
 #define _GNU_SOURCE
 #include <errno.h>
+#include <limits.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/capability.h>
 #include <sys/resource.h>
+#include <unistd.h>
 #include "host/cgroup.h"
 #include "host/machine.h"
 #include "run/privs.h"
 
-#define FIX_CAPS "run as root, or grant it: setcap cap_sys_nice,cap_ipc_lock+ep ./interbench"
+#define FIX_CAPS fix_caps()
 #define FIX_RTPRIO "or add an rtprio line to /etc/security/limits.conf (e.g. '@audio - rtprio 99')"
+
+/* The fix for missing privileges, naming this binary as the kernel knows it (/proc/self/exe:
+ * an installed /usr/bin/interbench, not ./interbench), in single quotes when a shell would
+ * split or expand it. */
+static const char *fix_caps(void)
+{
+	static char buf[PATH_MAX + 128];
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	snprintf(exe + (n > 0 ? n : 0), sizeof(exe) - (size_t)(n > 0 ? n : 0), "%s", n > 0 ? "" : "interbench");
+	bool plain = exe[strspn(exe, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789/._+,:@%-")] == '\0';
+	snprintf(buf, sizeof(buf), "run as root, or grant it: setcap cap_sys_nice,cap_ipc_lock+ep %s%s%s",
+		 plain ? "" : "'", exe, plain ? "" : "'");
+	return buf;
+}
 
 static bool cap_effective(cap_t caps, cap_value_t cap)
 {

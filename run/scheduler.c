@@ -13,21 +13,50 @@ void run_scheduler_init(struct run_scheduler *rs, const char *dir, const volatil
 	rs->r.interrupted = interrupted;
 }
 
-/* Splits cmd at blanks into words and argv (no quoting: the command is run without a shell).
- * Returns the number of words, or -1 when it has none, too many or is too long. */
-static int split(const char *cmd, char *words, size_t len, char **argv)
+/* Copies the word at *pp (blanks skipped before it) into out, its quotes and backslashes
+ * taken away, NUL-terminated, advancing *pp past it.  Returns the bytes written with the NUL,
+ * 0 at the end of cmd, or -1 for an unterminated quote or past len bytes. */
+static int next_word(const char **pp, char *out, size_t len)
 {
-	int n = 0;
-	if (strlen(cmd) >= len)
+	const char *p = *pp + strspn(*pp, " \t");
+	size_t n = 0;
+	char quote = 0;
+	if (!*p)
+		return 0;
+	for (; *p && (quote || (*p != ' ' && *p != '\t')); p++) {
+		if (quote == '\'' ? *p == '\'' : *p == '"' && quote) {
+			quote = 0;
+			continue;
+		}
+		if (!quote && (*p == '\'' || *p == '"')) {
+			quote = *p;
+			continue;
+		}
+		if (*p == '\\' && quote != '\'' && p[1] && (!quote || p[1] == '"' || p[1] == '\\'))
+			p++;
+		if (n + 1 >= len)
+			return -1;
+		out[n++] = *p;
+	}
+	if (quote || n + 1 > len)
 		return -1;
-	strcpy(words, cmd);
-	for (char *save = NULL, *w = strtok_r(words, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
+	out[n++] = '\0';
+	*pp = p;
+	return (int)n;
+}
+
+int run_command_split(const char *cmd, char *words, size_t len, char **argv)
+{
+	int n = 0, w;
+	size_t used = 0;
+	while ((w = next_word(&cmd, words + used, len - used)) > 0) {
 		if (n == RUN_SCHEDULER_WORDS)
 			return -1;
-		argv[n++] = w;
+		argv[n++] = words + used;
+		used += (size_t)w;
 	}
 	argv[n] = NULL;
-	return n ? n : -1;
+	return w < 0 || !n ? -1 : n;
 }
 
 int run_scheduler_preflight(const struct options *o, const char *dir, bool is_root)
@@ -37,7 +66,7 @@ int run_scheduler_preflight(const struct options *o, const char *dir, bool is_ro
 	if (!o->schedulers.n)
 		return 0;
 	for (unsigned i = 0; i < o->schedulers.n; i++)
-		if (strcmp(o->schedulers.v[i], SCHED_FAIR_CLASS) && split(o->schedulers.v[i], words, sizeof(words), argv) < 0) {
+		if (strcmp(o->schedulers.v[i], SCHED_FAIR_CLASS) && run_command_split(o->schedulers.v[i], words, sizeof(words), argv) < 0) {
 			text_message(stderr, "interbench: --scheduler: '%s' (accepted: a command of 1 to %d words, at most %zu "
 				     "bytes, or %s)", o->schedulers.v[i], RUN_SCHEDULER_WORDS, sizeof(words) - 1, SCHED_FAIR_CLASS);
 			return 2;
@@ -81,7 +110,7 @@ static int stop_current(struct run_scheduler *rs, char *why, size_t len)
 /* Starts want (a command), remembering a failure.  Returns 0 or -1 with why. */
 static int start(struct run_scheduler *rs, const char *want, char *why, size_t len)
 {
-	if (split(want, rs->words, sizeof(rs->words), rs->argv) < 0 ||
+	if (run_command_split(want, rs->words, sizeof(rs->words), rs->argv) < 0 ||
 	    scx_start(&rs->r, RUN_SCHEDULER_START_NS, why, len) != 0) {
 		if (rs->n_failed < OPTSPEC_TEXTS_MAX) {
 			rs->failed[rs->n_failed] = want;

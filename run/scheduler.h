@@ -15,6 +15,14 @@
 #include "run/options.h"
 
 #define RUN_SCHEDULER_WORDS 32                    /* words of a command */
+
+/* Splits cmd into words (copied into words, len bytes) and argv (RUN_SCHEDULER_WORDS + 1
+ * entries, NULL after the last), as a command run without a shell (--scheduler, --on-threshold's
+ * exec) is given: words end at blanks, except within '...' (taken as is) or "..." (where \"
+ * and \\ stand for " and \); a backslash outside quotes takes the next character as is.
+ * Nothing is expanded: no variable, glob or command substitution.  Returns the number of words,
+ * or -1 when it has none, more than RUN_SCHEDULER_WORDS, an unterminated quote or is too long. */
+int run_command_split(const char *cmd, char *words, size_t len, char **argv);
 #define RUN_SCHEDULER_START_NS (10 * 1000000000ull) /* until the kernel says enabled */
 #define RUN_SCHEDULER_STOP_NS (5 * 1000000000ull)   /* SIGINT's grace, then SIGKILL's */
 

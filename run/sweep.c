@@ -13,17 +13,22 @@ struct side_axes {
 	const struct optspec_cpu_alts *places;
 	const struct optspec_ints *threads;
 	const struct optspec_texts *schedulers; /* none: the machine's as it is */
+	const struct optspec_texts *cgroups;    /* alternatives when several: the run's one else */
 	int rt_prio;
 };
 
-/* Adds s to side once per scheduler of a (once with none), in the order given. */
+/* Adds s to side once per cgroup alternative of a, each once per scheduler of a (once with
+ * none), in the order given. */
 static void add_per_scheduler(struct sweep_side *side, const struct side_axes *a, struct sched_setting s)
 {
-	unsigned n = a->schedulers->n ? a->schedulers->n : 1;
-	for (unsigned i = 0; i < n && side->n < SWEEP_MAX; i++) {
-		s.scheduler = a->schedulers->n ? a->schedulers->v[i] : NULL;
-		side->s[side->n++] = s;
-	}
+	unsigned n = a->schedulers->n ? a->schedulers->n : 1, groups = a->cgroups->n > 1 ? a->cgroups->n : 1;
+	for (unsigned g = 0; g < groups; g++)
+		for (unsigned i = 0; i < n && side->n < SWEEP_MAX; i++) {
+			s.cgroup = a->cgroups->n > 1 ? a->cgroups->v[g] : NULL;
+			s.cgroup_index = a->cgroups->n > 1 ? g : 0;
+			s.scheduler = a->schedulers->n ? a->schedulers->v[i] : NULL;
+			side->s[side->n++] = s;
+		}
 }
 
 /* Adds kind k's settings at nice level nice and slice slice_us to side: each wake-up, then each
@@ -73,11 +78,12 @@ void sweep_build(const struct options *o, int rt_prio, struct sweep_side *bench,
 	side_fill(bench, &(struct side_axes){ .kinds = bmask ? bmask : 1u << SP_OTHER, .nices = &o->bench_nices,
 					      .slices = &o->bench_slices, .wakes = o->wakes ? o->wakes : 1u << SIM_WAKE_THREAD,
 					      .places = &o->bench_cpus, .threads = &one_width, .schedulers = &o->schedulers,
-					      .rt_prio = prio });
+					      .cgroups = &o->bench_cgroups, .rt_prio = prio });
 	side_fill(load, &(struct side_axes){ .kinds = o->load_policies ? o->load_policies : 1u << SP_OTHER,
 					     .nices = &o->load_nices, .slices = &o->load_slices,
 					     .wakes = 1u << SIM_WAKE_THREAD, .places = &o->load_cpus,
-					     .threads = &o->load_threads, .schedulers = &none, .rt_prio = prio });
+					     .threads = &o->load_threads, .schedulers = &none, .cgroups = &o->load_cgroups,
+					     .rt_prio = prio });
 }
 
 /* Probes side's slices (each value once), filling slice_kept_ns.  Returns 0, or 2 with one

@@ -2,6 +2,7 @@
  * from a fake root directory. */
 #include <check.h>
 #include "tests/ck_run.h"
+#include "tests/ck_tree.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -149,20 +150,10 @@ START_TEST(memcg_tightest_room_wins)
 }
 END_TEST
 
-/* Writes text to root/rel, creating the directories on the way. */
+/* Writes text to root/rel (tests/ck_tree.h). */
 static void put(const char *root, const char *rel, const char *text)
 {
-	char path[PATH_MAX];
-	snprintf(path, sizeof(path), "%s/%s", root, rel);
-	for (char *s = strchr(path + strlen(root) + 1, '/'); s; s = strchr(s + 1, '/')) {
-		*s = '\0';
-		mkdir(path, 0755);
-		*s = '/';
-	}
-	FILE *f = fopen(path, "w");
-	ck_assert_ptr_nonnull(f);
-	fputs(text, f);
-	fclose(f);
+	ck_tree_put(root, rel, text);
 }
 
 START_TEST(memcg_fake_root)
@@ -202,6 +193,24 @@ START_TEST(memcg_fake_root)
 	ck_assert_str_eq(r.file, "memory.high");
 	snprintf(want, sizeof(want), "%s/sys/fs/cgroup/unified/u", root);
 	ck_assert_str_eq(r.dir, want);
+
+	/* the loads placed in another v2 cgroup (--load-cgroup): its limit instead of u's; the v1
+	 * memory cgroup stays theirs */
+	put(root, "sys/fs/cgroup/unified/hogs/memory.max", "104857600\n");           /* 100 MiB */
+	put(root, "sys/fs/cgroup/unified/hogs/memory.current", "0\n");
+	struct cgroup_loc hogs = { .version = 2 };
+	snprintf(hogs.mount, sizeof(hogs.mount), "%s/sys/fs/cgroup/unified", root);
+	snprintf(hogs.dir, sizeof(hogs.dir), "%s/sys/fs/cgroup/unified/hogs", root);
+	struct memcg_where placed = w;
+	memcg_where_v2(&placed, &hogs);
+	ck_assert_uint_eq(placed.n, 2);
+	memcg_read(&placed, &r);
+	ck_assert_uint_eq(r.limit_bytes, 100 * MiB);
+	ck_assert_str_eq(r.dir, hogs.dir);
+	placed.n = 1;                        /* no v2 cgroup of its own: added */
+	memcg_where_v2(&placed, &hogs);
+	ck_assert_uint_eq(placed.n, 2);
+	ck_assert_str_eq(placed.loc[1].dir, hogs.dir);
 
 	/* no cgroup files at all: no limit */
 	put(root, "proc/self/cgroup", "0::/elsewhere\n");

@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include <check.h>
 #include "tests/ck_run.h"
+#include <sched.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -14,6 +15,27 @@
 
 /* A wait status of a death by signal sig (wait(2): the signal in the low 7 bits). */
 #define DIED_OF(sig) (sig)
+
+/* A command the user wrote, started from a SCHED_FIFO process, execs as SCHED_OTHER: the child
+ * (no exec needed) reports its policy by its exit status.  Without CAP_SYS_NICE the parent
+ * takes SCHED_BATCH instead, which any process may: the child is reset from it all the same. */
+START_TEST(exec_child_not_realtime)
+{
+	struct sched_param p = { .sched_priority = 1 };
+	if (sched_setscheduler(0, SCHED_FIFO, &p) != 0) {
+		p.sched_priority = 0;
+		ck_assert_int_eq(sched_setscheduler(0, SCHED_BATCH, &p), 0);
+	}
+	pid_t parent = getpid(), pid = fork();
+	if (pid == 0)
+		_exit(child_exec_prepare(parent, 1, 2, -1) == 0 && sched_getscheduler(0) == SCHED_OTHER ? 0 : 1);
+	p.sched_priority = 0;
+	ck_assert_int_eq(sched_setscheduler(0, SCHED_OTHER, &p), 0);
+	int status = 0;
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "child status 0x%x", status);
+}
+END_TEST
 
 /* A realtime child killed under a finite RLIMIT_RTTIME: the hard limit for SIGKILL, the soft
  * one for SIGXCPU; nothing more for a child that ran no realtime thread. */
@@ -100,6 +122,7 @@ int main(void)
 	Suite *s = suite_create("child");
 	TCase *tc = tcase_create("core");
 	tcase_add_test(tc, rttime_named);
+	tcase_add_test(tc, exec_child_not_realtime);
 	tcase_add_test(tc, oom_kill_named);
 	tcase_add_test(tc, oom_order);
 	suite_add_tcase(s, tc);

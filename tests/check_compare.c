@@ -112,6 +112,18 @@ static void parse_ok(const char *text, struct result_set *rs)
 	ck_assert_msg(result_set_parse(text, strlen(text), rs, err, sizeof(err)) == 0, "%s", err);
 }
 
+/* compare_text of two JSON documents, parsed here and freed. */
+static int compare_docs(const char *a_text, const char *b_text, char *out, size_t outlen)
+{
+	struct result_set a, b;
+	parse_ok(a_text, &a);
+	parse_ok(b_text, &b);
+	int rc = compare_text(&a, &b, out, outlen);
+	result_set_free(&a);
+	result_set_free(&b);
+	return rc;
+}
+
 /* One repeat (a sub-run) of a constructed pair: its p99 and p90 latency (us), its latency
  * samples and periods (0: starved), its % deadlines met, and whether other processes disturbed
  * it or its load was seen stopped. */
@@ -1134,7 +1146,41 @@ START_TEST(option_differences_warned)
 }
 END_TEST
 
-/* A fact's name comes from the file: cut at rs_fact's 32 bytes, "\u00e9" x 20 ends mid-character,
+/* The cgroups a run placed its sides in are facts: their paths (the option) and the settings
+ * read at the start, alternatives joined; a run without one (null) compares none of its
+ * settings. */
+START_TEST(cgroup_differences_warned)
+{
+	static const char fmt[] =
+		"{\"schema_version\":3,\"generator\":\"interbench\",\"options\":{\"load_cgroups\":[\"%s\"],"
+		"\"bench_cgroups\":null},\"run\":{\"bench_cgroups\":null,\"load_cgroups\":[{\"dir\":\"/sys/fs/cgroup/%s\","
+		"\"created\":true,\"type\":\"domain\",\"controllers\":\"cpu memory\",\"cpu_weight\":\"%s\",\"cpu_max\":\"%s\","
+		"\"cpuset_cpus_effective\":null,\"memory_max\":\"max\"}%s]},"
+		ONE_AUDIO_RESULT;
+	static const char second[] = ",{\"dir\":\"/sys/fs/cgroup/w2\",\"created\":false,\"type\":\"domain\","
+		"\"controllers\":\"cpu\",\"cpu_weight\":\"10000\",\"cpu_max\":\"max 100000\",\"cpuset_cpus_effective\":null,"
+		"\"memory_max\":null}";
+	char a_text[2048], b_text[2048], out[8192];
+	snprintf(a_text, sizeof(a_text), fmt, "hog-w100", "hog-w100", "100", "max 100000", "");
+	snprintf(b_text, sizeof(b_text), fmt, "hog-w1", "hog-w1", "1", "max 100000", "");
+	ck_assert_int_eq(compare_docs(a_text, b_text, out, sizeof(out)), CMP_UNDECIDED);
+	ck_assert_msg(strstr(out, "Warning: load_cgroups differs: OLD '[\"hog-w100\"]', NEW '[\"hog-w1\"]'"), "%s", out);
+	ck_assert_msg(strstr(out, "Warning: load_cgroups.cpu_weight differs: OLD '100', NEW '1'"), "%s", out);
+	ck_assert_msg(!strstr(out, "cpu_max") && !strstr(out, "memory_max") && !strstr(out, "bench_cgroups"), "%s", out);
+	/* the same path, another cpu.max: said */
+	snprintf(b_text, sizeof(b_text), fmt, "hog-w100", "hog-w100", "100", "50000 100000", "");
+	ck_assert_int_eq(compare_docs(a_text, b_text, out, sizeof(out)), CMP_UNDECIDED);
+	ck_assert_msg(strstr(out, "Warning: load_cgroups.cpu_max differs: OLD 'max 100000', NEW '50000 100000'"), "%s", out);
+	ck_assert_msg(!strstr(out, "Warning: load_cgroups differs"), "%s", out);
+	/* alternatives: each member's values joined, a file not there as none */
+	snprintf(b_text, sizeof(b_text), fmt, "hog-w100", "hog-w100", "100", "max 100000", second);
+	ck_assert_int_eq(compare_docs(a_text, b_text, out, sizeof(out)), CMP_UNDECIDED);
+	ck_assert_msg(strstr(out, "Warning: load_cgroups.cpu_weight differs: OLD '100', NEW '100 / 10000'"), "%s", out);
+	ck_assert_msg(strstr(out, "Warning: load_cgroups.memory_max differs: OLD 'max', NEW 'max / none'"), "%s", out);
+}
+END_TEST
+
+/* A fact's name comes from the file: cut at rs_fact's 48 bytes, "\u00e9" x 30 ends mid-character,
  * which jansson refuses; the warning still reaches --json (the cut replaced by U+FFFD), and a
  * control character in a name is escaped on the terminal. */
 START_TEST(fact_names_into_json)
@@ -1145,7 +1191,7 @@ START_TEST(fact_names_into_json)
 		"\"latency_mean_ns\":5000,\"latency_p99_ns\":9000,\"latency_max_ns\":10000,\"desired_cpu_ppm\":1000000,"
 		"\"deadlines_met_ppm\":1000000}]}";
 	char name[64] = "", a_text[1024], b_text[1024], out[8192];
-	for (int i = 0; i < 20; i++)
+	for (int i = 0; i < 30; i++)
 		strcat(name, "\xc3\xa9");
 	snprintf(a_text, sizeof(a_text), fmt, name, 1, 1);
 	snprintf(b_text, sizeof(b_text), fmt, name, 2, 2);
@@ -1162,7 +1208,7 @@ START_TEST(fact_names_into_json)
 	json_t *w = json_object_get(t.json, "warnings");
 	ck_assert_uint_eq(json_array_size(w), 2);
 	char want[64];
-	snprintf(want, sizeof(want), "%.30s\xef\xbf\xbd", name);  /* 15 characters, then U+FFFD */
+	snprintf(want, sizeof(want), "%.46s\xef\xbf\xbd", name);  /* 23 characters, then U+FFFD */
 	ck_assert_str_eq(json_string_value(json_object_get(json_array_get(w, 0), "setting")), want);
 	json_decref(t.json);
 	result_set_free(&a);
@@ -1439,6 +1485,7 @@ int main(void)
 	tcase_add_test(tc, exit_statuses);
 	tcase_add_test(tc, wide_names_aligned);
 	tcase_add_test(tc, option_differences_warned);
+	tcase_add_test(tc, cgroup_differences_warned);
 	tcase_add_test(tc, starved_repeats_rank_worst);
 	tcase_add_test(tc, fact_names_into_json);
 	tcase_add_test(tc, confinement_differences_warned);

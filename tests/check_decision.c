@@ -67,6 +67,36 @@ START_TEST(welch_hand_worked)
 }
 END_TEST
 
+/* Each side's interval is the one its test uses, by hand: the mean -+ t(3, 0.975) s / sqrt(4)
+ * (a share), the geometric mean's on the logs (a latency), none below 2 sub-runs */
+START_TEST(side_intervals_hand_worked)
+{
+	double a[] = { 1, 2, 3, 4 }, b[] = { 4, 5, 6, 7 }, est, lo, hi;
+	struct decision d;
+	struct decision_rule r = { .ratio = false, .higher_worse = true, .threshold = 1 };
+	double half = 3.182446 * sqrt(5.0 / 3) / 2;
+	decision_measure(&d, &r, a, 4, b, 4, 0, 0);
+	ck_assert_double_eq_tol(d.a_lo, 2.5 - half, 1e-5);
+	ck_assert_double_eq_tol(d.a_hi, 2.5 + half, 1e-5);
+	ck_assert_double_eq_tol(d.b_lo, 5.5 - half, 1e-5);
+	ck_assert(decision_side_interval(b, 4, false, 0, &est, &lo, &hi));
+	ck_assert(est == d.b && lo == d.b_lo && hi == d.b_hi);
+	/* a latency: 100, 400 on the logs, mean log 200, half-width t(1) * ln(4) / 2 / sqrt(2) * sqrt(2) */
+	double lat[] = { 100, 400 }, one[] = { 100 };
+	ck_assert(decision_side_interval(lat, 2, true, 0, &est, &lo, &hi));
+	ck_assert_double_eq_tol(est, 200, 1e-9);
+	double lhalf = 12.706205 * log(4) / 2;
+	ck_assert_double_eq_tol(lo, 200 * exp(-lhalf), 1e-3);
+	ck_assert_double_eq_tol(hi, 200 * exp(lhalf), 1e-3 * hi);
+	ck_assert(!decision_side_interval(one, 1, true, 0, &est, &lo, &hi));
+	ck_assert(fabs(est - 100) < 1e-9 && isnan(lo) && isnan(hi));
+	double zero[] = { 0, 100 };
+	ck_assert(!decision_side_interval(zero, 2, true, 0, &est, &lo, &hi));
+	decision_measure(&d, &r, one, 1, b, 4, 0, 0);
+	ck_assert(isnan(d.a_lo) && isnan(d.a_hi) && !isnan(d.b_lo));
+}
+END_TEST
+
 START_TEST(edges)
 {
 	struct decision d;
@@ -401,6 +431,7 @@ int main(void)
 	TCase *tc = tcase_create("core");
 	tcase_add_test(tc, holm_hand_worked);
 	tcase_add_test(tc, welch_hand_worked);
+	tcase_add_test(tc, side_intervals_hand_worked);
 	tcase_add_test(tc, edges);
 	tcase_add_test(tc, precision_rules);
 	tcase_add_test(tc, no_spread_projection);

@@ -202,7 +202,7 @@ static bool is_figure_key(const char *key)
 START_TEST(test_doc_figures)
 {
 	static const char *const members[] = { "timer_realtime", JK_CI_LEVEL, JK_TASK_SETTINGS, "bench_setting", "load_setting",
-		"load_work", "load_storage", "sched_ext_ops", "stop", JK_DISTURBANCE, JK_LOAD_ACTIVITY, JK_EXPLAIN, JK_LATENCY_HISTOGRAM,
+		"load_work", "load_storage", "sched_ext_ops", "on_threshold", "stop", JK_DISTURBANCE, JK_LOAD_ACTIVITY, JK_EXPLAIN, JK_LATENCY_HISTOGRAM,
 		JK_TIMER_LATENCY_HISTOGRAM };
 	char *md = slurp("doc/json.md"), keys[256][64];
 	ck_assert_ptr_nonnull(md);

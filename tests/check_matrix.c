@@ -106,7 +106,7 @@ static void start_with(unsigned repeats, int timeline_fd, int argc, char **argv)
 	struct plan_input in = { .opt = &opt, .bench = &bench, .load = &load, .fifo_prio = 97 };
 	ck_assert_int_eq(plan_build(&plan, &in), 0);
 	struct matrix_params p = { .plan = &plan, .opt = &opt, .load = &load, .repeats = repeats,
-				   .duration_ns = 2 * NS_PER_S, .load_cfg = &load_cfg, .timeline_fd = timeline_fd,
+				   .duration_ns = 2 * NS_PER_S, .load_cfg = &load_cfg, .timeline_fd = timeline_fd, .frame_log_fd = -1,
 				   .interrupted = &stop, .pair_run = stub_pair_run, .shuffle_seed = seed };
 	ck_assert_int_eq(matrix_init(&m, &p), 0);
 }
@@ -356,17 +356,24 @@ END_TEST
 /* What each stub call was given: the CPUs of both sides ("" for any) and the load's threads. */
 static char placed[8][64];
 
+/* Keeps what the stub call was given (its text) in placed and counts it; the pair succeeds. */
+static int placed_ok(const char *text, struct pair_outcome *out)
+{
+	snprintf(placed[pairs_run++ % 8], sizeof(placed[0]), "%s", text);
+	memset(out, 0, sizeof(*out));
+	out->ok = true;
+	return 0;
+}
+
 static int placement_stub(const struct pair_params *p, struct pair_outcome *out)
 {
-	char b[16] = "", l[16] = "";
+	char b[16] = "", l[16] = "", text[64];
 	if (p->bench_cpus)
 		format_cpu_list(p->bench_cpus, b, sizeof(b));
 	if (p->load_cpus)
 		format_cpu_list(p->load_cpus, l, sizeof(l));
-	snprintf(placed[pairs_run++ % 8], sizeof(placed[0]), "%s|%s|%u", b, l, p->load->cfg->threads);
-	memset(out, 0, sizeof(*out));
-	out->ok = true;
-	return 0;
+	snprintf(text, sizeof(text), "%s|%s|%u", b, l, p->load->cfg->threads);
+	return placed_ok(text, out);
 }
 
 /* The sweep's placements and thread counts reach each pair: the task pinned by its setting,
@@ -394,6 +401,53 @@ START_TEST(placement_and_threads_reach_the_pair)
 	m.p.pair_run = placement_stub;
 	ck_assert_int_eq(matrix_run(&m, NULL), 0);
 	ck_assert_str_eq(placed[0], "0|0|1");             /* --cpus places both; the run's threads */
+}
+END_TEST
+
+/* The cgroups of the run, and which of them each stub call was given ("b0|l1", "-" for none). */
+static struct cgplace_set cg_sets[2];
+
+static void cgroup_name(const struct cgplace_set *set, const struct cgplace *cg, char side, char *buf, size_t len)
+{
+	if (cg)
+		snprintf(buf, len, "%c%ld", side, (long)(cg - set->v));
+	else
+		snprintf(buf, len, "-");
+}
+
+static int cgroup_stub(const struct pair_params *p, struct pair_outcome *out)
+{
+	char b[24], l[24], text[64];
+	cgroup_name(&cg_sets[0], p->bench_cgroup, 'b', b, sizeof(b));
+	cgroup_name(&cg_sets[1], p->load_cgroup, 'l', l, sizeof(l));
+	snprintf(text, sizeof(text), "%s|%s", b, l);
+	return placed_ok(text, out);
+}
+
+/* The cgroups reach each pair: the one of a side for every pair, a side's alternatives each
+ * for its setting's pairs, none where none is given. */
+START_TEST(cgroups_reach_the_pair)
+{
+	char *argv[] = { "interbench", "-W", "Audio", "-w", "Burn", "--bench-cgroup", "t", "--load-cgroup", "w100",
+			 "--load-cgroup", "w1", NULL };
+	start_with(1, -1, 11, argv);
+	ck_assert_uint_eq(plan.n, 2);
+	cg_sets[0].n = 1;
+	cg_sets[1].n = 2;
+	m.p.cgroups = cg_sets;
+	m.p.pair_run = cgroup_stub;
+	ck_assert_int_eq(matrix_run(&m, NULL), 0);
+	ck_assert_uint_eq(pairs_run, 2);
+	ck_assert_str_eq(placed[0], "b0|l0");
+	ck_assert_str_eq(placed[1], "b0|l1");
+	matrix_free(&m);
+	plan_free(&plan);
+	pairs_run = 0;
+	char *plain[] = { "interbench", "-W", "Audio", "-w", "Burn", NULL };
+	start_with(1, -1, 5, plain);
+	m.p.pair_run = cgroup_stub;
+	ck_assert_int_eq(matrix_run(&m, NULL), 0);
+	ck_assert_str_eq(placed[0], "-|-");
 }
 END_TEST
 
@@ -475,6 +529,7 @@ int main(void)
 	tcase_add_test(tc, budget_spent_stops);
 	tcase_add_test(tc, default_budget_per_pair);
 	tcase_add_test(tc, placement_and_threads_reach_the_pair);
+	tcase_add_test(tc, cgroups_reach_the_pair);
 	tcase_add_test(tc, scheduler_per_pair);
 	suite_add_tcase(s, tc);
 	return ck_run(s);

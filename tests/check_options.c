@@ -51,6 +51,24 @@ START_TEST(good_values)
 }
 END_TEST
 
+/* --frame-log DIR and its formats, a list of names; the formats alone are refused. */
+START_TEST(frame_log_options)
+{
+	struct options o;
+	ck_assert_int_eq(parse(&o, "--frame-log", "logs", NULL), OPT_OK);
+	ck_assert_str_eq(o.frame_log_dir, "logs");
+	ck_assert_uint_eq(o.frame_log_formats, 0);  /* MangoHud's */
+	ck_assert_int_eq(parse(&o, "--frame-log", "logs", "--frame-log-format", "PresentMon,mangohud", NULL), OPT_OK);
+	ck_assert_uint_eq(o.frame_log_formats, (1u << FRAME_LOG_MANGOHUD) | (1u << FRAME_LOG_PRESENTMON));
+	ck_assert_int_eq(parse(&o, "--frame-log", "logs", "--frame-log-format", "csv", NULL), OPT_ERROR);
+	ck_assert_ptr_nonnull(strstr(err, "--frame-log-format"));
+	ck_assert_ptr_nonnull(strstr(err, "csv"));
+	ck_assert_int_eq(parse(&o, "--frame-log-format", "presentmon", NULL), OPT_ERROR);
+	ck_assert_str_eq(err, "--frame-log-format: without --frame-log (accepted: with --frame-log DIR)");
+	ck_assert_int_eq(parse(&o, "--frame-log", "", NULL), OPT_ERROR);
+}
+END_TEST
+
 /* The adaptive window's options: parsed, and refused with -t or out of order. */
 START_TEST(window_options)
 {
@@ -242,7 +260,7 @@ START_TEST(unknown_and_missing)
 	ck_assert_int_eq(parse(&o, "--bogus", NULL), OPT_ERROR);
 	ck_assert(strstr(err, "--bogus"));
 	ck_assert_int_eq(parse(&o, "-t", NULL), OPT_ERROR);
-	ck_assert(strstr(err, "-t") && strstr(err, "missing") && strstr(err, "accepted: whole seconds"));
+	ck_assert(strstr(err, "-t") && strstr(err, "missing") && strstr(err, "accepted: a time from 1s to 1d in whole seconds"));
 	ck_assert_int_eq(parse(&o, "--time", NULL), OPT_ERROR);
 	ck_assert_msg(strncmp(err, "-t: missing", 11) == 0, "%s", err);
 	/* long-only options: getopt reports them by their value (>= 256), not a character */
@@ -400,8 +418,7 @@ START_TEST(subcommand_help_layout)
 	fclose(m);
 	ck_assert_str_eq(buf, "  --format F        png or svg\n"
 			      "  --out-directory-of-a-long-name DIR\n"
-			      "                    where\n"
-			      "                    they go\n"
+			      "                    where they go\n"
 			      "  -a, --all         all\n"
 			      "  --custom X        ok\n");
 	free(buf);
@@ -416,6 +433,7 @@ int main(void)
 	tcase_add_test(tc, good_values);
 	tcase_add_test(tc, long_forms);
 	tcase_add_test(tc, window_options);
+	tcase_add_test(tc, frame_log_options);
 	tcase_add_test(tc, window_resolved);
 	tcase_add_test(tc, case_insensitive_names);
 	tcase_add_test(tc, help);

@@ -15,12 +15,13 @@
 #include "lib/timeutil.h"
 #include "report/outputs.h"
 #include "report/sink.h"
+#include "tests/ck_report.h"
 #include "tests/skeleton_output.c"
 
 REPORT_OUTPUTS(OUTPUT_DECLARE)
 
 /* Step 2 of the doc: the output in the list, before the text output, which stays last. */
-const struct report_output *const report_outputs[] = { &report_output_timeline, &report_output_json,
+const struct report_output *const report_outputs[] = { &report_output_timeline, &report_output_trace, &report_output_json,
 	&report_output_skeleton, &report_output_text, NULL };
 
 static volatile sig_atomic_t stop;
@@ -39,33 +40,20 @@ static int stub_pair_run(const struct pair_params *p, struct pair_outcome *out)
 /* A run of Audio against None and Burn at two bench nice levels (a sweep: 4 pairs), -c (no
  * logfile, no JSON), its console in a file; the state a test case needs. */
 struct fixture {
-	struct options opt;
-	struct sweep_side bench, load;
-	struct plan plan;
-	struct matrix m;
-	struct load_config load_cfg;
-	struct machine_info machine;
-	struct audit audit;
-	struct report_sink s;
+	struct ck_report r;
 	char dir[64], path[96];
 	int saved_stdout;                /* the test's own stdout, back at fixture_free */
 };
 
 static void fixture_init(struct fixture *f)
 {
-	char *argv[] = { "interbench", "-W", "Audio", "-w", "None", "-w", "Burn", "-B", "0,-10", "-c", NULL }, err[512];
+	char *argv[] = { "interbench", "-W", "Audio", "-w", "None", "-w", "Burn", "-B", "0,-10", "-c", NULL };
 	memset(f, 0, sizeof(*f));
-	options_init(&f->opt);
-	ck_assert_msg(options_parse(&f->opt, 10, argv, err, sizeof(err)) == OPT_OK, "%s", err);
-	f->opt.quiet = true;
-	sweep_build(&f->opt, 97, &f->bench, &f->load);
-	struct plan_input in = { .opt = &f->opt, .bench = &f->bench, .load = &f->load, .fifo_prio = 97 };
-	ck_assert_int_eq(plan_build(&f->plan, &in), 0);
-	f->load_cfg = (struct load_config){ .threads = 1, .loops_per_ms = 1000 };
-	struct matrix_params p = { .plan = &f->plan, .opt = &f->opt, .load = &f->load, .repeats = 1,
-				   .duration_ns = NS_PER_S, .load_cfg = &f->load_cfg, .timeline_fd = -1,
+	ck_report_plan(&f->r, 10, argv);
+	struct matrix_params p = { .plan = &f->r.plan, .opt = &f->r.opt, .load = &f->r.load, .repeats = 1,
+				   .duration_ns = NS_PER_S, .load_cfg = &f->r.load_cfg, .timeline_fd = -1, .frame_log_fd = -1,
 				   .interrupted = &stop, .pair_run = stub_pair_run };
-	ck_assert_int_eq(matrix_init(&f->m, &p), 0);
+	ck_assert_int_eq(matrix_init(&f->r.m, &p), 0);
 	snprintf(f->dir, sizeof(f->dir), "/tmp/check_output.XXXXXX");
 	ck_assert_ptr_nonnull(mkdtemp(f->dir));
 	snprintf(f->path, sizeof(f->path), "%s/pairs.txt", f->dir);
@@ -80,14 +68,12 @@ static void fixture_init(struct fixture *f)
 	ck_assert_int_ge(f->saved_stdout, 0);
 	ck_assert_int_eq(dup2(fd, STDOUT_FILENO), STDOUT_FILENO);
 	close(fd);
-	sink_console_open(&f->s, &f->opt, &stop);
+	sink_console_open(&f->r.s, &f->r.opt, &stop);
 }
 
 static int fixture_open(struct fixture *f)
 {
-	struct sink_setup in = { .plan = &f->plan, .bench = &f->bench, .load = &f->load, .machine = &f->machine,
-				 .audit = &f->audit, .load_cfg = &f->load_cfg, .loops_source = "-l" };
-	return sink_open(&f->s, &in);
+	return ck_report_open(&f->r);
 }
 
 /* The whole of file dir/name, or "" when there is none (the caller frees it). */
@@ -126,8 +112,8 @@ static void fixture_free(struct fixture *f)
 	snprintf(path, sizeof(path), "%s/console", f->dir);
 	unlink(path);
 	ck_assert_int_eq(rmdir(f->dir), 0);  /* nothing else left behind */
-	matrix_free(&f->m);
-	plan_free(&f->plan);
+	matrix_free(&f->r.m);
+	plan_free(&f->r.plan);
 }
 
 /* Every hook in its place: a line per pair (in the plan's order: one round), per row, per
@@ -142,10 +128,10 @@ START_TEST(skeleton_gets_every_hook)
 	ck_assert_uint_eq(entries(f.dir), 2);  /* the console and the skeleton's temporary file */
 	char *before = slurp(f.dir, "pairs.txt");
 	ck_assert_str_eq(before, "");  /* not yet under its name */
-	struct matrix_sink sink = sink_matrix(&f.s);
+	struct matrix_sink sink = sink_matrix(&f.r.s);
 	stop = 0;
-	ck_assert_int_eq(matrix_run(&f.m, &sink), 0);
-	ck_assert_int_eq(sink_close(&f.s, &f.m, 0), 0);
+	ck_assert_int_eq(matrix_run(&f.r.m, &sink), 0);
+	ck_assert_int_eq(sink_close(&f.r.s, &f.r.m, 0), 0);
 	char *got = slurp(f.dir, "pairs.txt"), *con = slurp(f.dir, "console");
 	ck_assert_str_eq(got, "Audio None 1000\nAudio None rows 1\nAudio Burn 2000\nAudio Burn rows 1\n"
 			      "Audio None 3000\nAudio None rows 1\nAudio Burn 4000\nAudio Burn rows 1\n"
@@ -183,9 +169,9 @@ START_TEST(signal_unlinks_the_temporary_file)
 	fixture_init(&f);
 	ck_assert_int_eq(fixture_open(&f), 0);
 	ck_assert_uint_eq(entries(f.dir), 2);
-	sink_unlink_signal_safe(&f.s);
+	sink_unlink_signal_safe(&f.r.s);
 	ck_assert_uint_eq(entries(f.dir), 1);
-	ck_assert_int_eq(sink_close(&f.s, NULL, 0), -1);
+	ck_assert_int_eq(sink_close(&f.r.s, NULL, 0), -1);
 	ck_assert_uint_eq(entries(f.dir), 1);
 	fixture_free(&f);
 }

@@ -32,13 +32,18 @@
 WORKLOADS(WL_DECLARE)
 
 /* ShownEarly: one thread that shows each period's frame (sim_frame_shown) before it closes the
- * period, as a compositor may show a frame between its commit and the end of its period. */
+ * period, as a compositor may show a frame between its commit and the end of its period, with
+ * its points (sim_frame_marks) 1 us apart from now on, its input 500 ns before its start. */
 static void shown_early_run(struct sim_thread *t)
 {
 	struct sim_period p;
 	while (sim_period_begin(t, &p)) {
 		sim_burn(t, p.work_us);
-		sim_frame_shown(t, p.index, now_ns(), 0);
+		uint64_t at[TIMELINE_MARKS], now = now_ns();
+		for (unsigned k = 0; k < TIMELINE_MARKS; k++)
+			at[k] = now + k * 1000;
+		sim_frame_shown(t, p.index, now + TIMELINE_MARKS * 1000, 0);
+		sim_frame_marks(t, p.index, p.start_ns - 500, at);
 		if (!sim_period_end(t))
 			break;
 	}
@@ -159,7 +164,8 @@ END_TEST
 
 /* The built-in body of a periodic task: one thread, the same figures. */
 /* A frame shown before its period's record is pushed still marks the record: every record of
- * ShownEarly has its frame's time, after its period's start. */
+ * ShownEarly has its frame's time, after its period's start, and its points after that start,
+ * 1 us apart, its input 500 ns before the start. */
 START_TEST(shown_before_period_end)
 {
 	struct sim_spec spec;
@@ -173,9 +179,14 @@ START_TEST(shown_before_period_end)
 	sleep_for_ns(RUN_NS);
 	sim_stop(e);
 	ck_assert_uint_gt(tl.n, 5);
-	for (uint32_t i = 0; i < tl.n; i++)
+	for (uint32_t i = 0; i < tl.n; i++) {
 		ck_assert_msg(rec[i].shown_ns > rec[i].start_ns, "period %u: shown %llu, start %llu", rec[i].period,
 			      (unsigned long long)rec[i].shown_ns, (unsigned long long)rec[i].start_ns);
+		ck_assert_uint_gt(rec[i].marks_ns[0], 0);
+		for (unsigned k = 1; k < TIMELINE_MARKS; k++)
+			ck_assert_uint_eq(rec[i].marks_ns[k], rec[i].marks_ns[0] + k * 1000);
+		ck_assert_uint_eq(rec[i].input_age_ns, rec[i].marks_ns[0] + 500);
+	}
 }
 END_TEST
 
@@ -246,7 +257,7 @@ static void pair_with_none(const char *name, struct pair_outcome *out, struct si
 	struct load_config lc = { .threads = 1, .loops_per_ms = LOOPS_PER_MS };
 	static struct load_ctx ctx;
 	struct pair_params p = { .run_cfg = { .loops_per_ms = LOOPS_PER_MS }, .load = &ctx,
-				 .duration_ns = RUN_NS, .timeline_fd = -1 };
+				 .duration_ns = RUN_NS, .timeline_fd = -1, .frame_log_fd = -1 };
 	example_spec(name, &p.spec);
 	workload_load_init(&ctx, workload_table[workload_find("None", true)], NULL, &lc);
 	ck_assert_int_eq(pair_run(&p, out), 0);

@@ -96,7 +96,7 @@ static void run(bool verbose)
 	struct plan_input in = { .opt = &opt, .bench = &bench, .load = &load, .fifo_prio = 97 };
 	ck_assert_int_eq(plan_build(&plan, &in), 0);
 	struct matrix_params p = { .plan = &plan, .opt = &opt, .load = &load, .repeats = 1, .duration_ns = 2 * NS_PER_S,
-				   .load_cfg = &load_cfg, .timeline_fd = -1, .interrupted = &stop,
+				   .load_cfg = &load_cfg, .timeline_fd = -1, .frame_log_fd = -1, .interrupted = &stop,
 				   .pair_run = stub_pair_run };
 	ck_assert_int_eq(matrix_init(&m, &p), 0);
 	static struct text_output text;
@@ -105,6 +105,7 @@ static void run(bool verbose)
 	s.run.opt = &opt;
 	s.run.in = (struct sink_setup){ .plan = &plan, .bench = &bench, .load = &load, .load_cfg = &load_cfg };
 	s.run.timeline_fd = -1;
+	s.run.frame_log_fd = -1;
 	s.run.con = text_open(&con);
 	text.log = text_open(&log);
 	text.pending = open_memstream(&text.pending_text, &text.pending_size);
@@ -175,7 +176,7 @@ START_TEST(json_results_in_plan_order)
 	struct plan_input in = { .opt = &opt, .bench = &bench, .load = &load, .fifo_prio = 97 };
 	ck_assert_int_eq(plan_build(&plan, &in), 0);
 	struct matrix_params p = { .plan = &plan, .opt = &opt, .load = &load, .repeats = 2, .duration_ns = 2 * NS_PER_S,
-				   .load_cfg = &load_cfg, .timeline_fd = -1, .interrupted = &stop,
+				   .load_cfg = &load_cfg, .timeline_fd = -1, .frame_log_fd = -1, .interrupted = &stop,
 				   .pair_run = stub_quiet, .shuffle_seed = seed - 1 };
 	ck_assert_int_eq(matrix_init(&m, &p), 0);
 	static struct json_output json;
@@ -184,6 +185,7 @@ START_TEST(json_results_in_plan_order)
 	s.run.opt = &opt;
 	s.run.in = (struct sink_setup){ .plan = &plan, .bench = &bench, .load = &load, .load_cfg = &load_cfg };
 	s.run.timeline_fd = -1;
+	s.run.frame_log_fd = -1;
 	s.run.con = fopen("/dev/null", "w");
 	json.doc = json_pack("{s:[]}", "results");
 	s.outputs = (const struct report_output *const[]){ &report_output_json, NULL };

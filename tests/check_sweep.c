@@ -91,6 +91,14 @@ START_TEST(cpu_alternatives)
 }
 END_TEST
 
+/* sweep_build of o into b and l, each side with one setting. */
+static void built_alone(const struct options *o, struct sweep_side *b, struct sweep_side *l)
+{
+	sweep_build(o, 97, b, l);
+	ck_assert_uint_eq(b->n, 1);
+	ck_assert_uint_eq(l->n, 1);
+}
+
 /* Placements and thread counts given as alternatives are settings of the sweep, labelled;
  * one value is the run's own and names nothing. */
 START_TEST(placement_and_threads_built)
@@ -99,9 +107,7 @@ START_TEST(placement_and_threads_built)
 	struct sweep_side b, l;
 	char w[128], d[512];
 	ck_assert_int_eq(parse(&o, "--bench-cpus", "1", "-L", "4", NULL), OPT_OK);
-	sweep_build(&o, 97, &b, &l);
-	ck_assert_uint_eq(b.n, 1);
-	ck_assert_uint_eq(l.n, 1);
+	built_alone(&o, &b, &l);
 	ck_assert_ptr_null(b.s[0].cpus);
 	ck_assert_uint_eq(l.s[0].threads, 0);
 	ck_assert_str_eq(sched_setting_words(&b.s[0], w, sizeof(w)), "");
@@ -127,8 +133,8 @@ START_TEST(placement_and_threads_built)
 	/* every side's combinations bounded together: 5 nice levels x 8 placements = 40, one more refused */
 	ck_assert_int_eq(parse(&o, "-B", "0:4", "--bench-cpus", "0/1/2/3/4/5/6/7", NULL), OPT_OK);
 	ck_assert_int_eq(parse(&o, "-N", "0:4", "--load-cpus", "0/1/2/3/4/5/6/7", "-L", "1,2", NULL), OPT_ERROR);
-	ck_assert_msg(strstr(err, "-N, --load-slice, --load-cpus, -L: 5 nice levels, 1 slices, 8 CPU alternatives and "
-			       "2 thread counts are 80 settings"), "%s", err);
+	ck_assert_msg(strstr(err, "-N, --load-slice, --load-cpus, --load-cgroup, -L: 5 nice levels, 1 slices, 8 CPU "
+			       "alternatives, 1 cgroups and 2 thread counts are 80 settings"), "%s", err);
 	ck_assert_int_eq(parse(&o, "-L", "0", NULL), OPT_ERROR);
 	/* --scheduler: the bench side's last axis, labelled even alone (the whole run is under it) */
 	ck_assert_int_eq(parse(&o, "--scheduler", "fair", "--scheduler", "scx_simple -f", "-B", "0,5", NULL), OPT_OK);
@@ -147,6 +153,44 @@ START_TEST(placement_and_threads_built)
 	ck_assert_int_eq(parse(&o, "-B", "0:4", "--bench-cpus", "0/1/2/3/4", "--scheduler", "fair", "--scheduler", "x",
 			       NULL), OPT_ERROR);                    /* 5 x 5 x 2 = 50 */
 	ck_assert_msg(strstr(err, "and 2 schedulers are 50 settings"), "%s", err);
+}
+END_TEST
+
+/* --bench-cgroup and --load-cgroup: one for the whole run (no setting names it), repeated
+ * an axis of their side, labelled "cgroup PATH", each setting with its index among them. */
+START_TEST(cgroup_alternatives_built)
+{
+	struct options o;
+	struct sweep_side b, l;
+	char w[128], d[512];
+	ck_assert_int_eq(parse(&o, "--load-cgroup", "hog-w100", "--bench-cgroup", "task", NULL), OPT_OK);
+	built_alone(&o, &b, &l);
+	ck_assert_ptr_null(b.s[0].cgroup);
+	ck_assert_ptr_null(l.s[0].cgroup);
+	ck_assert(!sweep_is_sweep(&b, &l));
+	ck_assert_int_eq(parse(&o, "--load-cgroup", "hog-w100", "--load-cgroup", "/sys/fs/cgroup/hog-w1", "-N", "0,19",
+			       NULL), OPT_OK);
+	sweep_build(&o, 97, &b, &l);
+	ck_assert_uint_eq(b.n, 1);
+	ck_assert_uint_eq(l.n, 4);
+	ck_assert_str_eq(sched_setting_label(&l.s[0], w, sizeof(w)), "nice 0 cgroup hog-w100");
+	ck_assert_str_eq(sched_setting_label(&l.s[1], w, sizeof(w)), "nice 0 cgroup /sys/fs/cgroup/hog-w1");
+	ck_assert_str_eq(sched_setting_label(&l.s[3], w, sizeof(w)), "nice 19 cgroup /sys/fs/cgroup/hog-w1");
+	ck_assert_uint_eq(l.s[0].cgroup_index, 0);
+	ck_assert_uint_eq(l.s[3].cgroup_index, 1);
+	ck_assert_str_eq(sweep_describe(&o, &b, &l, d, sizeof(d)), "Settings: task nice 0; loads nice 0 cgroup hog-w100, "
+			 "nice 0 cgroup /sys/fs/cgroup/hog-w1, nice 19 cgroup hog-w100, nice 19 cgroup /sys/fs/cgroup/hog-w1");
+	ck_assert(sweep_is_sweep(&b, &l));
+	/* the bench side's, before its scheduler */
+	ck_assert_int_eq(parse(&o, "--bench-cgroup", "a", "--bench-cgroup", "b", "--scheduler", "fair", NULL), OPT_OK);
+	sweep_build(&o, 97, &b, &l);
+	ck_assert_uint_eq(b.n, 2);
+	ck_assert_str_eq(sched_setting_words(&b.s[1], w, sizeof(w)), "cgroup b fair");
+	ck_assert_int_eq(parse(&o, "--load-cgroup", "a", "--load-cgroup", "a", NULL), OPT_ERROR);
+	ck_assert_msg(strstr(err, "--load-cgroup: cgroup path given twice 'a'"), "%s", err);
+	ck_assert_int_eq(parse(&o, "-B", "0:4", "--bench-cgroup", "a", "--bench-cgroup", "b", "--bench-cpus", "0/1/2/3/4",
+			       NULL), OPT_ERROR);                    /* 5 x 2 x 5 = 50 */
+	ck_assert_msg(strstr(err, "5 CPU alternatives, 2 cgroups and 1 schedulers are 50 settings"), "%s", err);
 }
 END_TEST
 
@@ -291,6 +335,7 @@ int main(void)
 	tcase_add_test(tc, cpu_lists);
 	tcase_add_test(tc, cpu_alternatives);
 	tcase_add_test(tc, placement_and_threads_built);
+	tcase_add_test(tc, cgroup_alternatives_built);
 	tcase_add_test(tc, policies);
 	tcase_add_test(tc, settings_built);
 	tcase_add_test(tc, deadline_reservation);

@@ -52,7 +52,7 @@ static char *captured(void (*fn)(FILE *f, const void *arg), const void *arg)
 	return buf;
 }
 
-static void usage_to(FILE *f, const void *arg) { (void)arg; options_usage(f, "interbench", NULL); }
+static void usage_to(FILE *f, const void *arg) { (void)arg; options_usage_all(f, "interbench", NULL); }
 
 START_TEST(example_option_parsed_and_refused)
 {

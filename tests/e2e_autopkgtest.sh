@@ -42,6 +42,12 @@ decides "a pair measured, the JSON not written" 1 1
 printf '%s\n' "$warn2" "$head" 'None      failed: bench: pthread_create: Resource temporarily unavailable' \
 	'Burn      failed: killed by signal 11 (Segmentation fault)' "$none_pair" >run.txt
 decides "every pair failed, one of them a crash" 1 1
+printf '%s\n' "$warn2" "$head" 'None        0.0196 +/- 0.0105          0.0831             100              100' \
+	'Burn      failed: fork (bench): Resource temporarily unavailable' >run.txt
+decides "one pair failed on EAGAIN, one measured (exit 4)" 4 77
+printf '%s\n' "$warn2" "$head" 'None        0.0196 +/- 0.0105          0.0831             100              100' \
+	'Burn      failed: killed by signal 11 (Segmentation fault)' >run.txt
+decides "one pair crashed, one measured (exit 4)" 4 1
 printf '%s\n' "$warn2" "$none_pair" >run.txt
 decides "no pair measured and no pair's reason" 1 1
 printf '%s\n' "$warn2" "$head" 'None      failed: bench: pthread_create: Resource temporarily unavailable' "$none_pair" >run.txt

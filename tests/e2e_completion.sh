@@ -1,6 +1,6 @@
 #!/bin/bash
 # End to end: `interbench completion bash`, the bash completion script generated from the
-# option tables.  Sourced into bash, it completes every option that -h (and each subcommand's
+# option tables.  Sourced into bash, it completes every option that --help-all (and each subcommand's
 # --help) lists from its first characters, --bench-po to --bench-policy, the workloads after
 # -W and -w (the last item of a comma list alone), a choice's values, the subcommands; another
 # shell is refused in one line; `interbench completion zsh`, in an interactive zsh, offers the
@@ -28,13 +28,16 @@ printf '%s\n' "${COMPREPLY[@]}"
 SH
 complete() { bash complete.sh "$@" 2>&1; }
 
+# help_of SUB: the option that lists every option of SUB (the main command's --help-all, whose
+# -h leaves the workloads' own and the details out)
+help_of() { if [ -n "$1" ]; then echo --help; else echo --help-all; fi; }
 # every long option a help text lists, completed from its first 6 characters
 # options_of HELPTEXT: the long options of its option lines ("  -t, --duration SECS", "  --json FILE")
 options_of() { grep -oE '^ +(-[A-Za-z0-9], )?--[a-z0-9-]+' "$1" | grep -oE -- '--[a-z0-9-]+$' | sort -u; }
 missing=""
 n=0
 for sub in "" compare export plot; do
-	"$BIN" $sub --help >help.txt 2>&1
+	"$BIN" $sub "$(help_of "$sub")" >help.txt 2>&1
 	for opt in $(options_of help.txt); do
 		n=$((n + 1))
 		complete $sub "${opt:0:6}" | grep -qx -- "$opt" || missing="$missing ${sub:-main}:$opt"
@@ -47,7 +50,7 @@ if [ "$(complete --bench-po)" = "--bench-policy" ]; then ok "--bench-po complete
 else bad "--bench-po: '$(complete --bench-po | tr '\n' ' ')'"; fi
 
 if complete -W Au | grep -qx Audio && [ "$(complete -t 5 -w Burn,Ha)" = "Burn,Hack" ] &&
-   complete export --format m | grep -qx metrics && complete co | grep -qx compare &&
+   complete export --format m | grep -qx metrics && complete export --format m | grep -qx markdown && complete co | grep -qx compare &&
    complete compare --match simulation,l | grep -qx simulation,load &&
    [ -z "$(complete -t 5)" ]
 then ok "workloads after -W/-w (a comma list's last item alone), --format's and --match's values (a comma inside a value kept), the subcommands"
@@ -81,14 +84,14 @@ if command -v zsh >/dev/null; then
 	mkdir -p zhome
 	if HOME="$PWD/zhome" timeout 60 zsh -f "$tests/lib/zsh-complete.zsh" "$PWD/zfn" z.out 'interbench -' 'interbench compare -' \
 		'interbench export -' 'interbench plot -' 'interbench --bench-po' 'interbench -W Au' \
-		'interbench -t 5 -w Burn,Ha' 'interbench export --format m' 'interbench completion z' >z.err 2>&1
+		'interbench -t 5 -w Burn,Ha' 'interbench export --format me' 'interbench completion z' >z.err 2>&1
 	then
 		missing=""
 		n=0
 		i=0
 		for sub in "" compare export plot; do
 			i=$((i + 1))
-			"$BIN" $sub --help >help.txt 2>&1
+			"$BIN" $sub "$(help_of "$sub")" >help.txt 2>&1
 			# the matches offered for that line: the words between its (i-1)th and ith "---"
 			awk -v i="$i" '$0 == "---" { k++; next } k == i - 1' z.out.words | tr ' ' '\n' >offered.txt
 			for opt in $(options_of help.txt); do

@@ -85,6 +85,10 @@ tool_case export-against export --against a.json b.json
 tool_case export-kcidb export --format kcidb --origin golden --build-id golden:1 --run r1 b.json
 tool_case export-metrics export --format metrics b.json
 tool_case export-log export a.log
+tool_case export-csv export --format csv b.json
+tool_case export-markdown export --format markdown c.json
+tool_case export-histogram export --format histogram c.json
+tool_case export-histogram-csv export --format histogram-csv c.json
 tool_case usage-compare compare --help
 tool_case usage-export export --help
 tool_case usage-plot plot --help

@@ -126,8 +126,8 @@ wait_for none_left || bad "nohup: processes left"
 # 4. A file size limit: the Write pair fails as on a full disk, the run goes on.
 rm -f "$LOG" ./*.json
 fsize_limited $((4 << 20)) out "$BIN" -l "$LPMS" -t 1 -c -W Audio -w Write -w None --workdir wd --file-size 8M; rc=$?
-if [ $rc = 0 ] && grep -q '^Write .*failed: .*File too large' out && grep -q '^None ' out && [ -z "$(ls -A wd)" ]
-then ok "ulimit -f: Write failed with EFBIG, None measured, no scratch file"; else bad "ulimit -f (exit $rc)" out; fi
+if [ $rc = 4 ] && grep -q '^Write .*failed: .*File too large' out && grep -q '^None ' out && [ -z "$(ls -A wd)" ]
+then ok "ulimit -f: Write failed with EFBIG, None measured, no scratch file (exit 4)"; else bad "ulimit -f (exit $rc)" out; fi
 
 # 5. Closed stdout or stderr: the logfile gets each line once.
 for how in '>&-' '2>&-'; do

@@ -14,7 +14,7 @@ e2e_begin pipeline "${1:?usage: $0 path/to/interbench}"
 e2e_run_dir
 
 "$BIN" -t 5 -c -v -W Pipeline -w None -w Burn -L 4 --json hog.json --timeline hog.bin >hog.txt 2>&1; rc=$?
-if [ "$rc" = 0 ] && grep -q 'i2p p50    i2p p99    i2p max  frame p99     1% low       jank     jank %   jank run' hog.txt &&
+if [ "$rc" = 0 ] && grep -q 'i2p p50    i2p p99    i2p max  frame p99     1% low       jank     jank %   jank run    stutter' hog.txt &&
    [ "$(grep -c 'stages: wake-to-run p99 input .* ms, game .*, workers .*, join .*, render .*, commit .*, latch ' hog.txt)" = 2 ] &&
    [ "$(grep -c 'input-to-present: input .* %, logic .*, workers .*, join .*, render .*, latch .*, compose .*, scanout ' hog.txt)" = 2 ]
 then ok "Pipeline: its columns, and the stage lines under each row with -v"; else bad "Pipeline table (exit $rc)" hog.txt; fi
@@ -35,16 +35,16 @@ PY
 then ok "JSON: schema-valid, the segments' shares the whole, the samples of 5 s, no frame time under a vsync"; else bad "Pipeline JSON" hog.txt; fi
 
 # The timeline: each frame shown at a vsync, so the frame times between frames shown are whole
-# vsync periods, and the vsyncs between them that showed nothing are the JSON's jank (less
-# those before the first frame shown and after the last).
+# vsync periods, and the vsyncs that showed nothing (between them, before the first and after
+# the last) are the JSON's jank.
 if python3 - hog.json hog.bin <<'PY'
 import collections, json, struct, sys
 doc = json.load(open(sys.argv[1]))
 shown = collections.defaultdict(list)
 with open(sys.argv[2], "rb") as f:
-    assert struct.unpack("<4sIII", f.read(16)) == (b"IBTL", 2, 48, 0)
-    while (rec := f.read(48)):
-        pair, period, start, *_, shown_ns = struct.unpack("<IIQIIIIIIQ", rec)
+    assert struct.unpack("<4sIII", f.read(16)) == (b"IBTL", 3, 80, 0)
+    while (rec := f.read(80)):
+        pair, period, start, *_, shown_ns = struct.unpack("<IIQIIIIIIQ8I", rec)[:10]
         if shown_ns:
             assert shown_ns > start, (period, start, shown_ns)
             shown[pair].append(shown_ns)
@@ -57,7 +57,12 @@ for r in doc["results"]:
     gaps = [round((b - a) / vsync_ns) for a, b in zip(t, t[1:])]
     assert all(k >= 1 and abs((b - a) - k * vsync_ns) < 2000 for k, a, b in zip(gaps, t, t[1:])), r["load"]
     between = sum(k - 1 for k in gaps)
-    assert between <= r["jank_vsyncs"] <= between + 10, (r["load"], between, r["jank_vsyncs"])
+    # vsync j (from 0) is at (j + 1) vsyncs and the repaint window (under one vsync) from the
+    # start (workloads/pipeline.c pipe_compositor), and the JSON counts vsyncs 0 .. vsyncs - 1
+    first, last = t[0] // vsync_ns - 1, t[-1] // vsync_ns - 1
+    counted = between + first + (r["vsyncs"] - 1 - last)
+    # exact, but for a frame shown as the stop came, its period cut (no record): one vsync more
+    assert 0 <= counted - r["jank_vsyncs"] <= 1, (r["load"], between, first, last, r["vsyncs"], r["jank_vsyncs"])
 PY
 then ok "--timeline: the vsync of each frame shown, whole vsyncs apart, the jank between them the JSON's"
 else bad "Pipeline timeline" hog.txt; fi
@@ -167,7 +172,7 @@ then ok "the header states the resolved patterns: 1.333 ms, 6.944 ms (console, l
 else bad "pattern lines (exit $rc)" pattern/run.txt; fi
 "$BIN" -l "$LPMS" -t 1 -c -W Pipeline --refresh 500 -w None >fast.txt 2>&1; rc=$?
 if [ "$rc" = 0 ] && grep -q '^Pattern of Pipeline: period 2 ms, .* compositor 0.4 ms a vsync, latching 0.8 ms before it;' fast.txt &&
-   awk '$1 == "None" { n++; if (NF != 15 || $3 != "+/-") bad = 1 } END { exit !(n == 1 && !bad) }' fast.txt
+   awk '$1 == "None" { n++; if (NF != 16 || $3 != "+/-") bad = 1 } END { exit !(n == 1 && !bad) }' fast.txt
 then ok "--refresh 500 with the default --compose-work runs: 0.4 ms of composing in a 0.8 ms window"
 else bad "--refresh 500 (exit $rc)" fast.txt; fi
 
@@ -180,12 +185,16 @@ else bad "--refresh 500 (exit $rc)" fast.txt; fi
 # so frame numbers 8 apart fall on one slot of the ring of 8; 1 s is the reported case.
 for work in 305000 1000000; do
 	"$BIN" -l "$LPMS" -t 3 -c -W Pipeline --refresh 24 --logic-work "$work" -w None --json "long$work.json" >"long$work.txt" 2>&1; rc=$?
-	if [ "$rc" = 0 ] && awk '$1 == "None" { n++; if (NF != 15 || $7 != 0) bad = 1 } END { exit !(n == 1 && !bad) }' "long$work.txt" &&
-	   python3 - "long$work.json" <<'PY'
+	if [ "$rc" = 0 ] && awk '$1 == "None" { n++; if (NF != 16 || $7 != 0) bad = 1 } END { exit !(n == 1 && !bad) }' "long$work.txt" &&
+	   python3 - "long$work.json" "$work" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))["results"][0]
 print("task_cpu_ppm", r["task_cpu_ppm"])
-assert not r.get("failed") and r["deadlines_met_ppm"] == 0 and r["vsyncs"] > 50 and r["samples"] > 0, r
+assert not r.get("failed") and r["deadlines_met_ppm"] == 0 and r["vsyncs"] > 50, r
+# a frame closed, unless the task's threads did not get one frame's logic of CPU in the run (a
+# busy host gave a 1 s frame 17 % of a CPU in 3 s)
+cpu_ns = r["task_cpu_ppm"] * r["task_run_ns"] / 1e6
+assert r["samples"] > 0 or cpu_ns < int(sys.argv[2]) * 1000, (r["samples"], cpu_ns)
 assert r["task_cpu_ppm"] < 1200000, r["task_cpu_ppm"]   # one CPU and the others' work: see above
 PY
 	then ok "--logic-work $work at 24 Hz: the pair reports 0 % deadlines met, its threads' CPU their work"

@@ -15,22 +15,88 @@ if ! command -v gnuplot >/dev/null; then
 	e2e_end
 fi
 
+# From a stored result, no run: tests/plot/explain.json, made with
+#   interbench -c -q -W ProAudio -W Video -w None -w Burn --repeat 3 -t 2 --explain \
+#     --explain-threshold 500us --json explain.json
+# (each result's explain.periods cut to its last, for size): ProAudio's sub-runs bound their p99
+# with Burn (an interval between them), not all without it (open above), Video's never (2 s: 120
+# periods).  plotcheck.py recomputes from the JSON what each script must hold.
+FX="$E2E_TREE/tests/plot/explain.json" PC="$E2E_TREE/tests/lib/plotcheck.py"
+"$BIN" plot "$FX" --out fx >"$out" 2>&1; rc=$?
+if [ "$rc" = 0 ] && grep -q "^8 figures drawn in fx$" "$out"
+then ok "plot of a stored result: tails of latency and timer, percentiles and causes of 2 tasks"
+else bad "plot of tests/plot/explain.json (exit $rc)" "$out"; fi
+good=1
+for sim in ProAudio Video; do
+	s=$(echo "$sim" | tr A-Z a-z)
+	python3 "$PC" ccdf "fx/latency-$s.gp" "$FX" "$sim" >>"$out" &&
+	python3 "$PC" ccdf "fx/timer-$s.gp" "$FX" "$sim" timer_latency_histogram >>"$out" &&
+	python3 "$PC" marks "fx/latency-$s.gp" "$FX" "$sim" >>"$out" || good=0
+done
+if [ "$good" = 1 ] && grep -q "^marks fx/latency-proaudio.gp: kinds \[0, 2\]" "$out"
+then ok "tails: log axes, a curve per load in its own colour and dash, each step the exact fraction of periods later (pooled sub-runs), p99 between-run interval or open arrow, max"
+else bad "tail figures" "$out"; fi
+good=1
+for f in fx/*.png; do python3 "$PC" png "$f" "${f%.png}.gp" >>"$out" || good=0; done
+if [ "$good" = 1 ] && [ "$(ls fx/*.png | wc -l)" = 8 ]; then ok "each picture a PNG of the size its script states"
+else bad "picture sizes" "$out"; fi
+if python3 "$PC" fills fx/causes-proaudio.gp 13 >"$out" && python3 "$PC" fills fx/causes-video.gp 13 >>"$out" &&
+   python3 "$PC" causes fx/causes-proaudio.gp "$FX" ProAudio >>"$out" &&
+   python3 "$PC" causes fx/causes-video.gp "$FX" Video >>"$out" &&
+   grep -q "lc rgb '#FB9A99' title 'preempted'" fx/causes-video.gp
+then ok "causes: each load's sub-runs pooled; 13 parts in 13 colours (ColorBrewer Paired), preempted pink, unexplained hatched grey"
+else bad "causes chart" "$out"; fi
+# one sub-run: its p99 a point alone, no interval (a run's own is within-run)
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["results"] = [r for r in d["results"] if r["simulation"] == "ProAudio" and r["load"] == "Burn" and r["repeat"] == 1]
+json.dump(d, open("one.json", "w"))' "$FX"
+"$BIN" plot one.json --out one >"$out" 2>&1; rc=$?
+if [ "$rc" = 0 ] && python3 "$PC" marks one/latency-proaudio.gp one.json ProAudio >>"$out" &&
+   grep -q "kinds \[1\]" "$out" && ! grep -q "xerrorbars pt 7 lc rgb 'black'" one/latency-proaudio.gp
+then ok "one sub-run: its p99 a point, no interval bar, no interval in the key"; else bad "one sub-run (exit $rc)" "$out"; fi
+# two results: compare's answers drawn, every row compare's own verdict and values
+A="$E2E_TREE/tests/golden/fixtures/a.json" B="$E2E_TREE/tests/golden/fixtures/b.json"
+"$BIN" plot "$A" "$B" --out ab >"$out" 2>&1; rc=$?
+"$BIN" compare --json ab.json "$A" "$B" >/dev/null 2>&1
+if [ "$rc" = 0 ] && grep -q "^2 figures drawn in ab$" "$out" &&
+   python3 "$PC" decisions ab/decisions-p90-latency.gp ab.json "p90 latency" >>"$out" &&
+   python3 "$PC" decisions ab/decisions-deadlines-met.gp ab.json "% deadlines met" >>"$out" &&
+   python3 "$PC" png ab/decisions-p90-latency.png ab/decisions-p90-latency.gp >>"$out"
+then ok "plot OLD NEW: a row per pair of each judged figure, each compare's answer and values"
+else bad "plot OLD NEW (exit $rc)" "$out"; fi
+"$BIN" plot "$A" "$B" --timeline x.bin --out ab2 >"$out" 2>&1; rc=$?
+if [ "$rc" = 2 ] && grep -q "^interbench plot: --timeline: one run's file, not for two results" "$out" && [ ! -e ab2 ]
+then ok "plot OLD NEW --timeline: exit 2 naming why"; else bad "plot OLD NEW --timeline (exit $rc)" "$out"; fi
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["machine"]["cpu_model"] = "another CPU"
+json.dump(d, open("othercpu.json", "w"))' "$B"
+"$BIN" plot "$A" othercpu.json --out ab3 >"$out" 2>&1; rc=$?
+if [ "$rc" = 2 ] && grep -q "^interbench compare: .*allow-different-machine" "$out" &&
+   grep -q "^interbench plot: .* and othercpu.json not compared" "$out" && [ ! -e ab3 ]
+then ok "plot OLD NEW that compare refuses (another CPU): exit 2 with compare's reason"
+else bad "plot OLD NEW refused (exit $rc)" "$out"; fi
+
 "$BIN" -t 1 -c -q -W Audio -W ProAudio -w None -w Burn -N 0,19 --timeline tl.bin --json r.json >"$out" 2>&1 ||
 	bad "the run to plot" "$out"
 "$BIN" plot r.json --timeline tl.bin --out pics >"$out" 2>&1; rc=$?
 n_tl=$(python3 -c 'import json; print(len(json.load(open("r.json"))["results"]))')
-if [ "$rc" = 0 ] && grep -q "^$((2 + 2 + 4 + n_tl)) figures drawn in pics$" "$out"
-then ok "plot: distributions and percentiles of 2 tasks, 4 sweeps, $n_tl timelines"; else bad "plot (exit $rc)" "$out"; fi
+if [ "$rc" = 0 ] && grep -q "^$((3 * 2 + 4 + n_tl)) figures drawn in pics$" "$out"
+then ok "plot: tails, timer tails and percentiles of 2 tasks, 4 sweeps, $n_tl timelines"; else bad "plot (exit $rc)" "$out"; fi
 good=1
-for f in latency-audio percentiles-proaudio sweep-audio-burn timeline-0; do
+for f in latency-audio timer-proaudio percentiles-proaudio sweep-audio-burn timeline-0; do
 	grep -q '^\$d0 << EOD$' "pics/$f.gp" && [ ! -e "pics/$f.dat" ] || good=0
 	head -c 8 "pics/$f.png" | od -An -tx1 | tr -d ' \n' | grep -q '^89504e470d0a1a0a$' || good=0
 	[ "$(stat -c %s "pics/$f.png")" -gt 5000 ] || good=0
 done
 if [ "$good" = 1 ]; then ok "each figure a PNG (signature, > 5 KB) beside its script, its data inline"; else bad "figure files"; ls -l pics; fi
-# series: per load, scheduling and timer latency and the p99/max marks; per load setting, met and p99
-# (a series' title; the figure's own is on the 'set title' line)
-if [ "$(grep -v '^set title' pics/latency-audio.gp | grep -o "title '[^']*'" | wc -l)" = 12 ] &&
+# series: a curve per load and task setting (4), checked point by point; per load setting, met
+# and p99 (a series' title; the figure's own is on the 'set title' line)
+if python3 "$E2E_TREE/tests/lib/plotcheck.py" ccdf pics/latency-audio.gp r.json Audio >"$TMP/pc.out" &&
+   grep -q "4 curves" "$TMP/pc.out" &&
    [ "$(grep -v '^set title' pics/sweep-audio-burn.gp | grep -o "title '[^']*'" | wc -l)" = 4 ] &&
    grep -q "^set arrow" pics/percentiles-audio.gp && grep -q "^set arrow" pics/timeline-0.gp
 then ok "the series expected, the deadline lines"; else bad "series"; fi
@@ -57,8 +123,12 @@ for r in d["results"]:
 json.dump(d, open("evil.json", "w"))
 PY
 "$BIN" plot evil.json --out evil >"$out" 2>&1; rc=$?
-if [ "$rc" = 0 ] && ! ls pwned-* evil/pwned-* /pwned-* >/dev/null 2>&1 && [ "$(ls evil/*.png | wc -l)" -ge 2 ]
-then ok "names from the result run nothing in gnuplot"; else bad "a crafted result (exit $rc)" "$out"; ls pwned-* evil/pwned-* /pwned-* 2>/dev/null; fi
+"$BIN" plot evil.json evil.json --out evil2 --format svg >>"$out" 2>&1; rc2=$?
+if [ "$rc" = 0 ] && [ "$rc2" = 0 ] && ! ls pwned-* evil/pwned-* evil2/pwned-* /pwned-* >/dev/null 2>&1 &&
+   [ "$(ls evil/*.png | wc -l)" -ge 2 ] && [ "$(ls evil2/decisions-*.svg | wc -l)" -ge 1 ] &&
+   grep -q "system('touch pwned-1')" evil2/decisions-*.gp
+then ok "names from the result run nothing in gnuplot (one result, and two compared, in SVG)"
+else bad "a crafted result (exit $rc, $rc2)" "$out"; ls pwned-* evil/pwned-* evil2/pwned-* /pwned-* 2>/dev/null; fi
 # a link planted under a picture's name: refused, its target untouched, the other figures drawn
 mkdir planted && echo precious >target && ln -s "$PWD/target" planted/latency-audio.png
 "$BIN" plot r.json --out planted >"$out" 2>&1; rc=$?
@@ -86,11 +156,14 @@ for r in d["results"]:
         r["latency_histogram"] = [[b[0] * 10, b[1]] for b in r["latency_histogram"]]
 json.dump(d, open("worse.json", "w"))
 PY
-"$BIN" compare --plot cmp quiet.json worse.json >"$out" 2>&1; rc=$?
-n=$(ls cmp/*.png 2>/dev/null | wc -l)
+"$BIN" compare --plot cmp --json cmp.json quiet.json worse.json >"$out" 2>&1; rc=$?
+n=$(ls cmp/compare-*.png 2>/dev/null | wc -l)
 if [ "$rc" = 1 ] && grep -q '^Audio .* Burn  *p90 latency  *6:6 .* DIFFERENT, worse$' "$out" && [ "$n" -ge 1 ] &&
-   grep -q "title 'NEW'" cmp/compare-audio-*-burn.gp
-then ok "compare --plot: OLD and NEW overlaid for the $n flagged pair(s)"; else bad "compare --plot (exit $rc, $n pictures)" "$out"; fi
+   grep -q "title 'NEW (6 sub-runs, " cmp/compare-audio-*-burn.gp && grep -q "^set logscale xy" cmp/compare-audio-*-burn.gp &&
+   python3 "$E2E_TREE/tests/lib/plotcheck.py" decisions cmp/decisions-p90-latency.gp cmp.json "p90 latency" >>"$out" &&
+   grep -q '"Audio / Burn" .* "DIFFERENT, worse: ' cmp/decisions-p90-latency.gp
+then ok "compare --plot: every judged figure's answers as compare gave them, OLD's and NEW's tails of the $n pair(s) that changed"
+else bad "compare --plot (exit $rc, $n pictures)" "$out"; fi
 echo '{}' > empty.json
 "$BIN" plot empty.json >"$out" 2>&1; rc=$?
 if [ "$rc" = 2 ] && grep -q "empty.json: not an interbench result" "$out"; then ok "a file that is not a result: exit 2"

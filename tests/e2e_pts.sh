@@ -52,9 +52,9 @@ PY
 
 # The options: the run script's usage names exactly the options test-definition.xml passes
 # (its default arguments and each option's prefix), and each menu value is a simulated task
-# or a load interbench -h lists.
+# or a load interbench --help-all lists.
 sh "$RUN" >usage.txt 2>&1; rc=$?
-"$BIN" -h >help.txt 2>&1
+"$BIN" --help-all >help.txt 2>&1
 check "the run script's options are those test-definition.xml passes (usage: exit $rc)" python3 - "$PROFILE" usage.txt help.txt "$rc" <<'PY'
 import re, sys, xml.etree.ElementTree as ET
 d, usage, help_, rc = sys.argv[1], open(sys.argv[2]).read(), open(sys.argv[3]).read(), sys.argv[4]

@@ -66,10 +66,10 @@ import collections, json, struct
 doc = json.load(open("tl.json"))
 assert doc["options"]["timeline"] == "tl.bin"
 with open("tl.bin", "rb") as f:
-    assert struct.unpack("<4sIII", f.read(16)) == (b"IBTL", 2, 48, 0)
+    assert struct.unpack("<4sIII", f.read(16)) == (b"IBTL", 3, 80, 0)
     n, met, last = collections.Counter(), collections.Counter(), {}
-    while (rec := f.read(48)):
-        pair, period, start, timer, sched, late, loop, flags, skipped, shown = struct.unpack("<IIQIIIIIIQ", rec)
+    while (rec := f.read(80)):
+        pair, period, start, timer, sched, late, loop, flags, skipped, shown = struct.unpack("<IIQIIIIIIQ8I", rec)[:10]
         assert shown == 0          # no task here presents frames
         assert late >= sched and start >= last.get(pair, 0)
         last[pair] = start

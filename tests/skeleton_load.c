@@ -16,7 +16,7 @@ static const struct optspec skeleton_opt_nap = {
 	.long_name = "skeleton-nap-us", .type = OPTSPEC_U64, .metavar = "US",
 	.help = "Skeleton load: microseconds between wake-ups", .unit = "microseconds",
 	.min = 10, .max = 1000000, .def = 1000, .json_key = "skeleton_nap_us",
-	.offset = offsetof(struct skeleton_opts, nap_us),
+	.section = OPTSPEC_SECTION_WORKLOAD, .offset = offsetof(struct skeleton_opts, nap_us),
 };
 
 /* What it counts, named with its unit (the JSON key under load_work, the throughput unit). */

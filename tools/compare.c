@@ -31,6 +31,7 @@ void cmp_default_thresholds(struct cmp_thresholds *t)
 	t->allow_different_machine = false;
 	t->regressions_only = false;
 	t->flagged = NULL;
+	t->answers = NULL;
 	t->json = NULL;
 	for (int m = 0; m < JM_METRICS; m++)  /* the figure rows' own (report/figures.c, a task's rows) */
 		t->limit[m] = judged_metric_threshold((enum judged_metric)m);
@@ -552,6 +553,20 @@ static int measure_all(const struct result_set *old, const struct result_set *ne
 	return 0;
 }
 
+/* Copies the answered figures of fam into *out (none when out of memory). */
+static void keep_answers(const struct cmp_family *fam, struct cmp_answers *out)
+{
+	out->a = malloc((fam->n ? fam->n : 1) * sizeof(*out->a));
+	out->n = 0;
+	for (size_t i = 0; out->a && i < fam->n; i++, out->n++) {
+		struct cmp_answer *c = &out->a[i];
+		snprintf(c->sim, sizeof(c->sim), "%s", fam->f[i].a->sim);
+		snprintf(c->load, sizeof(c->load), "%s", fam->f[i].a->load);
+		c->m = fam->f[i].m;
+		c->d = fam->f[i].d;
+	}
+}
+
 /* Prints the table of the pairs in both sets from fam (answered), tallying into tl. */
 static void print_table(FILE *out, const struct result_set *old, const struct result_set *new,
 			const struct cmp_thresholds *t, const struct cmp_family *fam, struct cmp_tally *tl)
@@ -721,6 +736,8 @@ static int compare_body(const char *old_name, const struct result_set *old, cons
 	for (size_t i = 0; d && i < fam->n; i++)
 		fam->f[i].d = d[i];
 	free(d);
+	if (t->answers)
+		keep_answers(fam, t->answers);
 	print_table(out, old, new, t, fam, tally);
 	print_answers(out, tally, t);
 	int rc = exit_status(tally, t);
@@ -790,7 +807,8 @@ static const struct optspec compare_options[] = {
 	{ .long_name = "json", .type = OPTSPEC_TEXT, .metavar = "FILE",
 	  .help = "also write the comparison as JSON to FILE (- for stdout)", .offset = CA(json_path) },
 	{ .long_name = "plot", .type = OPTSPEC_TEXT, .metavar = "DIR",
-	  .help = "draw OLD's and NEW's latency distributions of each flagged pair\nin DIR with gnuplot (JSON results)",
+	  .help = "draw in DIR with gnuplot each judged figure, OLD and NEW with their\n"
+		  "intervals and the answer, and the latency tails of each pair found\nDIFFERENT (JSON results)",
 	  .offset = CA(plot_dir) },
 	{ .long_name = "regressions-only", .type = OPTSPEC_FLAG,
 	  .help = "exit 0, not 3, when nothing is worse but something is undecided",
@@ -811,12 +829,13 @@ static const struct optspec_style compare_style = { .column = 24, .long_indent =
 
 static void compare_usage(FILE *f)
 {
-	fprintf(f, "Usage: interbench compare [--threshold SPEC] [--match simulation,load] [--regressions-only]\n"
-		"       [--allow-different-machine] OLD NEW\n"
-		"Compares two interbench results (JSON from --json, or classic logfiles; the last run of a\n"
-		"logfile) pair by pair, each repeat a sub-run: every judged figure DIFFERENT, SAME or UNKNOWN.\n"
-		"Exit status: 0 no regression and every judged figure decided, 1 a regression, 2 bad input,\n"
-		"3 undecided (nothing worse shown, something UNKNOWN).\n");
+	fprintf(f, "Usage: interbench compare [--threshold SPEC] [--match simulation,load]\n"
+		"       [--regressions-only] [--allow-different-machine] OLD NEW\n"
+		"Compares two interbench results (JSON from --json, or classic logfiles; the last\n"
+		"run of a logfile) pair by pair, each repeat a sub-run: every judged figure\n"
+		"DIFFERENT, SAME or UNKNOWN.\n"
+		"Exit status: 0 no regression and every judged figure decided, 1 a regression,\n"
+		"2 bad input, 3 undecided (nothing worse shown, something UNKNOWN).\n");
 	optspec_help_table(f, compare_options, COMPARE_OPTIONS, &compare_style);
 }
 
@@ -836,7 +855,8 @@ static void compare_fault(const struct optparse_fault *f, FILE *err)
 	} else if (f->kind == OPTPARSE_NO_MEMORY)
 		text_message(err, "interbench compare: out of memory");
 	else
-		text_message(err, "interbench compare: %s: unknown option (see --help)", f->word);
+		text_message(err, "interbench compare: %s: unknown option (%s%s%ssee --help)", f->word,
+			     f->suggest[0] ? "did you mean " : "", f->suggest, f->suggest[0] ? "? " : "");
 }
 
 /* compare's command line into a, the defaults first.  Returns -1 to go on (the files at
@@ -881,6 +901,7 @@ int compare_main(int argc, char **argv, FILE *out, FILE *err)
 {
 	struct compare_args a;
 	struct cmp_flagged flagged = { .n = 0 };
+	struct cmp_answers answers = { NULL, 0 };
 	char msg[512];
 	int rc = compare_args(argc, argv, &a, out, err);
 	if (rc >= 0)
@@ -888,6 +909,7 @@ int compare_main(int argc, char **argv, FILE *out, FILE *err)
 	struct cmp_thresholds t = a.t;
 	const char *plot_dir = a.plot_dir, *json_path = a.json_path;
 	t.flagged = &flagged;
+	t.answers = a.plot_dir ? &answers : NULL;
 	const char *names[2] = { argv[optind], argv[optind + 1] };
 	struct result_set sets[2];
 	for (int i = 0; i < 2; i++)
@@ -902,8 +924,9 @@ int compare_main(int argc, char **argv, FILE *out, FILE *err)
 	rc = compare_sets(names[0], &sets[0], names[1], &sets[1], &t, text, err);
 	if (t.json)
 		rc = write_compare_json(&t, json_path, rc, err);
-	if (plot_dir && rc != CMP_BAD_INPUT && flagged.n && plot_compare(plot_dir, names[0], names[1], &flagged, out, err) == 2)
+	if (plot_dir && rc != CMP_BAD_INPUT && plot_compare(plot_dir, names, &flagged, &answers, out, err) == 2)
 		rc = CMP_BAD_INPUT;
+	free(answers.a);
 	result_set_free(&sets[0]);
 	result_set_free(&sets[1]);
 	return rc;

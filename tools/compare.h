@@ -16,6 +16,22 @@
  * no regression shown but something undecided (a judged figure UNKNOWN, a pair failed in OLD). */
 enum { CMP_OK = 0, CMP_REGRESSION = 1, CMP_BAD_INPUT = 2, CMP_UNDECIDED = 3 };
 
+/* One figure of a comparison as compare measured and answered it: its pair (OLD's names), its
+ * metric and its decision (each side's estimate and interval between its sub-runs, the change
+ * and its interval, the answer). */
+struct cmp_answer {
+	char sim[96], load[32];
+	enum judged_metric m;
+	struct decision d;
+};
+
+/* Every figure of a comparison, in the table's order (compare --plot and plot OLD NEW draw
+ * them, tools/plot.h); a is malloc'd (free it). */
+struct cmp_answers {
+	struct cmp_answer *a;
+	size_t n;
+};
+
 /* How much worse a metric may get: latencies in % of the old value, percentages in points.
  * NaN: the metric is reported but never a regression. */
 
@@ -31,6 +47,7 @@ struct cmp_thresholds {
 	/* --regressions-only: undecided figures do not fail the comparison (exit 0, not 3). */
 	bool regressions_only;
 	struct cmp_flagged *flagged;  /* when not NULL, the regressed pairs are noted there */
+	struct cmp_answers *answers;  /* when not NULL, every figure answered is copied there */
 	/* when not NULL (--json), every line of the comparison is also recorded in this JSON
 	 * object: "old", "new", "latency_compared", "warnings", "figures", "failed",
 	 * "pairs_compared", "regressions" (doc/json.md) */

@@ -8,9 +8,14 @@
 #include <string.h>
 #include "lib/distrib.h"
 #include "lib/optparse.h"
+#include "lib/stats.h"
 #include "lib/text.h"
 #include "lib/utf8.h"
+#include "report/jsonkeys.h"
+#include "report/histview.h"
+#include "report/tabular.h"
 #include "tools/export.h"
+#include "tools/plot.h"
 
 
 /* ---- test names ---- */
@@ -102,26 +107,22 @@ static void pair_case(const struct rs_pair *p, const struct pair_names *names, c
 }
 
 /* The mean of figure m over p's sub-runs (its measured repeats with a finite value) into *mean
- * and its 95 % interval, mean -+ t(n - 1, 0.975) s / sqrt(n), the spread between sub-runs, into
- * *lo and *hi (within what the figure can be: at least 0, a share at most 100); false with fewer
- * than two (one run's own interval is within-run: no figure's). */
+ * and its 95 % interval between sub-runs (mean_interval95, lib/stats.h) into *lo and *hi
+ * (within what the figure can be: at least 0, a share at most 100); false with fewer than two
+ * (one run's own interval is within-run: no figure's). */
 static bool subrun_interval(const struct rs_pair *p, enum judged_metric m, double *mean_out, double *lo, double *hi)
 {
-	double sum = 0, sum2 = 0;
-	size_t n = 0;
+	double sum = 0, sum2 = 0, n = 0;
 	for (size_t i = 0; i < p->n; i++)
 		if (isfinite(p->v[i].m[m])) {
 			n++;
 			sum += p->v[i].m[m];
 			sum2 += p->v[i].m[m] * p->v[i].m[m];
 		}
-	if (n < 2)
+	if (!mean_interval95(n, sum, sum2, 0, mean_out, lo, hi))
 		return false;
-	double mean = sum / (double)n, var = (sum2 - (double)n * mean * mean) / (double)(n - 1);
-	double half = student_t_quantile_real((double)(n - 1), 0.975) * sqrt(var > 0 ? var : 0) / sqrt((double)n);
-	*mean_out = mean;
-	*lo = fmax(mean - half, 0);
-	*hi = judged_metric_is_share(m) ? fmin(mean + half, 100) : mean + half;
+	if (judged_metric_is_share(m))
+		*hi = fmin(*hi, 100);
 	return true;
 }
 
@@ -403,8 +404,16 @@ struct export_args {
 
 enum { EXPORT_HELP = 1 };  /* -h's action */
 
-static const char *const formats[] = { "lava", "kcidb", "metrics", NULL };
-enum { FORMAT_LAVA, FORMAT_KCIDB, FORMAT_METRICS };
+static const char *const formats[] = { "lava", "kcidb", "metrics", "csv", "markdown", "histogram", "histogram-csv",
+				       NULL };
+enum { FORMAT_LAVA, FORMAT_KCIDB, FORMAT_METRICS, FORMAT_CSV, FORMAT_MARKDOWN, FORMAT_HISTOGRAM, FORMAT_HISTOGRAM_CSV };
+
+/* Whether format f is a table or histograms of the result (report/tabular.h, report/histview.h),
+ * not test cases. */
+static bool format_is_table(unsigned f)
+{
+	return f >= FORMAT_CSV;
+}
 
 /* --threshold: compare's limits, noted as given (they need --against). */
 static int threshold_option(const struct optspec *s, void *base, const char *arg, char *what, size_t whatlen)
@@ -420,7 +429,11 @@ static const struct optspec export_options[] = {
 	{ .long_name = "format", .short_name = 'f', .type = OPTSPEC_CHOICE, .metavar = "FMT", .choices = formats,
 	  .help = "lava: 'ID pass|fail [MEASUREMENT UNITS]' lines (default);\n"
 		  "kcidb: a KCIDB v5.3 report (needs --origin and --build-id);\n"
-		  "metrics: 'SIM.LOAD.FIGURE_UNIT: VALUE' lines, as test farms parse", .offset = EA(format) },
+		  "metrics: 'SIM.LOAD.FIGURE_UNIT: VALUE' lines, as test farms parse;\n"
+		  "csv, markdown: a table, a row a pair, a column a figure\n"
+		  "(RFC 4180 CSV; a GitHub Markdown table);\n"
+		  "histogram, histogram-csv: each pair's latency histograms\n"
+		  "as --histogram and --histogram-csv write them", .offset = EA(format) },
 	{ .long_name = "against", .short_name = 'a', .type = OPTSPEC_TEXT, .metavar = "OLD",
 	  .help = "a figure fails where 'interbench compare OLD RESULT' finds a regression", .offset = EA(against) },
 	{ .long_name = "threshold", .short_name = 'T', .type = OPTSPEC_CUSTOM, .metavar = "SPEC",
@@ -447,10 +460,14 @@ static const struct optspec_style export_style = { .column = 24, .long_indent = 
 
 static void export_usage(FILE *f)
 {
-	fprintf(f, "Usage: interbench export [--format lava|kcidb|metrics] [--against OLD [--threshold SPEC]]\n"
+	fprintf(f, "Usage: interbench export [--format lava|kcidb|metrics]\n"
+		"                         [--against OLD [--threshold SPEC]]\n"
 		"                         [--origin NAME --build-id ID [--run NAME]] RESULT\n"
-		"Writes RESULT (JSON from --json, or a classic logfile) as test cases for kernel CI: a case a\n"
-		"(simulation, load) pair and one a figure, with the median over the repeats.\n"
+		"       interbench export --format csv|markdown|histogram[-csv] RESULT.json\n"
+		"Writes RESULT (JSON from --json, or a classic logfile) as test cases for kernel\n"
+		"CI: a case a (simulation, load) pair and one a figure, with the median over the\n"
+		"repeats.  With csv, markdown, histogram[-csv]: a JSON result as a table (a row\n"
+		"a pair, a column a figure in the unit its header names) or latency histograms.\n"
 		"Exit status: 0 every case passed, 1 a case failed, 2 bad input.\n");
 	optspec_help_table(f, export_options, EXPORT_OPTIONS, &export_style);
 }
@@ -462,14 +479,19 @@ static void export_fault(const struct optparse_fault *f, FILE *err)
 	if (f->kind == OPTPARSE_BAD_VALUE && f->spec->type == OPTSPEC_CUSTOM)
 		text_message(err, "interbench export: %s", f->what);
 	else if (f->kind == OPTPARSE_BAD_VALUE) {
+		char accepted[128] = "";
+		for (unsigned i = 0; formats[i]; i++)
+			snprintf(accepted + strlen(accepted), sizeof(accepted) - strlen(accepted), "%s%s", i ? ", " : "",
+				 formats[i]);
 		text_escape_line(f->value, value, sizeof(value));
-		text_message(err, "interbench export: --%s: '%s' is not a format (accepted: lava, kcidb)",
-			f->spec->long_name, value);
+		text_message(err, "interbench export: --%s: '%s' is not a format (accepted: %s)", f->spec->long_name,
+			     value, accepted);
 	} else if (f->kind == OPTPARSE_NO_MEMORY)
 		text_message(err, "interbench export: out of memory");
 	else
-		text_message(err, "interbench export: %s: %s (see --help)", f->word,
-			f->kind == OPTPARSE_MISSING ? "missing value" : "unknown option");
+		text_message(err, "interbench export: %s: %s (%s%s%ssee --help)", f->word,
+			f->kind == OPTPARSE_MISSING ? "missing value" : "unknown option",
+			f->suggest[0] ? "did you mean " : "", f->suggest, f->suggest[0] ? "? " : "");
 }
 
 /* The checks across options, once all are read.  Returns 0, or EXPORT_BAD_INPUT with a line on err. */
@@ -478,6 +500,11 @@ static int export_check(struct export_args *a, FILE *err)
 	char msg[512];
 	if (a->threshold_given && !a->against) {
 		text_message(err, "interbench export: --threshold: needs --against OLD (the limits are on the change from OLD)");
+		return EXPORT_BAD_INPUT;
+	}
+	if (format_is_table(a->format) && a->against) {
+		text_message(err, "interbench export: --against: not with --format %s (a table has no verdicts; "
+			     "interbench compare OLD RESULT judges)", formats[a->format]);
 		return EXPORT_BAD_INPUT;
 	}
 	if (a->format == FORMAT_KCIDB && export_kcidb_ids_check(&a->ids, msg, sizeof(msg)) != 0) {
@@ -519,6 +546,37 @@ static int load_set(const char *path, struct result_set *rs, FILE *err)
 	return -1;
 }
 
+/* Says a failed write of out (errno's) or, when none, out of memory; returns EXPORT_BAD_INPUT. */
+static int write_fault(FILE *out, FILE *err)
+{
+	bool write_failed = fflush(out) != 0 || ferror(out);
+	text_message(err, "interbench export: %s%s", write_failed ? "write: " : "", write_failed ?
+		     strerror(errno ? errno : EIO) : "out of memory");
+	return EXPORT_BAD_INPUT;
+}
+
+/* --format csv, markdown, histogram or histogram-csv: the JSON result at path as a table
+ * (report/tabular.h) or histograms (report/histview.h), read and checked as plot reads it
+ * (result_json_load).  Returns the exit status. */
+static int export_table(const char *path, unsigned format, FILE *out, FILE *err)
+{
+	char msg[512];
+	json_t *doc = result_json_load(path, msg, sizeof(msg));
+	if (!doc) {
+		text_message(err, "interbench export: %s: %s", path, msg);
+		return EXPORT_BAD_INPUT;
+	}
+	errno = 0;
+	const json_t *results = json_object_get(doc, JK_RESULTS);
+	int rc = format == FORMAT_HISTOGRAM ? hview_text(out, results, 0)
+	       : format == FORMAT_HISTOGRAM_CSV ? hview_csv(out, results)
+	       : tabular_write(out, results, format == FORMAT_CSV ? TABULAR_CSV : TABULAR_MARKDOWN);
+	json_decref(doc);
+	if (rc != 0 || fflush(out) != 0 || ferror(out))
+		return write_fault(out, err);
+	return EXPORT_PASS;
+}
+
 int export_main(int argc, char **argv, FILE *out, FILE *err)
 {
 	struct export_args a;
@@ -527,6 +585,8 @@ int export_main(int argc, char **argv, FILE *out, FILE *err)
 		export_usage(out);
 	if (rc != 0)
 		return rc == EXPORT_HELP ? EXPORT_PASS : rc;
+	if (format_is_table(a.format))
+		return export_table(a.result, a.format, out, err);
 	struct result_set base, rs;
 	if (a.against && load_set(a.against, &base, err) != 0)
 		return EXPORT_BAD_INPUT;
@@ -539,11 +599,10 @@ int export_main(int argc, char **argv, FILE *out, FILE *err)
 	errno = 0;
 	long fails = a.format == FORMAT_KCIDB ? export_kcidb(&rs, &spec, &a.ids, out)
 		   : a.format == FORMAT_METRICS ? export_metrics(&rs, &spec, out) : export_lava(&rs, &spec, out);
-	bool write_failed = fflush(out) != 0 || ferror(out);
-	if (write_failed || fails < 0)
-		text_message(err, "interbench export: %s%s", write_failed ? "write: " : "", write_failed ?
-			strerror(errno ? errno : EIO) : "out of memory");
-	fails = write_failed ? -1 : fails;
+	if (fails < 0 || fflush(out) != 0 || ferror(out)) {
+		write_fault(out, err);
+		fails = -1;
+	}
 	result_set_free(&rs);
 	if (a.against)
 		result_set_free(&base);

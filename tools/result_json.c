@@ -215,12 +215,33 @@ static void add_fact(struct result_set *rs, const char *name, const json_t *v)
 	free(text);
 }
 
+/* The settings of the cgroups the run placed a side in (run.bench_cgroups, run.load_cgroups:
+ * an array, or null), as facts named "side.member": their cpu.weight, cpu.max, cpuset and
+ * memory.max as they were at the start, the alternatives' values joined with " / " ("100 / 1",
+ * "none" for a file that was not there).  Where is the options' fact (bench_cgroups). */
+static void cgroup_facts(struct result_set *rs, const json_t *cgs, const char *side)
+{
+	static const char *const members[] = { JK_CG_CPU_WEIGHT, JK_CG_CPU_MAX, JK_CG_CPUSET, JK_CG_MEMORY_MAX };
+	char name[sizeof(rs->facts[0].name)], value[sizeof(rs->facts[0].value)];
+	for (size_t i = 0; json_array_size(cgs) && i < sizeof(members) / sizeof(members[0]); i++) {
+		size_t used = 0;
+		for (size_t k = 0; k < json_array_size(cgs) && used < sizeof(value); k++) {
+			const char *v = json_string_value(json_object_get(json_array_get(cgs, k), members[i]));
+			used += (size_t)snprintf(value + used, sizeof(value) - used, "%s%s", k ? " / " : "", v ? v : "none");
+		}
+		snprintf(name, sizeof(name), "%s.%s", side, members[i]);
+		json_t *text = json_string(value);
+		add_fact(rs, name, text ? text : json_null());
+		json_decref(text);
+	}
+}
+
 /* The facts compare sets side by side: the machine, what confined the run (the CPUs it
  * could use, its cgroups' CPU quota, realtime budget and cpuset, another run at the same time), its audit's
- * settings that decide interactivity, and the run's options that shape every pair (-t, -L,
- * CPU placement, the wakeup latency limit held, each workload's own options such as
- * --dsp-load).  A fact a result does not carry (written before it was recorded) is not
- * compared. */
+ * settings that decide interactivity, the settings of the cgroups the run placed its
+ * processes in, and the run's options that shape every pair (-t, -L, CPU and cgroup
+ * placement, the wakeup latency limit held, each workload's own options such as --dsp-load).
+ * A fact a result does not carry (written before it was recorded) is not compared. */
 static void json_facts(struct result_set *rs, const json_t *doc)
 {
 	static const char *const machine[] = { JK_CPU_MODEL, JK_ONLINE_CPUS, JK_PREEMPT_MODEL, JK_PREEMPT_MODE,
@@ -232,6 +253,8 @@ static void json_facts(struct result_set *rs, const json_t *doc)
 	for (size_t i = 0; i < sizeof(machine) / sizeof(machine[0]); i++)
 		add_fact(rs, machine[i], json_object_get(m, machine[i]));
 	add_fact(rs, JK_CONCURRENT_RUN_PID, json_object_get(json_object_get(doc, JK_RUN), JK_CONCURRENT_RUN_PID));
+	cgroup_facts(rs, json_object_get(json_object_get(doc, JK_RUN), JK_BENCH_CGROUPS), JK_BENCH_CGROUPS);
+	cgroup_facts(rs, json_object_get(json_object_get(doc, JK_RUN), JK_LOAD_CGROUPS), JK_LOAD_CGROUPS);
 	for (size_t i = 0; i < sizeof(audit) / sizeof(audit[0]); i++)
 		add_fact(rs, audit[i], json_object_get(json_object_get(a, audit[i]), JK_AUDIT_VALUE));
 	const char *key;

@@ -64,7 +64,8 @@ struct rs_pair {
  * run option's. */
 #define RS_FACTS 64
 struct rs_fact {
-	char name[32];             /* "cpu_model", "online_cpus", "smt", "dma_latency_us"... */
+	char name[48];             /* "cpu_model", "online_cpus", "smt", "dma_latency_us",
+	                              "load_cgroup.cpuset_cpus_effective"... */
 	char value[160];
 };
 

@@ -6,12 +6,10 @@
 #include "tools/subcommand.h"
 
 const struct subcommand subcommands[] = {
-	{ "compare", compare_main, compare_option_table,
-	  "[--threshold SPEC] OLD NEW   (see interbench compare --help)" },
-	{ "export", export_main, export_option_table,
-	  "[--format lava|kcidb|metrics] RESULT  (see interbench export --help)" },
-	{ "plot", plot_main, plot_option_table, "RESULT.json [--timeline FILE] [--out DIR] (see interbench plot --help)" },
-	{ "completion", completion_main, NULL, "bash   (a bash completion script, from these options)" },
+	{ "compare", compare_main, compare_option_table, "[--threshold SPEC] OLD NEW" },
+	{ "export", export_main, export_option_table, "[--format FORMAT] RESULT" },
+	{ "plot", plot_main, plot_option_table, "RESULT.json [--timeline FILE] [--out DIR]" },
+	{ "completion", completion_main, NULL, "bash|zsh   (a completion script)" },
 };
 const unsigned subcommand_count = sizeof(subcommands) / sizeof(subcommands[0]);
 
@@ -27,4 +25,5 @@ void subcommand_usage(FILE *f, const char *prog)
 {
 	for (unsigned i = 0; i < subcommand_count; i++)
 		fprintf(f, "       %s %s %s\n", prog, subcommands[i].name, subcommands[i].usage);
+	fprintf(f, "       (a subcommand's own options: %s SUBCOMMAND --help)\n", prog);
 }

@@ -16,13 +16,13 @@ struct custom_opts {
 static const struct optspec custom_opt_cpu = {
 	.long_name = "custom-cpu", .short_name = 'C', .type = OPTSPEC_UINT, .metavar = "P",
 	.help = "Custom task: P% CPU per period (1..100), needs -I", .min = 1, .max = 100,
-	.json_key = "custom_cpu_pct", .offset = offsetof(struct custom_opts, cpu_pct),
+	.json_key = "custom_cpu_pct", .section = OPTSPEC_SECTION_WORKLOAD, .offset = offsetof(struct custom_opts, cpu_pct),
 };
 static const struct optspec custom_opt_interval = {
-	.long_name = "custom-interval", .short_name = 'I', .type = OPTSPEC_U64, .metavar = "U",
-	.help = "Custom task: period of U microseconds, needs -C", .unit = "microseconds",
+	.long_name = "custom-interval", .short_name = 'I', .type = OPTSPEC_U64, .metavar = "TIME",
+	.help = "Custom task: a period of TIME (a bare number: microseconds), needs -C", .time_unit_ns = 1000,
 	.min = CUSTOM_MIN_INTERVAL_US, .max = CUSTOM_MAX_INTERVAL_US,
-	.json_key = "custom_interval_us", .offset = offsetof(struct custom_opts, interval_us),
+	.json_key = "custom_interval_us", .section = OPTSPEC_SECTION_WORKLOAD, .offset = offsetof(struct custom_opts, interval_us),
 };
 
 static int custom_check(const void *opts, char *err, size_t len)

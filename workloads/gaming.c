@@ -14,6 +14,7 @@ static const struct sim_desc gaming_sim = {
 	.interval_us = 100000,
 	.cpu_pct = 100,
 	.has_deadlines = false,
+	.logs_frames = true,
 	.describe = gaming_describe,
 };
 

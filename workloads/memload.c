@@ -29,7 +29,7 @@ static const struct optspec memload_opt_size = {
 	.long_name = "mem-size", .type = OPTSPEC_SIZE, .metavar = "SIZE",
 	.help = "Memload size, 1M to 1048576T (K/M/G/T suffixes)",
 	.min = LOAD_MIN_SIZE_BYTES, .max = LOAD_MAX_SIZE_BYTES, .json_key = "mem_size_bytes",
-	.offset = offsetof(struct memload_opts, mem_size_bytes),
+	.section = OPTSPEC_SECTION_WORKLOAD, .offset = offsetof(struct memload_opts, mem_size_bytes),
 };
 
 /* What Memload counts: MiB blocks touched (mapped and written, or copied over). */
@@ -42,12 +42,15 @@ struct memload_state {
 	struct memcg_where where;  /* the process's memory cgroups */
 };
 
-/* A state with the memory cgroups located, or NULL (calloc failed). */
-static struct memload_state *memload_state_new(void)
+/* A state with the memory cgroups located, or NULL (calloc failed): the process's own, its
+ * unified one replaced by v2 when given (where the load processes will run). */
+static struct memload_state *memload_state_new(const struct cgroup_loc *v2)
 {
 	struct memload_state *ms = calloc(1, sizeof(*ms));
 	if (ms)
 		memcg_where("", &ms->where);
+	if (ms && v2)
+		memcg_where_v2(&ms->where, v2);
 	return ms;
 }
 
@@ -68,11 +71,12 @@ static int memload_decide(const struct memload_opts *opts, struct memload_state 
 	return mem_size_decide(&in, size_bytes, reason, len);
 }
 
-/* memload_decide on a state of its own, for a decision made outside the load. */
-static int memload_decide_once(const struct memload_opts *opts, char *reason, size_t len)
+/* memload_decide on a state of its own, for a decision made outside the load (in the cgroup
+ * v2 the loads will enter, or main's). */
+static int memload_decide_once(const struct memload_opts *opts, const struct cgroup_loc *v2, char *reason, size_t len)
 {
 	uint64_t size;
-	struct memload_state *ms = memload_state_new();
+	struct memload_state *ms = memload_state_new(v2);
 	if (!ms) {
 		snprintf(reason, len, "calloc: %s", strerror(ENOMEM));
 		return -1;
@@ -90,8 +94,7 @@ static int memload_decide_once(const struct memload_opts *opts, char *reason, si
 static int memload_policy_line(const struct load_config *cfg, const void *opts, char *buf, size_t len)
 {
 	char reason[MEMLOAD_REASON_LEN];
-	(void)cfg;
-	int rc = memload_decide_once(opts, reason, sizeof(reason));
+	int rc = memload_decide_once(opts, cfg->cgroup_v2, reason, sizeof(reason));
 	snprintf(buf, len, "Memload: %s", reason);
 	return rc;
 }
@@ -149,7 +152,7 @@ static void *memload_worker(void *arg)
 
 static int memload_start(struct load_ctx *ctx)
 {
-	struct memload_state *ms = memload_state_new();
+	struct memload_state *ms = memload_state_new(NULL);  /* in its cgroup already */
 	uint64_t size;
 	char reason[MEMLOAD_REASON_LEN];
 	if (!ms) {
@@ -188,7 +191,7 @@ static int memload_prepare(struct load_ctx *ctx)
 {
 	char reason[MEMLOAD_REASON_LEN];
 	ctx->counters.error = 0; /* an earlier attempt's failure */
-	if (memload_decide_once(ctx->opts, reason, sizeof(reason)) != 0) {
+	if (memload_decide_once(ctx->opts, ctx->cfg->cgroup_v2, reason, sizeof(reason)) != 0) {
 		load_fail(ctx, ENOMEM, "%s", reason);
 		return -1;
 	}

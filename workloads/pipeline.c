@@ -45,44 +45,44 @@ struct pipeline_opts {
 };
 
 #define US_OPT(name, field, dflt, most, what) { \
-	.long_name = name, .type = OPTSPEC_UINT, .metavar = "US", .unit = "microseconds", \
+	.long_name = name, .type = OPTSPEC_UINT, .metavar = "TIME", .time_unit_ns = 1000, \
 	.help = "Pipeline: " what, .min = 0, .max = most, .def = dflt, .json_key = "pipeline_" #field, \
-	.offset = offsetof(struct pipeline_opts, field) }
+	.section = OPTSPEC_SECTION_WORKLOAD, .offset = offsetof(struct pipeline_opts, field) }
 
 static const struct optspec pipe_opt_refresh = {
 	.long_name = "refresh", .type = OPTSPEC_UINT, .metavar = "HZ", .unit = "Hz",
 	.help = "Pipeline: the display's refresh rate, 24..500 Hz (default: 60)", .min = 24, .max = 500,
-	.def = 60, .json_key = "pipeline_refresh_hz", .offset = offsetof(struct pipeline_opts, refresh_hz),
+	.def = 60, .json_key = "pipeline_refresh_hz", .section = OPTSPEC_SECTION_WORKLOAD, .offset = offsetof(struct pipeline_opts, refresh_hz),
 };
 static const struct optspec pipe_opt_input = {
 	.long_name = "input-rate", .type = OPTSPEC_UINT, .metavar = "HZ", .unit = "Hz",
 	.help = "Pipeline: input events a second, 10..8000 Hz (default: 1000, a gaming mouse)", .min = 10,
 	.max = 8000, .def = 1000, .json_key = "pipeline_input_rate_hz",
-	.offset = offsetof(struct pipeline_opts, input_rate_hz),
+	.section = OPTSPEC_SECTION_WORKLOAD, .offset = offsetof(struct pipeline_opts, input_rate_hz),
 };
 static const struct optspec pipe_opt_workers = {
 	.long_name = "workers", .type = OPTSPEC_UINT, .metavar = "N",
 	.help = "Pipeline: worker threads sharing --worker-work, 1..12 (default: 2)", .min = 1,
 	.max = PIPE_MAX_WORKERS, .def = 2, .json_key = "pipeline_workers",
-	.offset = offsetof(struct pipeline_opts, workers),
+	.section = OPTSPEC_SECTION_WORKLOAD, .offset = offsetof(struct pipeline_opts, workers),
 };
 static const struct optspec pipe_opt_logic = US_OPT("logic-work", logic_us, 2000, 1000000,
-	"the game thread's CPU per frame, microseconds (default: 2000)");
+	"the game thread's CPU per frame (a bare number: microseconds; default: 2ms)");
 static const struct optspec pipe_opt_worker = US_OPT("worker-work", worker_us, 4000, 1000000,
-	"CPU per frame shared by the workers, microseconds (default: 4000)");
+	"CPU per frame shared by the workers (default: 4ms)");
 static const struct optspec pipe_opt_render = US_OPT("render-work", render_us, 3000, 1000000,
-	"the render thread's CPU per frame, microseconds (default: 3000)");
+	"the render thread's CPU per frame (default: 3ms)");
 /* Not given (-1), the compositor's work follows the repaint window (compose_work_us), so that
  * every --refresh the option accepts runs with the defaults. */
 static const struct optspec pipe_opt_compose = {
-	.long_name = "compose-work", .type = OPTSPEC_I64, .metavar = "US", .unit = "microseconds",
-	.help = "Pipeline: the compositor's CPU per vsync, microseconds, less than the repaint window (default: 1000, "
+	.long_name = "compose-work", .type = OPTSPEC_I64, .metavar = "TIME", .time_unit_ns = 1000,
+	.help = "Pipeline: the compositor's CPU per vsync, less than the repaint window (default: 1ms, "
 		"or half the repaint window when that is less)",
 	.min = 0, .max = 1000000, .def = -1, .json_key = "pipeline_compose_us",
-	.offset = offsetof(struct pipeline_opts, compose_us),
+	.section = OPTSPEC_SECTION_WORKLOAD, .offset = offsetof(struct pipeline_opts, compose_us),
 };
 static const struct optspec pipe_opt_repaint = US_OPT("repaint-window", repaint_us, 0, 1000000,
-	"the compositor latches this long before each vsync, microseconds, more than --compose-work (default: weston's 7000, at most 40% of the frame)");
+	"the compositor latches this long before each vsync, more than --compose-work (default: weston's 7ms, at most 40% of the frame)");
 
 /* The task's threads: the chain's, then the workers. */
 enum { PIPE_GAME, PIPE_RENDER, PIPE_COMPOSITOR, PIPE_INPUT, PIPE_WORKER0 };
@@ -202,14 +202,20 @@ static void chain_woken(struct sim_thread *t, unsigned stage, uint64_t wake_ns)
 	sim_measures_unlock(t);
 }
 
+_Static_assert(TIMELINE_MARKS == CHAIN_PRESENTED, "a frame's timeline marks are its chain's points before presented");
+
 /* Vsync number index passed, showing frame f (NULL: no new frame): into the task's chain, and
  * a frame shown into the task's frame time. */
 static void chain_vsync_passed(struct sim_thread *t, uint64_t index, const struct chain_frame *f)
 {
-	uint64_t frame_ns = chain_vsync(sim_measures_lock(t), index, f);
+	struct chain_acct *a = sim_measures_lock(t);
+	uint64_t frame_ns = chain_vsync(a, index, f);
+	uint64_t input_ns = f && f->input_seq ? a->input0_ns + f->input_seq * a->input_period_ns : 0;
 	sim_measures_unlock(t);
-	if (f)
+	if (f) {
 		sim_frame_shown(t, f->frame, f->at_ns[CHAIN_PRESENTED], frame_ns);
+		sim_frame_marks(t, f->frame, input_ns, f->at_ns);
+	}
 }
 
 /* When input event 0 would have happened: event 1 is at period 0's start. */
@@ -420,7 +426,8 @@ static void pipeline_pattern(const struct sim_spec *spec, char *buf, size_t len)
 }
 
 static const struct sim_desc pipeline_sim = {
-	.work_us = pipeline_work_us, .has_deadlines = true, .body = &pipeline_body, .measures = &pipeline_chain_measures,
+	.work_us = pipeline_work_us, .has_deadlines = true, .logs_frames = true, .body = &pipeline_body,
+	.measures = &pipeline_chain_measures,
 	.pattern_note = pipeline_pattern,
 };
 

@@ -126,7 +126,7 @@ static const struct task_figure chain_rows[] = {
 	{ .json_key = "jank_vsyncs", C_FIELD(jank, FIG_U64), .unit = FIG_COUNT, .json_scale = 1, NO_VSYNCS,
 	  TCOL(5, "jank") },
 	{ .json_key = "jank_ppm", C_FIELD(jank_pct, FIG_DOUBLE), .unit = FIG_PCT, .json_scale = 1e4, NO_VSYNCS,
-	  TCOL(6, "jank %"), .cmp = &(const struct figure_compare){ JM_JANK, "jank", "% jank vsyncs", "%", 100, false, 1 } },
+	  TCOL(6, "jank %"), .cmp = &(const struct figure_compare){ JM_JANK, "jank", "% jank vsyncs", "%", 100, false, 1, NULL } },
 	{ .json_key = "jank_longest_run", C_FIELD(jank_streak, FIG_U64), .unit = FIG_COUNT, .json_scale = 1, NO_VSYNCS,
 	  TCOL(7, "jank run") },
 	{ .json_key = "input_to_present_samples", C_FIELD(i2p_samples, FIG_U64), .unit = FIG_COUNT, .json_scale = 1,
@@ -137,7 +137,7 @@ static const struct task_figure chain_rows[] = {
 	  TCOL(0, "i2p p50") },
 	{ .json_key = "input_to_present_p99_ns", C_FIELD(i2p_p99_ns, FIG_U64), .unit = FIG_NS, .json_scale = 1, NO_INPUT,
 	  TCOL(1, "i2p p99"),
-	  .cmp = &(const struct figure_compare){ JM_I2P_P99, "i2p", "p99 input-to-present", "ms", 0, false, 10 } },
+	  .cmp = &(const struct figure_compare){ JM_I2P_P99, "i2p", "p99 input-to-present", "ms", 0, false, 10, NULL } },
 	{ .json_key = "input_to_present_max_ns", C_FIELD(i2p_max_ns, FIG_U64), .unit = FIG_NS, .json_scale = 1, NO_INPUT,
 	  TCOL(2, "i2p max") },
 	/* the frame figures (taken where the frames are shown) again in the task's columns, not
@@ -146,6 +146,8 @@ static const struct task_figure chain_rows[] = {
 	  .null_rule = FIG_NULL_NO_FRAMES, .task = "chain", TCOL(3, "frame p99") },
 	{ .offset = offsetof(struct pair_summary, low1_fps), .type = FIG_DOUBLE, .unit = FIG_FPS, .json_scale = 1e3,
 	  .null_rule = FIG_NULL_NO_FRAMES, .higher_better = true, .task = "chain", TCOL(4, "1% low") },
+	{ .offset = offsetof(struct pair_summary, stutter_frames), .type = FIG_U64, .unit = FIG_COUNT, .json_scale = 1,
+	  .null_rule = FIG_NULL_NO_FRAMES, .task = "chain", TCOL(8, "stutter") },
 	CHAIN_STAGE_LIST(STAGE_ROW)
 	CHAIN_POINT_LIST(SEGMENT_ROW)
 };
@@ -162,5 +164,6 @@ const struct sim_measures pipeline_chain_measures = {
 	.lines = chain_lines, .n_lines = sizeof(chain_lines) / sizeof(chain_lines[0]),
 	.legend = "i2p: input-to-present, an input event to the vsync that first shows a frame holding it; frame "
 		  "p99: the frame time where frames are shown, vsync to vsync; 1% low: 1000 / that p99 in ms; jank: "
-		  "vsyncs that showed no new frame, their count, % of the vsyncs and longest run",
+		  "vsyncs that showed no new frame, their count, % of the vsyncs and longest run; stutter: frames "
+		  "longer than 2.5 times the mean of the 20 before them",
 };

@@ -20,23 +20,23 @@ struct proaudio_opts {
 static const struct optspec proaudio_opt_frames = {
 	.long_name = "frames", .type = OPTSPEC_UINT, .metavar = "N",
 	.help = "ProAudio: frames per period, 16..8192 (default: 128)", .min = 16, .max = 8192, .def = 128,
-	.json_key = "proaudio_frames", .offset = offsetof(struct proaudio_opts, frames),
+	.json_key = "proaudio_frames", .section = OPTSPEC_SECTION_WORKLOAD, .offset = offsetof(struct proaudio_opts, frames),
 };
 static const struct optspec proaudio_opt_rate = {
 	.long_name = "rate", .type = OPTSPEC_UINT, .metavar = "HZ",
 	.help = "ProAudio: sample rate, 8000..384000 Hz (default: 48000)", .unit = "Hz",
 	.min = 8000, .max = 384000, .def = 48000, .json_key = "proaudio_rate_hz",
-	.offset = offsetof(struct proaudio_opts, rate_hz),
+	.section = OPTSPEC_SECTION_WORKLOAD, .offset = offsetof(struct proaudio_opts, rate_hz),
 };
 static const struct optspec proaudio_opt_dsp = {
 	.long_name = "dsp-load", .type = OPTSPEC_UINT, .metavar = "PCT",
 	.help = "ProAudio: CPU per period, 1..100% (default: 80)", .unit = "percent", .min = 1, .max = 100,
-	.def = 80, .json_key = "proaudio_dsp_load_pct", .offset = offsetof(struct proaudio_opts, dsp_pct),
+	.def = 80, .json_key = "proaudio_dsp_load_pct", .section = OPTSPEC_SECTION_WORKLOAD, .offset = offsetof(struct proaudio_opts, dsp_pct),
 };
 static const struct optspec proaudio_opt_periods = {
 	.long_name = "periods", .type = OPTSPEC_UINT, .metavar = "N",
 	.help = "ProAudio: periods of buffering, 2..16 (default: 2)", .min = 2, .max = 16, .def = 2,
-	.json_key = "proaudio_periods", .offset = offsetof(struct proaudio_opts, periods),
+	.json_key = "proaudio_periods", .section = OPTSPEC_SECTION_WORKLOAD, .offset = offsetof(struct proaudio_opts, periods),
 };
 
 static void proaudio_params(const void *opts, struct sim_spec *spec)

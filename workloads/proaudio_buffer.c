@@ -92,7 +92,7 @@ static void buffer_figures(const void *state, void *block)
 static const struct task_figure buffer_rows[] = {
 	/* xruns per minute is what compare reads (tools/result_json.c: over task_run_ns) */
 	{ .json_key = "xruns", B_FIELD(xruns, FIG_U64), .unit = FIG_COUNT, .json_scale = 1, TCOL(0, "xruns"),
-	  .cmp = &(const struct figure_compare){ JM_XRUNS, "xruns", "xruns per minute", "/min", 0, false, 0 } },
+	  .cmp = &(const struct figure_compare){ JM_XRUNS, "xruns", "xruns per minute", "/min", 0, false, 0, NULL } },
 	{ .json_key = "worst_overrun_ns", B_FIELD(worst_overrun_ns, FIG_U64), .unit = FIG_NS, .json_scale = 1,
 	  TCOL(1, "overrun") },
 	{ .json_key = "start_within_1ms_ppm", B_FIELD(start_1ms_pct, FIG_DOUBLE), .unit = FIG_PCT, .json_scale = 1e4,

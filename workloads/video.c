@@ -7,6 +7,7 @@ static const struct sim_desc video_sim = {
 	.interval_us = 16667,
 	.cpu_pct = 40,
 	.has_deadlines = true,
+	.logs_frames = true,
 };
 
 static const struct load_ops video_load = { .start = load_sim_start, .ready = load_sim_ready, .stop = load_sim_stop };
