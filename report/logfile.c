@@ -197,18 +197,24 @@ static void drift_causes(const struct calib_drift_check *c, bool vm, bool saved_
 void logfile_drift(FILE *f, const struct calib_drift *d, const char *after, bool saved_kept)
 {
 	const struct calib_drift_check *w = calib_drift_worst(d);
-	fprintf(f, "\n" LOG_DRIFT "the CPU ran at another speed than calibrated: %u of %u checks after pairs (loops "
-		"per ms of the check's own CPU time, the CPUs at rest) fell outside the calibration's %.0f-%.0f",
-		d->off, d->checks, d->reference.slowest_loops_per_ms, d->reference.fastest_loops_per_ms);
-	if (w) {
+	char text[1024];
+	size_t at = (size_t)snprintf(text, sizeof(text), LOG_DRIFT "the CPU ran at another speed than calibrated: %u of "
+				     "%u checks after pairs (loops per ms of the check's own CPU time, the CPUs at rest) fell "
+				     "outside the calibration's %.0f-%.0f", d->off, d->checks,
+				     d->reference.slowest_loops_per_ms, d->reference.fastest_loops_per_ms);
+	if (w && at < sizeof(text)) {
 		char causes[400];
 		double v = w->speed.loops_per_ms, slow = v < d->reference.slowest_loops_per_ms;
 		double end = slow ? d->reference.slowest_loops_per_ms : d->reference.fastest_loops_per_ms;
 		drift_causes(w, d->virtual_machine, saved_kept, causes, sizeof(causes));
-		fprintf(f, "; the farthest %.0f (%+.1f %% from the range) after %s at %.0f s on CPU %d%s", v,
-			(v - end) * 100 / end, after, w->at_ns / 1e9, w->speed.cpu, causes);
+		at += (size_t)snprintf(text + at, sizeof(text) - at, "; the farthest %.0f (%+.1f %% from the range) after "
+				       "%s at %.0f s on CPU %d%s", v, (v - end) * 100 / end, after, w->at_ns / 1e9,
+				       w->speed.cpu, causes);
 	}
-	fprintf(f, "; fixed-work figures (ProAudio) may be off\n");
+	if (at < sizeof(text))
+		snprintf(text + at, sizeof(text) - at, "; fixed-work figures (ProAudio) may be off");
+	fprintf(f, "\n");
+	text_wrap(f, text, TABLE_LEGEND_COLS, "  ");   /* within 100 columns, after the tables */
 }
 
 /* "Cgroup of the loads: PATH (created for the run): cpu.weight 1, ...": where --bench-cgroup
