@@ -77,6 +77,9 @@
 #define LOG_ROW_SCHED "sched"
 #define LOG_ROW_TIMER "timer latency"
 #define LOG_ROW_TASK "task cpu"
+/* ... and a fourth, "more: LABEL VALUE, ...", for a -v figure those three have no place for
+ * (report/table.c verbose_lines); none in this version. */
+#define LOG_ROW_MORE "more:"
 /* Under a row, with --explain: why its periods were late (explain/text.c explain_text_why,
  * called by report/logfile.c logfile_why with this prefix), every line starting "why:". */
 #define LOG_ROW_WHY "why:"

@@ -184,9 +184,42 @@ static void verbose_group(FILE *f, const struct verbose_group *g, const struct p
 	}
 }
 
+#define VERBOSE_LINES (sizeof(verbose_lines) / sizeof(verbose_lines[0]))
+
+/* Whether the field at offset has a place in verbose_lines. */
+static bool verbose_placed(size_t offset)
+{
+	for (size_t l = 0; l < VERBOSE_LINES; l++)
+		for (unsigned g = 0; g < 3; g++)
+			for (unsigned i = 0; verbose_lines[l].groups[g].items[i].word; i++)
+				if (verbose_lines[l].groups[g].items[i].offset == offset)
+					return true;
+	return false;
+}
+
+/* The line of the -v figures (FIG_VERBOSE_COLUMN core rows) verbose_lines has no place for,
+ * "more: LABEL VALUE[ UNIT], ...", so none is left out; nothing when every one is placed. */
+static void verbose_rest(FILE *f, const struct pair_summary *s, const struct table_style *st)
+{
+	bool any = false;
+	for (size_t k = 0; k < task_figures_n; k++) {
+		const struct task_figure *fig = &task_figures[k];
+		char cell[32];
+		if (fig->task || fig->column != FIG_VERBOSE_COLUMN || verbose_placed(fig->offset))
+			continue;
+		figure_cell(fig, s, st, cell, sizeof(cell));
+		bool value = strcmp(cell, TABLE_NO_SAMPLES) != 0;
+		fprintf(f, "%s %s %s%s", any ? "," : "          " LOG_ROW_MORE, fig->column_label, cell,
+			!value ? "" : fig->unit == FIG_PCT ? " %" : fig->unit == FIG_NS ? (st->microseconds ? " us" : " ms") : "");
+		any = true;
+	}
+	if (any)
+		fprintf(f, "\n");
+}
+
 void table_row_verbose(FILE *f, const struct pair_summary *s, const struct table_style *st)
 {
-	for (size_t l = 0; l < sizeof(verbose_lines) / sizeof(verbose_lines[0]); l++) {
+	for (size_t l = 0; l < VERBOSE_LINES; l++) {
 		const struct verbose_line *v = &verbose_lines[l];
 		fprintf(f, "          %s", v->lead);
 		for (unsigned g = 0; g < 3 && v->groups[g].items[0].word; g++) {
@@ -196,6 +229,7 @@ void table_row_verbose(FILE *f, const struct pair_summary *s, const struct table
 		}
 		fprintf(f, "\n");
 	}
+	verbose_rest(f, s, st);
 }
 
 void table_legend(FILE *f, const struct table_legend *lg)

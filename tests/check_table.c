@@ -376,6 +376,9 @@ START_TEST(verbose_lines_round_trip)
 	ck_assert_msg(strstr(buf, "          task cpu: 5.01 %; misses: longest run 0 ms, streaks 0; "
 			      "frame time (ms): p99 0\n"), "%s", buf);
 	ck_assert_msg(strstr(buf, "          sched (ms): mean -, p50 -, p90 -, p99 -, p99.9 -, max -\n"), "%s", buf);
+	/* every -v figure of the figure table has its place on the three lines (report/table.c
+	 * verbose_lines): a new one shows on a "more:" line until it is given one */
+	ck_assert_msg(!strstr(buf, LOG_ROW_MORE), "%s", buf);
 	struct result_set rs;
 	ck_assert_msg(result_set_parse(buf, len, &rs, err, sizeof(err)) == 0, "%s\n%s", err, buf);
 	const struct rs_pair *p = result_set_find(&rs, "Audio", "Burn");

@@ -253,6 +253,7 @@ static bool under_row_line(const char *line)
 {
 	return log_starts(line, LOG_LOAD_WORK) || log_starts(line, LOG_LOAD_WORK_REPEAT) || log_starts(line, LOG_ROW_CI) ||
 	       log_starts(line, LOG_ROW_CI_BEFORE) || log_starts(line, LOG_ROW_TIMER) || log_starts(line, LOG_ROW_TASK) ||
+	       log_starts(line, LOG_ROW_MORE) ||
 	       log_starts(line, LOG_ROW_WINDOW) || log_starts(line, LOG_ROW_WHY) || log_starts(line, LOG_ROW_MARK) ||
 	       figure_is_task_line(line);
 }
