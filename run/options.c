@@ -148,7 +148,7 @@ static const struct optspec core_options[] = {
 	  .help = "run the loads on these CPUs, as --bench-cpus", .json_key = "load_cpus",
 	  .section = OPTSPEC_SECTION_PLACEMENT, .offset = O(load_cpus) },
 	{ .long_name = "bench-cgroup", .type = OPTSPEC_TEXTS, .metavar = "PATH",
-	  .help = "run the benchmarked task, its timing thread too, in this\ncgroup v2 (under its mount or relative to it; "
+	  .help = "run the benchmarked task in this cgroup v2\n(its timing thread too; under the cgroup2 mount or relative to it; "
 		  "created\nwhen missing under an existing parent, then removed);\nrepeated, alternatives",
 	  .noun = "cgroup path", .json_key = "bench_cgroups", .section = OPTSPEC_SECTION_PLACEMENT, .offset = O(bench_cgroups) },
 	{ .long_name = "load-cgroup", .type = OPTSPEC_TEXTS, .metavar = "PATH",
@@ -208,34 +208,34 @@ static const struct optspec core_options[] = {
 		  "(figures\nas compare --threshold names them; repeatable)", .noun = "condition list",
 	  .json_key = "fail_if", .not_a_fact = true, .section = OPTSPEC_SECTION_OUTPUT, .offset = O(fail_if) },
 	{ .long_name = "fail-if-mode", .type = OPTSPEC_CHOICE, .metavar = "MODE", .choices = fail_if_modes,
-	  .help = "check --fail-if on the figure as shown (point, the\ndefault) or fail only when its 95% interval "
-		  "over\nthe sub-runs lies wholly beyond the limit (interval)",
+	  .help = "how --fail-if checks a figure: point or interval\n(point, the default: the figure as shown; interval: fail "
+		  "only when its 95% interval over the sub-runs lies wholly beyond the limit)",
 	  .json_key = "fail_if_mode", .not_a_fact = true, .section = OPTSPEC_SECTION_OUTPUT, .offset = O(fail_if_mode) },
 	{ .long_name = "export-csv", .type = OPTSPEC_STRING, .metavar = "FILE",
-	  .help = "also write the results as a CSV table to FILE: a row\na pair, a column a figure (RFC 4180)",
+	  .help = "also write the results as a CSV table to FILE\n(a row a pair, a column a figure; RFC 4180)",
 	  .accepted = "a file name", .noun = "file name", .section = OPTSPEC_SECTION_OUTPUT, .offset = O(export_csv_path) },
 	{ .long_name = "export-markdown", .type = OPTSPEC_STRING, .metavar = "FILE",
 	  .help = "also write that table as GitHub Markdown to FILE",
 	  .accepted = "a file name", .noun = "file name", .section = OPTSPEC_SECTION_OUTPUT, .offset = O(export_markdown_path) },
 	{ .long_name = "histogram", .type = OPTSPEC_CUSTOM, .metavar = "MAX",
-	  .help = "print each pair's latency histograms, rows up to MAX\n(us, or 2ms; all: every row), the rest "
-		  "counted as\nover, as cyclictest -h",
+	  .help = "print latency histograms, rows up to MAX\n(as cyclictest -h: us, or 2ms; all: every row; the rest "
+		  "counted as over)",
 	  .accepted = "all, or a time from 1us to 137s, a bare number in microseconds", .set = histogram_set_opt,
 	  .section = OPTSPEC_SECTION_OUTPUT, .offset = O(histogram_max_ns) },
 	{ .long_name = "histogram-csv", .type = OPTSPEC_STRING, .metavar = "FILE",
-	  .help = "also write every pair's latency histograms to FILE as\nCSV, a line a bucket, for plotting",
+	  .help = "also write the latency histograms to FILE as CSV\n(a line a bucket, for plotting)",
 	  .accepted = "a file name", .noun = "file name", .section = OPTSPEC_SECTION_OUTPUT, .offset = O(histogram_csv_path) },
 	{ .long_name = "trace", .type = OPTSPEC_STRING, .metavar = "FILE",
 	  .help = "write a trace of the run to FILE for Perfetto\n(ui.perfetto.dev): pairs, sub-runs, late periods and\n"
 		  "their causes, Pipeline frames (doc/trace.md)",
 	  .accepted = "a file name", .noun = "file name", .section = OPTSPEC_SECTION_OUTPUT, .offset = O(trace_path) },
 	{ .long_name = "frame-log", .type = OPTSPEC_STRING, .metavar = "DIR",
-	  .help = "write each frame of Pipeline, Video and Gaming to a\nCSV per run of a pair in DIR, "
-		  "as MangoHud logs them\n(made when missing)", .accepted = "a directory name",
+	  .help = "write frame-time logs as MangoHud does, into DIR\n(Pipeline, Video and Gaming: a CSV per run of a pair; "
+		  "DIR made when missing)", .accepted = "a directory name",
 	  .noun = "directory name", .json_key = "frame_log", .not_a_fact = true, .section = OPTSPEC_SECTION_OUTPUT, .offset = O(frame_log_dir) },
 	{ .long_name = "frame-log-format", .type = OPTSPEC_MASK, .metavar = "LIST",
-	  .help = "--frame-log's columns: mangohud (default: MangoHud's,\nfor its viewers), presentmon "
-		  "(PresentMon's, for\nCapFrameX), or mangohud,presentmon", .noun = "frame log format",
+	  .help = "--frame-log's columns: mangohud, presentmon or both\n(default: mangohud, MangoHud's, for its viewers; "
+		  "presentmon: PresentMon's, for CapFrameX)", .noun = "frame log format",
 	  .name_at = options_frame_log_format_at, .json_key = "frame_log_formats", .not_a_fact = true,
 	  .section = OPTSPEC_SECTION_OUTPUT, .offset = O(frame_log_formats) },
 	{ .long_name = "wake", .type = OPTSPEC_MASK, .metavar = "LIST",

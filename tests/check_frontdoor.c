@@ -3,6 +3,7 @@
  * refusal with its message, overflow), the edit distance behind "did you mean" and its
  * messages. */
 #include <check.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,6 +35,40 @@ START_TEST(every_option_has_a_section)
 	options_init(&o);
 	options_walk(&o, no_section, missing);
 	ck_assert_msg(missing[0] == '\0', "options with no -h section:%s", missing);
+}
+END_TEST
+
+/* options_walk's check: s's summary (its help's first line less a joint ':', ';' or ',', all
+ * -h shows: optspec_help_brief) is a whole phrase: no parenthesis left open, no last word that
+ * leads into a next line ("the", "a", "to", ...) (names collected in arg when not). */
+static void cut_summary(const struct optspec *s, const void *base, void *arg)
+{
+	static const char *const leads[] = { "a", "an", "the", "to", "of", "in", "as", "and", "or", "for",
+					     "with", "its", "their", "this", "per", NULL };
+	char *bad = arg, line[256];
+	(void)base;
+	if (!s->help)
+		return;
+	snprintf(line, sizeof(line), "%.*s", (int)strcspn(s->help, "\n"), s->help);
+	size_t end = strlen(line);
+	if (end && strchr(":;,", line[end - 1]))
+		line[end - 1] = '\0';
+	const char *last = strrchr(line, ' ');
+	last = last ? last + 1 : line;
+	bool cut = strchr(line, '(') && !strchr(strrchr(line, '('), ')');
+	for (unsigned i = 0; leads[i]; i++)
+		cut |= strcmp(last, leads[i]) == 0;
+	if (cut)
+		snprintf(bad + strlen(bad), 2048 - strlen(bad), "\n--%s: '%s'", s->long_name, line);
+}
+
+START_TEST(summaries_whole)
+{
+	struct options o;
+	char bad[2048] = "";
+	options_init(&o);
+	options_walk(&o, cut_summary, bad);
+	ck_assert_msg(bad[0] == '\0', "-h summaries cut mid-phrase:%s", bad);
 }
 END_TEST
 
@@ -290,6 +325,7 @@ int main(void)
 	Suite *s = suite_create("frontdoor");
 	TCase *tc = tcase_create("frontdoor");
 	tcase_add_test(tc, every_option_has_a_section);
+	tcase_add_test(tc, summaries_whole);
 	tcase_add_test(tc, help_within_80_columns_and_sections);
 	tcase_add_test(tc, help_wraps);
 	tcase_add_test(tc, duration_forms);
