@@ -263,14 +263,16 @@ static void check_point(const struct failif_cond *c, const struct matrix *m, siz
 	k->r = isnan(k->value) || beyond(c, k->value) ? FAILIF_FAIL : FAILIF_PASS;
 }
 
-/* c on plan item i in interval mode: its between-sub-run interval wholly beyond the limit. */
-static void check_interval(const struct failif_cond *c, const struct matrix *m, size_t i, struct failif_check *k)
+/* c on plan item i in interval mode: its between-sub-run interval at level 1 - alpha wholly
+ * beyond the limit. */
+static void check_interval(const struct failif_cond *c, const struct matrix *m, size_t i, double alpha,
+			   struct failif_check *k)
 {
 	unsigned ran = matrix_ran(m, i);
 	struct decision_subrun *s = calloc(ran ? ran : 1, sizeof(*s));
 	size_t n = s ? run_decisions_subruns(m, i, c->metric, s, ran) : 0;
 	k->subruns = (unsigned)decision_subruns_interval(s, n, !judged_metric_in_points(c->metric),
-						      judged_metric_is_share(c->metric), CI_ALPHA, &k->value, &k->lo, &k->hi);
+						      judged_metric_is_share(c->metric), alpha, &k->value, &k->lo, &k->hi);
 	bool any = false;
 	for (size_t j = 0; j < n; j++)
 		any |= isfinite(s[j].value);
@@ -288,6 +290,25 @@ static void check_interval(const struct failif_cond *c, const struct matrix *m, 
 	}
 }
 
+/* Whether condition c is checked on plan item i: it names the pair, its figure applies. */
+static bool checked_on(const struct failif_cond *c, const struct plan_item *it)
+{
+	return names(c, it) && applies(c->metric, c->f, it);
+}
+
+/* The interval checks' family: the checks made on pairs that ran.  Each interval is at level
+ * 1 - CI_ALPHA / family, so that a false fail anywhere in the run is at most CI_ALPHA
+ * (Bonferroni: Dunn, "Multiple comparisons among means", JASA 56, 1961; it holds whatever the
+ * checks' dependence, as compare's Holm does for its family). */
+static unsigned interval_family(const struct failif_spec *spec, const struct matrix *m)
+{
+	unsigned n = 0;
+	for (size_t i = 0; i < m->p.plan->n; i++)
+		for (unsigned c = 0; c < spec->n; c++)
+			n += checked_on(&spec->c[c], &m->p.plan->items[i]) && matrix_ran(m, i);
+	return n;
+}
+
 int failif_judge(const struct failif_spec *spec, const struct matrix *m, struct failif_verdict *v)
 {
 	size_t items = m->p.plan->n;
@@ -296,19 +317,23 @@ int failif_judge(const struct failif_spec *spec, const struct matrix *m, struct 
 	if (!v->checks)
 		return -1;
 	v->items = items;
+	v->family = spec->mode == FAILIF_INTERVAL ? interval_family(spec, m) : 0;
+	v->alpha_each = CI_ALPHA / (v->family ? v->family : 1);
 	for (size_t i = 0; i < items; i++) {
 		bool failed = false, named = false;
 		for (unsigned c = 0; c < spec->n; c++) {
 			const struct failif_cond *cd = &spec->c[c];
 			struct failif_check *k = &v->checks[i * spec->n + c];
-			const struct plan_item *it = &m->p.plan->items[i];
 			k->value = k->lo = k->hi = NAN;
-			if (!names(cd, it) || !applies(cd->metric, cd->f, it))
+			if (!checked_on(cd, &m->p.plan->items[i]))
 				continue;  /* FAILIF_NA */
 			named = true;
 			if (!matrix_ran(m, i))
 				continue;
-			(spec->mode == FAILIF_INTERVAL ? check_interval : check_point)(cd, m, i, k);
+			if (spec->mode == FAILIF_INTERVAL)
+				check_interval(cd, m, i, v->alpha_each, k);
+			else
+				check_point(cd, m, i, k);
 			v->checked++;
 			v->failed += k->r == FAILIF_FAIL;
 			v->unknown += k->r == FAILIF_UNKNOWN;
@@ -344,7 +369,7 @@ static const char *pair_words(const struct matrix *m, size_t i, char *buf, size_
 
 /* One line for check k of condition c on item i. */
 static void print_check(FILE *f, const struct failif_spec *spec, const struct failif_cond *c, const struct matrix *m,
-			size_t i, const struct failif_check *k)
+			size_t i, const struct failif_verdict *v, const struct failif_check *k)
 {
 	char pair[300], val[48], lim[48], lo[48], hi[48];
 	pair_words(m, i, pair, sizeof(pair));
@@ -353,10 +378,12 @@ static void print_check(FILE *f, const struct failif_spec *spec, const struct fa
 		text_message(f, "interbench: --fail-if: %s: %s: %s: %s", pair, c->text,
 			     k->r == FAILIF_FAIL ? "fails" : "unknown", k->why);
 	} else if (spec->mode == FAILIF_INTERVAL) {
-		text_message(f, "interbench: --fail-if: %s: %s %s, its 95 %% interval over %u sub-runs %s to %s wholly %s %s (%s)",
-			     pair, judged_metric_name(c->metric), shown(c->metric, k->value, val, sizeof(val)), k->subruns,
+		text_message(f, "interbench: --fail-if: %s: %s %s, its %.4g %% interval over %u sub-runs %s to %s wholly "
+			     "%s %s (%s; 95 %% for the run's %u interval checks together, Bonferroni)",
+			     pair, judged_metric_name(c->metric), shown(c->metric, k->value, val, sizeof(val)),
+			     100 * (1 - v->alpha_each), k->subruns,
 			     shown(c->metric, k->lo, lo, sizeof(lo)), shown(c->metric, k->hi, hi, sizeof(hi)),
-			     c->op == FAILIF_LT || c->op == FAILIF_LE ? "below" : "above", lim, c->text);
+			     c->op == FAILIF_LT || c->op == FAILIF_LE ? "below" : "above", lim, c->text, v->family);
 	} else {
 		text_message(f, "interbench: --fail-if: %s: %s %s %s %s (%s; %s, a point estimate)", pair,
 			     judged_metric_name(c->metric), shown(c->metric, k->value, val, sizeof(val)), op_text(c->op), lim,
@@ -370,7 +397,7 @@ void failif_print(FILE *f, const struct failif_spec *spec, const struct matrix *
 		for (unsigned c = 0; c < spec->n; c++) {
 			const struct failif_check *k = &v->checks[i * spec->n + c];
 			if (k->r == FAILIF_FAIL || k->r == FAILIF_UNKNOWN)
-				print_check(f, spec, &spec->c[c], m, i, k);
+				print_check(f, spec, &spec->c[c], m, i, v, k);
 		}
 	if (v->not_run)
 		text_message(f, "interbench: --fail-if: %zu pair%s the conditions name did not run (the run was stopped "
@@ -449,8 +476,9 @@ json_t *failif_json(const struct failif_spec *spec, const struct matrix *m, cons
 		json_decref(pairs);
 		return NULL;
 	}
-	return json_pack("{s:s, s:o, s:s, s:i, s:i, s:i, s:i, s:o}", "check_on", spec->mode == FAILIF_INTERVAL ? "interval" : "point",
-			 "conditions", conds, "verdict", v->failed ? "fail" : "pass", "checked", (int)v->checked,
+	json_t *level = spec->mode == FAILIF_INTERVAL ? json_real(1 - v->alpha_each) : json_null();
+	return json_pack("{s:s, s:o, s:o, s:s, s:i, s:i, s:i, s:i, s:o}", "check_on", spec->mode == FAILIF_INTERVAL ? "interval" : "point",
+			 "interval_level", level, "conditions", conds, "verdict", v->failed ? "fail" : "pass", "checked", (int)v->checked,
 			 "checks_failed", (int)v->failed, "unknown", (int)v->unknown, "not_run", (int)v->not_run, "pairs", pairs);
 }
 

@@ -15,10 +15,11 @@
  *             median over its sub-runs.  A point estimate: a rerun of the pair may land on the
  *             other side of the limit.  It is what a cyclictest or rtla user gates on (one
  *             number against a limit) and it works with a single run (-t).
- *   interval  only when the 95 % between-sub-run interval of the figure (decide/decision.h
- *             decision_side_interval: the t interval of the sub-runs' mean, a latency's of
+ *   interval  only when the between-sub-run interval of the figure (decide/decision.h
+ *             decision_subruns_interval: the t interval of the sub-runs' mean, a latency's of
  *             their geometric mean) lies wholly beyond the limit, so that a pass-to-fail flip
- *             is evidence, not noise.  A pair with fewer than 2 usable sub-runs has no such
+ *             is evidence, not noise.  Each interval is at level 1 - 0.05 / K for the run's K
+ *             interval checks (Bonferroni), so a false fail anywhere is at most 5 %.  A pair with fewer than 2 usable sub-runs has no such
  *             interval: its check is unknown, said, and does not fail the run.  A within-run
  *             interval (the p99's own) is never used: it says nothing of another run.
  * A pair that measured nothing (its every run failed), or whose figure has no value (a task
@@ -101,6 +102,8 @@ struct failif_verdict {
 	size_t items;
 	struct failif_check *checks;
 	unsigned checked, failed, unknown; /* checks made (not NA), failed, unknown */
+	unsigned family;             /* interval mode: the interval checks made (pairs that ran) */
+	double alpha_each;           /* interval mode: each interval's 1 - level, CI_ALPHA / family */
 	size_t pairs_failed;         /* plan items with a failed check */
 	size_t not_run;              /* plan items a condition names that never ran (the run was
 	                                stopped before them: a signal, --on-threshold's stop) */

@@ -15,6 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "lib/timeutil.h"
+#include "decide/decision.h"
 #include "report/failif.h"
 #include "run/matrix.h"
 #include "run/options.h"
@@ -239,6 +240,41 @@ START_TEST(fail_if_interval)
 	ck_assert_int_eq(conditions(&s, FAILIF_POINT, "*/Burn:p99>1ms", NULL, err, sizeof(err)), 0);
 	ck_assert_int_eq(failif_judge(&s, &m, &v), 0);
 	ck_assert_int_eq(v.checks[1].r, FAILIF_FAIL);
+	failif_free(&v);
+}
+END_TEST
+
+/* The interval checks are a family: each interval at 1 - 0.05 / K for the run's K interval
+ * checks (Bonferroni).  A limit between the 95 % and the 97.5 % interval's low ends fails the
+ * None pair checked alone (K = 1) and passes it checked beside Burn (K = 2). */
+START_TEST(fail_if_interval_family)
+{
+	struct failif_spec s;
+	struct failif_verdict v;
+	char err[1024], cond[64];
+	double p99[] = { 900, 1100, 1200, 1000, 1050 }, est, lo95, lo975, hi;
+	struct decision_subrun sub[5];
+	for (unsigned k = 0; k < 5; k++) {
+		subrun(0, k, p99[k], 100);
+		subrun(1, k, p99[k], 100);
+		sub[k] = (struct decision_subrun){ .value = p99[k] * 1000, .periods = 1000, .samples = 1000, .usable = true };
+	}
+	ck_assert_uint_eq(decision_subruns_interval(sub, 5, true, false, 0.05, &est, &lo95, &hi), 5);
+	ck_assert_uint_eq(decision_subruns_interval(sub, 5, true, false, 0.025, &est, &lo975, &hi), 5);
+	ck_assert(lo975 < lo95 - 2000);
+	snprintf(cond, sizeof(cond), "*/None:p99>%.0fus", (lo95 + lo975) / 2 / 1000);
+	ck_assert_int_eq(conditions(&s, FAILIF_INTERVAL, cond, NULL, err, sizeof(err)), 0);
+	ck_assert_int_eq(failif_judge(&s, &m, &v), 0);
+	ck_assert_uint_eq(v.family, 1);
+	ck_assert_int_eq(v.checks[0].r, FAILIF_FAIL);
+	failif_free(&v);
+	ck_assert_int_eq(conditions(&s, FAILIF_INTERVAL, cond + 7, NULL, err, sizeof(err)), 0);  /* both pairs */
+	ck_assert_int_eq(failif_judge(&s, &m, &v), 0);
+	ck_assert_uint_eq(v.family, 2);
+	ck_assert(fabs(v.alpha_each - 0.025) < 1e-12);
+	ck_assert(fabs(v.checks[0].lo - lo975) < 1);
+	ck_assert_int_eq(v.checks[0].r, FAILIF_PASS);
+	ck_assert_int_eq(v.checks[1].r, FAILIF_PASS);
 	failif_free(&v);
 }
 END_TEST
@@ -495,6 +531,7 @@ int main(void)
 	tcase_add_test(v, fail_if_checks_nothing);
 	tcase_add_test(v, fail_if_point);
 	tcase_add_test(v, fail_if_interval);
+	tcase_add_test(v, fail_if_interval_family);
 	suite_add_tcase(s, v);
 	TCase *a = tcase_create("actions");
 	tcase_set_timeout(a, 30);
