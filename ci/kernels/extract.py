@@ -14,7 +14,9 @@ into that file, written only when there is one.
 
 Usage: extract.py (--lava LOG | --console LOG) --json OUT.json --cases OUT.txt [--watchdog OUT.txt]
 Prints one line: what ran and its verdict.  Exit status: 0 when the job (LAVA) passed, the
-result was decoded and the case interbench-run passed; 1 otherwise (the line says why);
+result was decoded, interbench exited 0 or 4 (it completed, some pairs failed: each such pair
+is a failed case of its own; man interbench, EXIT STATUS) and the case interbench-run passed;
+1 otherwise (the line says why);
 2 on bad usage or an unreadable log.
 """
 import argparse
@@ -26,6 +28,7 @@ import sys
 import yaml
 
 BEGIN = re.compile(r"^interbench-result-begin (\d+)$")
+COMPLETED_PAIR_FAILED = 4  # interbench's exit status: completed, some pairs failed
 END = "interbench-result-end"
 WATCHDOG = re.compile(r"^interbench-lava: no exit after (\d+) s")
 WATCHDOG_END = "interbench-lava: watchdog end"
@@ -141,7 +144,7 @@ def main():
                             (f"no exit after {hung_s} s, stopped by the watchdog"
                              + (f" (its block: {a.watchdog})" if a.watchdog else ""), hung_s is not None),
                             ("no result on the console", doc is None),
-                            (f"interbench exited {status}", status not in (None, 0)),
+                            (f"interbench exited {status}", status not in (None, 0, COMPLETED_PAIR_FAILED)),
                             ("no interbench-run case", run is None)) if bad]
     print(f"job {job or 'missing'}, interbench {'exit ' + str(status) if status is not None else 'did not finish'}, "
           f"{len(cases)} cases ({failed} failed)" + (": " + "; ".join(why) if why else ""))

@@ -19,7 +19,7 @@
 #   base64 of the gzip of result.json, 76 columns a line (none when no result was written)
 #   interbench-result-end
 #   one test case a line: ID pass|fail [MEASUREMENT UNITS] (lava-test-case or a signal line)
-#   the case interbench-run: pass when interbench exited 0
+#   the case interbench-run: pass when interbench exited 0, or 4 (completed, some pairs failed)
 #   interbench-lava: done
 # result.txt holds the cases as "ID pass|fail [MEASUREMENT UNITS]" lines (Linaro's format).
 # WATCHDOG (seconds, default 0: none): when interbench has not exited that long after its
