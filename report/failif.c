@@ -186,8 +186,10 @@ int failif_parse(const struct optspec_texts *texts, enum failif_mode mode, struc
 	memset(spec, 0, sizeof(*spec));
 	spec->mode = mode;
 	for (unsigned i = 0; i < texts->n; i++)
-		if (text_of(texts->v[i], spec, err, errlen) != 0)
+		if (text_of(texts->v[i], spec, err, errlen) != 0) {
+			text_printable_line(err);  /* it quotes the user's text: one printable line */
 			return -1;
+		}
 	return 0;
 }
 

@@ -27,6 +27,7 @@ extern char **environ;
 static int refuse(const char *text, const char *what, char *err, size_t errlen)
 {
 	snprintf(err, errlen, "--on-threshold: '%s': %s (accepted: %s)", text, what, THRESHOLD_ACCEPTED);
+	text_printable_line(err);  /* it quotes the user's text: one printable line */
 	return -1;
 }
 
