@@ -19,7 +19,7 @@
 #include "host/audit.h"
 #include "host/machine.h"
 
-#define REPORT_WROTE_MAX 8   /* files a run names at its end */
+#define REPORT_WROTE_MAX 12  /* files a run names at its end: every output's at once */
 #include "lib/safefile.h"
 #include "loadkit/load.h"
 #include "report/failif.h"

@@ -308,6 +308,8 @@ static int framelog_close(void *st, struct report_run *run, const struct report_
 	run->frame_log_fd = -1;
 	if (!end->commit && t->made_dir)
 		rmdir(run->opt->frame_log_dir);
+	else if (end->commit && !t->failed)
+		report_wrote(run, "frame logs", run->opt->frame_log_dir);
 	return t->failed ? -1 : 0;
 }
 

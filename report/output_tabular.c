@@ -86,11 +86,12 @@ static void tabular_run_end(void *st, struct report_run *run, const struct matri
 static int tabular_close(void *st, struct report_run *run, const struct report_end *end)
 {
 	struct tabular_output *t = st;
-	(void)run;
 	if (!t->open)
 		return 0;
 	t->open = false;
 	int rc = report_file_close(&t->out, end->commit && !t->failed, t->file->option);
+	if (rc == 0 && end->commit && !t->failed)
+		report_wrote(run, t->file->option + 2, *(const char *const *)((const char *)run->opt + t->file->path_offset));
 	return t->failed ? -1 : rc;
 }
 

@@ -567,7 +567,11 @@ static int trace_close(void *st, struct report_run *run, const struct report_end
 		return -1;
 	}
 	t->f = NULL;
-	return report_file_close(&t->out, end->commit, "--trace");
+	if (report_file_close(&t->out, end->commit, "--trace") != 0)
+		return -1;
+	if (end->commit)
+		report_wrote(run, "trace", run->opt->trace_path);
+	return 0;
 }
 
 static const struct safe_out *trace_scratch(const void *st)
