@@ -123,19 +123,29 @@ kernel_lines() {
 # saying so when that kernel then gives its result, fails when interbench hangs again.  Returns
 # matrix.sh's (last) exit status.
 matrix_once_more() {
-	local out=$1 rc=0 hung again label
+	local out=$1 rc=0 hung="" new again label try
 	shift
 	OUT="$out" "$here/matrix.sh" "$@" >"$out.out" 2>&1 || rc=$?
-	hung=$(hung_kernels "$out.out")
-	[ -n "$hung" ] || return "$rc"
-	for label in $hung; do
-		echo "       $label: interbench did not finish; booted once more"
-		show_hang "$out" "$label"
+	new=$(hung_kernels "$out.out")
+	# each kernel may hang once: a run with a kernel that hung for the first time is run again
+	# (at most three runs)
+	for try in 1 2; do
+		[ -n "$new" ] || break
+		for label in $new; do
+			echo "       $label: interbench did not finish; booted once more"
+			show_hang "$out" "$label"
+		done
+		hung="$hung $new"
+		rm -rf "$out.hung" "$out.hung.out"
+		mv "$out" "$out.hung" && mv "$out.out" "$out.hung.out"
+		rc=0
+		OUT="$out" "$here/matrix.sh" "$@" >"$out.out" 2>&1 || rc=$?
+		again=$(hung_kernels "$out.out")
+		new=""
+		for label in $again; do
+			[[ " $hung " = *" $label "* ]] || new="$new $label"
+		done
 	done
-	mv "$out" "$out.hung" && mv "$out.out" "$out.hung.out"
-	rc=0
-	OUT="$out" "$here/matrix.sh" "$@" >"$out.out" 2>&1 || rc=$?
-	again=$(hung_kernels "$out.out")
 	for label in $hung; do
 		if kernel_lines "$out.out" "$label" | grep -q "^   job pass, interbench exit 0, " &&
 		   ! kernel_lines "$out.out" "$label" | grep '^   job ' | grep -vq "^   job pass, interbench exit 0, "; then
