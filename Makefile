@@ -29,10 +29,11 @@ DEBIAN_PKGS := $(BASE_PKGS) $(BUILD_PKGS) $(TEST_PKGS)
 pkg_config = $(shell $(PKG_CONFIG) $(1))$(if $(filter 0,$(.SHELLSTATUS)),,$(error $(PKG_CONFIG) $(1) failed; 'make deps' installs the packages))
 # Each is computed when a recipe first uses it (after `make deps` has run, in `make deps
 # check`), then kept for the rest of the invocation.
-PKGS = jansson libcap libbpf
+PKGS = jansson libcap libbpf yajl
 PKG_CFLAGS = $(eval PKG_CFLAGS := $(call pkg_config,--cflags $(PKGS)))$(PKG_CFLAGS)
 PKG_LIBS = $(eval PKG_LIBS := $(call pkg_config,--libs $(PKGS)))$(PKG_LIBS)
-PKG_STATIC_LIBS = $(eval PKG_STATIC_LIBS := $(call pkg_config,--static --libs $(PKGS)))$(PKG_STATIC_LIBS)
+# Debian's libyajl-dev names its static archive libyajl_s.a, which -lyajl does not find.
+PKG_STATIC_LIBS = $(eval PKG_STATIC_LIBS := $(patsubst -lyajl,-l:libyajl_s.a,$(call pkg_config,--static --libs $(PKGS))))$(PKG_STATIC_LIBS)
 CHECK_CFLAGS = $(eval CHECK_CFLAGS := $(call pkg_config,--cflags check))$(CHECK_CFLAGS)
 CHECK_LIBS = $(eval CHECK_LIBS := $(call pkg_config,--libs check))$(CHECK_LIBS)
 
@@ -64,7 +65,7 @@ ALL_CFLAGS = -std=gnu11 $(WARN) -pthread -I. -MMD -MP $(PKG_CFLAGS) $(CPPFLAGS) 
 SYS_LIBS := -pthread -lrt -lm
 LIBS     = $(PKG_LIBS) $(SYS_LIBS)
 
-FOLDERS := lib host calibrate explain engine decide loadkit workloads run report tools
+FOLDERS := lib host calibrate explain engine decide loadkit taskfile workloads run report tools
 LIB_SRCS := $(sort $(foreach d,$(FOLDERS),$(wildcard $(d)/*.c)))
 LIB_OBJS := $(LIB_SRCS:.c=.o)
 TEST_SRCS := $(sort $(wildcard tests/check_*.c))
