@@ -134,26 +134,45 @@ static void *timing_thread(void *arg)
 	return NULL;
 }
 
-/* Gives the calling task thread its policy and nice, priority or reservation (-B, -r,
- * --bench-policy).  The first failure is recorded in out, which fails the pair with the
- * kernel's reason: its figures would be labelled with a setting it never had.  The task still
- * runs, so the engine's hand-offs stay as they are. */
-static void set_sim_priority(struct sim_engine *e)
+/* Records the first refusal of a task thread's setting (msg, errno err) in out: it fails the
+ * pair with the kernel's reason, as its figures would be labelled with a setting it never had. */
+static void record_refusal(struct sim_engine *e, int err, const char *msg)
 {
 	struct sim_result *r = e->out;
-	const struct sched_setting *s = &e->cfg.sched;
-	char msg[sizeof(r->errmsg)];
-	if (sched_setting_is_default(s))
-		return;
-	if (sched_setting_apply(0, s, msg, sizeof(msg)) == 0)
-		return;
-	int err = errno;
 	pthread_mutex_lock(&e->err_lock);
 	if (!r->error) {
 		r->error = err;
 		snprintf(r->errmsg, sizeof(r->errmsg), "%s", msg);
 	}
 	pthread_mutex_unlock(&e->err_lock);
+}
+
+/* Gives task thread number i (the caller) its policy and nice, priority or reservation: the
+ * body's own for it (sim_body.thread_sched), else the run's (-B, -r, --bench-policy), and its
+ * own CPUs (sim_body.thread_cpus).  A refusal is recorded (record_refusal); the task still
+ * runs, so the engine's hand-offs stay as they are. */
+static void set_sim_priority(struct sim_engine *e, unsigned i)
+{
+	struct sched_setting own;
+	const struct sched_setting *s = &e->cfg.sched;
+	char msg[sizeof(e->out->errmsg)];
+	if (e->body->thread_sched && e->body->thread_sched(i, &e->spec, &own))
+		s = &own;
+	if (!sched_setting_is_default(s) && sched_setting_apply(0, s, msg, sizeof(msg)) != 0)
+		record_refusal(e, errno, msg);
+	const uint64_t *mask = e->body->thread_cpus ? e->body->thread_cpus(i, &e->spec) : NULL;
+	if (!mask)
+		return;
+	cpu_set_t set;
+	CPU_ZERO(&set);
+	for (unsigned c = 0; c < CPU_SETSIZE && c < 1024; c++)
+		if (mask[c / 64] >> (c % 64) & 1)
+			CPU_SET(c, &set);
+	if (sched_setaffinity(0, sizeof(set), &set) != 0) {
+		int err = errno;
+		snprintf(msg, sizeof(msg), "sched_setaffinity(task thread %u): %s", i, strerror(err));
+		record_refusal(e, err, msg);
+	}
 }
 
 /* interbench 0.31's latency of the period woken at e->wake_ns (number `period`) that the task
@@ -423,6 +442,8 @@ static bool end_period(struct sim_engine *e)
 	add_start_samples(r, c->latency_ns, c->lateness_ns);
 	uint64_t loop_ns = account_loop(e);
 	struct deadline_verdict v = deadline_check(e->wake_ns, interval_ns, finish_ns);
+	if (e->spec.deadline_us && finish_ns > e->wake_ns + e->spec.deadline_us * NS_PER_US)
+		v.met = false;  /* its own deadline, before the next period (sim_spec.deadline_us) */
 	if (!e->measures || !e->measures->shows_frames)
 		add_frame_time(e, finish_ns);
 	bool xrun = measures_period_end(e, finish_ns, &v);
@@ -589,7 +610,7 @@ static const struct sim_body one_thread_body = { .threads = 1, .run = one_thread
 static void *task_thread(void *arg)
 {
 	struct sim_thread *t = arg;
-	set_sim_priority(t->e);
+	set_sim_priority(t->e, t->index);
 	bool tracked = explainer_follows(&t->e->explain, t->index);
 	int err = tracked ? explainer_thread_start(&t->e->explain, t->index) : 0;
 	if (err) {

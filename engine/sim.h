@@ -24,7 +24,7 @@ struct sim_thread;
 #define SIM_PERCEPTIBLE_JITTER_NS 7000000ull
 
 /* Most threads a task may have (sim_body.threads). */
-#define SIM_MAX_THREADS 16
+#define SIM_MAX_THREADS 32
 
 /* A task with threads of its own: the engine starts `threads` task threads, each running
  * run(t), and keeps the rest (the timing thread, the stop, each thread's scheduling setting and
@@ -58,6 +58,15 @@ struct sim_body {
 	/* The later stages of the task's chain --explain follows besides thread 0 (explain/hook.h);
 	 * all zero: thread 0 alone. */
 	struct explain_stages explained;
+	/* Thread i's own scheduling, in place of the run's (-r, --policy, --nice; sim_run_cfg.sched):
+	 * returns true and fills *s (its kind, nice, priority, reservation or slice) when thread i
+	 * has one, false for the run's.  The engine applies it as it applies the run's, recording a
+	 * refusal the same way.  NULL: every thread the run's. */
+	bool (*thread_sched)(unsigned i, const struct sim_spec *spec, struct sched_setting *s);
+	/* Thread i's CPUs, when it has its own (CPU c in mask[c / 64] bit c % 64, a 1024-bit set):
+	 * returns the mask, or NULL for the process's.  Applied with sched_setaffinity(2), a refusal
+	 * recorded as above.  NULL: every thread the process's. */
+	const uint64_t *(*thread_cpus)(unsigned i, const struct sim_spec *spec);
 };
 
 
@@ -73,8 +82,8 @@ struct sim_period_facts {
 };
 
 /* Bytes of the result's block a task's measures fill (sim_result.task): the largest task's
- * (Pipeline's chain figures, workloads/pipeline_chain.h). */
-#define SIM_TASK_BLOCK_BYTES 192
+ * (a task file's figures, workloads/file.c: 32 threads' wake-up p99s and the chain's). */
+#define SIM_TASK_BLOCK_BYTES 320
 
 /* A task with measures of its own (sim_desc.measures): per-run accounting the engine keeps
  * for it, fed by its body's threads (sim_measures_lock) and by the engine at defined points
@@ -180,6 +189,9 @@ struct sim_spec {
 	 * (buffer_periods - 1) periods of its nominal start, else the buffer ran dry (an xrun,
 	 * counted by ProAudio's measures, workloads/proaudio_buffer.h).  0: not an audio task. */
 	unsigned buffer_periods;
+	/* A period is met when completed within deadline_us of its nominal start (a task file's
+	 * "deadline"); 0: by the next period's start.  Periods are still dropped by the period. */
+	uint64_t deadline_us;
 	/* The workload's own options (its private config), for a body that reads them; NULL. */
 	const void *opts;
 };

@@ -8,6 +8,7 @@ void sim_spec_init(struct sim_spec *spec, const struct sim_desc *desc)
 	spec->interval_us = desc->interval_us;
 	spec->cpu_pct = desc->cpu_pct;
 	spec->buffer_periods = 0;
+	spec->deadline_us = 0;
 	spec->opts = NULL;
 }
 

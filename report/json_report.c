@@ -14,6 +14,8 @@
 #include "explain/json.h"
 #include "report/jsonkeys.h"
 #include "report/figures.h"
+#include "run/options.h"
+#include "workloads/workload.h"
 
 /* jansson integers are signed 64-bit; no measured figure comes near the limit. */
 static json_t *jint(uint64_t v)
@@ -222,6 +224,19 @@ static json_t *stop_json(const struct pair_stop *st)
 			 "needed_s", needed ? needed : json_null());
 }
 
+/* Each workload's record (struct workload.record: a task file's model) under its key of run. */
+static void add_workload_records(json_t *run, const struct options *o)
+{
+	for (unsigned w = 0; w < workload_count; w++) {
+		const struct workload *wl = workload_table[w];
+		char *text = wl->record ? wl->record(options_wl_opts(o, w)) : NULL;
+		json_t *v = text ? json_loads(text, 0, NULL) : NULL;
+		if (v)
+			json_object_set_new(run, wl->record_key, v);
+		free(text);
+	}
+}
+
 json_t *report_new(const struct machine_info *m, const struct run_info *info, const struct options *o)
 {
 	char generator[96];
@@ -234,6 +249,8 @@ json_t *report_new(const struct machine_info *m, const struct run_info *info, co
 		json_decref(doc);
 		return NULL;
 	}
+	if (doc)
+		add_workload_records(json_object_get(doc, JK_RUN), o);
 	if (doc) {
 		json_object_set_new(json_object_get(doc, JK_RUN), "calibration", calibration_json(info->calib));
 		json_object_set_new(json_object_get(doc, JK_RUN), "calibration_drift", json_null());

@@ -28,6 +28,8 @@ bool report_generator_is_ours(const char *generator);
 #define JK_GENERATOR         "generator"
 #define JK_MACHINE           "machine"
 #define JK_RUN               "run"
+#define JK_TASK_FILE         "task_file" /* run: the task file's record (workloads/file.c) */
+#define JK_TASK_FILE_DIGEST  "task_file.digest" /* compare's fact: its model's digest */
 #define JK_OPTIONS           "options"   /* every option with a JSON key (lib/optspec.h json_key) */
 #define JK_RESULTS           "results"
 #define JK_SWEEPS            "sweeps"

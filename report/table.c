@@ -89,7 +89,7 @@ static void row_body(FILE *f, const char *load, const struct pair_summary *s, co
 }
 
 /* Line number `line` of the task's own (FIG_TASK_LINE rows): its lead, then "LABEL VALUE" for
- * each of its rows, VALUE with its unit (a time in the table's, a share in %). */
+ * each of its rows with a label, VALUE with its unit (a time in the table's, a share in %). */
 static void task_line(FILE *f, unsigned line, const struct pair_summary *s, const struct table_style *st)
 {
 	const char *sep = " ";
@@ -97,8 +97,8 @@ static void task_line(FILE *f, unsigned line, const struct pair_summary *s, cons
 	for (size_t k = 0; k < task_figures_n; k++) {
 		const struct task_figure *fig = &task_figures[k];
 		char cell[32];
-		if (fig->column != FIG_TASK_LINE || fig->column_pos != line || !in_style(fig, st))
-			continue;
+		if (fig->column != FIG_TASK_LINE || fig->column_pos != line || !in_style(fig, st) || !fig->column_label[0])
+			continue;  /* an empty label: a slot the task does not use (a task file's threads) */
 		figure_cell(fig, s, st, cell, sizeof(cell));
 		const char *unit = fig->unit == FIG_NS ? (st->microseconds ? " us" : " ms") : " %";
 		fprintf(f, "%s%s %s%s", sep, fig->column_label, cell, strcmp(cell, TABLE_NO_SAMPLES) ? unit : "");

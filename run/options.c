@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include "run/options.h"
 #include "lib/histogram.h"
 #include "run/matrix.h"
@@ -472,6 +473,20 @@ static enum opt_status check_workloads(const struct options *o, char *err, size_
 	return OPT_OK;
 }
 
+/* With no -W, a task whose options given make it supported and that asks to be selected so
+ * (WL_SELECTED_BY_OPTIONS: --task-file) is the run's task, as -W NAME would say. */
+static void select_by_options(struct options *o)
+{
+	char why[160];
+	if (o->sim_include)
+		return;
+	for (unsigned w = 0; w < workload_count; w++) {
+		const struct workload *wl = workload_table[w];
+		if ((wl->flags & WL_SELECTED_BY_OPTIONS) && wl->supported && wl->supported(o->wl_opts[w].bytes, why, sizeof(why)))
+			o->sim_include |= 1u << w;
+	}
+}
+
 /* The name of the first of the window's options given that do not go with -t: --precision,
  * --min-time or --max-time; NULL when none. */
 static const char *adaptive_option(const struct options *o, bool with_precision)
@@ -614,17 +629,62 @@ static enum opt_status parse_argv(struct options *o, struct entries *es, int arg
 		return OPT_ERROR;
 	}
 	enum opt_status st = check_core(o, err, errlen);
-	return st == OPT_OK ? check_workloads(o, err, errlen) : st;
+	if (st == OPT_OK)
+		st = check_workloads(o, err, errlen);
+	if (st == OPT_OK)
+		select_by_options(o);
+	return st;
+}
+
+/* Whether arg names a task file as -W's value ("file:PATH", any case): *path is then PATH. */
+static bool task_file_value(const char *arg, const char **path)
+{
+	if (strncasecmp(arg, "file:", 5) != 0)
+		return false;
+	*path = arg + 5;
+	return true;
+}
+
+/* argv with -W file:PATH (also -Wfile:PATH, --sim file:PATH, --sim=file:PATH) said as
+ * "-W File --task-file PATH", into out (2 * argc + 1 pointers: the strings stay argv's). */
+static int expand_task_files(int argc, char **argv, char **out)
+{
+	int n = 0;
+	for (int i = 0; i < argc; i++) {
+		const char *a = argv[i], *path = NULL;
+		bool sep = i + 1 < argc && (strcmp(a, "-W") == 0 || strcmp(a, "--sim") == 0);
+		if ((sep && task_file_value(argv[i + 1], &path)) || (strncmp(a, "-W", 2) == 0 && a[2] &&
+		    task_file_value(a + 2, &path)) || (strncmp(a, "--sim=", 6) == 0 && task_file_value(a + 6, &path))) {
+			out[n++] = (char *)"-W";
+			out[n++] = (char *)"File";
+			out[n++] = (char *)"--task-file";
+			out[n++] = (char *)path;
+			i += sep;
+			continue;
+		}
+		if (strcmp(a, "--") == 0) {
+			while (i < argc)
+				out[n++] = argv[i++];
+			break;
+		}
+		out[n++] = argv[i];
+	}
+	out[n] = NULL;
+	return n;
 }
 
 enum opt_status options_parse(struct options *o, int argc, char **argv, char *err, size_t errlen)
 {
 	struct entries *es = malloc(sizeof(*es));
-	if (!es) {
+	char **args = malloc(((size_t)argc * 2 + 2) * sizeof(*args));
+	if (!es || !args) {
+		free(es);
+		free(args);
 		snprintf(err, errlen, "malloc: out of memory");
 		return OPT_ERROR;
 	}
-	enum opt_status st = parse_argv(o, es, argc, argv, err, errlen);
+	enum opt_status st = parse_argv(o, es, expand_task_files(argc, argv, args), args, err, errlen);
+	free(args);
 	free(es);
 	if (st == OPT_ERROR)
 		text_printable_line(err);

@@ -312,7 +312,7 @@ START_TEST(did_you_mean)
 	ck_assert_str_eq(err, "--zzzzzz: unknown option (see -h for the accepted ones)");
 	ck_assert_int_eq(parse(&o, "-W", "Audoi", NULL), OPT_ERROR);
 	ck_assert_str_eq(err, "-W: unknown simulation 'Audoi' (did you mean Audio? accepted: Audio, Video, X, Gaming, "
-			      "ProAudio, Pipeline, Custom)");
+			      "ProAudio, Pipeline, Custom, File)");
 	ck_assert_int_eq(parse(&o, "-w", "burn,hakc", NULL), OPT_ERROR);
 	ck_assert_msg(strncmp(err, "-w: unknown load 'burn,hakc' (did you mean Hack? accepted: None", 62) == 0, "%s", err);
 	ck_assert_int_eq(parse(&o, "-w", "qqq", NULL), OPT_ERROR);

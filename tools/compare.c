@@ -401,7 +401,8 @@ static void print_notes(FILE *out, const struct result_set *old, const struct re
 }
 
 /* Says that fact a of OLD and b of NEW (same name) differ: a warning, or for a different CPU
- * model or count without --allow-different-machine a refusal.  The names and values come from
+ * model or count without --allow-different-machine, or a different task file's model, a
+ * refusal.  The names and values come from
  * the files: escaped on the terminal (text_escape_line), replaced where not UTF-8 in the JSON
  * (report_text; a name cut at rs_fact's size may end mid-character).  Returns 0, or -1
  * (reason on err). */
@@ -412,6 +413,12 @@ static int fact_differs(const struct rs_fact *a, const struct rs_fact *b, const 
 	text_escape_line(a->name, name, sizeof(name));
 	text_escape_line(a->value, va, sizeof(va));
 	text_escape_line(b->value, vb, sizeof(vb));
+	if (strcmp(a->name, JK_TASK_FILE_DIGEST) == 0) {
+		text_message(err, "interbench compare: different tasks (the task files' models differ: OLD %s, NEW %s; "
+			     "the run's JSON has each under run.task_file.model); a change of the task is not one of "
+			     "the kernel", va, vb);
+		return -1;
+	}
 	bool machine = strcmp(a->name, JK_CPU_MODEL) == 0 || strcmp(a->name, JK_ONLINE_CPUS) == 0;
 	if (machine && !t->allow_different_machine) {
 		text_message(err, "interbench compare: different machines (%s: OLD '%s', NEW '%s'); "

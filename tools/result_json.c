@@ -252,6 +252,7 @@ static void json_facts(struct result_set *rs, const json_t *doc)
 	const json_t *m = json_object_get(doc, JK_MACHINE), *a = json_object_get(m, JK_AUDIT), *v;
 	for (size_t i = 0; i < sizeof(machine) / sizeof(machine[0]); i++)
 		add_fact(rs, machine[i], json_object_get(m, machine[i]));
+	add_fact(rs, JK_TASK_FILE_DIGEST, json_object_get(json_object_get(json_object_get(doc, JK_RUN), JK_TASK_FILE), "digest"));
 	add_fact(rs, JK_CONCURRENT_RUN_PID, json_object_get(json_object_get(doc, JK_RUN), JK_CONCURRENT_RUN_PID));
 	cgroup_facts(rs, json_object_get(json_object_get(doc, JK_RUN), JK_BENCH_CGROUPS), JK_BENCH_CGROUPS);
 	cgroup_facts(rs, json_object_get(json_object_get(doc, JK_RUN), JK_LOAD_CGROUPS), JK_LOAD_CGROUPS);

@@ -24,7 +24,8 @@
 	X(ring)      \
 	X(copy)      \
 	X(proc)      \
-	X(custom)
+	X(custom)    \
+	X(file)
 
 #define WL_DECLARE(name) extern const struct workload wl_##name;
 #define WL_ENTRY(name) &wl_##name,

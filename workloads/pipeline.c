@@ -30,7 +30,7 @@
 #include "workloads/pipeline_chain.h"
 #include "workloads/workload.h"
 
-#define PIPE_MAX_WORKERS (SIM_MAX_THREADS - 4)
+#define PIPE_MAX_WORKERS 12
 /* Frames kept for the compositor, which reads the newest committed: the game thread makes at
  * most the frame after the one being rendered, so the slot of the newest committed frame is
  * never the one being written. */
@@ -406,7 +406,7 @@ static const struct explain_stage_thread pipeline_explained[] = {
 static const char *const pipeline_stage_names[] = { "game", "workers", "render" };
 
 static const struct sim_body pipeline_body = {
-	.threads = SIM_MAX_THREADS, .threads_for = pipeline_threads, .state_bytes = sizeof(struct pipe_state),
+	.threads = PIPE_WORKER0 + PIPE_MAX_WORKERS, .threads_for = pipeline_threads, .state_bytes = sizeof(struct pipe_state),
 	.run = pipeline_run, .name = pipeline_name, .setup = pipeline_setup, .teardown = pipeline_teardown,
 	.explained = { .threads = pipeline_explained, .n_threads = 7, .names = pipeline_stage_names, .count = 3 },
 };

@@ -28,6 +28,10 @@
 #define WL_ONLY_NAMED   0x20u /* in a run only when -W names it (as a task) or -w (as a load): not
                                  in the default selection, which stays interbench's */
 
+#define WL_SELECTED_BY_OPTIONS 0x40u /* its options given (its supported hook says yes) make it the
+                                     run's task when -W names none, as -W NAME would (File's
+                                     --task-file) */
+
 #define WL_MAX 32             /* registry bound: -W/-w masks are 32-bit, bit i = workload_table[i] */
 #define WL_CFG_MAX_BYTES 64   /* bound of a workload's cfg_size (struct options holds them all) */
 
@@ -63,6 +67,12 @@ struct workload {
 	const struct load_ops *load;
 	/* What the load counts, NULL-terminated, in print order (at most LOAD_MAX_METRICS). */
 	const struct load_metric_info *const *metrics;
+	/* What a result records of the workload beyond its options, under the run's key record_key
+	 * (doc/json.md): a JSON object's text (malloc'd; the caller frees it), or NULL when there is
+	 * nothing to record (the workload not given) or no memory.  A task file's model: compare
+	 * refuses two results whose tasks differ.  NULL: nothing. */
+	const char *record_key;
+	char *(*record)(const void *opts);
 };
 
 /* The registry, in benchmark order: simulated tasks run in table order, and so do the loads
