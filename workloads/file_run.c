@@ -236,10 +236,13 @@ static bool period_open(struct runner *r)
 	return true;
 }
 
-/* TF_CLOSE: the last closing thread closes the period (its chain time; sim_period_end). */
+/* TF_CLOSE: the last closing thread closes the period (its chain time; sim_period_end); nothing
+ * before the first period is open. */
 static bool period_close(struct runner *r)
 {
 	struct file_state *st = r->st;
+	if (!st->opened)
+		return true;  /* before the first period: rt-app's first loop, before its first timer */
 	if (atomic_fetch_sub(&st->closes_left, 1) != 1)
 		return true;
 	uint64_t now = now_ns(), chain_ns = now > st->period_start_ns ? now - st->period_start_ns : 0;

@@ -1,0 +1,148 @@
+#!/bin/bash
+# End to end: task files (doc/task-file.md).  A chain of four threads in interbench's format
+# runs against Burn with --explain: its chain figures, each thread's wake-up p99 under its name,
+# --explain's stages named after the file's threads, the compiled model and its digest in a
+# schema-valid JSON.  -W file:PATH says --task-file PATH.  rt-app's own example mp3-short.json
+# (Debian's rt-app package) runs as it is.  The built-in Audio and its file form
+# (doc/tasks/audio.json) state the same pattern.  A bad file is refused before anything runs,
+# one line naming the file, the line and the key's path, exit 2.  compare refuses two results of
+# different task files.  File runs as a load too.  Usage: e2e_taskfile.sh BINARY
+set -u
+. "$(dirname "$0")/lib/e2e.sh"
+e2e_begin taskfile "${1:?usage: $0 path/to/interbench}"
+DOC=$(cd "$(dirname "$0")/.." && pwd)/doc
+e2e_run_dir
+e2e_calibrate
+valid() { python3 -c 'import json,sys,jsonschema; jsonschema.Draft202012Validator(json.load(open(sys.argv[1]))).validate(json.load(open(sys.argv[2])))' "$SCHEMA" "$1"; }
+
+cat >chain.json <<'J'
+{
+  "interbench_task": 1,
+  "name": "Chain4",
+  "period": "10ms",
+  "threads": [
+    { "name": "capture", "trigger": "period", "work": "500us" },
+    { "name": "dsp", "trigger": { "after": ["capture"] }, "work": "1ms" },
+    { "name": "mix", "trigger": { "after": ["dsp"] }, "work": "1ms" },
+    { "name": "out", "trigger": { "after": ["mix"] }, "work": "500us" }
+  ]
+}
+J
+
+# a chain of four against Burn, explained: its figures, its threads by name, the model recorded
+"$BIN" -q -l "$LPMS" -t 2 --task-file chain.json -w Burn --explain -v --json c.json >c.out 2>c.err; rc=$?
+if [ "$rc" = 0 ] && valid c.json && python3 - c.json <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+tf = doc["run"]["task_file"]
+assert tf["format"] == "interbench" and tf["name"] == "Chain4", tf
+assert tf["threads"] == ["capture", "dsp", "mix", "out"], tf
+assert tf["digest"].startswith("fnv1a64:") and tf["model"], tf
+(r,) = doc["results"]
+assert (r["simulation"], r["load"]) == ("File", "Burn"), r
+assert r["chain_samples"] > 0 and r["chain_p99_ns"] >= r["chain_p50_ns"] > 0, r
+# a period's chain is at least its work: 3 ms of CPU in a row
+assert r["chain_p50_ns"] >= 3000000, r["chain_p50_ns"]
+assert r["thread0_wake_p99_ns"] is None, "the root is woken by the engine: its latency is the task's"
+assert all(r["thread%d_wake_p99_ns" % i] > 0 for i in (1, 2, 3)), r
+assert all(r["thread%d_wake_p99_ns" % i] is None for i in range(4, 32)), r
+stages = [s["stage"] for s in r["explain"]["stages"]]
+assert stages == ["capture", "dsp", "mix", "out"], stages
+PY
+then ok "a chain of four vs Burn: chain figures, wake-ups by thread, --explain's stages named after the file's threads"
+else bad "chain of four (exit $rc)" c.err; fi
+if grep -qE '^          threads: wake-up p99 capture -, dsp [0-9.]+ ms, mix [0-9.]+ ms, out [0-9.]+ ms$' ./*.log &&
+   grep -qF 'task Chain4: 4 threads from chain.json' ./*.log; then
+	ok "the logfile names the task, its file and each thread's wake-up p99"
+else bad "the logfile's task lines" "$(ls ./*.log | head -1)"; fi
+rm -f ./*.log
+
+# --explain's why names the stage that waited longest in a late period
+if python3 - c.json <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))["results"][0]
+st = r["explain"]["stages"]
+assert sum(s["wait_ns"] for s in st) > 0, st
+PY
+then ok "--explain: the chain's stages carry their waits"
+else bad "--explain's stage waits" c.err; fi
+
+# -W file:PATH is --task-file PATH
+"$BIN" -q -l "$LPMS" -t 1 -W file:chain.json -w None --json w.json >w.out 2>w.err; rc=$?
+if [ "$rc" = 0 ] && python3 - w.json c.json <<'PY'
+import json, sys
+w, c = (json.load(open(p)) for p in sys.argv[1:])
+assert [x["simulation"] for x in w["results"]] == ["File"], w["results"]
+assert w["run"]["task_file"]["digest"] == c["run"]["task_file"]["digest"]
+PY
+then ok "-W file:PATH runs the file as --task-file does, the same digest"
+else bad "-W file:PATH (exit $rc)" w.err; fi
+
+# the same task twice compares; a different one is refused
+sed 's/"500us" }/"600us" }/' chain.json >chain2.json
+"$BIN" -q -l "$LPMS" -t 1 --task-file chain2.json -w None --json w2.json >/dev/null 2>w2.err
+"$BIN" compare w.json w.json >cs.out 2>cs.err; rc_same=$?
+"$BIN" compare w.json w2.json >cd.out 2>cd.err; rc_diff=$?
+if [ "$rc_same" != 2 ] && [ "$rc_diff" = 2 ] && [ "$(wc -l <cd.err)" = 1 ] &&
+   grep -qE '^interbench compare: different tasks \(the task files.? models differ: OLD fnv1a64:[0-9a-f]{16}, NEW fnv1a64:[0-9a-f]{16};' cd.err; then
+	ok "compare: the same task file compares, a different one is refused in one line (exit 2)"
+else bad "compare of task files (same $rc_same, different $rc_diff)" cd.err; fi
+
+# rt-app's own example, as rt-app reads it (keys repeated in order)
+MP3=/usr/share/doc/rt-app/examples/mp3-short.json
+if [ -r "$MP3" ]; then
+	"$BIN" -q -l "$LPMS" -t 2 --task-file "$MP3" -w None --json m.json >m.out 2>m.err; rc=$?
+	if [ "$rc" = 0 ] && valid m.json && python3 - m.json <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+tf = doc["run"]["task_file"]
+assert tf["format"] == "rt-app", tf
+assert tf["threads"] == ["AudioTick", "AudioOut", "AudioTrack", "mp3.decoder", "OMXCall"], tf
+(r,) = doc["results"]
+assert r["samples"] > 0 and r["chain_samples"] > 0, r
+# AudioOut and the threads after it are woken by resume and signal: each has wake-ups
+assert all(r["thread%d_wake_p99_ns" % i] is not None for i in (1, 2, 3, 4)), r
+PY
+	then ok "rt-app's mp3-short.json runs as it is: 5 threads, each woken as rt-app wakes it"
+	else bad "mp3-short.json (exit $rc)" m.err; fi
+else
+	skip "rt-app's examples not installed ($MP3)"
+fi
+
+# the built-in Audio and doc/tasks/audio.json state the same pattern
+"$BIN" -q -l "$LPMS" -t 1 -W Audio -w None --json a.json >/dev/null 2>a.err
+"$BIN" -q -l "$LPMS" -t 1 --task-file "$DOC/tasks/audio.json" -w None --json af.json >/dev/null 2>af.err; rc=$?
+if [ "$rc" = 0 ] && python3 - a.json af.json <<'PY'
+import json, sys
+a, f = (json.load(open(p))["results"][0]["task_settings"] for p in sys.argv[1:])
+for k in ("interval_us", "work_us", "fixed_work"):
+    assert a[k] == f[k], (k, a[k], f[k])
+PY
+then ok "doc/tasks/audio.json: the built-in Audio's period, work and kind of work"
+else bad "audio.json against Audio (exit $rc)" af.err; fi
+
+# a bad file: one line naming the file, line and key path; nothing runs, nothing written
+printf '{\n  "interbench_task": 1,\n  "period": "5ms",\n  "threads": [ { "name": "a", "trigger": "period", "work": "fast" } ]\n}\n' >bad.json
+"$BIN" -q -l "$LPMS" -t 1 --task-file bad.json -w None >b.out 2>b.err; rc=$?
+if [ "$rc" = 2 ] && [ "$(wc -l <b.err)" = 1 ] && grep -qE '^interbench: --task-file: bad\.json:4: threads\[0\]\.work: ' b.err &&
+   ! ls ./*.log ./*.json >/dev/null 2>&1; then
+	ok "a bad file: exit 2, one line naming the file, its line and the key's path; nothing written"
+else bad "a bad file (exit $rc)" b.err; fi
+"$BIN" -q -l "$LPMS" -t 1 --task-file /nonexistent/t.json -w None >n.out 2>n.err; rc=$?
+if [ "$rc" = 2 ] && [ "$(wc -l <n.err)" = 1 ] && grep -qF '/nonexistent/t.json' n.err; then
+	ok "a missing file: exit 2, one line naming it"
+else bad "a missing file (exit $rc)" n.err; fi
+mkfifo fifo.json
+"$BIN" -q -l "$LPMS" -t 1 --task-file fifo.json -w None >ff.out 2>ff.err & pid=$!
+wait_within 20 "$pid"; rc=$?
+if [ "$rc" = 2 ] && [ "$(wc -l <ff.err)" = 1 ]; then ok "a FIFO as the file: refused at once, not waited on"
+else bad "a FIFO (exit $rc)" ff.err; fi
+
+# File as a load behind Audio
+"$BIN" -q -l "$LPMS" -t 1 -W Audio -w File --task-file chain.json --json l.json >l.out 2>l.err; rc=$?
+if [ "$rc" = 0 ] && python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["results"]; assert [(x["simulation"], x["load"]) for x in r] == [("Audio", "File")], r' l.json
+then ok "File as a load behind Audio"
+else bad "File as a load (exit $rc)" l.err; fi
+if pgrep -f "$BIN" >/dev/null; then bad "a process of the runs is left"; else ok "no process left"; fi
+
+e2e_end
