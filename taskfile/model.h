@@ -91,10 +91,13 @@ struct tf_resource {
 };
 
 /* One thread: its phases [first_phase, first_phase + n_phases), all of them run `loops` times
- * (-1: for ever; a thread whose loops end idles until the run stops), after `delay_us`. */
+ * (-1: for ever; a thread whose loops end idles until the run stops), after `delay_us`; the
+ * first once_phases of them run once only, before the others' loops start (rt-app's root: a
+ * phase [TF_PERIOD] that opens period 0, its timers then being [TF_CLOSE, TF_PERIOD]). */
 struct tf_thread {
 	char name[TF_NAME_MAX];
 	uint32_t first_phase, n_phases;
+	uint32_t once_phases;   /* 0 but for rt-app's root (1) */
 	int64_t loops;
 	uint64_t delay_us;
 	/* Its scheduling: has_sched false: the run's (-r, --policy, --nice); else sched (kind,
@@ -104,8 +107,9 @@ struct tf_thread {
 	/* Its CPUs: has_cpus false: the bench process's; else CPU c in cpus[c / 64] bit c % 64. */
 	bool has_cpus;
 	uint64_t cpus[1024 / 64];
-	/* What its wake-ups are called in the figures: "timer", "join", "resume", "signal" (the
-	 * first waiting step's), "" when it has none. */
+	/* What its wake-ups are called in the figures, after its first waiting step: "timer"
+	 * (TF_PERIOD, TF_TIMER), "join", "resume" (TF_SUSPEND), "signal" (TF_WAIT, TF_SYNC),
+	 * "barrier"; "" when it has none. */
 	char wakes_on[8];
 };
 
