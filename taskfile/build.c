@@ -92,11 +92,16 @@ int tfb_int(struct tfb *b, const struct jt_node *n, const char *path, int64_t mi
 
 int tfb_no_duplicates(struct tfb *b, const struct jt_node *obj, const char *path)
 {
+	char p[TFB_PATH_MAX];
 	for (const struct jt_node *m = obj->first; m; m = m->next)
 		for (const struct jt_node *o = m->next; o; o = o->next)
 			if (strcmp(m->key, o->key) == 0)
-				return tfb_fail(b, o, path, "\"%s\" given twice (lines %" PRIu32 " and %" PRIu32
-							    "; a key once per object)", m->key, m->line, o->line);
+				return m->line == o->line ?
+					       tfb_fail(b, o, tfb_path_key(p, path, o->key), "given twice on this line (accepted: "
+												  "a key once per object)") :
+					       tfb_fail(b, o, tfb_path_key(p, path, o->key), "given twice, on lines %" PRIu32
+												  " and %" PRIu32 " (accepted: a key once per object)",
+							m->line, o->line);
 	return 0;
 }
 

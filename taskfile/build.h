@@ -42,8 +42,8 @@ int tfb_want(struct tfb *b, const struct jt_node *n, const char *path, enum jt_k
 int tfb_int(struct tfb *b, const struct jt_node *n, const char *path, int64_t min, int64_t max, const char *what,
 	    int64_t *v);
 
-/* Refuses a key given twice in object obj (interbench's format): "PATH: \"KEY\" given twice
- * (lines A and B; a key once per object)".  Returns 0 or -1. */
+/* Refuses a key given twice in object obj (interbench's format): "PATH.KEY: given twice, on
+ * lines A and B (accepted: a key once per object)".  Returns 0 or -1. */
 int tfb_no_duplicates(struct tfb *b, const struct jt_node *obj, const char *path);
 
 /* Refuses a member of obj whose key is not among the NULL-terminated keys: "PATH.KEY: unknown

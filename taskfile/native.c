@@ -299,10 +299,12 @@ static int find_cycle(const struct tfb *b, const struct nfile *f, unsigned i, un
 			unsigned from = 0;
 			while (stack[from] != j)
 				from++;
-			size_t o = 0;
-			for (unsigned k = from; k <= depth; k++)
-				o += (size_t)snprintf(cyc + o, o < len ? len - o : 0, "%s -> ", b->task->threads[stack[k]].name);
-			snprintf(cyc + (o < len ? o : len - 1), o < len ? len - o : 1, "%s", b->task->threads[j].name);
+			/* the stack follows "after" backwards: said the way the wake-ups go, from j */
+			size_t o = (size_t)snprintf(cyc, len, "%s", b->task->threads[j].name);
+			for (unsigned k = depth; k > from && o < len; k--)
+				o += (size_t)snprintf(cyc + o, len - o, " -> %s", b->task->threads[stack[k]].name);
+			if (o < len)
+				snprintf(cyc + o, len - o, " -> %s", b->task->threads[j].name);
 			return (int)j;
 		}
 		if (state[j] == 0) {

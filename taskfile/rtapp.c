@@ -733,6 +733,15 @@ static int check_barriers(struct rctx *c)
 	return 0;
 }
 
+/* The task thread i is an instance of. */
+static const struct rtask *task_of(const struct rctx *c, unsigned i)
+{
+	unsigned t = 0;
+	while (t + 1 < c->n_tasks && c->tasks[t + 1].first_thread <= i)
+		t++;
+	return &c->tasks[t];
+}
+
 /* A thread's mutexes: taken and released in order, held by a wait or sync, none still held where
  * a loop comes back or the thread ends. */
 static int check_mutexes_of(struct rctx *c, unsigned i)
@@ -760,11 +769,11 @@ static int check_mutexes_of(struct rctx *c, unsigned i)
 				held &= ~(1ull << m);
 		}
 		if (held != at_start && ph->loops != 1)
-			return tfb_fail(c->b, NULL, th->name, "a phase that loops ends holding other mutexes than it began "
+			return tfb_fail(c->b, task_of(c, i)->node, task_of(c, i)->path, "a phase that loops ends holding other mutexes than it began "
 							      "with (accepted: each lock released in the same phase)");
 	}
 	if (held)
-		return tfb_fail(c->b, NULL, th->name, "ends its loop holding a mutex (accepted: each lock released)");
+		return tfb_fail(c->b, task_of(c, i)->node, task_of(c, i)->path, "ends its loop holding a mutex (accepted: each lock released)");
 	return 0;
 }
 
