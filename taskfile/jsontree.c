@@ -287,7 +287,10 @@ static uint32_t count_lines(const char *t, size_t upto)
  * reader, takes them; yajl does not), noting the first. */
 static void prescan(char *t, size_t len, struct jt_doc *doc)
 {
+	char last = 0;   /* the last character of a token before i: a comma after '[', '{' or ',' is kept */
 	for (size_t i = 0; i < len; i++) {
+		if (!strchr(" \t\r\n/,", t[i]))
+			last = t[i];
 		if (t[i] == '"') {
 			for (i++; i < len && t[i] != '"'; i++)
 				if (t[i] == '\\' && i + 1 < len)
@@ -297,6 +300,8 @@ static void prescan(char *t, size_t len, struct jt_doc *doc)
 				doc->comment_line = count_lines(t, i);
 			i = skip_comment(t, i, len) - 1;
 		} else if (t[i] == ',') {
+			char before = last;
+			last = ',';
 			size_t j = i + 1;
 			for (;;) {
 				while (j < len && strchr(" \t\r\n", t[j]))
@@ -306,7 +311,7 @@ static void prescan(char *t, size_t len, struct jt_doc *doc)
 					break;
 				j = k;
 			}
-			if (j < len && (t[j] == '}' || t[j] == ']')) {
+			if (j < len && (t[j] == '}' || t[j] == ']') && before && !strchr("[{,", before)) {
 				if (!doc->trailing_comma_line)
 					doc->trailing_comma_line = count_lines(t, i);
 				t[i] = ' ';
@@ -384,7 +389,10 @@ int jt_parse(const char *name, const char *buf, size_t len, struct jt_doc *doc, 
 	char *t = arena_alloc(doc, len + 1);
 	if (!t)
 		return snprintf(err, errlen, "%s: out of memory", name), -1;
+	/* a UTF-8 byte order mark, which RFC 8259 lets a reader ignore, read as a blank */
+	size_t bom = len >= 3 && memcmp(buf, "\xef\xbb\xbf", 3) == 0 ? 3 : 0;
 	memcpy(t, buf, len);
+	memset(t, ' ', bom);
 	t[len] = '\0';
 	r.text = t;
 	if (check_bytes(&r, buf, len) != 0)

@@ -390,6 +390,9 @@ static int ev_timer(struct cur *k, const struct jt_node *n, const char *path)
 		snprintf(name, sizeof(name), "%s", ref);
 	if ((int)k->thread == k->c->root)
 		return timer_root(k, n, path, name, (uint64_t)period);
+	if (strcmp(name, k->c->period_ref) == 0 && (uint64_t)period != b->task->period_us)
+		return tfb_fail(b, n, path, "timer \"%s\" with a period of %" PRId64 "us, the period's timer of %" PRIu64
+					    "us (accepted: one period per timer)", name, period, b->task->period_us);
 	int r = tfb_resource(b, n, path, name, TF_RES_TIMER, (uint64_t)period);
 	struct tf_step *s = r < 0 ? NULL : step(k, n, path, TF_TIMER);
 	if (s)

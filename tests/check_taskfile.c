@@ -454,6 +454,10 @@ START_TEST(rtapp_refusals)
 		  "t.json:1: tasks[\"a very long task name\"]: the thread name \"a very long task name\" (accepted: 1..15 of "
 		  "A-Za-z0-9_.-, a task's name and, with instance, '-' and its number)" },
 		{ "{\"tasks\": {}}", "t.json:1: tasks: no task (accepted: 1..32 threads)" },
+		{ "{\"tasks\": {\"a\": {\"timer\": {\"ref\": \"t\", \"period\": 1000}}, \"b\": {\"timer\": {\"ref\": \"t\", "
+		  "\"period\": 2000}}}}",
+		  "t.json:1: tasks.b.timer: timer \"t\" with a period of 2000us, the period's timer of 1000us (accepted: one "
+		  "period per timer)" },
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
 		refused(cases[i].text, cases[i].msg);
@@ -468,6 +472,11 @@ START_TEST(rtapp_lenient_json)
 		      "%s", err);
 	ck_assert_str_eq(program("a"), "once 1x[period] 1x[run5 close period]");
 	refused("{\"interbench_task\": 1 // c\n}", "t.json:1: a comment is not JSON (accepted: RFC 8259 JSON in interbench's format)");
+	/* only a comma after a value is taken away: [,] and {,} stay what they are, not JSON */
+	refused("{\"tasks\": [,]}", "t.json:1: not JSON: parse error: unallowed token at this point in JSON text");
+	refused("{,}", "t.json:1: not JSON: parse error: invalid object key (must be a string)");
+	/* a byte order mark is read as a blank */
+	ck_assert_msg(parse("\xef\xbb\xbf{\"tasks\": {\"a\": {\"timer\": {\"ref\": \"t\", \"period\": 1000}}}}") == 0, "%s", err);
 }
 END_TEST
 
