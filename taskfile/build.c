@@ -3,6 +3,7 @@
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "lib/optspec.h"
 #include "lib/suggest.h"
@@ -90,19 +91,47 @@ int tfb_int(struct tfb *b, const struct jt_node *n, const char *path, int64_t mi
 	return 0;
 }
 
+/* A member and its place in its object, sorted by key, then place. */
+struct keyed {
+	const struct jt_node *m;
+	unsigned at;
+};
+
+static int by_key_then_place(const void *a, const void *b)
+{
+	const struct keyed *x = a, *y = b;
+	int c = strcmp(x->m->key, y->m->key);
+	return c ? c : (x->at > y->at) - (x->at < y->at);
+}
+
 int tfb_no_duplicates(struct tfb *b, const struct jt_node *obj, const char *path)
 {
+	if (obj->n < 2)
+		return 0;
+	/* sorted, so that an object of 100000 keys costs n log n, not n * n */
+	struct keyed *k = malloc(obj->n * sizeof(*k));
+	if (!k)
+		return tfb_fail(b, obj, path, "out of memory");
+	unsigned n = 0;
+	for (const struct jt_node *m = obj->first; m; m = m->next, n++)
+		k[n] = (struct keyed){ m, n };
+	qsort(k, n, sizeof(*k), by_key_then_place);
+	const struct keyed *first = NULL, *again = NULL;   /* the repeat that comes first in the file */
+	for (unsigned i = 1; i < n; i++)
+		if (strcmp(k[i].m->key, k[i - 1].m->key) == 0 && (i < 2 || strcmp(k[i - 1].m->key, k[i - 2].m->key) != 0) &&
+		    (!again || k[i].at < again->at))
+			first = &k[i - 1], again = &k[i];
+	int rc = 0;
 	char p[TFB_PATH_MAX];
-	for (const struct jt_node *m = obj->first; m; m = m->next)
-		for (const struct jt_node *o = m->next; o; o = o->next)
-			if (strcmp(m->key, o->key) == 0)
-				return m->line == o->line ?
-					       tfb_fail(b, o, tfb_path_key(p, path, o->key), "given twice on this line (accepted: "
-												  "a key once per object)") :
-					       tfb_fail(b, o, tfb_path_key(p, path, o->key), "given twice, on lines %" PRIu32
-												  " and %" PRIu32 " (accepted: a key once per object)",
-							m->line, o->line);
-	return 0;
+	if (again)
+		rc = first->m->line == again->m->line ?
+			     tfb_fail(b, again->m, tfb_path_key(p, path, again->m->key), "given twice on this line (accepted: a key "
+											       "once per object)") :
+			     tfb_fail(b, again->m, tfb_path_key(p, path, again->m->key), "given twice, on lines %" PRIu32 " and %"
+											       PRIu32 " (accepted: a key once per object)",
+				      first->m->line, again->m->line);
+	free(k);
+	return rc;
 }
 
 int tfb_known_keys(struct tfb *b, const struct jt_node *obj, const char *path, const char *const *keys)

@@ -218,6 +218,17 @@ START_TEST(hostile_sizes)
 	ck_assert_int_eq(tf_parse("many.json", s, len, &task, err, sizeof(err)), -1);
 	ck_assert_str_eq(err, "many.json:1: threads: 10000 threads (accepted: 1..32)");
 	free(s);
+	/* 90000 keys in one object, the last a repeat: interbench's format looks for repeats in n log n
+	 * (sorted: comparing every pair would be 4e9 comparisons); the repeat named is the first in the file */
+	s = malloc(2 << 20);
+	ck_assert(s);
+	len = (size_t)sprintf(s, "{\"interbench_task\":1,");
+	for (unsigned i = 0; i < 89999; i++)
+		len += (size_t)sprintf(s + len, "\"%x\":0,%s", i, i % 8 == 7 ? "\n" : "");
+	len += (size_t)sprintf(s + len, "\"5\": 1}");
+	ck_assert_int_eq(tf_parse("keys.json", s, len, &task, err, sizeof(err)), -1);
+	ck_assert_str_eq(err, "keys.json:11250: 5: given twice, on lines 1 and 11250 (accepted: a key once per object)");
+	free(s);
 	s = big("[", "0,", 100000, "0]", &len);
 	ck_assert_int_eq(tf_parse("wide.json", s, len, &task, err, sizeof(err)), -1);
 	ck_assert_str_eq(err, "wide.json:1: more than 100000 JSON values (accepted: up to 100000)");
