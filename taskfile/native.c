@@ -34,17 +34,22 @@ static const char *const thread_keys[] = { "name", "trigger", "work", "policy", 
 
 /* A time: an integer of microseconds, or a string of a number and a unit ("2.5ms"), within
  * [min_us, max_us]. */
+static bool time_value(const struct jt_node *n, uint64_t min_us, uint64_t max_us, uint64_t *us)
+{
+	if (n->kind == JT_NUMBER && n->is_int && n->i >= 0 && (uint64_t)n->i >= min_us && (uint64_t)n->i <= max_us) {
+		*us = (uint64_t)n->i;
+		return true;
+	}
+	return n->kind == JT_STRING && parse_duration(n->text, 1000, min_us, max_us, us) == 0;
+}
+
 static int ntime(struct tfb *b, const struct jt_node *n, const char *path, uint64_t min_us, uint64_t max_us, uint64_t *us)
 {
 	char lo[32], hi[32], v[96];
-	if (n->kind == JT_NUMBER && n->is_int && n->i >= 0 && (uint64_t)n->i >= min_us && (uint64_t)n->i <= max_us) {
-		*us = (uint64_t)n->i;
+	if (time_value(n, min_us, max_us, us))
 		return 0;
-	}
-	if (n->kind == JT_STRING && parse_duration(n->text, 1000, min_us, max_us, us) == 0)
-		return 0;
-	return tfb_fail(b, n, path, "%s (accepted: a time, %s..%s: an integer of microseconds or a string with a unit, "
-				    "ns, us, ms or s, \"2.5ms\", a whole number of microseconds)",
+	return tfb_fail(b, n, path, "%s (accepted: a time, %s..%s, in whole microseconds: an integer of microseconds, "
+				    "or a number and a unit, ns, us, ms or s: \"2.5ms\")",
 			tfb_value(n, v, sizeof(v)), format_duration(min_us, 1000, lo, sizeof(lo)),
 			format_duration(max_us, 1000, hi, sizeof(hi)));
 }
@@ -58,12 +63,12 @@ static const struct jt_node *member(const struct jt_node *obj, const char *key, 
 
 static int read_work(struct tfb *b, const struct jt_node *w, const char *path, struct nthread *t)
 {
-	static const char what[] = "a time, 0us..10s, or {\"uniform\": [MIN, MAX]}";
+	static const char what[] = "a time, 0us..10s (an integer of microseconds, or a string with a unit: \"2.5ms\"), "
+				   "or {\"uniform\": [MIN, MAX]}";
 	char p[TFB_PATH_MAX], v[96];
 	if (w->kind != JT_OBJECT)
-		return w->kind == JT_NUMBER || w->kind == JT_STRING ?
-			       ntime(b, w, path, 0, TF_TIME_MAX_US, &t->work_us) :
-			       tfb_fail(b, w, path, "%s (accepted: %s)", tfb_value(w, v, sizeof(v)), what);
+		return time_value(w, 0, TF_TIME_MAX_US, &t->work_us) ? 0 :
+		       tfb_fail(b, w, path, "%s (accepted: %s)", tfb_value(w, v, sizeof(v)), what);
 	static const char *const keys[] = { "uniform", NULL };
 	const struct jt_node *u = jt_get(w, "uniform");
 	if (tfb_known_keys(b, w, path, keys) || tfb_no_duplicates(b, w, path))

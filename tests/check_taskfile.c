@@ -121,10 +121,11 @@ START_TEST(native_refusals)
 	char buf[1024];
 #define T(threads, msg) (snprintf(buf, sizeof(buf), "%s%s]}", head, threads), refused(buf, msg))
 	T("{\"name\": \"a\", \"trigger\": \"period\", \"work\": \"fast\"}",
-	  "t.json:1: threads[0].work: \"fast\" (accepted: a time, 0us..10s: an integer of microseconds or a string "
-	  "with a unit, ns, us, ms or s, \"2.5ms\", a whole number of microseconds)");
+	  "t.json:1: threads[0].work: \"fast\" (accepted: a time, 0us..10s (an integer of microseconds, or a string "
+	  "with a unit: \"2.5ms\"), or {\"uniform\": [MIN, MAX]})");
 	T("{\"name\": \"a\", \"trigger\": \"period\", \"work\": true}",
-	  "t.json:1: threads[0].work: true (accepted: a time, 0us..10s, or {\"uniform\": [MIN, MAX]})");
+	  "t.json:1: threads[0].work: true (accepted: a time, 0us..10s (an integer of microseconds, or a string with "
+	  "a unit: \"2.5ms\"), or {\"uniform\": [MIN, MAX]})");
 	T("{\"name\": \"a\", \"trigger\": \"period\", \"work\": 1, \"wrok\": 2}",
 	  "t.json:1: threads[0].wrok: unknown key (accepted: name, trigger, work, policy, priority, nice, slice, "
 	  "runtime, dl_deadline, dl_period, cpus); did you mean work?");
@@ -162,8 +163,8 @@ START_TEST(native_refusals)
 		"t.json:1: deadline: 11000us is longer than the period, 10000us (accepted: 1us..the period)");
 	refused("{\"interbench_task\": 2}", "t.json:1: interbench_task: 2 (accepted: 1, this format's version)");
 	refused("{\"interbench_task\": 1, \"period\": \"50us\"}",
-		"t.json:1: period: \"50us\" (accepted: a time, 100us..10s: an integer of microseconds or a string with a "
-		"unit, ns, us, ms or s, \"2.5ms\", a whole number of microseconds)");
+		"t.json:1: period: \"50us\" (accepted: a time, 100us..10s, in whole microseconds: an integer of "
+		"microseconds, or a number and a unit, ns, us, ms or s: \"2.5ms\")");
 	refused("{\"interbench_task\": 1, \"period\": 1000, \"threads\": {}}",
 		"t.json:1: threads: an object (accepted: an array of 1..32 threads)");
 	refused("{\"interbench_task\": 1, \"period\": 1000, \"threads\": [], \"x\": 1,}",
@@ -253,13 +254,13 @@ START_TEST(hostile_bytes)
 	refused("{\"a\":\n \"caf\xe9\"}", "t.json:2: byte 0xe9 at offset 11 is not UTF-8 (accepted: UTF-8 text)");
 	refused("{\"a\": \"x\\u0000\"}", "t.json:1: a string holding \\u0000 (accepted: text without NUL characters)");
 	refused("{\"interbench_task\": 1, \"period\": 1e400}",
-		"t.json:1: period: 1e400 (accepted: a time, 100us..10s: an integer of microseconds or a string with a "
-		"unit, ns, us, ms or s, \"2.5ms\", a whole number of microseconds)");
+		"t.json:1: period: 1e400 (accepted: a time, 100us..10s, in whole microseconds: an integer of "
+		"microseconds, or a number and a unit, ns, us, ms or s: \"2.5ms\")");
 	refused("{\"interbench_task\": 99999999999999999999}",
 		"t.json:1: interbench_task: 99999999999999999999 (accepted: 1, this format's version)");
 	refused("{\"interbench_task\": 1, \"period\": -5}",
-		"t.json:1: period: -5 (accepted: a time, 100us..10s: an integer of microseconds or a string with a "
-		"unit, ns, us, ms or s, \"2.5ms\", a whole number of microseconds)");
+		"t.json:1: period: -5 (accepted: a time, 100us..10s, in whole microseconds: an integer of "
+		"microseconds, or a number and a unit, ns, us, ms or s: \"2.5ms\")");
 	refused("{\"a\": 1\n\n  \"b\": 2}", "t.json:3: not JSON: parse error: after key and value, inside map, I expect ',' or '}'");
 	refused("{\"a\": [1, 2}", "t.json:1: not JSON: parse error: after array element, I expect ',' or ']'");
 	refused("{\"a\": 1", "t.json:1: not JSON: parse error: premature EOF");
