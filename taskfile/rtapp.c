@@ -613,27 +613,57 @@ static int thread_settings(struct cur *k)
 	return 0;
 }
 
+/* The task thread i is an instance of. */
+static const struct rtask *task_of(const struct rctx *c, unsigned i)
+{
+	unsigned t = 0;
+	while (t + 1 < c->n_tasks && c->tasks[t + 1].first_thread <= i)
+		t++;
+	return &c->tasks[t];
+}
+
+/* The task among the first `upto` + 1 (those named so far) thread j is an instance of. */
+static const struct rtask *owner(const struct rctx *c, unsigned upto, unsigned j)
+{
+	unsigned t = 0;
+	while (t < upto && c->tasks[t + 1].first_thread <= j)
+		t++;
+	return &c->tasks[t];
+}
+
+/* Thread i of task rt's name: the task's, cut to the kernel's 15 bytes (as the kernel cuts a
+ * longer thread name, TASK_COMM_LEN), then "-I" with instance. */
+static void thread_name(const struct rtask *rt, unsigned i, char name[TF_NAME_MAX])
+{
+	char suffix[16] = "";
+	if (rt->instances > 1)
+		snprintf(suffix, sizeof(suffix), "-%u", i);
+	size_t keep = TF_NAME_MAX - 1 - strlen(suffix), len = strlen(rt->node->key);
+	if (len > keep)
+		len = keep;
+	memcpy(name, rt->node->key, len);
+	memcpy(name + len, suffix, strlen(suffix) + 1);
+}
+
 static int name_threads(struct rctx *c)
 {
 	struct tfb *b = c->b;
 	unsigned n = 0;
 	for (unsigned t = 0; t < c->n_tasks; t++) {
 		struct rtask *rt = &c->tasks[t];
+		const char *key = rt->node->key;
 		rt->first_thread = n;
+		if (!*key || strspn(key, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-") != strlen(key))
+			return tfb_fail(b, rt->node, rt->path, "a task name of other characters than A-Za-z0-9_.- (accepted: "
+								 "1 or more of them; 15 make a thread's name)");
 		for (unsigned i = 0; i < rt->instances; i++, n++) {
-			char name[64];
-			if (rt->instances > 1)
-				snprintf(name, sizeof(name), "%.40s-%u", rt->node->key, i);
-			else
-				snprintf(name, sizeof(name), "%.40s", rt->node->key);
-			if (!tfb_name_ok(name))
-				return tfb_fail(b, rt->node, rt->path, "the thread name \"%s\" (accepted: 1..15 of A-Za-z0-9_.-, "
-							 "a task's name and, with instance, '-' and its number)", name);
+			char *name = b->task->threads[n].name;
+			thread_name(rt, i, name);
 			for (unsigned j = 0; j < n; j++)
 				if (strcmp(b->task->threads[j].name, name) == 0)
-					return tfb_fail(b, rt->node, rt->path, "the thread name \"%s\" is taken (accepted: "
-								 "a name of its own)", name);
-			memcpy(b->task->threads[n].name, name, strlen(name) + 1);
+					return tfb_fail(b, rt->node, rt->path, "the thread name \"%s\" (the task's name cut to "
+								 "15 bytes, the kernel's length) is %s's too (accepted: names that "
+								 "differ in their first 15 bytes)", name, owner(c, t, j)->path);
 		}
 	}
 	b->task->n_threads = n;
@@ -736,14 +766,6 @@ static int check_barriers(struct rctx *c)
 	return 0;
 }
 
-/* The task thread i is an instance of. */
-static const struct rtask *task_of(const struct rctx *c, unsigned i)
-{
-	unsigned t = 0;
-	while (t + 1 < c->n_tasks && c->tasks[t + 1].first_thread <= i)
-		t++;
-	return &c->tasks[t];
-}
 
 /* A thread's mutexes: taken and released in order, held by a wait or sync, none still held where
  * a loop comes back or the thread ends. */

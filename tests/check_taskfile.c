@@ -462,9 +462,13 @@ START_TEST(rtapp_refusals)
 		  "t.json:1: tasks.a.timer.mode: \"late\" (accepted: \"relative\" or \"absolute\")" },
 		{ "{\"tasks\": {\"a\": {\"timer\": {\"ref\": \"t\", \"period\": 1000}, \"loop\": 0}}}",
 		  "t.json:1: tasks.a.loop: 0 (accepted: -1, for ever, or a count, 1 and more)" },
-		{ "{\"tasks\": {\"a very long task name\": {\"timer\": {\"ref\": \"t\", \"period\": 1000}}}}",
-		  "t.json:1: tasks[\"a very long task name\"]: the thread name \"a very long task name\" (accepted: 1..15 of "
-		  "A-Za-z0-9_.-, a task's name and, with instance, '-' and its number)" },
+		{ "{\"tasks\": {\"a task\": {\"timer\": {\"ref\": \"t\", \"period\": 1000}}}}",
+		  "t.json:1: tasks[\"a task\"]: a task name of other characters than A-Za-z0-9_.- (accepted: 1 or more of "
+		  "them; 15 make a thread's name)" },
+		{ "{\"tasks\": {\"NuPlayerDriver1x\": {\"timer\": {\"ref\": \"t\", \"period\": 1000}}, "
+		  "\"NuPlayerDriver1y\": {\"run\": 1}, \"z\": {\"run\": 1}}}",
+		  "t.json:1: tasks.NuPlayerDriver1y: the thread name \"NuPlayerDriver1\" (the task's name cut to 15 bytes, the "
+		  "kernel's length) is tasks.NuPlayerDriver1x's too (accepted: names that differ in their first 15 bytes)" },
 		{ "{\"tasks\": {}}", "t.json:1: tasks: no task (accepted: 1..32 threads)" },
 		{ "{\"tasks\": {\"a\": {\"timer\": {\"ref\": \"t\", \"period\": 1000}}, \"b\": {\"timer\": {\"ref\": \"t\", "
 		  "\"period\": 2000}}}}",
@@ -478,6 +482,17 @@ END_TEST
 
 /* rt-app's reader (json-c, not strict) takes comments and a comma before a closing bracket;
  * interbench's format is RFC 8259 JSON. */
+/* Names past the kernel's 15 bytes are cut as the kernel cuts them, an instance's number kept. */
+START_TEST(rtapp_names)
+{
+	ck_assert_msg(parse("{\"tasks\": {\"NuPlayerRenderer\": {\"timer\": {\"ref\": \"t\", \"period\": 1000}}, "
+			    "\"OMXCallbackDisp2\": {\"instance\": 11, \"run\": 1}}}") == 0, "%s", err);
+	ck_assert_str_eq(task.threads[0].name, "NuPlayerRendere");
+	ck_assert_str_eq(task.threads[1].name, "OMXCallbackDi-0");
+	ck_assert_str_eq(task.threads[11].name, "OMXCallbackD-10");
+}
+END_TEST
+
 START_TEST(rtapp_lenient_json)
 {
 	ck_assert_msg(parse("{/* c */ \"tasks\": {\"a\": {\"run\": 5, \"timer\": {\"ref\": \"t\", \"period\": 1000},},},\n}") == 0,
@@ -547,6 +562,7 @@ int main(void)
 	tcase_add_test(tc, rtapp_chain);
 	tcase_add_test(tc, rtapp_corpus);
 	tcase_add_test(tc, rtapp_refusals);
+	tcase_add_test(tc, rtapp_names);
 	tcase_add_test(tc, rtapp_lenient_json);
 	tcase_add_test(tc, canonical);
 	tcase_add_test(tc, jsontree_order);
