@@ -330,6 +330,31 @@ static bool follows(const struct nthread *t, unsigned i)
 	return false;
 }
 
+/* Every after thread is the period's: it follows, directly or not, only threads the period
+ * thread reaches (never an every thread, which wakes nobody). */
+static int check_reach(struct tfb *b, const struct nfile *f)
+{
+	bool reach[TF_MAX_THREADS] = { false };
+	char p[TFB_PATH_MAX];
+	reach[f->period_thread] = true;
+	for (bool grew = true; grew;) {
+		grew = false;
+		for (unsigned i = 0; i < f->n; i++) {
+			bool all = f->th[i].trig == TRIG_AFTER;
+			for (unsigned q = 0; all && q < f->th[i].n_after; q++)
+				all = reach[f->th[i].after[q]];
+			if (all && !reach[i])
+				reach[i] = grew = true;
+		}
+	}
+	for (unsigned i = 0; i < f->n; i++)
+		if (f->th[i].trig == TRIG_AFTER && !reach[i])
+			return tfb_fail(b, f->th[i].trig_node, tfb_path_key(p, f->th[i].path, "trigger"),
+					"\"%s\" follows a thread the period does not reach (an \"every\" thread, or one after it); "
+					"accepted: after threads of the period's chain", b->task->threads[i].name);
+	return 0;
+}
+
 static int check_graph(struct tfb *b, struct nfile *f, const struct jt_node *threads)
 {
 	int period = -1;
@@ -353,25 +378,7 @@ static int check_graph(struct tfb *b, struct nfile *f, const struct jt_node *thr
 			return tfb_fail(b, f->th[c].trig_node, tfb_path_key(p, f->th[c].path, "trigger"),
 					"the threads' \"after\" make a cycle: %s (accepted: a graph without cycles)", cyc);
 	}
-	/* Reachable from the period thread: follows, transitively, only threads that are. */
-	bool reach[TF_MAX_THREADS] = { false };
-	reach[period] = true;
-	for (bool grew = true; grew;) {
-		grew = false;
-		for (unsigned i = 0; i < f->n; i++) {
-			bool all = f->th[i].trig == TRIG_AFTER;
-			for (unsigned q = 0; all && q < f->th[i].n_after; q++)
-				all = reach[f->th[i].after[q]];
-			if (all && !reach[i])
-				reach[i] = grew = true;
-		}
-	}
-	for (unsigned i = 0; i < f->n; i++)
-		if (f->th[i].trig == TRIG_AFTER && !reach[i])
-			return tfb_fail(b, f->th[i].trig_node, tfb_path_key(p, f->th[i].path, "trigger"),
-					"\"%s\" follows a thread the period does not reach (an \"every\" thread, or one after it); "
-					"accepted: after threads of the period's chain", b->task->threads[i].name);
-	return 0;
+	return check_reach(b, f);
 }
 
 /* [TF_RUN, TF_WAKE each follower..., TF_CLOSE if none] after the thread's waiting step. */

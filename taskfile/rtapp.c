@@ -539,6 +539,33 @@ static int phase(struct cur *k, const struct jt_node *o, const char *path, int64
 
 /* The phases of thread k: the root's [TF_PERIOD] first, then the task's phases (or the task as
  * one phase). */
+/* A task's "phases": each a phase of its own loop count (1 when it gives none). */
+static int phases_of(struct cur *k, const struct jt_node *phases)
+{
+	struct tfb *b = k->c->b;
+	const struct rtask *rt = k->rt;
+	char pp[TFB_PATH_MAX], p[TFB_PATH_MAX], pl_path[TFB_PATH_MAX];
+	for (const struct jt_node *m = rt->node->first; m; m = m->next)
+		if (event_key(m->key))
+			return tfb_fail(b, m, tfb_path_key(p, rt->path, m->key), "an event beside \"phases\" (accepted: the "
+						"events in the phases; rt-app runs only the phases then)");
+	tfb_path_key(pp, rt->path, "phases");
+	if (tfb_want(b, phases, pp, JT_OBJECT, "an object of phases"))
+		return -1;
+	if (phases->n == 0)
+		return tfb_fail(b, phases, pp, "no phase (accepted: one or more)");
+	for (const struct jt_node *ph = phases->first; ph; ph = ph->next) {
+		const struct jt_node *pl;
+		int64_t loops = 1;
+		tfb_path_key(p, pp, ph->key);
+		if (tfb_want(b, ph, p, JT_OBJECT, "an object: a phase") ||
+		    ((pl = jt_get(ph, "loop")) && read_loop(b, pl, tfb_path_key(pl_path, p, "loop"), &loops)) ||
+		    phase(k, ph, p, loops))
+			return -1;
+	}
+	return 0;
+}
+
 static int thread_phases(struct cur *k)
 {
 	struct tfb *b = k->c->b;
@@ -562,28 +589,8 @@ static int thread_phases(struct cur *k)
 		loops = loop && phase_loops != -1 ? 1 : -1;
 		if (phase(k, rt->node, rt->path, phase_loops))
 			return -1;
-	} else {
-		char pp[TFB_PATH_MAX];
-		for (const struct jt_node *m = rt->node->first; m; m = m->next)
-			if (event_key(m->key))
-				return tfb_fail(b, m, tfb_path_key(p, rt->path, m->key), "an event beside \"phases\" (accepted: "
-							"the events in the phases; rt-app runs only the phases then)");
-		tfb_path_key(pp, rt->path, "phases");
-		if (tfb_want(b, phases, pp, JT_OBJECT, "an object of phases") || (phases->n == 0 &&
-		    tfb_fail(b, phases, pp, "no phase (accepted: one or more)")))
-			return -1;
-		for (const struct jt_node *ph = phases->first; ph; ph = ph->next) {
-			const struct jt_node *pl = NULL;
-			tfb_path_key(p, pp, ph->key);
-			if (tfb_want(b, ph, p, JT_OBJECT, "an object: a phase"))
-				return -1;
-			phase_loops = 1;
-			char pl_path[TFB_PATH_MAX];
-			if ((pl = jt_get(ph, "loop")) && read_loop(b, pl, tfb_path_key(pl_path, p, "loop"), &phase_loops))
-				return -1;
-			if (phase(k, ph, p, phase_loops))
-				return -1;
-		}
+	} else if (phases_of(k, phases)) {
+		return -1;
 	}
 	th->n_phases = b->task->n_phases - th->first_phase;
 	th->loops = loops;
