@@ -197,6 +197,8 @@ static const char *string_text(struct reader *r, const unsigned char *s, size_t 
 	const char *t = arena_strndup(r->doc, (const char *)s, len);
 	if (!t)
 		fail(r, line, "out of memory");
+	else if (!utf8_valid(t))   /* as decoded from \u escapes: yajl checks the raw bytes only */
+		return fail(r, line, "a %s that is not UTF-8 once its escapes are read (accepted: UTF-8 text)", what), NULL;
 	return t;
 }
 

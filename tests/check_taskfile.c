@@ -253,6 +253,9 @@ START_TEST(hostile_bytes)
 	ck_assert_str_eq(err, "t.json:2: a NUL byte (accepted: UTF-8 text)");
 	refused("{\"a\":\n \"caf\xe9\"}", "t.json:2: byte 0xe9 at offset 11 is not UTF-8 (accepted: UTF-8 text)");
 	refused("{\"a\": \"x\\u0000\"}", "t.json:1: a string holding \\u0000 (accepted: text without NUL characters)");
+	/* yajl writes a lone low surrogate as the bytes of a surrogate, which are not UTF-8 (and which
+	 * jansson would refuse in the canonical JSON) */
+	refused("{\"a\": \"\\udc00\"}", "t.json:1: a string that is not UTF-8 once its escapes are read (accepted: UTF-8 text)");
 	refused("{\"interbench_task\": 1, \"period\": 1e400}",
 		"t.json:1: period: 1e400 (accepted: a time, 100us..10s, in whole microseconds: an integer of "
 		"microseconds, or a number and a unit, ns, us, ms or s: \"2.5ms\")");
