@@ -620,15 +620,6 @@ static int thread_settings(struct cur *k)
 	return 0;
 }
 
-/* The task thread i is an instance of. */
-static const struct rtask *task_of(const struct rctx *c, unsigned i)
-{
-	unsigned t = 0;
-	while (t + 1 < c->n_tasks && c->tasks[t + 1].first_thread <= i)
-		t++;
-	return &c->tasks[t];
-}
-
 /* The task among the first `upto` + 1 (those named so far) thread j is an instance of. */
 static const struct rtask *owner(const struct rctx *c, unsigned upto, unsigned j)
 {
@@ -778,6 +769,7 @@ static int check_barriers(struct rctx *c)
  * a loop comes back or the thread ends. */
 static int check_mutexes_of(struct rctx *c, unsigned i)
 {
+	const struct rtask *rt = owner(c, c->n_tasks - 1, i);
 	struct tf_task *t = c->b->task;
 	struct tf_thread *th = &t->threads[i];
 	uint64_t held = 0;
@@ -801,11 +793,11 @@ static int check_mutexes_of(struct rctx *c, unsigned i)
 				held &= ~(1ull << m);
 		}
 		if (held != at_start && ph->loops != 1)
-			return tfb_fail(c->b, task_of(c, i)->node, task_of(c, i)->path, "a phase that loops ends holding other mutexes than it began "
-							      "with (accepted: each lock released in the same phase)");
+			return tfb_fail(c->b, rt->node, rt->path, "a phase that loops ends holding other mutexes than it "
+								  "began with (accepted: each lock released in the same phase)");
 	}
 	if (held)
-		return tfb_fail(c->b, task_of(c, i)->node, task_of(c, i)->path, "ends its loop holding a mutex (accepted: each lock released)");
+		return tfb_fail(c->b, rt->node, rt->path, "ends its loop holding a mutex (accepted: each lock released)");
 	return 0;
 }
 
