@@ -91,10 +91,13 @@ struct tf_resource {
 };
 
 /* One thread: its phases [first_phase, first_phase + n_phases), all of them run `loops` times
- * (-1: for ever; a thread whose loops end idles until the run stops), after `delay_us`. */
+ * (-1: for ever; a thread whose loops end idles until the run stops), after `delay_us`; the
+ * first once_phases of them run once only, before the others' loops start (rt-app's root: a
+ * phase [TF_PERIOD] that opens period 0, its timers then being [TF_CLOSE, TF_PERIOD]). */
 struct tf_thread {
 	char name[TF_NAME_MAX];
 	uint32_t first_phase, n_phases;
+	uint32_t once_phases;   /* 0 but for rt-app's root (1) */
 	int64_t loops;
 	uint64_t delay_us;
 	/* Its scheduling: has_sched false: the run's (-r, --policy, --nice); else sched (kind,
@@ -104,8 +107,9 @@ struct tf_thread {
 	/* Its CPUs: has_cpus false: the bench process's; else CPU c in cpus[c / 64] bit c % 64. */
 	bool has_cpus;
 	uint64_t cpus[1024 / 64];
-	/* What its wake-ups are called in the figures: "timer", "join", "resume", "signal" (the
-	 * first waiting step's), "" when it has none. */
+	/* What its wake-ups are called in the figures, after its first waiting step: "timer"
+	 * (TF_PERIOD, TF_TIMER), "join", "resume" (TF_SUSPEND), "signal" (TF_WAIT, TF_SYNC),
+	 * "barrier"; "" when it has none. */
 	char wakes_on[8];
 };
 
@@ -136,19 +140,27 @@ struct tf_task {
 /* The name of op ("run", "timer", ...), "?" past the last. */
 const char *tf_op_name(enum tf_op op);
 
-/* Reads the task file at path (at most TF_FILE_MAX_BYTES, a regular file, lib/safefile.h),
- * tells its format apart (interbench's has "interbench_task", rt-app's "tasks") and compiles it
- * into *task (zeroed first).  Returns 0, or -1 with one line in err naming the file, the line,
- * the JSON path and what is accepted: "t.json:12: threads[2].work: \"fast\" (accepted: a time,
- * 1us..10s, or {\"uniform\": [MIN, MAX]})".  Nothing is run. */
+/* Reads the task file at path (at most TF_FILE_MAX_BYTES, a regular file, lib/safefile.h: a
+ * FIFO or a directory is refused at once), tells its format apart (interbench's has
+ * "interbench_task", rt-app's "tasks") and compiles it into *task (zeroed first; zeroed again on
+ * failure).  Returns 0, or -1 with one printable line in err naming the file, the line, the JSON
+ * path and what is accepted: "t.json:12: threads[2].work: \"fast\" (accepted: a time, 0us..10s
+ * (an integer of microseconds, or a string with a unit: \"2.5ms\"), or {\"uniform\": [MIN,
+ * MAX]})"; a file that cannot be read: "PATH: open: No such file or directory".  Nothing is run.
+ * The JSON is read by taskfile/jsontree.h (a key given twice kept in order); interbench's format
+ * by taskfile/native.c, rt-app's by taskfile/rtapp.c, whose comments say what each compiles to. */
 int tf_load(const char *path, struct tf_task *task, char *err, size_t errlen);
 
-/* The same from the text buf of len bytes, named `name` in messages. */
+/* The same from the text buf of len bytes (any bytes, NUL-terminated or not), named `name` in
+ * messages. */
 int tf_parse(const char *name, const char *buf, size_t len, struct tf_task *task, char *err, size_t errlen);
 
 /* The task as canonical JSON text in interbench's terms (the model, whatever the format read;
  * keys sorted, no spaces), for the result (a run records it; compare refuses two results whose
- * tasks differ).  Returns a malloc'd string, or NULL on ENOMEM. */
+ * tasks differ).  Threads and resources are objects keyed by name, so neither the file's order
+ * of them (but for the order a thread wakes its followers in, which is the file's) nor its
+ * format, lines or spelling of times changes the text (taskfile/canon.c).
+ * Returns a malloc'd string, or NULL on ENOMEM. */
 char *tf_canonical_json(const struct tf_task *task);
 
 #endif
