@@ -321,8 +321,10 @@ void file_run(struct sim_thread *t)
 	const struct tf_thread *th = &r.m->threads[r.index];
 	r.in_chain = runs_in_chain(r.m, r.index);
 	bool ok = !th->delay_us || sim_sleep_until(t, now_ns() + th->delay_us * NS_PER_US);
-	for (int64_t l = 0; ok && (th->loops < 0 || l < th->loops); l++)
-		for (uint32_t p = 0; ok && p < th->n_phases; p++)
+	for (uint32_t p = 0; ok && p < th->once_phases && p < th->n_phases; p++)
+		ok = run_phase(&r, &r.m->phases[th->first_phase + p]);
+	for (int64_t l = 0; ok && th->n_phases > th->once_phases && (th->loops < 0 || l < th->loops); l++)
+		for (uint32_t p = th->once_phases; ok && p < th->n_phases; p++)
 			ok = run_phase(&r, &r.m->phases[th->first_phase + p]);
 	for (unsigned res = 0; res < r.m->n_resources; res++)
 		mutex_give(&r, res);
