@@ -4,6 +4,8 @@
  * runs the model's threads (workloads/file_run.c) in the periodic engine, with the model's
  * period, deadline and work, and its measures (workloads/file_measures.c).  As a load (-w File)
  * it runs the same task in the background. */
+#define _GNU_SOURCE
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -125,6 +127,36 @@ static int file_check(const void *opts, char *err, size_t len)
 	return 0;
 }
 
+/* Before anything runs: each thread given its own CPUs has one this run may use
+ * (sched_getaffinity(2): --cpus, taskset, a cpuset), else the kernel would refuse it
+ * mid-run. */
+static int file_preflight(const void *opts, char *err, size_t len)
+{
+	const struct file_opts *o = opts;
+	cpu_set_t allowed;
+	if (!o->path || sched_getaffinity(0, sizeof(allowed), &allowed) != 0)
+		return 0;
+	for (unsigned i = 0; i < file_model.n_threads; i++) {
+		const struct tf_thread *th = &file_model.threads[i];
+		bool any = false;
+		for (unsigned c = 0; th->has_cpus && c < CPU_SETSIZE && !any; c++)
+			any = (th->cpus[c / 64] >> (c % 64) & 1) && CPU_ISSET(c, &allowed);
+		if (th->has_cpus && !any) {
+			struct optspec_cpus mine, may;
+			char a[256], b[256];
+			memcpy(mine.bits, th->cpus, sizeof(mine.bits));
+			memset(&may, 0, sizeof(may));
+			for (unsigned c = 0; c < CPU_SETSIZE && c < OPTSPEC_MAX_CPUS; c++)
+				if (CPU_ISSET(c, &allowed))
+					may.bits[c / 64] |= 1ull << (c % 64);
+			snprintf(err, len, "--task-file: %s: thread %s: CPUs %s (accepted: CPUs this run may use, %s)",
+				 loaded_path, th->name, format_cpu_list(&mine, a, sizeof(a)), format_cpu_list(&may, b, sizeof(b)));
+			return -1;
+		}
+	}
+	return 0;
+}
+
 static bool file_supported(const void *opts, char *why, size_t len)
 {
 	const struct file_opts *o = opts;
@@ -188,6 +220,7 @@ const struct workload wl_file = {
 	.cfg_size = sizeof(struct file_opts),
 	.check = file_check,
 	.supported = file_supported,
+	.preflight = file_preflight,
 	.sim = &file_sim,
 	.sim_params = file_params,
 	.load = &file_load,
