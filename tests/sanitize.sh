@@ -37,7 +37,7 @@ for kind in "${kinds[@]}"; do
 		flags="-O1 -g -fsanitize=thread"
 		export TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1
 		targets="unit e2e"
-		sel_e2e="e2e e2e_loads e2e_faults e2e_stutter e2e_window e2e_pipeline" ;;
+		sel_e2e="e2e e2e_loads e2e_faults e2e_stutter e2e_window e2e_pipeline e2e_taskfile" ;;
 	*) echo "sanitize.sh: unknown kind '$kind' (accepted: asan, tsan)" >&2; exit 2 ;;
 	esac
 	# The cases a sanitizer cannot run (tests/e2e_hardening_env.sh measured why): skips it
