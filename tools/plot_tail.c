@@ -208,8 +208,8 @@ static void tail_key(struct figure *f, unsigned kinds)
 	static const char *const words[] = {
 		"with xerrorbars pt 7 lc rgb 'black' title 'p99: geometric mean of sub-runs, 95 % interval between them'",
 		"with points pt 6 lc rgb 'black' title 'p99 of one sub-run: no between-run interval'",
-		"with vectors head filled lc rgb 'black' "
-		"title 'p99 open above (a sub-run could not bound it): from their estimate'",
+		("with vectors head filled lc rgb 'black' "
+		 "title 'p99 open above (a sub-run could not bound it): from their estimate'"),
 		"with points pt 9 lc rgb 'black' title 'max of its sub-runs'",
 	};
 	for (unsigned k = 0; k < 4; k++)
