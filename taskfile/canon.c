@@ -147,6 +147,7 @@ char *tf_canonical_json(const struct tf_task *t)
 	     put(o, "deadline_us", json_integer((json_int_t)t->deadline_us)) ||
 	     put(o, "root", json_string(t->threads[t->root].name)) || put(o, "closers", json_integer(t->closers)) ||
 	     put(o, "work_as", json_string(t->work_as_loops ? "loops" : "cpu_time")) ||
+	     put(o, "frames", json_boolean(t->frames)) ||
 	     put(o, "work_per_period_us", json_integer((json_int_t)t->work_per_period_us)) ||
 	     put(o, "resources", resources_json(t));
 	if (!rc) {

@@ -127,6 +127,8 @@ struct tf_task {
 	unsigned root;                /* the thread whose TF_PERIOD steps open the periods */
 	unsigned closers;             /* threads with a TF_CLOSE step (each closes every period) */
 	bool work_as_loops;           /* TF_RUN burns calibrated loops (engine/sim.h fixed_work) */
+	bool frames;                  /* its periods are frames a user watches (a game's, a video's):
+	                                 --frame-log writes them (engine/sim.h logs_frames) */
 	uint64_t work_per_period_us;  /* the mean CPU the period's chain asks per period (the sum of
 	                                 the runs between a TF_PERIOD and the TF_CLOSEs, over the
 	                                 root's cycle), for the CPU figures */

@@ -28,7 +28,7 @@ struct nfile {
 	unsigned n, period_thread;
 };
 
-static const char *const top_keys[] = { "interbench_task", "name", "period", "deadline", "work_as", "threads", NULL };
+static const char *const top_keys[] = { "interbench_task", "name", "period", "deadline", "work_as", "frames", "threads", NULL };
 static const char *const thread_keys[] = { "name", "trigger", "work", "policy", "priority", "nice", "slice", "runtime",
 					   "dl_deadline", "dl_period", "cpus", NULL };
 
@@ -460,6 +460,11 @@ static int read_top(struct tfb *b, const struct jt_node *root)
 		if (n->kind != JT_STRING || (strcmp(n->text, "cpu_time") && strcmp(n->text, "loops")))
 			return tfb_fail(b, n, "work_as", "%s (accepted: \"cpu_time\" or \"loops\")", tfb_value(n, v, sizeof(v)));
 		task->work_as_loops = strcmp(n->text, "loops") == 0;
+	}
+	if ((n = jt_get(root, "frames"))) {
+		if (n->kind != JT_BOOL)
+			return tfb_fail(b, n, "frames", "%s (accepted: true or false)", tfb_value(n, v, sizeof(v)));
+		task->frames = n->boolean;
 	}
 	return 0;
 }

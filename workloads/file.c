@@ -107,6 +107,7 @@ static void file_install(void)
 	file_body.threads = m->n_threads;
 	file_sim.interval_us = m->period_us;
 	file_sim.fixed_work = m->work_as_loops;
+	file_sim.logs_frames = m->frames;
 	name_stages(m);
 	file_measures_name_threads(m);
 }
