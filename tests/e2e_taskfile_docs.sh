@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# The task-file documentation against itself and the binary: doc/task-file.schema.json is a
+# valid JSON Schema (draft 2020-12) that accepts every example under doc/tasks/ and refuses
+# files the format refuses; the keys the tables of doc/task-file.md ("interbench's format")
+# name are exactly the schema's, for the task and for a thread; and, when the binary reads task
+# files (--task-file in --help-all), each example runs for a second against None with
+# its result valid against doc/interbench-result.schema.json and named as its file names it.
+# Usage: tests/e2e_taskfile_docs.sh ./interbench
+set -u
+. "$(dirname "$0")/lib/e2e.sh"
+e2e_begin taskfile_docs "${1:-}"
+e2e_run_dir
+DOC="$E2E_TREE/doc/task-file.md"
+TSCHEMA="$E2E_TREE/doc/task-file.schema.json"
+TASKS="$E2E_TREE/doc/tasks"
+
+# check NAME CMD...: CMD's status 0 is a pass, anything else a failure with its output.
+check() {
+	local name=$1
+	shift
+	if "$@" >check.out 2>&1; then ok "$name"; else bad "$name" check.out; fi
+}
+
+check "the schema is a valid draft 2020-12 schema" python3 -c '
+import json, sys, jsonschema
+jsonschema.Draft202012Validator.check_schema(json.load(open(sys.argv[1])))' "$TSCHEMA"
+
+# Each example valid; at least the four built-ins and one graph of the doc's own.
+check "every doc/tasks/*.json is valid against the schema" python3 -c '
+import glob, json, os, sys, jsonschema
+v = jsonschema.Draft202012Validator(json.load(open(sys.argv[1])))
+files = sorted(glob.glob(os.path.join(sys.argv[2], "*.json")))
+names = {os.path.basename(f) for f in files}
+want = {"audio.json", "video.json", "proaudio.json", "pipeline.json"}
+if not want <= names:
+    sys.exit("missing: %s" % sorted(want - names))
+bad = 0
+for f in files:
+    for e in v.iter_errors(json.load(open(f))):
+        print("%s: %s: %s" % (f, "/".join(map(str, e.absolute_path)), e.message))
+        bad += 1
+sys.exit(bad != 0)' "$TSCHEMA" "$TASKS"
+
+# The schema refuses what the format refuses: each case one change to audio.json.
+check "the schema refuses an unknown key, a missing trigger, a priority of 100, a time without a unit, 33 threads" python3 -c '
+import copy, json, sys, jsonschema
+v = jsonschema.Draft202012Validator(json.load(open(sys.argv[1])))
+good = json.load(open(sys.argv[2]))
+def with_(f):
+    d = copy.deepcopy(good); f(d); return d
+cases = {
+    "unknown key": with_(lambda d: d.update(frequency=20)),
+    "missing trigger": with_(lambda d: d["threads"][0].pop("trigger")),
+    "priority 100": with_(lambda d: d["threads"][0].update(policy="fifo", priority=100)),
+    "time without a unit": with_(lambda d: d.update(period="50")),
+    "33 threads": with_(lambda d: d.update(threads=[dict(d["threads"][0], name="t%d" % i) for i in range(33)])),
+    "version 2": with_(lambda d: d.update(interbench_task=2)),
+}
+if not v.is_valid(good):
+    sys.exit("audio.json itself is invalid")
+accepted = [k for k, d in cases.items() if v.is_valid(d)]
+sys.exit("accepted: %s" % accepted if accepted else 0)' "$TSCHEMA" "$TASKS/audio.json"
+
+# The tables' keys: the first column of each "| key | value | meaning |" table of the section
+# "interbench's format", backquoted; the first table the task's, the second a thread's.
+check "the doc's tables name exactly the schema's keys (task and thread)" python3 -c '
+import json, re, sys
+doc = open(sys.argv[1], encoding="utf-8").read()
+sec = re.search(r"^## interbench.s format$(.*?)(?=^## )", doc, re.S | re.M)
+if not sec:
+    sys.exit("no section \"interbench'"'"'s format\"")
+tables, cur = [], None
+for line in sec.group(1).splitlines():
+    if re.match(r"\|\s*key\s*\|\s*value\s*\|", line):
+        cur = set(); tables.append(cur); continue
+    if cur is not None and line.startswith("|"):
+        cell = line.split("|")[1]
+        cur.update(re.findall(r"`([a-z_]+)`", cell))
+    elif not line.startswith("|"):
+        cur = None
+if len(tables) != 2:
+    sys.exit("%d key tables, 2 expected" % len(tables))
+s = json.load(open(sys.argv[2]))
+want = [set(s["properties"]), set(s["$defs"]["thread"]["properties"])]
+diff = []
+for what, doc_keys, schema_keys in zip(("task", "thread"), tables, want):
+    if doc_keys - schema_keys:
+        diff.append("%s: in the doc, not the schema: %s" % (what, sorted(doc_keys - schema_keys)))
+    if schema_keys - doc_keys:
+        diff.append("%s: in the schema, not the doc: %s" % (what, sorted(schema_keys - doc_keys)))
+sys.exit("\n".join(diff) if diff else 0)' "$DOC" "$TSCHEMA"
+
+# Each example run, when this binary reads task files.
+if "$BIN" --help-all 2>&1 | grep -q -- '--task-file'; then
+	e2e_calibrate
+	for f in "$TASKS"/*.json; do
+		base=$(basename "$f" .json)
+		name=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1])).get("name", "File"))' "$f")
+		if "$BIN" -t 1 -c -l "$LPMS" --task-file "$f" -w None --json "$base.json" >"$base.out" 2>&1 &&
+			python3 -c '
+import json, sys, jsonschema
+doc = json.load(open(sys.argv[1]))
+jsonschema.Draft202012Validator(json.load(open(sys.argv[2]))).validate(doc)
+sims = {r["simulation"] for r in doc["results"]}
+sys.exit(0 if sims == {sys.argv[3]} and all(r.get("samples") for r in doc["results"]) else "results: %s" % sorted(sims))' \
+				"$base.json" "$SCHEMA" "$name" >>"$base.out" 2>&1; then
+			ok "doc/tasks/$base.json runs as $name, its result valid"
+		else
+			bad "doc/tasks/$base.json runs as $name, its result valid" "$base.out"
+		fi
+	done
+else
+	skip "doc/tasks/*.json run: this binary has no --task-file"
+fi
+e2e_end
