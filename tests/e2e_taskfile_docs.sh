@@ -68,7 +68,7 @@ import json, re, sys
 doc = open(sys.argv[1], encoding="utf-8").read()
 sec = re.search(r"^## interbench.s format$(.*?)(?=^## )", doc, re.S | re.M)
 if not sec:
-    sys.exit("no section \"interbench'"'"'s format\"")
+    sys.exit("no section named: interbench format")
 tables, cur = [], None
 for line in sec.group(1).splitlines():
     if re.match(r"\|\s*key\s*\|\s*value\s*\|", line):
