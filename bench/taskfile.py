@@ -85,24 +85,43 @@ def cmd_side(rounds):
         print(f"| {what} | {med(rt[key])} | {med(ib[key])} | {ratio(ib[key], rt[key])} |")
 
 
-def t_interval(v):
-    """The 95 % t interval of the mean of v (between rounds), or None below 2 values."""
+def t_interval(v, share):
+    """The 95 % t interval over the rounds of v, or None below 2 values: a share's (ppm) of the
+    mean, within 0..100 %; a latency's of the geometric mean (the t interval of the logs, as
+    compare takes a latency's change: doc/json.md), so it stays above 0."""
     if len(v) < 2 or len(v) - 1 not in T95:
         return None
+    if not share:
+        if min(v) <= 0:
+            return None
+        lo, hi = t_interval([math.log(x) for x in v], True)
+        return (math.exp(lo), math.exp(hi))
     h = T95[len(v) - 1] * statistics.stdev(v) / math.sqrt(len(v))
-    return (statistics.mean(v) - h, statistics.mean(v) + h)
+    return (statistics.mean(v) - h, statistics.mean(v) + h) if share is True else \
+        (max(0.0, statistics.mean(v) - h), min(1e6, statistics.mean(v) + h))
 
 
 def overlap(a, b):
-    return a is not None and b is not None and a[0] <= b[1] and b[0] <= a[1]
+    """Whether intervals a and b meet; an upper end None is open (no bound above)."""
+    inf = float("inf")
+    return (a[0] <= (b[1] if b[1] is not None else inf)) and (b[0] <= (a[1] if a[1] is not None else inf))
 
 
 def iv_text(iv, scale):
     return "-" if iv is None else f"{iv[0] / scale:.3g}..{iv[1] / scale:.3g}"
 
 
-FIGS = (("latency_mean_ns", "latency mean, ms", 1e6), ("latency_p99_ns", "latency p99, ms", 1e6),
-        ("deadlines_met_ppm", "deadlines met, %", 1e4))
+# key, what, scale to the unit shown, a share (ppm) or a latency
+FIGS = (("latency_mean_ns", "latency mean, ms", 1e6, False), ("latency_p99_ns", "latency p99, ms", 1e6, False),
+        ("deadlines_met_ppm", "deadlines met, %", 1e4, "ppm"))
+
+
+def within_run(b, f, key):
+    """'K of N': the rounds whose two runs' own intervals (key_ci) met, of those where both had
+    one (null: too few periods)."""
+    pairs = [(x.get(key + "_ci"), y.get(key + "_ci")) for x, y in zip(b, f)]
+    pairs = [(x, y) for x, y in pairs if x and y]
+    return f"{sum(1 for x, y in pairs if overlap(x, y))} of {len(pairs)}"
 
 
 def cmd_pairs(rounds, tasks):
@@ -116,19 +135,16 @@ def cmd_pairs(rounds, tasks):
             f.append(only_result(f"b-{task}-{r}.json"))
         if len(b) != rounds:
             sys.exit(f"taskfile.py: {len(b)} built-in results of {task}, {rounds} expected")
-        for key, what, scale in FIGS:
+        for key, what, scale, share in FIGS:
             bv = [x[key] for x in b if x.get(key) is not None]
             fv = [x[key] for x in f if x.get(key) is not None]
             if not bv or not fv:
                 print(f"| {task} | {what} | - | - | - | - | - | - |")
                 continue
-            bi, fi = t_interval(bv), t_interval(fv)
-            within = sum(1 for x, y in zip(b, f)
-                         if x.get(key + "_ci") and y.get(key + "_ci") and None not in x[key + "_ci"] + y[key + "_ci"]
-                         and overlap(x[key + "_ci"], y[key + "_ci"]))
+            bi, fi = t_interval(bv, share), t_interval(fv, share)
+            meet = "-" if bi is None or fi is None else ("yes" if overlap(bi, fi) else "no")
             print(f"| {task} | {what} | {med([v / scale for v in bv])} | {med([v / scale for v in fv])} | "
-                  f"{iv_text(bi, scale)} | {iv_text(fi, scale)} | {'yes' if overlap(bi, fi) else 'no'} | "
-                  f"{within} of {rounds} |")
+                  f"{iv_text(bi, scale)} | {iv_text(fi, scale)} | {meet} | {within_run(b, f, key)} |")
 
 
 if __name__ == "__main__":
