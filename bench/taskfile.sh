@@ -31,8 +31,12 @@ secs=${3:-10}
 secs_b=${4:-5}
 hogs=${5:-2}
 lock=${BENCH_LOCK-/tmp/interbench-timing.lock}
-tree=$(cd "$bench_dir/.." && pwd)
-mp3=$bench_dir/rtapp/mp3-short.json
+# The files, copied into the scratch directory at their paths in the source tree, so that the
+# commands shown read as run from its top.
+mkdir -p doc/tasks bench/rtapp
+cp "$bench_dir"/../doc/tasks/*.json doc/tasks/
+cp "$bench_dir/rtapp/mp3-short.json" bench/rtapp/
+mp3=bench/rtapp/mp3-short.json
 tasks=(Audio Video ProAudio Pipeline)
 for tool in rt-app stress-ng; do
 	command -v "$tool" >/dev/null || { echo "taskfile.sh: $tool: not installed (apt-get install rt-app stress-ng)" >&2; exit 2; }
@@ -95,7 +99,7 @@ for ((r = 1; r <= rounds; r++)); do
 done
 
 # (b) the built-ins and their files, against Burn.
-python3 - "$tree/doc/tasks/pipeline.json" <<'PY' >pipeline-period.json
+python3 - doc/tasks/pipeline.json <<'PY' >pipeline-period.json
 import json, sys
 d = json.load(open(sys.argv[1]))  # interbench's format: no key repeats
 d.pop("deadline")
@@ -105,8 +109,8 @@ for ((r = 1; r <= rounds; r++)); do
 	locked
 	bench_run "b-builtin-$r.lines" "$bin" -t "$secs_b" -c -W Audio -W Video -W ProAudio -W Pipeline -w Burn --json "b-builtin-$r.json"
 	for t in "${tasks[@]}"; do
-		f=$tree/doc/tasks/${t,,}.json
-		[ "$t" = Pipeline ] && f=$tmp/pipeline-period.json
+		f=doc/tasks/${t,,}.json
+		[ "$t" = Pipeline ] && f=pipeline-period.json
 		bench_run "b-$t-$r.lines" "$bin" -t "$secs_b" -c --task-file "$f" -w Burn --json "b-$t-$r.json"
 	done
 	unlocked
@@ -119,15 +123,17 @@ echo "\`--task-file\` (\`--wake timer\`, \`-w None\`) under \`stress-ng --cpu $h
 echo "alternating which goes first.  AudioTick's wake-up latency after each 6 ms tick (rt-app:"
 echo "wu_lat; interbench: lateness) and its periods missed (rt-app: slack < 0; interbench:"
 echo "deadlines missed): median (range) over the rounds of each round's figure.  rt-app calibrated"
-echo "once before the hog: ${calib_ns} ns a loop."
+echo "once before the hog: ${calib_ns} ns a loop.  a-rtapp-R.json is bench/rtapp/mp3-short.json with"
+echo "its duration, log_basename and calibration edited (sed: the file repeats keys in one object)."
 echo
 python3 "$bench_dir/taskfile.py" side "$rounds"
 echo
 echo "(b) Each built-in task against its file (doc/tasks/; Pipeline's with its deadline at the"
-echo "period, as the built-in counts it), against Burn, $rounds rounds of $secs_b s a pair: median"
-echo "(range) over the rounds; the 95 % t interval of each form's mean over the rounds (between"
-echo "runs) and whether they overlap; the rounds in which the two runs' own 95 % intervals"
-echo "(\`_ci\`, within-run: they hold each run's own long-run figure, not another run's) overlapped."
+echo "period, as the built-in counts its deadlines: pipeline-period.json), against Burn, $rounds"
+echo "rounds of $secs_b s a pair: median (range) over the rounds; the 95 % t interval of each form's"
+echo "mean over the rounds (between runs; a latency's of its geometric mean) and whether they"
+echo "overlap; the rounds in which the two runs' own 95 % intervals (\`_ci\`, within-run: they hold"
+echo "each run's own long-run figure, not another run's) overlapped, of those where both had one."
 echo
 python3 "$bench_dir/taskfile.py" pairs "$rounds" "${tasks[@]}"
 bench_commands
