@@ -6,7 +6,8 @@
 # files (--task-file in --help-all), each example and rt-app's mp3-short.json (bench/rtapp/)
 # runs for a second against None, its result valid against doc/interbench-result.schema.json
 # and named as its file names it (File when it does not); a file asking for a realtime policy
-# needs root (a skip, said, without).
+# needs root (a skip, said, without); and each bad file of the doc's "Refusals" is refused with
+# the line the doc gives, exit status 2, nothing written.
 # Usage: tests/e2e_taskfile_docs.sh ./interbench
 set -u
 . "$(dirname "$0")/lib/e2e.sh"
@@ -120,7 +121,29 @@ sys.exit(0 if sims == {sys.argv[3]} and all(r.get("samples") for r in doc["resul
 			bad "$base.json runs as $name, its result valid" "$base.out"
 		fi
 	done
+	# The doc's refusals: each ```json block of "## Refusals" saved under the name the message
+	# after it gives, then refused with that message, exit status 2, no result written.
+	python3 - "$DOC" >refusals.tsv <<'PY'
+import re, sys
+doc = open(sys.argv[1], encoding="utf-8").read()
+sec = doc[doc.index("## Refusals"):]
+sec = sec[:sec.index("\n## ", 1)]
+for body, msg, name in re.findall(r"```json\n(.*?)```\n```\n(interbench: ([^:\s/]+):[^\n]*)\n```", sec, re.S):
+    open(name, "w").write(body)
+    print(name + "\t" + msg[len("interbench: "):])
+PY
+	[ "$(wc -l <refusals.tsv)" -ge 5 ] || bad "the doc's refusals: $(wc -l <refusals.tsv) examples found, 5 expected" refusals.tsv
+	while IFS=$'\t' read -r f msg; do
+		rc=0
+		"$BIN" -t 1 -c -l "$LPMS" --task-file "$f" -w None --json "refused-$f" >"$f.out" 2>&1 || rc=$?
+		if [ "$rc" = 2 ] && grep -qF -- "$msg" "$f.out" && [ ! -e "refused-$f" ]; then
+			ok "the doc's refusal of $f: its message, exit 2, nothing written"
+		else
+			echo "exit $rc; expected the line: $msg" >>"$f.out"
+			bad "the doc's refusal of $f: its message, exit 2, nothing written" "$f.out"
+		fi
+	done <refusals.tsv
 else
-	skip "doc/tasks/*.json run: this binary has no --task-file"
+	skip "doc/tasks/*.json run and the doc's refusals: this binary has no --task-file"
 fi
 e2e_end
