@@ -45,7 +45,7 @@ for f in files:
 sys.exit(bad != 0)' "$TSCHEMA" "$TASKS"
 
 # The schema refuses what the format refuses: each case one change to audio.json.
-check "the schema refuses an unknown key, a missing trigger, a priority of 100, a time without a unit, 33 threads" python3 -c '
+check "the schema refuses an unknown key, a missing trigger, a priority of 100, times the parser refuses, 33 threads, version 2" python3 -c '
 import copy, json, sys, jsonschema
 v = jsonschema.Draft202012Validator(json.load(open(sys.argv[1])))
 good = json.load(open(sys.argv[2]))
@@ -56,6 +56,10 @@ cases = {
     "missing trigger": with_(lambda d: d["threads"][0].pop("trigger")),
     "priority 100": with_(lambda d: d["threads"][0].update(policy="fifo", priority=100)),
     "time without a unit": with_(lambda d: d.update(period="50")),
+    "time with a space": with_(lambda d: d.update(period="50 ms")),
+    "time in exponent form": with_(lambda d: d.update(period="5e4us")),
+    "time upper-case": with_(lambda d: d.update(period="50MS")),
+    "fractional microseconds as a number": with_(lambda d: d["threads"][0].update(work=2.5)),
     "33 threads": with_(lambda d: d.update(threads=[dict(d["threads"][0], name="t%d" % i) for i in range(33)])),
     "version 2": with_(lambda d: d.update(interbench_task=2)),
 }
