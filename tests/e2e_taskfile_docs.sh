@@ -4,8 +4,8 @@
 # files the format refuses; the keys the tables of doc/task-file.md ("interbench's format")
 # name are exactly the schema's, for the task and for a thread; and, when the binary reads task
 # files (--task-file in --help-all), each example and rt-app's mp3-short.json (bench/rtapp/)
-# runs for a second against None, its result valid against doc/interbench-result.schema.json
-# and named as its file names it (File when it does not); a file asking for a realtime policy
+# runs for a second against None, its result valid against doc/interbench-result.schema.json,
+# the task File with the file's name (File when it gives none) in run.task_file.name; a file asking for a realtime policy
 # needs root (a skip, said, without); and each bad file of the doc's "Refusals" is refused with
 # the line the doc gives, exit status 2, nothing written.
 # Usage: tests/e2e_taskfile_docs.sh ./interbench
@@ -118,7 +118,9 @@ import json, sys, jsonschema
 doc = json.load(open(sys.argv[1]))
 jsonschema.Draft202012Validator(json.load(open(sys.argv[2]))).validate(doc)
 sims = {r["simulation"] for r in doc["results"]}
-sys.exit(0 if sims == {sys.argv[3]} and all(r.get("samples") for r in doc["results"]) else "results: %s" % sorted(sims))' \
+name = doc["run"]["task_file"]["name"]
+ok = sims == {"File"} and name == sys.argv[3] and all(r.get("samples") for r in doc["results"])
+sys.exit(0 if ok else "results: %s, task_file.name %s" % (sorted(sims), name))' \
 				"$base.json" "$SCHEMA" "$name" >>"$base.out" 2>&1; then
 			ok "$base.json runs as $name, its result valid"
 		else
@@ -132,15 +134,15 @@ import re, sys
 doc = open(sys.argv[1], encoding="utf-8").read()
 sec = doc[doc.index("## Refusals"):]
 sec = sec[:sec.index("\n## ", 1)]
-for body, msg, name in re.findall(r"```json\n(.*?)```\n```\n(interbench: ([^:\s/]+):[^\n]*)\n```", sec, re.S):
+for body, msg, name in re.findall(r"```json\n(.*?)```\n```\n(interbench: --task-file: ([^:\s/]+):[^\n]*)\n```", sec, re.S):
     open(name, "w").write(body)
-    print(name + "\t" + msg[len("interbench: "):])
+    print(name + "\t" + msg)
 PY
 	[ "$(wc -l <refusals.tsv)" -ge 5 ] || bad "the doc's refusals: $(wc -l <refusals.tsv) examples found, 5 expected" refusals.tsv
 	while IFS=$'\t' read -r f msg; do
 		rc=0
 		"$BIN" -t 1 -c -l "$LPMS" --task-file "$f" -w None --json "refused-$f" >"$f.out" 2>&1 || rc=$?
-		if [ "$rc" = 2 ] && grep -qF -- "$msg" "$f.out" && [ ! -e "refused-$f" ]; then
+		if [ "$rc" = 2 ] && grep -qxF -- "$msg" "$f.out" && [ ! -e "refused-$f" ]; then
 			ok "the doc's refusal of $f: its message, exit 2, nothing written"
 		else
 			echo "exit $rc; expected the line: $msg" >>"$f.out"
