@@ -133,7 +133,8 @@ unit: $(TEST_BINS)
 # (tests/lib/e2e.sh).
 E2E ?= e2e e2e_loads e2e_results e2e_faults e2e_hardening_files e2e_hardening_env e2e_outputs e2e_tabular e2e_tables \
 	e2e_sweep e2e_decisions e2e_stutter e2e_audit e2e_plot e2e_disturb e2e_window e2e_golden e2e_explain e2e_pipeline e2e_trace e2e_framelog \
-	e2e_completion e2e_man e2e_frontdoor e2e_pts e2e_make e2e_autopkgtest e2e_kernel_matrix e2e_threshold e2e_cgroup e2e_taskfile
+	e2e_completion e2e_man e2e_frontdoor e2e_pts e2e_make e2e_autopkgtest e2e_kernel_matrix e2e_threshold e2e_cgroup e2e_taskfile \
+	e2e_taskfile_docs
 e2e: interbench
 	@bash tests/untouched.sh bash tests/run-e2e.sh ./interbench $(E2E)
 
