@@ -45,8 +45,8 @@ refused() {
 	else bad "${args[*]}: exit $rc, want '$want'" r.txt; fi
 }
 refused --bugdet 5 -- "interbench: --bugdet: unknown option (did you mean --budget? see -h for the accepted ones)"
-refused -W Audoi -- "interbench: -W: unknown simulation 'Audoi' (did you mean Audio? accepted: Audio, Video, X, Gaming, ProAudio, Pipeline, Custom)"
-refused -w burn,hakc -t 1 -- "interbench: -w: unknown load 'burn,hakc' (did you mean Hack? accepted: None, Video, X, Pipeline, Burn, Write, Read, Compile, Memload, Hack, Ring, Copy, Proc, Custom)"
+refused -W Audoi -- "interbench: -W: unknown simulation 'Audoi' (did you mean Audio? accepted: Audio, Video, X, Gaming, ProAudio, Pipeline, Custom, File)"
+refused -w burn,hakc -t 1 -- "interbench: -w: unknown load 'burn,hakc' (did you mean Hack? accepted: None, Video, X, Pipeline, Burn, Write, Read, Compile, Memload, Hack, Ring, Copy, Proc, Custom, File)"
 refused compare --treshold 5 a b -- "interbench compare: --treshold: unknown option (did you mean --threshold? see --help)"
 refused compair a b -- "interbench: compair: unknown subcommand (did you mean compare? see -h for the accepted ones)"
 refused -t 1.5s -- "interbench: -t: not a whole number of seconds '1.5s' (accepted: a time from 1s to 1d in whole seconds, with a unit ns, us, ms, s, m, h or d (no unit: seconds))"
