@@ -82,8 +82,9 @@ struct sim_period_facts {
 };
 
 /* Bytes of the result's block a task's measures fill (sim_result.task): the largest task's
- * (a task file's figures, workloads/file.c: 32 threads' wake-up p99s and the chain's). */
-#define SIM_TASK_BLOCK_BYTES 320
+ * (a task file's figures, workloads/file.h: 32 threads' wake-up p99s and counts, and the
+ * chain's). */
+#define SIM_TASK_BLOCK_BYTES 448
 
 /* A task with measures of its own (sim_desc.measures): per-run accounting the engine keeps
  * for it, fed by its body's threads (sim_measures_lock) and by the engine at defined points

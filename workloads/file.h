@@ -23,8 +23,10 @@ struct file_sync {
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
 	uint64_t generation;     /* event: resumes so far; barrier: rounds completed */
-	unsigned waiting;        /* condition: threads waiting; barrier: threads arrived */
-	unsigned tickets;        /* condition: signals given to waiting threads, not yet taken */
+	unsigned waiting;        /* barrier: threads arrived in this round */
+	uint64_t queued;         /* condition: waiters queued so far (each takes the next number) */
+	uint64_t released;       /* condition: waiters 0..released-1 were released by a signal or
+	                            broadcast, in the order they queued */
 	uint64_t woken_ns;       /* when it was last resumed, signalled or completed */
 };
 
@@ -35,6 +37,8 @@ struct file_state {
 	struct file_sync sync[TF_MAX_RESOURCES];     /* events, conditions, barriers */
 	struct file_sync close;                      /* the open period's closing: generation counts
 	                                                the periods closed */
+	struct file_sync started;                    /* the threads' start: none runs its program
+	                                                before all have started */
 	_Atomic unsigned closes_left;                /* closing threads yet to reach TF_CLOSE */
 	uint64_t opened;                             /* periods opened (the root's) */
 	uint64_t period_start_ns;                    /* the open period's nominal start */
@@ -50,12 +54,15 @@ struct file_acct {
 };
 
 /* The figures (sim_result.task's block): the chain's samples, mean, p50, p99 and max, ns (all
- * 0 without a sample), the ticks overrun, and each thread's wake-up p99 (0: no wake-up). */
+ * 0 without a sample), the ticks overrun, each thread's wake-up p99 (0: no wake-up) and its
+ * wake-ups counted (capped at UINT32_MAX; no row shows them: tests/check_file_run.c reads
+ * them). */
 struct file_figures {
 	uint64_t chain_samples, chain_p50_ns, chain_p99_ns, chain_max_ns;
 	double chain_mean_ns;
 	uint64_t timer_overruns;
 	uint64_t wake_p99_ns[TF_MAX_THREADS];
+	uint32_t wakes[TF_MAX_THREADS];
 };
 
 extern const struct sim_measures file_measures;

@@ -20,8 +20,10 @@ static void file_block(const void *state, void *block)
 		.chain_p99_ns = hist_percentile_ns(&a->chain_hist, 99, a->chain.max_ns),
 		.timer_overruns = a->timer_overruns,
 	};
-	for (unsigned i = 0; i < TF_MAX_THREADS; i++)
+	for (unsigned i = 0; i < TF_MAX_THREADS; i++) {
 		f.wake_p99_ns[i] = a->wake_hist[i].total ? hist_percentile_ns(&a->wake_hist[i], 99, HIST_MAX_NS) : 0;
+		f.wakes[i] = a->wake_hist[i].total < UINT32_MAX ? (uint32_t)a->wake_hist[i].total : UINT32_MAX;
+	}
 	memcpy(block, &f, sizeof(f));
 }
 

@@ -115,25 +115,23 @@ static bool generation_reached(struct file_sync *y, uint64_t gen)
 	return y->generation >= gen;
 }
 
-static bool ticket_taken(struct file_sync *y, uint64_t unused)
+static bool released(struct file_sync *y, uint64_t my)
 {
-	(void)unused;
-	if (!y->tickets)
-		return false;
-	y->tickets--;
-	return true;
+	return y->released > my;
 }
 
-/* TF_RESUME / TF_SIGNAL / TF_BROADCAST on y: wakes its current waiters (all, or one for a
- * signal); lost when none waits. */
+/* TF_RESUME / TF_SIGNAL / TF_BROADCAST on y: wakes its current waiters (all, or for a signal
+ * the one waiting longest, as the POSIX condition "unblocks at least one of the threads that
+ * are blocked", and never one that comes to wait after: the signaller's own wait that follows
+ * (rt-app's signal then wait) must not take it); lost when none waits. */
 static void sync_wake(struct file_sync *y, bool one, bool event)
 {
 	pthread_mutex_lock(&y->lock);
 	y->woken_ns = now_ns();
 	if (event)
 		y->generation++;
-	else if (y->waiting > y->tickets)
-		y->tickets = one ? y->tickets + 1 : y->waiting;
+	else if (y->released < y->queued)
+		y->released = one ? y->released + 1 : y->queued;
 	pthread_cond_broadcast(&y->cond);
 	pthread_mutex_unlock(&y->lock);
 }
@@ -184,19 +182,19 @@ static void mutex_give(struct runner *r, unsigned res)
 	pthread_mutex_unlock(&r->st->mutex[res]);
 }
 
-/* TF_WAIT / TF_SYNC: waits on condition res, its mutex res2 released meanwhile (registered as a
- * waiter first, so a signal given once res2 is free reaches it); a sync signals first. */
+/* TF_WAIT / TF_SYNC: waits on condition res, its mutex res2 released meanwhile (queued as a
+ * waiter first, so a signal given once res2 is free reaches it), until a signal released its
+ * place in the queue; a sync signals first, before it queues. */
 static bool cond_wait(struct runner *r, unsigned res, unsigned res2, bool sync)
 {
 	struct file_sync *y = &r->st->sync[res];
 	if (sync)
 		sync_wake(y, true, false);
 	pthread_mutex_lock(&y->lock);
-	y->waiting++;
+	uint64_t my = y->queued++;
 	bool had = holds(r, res2);
 	mutex_give(r, res2);
-	bool ok = sync_wait(r, y, ticket_taken, 0);
-	y->waiting--;
+	bool ok = sync_wait(r, y, released, my);
 	uint64_t from_ns = y->woken_ns;
 	pthread_mutex_unlock(&y->lock);
 	if (!ok)
@@ -205,13 +203,12 @@ static bool cond_wait(struct runner *r, unsigned res, unsigned res2, bool sync)
 	return !had || mutex_take(r, res2);
 }
 
-/* TF_BARRIER: until every party of barrier res arrived. */
-static bool barrier_wait(struct runner *r, unsigned res)
+/* Until `parties` threads arrived at y (a barrier's round: y->waiting counts the arrivals). */
+static bool meet(struct runner *r, struct file_sync *y, unsigned parties)
 {
-	struct file_sync *y = &r->st->sync[res];
 	pthread_mutex_lock(&y->lock);
 	bool ok = true;
-	if (++y->waiting >= r->m->res[res].parties) {
+	if (++y->waiting >= parties) {
 		y->waiting = 0;
 		y->generation++;
 		y->woken_ns = now_ns();
@@ -221,6 +218,12 @@ static bool barrier_wait(struct runner *r, unsigned res)
 	}
 	pthread_mutex_unlock(&y->lock);
 	return ok;
+}
+
+/* TF_BARRIER: until every party of barrier res arrived. */
+static bool barrier_wait(struct runner *r, unsigned res)
+{
+	return meet(r, &r->st->sync[res], r->m->res[res].parties);
 }
 
 /* TF_PERIOD (the root): once the period before is closed, opens the next. */
@@ -324,7 +327,10 @@ void file_run(struct sim_thread *t)
 	r = (struct runner){ .t = t, .m = &file_model, .st = sim_task_state(t), .index = sim_thread_index(t) };
 	const struct tf_thread *th = &r.m->threads[r.index];
 	r.in_chain = runs_in_chain(r.m, r.index);
-	bool ok = !th->delay_us || sim_sleep_until(t, now_ns() + th->delay_us * NS_PER_US);
+	/* every thread started before any runs its program: a signal given before its waiter
+	 * was even created would be lost (rt-app's conditions lose a signal nobody waits for) */
+	bool ok = meet(&r, &r.st->started, r.m->n_threads);
+	ok = ok && (!th->delay_us || sim_sleep_until(t, now_ns() + th->delay_us * NS_PER_US));
 	for (uint32_t p = 0; ok && p < th->once_phases && p < th->n_phases; p++)
 		ok = run_phase(&r, &r.m->phases[th->first_phase + p]);
 	for (int64_t l = 0; ok && th->n_phases > th->once_phases && (th->loops < 0 || l < th->loops); l++)
@@ -354,6 +360,8 @@ int file_setup(void *state, const struct sim_spec *spec, char *errmsg, size_t le
 	(void)spec;
 	struct file_state *st = state;
 	int rc = sync_init(&st->close);
+	if (rc == 0)
+		rc = sync_init(&st->started);
 	for (unsigned i = 0; rc == 0 && i < TF_MAX_RESOURCES; i++) {
 		rc = sync_init(&st->sync[i]);
 		if (rc == 0)
@@ -369,6 +377,8 @@ void file_teardown(void *state)
 	struct file_state *st = state;
 	pthread_cond_destroy(&st->close.cond);
 	pthread_mutex_destroy(&st->close.lock);
+	pthread_cond_destroy(&st->started.cond);
+	pthread_mutex_destroy(&st->started.lock);
 	for (unsigned i = 0; i < TF_MAX_RESOURCES; i++) {
 		pthread_cond_destroy(&st->sync[i].cond);
 		pthread_mutex_destroy(&st->sync[i].lock);
