@@ -100,10 +100,12 @@ assert tf["format"] == "rt-app", tf
 assert tf["threads"] == ["AudioTick", "AudioOut", "AudioTrack", "mp3.decoder", "OMXCall"], tf
 (r,) = doc["results"]
 assert r["samples"] > 0 and r["chain_samples"] > 0, r
-# AudioOut and the threads after it are woken by resume and signal: each has wake-ups
-assert all(r["thread%d_wake_p99_ns" % i] is not None for i in (1, 2, 3, 4)), r
+# AudioOut, AudioTrack and mp3.decoder are resumed in a chain every 30 ms: each has wake-ups.
+# OMXCall is woken by the decoder's signal, which, as in rt-app, is lost when OMXCall is not
+# waiting yet; the two then wait on each other for good (doc/task-file.md): not asserted
+assert all(r["thread%d_wake_p99_ns" % i] is not None for i in (1, 2, 3)), r
 PY
-	then ok "rt-app's mp3-short.json runs as it is: 5 threads, each woken as rt-app wakes it"
+	then ok "rt-app's mp3-short.json runs as it is: 5 threads, the resumed ones woken as rt-app wakes them"
 	else bad "mp3-short.json (exit $rc)" m.err; fi
 else
 	skip "rt-app's examples not installed ($MP3)"
