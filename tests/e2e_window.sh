@@ -21,10 +21,13 @@ for r in doc["results"]:
     assert (st["reason"] == "known") == (st["unknown"] == []), st
     assert sorted(st["needed_s"]) == sorted(st["unknown"]), st
     assert st["reason"] != "max-time" or st["look"] == 2, st
-    # the bench stops itself at a look, never before it (1 s or 4 s); main's cap is the last
-    # look plus a 2 s grace (run/pair.c), and a window measured past 6 + 4 s means main did not
-    # keep it: 4 s of slack for main's wake-up on a loaded host, a hang bound, not a speed claim
-    assert (1.0, 4.0)[st["look"] - 1] <= win_s <= 10.0, (st, win_s)
+    # the bench stops itself at a look, never before it (1 s or 4 s) by its own clock, which
+    # starts when it is spawned; main's window starts after that, once it has sampled /proc
+    # (run/pair.c: t0_ns), so it may measure the look up to that sampling short (0.7 ms under
+    # ThreadSanitizer once): 0.1 s allowed.  main's cap is the last look plus a 2 s grace, and
+    # a window measured past 6 + 4 s means main did not keep it: 4 s of slack for main's
+    # wake-up on a loaded host, a hang bound, not a speed claim
+    assert (1.0, 4.0)[st["look"] - 1] - 0.1 <= win_s <= 10.0, (st, win_s)
 PY
 then ok "no -t: each pair stopped at a look, its stop in a schema-valid JSON"; else bad "adaptive run (exit $rc)" w.txt; fi
 if grep -q "running every load until its figures are known, 1 to 4 seconds" w.txt &&
@@ -40,7 +43,7 @@ if [ "$rc" = 0 ] && python3 - x.json <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))["results"][0]
 assert r["stop"]["looks"] == 1 and r["stop"]["last_look_s"] == 10.1, r["stop"]
-assert r["window_ns"] >= 10.1e9, r["window_ns"]   # one whole 0-100 % sweep
+assert r["window_ns"] >= 10.0e9, r["window_ns"]   # one whole 0-100 % sweep (10.1 s by the bench's clock; main's starts later: see above)
 PY
 then ok "X runs at least one whole sweep, whatever --max-time"; else bad "X's window (exit $rc)" x.txt; fi
 
