@@ -11,6 +11,7 @@
 #include <string.h>
 #include <jansson.h>
 #include "explain/model.h"
+#include "host/machine.h"
 #include "workloads/file.h"
 #include "workloads/workload.h"
 
@@ -131,25 +132,25 @@ static int file_check(const void *opts, char *err, size_t len)
 /* Before anything runs: each thread given its own CPUs has one this run may use
  * (sched_getaffinity(2): --cpus, taskset, a cpuset), else the kernel would refuse it
  * mid-run. */
+_Static_assert(sizeof(((struct tf_thread *)0)->cpus) == sizeof(((struct optspec_cpus *)0)->bits),
+	       "a thread's CPUs are an optspec_cpus bit set");
+
 static int file_preflight(const void *opts, char *err, size_t len)
 {
 	const struct file_opts *o = opts;
-	cpu_set_t allowed;
-	if (!o->path || sched_getaffinity(0, sizeof(allowed), &allowed) != 0)
+	struct optspec_cpus may, mine = { .given = true };
+	if (!o->path || machine_allowed_cpus(&may) == 0)
 		return 0;
 	for (unsigned i = 0; i < file_model.n_threads; i++) {
 		const struct tf_thread *th = &file_model.threads[i];
 		bool any = false;
-		for (unsigned c = 0; th->has_cpus && c < CPU_SETSIZE && !any; c++)
-			any = (th->cpus[c / 64] >> (c % 64) & 1) && CPU_ISSET(c, &allowed);
-		if (th->has_cpus && !any) {
-			struct optspec_cpus mine, may;
+		if (!th->has_cpus)
+			continue;
+		memcpy(mine.bits, th->cpus, sizeof(mine.bits));
+		for (unsigned w = 0; w < OPTSPEC_MAX_CPUS / 64; w++)
+			any = any || (mine.bits[w] & may.bits[w]);
+		if (!any) {
 			char a[256], b[256];
-			memcpy(mine.bits, th->cpus, sizeof(mine.bits));
-			memset(&may, 0, sizeof(may));
-			for (unsigned c = 0; c < CPU_SETSIZE && c < OPTSPEC_MAX_CPUS; c++)
-				if (CPU_ISSET(c, &allowed))
-					may.bits[c / 64] |= 1ull << (c % 64);
 			snprintf(err, len, "--task-file: %s: thread %s: CPUs %s (accepted: CPUs this run may use, %s)",
 				 loaded_path, th->name, format_cpu_list(&mine, a, sizeof(a)), format_cpu_list(&may, b, sizeof(b)));
 			return -1;
