@@ -645,8 +645,13 @@ static bool task_file_value(const char *arg, const char **path)
 	return true;
 }
 
+/* The pointers expand_task_files may write for argc arguments: one argument, -Wfile:PATH,
+ * becomes four, and a NULL ends them. */
+#define EXPANDED_ARGV_MAX(argc) (4 * (argc) + 1)
+
 /* argv with -W file:PATH (also -Wfile:PATH, --sim file:PATH, --sim=file:PATH) said as
- * "-W File --task-file PATH", into out (2 * argc + 1 pointers: the strings stay argv's). */
+ * "-W File --task-file PATH", into out (EXPANDED_ARGV_MAX(argc) pointers: the strings stay
+ * argv's).  Returns the count, the NULL not counted. */
 static int expand_task_files(int argc, char **argv, char **out)
 {
 	int n = 0;
@@ -676,7 +681,7 @@ static int expand_task_files(int argc, char **argv, char **out)
 enum opt_status options_parse(struct options *o, int argc, char **argv, char *err, size_t errlen)
 {
 	struct entries *es = malloc(sizeof(*es));
-	char **args = malloc(((size_t)argc * 2 + 2) * sizeof(*args));
+	char **args = malloc(EXPANDED_ARGV_MAX((size_t)argc) * sizeof(*args));
 	if (!es || !args) {
 		free(es);
 		free(args);

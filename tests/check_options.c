@@ -52,6 +52,22 @@ START_TEST(good_values)
 END_TEST
 
 /* --frame-log DIR and its formats, a list of names; the formats alone are refused. */
+/* Every spelling of -W file:PATH becomes -W File --task-file PATH, the last PATH kept; many
+ * inline ones (each argument becoming four) fit the expanded argv. */
+START_TEST(task_file_spellings)
+{
+	struct options o;
+	ck_assert_msg(parse(&o, "-Wfile:a", "-WFILE:b", "-W", "file:c", "--sim", "File:d", "--sim=file:e",
+			    "-Wfile:f", "-Wfile:g", "-Wfile:h", "-Wfile:i", "-Wfile:doc/tasks/audio.json", NULL) == OPT_OK,
+		      "%s", err);
+	ck_assert_str_eq(val(&o, "task-file"), "doc/tasks/audio.json");
+	ck_assert_int_eq(parse(&o, "--sim=file:doc/tasks/video.json", NULL), OPT_OK);
+	ck_assert_str_eq(val(&o, "task-file"), "doc/tasks/video.json");
+	ck_assert_int_eq(parse(&o, "-Wfile:no-such-task.json", NULL), OPT_ERROR);  /* the file is read at once */
+	ck_assert_str_eq(err, "--task-file: no-such-task.json: open: No such file or directory");
+}
+END_TEST
+
 START_TEST(frame_log_options)
 {
 	struct options o;
@@ -446,6 +462,7 @@ int main(void)
 	tcase_add_test(tc, reparse_resets);
 	tcase_add_test(tc, size_parser);
 	tcase_add_test(tc, size_option_bounds);
+	tcase_add_test(tc, task_file_spellings);
 	tcase_add_test(tc, subcommand_tables);
 	tcase_add_test(tc, subcommand_help_layout);
 	suite_add_tcase(s, tc);
