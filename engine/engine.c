@@ -14,6 +14,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 #include "calibrate/calibrate.h"
+#include "lib/schedpolicy.h"
 #include "lib/timeutil.h"
 #include "explain/hook.h"
 #include "engine/sim.h"
@@ -160,19 +161,8 @@ static void set_sim_priority(struct sim_engine *e, unsigned i)
 		s = &own;
 	if (!sched_setting_is_default(s) && sched_setting_apply(0, s, msg, sizeof(msg)) != 0)
 		record_refusal(e, errno, msg);
-	const uint64_t *mask = e->body->thread_cpus ? e->body->thread_cpus(i, &e->spec) : NULL;
-	if (!mask)
-		return;
-	cpu_set_t set;
-	CPU_ZERO(&set);
-	for (unsigned c = 0; c < CPU_SETSIZE && c < 1024; c++)
-		if (mask[c / 64] >> (c % 64) & 1)
-			CPU_SET(c, &set);
-	if (sched_setaffinity(0, sizeof(set), &set) != 0) {
-		int err = errno;
-		snprintf(msg, sizeof(msg), "sched_setaffinity(task thread %u): %s", i, strerror(err));
-		record_refusal(e, err, msg);
-	}
+	if (e->body->thread_cpus && sched_pin_cpus(e->body->thread_cpus(i, &e->spec), msg, sizeof(msg)) != 0)
+		record_refusal(e, errno, msg);
 }
 
 /* interbench 0.31's latency of the period woken at e->wake_ns (number `period`) that the task

@@ -63,10 +63,10 @@ struct sim_body {
 	 * has one, false for the run's.  The engine applies it as it applies the run's, recording a
 	 * refusal the same way.  NULL: every thread the run's. */
 	bool (*thread_sched)(unsigned i, const struct sim_spec *spec, struct sched_setting *s);
-	/* Thread i's CPUs, when it has its own (CPU c in mask[c / 64] bit c % 64, a 1024-bit set):
-	 * returns the mask, or NULL for the process's.  Applied with sched_setaffinity(2), a refusal
-	 * recorded as above.  NULL: every thread the process's. */
-	const uint64_t *(*thread_cpus)(unsigned i, const struct sim_spec *spec);
+	/* Thread i's CPUs, when it has its own: returns them (given), or NULL for the process's.
+	 * Applied with sched_pin_cpus (sched_setaffinity(2)), a refusal recorded as above.  NULL:
+	 * every thread the process's. */
+	const struct optspec_cpus *(*thread_cpus)(unsigned i, const struct sim_spec *spec);
 };
 
 

@@ -232,3 +232,21 @@ const char *sched_setting_label(const struct sched_setting *s, char *buf, size_t
 	add_place(s, buf, len);
 	return buf;
 }
+
+int sched_pin_cpus(const struct optspec_cpus *cpus, char *err, size_t errlen)
+{
+	cpu_set_t set;
+	if (!cpus || !cpus->given)
+		return 0;
+	CPU_ZERO(&set);
+	for (unsigned c = 0; c < OPTSPEC_MAX_CPUS && c < CPU_SETSIZE; c++)
+		if (optspec_cpu_isset(cpus, c))
+			CPU_SET(c, &set);
+	if (sched_setaffinity(0, sizeof(set), &set) == 0)
+		return 0;
+	int saved = errno;
+	char list[256];
+	snprintf(err, errlen, "sched_setaffinity(%s): %s", format_cpu_list(cpus, list, sizeof(list)), strerror(saved));
+	errno = saved;
+	return -1;
+}

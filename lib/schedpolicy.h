@@ -74,6 +74,11 @@ bool sched_setting_is_default(const struct sched_setting *s);
  * runtime 7.3 ms, period 16.7 ms): Device or resource busy"). */
 int sched_setting_apply(pid_t tid, const struct sched_setting *s, char *err, size_t errlen);
 
+/* Pins the calling thread to the CPUs of cpus with sched_setaffinity(2); cpus NULL or not
+ * given leaves it where it may run.  Returns 0, or -1 with errno set and err naming the call,
+ * the list and the kernel's reason ("sched_setaffinity(2-3): Invalid argument"). */
+int sched_pin_cpus(const struct optspec_cpus *cpus, char *err, size_t errlen);
+
 /* Reads thread tid's policy back (sched_getattr) into s (kind, nice, rt_prio and the deadline
  * parameters; for other and batch, sched_runtime as slice_ns: the slice in force when one was
  * set, 0 on kernels that keep none).  Returns 0, or -1 with errno set. */

@@ -14,6 +14,7 @@
 #include "host/machine.h"
 #include "host/oom.h"
 #include "run/pair.h"
+#include "lib/schedpolicy.h"
 #include "lib/timeutil.h"
 
 #define STOP_GRACE_MS 2000  /* a stopped child must report within this */
@@ -65,24 +66,6 @@ static void bench_window_wait(const struct pair_params *p, struct sim_engine *e,
 		if (stop_now(sp, k, &st->verdict, &st->reason))
 			return;
 	}
-}
-
-/* Pins the calling process (its threads to come inherit it) to cpus, when given.  Returns 0,
- * or -1 with err naming the call. */
-static int pin(const struct optspec_cpus *cpus, char *err, size_t errlen)
-{
-	cpu_set_t set;
-	if (!cpus || !cpus->given)
-		return 0;
-	CPU_ZERO(&set);
-	for (unsigned c = 0; c < OPTSPEC_MAX_CPUS && c < CPU_SETSIZE; c++)
-		if (optspec_cpu_isset(cpus, c))
-			CPU_SET(c, &set);
-	if (sched_setaffinity(0, sizeof(set), &set) == 0)
-		return 0;
-	char list[256];
-	snprintf(err, errlen, "sched_setaffinity(%s): %s", format_cpu_list(cpus, list, sizeof(list)), strerror(errno));
-	return -1;
 }
 
 /* Moves the calling process, a child with its one thread, into cg (NULL: stays).  Returns 0,
@@ -304,7 +287,7 @@ int bench_record_receive(int fd, struct bench_record *rec, struct pair_stop *sto
 static void bench_measure(struct bench_arg *b, int ctl_fd, struct sim_result *res)
 {
 	char err[160];
-	if (enter_cgroup(b->p->bench_cgroup, err, sizeof(err)) != 0 || pin(b->p->bench_cpus, err, sizeof(err)) != 0) {
+	if (enter_cgroup(b->p->bench_cgroup, err, sizeof(err)) != 0 || sched_pin_cpus(b->p->bench_cpus, err, sizeof(err)) != 0) {
 		res->error = errno;
 		snprintf(res->errmsg, sizeof(res->errmsg), "%s", err);
 		return;
@@ -389,7 +372,7 @@ static int load_body(void *arg, int ctl_fd, int res_fd)
 	memset(c, 0, sizeof(*c));
 	oom_adj_child(true);   /* raising is always allowed */
 	if (enter_cgroup(p->load_cgroup, c->errmsg, sizeof(c->errmsg)) != 0 ||
-	    pin(p->load_cpus, c->errmsg, sizeof(c->errmsg)) != 0 ||
+	    sched_pin_cpus(p->load_cpus, c->errmsg, sizeof(c->errmsg)) != 0 ||
 	    (!sched_setting_is_default(ls) && sched_setting_apply(0, ls, c->errmsg, sizeof(c->errmsg)) != 0)) {
 		c->error = errno ? errno : EINVAL;
 	} else {

@@ -222,43 +222,6 @@ int tfb_resource(struct tfb *b, const struct jt_node *n, const char *path, const
 	return (int)t->n_resources++;
 }
 
-/* What a thread's wake-ups are called after its first waiting step (taskfile/model.h). */
-static const char *wake_word(enum tf_op op)
-{
-	switch (op) {
-	case TF_PERIOD:
-	case TF_TIMER:
-		return "timer";
-	case TF_JOIN:
-		return "join";
-	case TF_SUSPEND:
-		return "resume";
-	case TF_WAIT:
-	case TF_SYNC:
-		return "signal";
-	case TF_BARRIER:
-		return "barrier";
-	default:
-		return NULL;
-	}
-}
-
-void tfb_wakes_on(struct tf_task *task)
-{
-	for (unsigned i = 0; i < task->n_threads; i++) {
-		struct tf_thread *th = &task->threads[i];
-		th->wakes_on[0] = '\0';
-		for (uint32_t p = th->first_phase; p < th->first_phase + th->n_phases && !th->wakes_on[0]; p++)
-			for (uint32_t s = task->phases[p].first; s < task->phases[p].first + task->phases[p].n; s++) {
-				const char *w = wake_word(task->steps[s].op);
-				if (w) {
-					snprintf(th->wakes_on, sizeof(th->wakes_on), "%s", w);
-					break;
-				}
-			}
-	}
-}
-
 int tfb_cpus(struct tfb *b, const struct jt_node *c, const char *path, bool list_text, struct tf_thread *th)
 {
 	const char *what = list_text ? "an array of CPU numbers 0..1023, or a CPU list \"0,2-3\"" :
@@ -282,7 +245,7 @@ int tfb_cpus(struct tfb *b, const struct jt_node *c, const char *path, bool list
 	} else {
 		return tfb_fail(b, c, path, "%s (accepted: %s)", tfb_value(c, v, sizeof(v)), what);
 	}
-	th->has_cpus = true;
-	memcpy(th->cpus, l.bits, sizeof(th->cpus));
+	l.given = true;
+	th->cpus = l;
 	return 0;
 }

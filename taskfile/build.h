@@ -52,7 +52,7 @@ int tfb_no_duplicates(struct tfb *b, const struct jt_node *obj, const char *path
 int tfb_known_keys(struct tfb *b, const struct jt_node *obj, const char *path, const char *const *keys);
 
 /* A thread's CPUs: an array of CPU numbers (not empty, none twice), or with list_text a CPU
- * list as cyclictest takes it ("0,2-3"), into th->cpus (has_cpus set). */
+ * list as cyclictest takes it ("0,2-3"), into th->cpus (given set). */
 int tfb_cpus(struct tfb *b, const struct jt_node *c, const char *path, bool list_text, struct tf_thread *th);
 
 /* Whether s is a thread's or task's name: 1..TF_NAME_MAX-1 of A-Za-z0-9 _ . - */
@@ -73,9 +73,6 @@ void tfb_phase_end(struct tfb *b, struct tf_phase *p);
  * long, empty, or past TF_MAX_RESOURCES). */
 int tfb_resource(struct tfb *b, const struct jt_node *n, const char *path, const char *name, enum tf_res_kind kind,
 		 uint64_t period_us);
-
-/* Sets each thread's wakes_on from its first waiting step. */
-void tfb_wakes_on(struct tf_task *task);
 
 /* The readers: doc's root (an object) compiled into b->task (zeroed, its format set).  Return 0,
  * or -1 with b->err set.  interbench's format: taskfile/native.c; rt-app's: taskfile/rtapp.c. */

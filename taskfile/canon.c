@@ -99,15 +99,13 @@ static json_t *thread_json(const struct tf_task *t, const struct tf_thread *th)
 	json_t *o = json_object();
 	int rc = o ? 0 : -1;
 	rc = rc || put(o, "loops", json_integer(th->loops)) || put(o, "once_phases", json_integer(th->once_phases)) ||
-	     put(o, "delay_us", json_integer((json_int_t)th->delay_us)) || put(o, "wakes_on", json_string(th->wakes_on)) ||
+	     put(o, "delay_us", json_integer((json_int_t)th->delay_us)) || put(o, "wakes_on", json_string(tf_wakes_on(t, th))) ||
 	     put(o, "phases", phases_json(t, th));
 	if (!rc && th->has_sched)
 		rc = put(o, "sched", sched_json(&th->sched));
-	if (!rc && th->has_cpus) {
-		struct optspec_cpus l = { .given = true };
+	if (!rc && th->cpus.given) {
 		char buf[4096];
-		memcpy(l.bits, th->cpus, sizeof(l.bits));
-		rc = put(o, "cpus", json_string(format_cpu_list(&l, buf, sizeof(buf))));
+		rc = put(o, "cpus", json_string(format_cpu_list(&th->cpus, buf, sizeof(buf))));
 	}
 	if (rc) {
 		json_decref(o);

@@ -21,6 +21,38 @@ const char *tf_op_name(enum tf_op op)
 	return (unsigned)op < TF_OPS ? names[op] : "?";
 }
 
+/* The word of a waiting step's wake-ups, NULL for a step that does not wait. */
+static const char *wake_word(enum tf_op op)
+{
+	switch (op) {
+	case TF_PERIOD:
+	case TF_TIMER:
+		return "timer";
+	case TF_JOIN:
+		return "join";
+	case TF_SUSPEND:
+		return "resume";
+	case TF_WAIT:
+	case TF_SYNC:
+		return "signal";
+	case TF_BARRIER:
+		return "barrier";
+	default:
+		return NULL;
+	}
+}
+
+const char *tf_wakes_on(const struct tf_task *task, const struct tf_thread *th)
+{
+	for (uint32_t p = th->first_phase; p < th->first_phase + th->n_phases; p++)
+		for (uint32_t s = task->phases[p].first; s < task->phases[p].first + task->phases[p].n; s++) {
+			const char *w = wake_word(task->steps[s].op);
+			if (w)
+				return w;
+		}
+	return "";
+}
+
 /* Tells the format apart and runs its reader. */
 static int compile(struct tfb *b, const struct jt_doc *doc)
 {

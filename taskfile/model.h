@@ -104,13 +104,8 @@ struct tf_thread {
 	 * nice, rt_prio, dl_*, slice_ns). */
 	bool has_sched;
 	struct sched_setting sched;
-	/* Its CPUs: has_cpus false: the bench process's; else CPU c in cpus[c / 64] bit c % 64. */
-	bool has_cpus;
-	uint64_t cpus[1024 / 64];
-	/* What its wake-ups are called in the figures, after its first waiting step: "timer"
-	 * (TF_PERIOD, TF_TIMER), "join", "resume" (TF_SUSPEND), "signal" (TF_WAIT, TF_SYNC),
-	 * "barrier"; "" when it has none. */
-	char wakes_on[8];
+	/* Its CPUs: cpus.given false: the bench process's; else those set in cpus. */
+	struct optspec_cpus cpus;
 };
 
 /* Where the model came from. */
@@ -141,6 +136,11 @@ struct tf_task {
 
 /* The name of op ("run", "timer", ...), "?" past the last. */
 const char *tf_op_name(enum tf_op op);
+
+/* What the wake-ups of thread th of task are called, after its first waiting step: "timer"
+ * (TF_PERIOD, TF_TIMER), "join", "resume" (TF_SUSPEND), "signal" (TF_WAIT, TF_SYNC),
+ * "barrier"; "" when it has none. */
+const char *tf_wakes_on(const struct tf_task *task, const struct tf_thread *th);
 
 /* Reads the task file at path (at most TF_FILE_MAX_BYTES, a regular file, lib/safefile.h: a
  * FIFO or a directory is refused at once), tells its format apart (interbench's has

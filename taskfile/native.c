@@ -490,6 +490,5 @@ int tf_read_native(struct tfb *b, const struct jt_doc *doc)
 	for (unsigned i = 0; i < f->n; i++)
 		if (emit_thread(b, f, i))
 			return -1;
-	tfb_wakes_on(b->task);
 	return 0;
 }

@@ -849,7 +849,6 @@ int tf_read_rtapp(struct tfb *b, const struct jt_doc *doc)
 	if (!rc) {
 		b->task->closers = 1;
 		work_per_period(b->task);
-		tfb_wakes_on(b->task);
 	}
 	free(c);
 	return rc;

@@ -9,6 +9,7 @@
 #include "tests/ck_run.h"
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -327,6 +328,31 @@ START_TEST(sched_setattr_each_policy)
 }
 END_TEST
 
+/* sched_pin_cpus: nothing given leaves the thread be; a CPU it may run on pins it there alone;
+ * a CPU no machine here has is the kernel's EINVAL, named with the list. */
+START_TEST(pin_cpus)
+{
+	cpu_set_t before, after;
+	char err[128] = "";
+	ck_assert_int_eq(sched_getaffinity(0, sizeof(before), &before), 0);
+	struct optspec_cpus none = { .given = false }, one = { .given = true }, far = { .given = true };
+	ck_assert_int_eq(sched_pin_cpus(NULL, err, sizeof(err)), 0);
+	ck_assert_int_eq(sched_pin_cpus(&none, err, sizeof(err)), 0);
+	unsigned first = 0;
+	while (!CPU_ISSET(first, &before))
+		first++;
+	one.bits[first / 64] |= 1ull << (first % 64);
+	ck_assert_int_eq(sched_pin_cpus(&one, err, sizeof(err)), 0);
+	ck_assert_int_eq(sched_getaffinity(0, sizeof(after), &after), 0);
+	ck_assert(CPU_COUNT(&after) == 1 && CPU_ISSET(first, &after));
+	far.bits[1023 / 64] |= 1ull << (1023 % 64);
+	errno = 0;
+	ck_assert_int_eq(sched_pin_cpus(&far, err, sizeof(err)), -1);
+	ck_assert_int_eq(errno, EINVAL);
+	ck_assert_str_eq(err, "sched_setaffinity(1023): Invalid argument");
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("sweep");
@@ -340,6 +366,7 @@ int main(void)
 	tcase_add_test(tc, settings_built);
 	tcase_add_test(tc, deadline_reservation);
 	tcase_add_test(tc, sched_setattr_each_policy);
+	tcase_add_test(tc, pin_cpus);
 	suite_add_tcase(s, tc);
 	return ck_run(s);
 }

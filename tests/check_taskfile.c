@@ -93,10 +93,10 @@ START_TEST(native_mixer)
 	ck_assert_int_eq(task.res[0].period_us, 1000);
 	const struct tf_thread *cap = &task.threads[0], *mix = &task.threads[3];
 	ck_assert(cap->has_sched && cap->sched.kind == SP_FIFO && cap->sched.rt_prio == 80);
-	ck_assert(!task.threads[1].has_sched && !task.threads[1].has_cpus);
-	ck_assert(mix->has_cpus && mix->cpus[0] == 2);
-	ck_assert_str_eq(cap->wakes_on, "timer");
-	ck_assert_str_eq(mix->wakes_on, "join");
+	ck_assert(!task.threads[1].has_sched && !task.threads[1].cpus.given);
+	ck_assert(mix->cpus.given && mix->cpus.bits[0] == 2);
+	ck_assert_str_eq(tf_wakes_on(&task, cap), "timer");
+	ck_assert_str_eq(tf_wakes_on(&task, mix), "join");
 	ck_assert_int_eq(cap->loops, -1);
 	ck_assert_int_eq(cap->once_phases, 0);
 }
@@ -329,11 +329,11 @@ START_TEST(rtapp_mp3)
 					     "signal(queue) unlock(mutex)]");
 	const struct tf_thread *tick = &task.threads[0];
 	ck_assert(tick->has_sched && tick->sched.kind == SP_OTHER && tick->sched.nice == -19);
-	ck_assert(tick->has_cpus && tick->cpus[0] == 1);
+	ck_assert(tick->cpus.given && tick->cpus.bits[0] == 1);
 	ck_assert_int_eq(tick->once_phases, 1);
-	ck_assert_str_eq(tick->wakes_on, "timer");
-	ck_assert_str_eq(task.threads[1].wakes_on, "resume");
-	ck_assert_str_eq(task.threads[4].wakes_on, "signal");
+	ck_assert_str_eq(tf_wakes_on(&task, tick), "timer");
+	ck_assert_str_eq(tf_wakes_on(&task, &task.threads[1]), "resume");
+	ck_assert_str_eq(tf_wakes_on(&task, &task.threads[4]), "signal");
 	ck_assert_int_eq(task.threads[4].sched.nice, -2);
 }
 END_TEST

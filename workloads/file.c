@@ -52,10 +52,10 @@ static bool file_thread_sched(unsigned i, const struct sim_spec *spec, struct sc
 	return true;
 }
 
-static const uint64_t *file_thread_cpus(unsigned i, const struct sim_spec *spec)
+static const struct optspec_cpus *file_thread_cpus(unsigned i, const struct sim_spec *spec)
 {
 	(void)spec;
-	return i < file_model.n_threads && file_model.threads[i].has_cpus ? file_model.threads[i].cpus : NULL;
+	return i < file_model.n_threads && file_model.threads[i].cpus.given ? &file_model.threads[i].cpus : NULL;
 }
 
 static void file_pattern_note(const struct sim_spec *spec, char *buf, size_t len)
@@ -132,27 +132,23 @@ static int file_check(const void *opts, char *err, size_t len)
 /* Before anything runs: each thread given its own CPUs has one this run may use
  * (sched_getaffinity(2): --cpus, taskset, a cpuset), else the kernel would refuse it
  * mid-run. */
-_Static_assert(sizeof(((struct tf_thread *)0)->cpus) == sizeof(((struct optspec_cpus *)0)->bits),
-	       "a thread's CPUs are an optspec_cpus bit set");
-
 static int file_preflight(const void *opts, char *err, size_t len)
 {
 	const struct file_opts *o = opts;
-	struct optspec_cpus may, mine = { .given = true };
+	struct optspec_cpus may;
 	if (!o->path || machine_allowed_cpus(&may) == 0)
 		return 0;
 	for (unsigned i = 0; i < file_model.n_threads; i++) {
 		const struct tf_thread *th = &file_model.threads[i];
 		bool any = false;
-		if (!th->has_cpus)
+		if (!th->cpus.given)
 			continue;
-		memcpy(mine.bits, th->cpus, sizeof(mine.bits));
 		for (unsigned w = 0; w < OPTSPEC_MAX_CPUS / 64; w++)
-			any = any || (mine.bits[w] & may.bits[w]);
+			any = any || (th->cpus.bits[w] & may.bits[w]);
 		if (!any) {
 			char a[256], b[256];
 			snprintf(err, len, "--task-file: %s: thread %s: CPUs %s (accepted: CPUs this run may use, %s)",
-				 loaded_path, th->name, format_cpu_list(&mine, a, sizeof(a)), format_cpu_list(&may, b, sizeof(b)));
+				 loaded_path, th->name, format_cpu_list(&th->cpus, a, sizeof(a)), format_cpu_list(&may, b, sizeof(b)));
 			return -1;
 		}
 	}
