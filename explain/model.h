@@ -45,7 +45,8 @@ enum explain_source { EXPLAIN_NONE, EXPLAIN_BPF, EXPLAIN_SCHEDSTAT };
 #define EXPLAIN_PAIR_WHO 12      /* other tasks a pair's summary keeps (merged by pid) */
 #define EXPLAIN_PAIR_IRQS 6      /* interrupt handlers a pair's summary keeps */
 #define EXPLAIN_KEEP 32          /* explained periods a pair keeps: the latest ones */
-#define EXPLAIN_MAX_STAGES 4         /* stages of a chain told apart (explain_add_stage) */
+#define EXPLAIN_MAX_STAGES EXPLAIN_SLOTS /* stages of a chain told apart (explain_add_stage): each
+                                            takes a tracked thread at least */
 
 
 /* Another task that took the CPU: its identity and what it took, ns. */

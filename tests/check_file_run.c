@@ -69,6 +69,35 @@ START_TEST(join_of_two_once_a_period)
 }
 END_TEST
 
+/* The stages --explain follows (sim_body.explained): the period's thread, then the chain's
+ * threads in file order, then the others, up to EXPLAIN_MAX_STAGES; a stage's thread number
+ * is its place in the file. */
+START_TEST(explain_stages_follow_the_chain)
+{
+	const char *opts[8] = { "tests/taskfiles/run/stages.json" };
+	char err[512] = "";
+	int w = workload_find("File", false);
+	ck_assert_msg(workload_table[w]->check(opts, err, sizeof(err)) == 0, "%s", err);
+	struct sim_spec spec;
+	workload_sim_spec(workload_table[w], opts, &spec);
+	const struct explain_stages *x = &spec.desc->body->explained;
+	ck_assert_uint_eq(x->count, EXPLAIN_MAX_STAGES);
+	ck_assert_uint_eq(x->n_threads, EXPLAIN_MAX_STAGES - 1);
+	const char *want[] = { "src", "s1", "s2", "s3", "s4", "s5", "s6", "s7" };  /* not clock, not s8 */
+	for (unsigned i = 0; i < EXPLAIN_MAX_STAGES; i++)
+		ck_assert_str_eq(x->names[i], want[i]);
+	for (unsigned i = 0; i < x->n_threads; i++)
+		ck_assert(x->threads[i].stage == i + 1 && x->threads[i].thread == i + 2);
+	opts[0] = "tests/taskfiles/run/aside.json";   /* clock, on its own timer, first in the file */
+	ck_assert_msg(workload_table[w]->check(opts, err, sizeof(err)) == 0, "%s", err);
+	workload_sim_spec(workload_table[w], opts, &spec);
+	x = &spec.desc->body->explained;
+	ck_assert_uint_eq(x->count, 3);
+	ck_assert(!strcmp(x->names[0], "src") && !strcmp(x->names[1], "sink") && !strcmp(x->names[2], "clock"));
+	ck_assert(x->threads[0].thread == 2 && x->threads[1].thread == 0);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("file_run");
@@ -76,6 +105,7 @@ int main(void)
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, signal_then_wait_wakes_the_partner);
 	tcase_add_test(tc, join_of_two_once_a_period);
+	tcase_add_test(tc, explain_stages_follow_the_chain);
 	suite_add_tcase(s, tc);
 	return ck_run(s);
 }

@@ -69,8 +69,8 @@ static void file_pattern_note(const struct sim_spec *spec, char *buf, size_t len
 		 file_model.format == TF_FORMAT_RTAPP ? "rt-app's JSON" : "interbench's format", deadline);
 }
 
-/* --explain follows the root and up to EXPLAIN_MAX_STAGES - 1 threads after it, in the model's
- * order (a chain's stages). */
+/* --explain follows the root and up to EXPLAIN_MAX_STAGES - 1 threads after it: the chain's
+ * first, then the others, each in the file's order (name_stages). */
 static struct explain_stage_thread explained_threads[EXPLAIN_MAX_STAGES - 1];
 static const char *explained_names[EXPLAIN_MAX_STAGES];
 
@@ -85,18 +85,20 @@ static struct sim_desc file_sim = {
 	.pattern_note = file_pattern_note,
 };
 
-/* The stages --explain names: the root, then the threads in a chain after it. */
+/* The stages --explain names: the root, then the chain's threads (file_runs_in_chain), then
+ * the others (a thread on its own timer, one signalled aside), while stages are left. */
 static void name_stages(const struct tf_task *m)
 {
 	unsigned n = 0;
 	explained_names[0] = m->threads[m->root].name;
-	for (unsigned i = 0; i < m->n_threads && n < EXPLAIN_MAX_STAGES - 1; i++) {
-		if (i == m->root)
-			continue;
-		explained_threads[n] = (struct explain_stage_thread){ .thread = i, .stage = n + 1 };
-		explained_names[n + 1] = m->threads[i].name;
-		n++;
-	}
+	for (int chain = 1; chain >= 0; chain--)
+		for (unsigned i = 0; i < m->n_threads && n < EXPLAIN_MAX_STAGES - 1; i++) {
+			if (i == m->root || file_runs_in_chain(m, i) != (bool)chain)
+				continue;
+			explained_threads[n] = (struct explain_stage_thread){ .thread = i, .stage = n + 1 };
+			explained_names[n + 1] = m->threads[i].name;
+			n++;
+		}
 	file_body.explained = (struct explain_stages){ .threads = explained_threads, .n_threads = n,
 						       .names = explained_names, .count = n + 1 };
 }

@@ -70,6 +70,10 @@ extern const struct sim_measures file_measures;
 /* Labels each thread's wake-up row with the model's thread name (at load; "" past its last). */
 void file_measures_name_threads(const struct tf_task *m);
 
+/* Whether thread i of m does its period's work (its runs count as the period's, sim_burn): the
+ * root, and in interbench's format each thread of the chain (woken by a join). */
+bool file_runs_in_chain(const struct tf_task *m, unsigned i);
+
 /* The engine's hooks for the model's threads (sim_body): run, setup, teardown. */
 void file_run(struct sim_thread *t);
 int file_setup(void *state, const struct sim_spec *spec, char *errmsg, size_t len);

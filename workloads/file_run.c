@@ -309,9 +309,7 @@ static bool run_phase(struct runner *r, const struct tf_phase *ph)
 	return true;
 }
 
-/* Whether thread i's runs are its period's work: the root's, and in interbench's format every
- * thread of the chain (woken by a join). */
-static bool runs_in_chain(const struct tf_task *m, unsigned i)
+bool file_runs_in_chain(const struct tf_task *m, unsigned i)
 {
 	const struct tf_thread *th = &m->threads[i];
 	if (i == m->root)
@@ -326,7 +324,7 @@ void file_run(struct sim_thread *t)
 	static _Thread_local struct runner r;   /* 600 bytes off the task thread's stack */
 	r = (struct runner){ .t = t, .m = &file_model, .st = sim_task_state(t), .index = sim_thread_index(t) };
 	const struct tf_thread *th = &r.m->threads[r.index];
-	r.in_chain = runs_in_chain(r.m, r.index);
+	r.in_chain = file_runs_in_chain(r.m, r.index);
 	/* every thread started before any runs its program: a signal given before its waiter
 	 * was even created would be lost (rt-app's conditions lose a signal nobody waits for) */
 	bool ok = meet(&r, &r.st->started, r.m->n_threads);
