@@ -78,7 +78,8 @@ static void defaults(struct cmp_thresholds *t)
 {
 	memset(t, 0xa5, sizeof(*t));
 	cmp_default_thresholds(t);
-	ck_assert(!t->regressions_only && !t->match_names && !t->allow_different_machine && !t->json && !t->flagged);
+	ck_assert(!t->regressions_only && !t->match_names && !t->allow_different_machine && !t->allow_different_task &&
+		  !t->json && !t->flagged);
 }
 
 /* compare_sets(a, b) under t, its text in out (outlen bytes; out NULL: discarded). */
@@ -1118,6 +1119,37 @@ START_TEST(machine_guard)
 }
 END_TEST
 
+/* Results of different task files (run.task_file.digest) are refused, naming both digests and
+ * the flag; --allow-different-task judges them, the difference a warning; the same digest is
+ * no difference. */
+START_TEST(task_guard)
+{
+	static const char fmt[] =
+		"{\"schema_version\":2,\"generator\":\"interbench\",\"machine\":{\"cpu_model\":\"Xeon\",\"online_cpus\":2},"
+		"\"run\":{\"task_file\":{\"digest\":\"fnv1a64:%016x\"}}," ONE_AUDIO_RESULT;
+	char a_text[1024], b_text[1024], out[8192];
+	snprintf(a_text, sizeof(a_text), fmt, 0xa);
+	snprintf(b_text, sizeof(b_text), fmt, 0xb);
+	struct result_set a, b;
+	parse_ok(a_text, &a);
+	parse_ok(b_text, &b);
+	ck_assert_int_eq(compare_text(&a, &b, out, sizeof(out)), CMP_BAD_INPUT);
+	ck_assert_msg(strstr(out, "interbench compare: different tasks (the task files' models differ: OLD "
+				  "fnv1a64:000000000000000a, NEW fnv1a64:000000000000000b;") &&
+		      strstr(out, "--allow-different-task compares them anyway"), "%s", out);
+	struct cmp_thresholds t;
+	defaults(&t);
+	t.allow_different_task = true;
+	ck_assert_int_eq(compare_with(&a, &b, &t, out, sizeof(out)), CMP_UNDECIDED);
+	ck_assert_msg(strstr(out, "Warning: task_file.digest differs: OLD 'fnv1a64:000000000000000a', NEW "
+				  "'fnv1a64:000000000000000b'"), "%s", out);
+	ck_assert_int_eq(compare_text(&a, &a, out, sizeof(out)), CMP_UNDECIDED);
+	ck_assert_msg(!strstr(out, "differs"), "%s", out);
+	result_set_free(&a);
+	result_set_free(&b);
+}
+END_TEST
+
 /* Run options that shape every pair are facts too: a different --dsp-load, -L or --scheduler warns; the
  * settings compare matches per pair (nice, policy), the selection and the outputs do not. */
 START_TEST(option_differences_warned)
@@ -1477,6 +1509,7 @@ int main(void)
 	tcase_add_test(tc, json_decision_keys);
 	tcase_add_test(tc, latency_definitions);
 	tcase_add_test(tc, machine_guard);
+	tcase_add_test(tc, task_guard);
 	tcase_add_test(tc, seed_logfile);
 	tcase_add_test(tc, header_of_too_many_columns);
 	tcase_add_test(tc, v031_and_own_logfiles);

@@ -1,12 +1,14 @@
 #!/bin/bash
-# End to end: task files (doc/task-file.md).  A chain of four threads in interbench's format
-# runs against Burn with --explain: its chain figures, each thread's wake-up p99 under its name,
-# --explain's stages named after the file's threads, the compiled model and its digest in a
+# End to end: task files (doc/task-file.md).  A chain of four threads in interbench's format,
+# and a thread on its own timer listed before them, runs against Burn with --explain: its chain
+# figures, each thread's wake-up p99 under its name, --explain's stages named after the file's
+# threads (the chain's first), the compiled model and its digest in a
 # schema-valid JSON.  -W file:PATH says --task-file PATH.  rt-app's own example mp3-short.json
 # (Debian's rt-app package) runs as it is.  The built-in Audio and its file form
 # (doc/tasks/audio.json) state the same pattern.  A bad file is refused before anything runs,
 # one line naming the file, the line and the key's path, exit 2.  compare refuses two results of
-# different task files.  File runs as a load too.  Usage: e2e_taskfile.sh BINARY
+# different task files, but with --allow-different-task.  File runs as a load too.
+# Usage: e2e_taskfile.sh BINARY
 set -u
 . "$(dirname "$0")/lib/e2e.sh"
 e2e_begin taskfile "${1:?usage: $0 path/to/interbench}"
@@ -21,6 +23,7 @@ cat >chain.json <<'J'
   "name": "Chain4",
   "period": "10ms",
   "threads": [
+    { "name": "tick", "trigger": { "every": "5ms" }, "work": "50us" },
     { "name": "capture", "trigger": "period", "work": "500us" },
     { "name": "dsp", "trigger": { "after": ["capture"] }, "work": "1ms" },
     { "name": "mix", "trigger": { "after": ["dsp"] }, "work": "1ms" },
@@ -29,54 +32,65 @@ cat >chain.json <<'J'
 }
 J
 
-# a chain of four against Burn, explained: its figures, its threads by name, the model recorded
+# a chain of four (and a thread on its own timer, first in the file) against Burn, explained: its
+# figures, its threads by name, the model recorded
 "$BIN" -q -l "$LPMS" -t 2 --task-file chain.json -w Burn --explain --explain-threshold 1us -v --json c.json >c.out 2>c.err; rc=$?
 if [ "$rc" = 0 ] && valid c.json && python3 - c.json <<'PY'
 import json, sys
 doc = json.load(open(sys.argv[1]))
 tf = doc["run"]["task_file"]
 assert tf["format"] == "interbench" and tf["name"] == "Chain4", tf
-assert tf["threads"] == ["capture", "dsp", "mix", "out"], tf
+assert tf["threads"] == ["tick", "capture", "dsp", "mix", "out"], tf
 assert tf["digest"].startswith("fnv1a64:") and tf["model"], tf
 (r,) = doc["results"]
 assert (r["simulation"], r["load"]) == ("File", "Burn"), r
 assert r["chain_samples"] > 0 and r["chain_p99_ns"] >= r["chain_p50_ns"] > 0, r
 # a period's chain is at least its work: 3 ms of CPU in a row
 assert r["chain_p50_ns"] >= 3000000, r["chain_p50_ns"]
-assert r["thread0_wake_p99_ns"] is None, "the root is woken by the engine: its latency is the task's"
-assert all(r["thread%d_wake_p99_ns" % i] > 0 for i in (1, 2, 3)), r
-assert all(r["thread%d_wake_p99_ns" % i] is None for i in range(4, 32)), r
+assert r["thread1_wake_p99_ns"] is None, "the root is woken by the engine: its latency is the task's"
+assert all(r["thread%d_wake_p99_ns" % i] > 0 for i in (0, 2, 3, 4)), r
+assert all(r["thread%d_wake_p99_ns" % i] is None for i in range(5, 32)), r
 PY
-then ok "a chain of four vs Burn: chain figures, wake-ups by thread, the model and its digest recorded"
+then ok "a chain of four and a timer thread vs Burn: chain figures, wake-ups by thread, the model and its digest recorded"
 else bad "chain of four (exit $rc)" c.err; fi
 log=$(ls ./*.log | head -1)
-if grep -qE '^          threads: wake-up p99 capture -, dsp [0-9.]+ ms, mix [0-9.]+ ms, out [0-9.]+ ms$' "$log" &&
-   grep -qF 'task Chain4: 4 threads from chain.json' "$log"; then
+if grep -qE '^          threads: wake-up p99 tick [0-9.]+ ms, capture -, dsp [0-9.]+ ms, mix [0-9.]+ ms, out [0-9.]+ ms$' "$log" &&
+   grep -qF 'task Chain4: 5 threads from chain.json' "$log"; then
 	ok "the logfile names the task, its file and each thread's wake-up p99"
 else bad "the logfile's task lines" "$log"; fi
-# --explain follows the chain: each stage by the file's thread name, with how long it waited
+# --explain follows the chain, then the thread aside: each stage by the file's thread name, with
+# how long it waited
 src=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["results"][0]["explain"]["source"])' c.json 2>/dev/null)
 if [ "$src" = bpf ]; then
 	why_joined "$log" >c.joined
-	if python3 -c 'import json,sys; st=json.load(open(sys.argv[1]))["results"][0]["explain"]["stages"]; assert [s["stage"] for s in st]==["capture","dsp","mix","out"], st' c.json &&
-	   grep -qE '^ +why: stages: capture waited [0-9.]+ % .*, dsp waited [0-9.]+ % .*, mix waited [0-9.]+ % .*, out waited [0-9.]+ %' c.joined; then
-		ok "--explain: each stage of the chain named after the file's thread, with its wait"
+	if python3 -c 'import json,sys; st=json.load(open(sys.argv[1]))["results"][0]["explain"]["stages"]; assert [s["stage"] for s in st]==["capture","dsp","mix","out","tick"], st' c.json &&
+	   grep -qE '^ +why: stages: capture waited [0-9.]+ % .*, dsp waited [0-9.]+ % .*, mix waited [0-9.]+ % .*, out waited [0-9.]+ % .*, tick waited [0-9.]+ %' c.joined; then
+		ok "--explain: each stage of the chain named after the file's thread, with its wait, then the timer thread"
 	else bad "--explain's stages" c.joined; fi
 else
 	skip "--explain's stages: no BPF tracer here (source $src)"
 fi
 rm -f ./*.log
 
-# -W file:PATH is --task-file PATH
-"$BIN" -q -l "$LPMS" -t 1 -W file:chain.json -w None --json w.json >w.out 2>w.err; rc=$?
+# -W file:PATH is --task-file PATH; a path with a newline and an escape stays on the header's
+# one line, escaped, and whole in the JSON
+odd=$'odd\n\e[2Jname.json'
+cp chain.json "$odd"
+"$BIN" -q -l "$LPMS" -t 1 -W "file:$odd" -w None --json w.json >w.out 2>w.err; rc=$?
 if [ "$rc" = 0 ] && python3 - w.json c.json <<'PY'
 import json, sys
 w, c = (json.load(open(p)) for p in sys.argv[1:])
 assert [x["simulation"] for x in w["results"]] == ["File"], w["results"]
 assert w["run"]["task_file"]["digest"] == c["run"]["task_file"]["digest"]
+assert w["run"]["task_file"]["path"] == "odd\n\x1b[2Jname.json", w["run"]["task_file"]["path"]
 PY
 then ok "-W file:PATH runs the file as --task-file does, the same digest"
 else bad "-W file:PATH (exit $rc)" w.err; fi
+log=$(ls ./*.log | head -1)
+if grep -qF 'task Chain4: 5 threads from odd\n\x1b[2Jname.json (' "$log" && ! grep -q $'\e' "$log"; then
+	ok "a task file's path with a newline and an escape: escaped on the logfile's one line"
+else bad "the odd path in the logfile" "$log"; fi
+rm -f ./*.log
 
 # the same task twice compares; a different one is refused
 sed 's/"500us" }/"600us" }/' chain.json >chain2.json
@@ -84,9 +98,14 @@ sed 's/"500us" }/"600us" }/' chain.json >chain2.json
 "$BIN" compare w.json w.json >cs.out 2>cs.err; rc_same=$?
 "$BIN" compare w.json w2.json >cd.out 2>cd.err; rc_diff=$?
 if [ "$rc_same" != 2 ] && [ "$rc_diff" = 2 ] && [ "$(wc -l <cd.err)" = 1 ] &&
-   grep -qE '^interbench compare: different tasks \(the task files.? models differ: OLD fnv1a64:[0-9a-f]{16}, NEW fnv1a64:[0-9a-f]{16};' cd.err; then
+   grep -qE '^interbench compare: different tasks \(the task files.? models differ: OLD fnv1a64:[0-9a-f]{16}, NEW fnv1a64:[0-9a-f]{16};.* --allow-different-task compares them anyway' cd.err; then
 	ok "compare: the same task file compares, a different one is refused in one line (exit 2)"
 else bad "compare of task files (same $rc_same, different $rc_diff)" cd.err; fi
+"$BIN" compare --allow-different-task --json ca.json w.json w2.json >ca.out 2>ca.err; rc=$?
+if [ "$rc" != 2 ] && grep -qE "^Warning: task_file.digest differs: OLD 'fnv1a64:[0-9a-f]{16}', NEW 'fnv1a64:[0-9a-f]{16}'" ca.out &&
+   python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert any(w["setting"]=="task_file.digest" for w in d["warnings"]) and d["figures"], d.keys()' ca.json; then
+	ok "compare --allow-different-task: judged, the digests' difference a warning (exit $rc)"
+else bad "compare --allow-different-task (exit $rc)" ca.out; fi
 
 # rt-app's own example, as rt-app reads it (keys repeated in order)
 MP3=/usr/share/doc/rt-app/examples/mp3-short.json

@@ -29,6 +29,7 @@ void cmp_default_thresholds(struct cmp_thresholds *t)
 		t->limit[m] = NAN;
 	t->match_names = false;
 	t->allow_different_machine = false;
+	t->allow_different_task = false;
 	t->regressions_only = false;
 	t->flagged = NULL;
 	t->answers = NULL;
@@ -401,8 +402,8 @@ static void print_notes(FILE *out, const struct result_set *old, const struct re
 }
 
 /* Says that fact a of OLD and b of NEW (same name) differ: a warning, or for a different CPU
- * model or count without --allow-different-machine, or a different task file's model, a
- * refusal.  The names and values come from
+ * model or count without --allow-different-machine, or a different task file's model without
+ * --allow-different-task, a refusal.  The names and values come from
  * the files: escaped on the terminal (text_escape_line), replaced where not UTF-8 in the JSON
  * (report_text; a name cut at rs_fact's size may end mid-character).  Returns 0, or -1
  * (reason on err). */
@@ -413,10 +414,10 @@ static int fact_differs(const struct rs_fact *a, const struct rs_fact *b, const 
 	text_escape_line(a->name, name, sizeof(name));
 	text_escape_line(a->value, va, sizeof(va));
 	text_escape_line(b->value, vb, sizeof(vb));
-	if (strcmp(a->name, JK_TASK_FILE_DIGEST) == 0) {
+	if (strcmp(a->name, JK_TASK_FILE_DIGEST) == 0 && !t->allow_different_task) {
 		text_message(err, "interbench compare: different tasks (the task files' models differ: OLD %s, NEW %s; "
 			     "the run's JSON has each under run.task_file.model); a change of the task is not one of "
-			     "the kernel", va, vb);
+			     "the kernel: --allow-different-task compares them anyway, to judge the task's change", va, vb);
 		return -1;
 	}
 	bool machine = strcmp(a->name, JK_CPU_MODEL) == 0 || strcmp(a->name, JK_ONLINE_CPUS) == 0;
@@ -822,6 +823,9 @@ static const struct optspec compare_options[] = {
 	  .offset = CA(t.regressions_only) },
 	{ .long_name = "allow-different-machine", .type = OPTSPEC_FLAG,
 	  .help = "compare results of different CPU models or counts", .offset = CA(t.allow_different_machine) },
+	{ .long_name = "allow-different-task", .type = OPTSPEC_FLAG,
+	  .help = "compare results of different task files (--task-file), to judge\nthe task's change",
+	  .offset = CA(t.allow_different_task) },
 	{ .long_name = "help", .short_name = 'h', .type = OPTSPEC_ACTION, .help = "this help", .action = COMPARE_HELP },
 };
 #define COMPARE_OPTIONS (sizeof(compare_options) / sizeof(compare_options[0]))
@@ -837,7 +841,8 @@ static const struct optspec_style compare_style = { .column = 24, .long_indent =
 static void compare_usage(FILE *f)
 {
 	fprintf(f, "Usage: interbench compare [--threshold SPEC] [--match simulation,load]\n"
-		"       [--regressions-only] [--allow-different-machine] OLD NEW\n"
+		"       [--regressions-only] [--allow-different-machine] [--allow-different-task]\n"
+		"       OLD NEW\n"
 		"Compares two interbench results (JSON from --json, or classic logfiles; the last\n"
 		"run of a logfile) pair by pair, each repeat a sub-run: every judged figure\n"
 		"DIFFERENT, SAME or UNKNOWN.\n"

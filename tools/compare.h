@@ -44,6 +44,9 @@ struct cmp_thresholds {
 	/* --allow-different-machine: compare results of different CPU models or counts (a
 	 * warning) instead of refusing them. */
 	bool allow_different_machine;
+	/* --allow-different-task: compare results of different task files (their models' digests
+	 * differ: a warning) instead of refusing them, to judge a change of the task itself. */
+	bool allow_different_task;
 	/* --regressions-only: undecided figures do not fail the comparison (exit 0, not 3). */
 	bool regressions_only;
 	struct cmp_flagged *flagged;  /* when not NULL, the regressed pairs are noted there */

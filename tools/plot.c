@@ -595,8 +595,8 @@ static int plot_compared(struct plot_job *j, struct cmp_answers *ans, struct cmp
 		result_set_free(&sets[loaded]);
 	if (rc == CMP_BAD_INPUT)
 		text_message(j->err, "%s: %s and %s not compared (accepted: two results interbench compare takes; it "
-			"also takes --threshold, --match and --allow-different-machine with --plot DIR)", j->who, names[0],
-			names[1]);
+			"also takes --threshold, --match, --allow-different-machine and --allow-different-task with "
+			"--plot DIR)", j->who, names[0], names[1]);
 	return rc == CMP_BAD_INPUT ? 2 : 0;
 }
 

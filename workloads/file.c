@@ -12,6 +12,7 @@
 #include <jansson.h>
 #include "explain/model.h"
 #include "host/machine.h"
+#include "lib/text.h"
 #include "workloads/file.h"
 #include "workloads/workload.h"
 
@@ -61,11 +62,12 @@ static const struct optspec_cpus *file_thread_cpus(unsigned i, const struct sim_
 static void file_pattern_note(const struct sim_spec *spec, char *buf, size_t len)
 {
 	(void)spec;
-	char deadline[48] = "";
+	char deadline[48] = "", path[256];
 	if (file_model.deadline_us && file_model.deadline_us < file_model.period_us)
 		snprintf(deadline, sizeof(deadline), ", deadline %llu us", (unsigned long long)file_model.deadline_us);
+	text_escape(loaded_path, path, sizeof(path), false);   /* the header stays one line per task */
 	snprintf(buf, len, "task %s: %u thread%s from %s (%s)%s", file_model.name, file_model.n_threads,
-		 file_model.n_threads == 1 ? "" : "s", loaded_path,
+		 file_model.n_threads == 1 ? "" : "s", path,
 		 file_model.format == TF_FORMAT_RTAPP ? "rt-app's JSON" : "interbench's format", deadline);
 }
 
