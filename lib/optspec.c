@@ -510,13 +510,19 @@ int optspec_set(const struct optspec *s, void *base, const char *arg, char *what
 		return OPTSPEC_SET;
 	case OPTSPEC_TEXTS:
 		return add_text(s, base, arg, what, whatlen);
-	case OPTSPEC_STRING:
+	case OPTSPEC_STRING: {
+		const char **v = at(base, s);
 		if (!*arg) {
 			snprintf(what, whatlen, "empty %s", s->noun ? s->noun : "value");
 			return OPTSPEC_BAD;
 		}
-		*(const char **)at(base, s) = arg;
+		if (s->once && *v && strcmp(*v, arg) != 0) {
+			snprintf(what, whatlen, "second %s after '%s'", s->noun ? s->noun : "value", *v);
+			return OPTSPEC_BAD;
+		}
+		*v = arg;
 		return OPTSPEC_SET;
+	}
 	case OPTSPEC_INTS:
 		if (set_ints(s, base, arg) != 0) {
 			snprintf(what, whatlen, "invalid list");

@@ -108,6 +108,9 @@ struct optspec {
 	int (*set)(const struct optspec *s, void *base, const char *arg, char *what, size_t whatlen);
 	bool hide_short;        /* the short letter is accepted but shown nowhere (-h, messages) */
 	bool hidden;            /* accepted, but no line in -h */
+	/* STRING: one value a run: a second use with another value is refused ("second file name
+	 * after 'a.json'"), never a silent replacement; the same value again is accepted. */
+	bool once;
 	/* The -h section the option is listed under (enum optspec_section); every option of the
 	 * main command and of a workload has one (tests/check_options.c fails on a row without).
 	 * The subcommands' tables leave it 0. */

@@ -52,17 +52,24 @@ START_TEST(good_values)
 END_TEST
 
 /* --frame-log DIR and its formats, a list of names; the formats alone are refused. */
-/* Every spelling of -W file:PATH becomes -W File --task-file PATH, the last PATH kept; many
- * inline ones (each argument becoming four) fit the expanded argv. */
+/* Every spelling of -W file:PATH becomes -W File --task-file PATH; many inline ones (each
+ * argument becoming four) fit the expanded argv.  One task file a run: a second, different
+ * one is refused, naming both, never a silent replacement. */
 START_TEST(task_file_spellings)
 {
 	struct options o;
-	ck_assert_msg(parse(&o, "-Wfile:a", "-WFILE:b", "-W", "file:c", "--sim", "File:d", "--sim=file:e",
-			    "-Wfile:f", "-Wfile:g", "-Wfile:h", "-Wfile:i", "-Wfile:doc/tasks/audio.json", NULL) == OPT_OK,
-		      "%s", err);
-	ck_assert_str_eq(val(&o, "task-file"), "doc/tasks/audio.json");
+	const char *a = "doc/tasks/audio.json";
+	ck_assert_msg(parse(&o, "-Wfile:doc/tasks/audio.json", "-WFILE:doc/tasks/audio.json", "-W", "file:doc/tasks/audio.json",
+			    "--sim", "File:doc/tasks/audio.json", "--sim=file:doc/tasks/audio.json", "--task-file", a,
+			    "-Wfile:doc/tasks/audio.json", "-Wfile:doc/tasks/audio.json", "-Wfile:doc/tasks/audio.json",
+			    "-Wfile:doc/tasks/audio.json", NULL) == OPT_OK, "%s", err);
+	ck_assert_str_eq(val(&o, "task-file"), a);
 	ck_assert_int_eq(parse(&o, "--sim=file:doc/tasks/video.json", NULL), OPT_OK);
 	ck_assert_str_eq(val(&o, "task-file"), "doc/tasks/video.json");
+	ck_assert_int_eq(parse(&o, "-Wfile:doc/tasks/audio.json", "--task-file=doc/tasks/video.json", NULL), OPT_ERROR);
+	ck_assert_str_eq(err, "--task-file: second task file after 'doc/tasks/audio.json' 'doc/tasks/video.json' "
+			      "(accepted: one task file a run, interbench's format or rt-app's JSON (doc/task-file.md); "
+			      "compare --allow-different-task judges two runs' files)");
 	ck_assert_int_eq(parse(&o, "-Wfile:no-such-task.json", NULL), OPT_ERROR);  /* the file is read at once */
 	ck_assert_str_eq(err, "--task-file: no-such-task.json: open: No such file or directory");
 }

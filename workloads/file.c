@@ -26,7 +26,9 @@ struct file_opts {
 static char loaded_path[4096];
 
 static const struct optspec file_opt_path = {
-	.long_name = "task-file", .type = OPTSPEC_STRING, .metavar = "FILE",
+	.long_name = "task-file", .type = OPTSPEC_STRING, .metavar = "FILE", .once = true, .noun = "task file",
+	.accepted = "one task file a run, interbench's format or rt-app's JSON (doc/task-file.md); compare "
+		    "--allow-different-task judges two runs' files",
 	.help = "run the task FILE describes as the task File: interbench's format or rt-app's JSON "
 		"(doc/task-file.md); -W file:FILE says the same",
 	.json_key = "task_file", .section = OPTSPEC_SECTION_RUN, .offset = offsetof(struct file_opts, path),
