@@ -7,7 +7,8 @@
 # (Debian's rt-app package) runs as it is.  The built-in Audio and its file form
 # (doc/tasks/audio.json) state the same pattern.  A bad file is refused before anything runs,
 # one line naming the file, the line and the key's path, exit 2.  compare refuses two results of
-# different task files, but with --allow-different-task.  File runs as a load too.
+# different task files, but with --allow-different-task.  A nice sweep of the task decides each
+# setting against the first.  File runs as a load too.
 # Usage: e2e_taskfile.sh BINARY
 set -u
 . "$(dirname "$0")/lib/e2e.sh"
@@ -158,6 +159,18 @@ mkfifo fifo.json
 wait_within 20 "$pid"; rc=$?
 if [ "$rc" = 2 ] && [ "$(wc -l <ff.err)" = 1 ]; then ok "a FIFO as the file: refused at once, not waited on"
 else bad "a FIFO (exit $rc)" ff.err; fi
+
+# a nice sweep of the file's task, repeated: each setting against the first, decided
+"$BIN" -c -l "$LPMS" -t 1 --task-file chain.json -w None -B 0,5 --repeat 2 --json sw.json >sw.out 2>&1; rc=$?
+if [ "$rc" = 0 ] && valid sw.json && grep -q '^Decisions: each setting against the first' sw.out && python3 - sw.json <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+figs = d["decisions"]["figures"]
+assert figs and all(f["simulation"] == "File nice 5" and f["base"]["simulation"] == "File nice 0" for f in figs), figs
+assert all(f["answer"] in ("DIFFERENT", "SAME", "UNKNOWN") for f in figs)
+PY
+then ok "a nice sweep of the file's task with --repeat 2: its decisions, each setting against the first"
+else bad "a sweep of File (exit $rc)" sw.out; fi
 
 # File as a load behind Audio
 "$BIN" -q -l "$LPMS" -t 1 -W Audio -w File --task-file chain.json --json l.json >l.out 2>l.err; rc=$?
