@@ -148,6 +148,21 @@ static void record_refusal(struct sim_engine *e, int err, const char *msg)
 	pthread_mutex_unlock(&e->err_lock);
 }
 
+/* Whether thread i's own setting own leaves it below the realtime timing thread (and main, one
+ * above it), which must preempt it: busy at or above them on every CPU, a task's threads would
+ * starve both for good (RT throttling's share goes to SCHED_OTHER only).  False with the
+ * refusal in msg (len bytes). */
+static bool below_timing_thread(const struct sim_engine *e, unsigned i, const struct sched_setting *own, char *msg,
+				size_t len)
+{
+	if ((own->kind != SP_FIFO && own->kind != SP_RR) || e->cfg.timer_prio <= 0 || own->rt_prio < e->cfg.timer_prio)
+		return true;
+	snprintf(msg, len, "task thread %u: %s %d is not below the timing thread's %d, which must preempt it "
+		 "(accepted: 1 to %d here; the thread runs at the run's setting)", i, sched_kind_name(own->kind),
+		 own->rt_prio, e->cfg.timer_prio, e->cfg.timer_prio - 1);
+	return false;
+}
+
 /* Gives task thread number i (the caller) its policy and nice, priority or reservation: the
  * body's own for it (sim_body.thread_sched), else the run's (-B, -r, --bench-policy), and its
  * own CPUs (sim_body.thread_cpus).  A refusal is recorded (record_refusal); the task still
@@ -159,6 +174,10 @@ static void set_sim_priority(struct sim_engine *e, unsigned i)
 	char msg[sizeof(e->out->errmsg)];
 	if (e->body->thread_sched && e->body->thread_sched(i, &e->spec, &own))
 		s = &own;
+	if (s == &own && !below_timing_thread(e, i, &own, msg, sizeof(msg))) {
+		record_refusal(e, EPERM, msg);
+		s = &e->cfg.sched;
+	}
 	if (!sched_setting_is_default(s) && sched_setting_apply(0, s, msg, sizeof(msg)) != 0)
 		record_refusal(e, errno, msg);
 	if (e->body->thread_cpus && sched_pin_cpus(e->body->thread_cpus(i, &e->spec), msg, sizeof(msg)) != 0)

@@ -30,6 +30,14 @@
 #define TF_DEPTH_MAX     32        /* the deepest nesting of JSON objects and arrays read */
 #define TF_TIME_MAX_US   10000000ull /* the longest time a step or a period may give: 10 s */
 #define TF_PERIOD_MIN_US 100ull    /* the shortest period (Custom's -I) */
+/* The highest SCHED_FIFO/RR priority a thread may ask: below interbench's timing thread (98 as
+ * root) and main process (99), which must preempt the task's threads to wake and stop them
+ * (threads busy at 99 on every CPU would starve both for good: RT throttling's share goes to
+ * SCHED_OTHER only).  run/privs.c bounds --rt-priority alike, the highest allowed less 2. */
+#define TF_RT_PRIO_MAX   97
+#define TF_RT_PRIO_RANGE "1..97"   /* 1..TF_RT_PRIO_MAX, for the messages */
+#define TF_RT_PRIO_WHY   "98 and 99 are interbench's timing thread's and main's, which must preempt the task's threads"
+
 
 /* What a step does.  Times are microseconds. */
 enum tf_op {

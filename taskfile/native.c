@@ -212,13 +212,14 @@ static int read_sched(struct tfb *b, const struct jt_node *o, const char *path, 
 	if (read_policy(b, o, path, s, &policy))
 		return -1;
 	const struct jt_node *n = member(o, "priority", path, p);
-	if (n && (policy_fits(b, n, p, s, policy, true) || tfb_int(b, n, p, 1, 99, "1..99", &v)))
+	if (n && (policy_fits(b, n, p, s, policy, true) ||
+		  tfb_int(b, n, p, 1, TF_RT_PRIO_MAX, TF_RT_PRIO_RANGE ": " TF_RT_PRIO_WHY, &v)))
 		return -1;
 	if (n)
 		s->rt_prio = (int)v;
 	else if (s->kind == SP_FIFO || s->kind == SP_RR)
 		return tfb_fail(b, jt_get(o, "policy"), tfb_path_key(p, path, "policy"),
-				"%s without a priority (accepted: \"priority\" 1..99 beside it)", sched_kind_name(s->kind));
+				"%s without a priority (accepted: \"priority\" " TF_RT_PRIO_RANGE " beside it)", sched_kind_name(s->kind));
 	bool any = policy || n;
 	if ((n = member(o, "nice", path, p))) {
 		if (policy_fits(b, n, p, s, policy, false) || tfb_int(b, n, p, -20, 19, "-20..19", &v))

@@ -210,9 +210,10 @@ static int read_sched(struct rctx *c, struct rtask *rt, struct tf_thread *th)
 		tfb_path_key(p, rt->path, "priority");
 		if (k == SP_IDLE || k == SP_DEADLINE)
 			return tfb_fail(b, pri, p, "a priority with %s (accepted: with SCHED_OTHER, SCHED_BATCH: a nice level, "
-						   "-20..19; with SCHED_FIFO, SCHED_RR: 1..99)", policy_names[k]);
+						   "-20..19; with SCHED_FIFO, SCHED_RR: " TF_RT_PRIO_RANGE ")", policy_names[k]);
 		bool rt = k == SP_FIFO || k == SP_RR;
-		if (tfb_int(b, pri, p, rt ? 1 : -20, rt ? 99 : 19, rt ? "1..99 with SCHED_FIFO and SCHED_RR" :
+		if (tfb_int(b, pri, p, rt ? 1 : -20, rt ? TF_RT_PRIO_MAX : 19,
+			    rt ? TF_RT_PRIO_RANGE " with SCHED_FIFO and SCHED_RR: " TF_RT_PRIO_WHY :
 					 "a nice level, -20..19, with SCHED_OTHER and SCHED_BATCH", &v))
 			return -1;
 		*(rt ? &s->rt_prio : &s->nice) = (int)v;

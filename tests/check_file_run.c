@@ -9,6 +9,7 @@
  *    once for the two (a join of 2), every completed period closed by d. */
 #define _GNU_SOURCE
 #include <check.h>
+#include <errno.h>
 #include "tests/ck_run.h"
 #include <string.h>
 #include <time.h>
@@ -21,8 +22,8 @@ WORKLOADS(WL_DECLARE)
 const struct workload *const workload_table[] = { WORKLOADS(WL_ENTRY) };
 const unsigned workload_count = sizeof(workload_table) / sizeof(workload_table[0]);
 
-/* Runs the task file at path as File for run_ms, its figures into *f, the engine's into *r. */
-static void run_file(const char *path, unsigned run_ms, struct sim_result *r, struct file_figures *f)
+/* Runs the task file at path as File for run_ms under cfg, the engine's result into *r. */
+static void run_file_cfg(const char *path, unsigned run_ms, const struct sim_run_cfg *cfg, struct sim_result *r)
 {
 	const char *opts[8] = { path };   /* File's options: its --task-file first */
 	char err[512] = "";
@@ -31,12 +32,18 @@ static void run_file(const char *path, unsigned run_ms, struct sim_result *r, st
 	ck_assert_msg(workload_table[w]->check(opts, err, sizeof(err)) == 0, "%s", err);
 	struct sim_spec spec;
 	workload_sim_spec(workload_table[w], opts, &spec);
-	struct sim_run_cfg cfg = { .loops_per_ms = 1000000 };
-	struct sim_engine *e = sim_start(&spec, &cfg, r);
+	struct sim_engine *e = sim_start(&spec, cfg, r);
 	ck_assert_msg(e != NULL, "%s", r->errmsg);
 	struct timespec ts = { .tv_sec = run_ms / 1000, .tv_nsec = (long)(run_ms % 1000) * 1000000 };
 	nanosleep(&ts, NULL);
 	sim_stop(e);
+}
+
+/* Runs the task file at path as File for run_ms, its figures into *f, the engine's into *r. */
+static void run_file(const char *path, unsigned run_ms, struct sim_result *r, struct file_figures *f)
+{
+	struct sim_run_cfg cfg = { .loops_per_ms = 1000000 };
+	run_file_cfg(path, run_ms, &cfg, r);
 	ck_assert_msg(r->error == 0, "%s", r->errmsg);
 	ck_assert_str_eq(r->task.name, "file");
 	memcpy(f, r->task.data.bytes, sizeof(*f));
@@ -98,6 +105,22 @@ START_TEST(explain_stages_follow_the_chain)
 }
 END_TEST
 
+/* A thread's own realtime priority at or above the timing thread's is not applied (threads busy
+ * there on every CPU would starve the timing thread and main for good): the refusal is recorded,
+ * named, and the task runs at the run's setting.  Whether the timing thread got its priority
+ * (root) or not, the bound is the one asked for. */
+START_TEST(priority_not_above_the_timing_thread)
+{
+	static struct sim_result r;
+	struct sim_run_cfg cfg = { .loops_per_ms = 1000000, .timer_prio = 10 };
+	run_file_cfg("tests/taskfiles/run/fifo20.json", 200, &cfg, &r);
+	ck_assert_int_eq(r.error, EPERM);
+	ck_assert_str_eq(r.errmsg, "task thread 0: fifo 20 is not below the timing thread's 10, which must preempt it "
+				   "(accepted: 1 to 9 here; the thread runs at the run's setting)");
+	ck_assert_uint_gt(r.sched.count, 5);   /* it ran its periods all the same */
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("file_run");
@@ -106,6 +129,7 @@ int main(void)
 	tcase_add_test(tc, signal_then_wait_wakes_the_partner);
 	tcase_add_test(tc, join_of_two_once_a_period);
 	tcase_add_test(tc, explain_stages_follow_the_chain);
+	tcase_add_test(tc, priority_not_above_the_timing_thread);
 	suite_add_tcase(s, tc);
 	return ck_run(s);
 }

@@ -148,7 +148,11 @@ START_TEST(native_refusals)
 	T("{\"name\": \"a\", \"trigger\": \"period\", \"work\": 1, \"policy\": \"fifo\", \"nice\": 3, \"priority\": 9}",
 	  "t.json:1: threads[0].nice: 3 with policy fifo (accepted: with \"policy\" other or batch)");
 	T("{\"name\": \"a\", \"trigger\": \"period\", \"work\": 1, \"policy\": \"rr\"}",
-	  "t.json:1: threads[0].policy: rr without a priority (accepted: \"priority\" 1..99 beside it)");
+	  "t.json:1: threads[0].policy: rr without a priority (accepted: \"priority\" 1..97 beside it)");
+	/* a thread as high as the timing thread or main could starve them busy on every CPU */
+	T("{\"name\": \"a\", \"trigger\": \"period\", \"work\": 1, \"policy\": \"fifo\", \"priority\": 98}",
+	  "t.json:1: threads[0].priority: 98 (accepted: 1..97: 98 and 99 are interbench's timing thread's and "
+	  "main's, which must preempt the task's threads)");
 	T("{\"name\": \"a\", \"trigger\": \"period\", \"work\": 1, \"policy\": \"deadline\", \"runtime\": 500, "
 	  "\"dl_deadline\": 400, \"dl_period\": 1000}",
 	  "t.json:1: threads[0].runtime: runtime 500us, dl_deadline 400us, dl_period 1000us (accepted: runtime <= "
@@ -436,7 +440,11 @@ START_TEST(rtapp_refusals)
 		{ "{\"tasks\": {\"a\": {\"timer\": {\"ref\": \"t\", \"period\": 1000}, \"policy\": \"SCHED_IDLE\", "
 		  "\"priority\": 3}}}",
 		  "t.json:1: tasks.a.priority: a priority with SCHED_IDLE (accepted: with SCHED_OTHER, SCHED_BATCH: a nice "
-		  "level, -20..19; with SCHED_FIFO, SCHED_RR: 1..99)" },
+		  "level, -20..19; with SCHED_FIFO, SCHED_RR: 1..97)" },
+		{ "{\"tasks\": {\"a\": {\"timer\": {\"ref\": \"t\", \"period\": 1000}, \"policy\": \"SCHED_FIFO\", "
+		  "\"priority\": 99}}}",
+		  "t.json:1: tasks.a.priority: 99 (accepted: 1..97 with SCHED_FIFO and SCHED_RR: 98 and 99 are "
+		  "interbench's timing thread's and main's, which must preempt the task's threads)" },
 		{ "{\"tasks\": {\"a\": {\"timer\": {\"ref\": \"t\", \"period\": 1000}, \"dl-runtime\": 3}}}",
 		  "t.json:1: tasks.a.dl-runtime: a deadline reservation with SCHED_OTHER (accepted: with SCHED_DEADLINE)" },
 		{ "{\"tasks\": {\"a\": {\"instance\": 20, \"timer\": {\"ref\": \"t\", \"period\": 1000}}, "
