@@ -287,7 +287,8 @@ int bench_record_receive(int fd, struct bench_record *rec, struct pair_stop *sto
 static void bench_measure(struct bench_arg *b, int ctl_fd, struct sim_result *res)
 {
 	char err[160];
-	if (enter_cgroup(b->p->bench_cgroup, err, sizeof(err)) != 0 || sched_pin_cpus(b->p->bench_cpus, err, sizeof(err)) != 0) {
+	if (enter_cgroup(b->p->bench_cgroup, err, sizeof(err)) != 0 ||
+	    sched_pin_cpus(b->p->bench_cpus, err, sizeof(err)) != 0) {
 		res->error = errno;
 		snprintf(res->errmsg, sizeof(res->errmsg), "%s", err);
 		return;

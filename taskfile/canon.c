@@ -99,7 +99,8 @@ static json_t *thread_json(const struct tf_task *t, const struct tf_thread *th)
 	json_t *o = json_object();
 	int rc = o ? 0 : -1;
 	rc = rc || put(o, "loops", json_integer(th->loops)) || put(o, "once_phases", json_integer(th->once_phases)) ||
-	     put(o, "delay_us", json_integer((json_int_t)th->delay_us)) || put(o, "wakes_on", json_string(tf_wakes_on(t, th))) ||
+	     put(o, "delay_us", json_integer((json_int_t)th->delay_us)) ||
+	     put(o, "wakes_on", json_string(tf_wakes_on(t, th))) ||
 	     put(o, "phases", phases_json(t, th));
 	if (!rc && th->has_sched)
 		rc = put(o, "sched", sched_json(&th->sched));
