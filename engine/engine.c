@@ -508,8 +508,9 @@ bool sim_period_end(struct sim_thread *t)
 
 uint64_t sim_burn_aside(struct sim_thread *t, uint64_t work_us)
 {
-	uint64_t loops = 0;
-	return burn_cpu_us(t->e->cfg.loops_per_ms, work_us, &t->e->stop, &loops);
+	uint64_t loops = 0, done_us = burn_cpu_us(t->e->cfg.loops_per_ms, work_us, &t->e->stop, &loops);
+	__atomic_fetch_add(&t->e->out->aside_loops, loops, __ATOMIC_RELAXED);
+	return done_us;
 }
 
 bool sim_sleep_until(struct sim_thread *t, uint64_t at_ns)

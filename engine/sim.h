@@ -280,6 +280,9 @@ struct sim_result {
 	 * zeroed else. */
 	struct sim_task_block task;
 	struct loop_acct loop;       /* CPU-loop time (engine/deadline.h) */
+	/* Calibrated loops burned beside the periods' work (sim_burn_aside: a task file's threads
+	 * off its chain, all of a periodless file's), which a load counts as its work too. */
+	uint64_t aside_loops;
 	int timeline_error;          /* 0, or the errno of a failed write of the pair's timeline */
 	bool timeline_truncated;     /* the pair had more periods than TIMELINE_MAX_RECORDS */
 	/* The task threads' own CPU time (CLOCK_THREAD_CPUTIME_ID, summed over its threads) and the
@@ -395,7 +398,8 @@ bool sim_period_end(struct sim_thread *t);
 
 /* Burns work_us microseconds of CPU on the calling thread by its own clock, as sim_burn does,
  * for work that is not the open period's (a compositor's at each vsync): nothing is added to
- * the period's figures.  Stops early when the task is stopped.  Returns the work done, us. */
+ * the period's figures (its loops go to sim_result.aside_loops).  Stops early when the task is
+ * stopped.  Returns the work done, us. */
 uint64_t sim_burn_aside(struct sim_thread *t, uint64_t work_us);
 
 /* Sleeps until the absolute CLOCK_MONOTONIC time at_ns, in slices, returning early when the

@@ -154,7 +154,8 @@ void load_sim_stop(struct load_ctx *ctx)
 	ctx->engine = NULL;
 	const struct deadline_acct *a = &ctx->sim_result->acct;
 	load_count(ctx, &load_metric_wakeups, a->periods - a->skipped); /* woken only */
-	load_count(ctx, &load_metric_loops, a->work_done_us * ctx->cfg->loops_per_ms / 1000 / 1000);
+	load_count(ctx, &load_metric_loops,
+		   (a->work_done_us * ctx->cfg->loops_per_ms / 1000 + ctx->sim_result->aside_loops) / 1000);
 	free(ctx->sim_result);
 	ctx->sim_result = NULL;
 }

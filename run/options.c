@@ -473,6 +473,17 @@ static enum opt_status check_workloads(const struct options *o, char *err, size_
 	return OPT_OK;
 }
 
+/* Runs the check_as_task hook of every workload -W names (or its options selected).  Returns
+ * OPT_OK, or OPT_ERROR with err set. */
+static enum opt_status check_tasks(const struct options *o, char *err, size_t errlen)
+{
+	for (unsigned w = 0; w < workload_count; w++)
+		if ((o->sim_include & (1u << w)) && workload_table[w]->check_as_task &&
+		    workload_table[w]->check_as_task(o->wl_opts[w].bytes, err, errlen) != 0)
+			return OPT_ERROR;
+	return OPT_OK;
+}
+
 /* With no -W, a task whose options given make it supported and that asks to be selected so
  * (WL_SELECTED_BY_OPTIONS: --task-file) is the run's task, as -W NAME would say. */
 static void select_by_options(struct options *o)
@@ -633,6 +644,8 @@ static enum opt_status parse_argv(struct options *o, struct entries *es, int arg
 		st = check_workloads(o, err, errlen);
 	if (st == OPT_OK)
 		select_by_options(o);
+	if (st == OPT_OK)
+		st = check_tasks(o, err, errlen);
 	return st;
 }
 

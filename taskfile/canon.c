@@ -149,6 +149,8 @@ char *tf_canonical_json(const struct tf_task *t)
 	     put(o, "frames", json_boolean(t->frames)) ||
 	     put(o, "work_per_period_us", json_integer((json_int_t)t->work_per_period_us)) ||
 	     put(o, "resources", resources_json(t));
+	if (!rc && t->periodless)   /* said only when so: the periodic models' digests stay */
+		rc = put(o, "periodless", json_true());
 	if (!rc) {
 		rc = put(o, "threads", threads);
 		threads = NULL;

@@ -30,6 +30,7 @@
 #define TF_DEPTH_MAX     32        /* the deepest nesting of JSON objects and arrays read */
 #define TF_TIME_MAX_US   10000000ull /* the longest time a step or a period may give: 10 s */
 #define TF_PERIOD_MIN_US 100ull    /* the shortest period (Custom's -I) */
+#define TF_PERIODLESS_US 10000ull  /* a periodless task's nominal period (tf_task.periodless) */
 /* The highest SCHED_FIFO/RR priority a thread may ask: below interbench's timing thread (98 as
  * root) and main process (99), which must preempt the task's threads to wake and stop them
  * (threads busy at 99 on every CPU would starve both for good: RT throttling's share goes to
@@ -128,6 +129,10 @@ struct tf_task {
 	uint64_t deadline_us;         /* a period is met when closed within it of its start (<=
 	                                 period_us) */
 	unsigned root;                /* the thread whose TF_PERIOD steps open the periods */
+	/* rt-app's file without a timer: no thread opens periods (root 0, no TF_PERIOD step;
+	 * period_us and deadline_us TF_PERIODLESS_US, nominal, for the engine's timing thread).
+	 * Without a period there are no task figures: it runs as a load only (workloads/file.c). */
+	bool periodless;
 	unsigned closers;             /* threads with a TF_CLOSE step (each closes every period) */
 	bool work_as_loops;           /* TF_RUN burns calibrated loops (engine/sim.h fixed_work) */
 	bool frames;                  /* its periods are frames a user watches (a game's, a video's):

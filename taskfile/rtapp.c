@@ -7,7 +7,8 @@
  * The period: the first task in file order with a timer (its first instance) is the root: it
  * starts with a phase run once, [TF_PERIOD], and each of its timers becomes [TF_CLOSE,
  * TF_PERIOD], so a period is met when the root reached its next timer before the tick (rt-app's
- * slack was not negative).  Every other timer is a TF_TIMER on its own resource. */
+ * slack was not negative).  Every other timer is a TF_TIMER on its own resource.  A file with no
+ * timer has no period: it compiles periodless (taskfile/model.h), to run as a load only. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -676,10 +677,11 @@ static int compile_threads(struct rctx *c)
 	for (unsigned t = 0; t < c->n_tasks; t++)
 		if (c->tasks[t].has_timer && c->root < 0)
 			c->root = (int)c->tasks[t].first_thread;
-	if (c->root < 0)
-		return tfb_fail(c->b, NULL, "tasks", "no task has a timer (accepted: one or more: the first task with a timer gives "
-						     "the period)");
-	c->b->task->root = (unsigned)c->root;
+	struct tf_task *task = c->b->task;
+	task->periodless = c->root < 0;   /* no timer: a load only (rt-app's browser examples) */
+	task->root = c->root < 0 ? 0 : (unsigned)c->root;
+	if (task->periodless)
+		task->period_us = task->deadline_us = TF_PERIODLESS_US;
 	for (unsigned t = 0; t < c->n_tasks; t++) {
 		struct rtask *rt = &c->tasks[t];
 		for (unsigned i = 0; i < rt->instances; i++) {
@@ -847,7 +849,7 @@ int tf_read_rtapp(struct tfb *b, const struct jt_doc *doc)
 		rc = check_barriers(c);
 	for (unsigned i = 0; !rc && i < b->task->n_threads; i++)
 		rc = check_mutexes_of(c, i);
-	if (!rc) {
+	if (!rc && !b->task->periodless) {
 		b->task->closers = 1;
 		work_per_period(b->task);
 	}

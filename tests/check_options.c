@@ -75,6 +75,25 @@ START_TEST(task_file_spellings)
 }
 END_TEST
 
+/* A task file without a period (rt-app's without a timer) runs as a load only: as the task
+ * (--task-file alone selects it, or -W File) it is refused in one line; behind another task it
+ * is accepted. */
+START_TEST(periodless_task_file_a_load_only)
+{
+	struct options o;
+	const char *f = "tests/taskfiles/rtapp/browser-short.json";
+	static const char want[] = "--task-file: tests/taskfiles/rtapp/browser-short.json: no task has a timer, so the "
+		"file has no period and no task figures: it runs as a load only (accepted: -w File beside a task, -W Audio "
+		"-w File; as the task, a file whose first timer gives the period: doc/task-file.md)";
+	ck_assert_int_eq(parse(&o, "--task-file", f, "-w", "None", NULL), OPT_ERROR);
+	ck_assert_str_eq(err, want);
+	ck_assert_int_eq(parse(&o, "-W", "File", "-W", "Audio", "--task-file", f, NULL), OPT_ERROR);
+	ck_assert_str_eq(err, want);
+	ck_assert_msg(parse(&o, "-W", "Audio", "-w", "File", "--task-file", f, NULL) == OPT_OK, "%s", err);
+	ck_assert_msg(parse(&o, "--task-file", "doc/tasks/audio.json", NULL) == OPT_OK, "%s", err);  /* a period */
+}
+END_TEST
+
 START_TEST(frame_log_options)
 {
 	struct options o;
@@ -470,6 +489,7 @@ int main(void)
 	tcase_add_test(tc, size_parser);
 	tcase_add_test(tc, size_option_bounds);
 	tcase_add_test(tc, task_file_spellings);
+	tcase_add_test(tc, periodless_task_file_a_load_only);
 	tcase_add_test(tc, subcommand_tables);
 	tcase_add_test(tc, subcommand_help_layout);
 	suite_add_tcase(s, tc);

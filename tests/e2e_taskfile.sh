@@ -172,6 +172,26 @@ PY
 then ok "a nice sweep of the file's task with --repeat 2: its decisions, each setting against the first"
 else bad "a sweep of File (exit $rc)" sw.out; fi
 
+# rt-app's browser-short.json has no timer: no period, a load only; refused as the task
+BROWSER="$E2E_TREE/tests/taskfiles/rtapp/browser-short.json"
+"$BIN" -q -l "$LPMS" -t 1 --task-file "$BROWSER" -w None >bt.out 2>bt.err; rc=$?
+if [ "$rc" = 2 ] && [ "$(wc -l <bt.err)" = 1 ] && grep -q 'no task has a timer, so the file has no period and no task figures: it runs as a load only' bt.err &&
+   [ ! -s bt.out ]; then
+	ok "a file without a timer as the task: refused in one line (exit 2), nothing run"
+else bad "a periodless file as the task (exit $rc)" bt.err; fi
+"$BIN" -q -l "$LPMS" -t 2 -W Audio -w File --task-file "$BROWSER" --json bl.json >bl.out 2>bl.err; rc=$?
+if [ "$rc" = 0 ] && valid bl.json && python3 - bl.json <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+(r,) = d["results"]
+assert (r["simulation"], r["load"]) == ("Audio", "File"), r
+assert d["run"]["task_file"]["model"]["periodless"] is True, d["run"]["task_file"]["model"]
+# BrowserMain's first phase sleeps 400 ms, then runs 15 ms and wakes Browser: work was done
+assert r["load_work"]["burn_loops_thousands"] > 0, r["load_work"]
+PY
+then ok "a file without a timer as a load behind Audio: its threads' work counted, the model periodless"
+else bad "a periodless file as a load (exit $rc)" bl.err; fi
+
 # File as a load behind Audio
 "$BIN" -q -l "$LPMS" -t 1 -W Audio -w File --task-file chain.json --json l.json >l.out 2>l.err; rc=$?
 if [ "$rc" = 0 ] && python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["results"]; assert [(x["simulation"], x["load"]) for x in r] == [("Audio", "File")], r' l.json

@@ -135,6 +135,21 @@ static int file_check(const void *opts, char *err, size_t len)
 	return 0;
 }
 
+/* As the run's task: a file with a period (a periodless one, rt-app's without a timer, has no
+ * task figures: a load only). */
+static int file_check_as_task(const void *opts, char *err, size_t len)
+{
+	const struct file_opts *o = opts;
+	if (!o->path || !file_model.periodless)
+		return 0;
+	char path[256];
+	text_escape(loaded_path, path, sizeof(path), false);
+	snprintf(err, len, "--task-file: %s: no task has a timer, so the file has no period and no task figures: it "
+		 "runs as a load only (accepted: -w File beside a task, -W Audio -w File; as the task, a file whose "
+		 "first timer gives the period: doc/task-file.md)", path);
+	return -1;
+}
+
 /* Before anything runs: each thread given its own CPUs has one this run may use
  * (sched_getaffinity(2): --cpus, taskset, a cpuset), else the kernel would refuse it
  * mid-run. */
@@ -225,6 +240,7 @@ const struct workload wl_file = {
 	.check = file_check,
 	.supported = file_supported,
 	.preflight = file_preflight,
+	.check_as_task = file_check_as_task,
 	.sim = &file_sim,
 	.sim_params = file_params,
 	.load = &file_load,

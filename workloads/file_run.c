@@ -312,6 +312,8 @@ static bool run_phase(struct runner *r, const struct tf_phase *ph)
 bool file_runs_in_chain(const struct tf_task *m, unsigned i)
 {
 	const struct tf_thread *th = &m->threads[i];
+	if (m->periodless)
+		return false;   /* no period for its runs to be the work of */
 	if (i == m->root)
 		return true;
 	if (m->format != TF_FORMAT_INTERBENCH || !th->n_phases || !m->phases[th->first_phase].n)

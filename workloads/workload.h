@@ -58,6 +58,10 @@ struct workload {
 	 * message in err naming the option, the value and what is accepted (the run is refused,
 	 * exit 2).  NULL: nothing to check. */
 	int (*preflight)(const void *opts, char *err, size_t len);
+	/* When the workload is the run's task (-W names it, or its options select it): whether its
+	 * options allow it as one (a task file without a period runs as a load only).  Returns 0,
+	 * or -1 with a one-line message in err (exit 2).  NULL: always. */
+	int (*check_as_task)(const void *opts, char *err, size_t len);
 	/* As a simulated task (or a load that runs one): its periodic pattern; NULL otherwise. */
 	const struct sim_desc *sim;
 	/* Resolves the pattern's period and CPU from the workload's options into spec (after
