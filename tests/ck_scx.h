@@ -1,7 +1,8 @@
 /* A fake sched_ext for the tests (tests/check_scx.c, tests/check_matrix.c): a sysfs directory
  * under /tmp and a fake scheduler, a shell script that plays both the scheduler (its output,
  * SIGINT) and the kernel (state, root/ops, enable_seq; disabled once its process is gone,
- * however it ended).  scx_fake_setup and scx_fake_teardown make and remove them; scx_dir and
+ * however it ended: the watcher that says so starts before the state leaves disabled, so a
+ * fake killed at any moment leaves none but disabled).  scx_fake_setup and scx_fake_teardown make and remove them; scx_dir and
  * scx_script name them. */
 #ifndef IB_CK_SCX_H
 #define IB_CK_SCX_H
@@ -21,9 +22,9 @@ static const char scx_fake[] =
 	"dir=$1 mode=$2\n"
 	"echo \"fake scheduler: $mode\"\n"
 	"if [ \"$mode\" = exit ]; then echo 'failed to load BPF program: Operation not permitted' >&2; exit 1; fi\n"
-	"echo enabling > \"$dir/state\"\n"
 	"me=$$\n"
 	"(while kill -0 $me 2>/dev/null; do sleep 0.02; done; echo disabled > \"$dir/state\"; : > \"$dir/root/ops\") &\n"
+	"echo enabling > \"$dir/state\"\n"
 	"if [ \"$mode\" != never ]; then\n"
 	"  echo fake > \"$dir/root/ops\"; echo $(( $(cat \"$dir/enable_seq\") + 1 )) > \"$dir/enable_seq\"\n"
 	"  echo enabled > \"$dir/state\"\n"
