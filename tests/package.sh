@@ -25,6 +25,14 @@ trap cleanup EXIT
 ok() { echo "ok   - $*"; }
 fail() { echo "FAIL - $*" >&2; exit 1; }
 took() { echo "== $1 took $((SECONDS - $2)) s"; }
+# failed_suites LOG: the whole output of each unit suite the build's tests named failed
+# (tests/run-unit.sh: "unit: N suites, F failed: check_a check_b"), which the log's tail leaves out.
+failed_suites() {
+	local s
+	for s in $(sed -n 's/^unit: [0-9]* suites, [0-9]* failed: //p' "$1"); do
+		sed -n "/^== tests\/bin\/$s\$/,/^== tests\/bin\/$s: exit/p" "$1"
+	done
+}
 
 t0=$SECONDS
 apt-get install -y -qq --no-install-recommends debhelper lintian autopkgtest man-db >/dev/null
@@ -56,7 +64,7 @@ t0=$SECONDS
 mkdir "$work/build"
 tar -C "$work/build" -xzf "$tarball"
 (cd "$work/build/$name" && CK_EXCLUDE_TAGS=replications dpkg-buildpackage -us -uc -b -J"$(nproc)" >"$work/build.log" 2>&1) ||
-	{ tail -40 "$work/build.log"; fail "dpkg-buildpackage -us -uc -b"; }
+	{ failed_suites "$work/build.log"; tail -40 "$work/build.log"; fail "dpkg-buildpackage -us -uc -b"; }
 changes=$(ls "$work"/build/*.changes)
 ok "dpkg-buildpackage -us -uc -b built $(cd "$work/build" && ls ./*.deb | tr '\n' ' ')"
 took "dpkg-buildpackage" "$t0"
